@@ -1,0 +1,20 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.ts';
+import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export function createDatabase(config: DatabaseConfig): Db {
+  if (config.dialect === 'sqlite') {
+    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    return new Kysely<Database>({ dialect: nodeSqliteDialect(config.path) });
+  }
+  const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+  // An idle client that loses its server must not crash the process.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,134 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+/*
+ * Table types. Times are ISO-8601 UTC text from code (sortable, same on both engines);
+ * flags are 0/1 integers because node:sqlite binds no booleans.
+ */
+
+export interface ClientsTable {
+  id: string;
+  name: string;
+  default_locale: string;
+  logo: string;
+  brand_color: string;
+  privacy_notice_version: number;
+  sso_type: string;
+  sso_logout_type: string;
+  site_name: string;
+  site_url: string;
+  /** JSON of PasswordRules. */
+  password_rules: string;
+  created_at: string;
+}
+
+export interface ClientHostsTable {
+  hostname: string;
+  client_id: string;
+}
+
+export interface ClientLocalesTable {
+  client_id: string;
+  code: string;
+  dir: string;
+  name: string;
+  position: number;
+}
+
+/** A client's own wording for a key, over the base bundle shipped with the app. */
+export interface TranslationsTable {
+  client_id: string;
+  locale: string;
+  key: string;
+  text: string;
+}
+
+export interface MediaLabelsTable {
+  client_id: string;
+  locale: string;
+  /** JSON of PluralForms. */
+  forms: string;
+}
+
+export interface ParticipantsTable {
+  id: string;
+  client_id: string;
+  username: string;
+  /** Lower-cased username: sign-in ignores case, uniqueness per client. */
+  username_key: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  /** active | pending (not yet activated) | inactive */
+  status: string;
+  locale: string;
+  account_number: string;
+  offers_merchandise: number;
+  offers_experiences: number;
+  ots_enabled: number;
+  privacy_ack_version: number;
+  /** Cache of the ledger's sum, updated in the same transaction; null until the first entry. */
+  balance: number | null;
+  created_at: string;
+}
+
+export interface ParticipantProgramsTable {
+  client_id: string;
+  participant_id: string;
+  program_name: string;
+  position: number;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  client_id: string;
+  participant_id: string;
+  occurred_at: string;
+  description: string;
+  amount: number;
+  /** award | redemption | adjustment | ots */
+  kind: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session id; the id itself is never stored. */
+  id_hash: string;
+  client_id: string;
+  participant_id: string;
+  admin_as_user: number;
+  created_at: string;
+  last_seen_at: string;
+  idle_expires_at: string;
+  absolute_expires_at: string;
+}
+
+export interface LoginFailuresTable {
+  id: string;
+  client_id: string;
+  /** "account:<username_key>" or "address:<ip>" */
+  subject: string;
+  failed_at: string;
+}
+
+export interface Database {
+  clients: ClientsTable;
+  client_hosts: ClientHostsTable;
+  client_locales: ClientLocalesTable;
+  translations: TranslationsTable;
+  media_labels: MediaLabelsTable;
+  participants: ParticipantsTable;
+  participant_programs: ParticipantProgramsTable;
+  ledger_entries: LedgerEntriesTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+}
+
+export type Client = Selectable<ClientsTable>;
+export type NewClient = Insertable<ClientsTable>;
+export type Participant = Selectable<ParticipantsTable>;
+export type NewParticipant = Insertable<ParticipantsTable>;
+export type ParticipantUpdate = Updateable<ParticipantsTable>;
+export type Session = Selectable<SessionsTable>;
+export type LedgerEntry = Selectable<LedgerEntriesTable>;
+export type NewLedgerEntry = Insertable<LedgerEntriesTable>;

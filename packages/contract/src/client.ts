@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { BundleList, Locale, LocaleOption, MediaLabel } from './locale.ts';
+
+export const PasswordRules = z.object({
+  minLength: z.number().int(),
+  maxLength: z.number().int(),
+  requireUpper: z.boolean(),
+  requireLower: z.boolean(),
+  requireDigit: z.boolean(),
+  requireSymbol: z.boolean(),
+  notUsername: z.boolean(),
+});
+export type PasswordRules = z.infer<typeof PasswordRules>;
+
+export const SsoType = z.enum(['login_only', 'sso_only', 'login_and_sso']);
+export const SsoLogoutType = z.enum(['login', 'sso']);
+
+export const SsoConfig = z.object({
+  clientSite: z.object({ name: z.string(), url: z.string() }),
+  ssoType: SsoType,
+  ssoLogoutType: SsoLogoutType,
+});
+export type SsoConfig = z.infer<typeof SsoConfig>;
+
+export const ClientBranding = z.object({
+  clientName: z.string(),
+  clientLogo: z.string(),
+  brandColor: z.string(),
+  activationFields: z.array(z.string()),
+  mediaLabels: z.array(MediaLabel),
+});
+export type ClientBranding = z.infer<typeof ClientBranding>;
+
+export const ClientCountry = z.object({ code: z.string(), name: z.string() });
+
+/** Reply of GET viewConfig/client. bundleList holds the client's default locale bundle. */
+export const ClientData = z.object({
+  passwordRules: PasswordRules,
+  locale: Locale,
+  localeList: z.array(LocaleOption),
+  bundleList: BundleList,
+  clientBranding: ClientBranding,
+  clientCountries: z.array(ClientCountry),
+  ssoConfig: SsoConfig,
+  privacyNoticeVersion: z.number().int(),
+});
+export type ClientData = z.infer<typeof ClientData>;
