@@ -18,6 +18,10 @@ export interface ClientsTable {
   site_url: string;
   /** JSON of PasswordRules. */
   password_rules: string;
+  /** JSON list of the fields activation asks for (issue of activation). */
+  activation_fields: string;
+  /** JSON list of {code, name}. */
+  countries: string;
   created_at: string;
 }
 

@@ -15,6 +15,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('site_name', 'text', (c) => c.notNull())
     .addColumn('site_url', 'text', (c) => c.notNull())
     .addColumn('password_rules', 'text', (c) => c.notNull())
+    .addColumn('activation_fields', 'text', (c) => c.notNull())
+    .addColumn('countries', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 

@@ -1,0 +1,67 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { API_BASE } from '@rewards/contract';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { acceptEmptyJsonBodies } from './http/json-body.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerWebApp } from './http/web-app.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { loginThrottle } from './modules/auth/throttle.ts';
+import { registerClientContext } from './modules/clients/client-context.ts';
+import { brandRoutes, clientRoutes } from './modules/clients/routes.ts';
+import { bundleRoutes } from './modules/i18n/routes.ts';
+import { participantRoutes } from './modules/participants/routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+}
+
+/** The one factory that start-up and tests use. The database is migrated by the caller. */
+export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers["x-session-id"]', 'req.headers.authorization'] },
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    // SIGTERM: stop taking requests, let those under way finish, then close.
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('session', null);
+  app.decorateRequest('sessionId', null);
+
+  registerErrorHandler(app);
+  acceptEmptyJsonBodies(app);
+  await registerSecurityHeaders(app);
+  registerClientContext(app, db);
+
+  app.get('/healthz', async (_request, reply) => {
+    await sql`select 1`.execute(db);
+    return reply.header('cache-control', 'no-store').send({ status: 'ok' });
+  });
+  brandRoutes(app, db);
+
+  const sessionPolicy = config.session;
+  await app.register(
+    async (api) => {
+      // Spec section 7: no caching of API replies.
+      api.addHook('onSend', async (_request, reply) => {
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      });
+      clientRoutes(api, db);
+      bundleRoutes(api, db);
+      authRoutes(api, { db, sessionPolicy, throttle: loginThrottle(db, config.loginThrottle) });
+      participantRoutes(api, db, sessionPolicy);
+    },
+    { prefix: API_BASE },
+  );
+
+  if (config.webDist) await registerWebApp(app, db, config.webDist);
+  return app;
+}

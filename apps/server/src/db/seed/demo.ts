@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../database.ts';
+import type { NewParticipant } from '../schema.ts';
+import { hashPassword } from '../../modules/auth/password.ts';
+import { appendLedgerEntry, type LedgerMovement } from '../../modules/ledger/store.ts';
+import { ACME_LOGO_SVG } from './acme-logo.ts';
+
+export const DEMO_CLIENT_ID = 'acme';
+export const DEMO_PASSWORD = 'Rewards-2026!';
+
+const DAY = 86_400_000;
+
+interface DemoParticipant {
+  username: string;
+  firstName: string;
+  lastName: string;
+  status: 'active' | 'pending' | 'inactive';
+  locale: string;
+  merchandise: boolean;
+  experiences: boolean;
+  ots: boolean;
+  programs: string[];
+  history: Array<Omit<LedgerMovement, 'clientId' | 'participantId'>>;
+}
+
+function daysAgo(now: Date, days: number): string {
+  return new Date(now.getTime() - days * DAY).toISOString();
+}
+
+/**
+ * Dana's history: monthly sales awards, quarterly service awards, spot bonuses and catalog
+ * redemptions over eight months, 44 entries in all, closing at exactly 12,500 points.
+ */
+function demoHistory(now: Date): DemoParticipant['history'] {
+  const history: DemoParticipant['history'] = [];
+  const redemptions = [
+    'Catalog redemption: wireless headphones',
+    'Catalog redemption: coffee machine',
+    'Experience: cooking class for two',
+    'Catalog redemption: travel backpack',
+    'Catalog redemption: smart watch',
+    'Experience: spa day',
+  ];
+  for (let month = 8; month >= 1; month -= 1) {
+    const base = month * 30;
+    history.push({ occurredAt: daysAgo(now, base), description: 'Sales Incentive 2026: monthly target met', amount: 1200 + month * 25, kind: 'award' });
+    history.push({ occurredAt: daysAgo(now, base - 6), description: 'Spot bonus: customer praise', amount: 150 + (month % 3) * 50, kind: 'award' });
+    history.push({ occurredAt: daysAgo(now, base - 11), description: 'Team goal bonus', amount: 300 + (month % 4) * 25, kind: 'award' });
+    history.push({ occurredAt: daysAgo(now, base - 17), description: 'Training course completed', amount: 100, kind: 'award' });
+    if (month % 2 === 0) {
+      history.push({ occurredAt: daysAgo(now, base - 21), description: 'Service Awards: quarterly recognition', amount: 750, kind: 'award' });
+    }
+    if (month <= 6) {
+      history.push({ occurredAt: daysAgo(now, base - 24), description: redemptions[(month - 1) % redemptions.length] ?? 'Catalog redemption', amount: -(900 + month * 110), kind: 'redemption' });
+    }
+  }
+  const sum = history.reduce((total, entry) => total + entry.amount, 0);
+  history.push({ occurredAt: daysAgo(now, 2), description: 'Welcome to 2026: year-start bonus', amount: 12_500 - sum, kind: 'award' });
+  return history.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+}
+
+function participants(now: Date): DemoParticipant[] {
+  const everything = { merchandise: true, experiences: true, ots: true };
+  return [
+    { username: 'demo', firstName: 'Dana', lastName: 'Demo', status: 'active', locale: 'en-US', ...everything, programs: ['Sales Incentive 2026', 'Service Awards'], history: demoHistory(now) },
+    {
+      username: 'spent', firstName: 'Sam', lastName: 'Spent', status: 'active', locale: 'en-US', ...everything, programs: ['Service Awards'],
+      history: [
+        { occurredAt: daysAgo(now, 120), description: 'Service Awards: five years of service', amount: 1500, kind: 'award' },
+        { occurredAt: daysAgo(now, 90), description: 'Spot bonus: customer praise', amount: 500, kind: 'award' },
+        { occurredAt: daysAgo(now, 60), description: 'Catalog redemption: espresso machine', amount: -1200, kind: 'redemption' },
+        { occurredAt: daysAgo(now, 30), description: 'Experience: concert tickets', amount: -800, kind: 'redemption' },
+      ],
+    },
+    { username: 'newbie', firstName: 'Nina', lastName: 'Newbie', status: 'active', locale: 'en-US', ...everything, programs: ['Sales Incentive 2026'], history: [] },
+    { username: 'pending', firstName: 'Pat', lastName: 'Pending', status: 'pending', locale: 'en-US', ...everything, programs: [], history: [] },
+    {
+      username: 'inactive', firstName: 'Ivan', lastName: 'Inactive', status: 'inactive', locale: 'en-US', ...everything, programs: [],
+      history: [{ occurredAt: daysAgo(now, 200), description: 'Sales Incentive 2026: quarterly award', amount: 1000, kind: 'award' }],
+    },
+    {
+      username: 'merch', firstName: 'Mona', lastName: 'Merch', status: 'active', locale: 'ar', merchandise: true, experiences: false, ots: false, programs: [],
+      history: [
+        { occurredAt: daysAgo(now, 75), description: 'Sales Incentive 2026: monthly target met', amount: 2500, kind: 'award' },
+        { occurredAt: daysAgo(now, 40), description: 'Spot bonus: customer praise', amount: 750, kind: 'award' },
+      ],
+    },
+  ];
+}
+
+/** The demo program of the README: client "Acme Rewards" on localhost and six participants. */
+export async function seedDemo(db: Db, now = new Date()): Promise<void> {
+  const passwordHashes = await Promise.all(participants(now).map(() => hashPassword(DEMO_PASSWORD)));
+  await db.transaction().execute(async (trx) => {
+    const created = now.toISOString();
+    await trx
+      .insertInto('clients')
+      .values({
+        id: DEMO_CLIENT_ID,
+        name: 'Acme Rewards',
+        default_locale: 'en-US',
+        logo: ACME_LOGO_SVG,
+        brand_color: '#1d4ed8',
+        privacy_notice_version: 1,
+        sso_type: 'login_only',
+        sso_logout_type: 'login',
+        site_name: 'Acme Corporation',
+        site_url: 'https://www.acme.example',
+        password_rules: JSON.stringify({
+          minLength: 10, maxLength: 128, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: true, notUsername: true,
+        }),
+        activation_fields: JSON.stringify(['accountNumber', 'lastName']),
+        countries: JSON.stringify([
+          { code: 'US', name: 'United States' },
+          { code: 'FR', name: 'France' },
+          { code: 'AE', name: 'United Arab Emirates' },
+        ]),
+        created_at: created,
+      })
+      .execute();
+    await trx
+      .insertInto('client_hosts')
+      .values(['localhost', '127.0.0.1', '[::1]'].map((hostname) => ({ hostname, client_id: DEMO_CLIENT_ID })))
+      .execute();
+    await trx
+      .insertInto('client_locales')
+      .values([
+        { client_id: DEMO_CLIENT_ID, code: 'en-US', dir: 'ltr', name: 'English', position: 1 },
+        { client_id: DEMO_CLIENT_ID, code: 'fr-FR', dir: 'ltr', name: 'Français', position: 2 },
+        { client_id: DEMO_CLIENT_ID, code: 'ar', dir: 'rtl', name: 'العربية', position: 3 },
+      ])
+      .execute();
+    await trx
+      .insertInto('media_labels')
+      .values([
+        { client_id: DEMO_CLIENT_ID, locale: 'en-US', forms: JSON.stringify({ one: 'Acme Point', other: 'Acme Points' }) },
+        { client_id: DEMO_CLIENT_ID, locale: 'fr-FR', forms: JSON.stringify({ one: 'point Acme', many: 'de points Acme', other: 'points Acme' }) },
+        {
+          client_id: DEMO_CLIENT_ID,
+          locale: 'ar',
+          // Arabic counts in six forms: 0, 1, 2, 3-10, 11-99, and 100 and over.
+          forms: JSON.stringify({ zero: 'نقطة أكمي', one: 'نقطة أكمي واحدة', two: 'نقطتا أكمي', few: 'نقاط أكمي', many: 'نقطة أكمي', other: 'نقطة أكمي' }),
+        },
+      ])
+      .execute();
+
+    const list = participants(now);
+    for (const [index, person] of list.entries()) {
+      const id = randomUUID();
+      const row: NewParticipant = {
+        id,
+        client_id: DEMO_CLIENT_ID,
+        username: person.username,
+        username_key: person.username.toLowerCase(),
+        email: `${person.username}@example.com`,
+        first_name: person.firstName,
+        last_name: person.lastName,
+        password_hash: passwordHashes[index] ?? '',
+        status: person.status,
+        locale: person.locale,
+        account_number: String(1_000_001 + index),
+        offers_merchandise: person.merchandise ? 1 : 0,
+        offers_experiences: person.experiences ? 1 : 0,
+        ots_enabled: person.ots ? 1 : 0,
+        privacy_ack_version: 0,
+        balance: null,
+        created_at: created,
+      };
+      await trx.insertInto('participants').values(row).execute();
+      if (person.programs.length > 0) {
+        await trx
+          .insertInto('participant_programs')
+          .values(person.programs.map((program_name, position) => ({ client_id: DEMO_CLIENT_ID, participant_id: id, program_name, position })))
+          .execute();
+      }
+      for (const entry of person.history) {
+        await appendLedgerEntry(trx, { ...entry, clientId: DEMO_CLIENT_ID, participantId: id }, now);
+      }
+    }
+  });
+}
+
+/** First start of an embedded database: an installation with no client gets the demo program. */
+export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
+  const any = await db.selectFrom('clients').select('id').limit(1).executeTakeFirst();
+  if (any) return false;
+  await seedDemo(db);
+  return true;
+}
+
+export async function demoSeeded(db: Db): Promise<boolean> {
+  return (await db.selectFrom('clients').select('id').where('id', '=', DEMO_CLIENT_ID).executeTakeFirst()) !== undefined;
+}

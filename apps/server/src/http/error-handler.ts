@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyError } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ErrorCode, type ApiError as WireError } from '@rewards/contract';
+import { ApiError, errors } from './api-error.ts';
+
+function wire(error: ApiError): WireError {
+  return { errorCode: error.errorCode, responseMessage: error.responseMessage, message: error.message };
+}
+
+/**
+ * One error handler: what the caller can fix gets its 4xx and translation key; anything else
+ * is our fault, logged with the request id, and answered without detail.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.statusCode).send(wire(error));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = error.validationContext ?? 'request';
+      const fields = error.validation.map((v) => v.instancePath.replace(/^\//, '') || where);
+      return reply.status(400).send(wire(errors.validation(`Invalid ${where}: ${[...new Set(fields)].join(', ')}`)));
+    }
+    // Fastify's own client errors: malformed JSON, wrong content type, body too large.
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const detail = status === 415 ? 'Unsupported content type' : status === 413 ? 'Request too large' : 'The request is not valid';
+      return reply.status(status).send({ errorCode: ErrorCode.validation, responseMessage: 'error.validation', message: detail });
+    }
+    request.log.error({ err: { type: error.name, message: error.message } }, 'request failed');
+    return reply
+      .status(500)
+      .send({ errorCode: ErrorCode.internal, responseMessage: 'error.internal', message: 'Something went wrong on our side' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(wire(errors.notFound()));
+  });
+}

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { createDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seedDemoIfEmpty } from './db/seed/demo.ts';
+
+const repoRoot = join(import.meta.dirname, '..', '..', '..');
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  if (config.webDist === undefined) config.webDist = join(repoRoot, 'apps', 'web', 'dist');
+  if (config.webDist === '') config.webDist = undefined;
+
+  const db = createDatabase(config.database);
+  await migrateToLatest(db);
+  // The embedded default starts with the demo program; a PostgreSQL installation only on request.
+  if (config.database.dialect === 'sqlite') await seedDemoIfEmpty(db);
+
+  const app = await buildApp({ config, db });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: draining requests`);
+    await app.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  console.error('Start-up failed:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

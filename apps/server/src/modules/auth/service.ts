@@ -1,0 +1,38 @@
+import type { LoginRequest, UserData } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import { errors } from '../../http/api-error.ts';
+import { buildUserData } from '../participants/service.ts';
+import { findParticipantByUsername, usernameKey } from '../participants/store.ts';
+import { endSession, startSession, type SessionPolicy } from '../sessions/service.ts';
+import { decoyPasswordHash, verifyPassword } from './password.ts';
+import type { LoginThrottle } from './throttle.ts';
+
+export interface LoginContext {
+  db: Db;
+  sessionPolicy: SessionPolicy;
+  throttle: LoginThrottle;
+}
+
+/**
+ * Username and password sign-in. An unknown user and a wrong password fail alike, in the same
+ * time; the account's state (not activated, inactive) is told only to whoever knows the password.
+ */
+export async function login(ctx: LoginContext, clientId: string, address: string, request: LoginRequest): Promise<UserData> {
+  const key = usernameKey(request.username);
+  await ctx.throttle.check(clientId, key, address);
+  const participant = await findParticipantByUsername(ctx.db, clientId, request.username);
+  const passwordOk = await verifyPassword(participant?.password_hash ?? (await decoyPasswordHash()), request.password);
+  if (!participant || !passwordOk) {
+    await ctx.throttle.recordFailure(clientId, key, address);
+    throw errors.invalidCredentials();
+  }
+  await ctx.throttle.recordSuccess(clientId, key);
+  if (participant.status === 'pending') throw errors.preActivation();
+  if (participant.status === 'inactive' && (participant.balance ?? 0) <= 0) throw errors.accountInactive();
+  const { sessionId, session } = await startSession(ctx.db, ctx.sessionPolicy, clientId, participant.id, false);
+  return buildUserData(ctx.db, participant, session, sessionId);
+}
+
+export async function logout(db: Db, clientId: string, sessionId: string | undefined): Promise<void> {
+  if (sessionId) await endSession(db, clientId, sessionId);
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CLIENT_HEADER } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import { errors } from '../../http/api-error.ts';
+import { findClientIdByHostname } from './store.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The client (program) this request belongs to; every query is scoped by it. */
+    clientId: string;
+  }
+}
+
+/** The site origin of spec section 7's client-id header, reduced to its hostname. */
+function hostnameOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolves the tenant of every /api request from the client-id header. The header is the
+ * caller's word, which is safe because nothing of a client is reachable without that client's
+ * own session or credentials: sessions and usernames are looked up together with the client.
+ */
+export function registerClientContext(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('clientId', '');
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (!request.url.startsWith('/api/')) return;
+    const header = request.headers[CLIENT_HEADER];
+    const origin = typeof header === 'string' ? header : undefined;
+    const hostname = origin && origin.length <= 2048 ? hostnameOf(origin) : undefined;
+    if (!hostname) throw errors.unknownClient();
+    const clientId = await findClientIdByHostname(db, hostname);
+    if (!clientId) throw errors.unknownClient();
+    request.clientId = clientId;
+  });
+}

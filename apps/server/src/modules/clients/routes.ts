@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ClientData, apiPaths } from '@rewards/contract';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { getClientData, getClientLogo } from './service.ts';
+
+export function clientRoutes(app: FastifyInstance, db: Db): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    apiPaths.clientData,
+    { schema: { response: { 200: ClientData } } },
+    async (request) => getClientData(db, request.clientId),
+  );
+}
+
+/** The logo is fetched by an <img>, which sends no client-id header: it is addressed by client id. */
+export function brandRoutes(app: FastifyInstance, db: Db): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/brand/:clientId/logo.svg',
+    { schema: { params: z.object({ clientId: z.string().min(1).max(100) }) } },
+    async (request, reply) => {
+      const logo = await getClientLogo(db, request.params.clientId);
+      if (!logo) return reply.status(404).type('text/plain').send('Not found');
+      return reply
+        .type('image/svg+xml')
+        .header('cache-control', 'public, max-age=3600')
+        // An SVG opened on its own must not run script.
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .send(logo);
+    },
+  );
+}

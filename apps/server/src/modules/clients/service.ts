@@ -1,0 +1,55 @@
+import { ClientData, Direction, PasswordRules, PluralForms, SsoLogoutType, SsoType, ClientCountry } from '@rewards/contract';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { errors } from '../../http/api-error.ts';
+import { buildBundle } from '../i18n/service.ts';
+import { findClient, listClientLocales, listMediaLabels } from './store.ts';
+
+export function logoUrl(clientId: string): string {
+  return `/brand/${encodeURIComponent(clientId)}/logo.svg`;
+}
+
+/** The locales a client offers, in its order; the first step of every locale check. */
+export async function clientLocales(db: Db, clientId: string) {
+  const rows = await listClientLocales(db, clientId);
+  return rows.map((row) => ({ code: row.code, dir: Direction.parse(row.dir), name: row.name }));
+}
+
+/** GET viewConfig/client: everything the portal needs before anyone signs in. */
+export async function getClientData(db: Db, clientId: string): Promise<ClientData> {
+  const client = await findClient(db, clientId);
+  if (!client) throw errors.unknownClient();
+  const [locales, labels, bundle] = await Promise.all([
+    clientLocales(db, clientId),
+    listMediaLabels(db, clientId),
+    buildBundle(db, clientId, client.default_locale),
+  ]);
+  const defaultLocale = locales.find((l) => l.code === client.default_locale) ?? { code: client.default_locale, dir: 'ltr' as const };
+  return {
+    passwordRules: PasswordRules.parse(JSON.parse(client.password_rules)),
+    locale: { code: defaultLocale.code, dir: defaultLocale.dir },
+    localeList: locales,
+    bundleList: { [bundle.locale]: bundle },
+    clientBranding: {
+      clientName: client.name,
+      clientLogo: logoUrl(client.id),
+      brandColor: client.brand_color,
+      activationFields: z.array(z.string()).parse(JSON.parse(client.activation_fields)),
+      mediaLabels: labels.map((label) => {
+        const forms = PluralForms.parse(JSON.parse(label.forms));
+        return { locale: label.locale, cmText: forms.other, forms };
+      }),
+    },
+    clientCountries: z.array(ClientCountry).parse(JSON.parse(client.countries)),
+    ssoConfig: {
+      clientSite: { name: client.site_name, url: client.site_url },
+      ssoType: SsoType.parse(client.sso_type),
+      ssoLogoutType: SsoLogoutType.parse(client.sso_logout_type),
+    },
+    privacyNoticeVersion: client.privacy_notice_version,
+  };
+}
+
+export async function getClientLogo(db: Db, clientId: string): Promise<string | undefined> {
+  return (await findClient(db, clientId))?.logo;
+}

@@ -1,0 +1,28 @@
+import type { Db } from '../../db/database.ts';
+
+export async function findClientIdByHostname(db: Db, hostname: string): Promise<string | undefined> {
+  const row = await db.selectFrom('client_hosts').select('client_id').where('hostname', '=', hostname).executeTakeFirst();
+  return row?.client_id;
+}
+
+export async function findClient(db: Db, clientId: string) {
+  return db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+}
+
+export async function listClientLocales(db: Db, clientId: string) {
+  return db
+    .selectFrom('client_locales')
+    .select(['code', 'dir', 'name'])
+    .where('client_id', '=', clientId)
+    .orderBy('position')
+    .execute();
+}
+
+export async function listMediaLabels(db: Db, clientId: string) {
+  return db
+    .selectFrom('media_labels')
+    .select(['locale', 'forms'])
+    .where('client_id', '=', clientId)
+    .orderBy('locale')
+    .execute();
+}

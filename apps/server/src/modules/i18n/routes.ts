@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { BundleParams, BundleReply } from '@rewards/contract';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { errors } from '../../http/api-error.ts';
+import { clientLocales } from '../clients/service.ts';
+import { buildBundle, bundleEtag } from './service.ts';
+
+export function bundleRoutes(app: FastifyInstance, db: Db): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/viewConfig/bundle/:locale',
+    { schema: { params: BundleParams, response: { 200: BundleReply, 304: z.null() } } },
+    async (request, reply) => {
+      const offered = await clientLocales(db, request.clientId);
+      const locale = offered.find((l) => l.code.toLowerCase() === request.params.locale.toLowerCase());
+      if (!locale) throw errors.unsupportedLocale();
+      const bundle = await buildBundle(db, request.clientId, locale.code);
+      const etag = bundleEtag(bundle);
+      // Revalidate every time, answer 304 when unchanged: an operator's edit shows at once.
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send(null);
+      return { bundleList: { [bundle.locale]: bundle } };
+    },
+  );
+}

@@ -1,0 +1,89 @@
+import type { Locale, UserData } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import type { Participant, Session } from '../../db/schema.ts';
+import { errors } from '../../http/api-error.ts';
+import { clientLocales } from '../clients/service.ts';
+import { findClient } from '../clients/store.ts';
+import {
+  findParticipant,
+  listProgramNames,
+  updateParticipantLocale,
+  updatePrivacyAcknowledgement,
+} from './store.ts';
+
+/** The participant's language if the client still offers it, else the client's default. */
+function resolveLocale(offered: Locale[], wanted: string, clientDefault: string): Locale {
+  const pick = offered.find((l) => l.code === wanted) ?? offered.find((l) => l.code === clientDefault) ?? offered[0];
+  return pick ? { code: pick.code, dir: pick.dir } : { code: clientDefault, dir: 'ltr' };
+}
+
+/** User data of spec section 3, as login, GET user and POST user/locale return it. */
+export async function buildUserData(
+  db: Db,
+  participant: Participant,
+  session: Pick<Session, 'admin_as_user'>,
+  sessionId: string,
+): Promise<UserData> {
+  const [client, offered, programs] = await Promise.all([
+    findClient(db, participant.client_id),
+    clientLocales(db, participant.client_id),
+    listProgramNames(db, participant.client_id, participant.id),
+  ]);
+  if (!client) throw errors.unknownClient();
+  const version = client.privacy_notice_version;
+  return {
+    authenticated: true,
+    sessionId,
+    userId: participant.id,
+    userName: participant.username,
+    firstName: participant.first_name,
+    lastName: participant.last_name,
+    accountNumber: participant.account_number,
+    locale: resolveLocale(offered, participant.locale, client.default_locale),
+    accountBalance: participant.balance,
+    accountBalanceUnavailable: false,
+    rewardsOffering: {
+      merchandise: participant.offers_merchandise === 1,
+      experiences: participant.offers_experiences === 1,
+    },
+    rewardsOfferingUnavailable: false,
+    isInActiveHasPoints: participant.status === 'inactive' && (participant.balance ?? 0) > 0,
+    participantFeatures: { ots: participant.ots_enabled === 1 },
+    adminAsUser: session.admin_as_user === 1,
+    privacyNotice: { hasAcknowledged: version > 0 && participant.privacy_ack_version >= version, version },
+    participantRules: programs,
+    ssoAuthenticated: false,
+  };
+}
+
+async function participantOf(db: Db, session: Session): Promise<Participant> {
+  const participant = await findParticipant(db, session.client_id, session.participant_id);
+  // A session whose participant is gone is no session.
+  if (!participant) throw errors.sessionRequired();
+  return participant;
+}
+
+export async function getUserData(db: Db, session: Session, sessionId: string): Promise<UserData> {
+  return buildUserData(db, await participantOf(db, session), session, sessionId);
+}
+
+export async function setLocale(db: Db, session: Session, sessionId: string, code: string): Promise<UserData> {
+  const offered = await clientLocales(db, session.client_id);
+  const locale = offered.find((l) => l.code.toLowerCase() === code.toLowerCase());
+  if (!locale) throw errors.unsupportedLocale();
+  await updateParticipantLocale(db, session.client_id, session.participant_id, locale.code);
+  return getUserData(db, session, sessionId);
+}
+
+export async function getProgramNames(db: Db, session: Session): Promise<string[]> {
+  return listProgramNames(db, session.client_id, session.participant_id);
+}
+
+/** Consent is the participant's own: an administrator acting as them cannot give it. */
+export async function acknowledgePrivacyNotice(db: Db, session: Session) {
+  if (session.admin_as_user === 1) throw errors.forbidden();
+  const client = await findClient(db, session.client_id);
+  if (!client) throw errors.unknownClient();
+  await updatePrivacyAcknowledgement(db, session.client_id, session.participant_id, client.privacy_notice_version);
+  return { privacyNotice: { hasAcknowledged: client.privacy_notice_version > 0, version: client.privacy_notice_version } };
+}

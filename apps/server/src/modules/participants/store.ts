@@ -1,0 +1,52 @@
+import type { Db } from '../../db/database.ts';
+
+export function usernameKey(username: string): string {
+  return username.trim().toLowerCase();
+}
+
+export async function findParticipantByUsername(db: Db, clientId: string, username: string) {
+  return db
+    .selectFrom('participants')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('username_key', '=', usernameKey(username))
+    .executeTakeFirst();
+}
+
+export async function findParticipant(db: Db, clientId: string, participantId: string) {
+  return db
+    .selectFrom('participants')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .executeTakeFirst();
+}
+
+export async function listProgramNames(db: Db, clientId: string, participantId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('participant_programs')
+    .select('program_name')
+    .where('client_id', '=', clientId)
+    .where('participant_id', '=', participantId)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => row.program_name);
+}
+
+export async function updateParticipantLocale(db: Db, clientId: string, participantId: string, locale: string) {
+  await db
+    .updateTable('participants')
+    .set({ locale })
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .execute();
+}
+
+export async function updatePrivacyAcknowledgement(db: Db, clientId: string, participantId: string, version: number) {
+  await db
+    .updateTable('participants')
+    .set({ privacy_ack_version: version })
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .execute();
+}
