@@ -19,12 +19,18 @@ import { participantRoutes } from './modules/participants/routes.ts';
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** Where log lines go; standard output unless a test wants to read them. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The one factory that start-up and tests use. The database is migrated by the caller. */
-export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers["x-session-id"]', 'req.headers.authorization'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers["x-session-id"]', 'req.headers.authorization'],
+      ...(logStream ? { stream: logStream } : {}),
+    },
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,

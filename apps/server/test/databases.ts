@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createDatabase, type Db } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import type { DatabaseConfig } from '../src/config.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The engines this run covers (DIALECTS, default sqlite,postgres). */
+export const dialects: Dialect[] = inject('dialects');
+
+export interface TestDatabase {
+  db: Db;
+  config: DatabaseConfig;
+  drop(): Promise<void>;
+}
+
+/** A new, migrated, empty database of one engine: a temp file, or a fresh PostgreSQL database. */
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'rewards-test-'));
+    const config: DatabaseConfig = { dialect: 'sqlite', path: join(dir, 'rewards.db') };
+    const db = createDatabase(config);
+    await migrateToLatest(db);
+    return {
+      db,
+      config,
+      drop: async () => {
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const adminUrl = inject('testDatabaseUrl');
+  if (!adminUrl) throw new Error('DIALECTS includes postgres but no test server was started');
+  const name = `rewards_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const config: DatabaseConfig = { dialect: 'postgres', url: url.toString() };
+  const db = createDatabase(config);
+  await migrateToLatest(db);
+  return {
+    db,
+    config,
+    drop: async () => {
+      await db.destroy();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../src/db/database.ts';
+import { hashPassword } from '../src/modules/auth/password.ts';
+
+export const OTHER_CLIENT_ID = 'globex';
+export const OTHER_PASSWORD = 'Globex-Secret-1!';
+
+/**
+ * A second program on the same installation, with its own participant named "demo" too:
+ * tests use it to show that nothing of one client resolves in the other.
+ */
+export async function seedOtherClient(db: Db): Promise<void> {
+  const now = new Date().toISOString();
+  await db
+    .insertInto('clients')
+    .values({
+      id: OTHER_CLIENT_ID,
+      name: 'Globex Loyalty',
+      default_locale: 'fr-FR',
+      logo: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"/>',
+      brand_color: '#047857',
+      privacy_notice_version: 0,
+      sso_type: 'login_only',
+      sso_logout_type: 'login',
+      site_name: 'Globex',
+      site_url: 'https://globex.example',
+      password_rules: JSON.stringify({ minLength: 8, maxLength: 64, requireUpper: false, requireLower: true, requireDigit: true, requireSymbol: false, notUsername: true }),
+      activation_fields: '[]',
+      countries: '[]',
+      created_at: now,
+    })
+    .execute();
+  await db.insertInto('client_hosts').values({ hostname: 'rewards.globex.example', client_id: OTHER_CLIENT_ID }).execute();
+  await db.insertInto('client_locales').values({ client_id: OTHER_CLIENT_ID, code: 'fr-FR', dir: 'ltr', name: 'Français', position: 1 }).execute();
+  await db.insertInto('media_labels').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', forms: JSON.stringify({ one: 'étoile', other: 'étoiles' }) }).execute();
+  await db.insertInto('translations').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', key: 'login.title', text: 'Bienvenue chez Globex' }).execute();
+  await db
+    .insertInto('participants')
+    .values({
+      id: randomUUID(),
+      client_id: OTHER_CLIENT_ID,
+      username: 'demo',
+      username_key: 'demo',
+      email: 'demo@globex.example',
+      first_name: 'Gina',
+      last_name: 'Globex',
+      password_hash: await hashPassword(OTHER_PASSWORD),
+      status: 'active',
+      locale: 'fr-FR',
+      account_number: '9000001',
+      offers_merchandise: 0,
+      offers_experiences: 0,
+      ots_enabled: 0,
+      privacy_ack_version: 0,
+      balance: 77,
+      created_at: now,
+    })
+    .execute();
+}
