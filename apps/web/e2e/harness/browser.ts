@@ -1,0 +1,43 @@
+/**
+ * The vitest side of the browser tests: one Chromium per test file, a fresh context
+ * (cookies, storage) per test, and the axe check.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect, inject, test as base } from 'vitest';
+import { launchChromium } from './pages.ts';
+
+export * from './pages.ts';
+
+/**
+ * `test` with a `page` in a fresh context at the portal's URL. Reduced motion: the app then
+ * skips its transitions, so nothing is caught half-faded (axe's contrast check included).
+ * An uncaught error in the page fails the test.
+ */
+export const test = base
+  .extend('browser', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const browser = await launchChromium();
+    onCleanup(() => browser.close());
+    return browser;
+  })
+  .extend('page', async ({ browser }, { onCleanup }) => {
+    const context = await browser.newContext({ baseURL: inject('baseUrl'), locale: 'en-US', reducedMotion: 'reduce' });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    onCleanup(async () => {
+      await context.close();
+      expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+    });
+    return page;
+  });
+
+/** Fails on serious or critical axe violations (WCAG 2.1 A and AA rules), listing each. */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `axe on ${page.url()}`).toEqual([]);
+}

@@ -1,0 +1,20 @@
+// The language selector switches the texts and the page direction.
+import { expect } from 'vitest';
+import { chooseLanguage, expectPath, test } from './harness/browser.ts';
+
+test('choosing Arabic turns the page right-to-left and translates it', async ({ page }) => {
+  await page.goto('/login');
+  await expectPath(page, '/login');
+  const html = page.locator('html');
+  const heading = page.getByRole('heading', { level: 1 });
+  await heading.waitFor();
+  expect(await html.getAttribute('dir')).toBe('ltr');
+  const english = await heading.textContent();
+
+  await chooseLanguage(page, /العربية|arabic/i);
+
+  await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+  expect(await html.getAttribute('lang')).toBe('ar');
+  await page.waitForFunction((before) => document.querySelector('h1')?.textContent !== before, english);
+  expect(await heading.textContent()).toMatch(/[\u0600-\u06FF]/); // Arabic script
+});

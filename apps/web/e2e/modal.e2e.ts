@@ -1,0 +1,29 @@
+// A modal opens over the page it was opened from, which stays visible, and closes back to it.
+import { acknowledgeCookieNotice, expectPath, expectVisible, signIn, test } from './harness/browser.ts';
+
+test('the FAQs open over home and close back to home', async ({ page }) => {
+  await signIn(page);
+  await acknowledgeCookieNotice(page); // it covers the footer
+  await page.getByRole('contentinfo').getByRole('link', { name: /faq/i }).click();
+  await expectPath(page, '/faqs');
+
+  const dialog = page.getByRole('dialog');
+  await expectVisible(dialog);
+  // Home stays behind the modal (inert, so found by CSS rather than by role).
+  await expectVisible(page.locator('main').getByText('12,500'));
+
+  await dialog.getByRole('button', { name: /close/i }).click();
+  await expectPath(page, '/home');
+  await dialog.waitFor({ state: 'hidden' });
+});
+
+test('the profile opened from the user bar goes back to home with the browser', async ({ page }) => {
+  await signIn(page);
+  await page.getByRole('banner').getByRole('link', { name: /profile/i }).click();
+  await expectPath(page, '/profile');
+  await expectVisible(page.getByRole('dialog'));
+
+  await page.goBack();
+  await expectPath(page, '/home');
+  await page.getByRole('dialog').waitFor({ state: 'hidden' });
+});

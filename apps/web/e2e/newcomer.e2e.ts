@@ -1,0 +1,31 @@
+// A newcomer's first visit: sign in, see the points, follow them to the history, sign out.
+import { expect } from 'vitest';
+import { expectPath, expectVisible, signOutControl, loginForm, test, DEMO_PASSWORD } from './harness/browser.ts';
+
+test('a newcomer signs in, sees 12,500 Acme Points, opens the history and signs out', async ({ page }) => {
+  await page.goto('/');
+  await expectPath(page, '/login');
+
+  const form = loginForm(page);
+  await form.username.fill('demo');
+  await form.password.fill(DEMO_PASSWORD);
+  await form.submit.click();
+  await expectPath(page, '/home');
+
+  // The welcome in the points section: the balance for en-US, then the media label.
+  const main = page.getByRole('main');
+  await expectVisible(main.getByText('12,500'));
+  await expectVisible(main.getByText(/Acme Points/));
+  await expectVisible(page.getByText('Dana Demo'));
+
+  await main.getByRole('link', { name: /12,500/ }).first().click();
+  await expectPath(page, '/activity-history');
+  // The history is a modal over home: close it to reach the user bar again.
+  await page.getByRole('dialog').getByRole('button', { name: /close/i }).click();
+  await expectPath(page, '/home');
+
+  await signOutControl(page).click();
+  await expectPath(page, '/login');
+  await expectVisible(loginForm(page).username);
+  expect(await page.evaluate(() => sessionStorage.getItem('userState'))).toBeNull();
+});

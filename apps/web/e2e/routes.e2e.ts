@@ -1,0 +1,69 @@
+// Every guard and redirect of the spec's route table (section 2).
+import { describe, expect } from 'vitest';
+import { expectPath, expectVisible, signIn, test } from './harness/browser.ts';
+
+const signedInOnly = ['/home', '/profile', '/rules', '/contact', '/activity-history', '/privacy-notice'];
+const anonymousOnly = [
+  '/login',
+  '/activation',
+  '/forgot-user-id',
+  '/forgot-password',
+  '/reset-password',
+  '/launch-as',
+  '/sso-authenticated',
+  '/sso-logout', // last: if it wrongly signed out, the others would not notice
+];
+const everyone = ['/faqs', '/privacy-shield', '/error'];
+
+describe('an anonymous visitor', () => {
+  test.for(signedInOnly)('on %s is sent to /login', async (path, { page }) => {
+    await page.goto(path);
+    await expectPath(page, '/login');
+  });
+
+  test.for(['/', '/no-such-page'])('on %s lands on /login', async (path, { page }) => {
+    await page.goto(path);
+    await expectPath(page, '/login');
+  });
+
+  test.for(everyone)('may open %s, shown over the login page', async (path, { page }) => {
+    await page.goto(path);
+    await expectVisible(page.getByRole('dialog'));
+    expect(new URL(page.url()).pathname).toBe(path);
+    // With no previous page, the login page is the one behind the modal.
+    await expectVisible(page.locator('main input[type=password]'));
+  });
+
+  test.for(anonymousOnly.filter((p) => p !== '/login' && p !== '/sso-logout'))('may open %s', async (path, { page }) => {
+    await page.goto(path);
+    await expectVisible(page.getByRole('heading', { level: 1 }));
+    expect(new URL(page.url()).pathname).toBe(path);
+  });
+});
+
+describe('a signed-in participant', () => {
+  test('on / or an unknown path is at /home', async ({ page }) => {
+    await signIn(page);
+    for (const path of ['/', '/no-such-page']) {
+      await page.goto(path);
+      await expectPath(page, '/home');
+    }
+  });
+
+  test('on an anonymous-only page is sent to /home', async ({ page }) => {
+    await signIn(page);
+    for (const path of anonymousOnly) {
+      await page.goto(path);
+      await expectPath(page, '/home');
+    }
+  });
+
+  test('may open every signed-in page and every shared modal', async ({ page }) => {
+    await signIn(page);
+    for (const path of [...signedInOnly, ...everyone]) {
+      await page.goto(path);
+      if (path !== '/home') await expectVisible(page.getByRole('dialog'));
+      expect(new URL(page.url()).pathname, `after opening ${path}`).toBe(path);
+    }
+  });
+});

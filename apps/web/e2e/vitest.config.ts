@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: real server, real Chromium. Files run one after another: one browser at a
+// time fits 2 cores, and a test that revokes sessions cannot disturb another file.
+// Files are named *.e2e.ts so the web app's unit test run never picks them up.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: import.meta.dirname,
+    environment: 'node',
+    include: ['**/*.e2e.ts'],
+    globalSetup: ['harness/global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000, // the global setup may build the web app
+  },
+});

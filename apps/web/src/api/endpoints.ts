@@ -1,0 +1,37 @@
+import type {
+  AcknowledgeReply,
+  BundleReply,
+  ClientData,
+  LoginRequest,
+  ProgramNamesReply,
+  UserData,
+} from '@rewards/contract';
+import { apiPaths } from '@rewards/contract/paths';
+import type { ApiClient } from './client.ts';
+
+// One typed function per call of this issue; the URLs live in the contract (paths.ts).
+
+export const getClientData = (api: ApiClient) => api.request<ClientData>('GET', apiPaths.clientData);
+
+export const getBundle = (api: ApiClient, locale: string) =>
+  api.request<BundleReply>('GET', apiPaths.bundle(locale));
+
+export const login = (api: ApiClient, body: LoginRequest) =>
+  api.request<UserData>('POST', apiPaths.login, { body, sessionId: null });
+
+export const logout = (api: ApiClient) =>
+  api.request<void>('GET', apiPaths.logout, { noContent: true, ignoreSessionTimeout: true });
+
+export const getUser = (api: ApiClient, sessionId?: string) =>
+  api.request<UserData>('GET', apiPaths.user, sessionId === undefined ? {} : { sessionId });
+
+export const setUserLocale = (api: ApiClient, code: string, sessionId?: string) =>
+  api.request<UserData>('POST', apiPaths.userLocale, {
+    body: { locale: { code } },
+    ...(sessionId === undefined ? {} : { sessionId }),
+  });
+
+export const getProgramNames = (api: ApiClient) => api.request<ProgramNamesReply>('GET', apiPaths.programNames);
+
+export const acknowledgePrivacyNotice = (api: ApiClient) =>
+  api.request<AcknowledgeReply>('PUT', apiPaths.acknowledgePrivacyNotice);

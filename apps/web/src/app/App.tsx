@@ -1,0 +1,96 @@
+import { Suspense, useEffect, useState } from 'react';
+import { BrowserRouter, useLocation, useNavigate } from 'react-router';
+import { createApiClient } from '../api/client.ts';
+import { createStore } from '../state/store.ts';
+import { useAppState, useServices, type AppServices } from '../state/StoreContext.tsx';
+import { useI18n } from '../i18n/I18nContext.tsx';
+import { LoadingOverlay } from '../ui/Spinner.tsx';
+import { AppProviders } from './AppProviders.tsx';
+import { AppRoutes } from './AppRoutes.tsx';
+import { findRoute, preloadRoutes } from './routes.ts';
+import { sessionTimeout, startUp } from './startup.ts';
+
+export function createServices(): AppServices {
+  const store = createStore();
+  const api = createApiClient({
+    getSessionId: () => store.getState().user?.sessionId ?? null,
+    onSessionTimeout: () => sessionTimeout(),
+  });
+  return { store, api };
+}
+
+/** The loading overlay fades out over 400 ms (spec section 9) once start-up is done. */
+function Loading() {
+  const status = useAppState((s) => s.status);
+  const { t, has } = useI18n();
+  const [gone, setGone] = useState(false);
+  useEffect(() => {
+    if (status === 'loading') return;
+    const timer = setTimeout(() => setGone(true), 400);
+    return () => clearTimeout(timer);
+  }, [status]);
+  if (gone) return null;
+  return <LoadingOverlay leaving={status !== 'loading'} label={has('common.loading') ? t('common.loading') : undefined} />;
+}
+
+function Shell() {
+  const status = useAppState((s) => s.status);
+  const redirect = useAppState((s) => s.redirect);
+  const { store } = useServices();
+  const navigate = useNavigate();
+  const location = useLocation();
+
+  useEffect(() => {
+    if (!redirect) return;
+    store.setState({ redirect: null });
+    navigate(redirect, { replace: true });
+  }, [redirect, navigate, store]);
+
+  useEffect(() => {
+    if (status !== 'loaded') return;
+    // After start-up, fetch every page in the background, the current one first.
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
+    idle(() => void preloadRoutes(findRoute(location.pathname)));
+    // Only once per start-up: later navigations find the pages already loaded.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [status]);
+
+  return (
+    <>
+      {status === 'loaded' ? <AppRoutes /> : status === 'failed' ? <Failed /> : null}
+      <Loading />
+    </>
+  );
+}
+
+/** Start-up runs once per app instance, also under StrictMode's double effects. */
+const started = new WeakSet<AppServices>();
+
+/** No client data: only the error screen, with the built-in English texts (spec section 4). */
+function Failed() {
+  const ErrorScreen = findRoute('/error')?.chunk.Component;
+  const { t } = useI18n();
+  useEffect(() => {
+    document.title = t('title.error');
+  }, [t]);
+  return (
+    <main id="main" className="app__main app__main--failed">
+      <Suspense fallback={null}>{ErrorScreen ? <ErrorScreen /> : null}</Suspense>
+    </main>
+  );
+}
+
+export function App({ services }: { services: AppServices }) {
+  useEffect(() => {
+    if (started.has(services)) return;
+    started.add(services);
+    void startUp(services);
+  }, [services]);
+  return (
+    <AppProviders services={services}>
+      <BrowserRouter>
+        <Shell />
+      </BrowserRouter>
+    </AppProviders>
+  );
+}

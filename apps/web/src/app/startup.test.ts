@@ -1,0 +1,112 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ApiClient } from '../api/client.ts';
+import { RequestError } from '../api/client.ts';
+import { createStore } from '../state/store.ts';
+import { makeClient, makeUser } from '../test/fixtures.ts';
+import { readEmbeddedClientData, sessionTimeout, startUp } from './startup.ts';
+
+type Answer = (path: string, sessionId: string | null | undefined) => unknown;
+
+function services(answer: Answer) {
+  const store = createStore();
+  const request = vi.fn(async (_method: string, path: string, options?: { sessionId?: string | null }) => {
+    const value = answer(path, options?.sessionId);
+    if (value instanceof Error) throw value;
+    return value;
+  });
+  const api = { request } as unknown as ApiClient;
+  return { store, api, request };
+}
+
+describe('the start-up sequence (spec section 4)', () => {
+  it('loads client data, then is loaded and anonymous without a stored session', async () => {
+    const s = services((path) => (path === '/viewConfig/client' ? makeClient() : new Error(path)));
+    expect(s.store.getState().status).toBe('loading');
+    await startUp(s);
+    const state = s.store.getState();
+    expect(state.status).toBe('loaded');
+    expect(state.user).toBeNull();
+    expect(state.locale).toEqual({ code: 'en-US', dir: 'ltr' });
+    expect(state.bundles['en-US']?.['login.heading']).toBe('Sign in');
+  });
+
+  it('uses client data embedded in the page instead of fetching it', async () => {
+    const script = document.createElement('script');
+    script.id = 'client-data';
+    script.type = 'application/json';
+    script.textContent = JSON.stringify(makeClient());
+    document.body.append(script);
+    try {
+      expect(readEmbeddedClientData()?.clientBranding.clientName).toBe('Acme Rewards');
+      const s = services((path) => new Error(path));
+      await startUp(s);
+      expect(s.request).not.toHaveBeenCalled();
+      expect(s.store.getState().status).toBe('loaded');
+    } finally {
+      script.remove();
+    }
+  });
+
+  it('restores a stored session with GET /user and fetches the user locale bundle', async () => {
+    sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored', locale: { code: 'ar', dir: 'rtl' } })));
+    const s = services((path, sessionId) => {
+      if (path === '/viewConfig/client') return makeClient();
+      if (path === '/viewConfig/bundle/ar') return { bundleList: { ar: { locale: 'ar', properties: { 'login.heading': 'تسجيل الدخول' } } } };
+      if (path === '/user' && sessionId === 'stored') return makeUser({ sessionId: 'stored', locale: { code: 'ar', dir: 'rtl' } });
+      return new Error(path);
+    });
+    await startUp(s);
+    const state = s.store.getState();
+    expect(state.user?.sessionId).toBe('stored');
+    expect(state.locale).toEqual({ code: 'ar', dir: 'rtl' });
+    expect(JSON.parse(sessionStorage.getItem('bundleState') ?? '{}').locale.code).toBe('ar');
+  });
+
+  it('stays on the loading overlay when the stored session has timed out (the page reloads)', async () => {
+    sessionStorage.setItem('userState', JSON.stringify(makeUser()));
+    const s = services((path) =>
+      path === '/user'
+        ? new RequestError({ status: 401, errorCode: null, responseMessage: 'error.session.expired', message: 'x' }, true)
+        : makeClient(),
+    );
+    await startUp(s);
+    expect(s.store.getState().status).toBe('loading');
+  });
+
+  it('goes to /error when client data cannot be fetched, with built-in English texts', async () => {
+    const s = services(() => new RequestError({ status: 500, errorCode: 10500, responseMessage: 'error.internal', message: 'x' }));
+    await startUp(s);
+    const state = s.store.getState();
+    expect(state.status).toBe('failed');
+    expect(state.redirect).toBe('/error');
+    expect(state.errors[0]).toMatchObject({ errorType: 'clientData', responseMessage: 'error.internal' });
+    expect(state.bundles['en-US']?.['error.page.heading']).toBe('Something went wrong');
+  });
+
+  it('after the timeout reload: shows the notice once, or goes to /sso-logout for SSO logout', async () => {
+    sessionStorage.setItem('sessionTimedOut', 'true');
+    const s = services(() => makeClient());
+    await startUp(s);
+    expect(s.store.getState().sessionTimedOut).toBe(true);
+    expect(sessionStorage.getItem('sessionTimedOut')).toBeNull();
+
+    sessionStorage.setItem('sessionTimedOut', 'true');
+    const sso = services(() => makeClient({ ssoConfig: { clientSite: { name: 'A', url: 'https://a.example' }, ssoType: 'login_and_sso', ssoLogoutType: 'sso' } }));
+    await startUp(sso);
+    expect(sso.store.getState().redirect).toBe('/sso-logout');
+    expect(sso.store.getState().sessionTimedOut).toBe(false);
+  });
+});
+
+describe('the session-timeout path', () => {
+  it('clears userState and bundleState, sets sessionTimedOut and reloads', () => {
+    sessionStorage.setItem('userState', '{}');
+    sessionStorage.setItem('bundleState', '{}');
+    const reload = vi.fn();
+    sessionTimeout(reload);
+    expect(sessionStorage.getItem('userState')).toBeNull();
+    expect(sessionStorage.getItem('bundleState')).toBeNull();
+    expect(sessionStorage.getItem('sessionTimedOut')).toBe('true');
+    expect(reload).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,119 @@
+import type { ClientData, Locale, UserData } from '@rewards/contract';
+import { RequestError } from '../api/client.ts';
+import * as endpoints from '../api/endpoints.ts';
+import type { Properties } from '../i18n/translate.ts';
+import type { AppServices } from '../state/StoreContext.tsx';
+import {
+  SESSION_TIMED_OUT,
+  clearSessionState,
+  readAnonymousAck,
+  readBundleState,
+  readUserState,
+  writeBundleState,
+  writeUserState,
+} from '../state/storage.ts';
+import { ensureBundle } from '../state/session.ts';
+
+/** Client data the server placed in index.html, which saves the first round trip. */
+export function readEmbeddedClientData(doc: Document = document): ClientData | null {
+  const text = doc.getElementById('client-data')?.textContent;
+  if (!text) return null;
+  try {
+    const data = JSON.parse(text) as Partial<ClientData> | null;
+    return data && data.clientBranding && data.locale && data.bundleList ? (data as ClientData) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The English texts built into the app, for the one screen shown when there is no client data. */
+async function fallbackBundle(): Promise<Properties> {
+  const module = await import('../../../server/src/modules/i18n/bundles/en-US.json');
+  return module.default as Properties;
+}
+
+/**
+ * The start-up sequence of spec section 4: client data, then the session bundle, then the
+ * session user, then loaded.
+ */
+export async function startUp(services: AppServices): Promise<void> {
+  const { store, api } = services;
+
+  // 1. Client data.
+  let client: ClientData;
+  try {
+    client = readEmbeddedClientData() ?? (await endpoints.getClientData(api));
+  } catch (error) {
+    store.addError('clientData', error);
+    let properties: Properties = {};
+    try {
+      properties = await fallbackBundle();
+    } catch {
+      // Even the built-in texts failed: the error screen then shows its keys.
+    }
+    store.setState({ status: 'failed', bundles: { 'en-US': properties }, locale: { code: 'en-US', dir: 'ltr' }, redirect: '/error' });
+    return;
+  }
+  const bundles: Record<string, Properties> = {};
+  for (const [code, bundle] of Object.entries(client.bundleList)) bundles[code] = bundle.properties;
+  store.setState({ client, bundles, locale: client.locale, anonymousPrivacyAck: readAnonymousAck() });
+
+  // After the reload of the session-timeout path (spec section 4, Session timeout).
+  const timedOut = sessionStorage.getItem(SESSION_TIMED_OUT) !== null;
+  sessionStorage.removeItem(SESSION_TIMED_OUT);
+  if (timedOut) {
+    if (client.ssoConfig.ssoLogoutType !== 'login') store.setState({ redirect: '/sso-logout' });
+    else store.setState({ sessionTimedOut: true });
+  }
+
+  // 2. Session bundle: the one this tab used last, else the stored user's, else the client's.
+  const storedUser = readUserState();
+  const storedBundle = readBundleState();
+  let locale: Locale = client.locale;
+  if (storedBundle) {
+    store.setState((s) => ({ bundles: { ...s.bundles, [storedBundle.locale.code]: storedBundle.properties } }));
+    locale = storedBundle.locale;
+  } else if (storedUser && storedUser.locale.code !== client.locale.code) {
+    try {
+      await ensureBundle(services, storedUser.locale.code);
+      locale = storedUser.locale;
+    } catch (error) {
+      store.addError('bundle', error);
+    }
+  }
+
+  // 3. Session user.
+  let user: UserData | null = null;
+  if (storedUser?.sessionId) {
+    try {
+      user = await endpoints.getUser(api, storedUser.sessionId);
+      writeUserState(user);
+    } catch (error) {
+      // A 401 has started the timeout path and the page is reloading: stay on the overlay.
+      if (error instanceof RequestError && error.sessionTimeout) return;
+      clearSessionState();
+      store.addError('validateSession', error);
+    }
+  }
+  if (user && user.locale.code !== locale.code) {
+    try {
+      await ensureBundle(services, user.locale.code);
+      locale = user.locale;
+    } catch (error) {
+      store.addError('bundle', error);
+    }
+  }
+
+  const properties = store.getState().bundles[locale.code];
+  if (properties) writeBundleState({ locale, properties });
+
+  // 4. Loaded.
+  store.setState({ user, locale: { code: locale.code, dir: locale.dir }, status: 'loaded' });
+}
+
+/** Spec section 4: a 401 on an existing session clears stored state, marks it and reloads. */
+export function sessionTimeout(reload: () => void = () => window.location.reload()): void {
+  clearSessionState();
+  sessionStorage.setItem(SESSION_TIMED_OUT, 'true');
+  reload();
+}

@@ -1,0 +1,19 @@
+import { useI18n } from '../../i18n/I18nContext.tsx';
+import { useAppState } from '../../state/StoreContext.tsx';
+import { InactiveNotice, PointsSection } from './PointsSection.tsx';
+import './home.css';
+
+export default function HomePage() {
+  const { t } = useI18n();
+  const user = useAppState((s) => s.user);
+  return (
+    <div className="home">
+      <h1 tabIndex={-1} className="ui-visually-hidden">
+        {t('home.heading')}
+      </h1>
+      <InactiveNotice user={user} />
+      <PointsSection user={user} />
+      {/* Shop tiles and the on-the-spot box come here in later issues. */}
+    </div>
+  );
+}

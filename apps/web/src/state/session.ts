@@ -1,0 +1,155 @@
+import type { Locale, UserData } from '@rewards/contract';
+import { RequestError } from '../api/client.ts';
+import * as endpoints from '../api/endpoints.ts';
+import type { AppServices } from './StoreContext.tsx';
+import {
+  clearSessionState,
+  writeAnonymousAck,
+  writeBundleState,
+  writeUserState,
+} from './storage.ts';
+
+// The session's operations (spec section 4). They update the store and session storage;
+// navigation is left to the caller, which knows the router.
+
+/** Error code of a login by a participant who has not activated yet (spec section 4). */
+export const PRE_ACTIVATION = 20013;
+
+/** The bundle of a locale, from the cache or the server. Throws what the fetch threw. */
+export async function ensureBundle({ store, api }: AppServices, code: string): Promise<void> {
+  if (store.getState().bundles[code]) return;
+  const reply = await endpoints.getBundle(api, code);
+  const bundle = reply.bundleList[code] ?? Object.values(reply.bundleList)[0];
+  if (!bundle) throw new RequestError({ status: 200, errorCode: null, responseMessage: 'error.generic', message: 'Empty bundle list' });
+  store.setState((s) => ({ bundles: { ...s.bundles, [code]: bundle.properties } }));
+}
+
+function applyLocale({ store }: AppServices, locale: Locale): void {
+  const properties = store.getState().bundles[locale.code];
+  store.setState({ locale: { code: locale.code, dir: locale.dir } });
+  if (properties) writeBundleState({ locale, properties });
+}
+
+function setUser({ store }: AppServices, user: UserData): void {
+  store.setState({ user });
+  writeUserState(user);
+}
+
+export async function login(services: AppServices, username: string, password: string): Promise<boolean> {
+  const { store, api } = services;
+  if (store.getState().busy.login) return false;
+  store.dismissErrors('login', 'setLocale', 'bundle');
+  store.setState({ preActivationWarning: false, sessionTimedOut: false });
+  store.setBusy('login', true);
+  try {
+    let user = await endpoints.login(api, { username, password });
+    const { client, locale: chosen } = store.getState();
+
+    // A visitor who picked a language before signing in keeps it (spec section 4, Login).
+    if (client && chosen.code !== client.locale.code && chosen.code !== user.locale.code) {
+      try {
+        user = await endpoints.setUserLocale(api, chosen.code, user.sessionId);
+      } catch (error) {
+        store.addError('setLocale', error);
+      }
+    }
+
+    let locale = user.locale;
+    try {
+      await ensureBundle(services, locale.code);
+    } catch (error) {
+      // Without the user's bundle the current one stays: better than a screen of missing keys.
+      store.addError('bundle', error);
+      locale = store.getState().locale;
+    }
+    setUser(services, user);
+    applyLocale(services, locale);
+    return true;
+  } catch (error) {
+    if (error instanceof RequestError && error.errorCode === PRE_ACTIVATION) {
+      store.setState({ preActivationWarning: true });
+    } else {
+      store.addError('login', error);
+    }
+    return false;
+  } finally {
+    store.setBusy('login', false);
+  }
+}
+
+/**
+ * Spec section 4, Logout. Returns where to go: /login, or /sso-logout when the client's SSO
+ * logout type is not plain login.
+ */
+export async function logout(services: AppServices): Promise<string> {
+  const { store, api } = services;
+  store.setBusy('logout', true);
+  try {
+    await endpoints.logout(api);
+  } catch {
+    // The server session may already be gone; signing out locally is what the user asked for.
+  }
+  clearSessionState();
+  const { client } = store.getState();
+  const locale = client?.locale ?? store.getState().locale;
+  store.setState((s) => ({
+    user: null,
+    locale: { code: locale.code, dir: locale.dir },
+    preActivationWarning: false,
+    sessionTimedOut: false,
+    errors: [],
+    successes: [],
+    busy: { ...s.busy, logout: false },
+  }));
+  return client && client.ssoConfig.ssoLogoutType !== 'login' ? '/sso-logout' : '/login';
+}
+
+/** The language selector: fetch the bundle, switch, and save it on the account when signed in. */
+export async function switchLocale(services: AppServices, locale: Locale): Promise<void> {
+  const { store, api } = services;
+  if (store.getState().busy.locale) return;
+  store.dismissErrors('bundle', 'setLocale');
+  store.setBusy('locale', true);
+  try {
+    try {
+      await ensureBundle(services, locale.code);
+    } catch (error) {
+      store.addError('bundle', error);
+      return;
+    }
+    if (store.getState().user) {
+      try {
+        setUser(services, await endpoints.setUserLocale(api, locale.code));
+      } catch (error) {
+        if (error instanceof RequestError && error.sessionTimeout) return;
+        store.addError('setLocale', error);
+        return;
+      }
+    }
+    applyLocale(services, locale);
+  } finally {
+    store.setBusy('locale', false);
+  }
+}
+
+/** Cookie notice close: the server records it for a user, localStorage for an anonymous visitor. */
+export async function acknowledgePrivacy(services: AppServices): Promise<void> {
+  const { store, api } = services;
+  const { user, client } = store.getState();
+  if (!user) {
+    const version = client?.privacyNoticeVersion ?? 0;
+    writeAnonymousAck(version);
+    store.setState({ anonymousPrivacyAck: version });
+    return;
+  }
+  store.setBusy('privacy', true);
+  try {
+    const reply = await endpoints.acknowledgePrivacyNotice(api);
+    const current = store.getState().user;
+    if (current) setUser(services, { ...current, privacyNotice: reply.privacyNotice });
+  } catch (error) {
+    if (!(error instanceof RequestError && error.sessionTimeout)) store.addError('privacyNotice', error);
+  } finally {
+    store.setBusy('privacy', false);
+  }
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// The dev API (apps/server on port 3001) answers /api and serves client logos under /brand.
+const devApi = 'http://127.0.0.1:3001';
+// Absolute, so that `vite build --config apps/web/vite.config.ts` from the repo root works too.
+const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
+
+export default defineConfig({
+  root,
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: { '/api': devApi, '/brand': devApi },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Keep the main chunk lean; pages arrive as their own chunks (React.lazy).
+    target: 'es2022',
+  },
+  test: {
+    name: 'web',
+    root,
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    restoreMocks: true,
+  },
+});

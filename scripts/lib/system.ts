@@ -1,0 +1,47 @@
+/**
+ * System packages the tests need beyond npm: Debian's Chromium for the browser tests,
+ * PostgreSQL's server binaries for the API tests, and a font that renders Arabic.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { findPostgresBin } from './postgres.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export interface Requirement {
+  apt: string;
+  why: string;
+  present: () => boolean;
+}
+
+export const requirements = {
+  chromium: { apt: 'chromium', why: 'browser tests', present: () => existsSync(CHROMIUM) },
+  postgresql: { apt: 'postgresql', why: 'API tests on PostgreSQL', present: () => findPostgresBin() !== undefined },
+  // Without it Chromium draws Arabic as empty boxes (screenshots, and what axe sees is fine either way).
+  arabicFont: {
+    apt: 'fonts-noto-core',
+    why: 'Arabic text in the browser',
+    present: () => existsSync('/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf'),
+  },
+} satisfies Record<string, Requirement>;
+
+/**
+ * Installs what is missing with apt-get when we are root; otherwise throws with the exact
+ * command to run. Never skips: a missing tool is either installed or an error.
+ */
+export function ensureSystemPackages(needed: Requirement[]): void {
+  const missing = needed.filter((r) => !r.present());
+  if (missing.length === 0) return;
+  const names = missing.map((r) => r.apt).join(' ');
+  const list = missing.map((r) => `${r.apt} (${r.why})`).join(', ');
+  if (process.getuid?.() !== 0) {
+    throw new Error(`Missing system packages: ${list}.\nInstall them as root: apt-get update && apt-get install -y ${names}`);
+  }
+  console.log(`Installing missing system packages: ${list}`);
+  execFileSync('bash', ['-c', `apt-get update && apt-get install -y ${names}`], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  const still = missing.filter((r) => !r.present());
+  if (still.length > 0) throw new Error(`apt-get ran but these are still missing: ${still.map((r) => r.apt).join(' ')}`);
+}

@@ -1,0 +1,85 @@
+/**
+ * `npm run screenshots`: login and home at 375px and 1280px, in en-US and ar, plus a modal
+ * over home, written to ./screenshots/. Runs the real server on a throwaway database, the
+ * same way as the browser tests (their harness is reused here).
+ *   --build   rebuild the web app first (otherwise only when apps/web/dist is missing)
+ */
+import { mkdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ensureWebBuild, ROOT, startPortalServer } from '../apps/web/e2e/harness/server.ts';
+import { chooseLanguage, expectPath, expectVisible, launchChromium, signIn } from '../apps/web/e2e/harness/pages.ts';
+import { ensureSystemPackages, requirements } from './lib/system.ts';
+
+const OUT = join(ROOT, 'screenshots');
+const WIDTHS = [375, 1280];
+// en-US first: choosing ar after sign-in also stores it as the user's language.
+const LOCALES = [
+  { code: 'en-US', name: /english/i },
+  { code: 'ar', name: /العربية|arabic/i },
+];
+
+ensureSystemPackages([requirements.chromium, requirements.arabicFont]);
+ensureWebBuild(process.argv.includes('--build'));
+mkdirSync(OUT, { recursive: true });
+
+const server = await startPortalServer();
+const browser = await launchChromium();
+const written: string[] = [];
+try {
+  for (const locale of LOCALES) {
+    for (const width of WIDTHS) {
+      const login = await newPage(browser, width);
+      await login.goto('/login');
+      await expectPath(login, '/login');
+      await switchTo(login, locale);
+      await expectVisible(login.locator('main input[type=password]')); // the page, not its loading state
+      await shoot(login, `login-${locale.code}-${width}`);
+      await login.context().close();
+
+      // A fresh page signs in with the default (English) form, then switches in the header.
+      const page = await newPage(browser, width);
+      await signIn(page);
+      await switchTo(page, locale);
+      await expectVisible(page.locator('main a[href="/activity-history"]')); // the balance
+      await shoot(page, `home-${locale.code}-${width}`);
+
+      if (width === 1280) {
+        await page.getByRole('contentinfo').getByRole('link', { name: /faq|الأسئلة/i }).click();
+        await expectVisible(page.getByRole('dialog'));
+        await shoot(page, `home-faqs-modal-${locale.code}-${width}`);
+      }
+      await page.context().close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
+console.log(`Wrote ${written.length} screenshots:\n${written.map((f) => `  ${f}`).join('\n')}`);
+
+async function newPage(browser: Browser, width: number): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: server.baseUrl,
+    viewport: { width, height: width < 768 ? 812 : 900 },
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce', // no half-finished transitions in the pictures
+  });
+  context.setDefaultTimeout(15_000);
+  return context.newPage();
+}
+
+/** Through the UI's own language selector, then waits for the page's direction to follow. */
+async function switchTo(page: Page, locale: (typeof LOCALES)[number]) {
+  if ((await page.locator('html').getAttribute('lang')) === locale.code) return;
+  await chooseLanguage(page, locale.name);
+  await page.waitForFunction((code) => document.documentElement.lang === code, locale.code);
+}
+
+async function shoot(page: Page, name: string) {
+  await page.waitForLoadState('networkidle'); // lazy pages, bundles and the logo are in
+  await page.evaluate(() => document.fonts.ready);
+  const file = join(OUT, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  written.push(relative(ROOT, file));
+}
