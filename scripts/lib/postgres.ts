@@ -47,7 +47,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const cmd = (tool: string, args: string[]): [string, string[]] =>
     asRoot ? [runuser, ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
 
-  const dir = await mkdtemp(join(tmpdir(), 'rewards-pg-'));
+  // As root, under /tmp: a TMPDIR inside /root could not be entered by the postgres user.
+  const dir = await mkdtemp(join(asRoot ? '/tmp' : tmpdir(), 'rewards-pg-'));
   if (asRoot) await chown(dir, ...postgresUser());
   const data = join(dir, 'data');
   const log = join(dir, 'server.log');
