@@ -17,7 +17,7 @@ export interface Requirement {
 export const requirements = {
   chromium: { apt: 'chromium', why: 'browser tests', present: () => existsSync(CHROMIUM) },
   postgresql: { apt: 'postgresql', why: 'API tests on PostgreSQL', present: () => findPostgresBin() !== undefined },
-  // Without it Chromium draws Arabic as empty boxes (screenshots, and what axe sees is fine either way).
+  // Without it Chromium draws Arabic as empty boxes: needed by the screenshots, not by the tests.
   arabicFont: {
     apt: 'fonts-noto-core',
     why: 'Arabic text in the browser',

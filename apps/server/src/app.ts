@@ -42,6 +42,16 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   app.decorateRequest('session', null);
   app.decorateRequest('sessionId', null);
 
+  // Responses finished while draining close their connection; a keep-alive socket would
+  // otherwise hold the process open until its timeout.
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
   await registerSecurityHeaders(app);

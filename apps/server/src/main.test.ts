@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -68,12 +68,25 @@ describe('the server process', () => {
 
   it('on SIGTERM finishes the request under way, then exits cleanly', async () => {
     const { child, base } = await startServer(join(dir, 'drain.db'));
-    // A sign-in takes an argon2 verification: long enough to be under way when the signal lands.
-    const pending = fetch(`${base}/api/v1.0/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }) });
-    await new Promise((r) => setTimeout(r, 20));
+    const { port } = new URL(base);
+    const body = JSON.stringify({ username: 'demo', password: 'Rewards-2026!' });
+    // A request whose body is still arriving when the signal lands is, without doubt, under way.
+    const socket = connect(Number(port), '127.0.0.1');
+    let response = '';
+    socket.on('data', (chunk: Buffer) => (response += chunk.toString()));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      `POST /api/v1.0/login HTTP/1.1\r\nHost: localhost\r\nclient-id: http://localhost:3000\r\n` +
+        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((r) => setTimeout(r, 300));
     const done = exited(child);
     child.kill('SIGTERM');
-    expect((await pending).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    socket.write(body.slice(10));
+    await ended;
+    expect(response).toMatch(/^HTTP\/1\.1 200/);
+    expect(response.toLowerCase()).toContain('connection: close');
     expect(await done).toBe(0);
   });
 
