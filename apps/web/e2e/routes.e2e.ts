@@ -13,7 +13,7 @@ const anonymousOnly = [
   '/sso-authenticated',
   '/sso-logout', // last: if it wrongly signed out, the others would not notice
 ];
-const everyone = ['/faqs', '/privacy-shield', '/error'];
+const everyone = ['/faqs', '/privacy-shield', '/error', '/ssoGatewayLogonFailure', '/ssoLogonFailure', '/ssoFailure'];
 
 describe('an anonymous visitor', () => {
   test.for(signedInOnly)('on %s is sent to /login', async (path, { page }) => {
