@@ -18,7 +18,7 @@ describe('the header', () => {
     expect(bar.getByText('Dana Demo')).toBeInTheDocument();
     expect(bar.getByRole('link', { name: '12,500 Acme Points' })).toHaveAttribute('href', '/activity-history');
     expect(bar.getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/profile');
-    expect(bar.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
+    expect(bar.getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
   });
 
   it('uses the singular label for one point', () => {
@@ -29,7 +29,7 @@ describe('the header', () => {
   it('logs out: calls the server, forgets the session and goes to /login', async () => {
     sessionStorage.setItem('userState', '{"sessionId":"session-1"}');
     const { store, request } = renderWithApp(<Header />, { user: makeUser(), path: '/home', request: () => Promise.resolve(undefined) as never });
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Log out' }));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
     expect(request).toHaveBeenCalledWith('GET', '/logout', expect.anything());
     expect(store.getState().user).toBeNull();
