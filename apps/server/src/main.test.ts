@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { UserData } from '@rewards/contract';
+import { createEmptyPostgresDatabase, dialects } from '../test/databases.ts';
+
+const CLI = join(import.meta.dirname, 'cli', 'rewards.ts');
 
 const MAIN = join(import.meta.dirname, 'main.ts');
 
@@ -18,10 +21,10 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startServer(dbPath: string): Promise<{ child: ChildProcess; base: string }> {
+async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${dbPath}`, WEB_DIST: '', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
   const base = `http://127.0.0.1:${port}`;
@@ -48,7 +51,7 @@ describe('the server process', () => {
 
   it('creates, migrates and seeds a new SQLite file, and an acknowledged sign-in survives a crash', async () => {
     const dbPath = join(dir, 'crash.db');
-    const first = await startServer(dbPath);
+    const first = await startServer(`file:${dbPath}`);
     const login = await fetch(`${first.base}/api/v1.0/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }) });
     expect(login.status).toBe(200);
     const { sessionId } = (await login.json()) as UserData;
@@ -57,7 +60,7 @@ describe('the server process', () => {
     first.child.kill('SIGKILL');
     await gone;
 
-    const second = await startServer(dbPath);
+    const second = await startServer(`file:${dbPath}`);
     const user = await fetch(`${second.base}/api/v1.0/user`, { headers: { ...headers, 'x-session-id': sessionId } });
     expect(user.status).toBe(200);
     expect(((await user.json()) as UserData).accountBalance).toBe(12500);
@@ -67,7 +70,7 @@ describe('the server process', () => {
   });
 
   it('on SIGTERM finishes the request under way, then exits cleanly', async () => {
-    const { child, base } = await startServer(join(dir, 'drain.db'));
+    const { child, base } = await startServer(`file:${join(dir, 'drain.db')}`);
     const { port } = new URL(base);
     const body = JSON.stringify({ username: 'demo', password: 'Rewards-2026!' });
     // A request whose body is still arriving when the signal lands is, without doubt, under way.
@@ -97,4 +100,29 @@ describe('the server process', () => {
     expect(await exited(child)).toBe(2);
     expect(stderr).toContain('PORT');
   });
+
+  it.runIf(dialects.includes('postgres'))(
+    'runs on PostgreSQL: migrates on start, and has the demo program only once the operator seeds it',
+    async () => {
+      const database = await createEmptyPostgresDatabase();
+      try {
+        const { child, base } = await startServer(database.url);
+        const before = await fetch(`${base}/api/v1.0/viewConfig/client`, { headers });
+        expect(before.status).toBe(400);
+        expect(await before.json()).toMatchObject({ responseMessage: 'error.unknownClient' });
+
+        const seed = spawn(process.execPath, [CLI, 'seed-demo'], { env: { ...process.env, DATABASE_URL: database.url }, stdio: 'ignore' });
+        expect(await exited(seed)).toBe(0);
+
+        const login = await fetch(`${base}/api/v1.0/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }) });
+        expect(login.status).toBe(200);
+        expect(((await login.json()) as UserData).accountBalance).toBe(12500);
+        const done = exited(child);
+        child.kill('SIGTERM');
+        expect(await done).toBe(0);
+      } finally {
+        await database.drop();
+      }
+    },
+  );
 });

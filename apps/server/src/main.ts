@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  const where = config.database.dialect === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL';
+  app.log.info(`Rewards portal at ${address.replace('127.0.0.1', 'localhost')} on ${where}`);
 }
 
 main().catch((error: unknown) => {

@@ -35,6 +35,22 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
       },
     };
   }
+  const empty = await createEmptyPostgresDatabase();
+  const config: DatabaseConfig = { dialect: 'postgres', url: empty.url };
+  const db = createDatabase(config);
+  await migrateToLatest(db);
+  return {
+    db,
+    config,
+    drop: async () => {
+      await db.destroy();
+      await empty.drop();
+    },
+  };
+}
+
+/** A new database with nothing in it on the run's PostgreSQL server, and how to drop it. */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = inject('testDatabaseUrl');
   if (!adminUrl) throw new Error('DIALECTS includes postgres but no test server was started');
   const name = `rewards_test_${randomBytes(6).toString('hex')}`;
@@ -44,14 +60,9 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const config: DatabaseConfig = { dialect: 'postgres', url: url.toString() };
-  const db = createDatabase(config);
-  await migrateToLatest(db);
   return {
-    db,
-    config,
+    url: url.toString(),
     drop: async () => {
-      await db.destroy();
       const cleanup = new pg.Client({ connectionString: adminUrl });
       await cleanup.connect();
       await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
