@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { precompress } from './precompress-plugin.ts';
 
 // The dev API (apps/server on port 3001) answers /api and serves client logos under /brand.
 const devApi = 'http://127.0.0.1:3001';
@@ -8,7 +9,7 @@ const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': devApi, '/brand': devApi },

@@ -30,6 +30,8 @@ export async function registerWebApp(app: FastifyInstance, db: Db, distDir: stri
     root: distDir,
     index: false,
     wildcard: false,
+    // The build writes .br and .gz beside each asset; the one the browser accepts is sent.
+    preCompressed: true,
     setHeaders: (res, path) => {
       const hashed = path.includes(`${join(distDir, 'assets')}`);
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

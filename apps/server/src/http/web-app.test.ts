@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientData } from '@rewards/contract';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { seedDemo } from '../db/seed/demo.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
+
+describe('the served web app', () => {
+  const dist = mkdtempSync(join(tmpdir(), 'rewards-dist-'));
+  const script = `console.log(${JSON.stringify('x'.repeat(2000))});`;
+  let database: TestDatabase;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><html><body><div id="root"></div><!--client-data--></body></html>');
+    writeFileSync(join(dist, 'assets', 'app-abc123.js'), script);
+    writeFileSync(join(dist, 'assets', 'app-abc123.js.br'), brotliCompressSync(script));
+    database = await createTestDatabase('sqlite');
+    await seedDemo(database.db);
+    // A client wording with markup in it must not be able to close the data block.
+    await database.db.insertInto('translations').values({ client_id: 'acme', locale: 'en-US', key: 'login.title', text: '</script><script>alert(1)</script>' }).execute();
+    app = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'silent' }), webDist: dist }, db: database.db });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it("answers any page path with index.html carrying the site's client data as inert JSON", async () => {
+    for (const url of ['/', '/login', '/home', '/activity-history']) {
+      const reply = await app.inject({ method: 'GET', url, headers: { host: 'localhost:3000' } });
+      expect(reply.statusCode).toBe(200);
+      expect(reply.headers['content-type']).toContain('text/html');
+      const block = /<script id="client-data" type="application\/json">(.*?)<\/script>/s.exec(reply.body);
+      const data = ClientData.parse(JSON.parse(block?.[1] ?? 'null'));
+      expect(data.clientBranding.clientName).toBe('Acme Rewards');
+      expect(data.bundleList['en-US']?.properties['login.title']).toBe('</script><script>alert(1)</script>');
+      expect(reply.body).not.toContain('<script>alert(1)');
+    }
+  });
+
+  it('serves an unknown site the bare page, which then shows its error', async () => {
+    const reply = await app.inject({ method: 'GET', url: '/login', headers: { host: 'unknown.example' } });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).not.toContain('id="client-data"');
+  });
+
+  it('sends hashed assets brotli-compressed when accepted, cached for a year', async () => {
+    const reply = await app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-encoding']).toBe('br');
+    expect(reply.headers['cache-control']).toContain('immutable');
+    const plain = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('keeps unknown API paths as JSON 404s rather than the page', async () => {
+    const reply = await app.inject({ method: 'GET', url: '/api/v1.0/nothing', headers: { 'client-id': 'http://localhost' } });
+    expect(reply.statusCode).toBe(404);
+    expect(reply.json()).toMatchObject({ responseMessage: 'error.notFound' });
+  });
+});
