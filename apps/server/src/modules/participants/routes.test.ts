@@ -32,6 +32,16 @@ describe.each(dialects)('signed-in participant endpoints on %s', (dialect) => {
     expect(reply.statusCode).toBe(401);
   });
 
+  it.each(guarded)('%s %s answers 401 for an expired session, and changes nothing', async (method, path, body) => {
+    const { sessionId } = await t.login('spent');
+    await t.database.db.updateTable('sessions').set({ idle_expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    const reply = await t.api(method as 'GET', path, { body, session: sessionId });
+    expect(reply.statusCode).toBe(401);
+    expect(reply.json()).toMatchObject({ errorCode: ErrorCode.sessionRequired });
+    const sam = await t.database.db.selectFrom('participants').select(['locale', 'privacy_ack_version']).where('username', '=', 'spent').executeTakeFirstOrThrow();
+    expect(sam).toEqual({ locale: 'en-US', privacy_ack_version: 0 });
+  });
+
   it('returns the signed-in user with every field of spec section 3', async () => {
     const { sessionId } = await t.login('demo');
     const reply = await t.api('GET', '/user', { session: sessionId });
