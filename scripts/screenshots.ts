@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuild, ROOT, startPortalServer } from '../apps/web/e2e/harness/server.ts';
-import { chooseLanguage, expectPath, expectVisible, launchChromium, signIn } from '../apps/web/e2e/harness/pages.ts';
+import { chooseLanguage, DEMO_PASSWORD, expectPath, expectVisible, launchChromium, loginForm, signIn } from '../apps/web/e2e/harness/pages.ts';
 import { ensureSystemPackages, requirements } from './lib/system.ts';
 
 const OUT = join(ROOT, 'screenshots');
@@ -52,6 +52,30 @@ try {
       await page.context().close();
     }
   }
+
+  // The other states a participant meets, at desktop width in English.
+  for (const [name, username] of [['home-spent', 'spent'], ['home-newbie', 'newbie']] as const) {
+    const page = await newPage(browser, 1280);
+    await signIn(page, username);
+    await shoot(page, `${name}-en-US-1280`);
+    await page.context().close();
+  }
+  for (const [name, username, password] of [['login-wrong-password', 'demo', 'wrong-password'], ['login-pending', 'pending', DEMO_PASSWORD]] as const) {
+    const page = await newPage(browser, 1280);
+    await page.goto('/login');
+    const form = loginForm(page);
+    await form.username.fill(username);
+    await form.password.fill(password);
+    await form.submit.click();
+    await expectVisible(page.getByRole('alert').or(page.getByRole('status')).first());
+    await shoot(page, `${name}-en-US-1280`);
+    await page.context().close();
+  }
+  const errorPage = await newPage(browser, 1280);
+  await errorPage.goto('/error');
+  await expectVisible(errorPage.getByRole('dialog'));
+  await shoot(errorPage, 'error-en-US-1280');
+  await errorPage.context().close();
 } finally {
   await browser.close();
   await server.stop();
