@@ -30,6 +30,7 @@ describe.each(dialects)('sign-in and sign-out on %s', (dialect) => {
       participantRules: ['Sales Incentive 2026', 'Service Awards'],
     });
     expect(user.sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(reply.headers['x-session-id']).toBe(user.sessionId);
     expect(reply.body).not.toContain('password');
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LoginRequest, SESSION_HEADER, UserData, apiPaths } from '@rewards/contract';
+import { ClientHeaders, LoginRequest, SESSION_HEADER, SessionHeaders, UserData, apiPaths } from '@rewards/contract';
 import { login, logout, type LoginContext } from './service.ts';
 
 export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
@@ -8,14 +8,18 @@ export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
 
   typed.post(
     apiPaths.login,
-    { schema: { body: LoginRequest, response: { 200: UserData } } },
-    async (request) => login(ctx, request.clientId, request.ip, request.body),
+    { schema: { headers: ClientHeaders, body: LoginRequest, response: { 200: UserData } } },
+    async (request, reply) => {
+      const user = await login(ctx, request.clientId, request.ip, request.body);
+      // The new session id also travels in the header every later call sends it back in.
+      reply.header(SESSION_HEADER, user.sessionId);
+      return user;
+    },
   );
 
   // Ending a session that is already gone is still a successful sign-out.
-  typed.get(apiPaths.logout, async (request, reply) => {
-    const header = request.headers[SESSION_HEADER];
-    await logout(ctx.db, request.clientId, typeof header === 'string' && header.length <= 100 ? header : undefined);
+  typed.get(apiPaths.logout, { schema: { headers: SessionHeaders } }, async (request, reply) => {
+    await logout(ctx.db, request.clientId, request.headers[SESSION_HEADER]);
     return reply.status(204).send();
   });
 }

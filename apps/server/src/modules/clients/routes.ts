@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ClientData, apiPaths } from '@rewards/contract';
+import { ClientData, ClientHeaders, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { getClientData, getClientLogo } from './service.ts';
@@ -8,7 +8,7 @@ import { getClientData, getClientLogo } from './service.ts';
 export function clientRoutes(app: FastifyInstance, db: Db): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     apiPaths.clientData,
-    { schema: { response: { 200: ClientData } } },
+    { schema: { headers: ClientHeaders, response: { 200: ClientData } } },
     async (request) => getClientData(db, request.clientId),
   );
 }

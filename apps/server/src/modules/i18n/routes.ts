@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BundleParams, BundleReply } from '@rewards/contract';
+import { BundleParams, BundleReply, ClientHeaders } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
@@ -10,7 +10,7 @@ import { buildBundle, bundleEtag } from './service.ts';
 export function bundleRoutes(app: FastifyInstance, db: Db): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/viewConfig/bundle/:locale',
-    { schema: { params: BundleParams, response: { 200: BundleReply, 304: z.null() } } },
+    { schema: { headers: ClientHeaders, params: BundleParams, response: { 200: BundleReply, 304: z.null() } } },
     async (request, reply) => {
       const offered = await clientLocales(db, request.clientId);
       const locale = offered.find((l) => l.code.toLowerCase() === request.params.locale.toLowerCase());

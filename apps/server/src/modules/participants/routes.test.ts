@@ -42,6 +42,12 @@ describe.each(dialects)('signed-in participant endpoints on %s', (dialect) => {
     expect(sam).toEqual({ locale: 'en-US', privacy_ack_version: 0 });
   });
 
+  it('refuses an oversized session header as bad input', async () => {
+    const reply = await t.api('GET', '/user', { session: 'x'.repeat(300) });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.json()).toMatchObject({ responseMessage: 'error.validation' });
+  });
+
   it('returns the signed-in user with every field of spec section 3', async () => {
     const { sessionId } = await t.login('demo');
     const reply = await t.api('GET', '/user', { session: sessionId });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AcknowledgeReply, ProgramNamesReply, SetLocaleRequest, UserData, apiPaths } from '@rewards/contract';
+import { AcknowledgeReply, ProgramNamesReply, SessionHeaders, SetLocaleRequest, UserData, apiPaths } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { requireSession, sessionOf } from '../sessions/session-guard.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
@@ -11,23 +11,23 @@ export function participantRoutes(app: FastifyInstance, db: Db, sessionPolicy: S
   const preHandler = requireSession(db, sessionPolicy);
   const sessionIdOf = (request: { sessionId: string | null }) => request.sessionId ?? '';
 
-  typed.get(apiPaths.user, { preHandler, schema: { response: { 200: UserData } } }, async (request) =>
+  typed.get(apiPaths.user, { preHandler, schema: { headers: SessionHeaders, response: { 200: UserData } } }, async (request) =>
     getUserData(db, sessionOf(request), sessionIdOf(request)),
   );
 
   typed.post(
     apiPaths.userLocale,
-    { preHandler, schema: { body: SetLocaleRequest, response: { 200: UserData } } },
+    { preHandler, schema: { headers: SessionHeaders, body: SetLocaleRequest, response: { 200: UserData } } },
     async (request) => setLocale(db, sessionOf(request), sessionIdOf(request), request.body.locale.code),
   );
 
-  typed.get(apiPaths.programNames, { preHandler, schema: { response: { 200: ProgramNamesReply } } }, async (request) => ({
+  typed.get(apiPaths.programNames, { preHandler, schema: { headers: SessionHeaders, response: { 200: ProgramNamesReply } } }, async (request) => ({
     participantRules: await getProgramNames(db, sessionOf(request)),
   }));
 
   typed.put(
     apiPaths.acknowledgePrivacyNotice,
-    { preHandler, schema: { response: { 200: AcknowledgeReply } } },
+    { preHandler, schema: { headers: SessionHeaders, response: { 200: AcknowledgeReply } } },
     async (request) => acknowledgePrivacyNotice(db, sessionOf(request)),
   );
 }
