@@ -21,22 +21,8 @@ export interface TestDatabase {
 
 /** A new, migrated, empty database of one engine: a temp file, or a fresh PostgreSQL database. */
 export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'rewards-test-'));
-    const config: DatabaseConfig = { dialect: 'sqlite', path: join(dir, 'rewards.db') };
-    const db = createDatabase(config);
-    await migrateToLatest(db);
-    return {
-      db,
-      config,
-      drop: async () => {
-        await db.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const empty = await createEmptyPostgresDatabase();
-  const config: DatabaseConfig = { dialect: 'postgres', url: empty.url };
+  const place = dialect === 'sqlite' ? createSqliteFile() : await createEmptyPostgresDatabase();
+  const config: DatabaseConfig = dialect === 'sqlite' ? { dialect, path: place.url } : { dialect, url: place.url };
   const db = createDatabase(config);
   await migrateToLatest(db);
   return {
@@ -44,9 +30,15 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     config,
     drop: async () => {
       await db.destroy();
-      await empty.drop();
+      await place.drop();
     },
   };
+}
+
+/** A path for a new SQLite file in a temp folder, and how to remove it. */
+function createSqliteFile(): { url: string; drop(): Promise<void> } {
+  const dir = mkdtempSync(join(tmpdir(), 'rewards-test-'));
+  return { url: join(dir, 'rewards.db'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** A new database with nothing in it on the run's PostgreSQL server, and how to drop it. */

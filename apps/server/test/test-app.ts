@@ -15,7 +15,7 @@ export interface TestApp {
   database: TestDatabase;
   config: Config;
   /** A call to /api/v1.0 as the portal makes it: JSON, the site origin in client-id, the session if given. */
-  api(method: HTTPMethods, path: string, options?: { body?: unknown; session?: string; origin?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  api(method: HTTPMethods, path: string, options?: { body?: unknown; rawBody?: string; session?: string; origin?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
   login(username: string, password?: string, origin?: string): Promise<UserData>;
   close(): Promise<void>;
 }
@@ -40,6 +40,8 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
         ...options.headers,
       },
       ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }),
+      // Bytes as a careless or hostile caller sends them, not made by JSON.stringify.
+      ...(options.rawBody === undefined ? {} : { payload: options.rawBody }),
     });
 
   return {

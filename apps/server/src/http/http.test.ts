@@ -46,12 +46,7 @@ describe.each(dialects)('HTTP behaviour common to every route on %s', (dialect) 
     const huge = await t.api('POST', '/login', { body: { username: 'demo', password: 'x'.repeat(100_000) } });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toMatchObject({ responseMessage: 'error.validation' });
-    const poisoned = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1.0/login',
-      headers: { 'content-type': 'application/json', 'client-id': 'http://localhost' },
-      payload: '{"username":"demo","password":"x","__proto__":{"admin":true}}',
-    });
+    const poisoned = await t.api('POST', '/login', { rawBody: '{"username":"demo","password":"x","__proto__":{"admin":true}}' });
     expect(poisoned.statusCode).toBe(400);
   });
 });
