@@ -2,7 +2,9 @@
  * `npm run screenshots`: login and home at 375px and 1280px, in en-US and ar, plus a modal
  * over home, written to ./screenshots/. Runs the real server on a throwaway database, the
  * same way as the browser tests (their harness is reused here).
- *   --build   rebuild the web app first (otherwise only when apps/web/dist is missing)
+ *   --build        rebuild the web app first (otherwise only when apps/web/dist is missing)
+ *   --only=a,b     after the core screens, only these capabilities' scenes (scripts/screens/)
+ *   --core=false   skip the core screens (login, home, errors)
  */
 import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -10,6 +12,13 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuild, ROOT, startPortalServer } from '../apps/web/e2e/harness/server.ts';
 import { chooseLanguage, DEMO_PASSWORD, expectPath, expectVisible, launchChromium, loginForm, signIn } from '../apps/web/e2e/harness/pages.ts';
 import { ensureSystemPackages, requirements } from './lib/system.ts';
+import type { ScreenKit } from './screens/kit.ts';
+import activityScenes from './screens/activity.ts';
+import otsScenes from './screens/ots.ts';
+import shopsScenes from './screens/shops.ts';
+import profileScenes from './screens/profile.ts';
+import contentScenes from './screens/content.ts';
+import extrasScenes from './screens/extras.ts';
 
 const OUT = join(ROOT, 'screenshots');
 const WIDTHS = [375, 1280];
@@ -27,55 +36,73 @@ const server = await startPortalServer();
 const browser = await launchChromium();
 const written: string[] = [];
 try {
-  for (const locale of LOCALES) {
-    for (const width of WIDTHS) {
-      const login = await newPage(browser, width);
-      await login.goto('/login');
-      await expectPath(login, '/login');
-      await switchTo(login, locale);
-      await expectVisible(login.locator('main input[type=password]')); // the page, not its loading state
-      await shoot(login, `login-${locale.code}-${width}`);
-      await login.context().close();
+  if (!process.argv.includes('--core=false')) {
+    for (const locale of LOCALES) {
+      for (const width of WIDTHS) {
+        const login = await newPage(browser, width);
+        await login.goto('/login');
+        await expectPath(login, '/login');
+        await switchTo(login, locale);
+        await expectVisible(login.locator('main input[type=password]')); // the page, not its loading state
+        await shoot(login, `login-${locale.code}-${width}`);
+        await login.context().close();
 
-      // A fresh page signs in with the default (English) form, then switches in the header.
-      const page = await newPage(browser, width);
-      await signIn(page);
-      await switchTo(page, locale);
-      await expectVisible(page.locator('main a[href="/activity-history"]')); // the balance
-      await shoot(page, `home-${locale.code}-${width}`);
+        // A fresh page signs in with the default (English) form, then switches in the header.
+        const page = await newPage(browser, width);
+        await signIn(page);
+        await switchTo(page, locale);
+        await expectVisible(page.locator('main a[href="/activity-history"]')); // the balance
+        await shoot(page, `home-${locale.code}-${width}`);
 
-      if (width === 1280) {
-        await page.getByRole('contentinfo').getByRole('link', { name: /faq|الأسئلة/i }).click();
-        await expectVisible(page.getByRole('dialog'));
-        await shoot(page, `home-faqs-modal-${locale.code}-${width}`);
+        if (width === 1280) {
+          await page.getByRole('contentinfo').getByRole('link', { name: /faq|الأسئلة/i }).click();
+          await expectVisible(page.getByRole('dialog'));
+          await shoot(page, `home-faqs-modal-${locale.code}-${width}`);
+        }
+        await page.context().close();
       }
+    }
+
+    // The other states a participant meets, at desktop width in English.
+    for (const [name, username] of [['home-spent', 'spent'], ['home-newbie', 'newbie']] as const) {
+      const page = await newPage(browser, 1280);
+      await signIn(page, username);
+      await shoot(page, `${name}-en-US-1280`);
       await page.context().close();
     }
+    for (const [name, username, password] of [['login-wrong-password', 'demo', 'wrong-password'], ['login-pending', 'pending', DEMO_PASSWORD]] as const) {
+      const page = await newPage(browser, 1280);
+      await page.goto('/login');
+      const form = loginForm(page);
+      await form.username.fill(username);
+      await form.password.fill(password);
+      await form.submit.click();
+      await expectVisible(page.getByRole('alert').or(page.getByRole('status')).first());
+      await shoot(page, `${name}-en-US-1280`);
+      await page.context().close();
+    }
+    const errorPage = await newPage(browser, 1280);
+    await errorPage.goto('/error');
+    await expectVisible(errorPage.getByRole('dialog'));
+    await shoot(errorPage, 'error-en-US-1280');
+    await errorPage.context().close();
   }
 
-  // The other states a participant meets, at desktop width in English.
-  for (const [name, username] of [['home-spent', 'spent'], ['home-newbie', 'newbie']] as const) {
-    const page = await newPage(browser, 1280);
-    await signIn(page, username);
-    await shoot(page, `${name}-en-US-1280`);
-    await page.context().close();
+  // Each capability's own screens (scripts/screens/).
+  const kit: ScreenKit = {
+    browser,
+    widths: WIDTHS,
+    locales: LOCALES,
+    newPage: (width) => newPage(browser, width),
+    signIn: (page, username) => signIn(page, username),
+    switchTo,
+    shoot,
+  };
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const capabilities = { activity: activityScenes, ots: otsScenes, shops: shopsScenes, profile: profileScenes, content: contentScenes, extras: extrasScenes };
+  for (const [name, scenes] of Object.entries(capabilities)) {
+    if (!only || only.includes(name)) await scenes(kit);
   }
-  for (const [name, username, password] of [['login-wrong-password', 'demo', 'wrong-password'], ['login-pending', 'pending', DEMO_PASSWORD]] as const) {
-    const page = await newPage(browser, 1280);
-    await page.goto('/login');
-    const form = loginForm(page);
-    await form.username.fill(username);
-    await form.password.fill(password);
-    await form.submit.click();
-    await expectVisible(page.getByRole('alert').or(page.getByRole('status')).first());
-    await shoot(page, `${name}-en-US-1280`);
-    await page.context().close();
-  }
-  const errorPage = await newPage(browser, 1280);
-  await errorPage.goto('/error');
-  await expectVisible(errorPage.getByRole('dialog'));
-  await shoot(errorPage, 'error-en-US-1280');
-  await errorPage.context().close();
 } finally {
   await browser.close();
   await server.stop();
@@ -94,7 +121,7 @@ async function newPage(browser: Browser, width: number): Promise<Page> {
 }
 
 /** Through the UI's own language selector, then waits for the page's direction to follow. */
-async function switchTo(page: Page, locale: (typeof LOCALES)[number]) {
+async function switchTo(page: Page, locale: { code: string; name: RegExp }) {
   if ((await page.locator('html').getAttribute('lang')) === locale.code) return;
   await chooseLanguage(page, locale.name);
   await page.waitForFunction((code) => document.documentElement.lang === code, locale.code);

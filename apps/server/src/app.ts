@@ -15,6 +15,15 @@ import { registerClientContext } from './modules/clients/client-context.ts';
 import { brandRoutes, clientRoutes } from './modules/clients/routes.ts';
 import { bundleRoutes } from './modules/i18n/routes.ts';
 import { participantRoutes } from './modules/participants/routes.ts';
+import { requireSession } from './modules/sessions/session-guard.ts';
+import type { ModuleDeps } from './http/module-deps.ts';
+import { activityRoutes } from './modules/activity/routes.ts';
+import { otsRoutes } from './modules/ots/routes.ts';
+import { catalogRoutes } from './modules/catalog/routes.ts';
+import { catalogPublicRoutes } from './modules/catalog/public-routes.ts';
+import { profileRoutes } from './modules/profile/routes.ts';
+import { contentRoutes } from './modules/content/routes.ts';
+import { demoCatalogRoutes } from './demo-catalog/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -64,6 +73,12 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   brandRoutes(app, db);
 
   const sessionPolicy = config.session;
+  const throttle = loginThrottle(db, config.loginThrottle);
+  const deps: ModuleDeps = { config, db, sessionPolicy, requireSession: requireSession(db, sessionPolicy), loginThrottle: throttle };
+  // Outside /api/v1.0: the published keys, the catalogs' partner API, the demo catalog.
+  catalogPublicRoutes(app, deps);
+  demoCatalogRoutes(app, deps);
+
   await app.register(
     async (api) => {
       // Spec section 7: no caching of API replies.
@@ -72,8 +87,13 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       });
       clientRoutes(api, db);
       bundleRoutes(api, db);
-      authRoutes(api, { db, sessionPolicy, throttle: loginThrottle(db, config.loginThrottle) });
+      authRoutes(api, { db, sessionPolicy, throttle });
       participantRoutes(api, db, sessionPolicy);
+      activityRoutes(api, deps);
+      otsRoutes(api, deps);
+      catalogRoutes(api, deps);
+      profileRoutes(api, deps);
+      contentRoutes(api, deps);
     },
     { prefix: API_BASE },
   );

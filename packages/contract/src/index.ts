@@ -4,3 +4,8 @@ export * from './client.ts';
 export * from './user.ts';
 export * from './paths.ts';
 export * from './headers.ts';
+export * from './activity.ts';
+export * from './ots.ts';
+export * from './catalog.ts';
+export * from './profile.ts';
+export * from './content.ts';

@@ -10,7 +10,22 @@ export const apiPaths = {
   userLocale: '/user/locale',
   programNames: '/user/program-names',
   acknowledgePrivacyNotice: '/user/acknowledge-privacy-notice',
+  // Participant features (activity, on-the-spot codes, catalogs, profile, content).
+  statement: (username: string, locale: string) =>
+    `/user/account/statement?username=${encodeURIComponent(username)}&locale=${encodeURIComponent(locale)}`,
+  otsRedeem: '/ots/redeem',
+  catalogUrl: (type: string) => `/user/catalog-url/${encodeURIComponent(type)}`,
+  userPassword: '/user/password',
+  contentKey: (key: string) => `/cmmo/key/honeycombSystem/${encodeURIComponent(key)}`,
+  contactUs: '/contactUs',
 } as const;
+
+/** The catalogs' partner API (not under API_BASE: callers are partners, not the portal). */
+export const PARTNER_API_BASE = '/api/partner/v1';
+export const partnerPaths = { debits: '/debits' } as const;
+
+/** Where the portal publishes the public keys that verify its punch-out links. */
+export const JWKS_PATH = '/.well-known/jwks.json';
 
 export const SESSION_HEADER = 'x-session-id';
 export const CLIENT_HEADER = 'client-id';

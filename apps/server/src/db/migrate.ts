@@ -1,10 +1,18 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/001-initial.ts';
+import * as ledgerDescriptions from './migrations/002-ledger-descriptions.ts';
+import * as otsCodes from './migrations/003-ots-codes.ts';
+import * as catalogs from './migrations/004-catalogs.ts';
+import * as contentAndContact from './migrations/005-content-and-contact.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
 const migrations: Record<string, Migration> = {
   '001-initial': initial,
+  '002-ledger-descriptions': ledgerDescriptions,
+  '003-ots-codes': otsCodes,
+  '004-catalogs': catalogs,
+  '005-content-and-contact': contentAndContact,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

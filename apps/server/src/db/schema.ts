@@ -115,6 +115,22 @@ export interface LoginFailuresTable {
   failed_at: string;
 }
 
+// ── activity (migration 002) ──────────────────────────────────────────────
+
+
+
+// ── on-the-spot codes (migration 003) ─────────────────────────────────────
+
+
+
+// ── catalogs and partner API (migration 004) ──────────────────────────────
+
+
+
+// ── content and contact (migration 005) ───────────────────────────────────
+
+
+
 export interface Database {
   clients: ClientsTable;
   client_hosts: ClientHostsTable;
@@ -126,6 +142,18 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
+  // activity
+
+
+  // ots
+
+
+  // catalogs
+
+
+  // content and contact
+
+
 }
 
 export type Client = Selectable<ClientsTable>;

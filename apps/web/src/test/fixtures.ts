@@ -1,8 +1,14 @@
 import type { ClientData, UserData } from '@rewards/contract';
 import english from '../../../server/src/modules/i18n/bundles/en-US.json';
 
-/** The real English bundle, so tests read what a user reads. */
-export const enUS: Record<string, string> = english;
+// Each capability's texts live in `<area>.en-US.json` beside the core bundle (see base-bundles.ts).
+const areas = import.meta.glob<Record<string, string>>('../../../server/src/modules/i18n/bundles/*.en-US.json', {
+  eager: true,
+  import: 'default',
+});
+
+/** The real English bundle, core and every area, so tests read what a user reads. */
+export const enUS: Record<string, string> = Object.assign({}, english, ...Object.values(areas));
 
 export function makeClient(overrides: Partial<ClientData> = {}): ClientData {
   return {

@@ -4,6 +4,10 @@ import type { NewParticipant } from '../schema.ts';
 import { hashPassword } from '../../modules/auth/password.ts';
 import { appendLedgerEntry, type LedgerMovement } from '../../modules/ledger/store.ts';
 import { ACME_LOGO_SVG } from './acme-logo.ts';
+import { seedDemoActivity } from './demo-activity.ts';
+import { seedDemoCatalog } from './demo-catalog.ts';
+import { seedDemoContent } from './demo-content.ts';
+import { seedDemoOts } from './demo-ots.ts';
 
 export const DEMO_CLIENT_ID = 'acme';
 export const DEMO_PASSWORD = 'Rewards-2026!';
@@ -145,8 +149,10 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
       .execute();
 
     const list = participants(now);
+    const participantIds = new Map<string, string>();
     for (const [index, person] of list.entries()) {
       const id = randomUUID();
+      participantIds.set(person.username, id);
       const row: NewParticipant = {
         id,
         client_id: DEMO_CLIENT_ID,
@@ -177,6 +183,13 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
         await appendLedgerEntry(trx, { ...entry, clientId: DEMO_CLIENT_ID, participantId: id }, now);
       }
     }
+
+    // Each capability's own demo data, in the same transaction.
+    const ctx = { trx, clientId: DEMO_CLIENT_ID, now, participantIds, demoPasswordHash: passwordHashes[0] ?? '' };
+    await seedDemoActivity(ctx);
+    await seedDemoOts(ctx);
+    await seedDemoCatalog(ctx);
+    await seedDemoContent(ctx);
   });
 }
 

@@ -7,6 +7,7 @@ import { paths } from '../../routing/paths.ts';
 import { AppLink } from '../../ui/AppLink.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { LanguageSelector } from './LanguageSelector.tsx';
+import { RedeemMenu } from '../shops/RedeemMenu.tsx';
 import './header.css';
 
 export function useLogout(): () => Promise<void> {
@@ -38,6 +39,7 @@ function UserBar({ user }: { user: UserData }) {
       {user.adminAsUser ? <span className="userbar__launched">{t('header.launchedAs')}</span> : null}
       <span className="userbar__name">{t('header.fullName', { firstName: user.firstName, lastName: user.lastName })}</span>
       <PointsDisplay user={user} />
+      <RedeemMenu />
       <AppLink to={paths.profile} className="userbar__link">
         {t('header.profile')}
       </AppLink>

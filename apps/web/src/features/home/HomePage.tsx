@@ -1,6 +1,8 @@
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState } from '../../state/StoreContext.tsx';
 import { InactiveNotice, PointsSection } from './PointsSection.tsx';
+import { ShopTiles } from '../shops/ShopTiles.tsx';
+import { OtsBox } from '../ots/OtsBox.tsx';
 import './home.css';
 
 export default function HomePage() {
@@ -13,7 +15,8 @@ export default function HomePage() {
       </h1>
       <InactiveNotice user={user} />
       <PointsSection user={user} />
-      {/* Shop tiles and the on-the-spot box come here in later issues. */}
+      <ShopTiles />
+      <OtsBox />
     </div>
   );
 }

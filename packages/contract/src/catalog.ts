@@ -1,0 +1,2 @@
+// Filled in by the catalog capability: its request and reply schemas.
+export {};

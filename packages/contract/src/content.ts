@@ -1,0 +1,2 @@
+// Filled in by the content capability: its request and reply schemas.
+export {};

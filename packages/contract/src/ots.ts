@@ -1,0 +1,2 @@
+// Filled in by the ots capability: its request and reply schemas.
+export {};

@@ -1,0 +1,4 @@
+import type { ScreenKit } from './kit.ts';
+
+/** Screens of the shops capability (issue 5). */
+export default async function scenes(_kit: ScreenKit): Promise<void> {}
