@@ -93,6 +93,12 @@ export interface LedgerEntriesTable {
   /** award | redemption | adjustment | ots */
   kind: string;
   created_at: string;
+  /** Translation key of the description, shown in the participant's language (migration 002). */
+  description_key: string | null;
+  /** JSON of the key's placeholder values. */
+  description_params: string | null;
+  /** Idempotency key, unique per client: a catalog order or an imported line posts once. */
+  reference: string | null;
 }
 
 export interface SessionsTable {

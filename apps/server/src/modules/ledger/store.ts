@@ -2,40 +2,71 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
+export type LedgerKind = 'award' | 'redemption' | 'adjustment' | 'ots';
+
 export interface LedgerMovement {
   clientId: string;
   participantId: string;
   occurredAt: string;
+  /** The operator's own words; shown when there is no key, and the fallback of a missing key. */
   description: string;
+  /** Translation key of the description, with its placeholder values. */
+  descriptionKey?: string;
+  descriptionParams?: Readonly<Record<string, string | number>>;
   amount: number;
-  kind: 'award' | 'redemption' | 'adjustment' | 'ots';
+  kind: LedgerKind;
+  /** Idempotency key, unique per client (a catalog order id, an imported line's id). */
+  reference?: string;
+}
+
+/** A debit that the balance does not cover; nothing was written. */
+export class InsufficientBalanceError extends Error {
+  override name = 'InsufficientBalanceError';
 }
 
 /**
  * Appends one ledger entry and moves the cached balance by the same amount. Takes a
  * transaction so that the entry, the balance and the cause commit together or not at all.
+ * With `requireCovered`, a debit that would take the balance below zero throws
+ * InsufficientBalanceError instead; the check and the move are one UPDATE, so concurrent
+ * debits cannot both pass it.
  */
-export async function appendLedgerEntry(trx: Transaction<Database>, movement: LedgerMovement, now = new Date()): Promise<void> {
+export async function appendLedgerEntry(
+  trx: Transaction<Database>,
+  movement: LedgerMovement,
+  now = new Date(),
+  options: { requireCovered?: boolean } = {},
+): Promise<string> {
   if (!Number.isSafeInteger(movement.amount)) throw new Error('Points are whole numbers');
+  let update = trx
+    .updateTable('participants')
+    .set({ balance: sql<number>`coalesce(balance, 0) + ${movement.amount}` })
+    .where('client_id', '=', movement.clientId)
+    .where('id', '=', movement.participantId);
+  if (options.requireCovered) update = update.where(sql<boolean>`coalesce(balance, 0) + ${movement.amount} >= 0`);
+  const moved = await update.executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) {
+    if (options.requireCovered) throw new InsufficientBalanceError('The balance does not cover this debit');
+    throw new Error('No such participant');
+  }
+  const id = randomUUID();
   await trx
     .insertInto('ledger_entries')
     .values({
-      id: randomUUID(),
+      id,
       client_id: movement.clientId,
       participant_id: movement.participantId,
       occurred_at: movement.occurredAt,
       description: movement.description,
+      description_key: movement.descriptionKey ?? null,
+      description_params: movement.descriptionParams ? JSON.stringify(movement.descriptionParams) : null,
       amount: movement.amount,
       kind: movement.kind,
+      reference: movement.reference ?? null,
       created_at: now.toISOString(),
     })
     .execute();
-  await trx
-    .updateTable('participants')
-    .set({ balance: sql<number>`coalesce(balance, 0) + ${movement.amount}` })
-    .where('client_id', '=', movement.clientId)
-    .where('id', '=', movement.participantId)
-    .execute();
+  return id;
 }
 
 /** The ledger's own sum, to check the cached balance against. */
