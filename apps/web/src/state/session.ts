@@ -35,6 +35,15 @@ function setUser({ store }: AppServices, user: UserData): void {
   writeUserState(user);
 }
 
+/**
+ * Changes fields of the signed-in user (a new balance from a redeem, a fresh GET user) in the
+ * store and in session storage alike. Does nothing when nobody is signed in.
+ */
+export function updateUser(services: AppServices, patch: Partial<UserData>): void {
+  const current = services.store.getState().user;
+  if (current) setUser(services, { ...current, ...patch });
+}
+
 export async function login(services: AppServices, username: string, password: string): Promise<boolean> {
   const { store, api } = services;
   if (store.getState().busy.login) return false;
