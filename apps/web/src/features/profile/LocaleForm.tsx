@@ -43,7 +43,7 @@ export function LocaleForm() {
 
   if (locales.length === 0) return null;
   return (
-    <section className="profile__section" aria-labelledby={`${id}-heading`}>
+    <section className="profile__section profile__section--locale" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{t('profile.locale.heading')}</h2>
       <div className="profile__alerts">
         {shownErrors.map((error) => (
