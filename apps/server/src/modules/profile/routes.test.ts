@@ -59,7 +59,7 @@ describe.each(dialects)('changing the password on %s', (dialect) => {
     }
     const blocked = await change(sessionId, { oldPassword: DEMO_PASSWORD, newPassword: NEW_PASSWORD });
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toMatchObject({ errorCode: ErrorCode.loginThrottled, responseMessage: 'login.error.throttled' });
+    expect(blocked.json()).toMatchObject({ errorCode: ErrorCode.loginThrottled, responseMessage: 'profile.error.throttled' });
     // The same counter guards sign-in: the account is locked there too, even with the right password.
     expect(await signInStatus('spent', DEMO_PASSWORD)).toBe(429);
     // The session itself is untouched and the password is still the old one.

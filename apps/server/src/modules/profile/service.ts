@@ -19,6 +19,9 @@ export const profileErrors = {
     new ApiError(400, ErrorCode.wrongCurrentPassword, 'profile.error.wrongPassword', 'The current password is not correct'),
   rulesNotMet: () =>
     new ApiError(400, ErrorCode.passwordRulesNotMet, 'profile.error.rules', 'The new password does not meet the password rules'),
+  // The same limit and code as sign-in, in words that fit this form.
+  throttled: () =>
+    new ApiError(429, ErrorCode.loginThrottled, 'profile.error.throttled', 'Too many wrong current passwords'),
   samePassword: () =>
     new ApiError(400, ErrorCode.samePassword, 'profile.error.samePassword', 'The new password must differ from the current one'),
 };
@@ -47,7 +50,11 @@ export async function changePassword(
   if (!checkPasswordRules(rules, request.newPassword, participant.username).every((r) => r.met)) throw profileErrors.rulesNotMet();
   if (request.newPassword === request.oldPassword) throw profileErrors.samePassword();
 
-  await ctx.throttle.check(session.client_id, participant.username_key, address);
+  try {
+    await ctx.throttle.check(session.client_id, participant.username_key, address);
+  } catch (error) {
+    throw error instanceof ApiError && error.statusCode === 429 ? profileErrors.throttled() : error;
+  }
   if (!(await verifyPassword(participant.password_hash, request.oldPassword))) {
     await ctx.throttle.recordFailure(session.client_id, participant.username_key, address);
     throw profileErrors.wrongCurrentPassword();
