@@ -27,6 +27,9 @@ export const ErrorCode = {
   loginThrottled: 20029,
   unsupportedLocale: 30001,
   // profile (30xxx)
+  wrongCurrentPassword: 30002,
+  passwordRulesNotMet: 30003,
+  samePassword: 30004,
   // ots (40xxx)
   // catalogs and partner API (50xxx)
   // content and contact (60xxx)

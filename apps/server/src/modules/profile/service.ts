@@ -1,0 +1,70 @@
+import { ErrorCode, PasswordRules, checkPasswordRules, type ChangePasswordReply, type ChangePasswordRequest } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import type { Session } from '../../db/schema.ts';
+import { ApiError, errors } from '../../http/api-error.ts';
+import { hashPassword, verifyPassword } from '../auth/password.ts';
+import type { LoginThrottle } from '../auth/throttle.ts';
+import { findClient } from '../clients/store.ts';
+import { findParticipant } from '../participants/store.ts';
+import { deleteOtherSessions, updatePasswordHash } from './store.ts';
+
+export interface PasswordChangeContext {
+  db: Db;
+  throttle: LoginThrottle;
+}
+
+export const profileErrors = {
+  // 400, not 401: a 401 on a live session is the web app's session-timeout path (it reloads).
+  wrongCurrentPassword: () =>
+    new ApiError(400, ErrorCode.wrongCurrentPassword, 'profile.error.wrongPassword', 'The current password is not correct'),
+  rulesNotMet: () =>
+    new ApiError(400, ErrorCode.passwordRulesNotMet, 'profile.error.rules', 'The new password does not meet the password rules'),
+  // The same limit and code as sign-in, in words that fit this form.
+  throttled: () =>
+    new ApiError(429, ErrorCode.loginThrottled, 'profile.error.throttled', 'Too many wrong current passwords'),
+  samePassword: () =>
+    new ApiError(400, ErrorCode.samePassword, 'profile.error.samePassword', 'The new password must differ from the current one'),
+};
+
+/**
+ * PUT user/password. The participant's own act: an administrator acting as them may not. The
+ * checks that need no secret come first, so a refused new password costs no attempt; a wrong
+ * current password counts toward the same per-account limit as sign-in. On success the other
+ * sessions end (whoever else held one no longer knows the password); this one stays.
+ */
+export async function changePassword(
+  ctx: PasswordChangeContext,
+  session: Session,
+  address: string,
+  request: ChangePasswordRequest,
+): Promise<ChangePasswordReply> {
+  if (session.admin_as_user === 1) throw errors.forbidden();
+  const [client, participant] = await Promise.all([
+    findClient(ctx.db, session.client_id),
+    findParticipant(ctx.db, session.client_id, session.participant_id),
+  ]);
+  if (!client) throw errors.unknownClient();
+  if (!participant) throw errors.sessionRequired();
+
+  const rules = PasswordRules.parse(JSON.parse(client.password_rules));
+  if (!checkPasswordRules(rules, request.newPassword, participant.username).every((r) => r.met)) throw profileErrors.rulesNotMet();
+  if (request.newPassword === request.oldPassword) throw profileErrors.samePassword();
+
+  try {
+    await ctx.throttle.check(session.client_id, participant.username_key, address);
+  } catch (error) {
+    throw error instanceof ApiError && error.statusCode === 429 ? profileErrors.throttled() : error;
+  }
+  if (!(await verifyPassword(participant.password_hash, request.oldPassword))) {
+    await ctx.throttle.recordFailure(session.client_id, participant.username_key, address);
+    throw profileErrors.wrongCurrentPassword();
+  }
+  await ctx.throttle.recordSuccess(session.client_id, participant.username_key);
+
+  const passwordHash = await hashPassword(request.newPassword);
+  const otherSessionsEnded = await ctx.db.transaction().execute(async (trx) => {
+    await updatePasswordHash(trx, session.client_id, participant.id, passwordHash);
+    return deleteOtherSessions(trx, session.client_id, participant.id, session.id_hash);
+  });
+  return { otherSessionsEnded };
+}

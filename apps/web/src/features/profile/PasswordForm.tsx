@@ -1,0 +1,153 @@
+import { useId, useState, type FormEvent } from 'react';
+import { meetsPasswordRules } from '@rewards/contract/password-rules';
+import type { PasswordRules } from '@rewards/contract';
+import { RequestError } from '../../api/client.ts';
+import { useI18n } from '../../i18n/I18nContext.tsx';
+import { useAppState, useServices } from '../../state/StoreContext.tsx';
+import { errorText } from '../../state/errors.ts';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
+import { changePassword } from './api.ts';
+import { PasswordField } from './PasswordField.tsx';
+
+type Field = 'current' | 'next' | 'confirm';
+type Problems = Partial<Record<Field, string>>;
+
+interface PasswordFormProps {
+  rules: PasswordRules;
+  username: string;
+  adminAsUser: boolean;
+}
+
+/** Checks what can be checked without the server; the keys of the messages, by field. */
+function validate(rules: PasswordRules, username: string, current: string, next: string, confirm: string): Problems {
+  const problems: Problems = {};
+  if (!current) problems.current = 'profile.validation.current';
+  if (!next) problems.next = 'profile.validation.new';
+  else if (!meetsPasswordRules(rules, next, username)) problems.next = 'profile.validation.rules';
+  else if (next === current) problems.next = 'profile.validation.same';
+  if (confirm !== next) problems.confirm = 'profile.validation.confirm';
+  return problems;
+}
+
+/** Change password: current, new (with the rules panel) and confirmation (issue 5, section 5). */
+export function PasswordForm({ rules, username, adminAsUser }: PasswordFormProps) {
+  const services = useServices();
+  const { store, api } = services;
+  const { t, mediaLabel } = useI18n();
+  const id = useId();
+  const errors = useAppState((s) => s.errors);
+  const successes = useAppState((s) => s.successes);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [problems, setProblems] = useState<Problems>({});
+  const [busy, setBusy] = useState(false);
+
+  const fieldId = (field: Field) => `${id}-${field}`;
+  const rulesId = `${id}-rules`;
+  const shownErrors = errors.filter((e) => e.errorType === 'changePassword');
+  const success = successes.find((s) => s.successType === 'changePassword');
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || adminAsUser) return;
+    store.dismissErrors('changePassword');
+    store.dismissSuccess('changePassword');
+    const found = validate(rules, username, current, next, confirm);
+    setProblems(found);
+    const first = (['current', 'next', 'confirm'] as const).find((field) => found[field]);
+    if (first) {
+      document.getElementById(fieldId(first))?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await changePassword(api, { oldPassword: current, newPassword: next });
+      setCurrent('');
+      setNext('');
+      setConfirm('');
+      store.addSuccess({ successType: 'changePassword', message: 'profile.page.passwordSuccessMessage' });
+    } catch (error) {
+      if (error instanceof RequestError && error.sessionTimeout) return;
+      if (error instanceof RequestError && error.responseMessage === 'profile.error.wrongPassword') {
+        setCurrent('');
+        document.getElementById(fieldId('current'))?.focus();
+      }
+      store.addError('changePassword', error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const problem = (field: Field) => (problems[field] ? t(problems[field]) : undefined);
+  // A fixed field loses its message as soon as it is edited; the others keep theirs until submit.
+  const edit = (field: Field, set: (value: string) => void) => (value: string) => {
+    set(value);
+    if (problems[field]) setProblems((p) => ({ ...p, [field]: undefined }));
+  };
+
+  return (
+    <section className="profile__section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{t('profile.password.heading')}</h2>
+      <div className="profile__alerts">
+        {adminAsUser ? <Alert kind="info">{t('profile.password.adminAsUser')}</Alert> : null}
+        {shownErrors.map((error) => (
+          <Alert key={error.errorId} kind="error" onDismiss={() => store.dismissError(error.errorId)} dismissLabel={t('common.dismiss')}>
+            {errorText(error, t, mediaLabel())}
+          </Alert>
+        ))}
+        {success ? (
+          <Alert kind="success" onDismiss={() => store.dismissSuccess('changePassword')} dismissLabel={t('common.dismiss')}>
+            {t(success.message)}
+          </Alert>
+        ) : null}
+      </div>
+      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+        <fieldset className="profile-password" disabled={adminAsUser}>
+          <legend className="ui-visually-hidden">{t('profile.password.heading')}</legend>
+          <div className="profile-password__current">
+            <PasswordField
+              id={fieldId('current')}
+              label={t('profile.password.current')}
+              value={current}
+              onChange={edit('current', setCurrent)}
+              autoComplete="current-password"
+              error={problem('current')}
+            />
+          </div>
+          <div className="profile-password__new">
+            <PasswordField
+              id={fieldId('next')}
+              label={t('profile.password.new')}
+              value={next}
+              onChange={edit('next', setNext)}
+              autoComplete="new-password"
+              error={problem('next')}
+              describedBy={rulesId}
+            />
+          </div>
+          <div className="profile-password__rules">
+            <PasswordRulesPanel id={rulesId} rules={rules} password={next} username={username} />
+          </div>
+          <div className="profile-password__confirm">
+            <PasswordField
+              id={fieldId('confirm')}
+              label={t('profile.password.confirm')}
+              value={confirm}
+              onChange={edit('confirm', setConfirm)}
+              autoComplete="new-password"
+              error={problem('confirm')}
+            />
+          </div>
+          <div className="profile-password__actions">
+            <Button type="submit" busy={busy} busyLabel={t('profile.password.busy')}>
+              {t('profile.password.submit')}
+            </Button>
+          </div>
+        </fieldset>
+      </form>
+    </section>
+  );
+}
