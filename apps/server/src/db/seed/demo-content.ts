@@ -66,7 +66,7 @@ Points stay valid for 24 months after the month in which you earned them. The ol
 Open **Profile** from the menu at the top of the page. You can choose another language from the language selector at any time.
 
 ## Who can I contact if something is wrong?
-Use the **Contact us** page: choose a topic, describe the issue and our support team will answer within two working days.`,
+Use the [Contact us](/contact) page: choose a topic, describe the issue and our support team will answer within two working days.`,
 
   [contentKeys.privacyPolicy]: `Acme Corporation (“Acme”, “we”) runs the Acme Rewards program. This policy explains which personal details we use, why, and the choices you have.
 
@@ -101,7 +101,7 @@ We do not use advertising cookies, tracking pixels or analytics that follow you 
 ## Your choice
 The storage above is needed for the site to work. If you block it in your browser, you will not be able to sign in.
 
-For how Acme uses your personal details, read the privacy policy.`,
+For how Acme uses your personal details, read the [privacy policy](/privacy-shield).`,
 };
 
 const frFR: Record<string, string> = {
@@ -160,7 +160,7 @@ Les points restent valables 24 mois après le mois où vous les avez gagnés. Le
 Ouvrez **Profil** depuis le menu en haut de la page. Vous pouvez choisir une autre langue à tout moment grâce au sélecteur de langue.
 
 ## Qui contacter en cas de problème ?
-Utilisez la page **Nous contacter** : choisissez un sujet, décrivez le problème et notre équipe d’assistance vous répondra sous deux jours ouvrés.`,
+Utilisez la page [Nous contacter](/contact) : choisissez un sujet, décrivez le problème et notre équipe d’assistance vous répondra sous deux jours ouvrés.`,
 
   [contentKeys.privacyPolicy]: `Acme Corporation (« Acme », « nous ») gère le programme Acme Rewards. La présente politique explique quelles données personnelles nous utilisons, pourquoi, et les choix dont vous disposez.
 
@@ -195,7 +195,7 @@ Nous n’utilisons ni cookies publicitaires, ni pixels de suivi, ni outils d’a
 ## Votre choix
 Ces données sont nécessaires au fonctionnement du site. Si vous les bloquez dans votre navigateur, vous ne pourrez pas vous connecter.
 
-Pour savoir comment Acme utilise vos données personnelles, consultez la politique de confidentialité.`,
+Pour savoir comment Acme utilise vos données personnelles, consultez la [politique de confidentialité](/privacy-shield).`,
 };
 
 const ar: Record<string, string> = {
@@ -254,7 +254,7 @@ const ar: Record<string, string> = {
 افتح **الملف الشخصي** من القائمة في أعلى الصفحة. ويمكنك اختيار لغة أخرى في أي وقت من قائمة اختيار اللغة.
 
 ## بمن أتصل إذا حدثت مشكلة؟
-استخدم صفحة **اتصل بنا**: اختر موضوعاً، وصِف المشكلة، وسيرد عليك فريق الدعم خلال يومَي عمل.`,
+استخدم صفحة [اتصل بنا](/contact): اختر موضوعاً، وصِف المشكلة، وسيرد عليك فريق الدعم خلال يومَي عمل.`,
 
   [contentKeys.privacyPolicy]: `تدير شركة Acme Corporation ("Acme" أو "نحن") برنامج Acme Rewards. توضح هذه السياسة البيانات الشخصية التي نستخدمها، وسبب استخدامها، والخيارات المتاحة لك.
 
@@ -289,7 +289,7 @@ const ar: Record<string, string> = {
 ## خيارك
 التخزين المذكور أعلاه ضروري لعمل الموقع. وإذا حظرته في متصفحك فلن تتمكن من تسجيل الدخول.
 
-لمعرفة كيفية استخدام Acme لبياناتك الشخصية، اطّلع على سياسة الخصوصية.`,
+لمعرفة كيفية استخدام Acme لبياناتك الشخصية، اطّلع على [سياسة الخصوصية](/privacy-shield).`,
 };
 
 /** The content part of the demo program (issue 5): one bulk insert of 15 texts. */

@@ -121,6 +121,7 @@ describe.each(dialects)('content pages on %s', (dialect) => {
       '![img](javascript:alert(1))',
       '<a href="javascript:alert(1)">raw link</a>',
       '[ok](https://example.com/help)',
+      '[faq](/faqs)',
     ].join('\n\n');
     await t.database.db.updateTable('content_entries').set({ body: hostile }).where('client_id', '=', 'acme').where('key', '=', contentKeys.privacyPolicy).where('locale', '=', 'en-US').execute();
     const value = html(await read(contentKeys.privacyPolicy, { query: '?locale=en-US' }));
@@ -132,6 +133,8 @@ describe.each(dialects)('content pages on %s', (dialect) => {
     expect(value).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(value).toContain('&lt;a href=&quot;javascript:alert(1)&quot;&gt;');
     expect(value).toContain('<a href="https://example.com/help" target="_blank" rel="noopener noreferrer">ok</a>');
+    // A link to a portal page stays in the tab.
+    expect(value).toContain('<a href="/faqs">faq</a>');
   });
 });
 

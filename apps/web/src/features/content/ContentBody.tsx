@@ -1,3 +1,5 @@
+import type { MouseEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState } from '../../state/StoreContext.tsx';
 import { errorText, toServerError } from '../../state/errors.ts';
@@ -30,14 +32,29 @@ export function FallbackNotice({ locale }: { locale: string }) {
  */
 export function ServerHtml({ html, locale }: { html: string; locale: string }) {
   const language = useForeignLanguage(locale);
+  const onClick = useInAppLinks();
   return (
     <div
       className="md"
       {...language}
+      onClick={onClick}
       // Server-rendered with html:false (see above): the one place the portal inserts HTML.
       dangerouslySetInnerHTML={{ __html: html }}
     />
   );
+}
+
+/** A plain click on a link to a portal page (`/faqs`) moves within the app instead of reloading it. */
+export function useInAppLinks() {
+  const navigate = useNavigate();
+  return (event: MouseEvent<HTMLElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = (event.target as Element).closest('a');
+    const href = link?.getAttribute('href') ?? '';
+    if (!link || link.target || !href.startsWith('/') || href.startsWith('//')) return;
+    event.preventDefault();
+    void navigate(href);
+  };
 }
 
 /** Loading, failed and not-yet-published states shared by the content pages. */

@@ -103,6 +103,15 @@ describe('the privacy pages', () => {
     expect(request).toHaveBeenCalledWith('GET', '/cmmo/key/honeycombSystem/privacyPolicy?locale=fr-FR');
   });
 
+  it('follows a link to a portal page inside the app', async () => {
+    renderWithApp(<PrivacyPolicyPage />, {
+      path: '/privacy-shield',
+      request: answers({ 'GET /cmmo/key/honeycombSystem/privacyPolicy': content('<p>Write to us on the <a href="/contact">Contact us</a> page.</p>') }),
+    });
+    await userEvent.setup().click(await screen.findByRole('link', { name: 'Contact us' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/contact');
+  });
+
   it('shows the notice version and records the acknowledgement', async () => {
     const { request, store } = renderWithApp(<PrivacyNoticePage />, {
       user: makeUser({ privacyNotice: { hasAcknowledged: false, version: 1 } }),

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { contentKeys } from '@rewards/contract/content';
 import { useI18n } from '../../i18n/I18nContext.tsx';
-import { ContentStatus, FallbackNotice, ServerHtml, useForeignLanguage } from './ContentBody.tsx';
+import { ContentStatus, FallbackNotice, ServerHtml, useForeignLanguage, useInAppLinks } from './ContentBody.tsx';
 import { splitFaqs } from './faqSections.ts';
 import { useContent } from './useContent.ts';
 import './content.css';
@@ -10,6 +10,7 @@ import './content.css';
 export default function FaqsPage() {
   const { t } = useI18n();
   const { state, reload } = useContent(contentKeys.faqs);
+  const onClick = useInAppLinks();
   const language = useForeignLanguage(state.status === 'ready' ? state.locale : '');
   const faqs = useMemo(() => (state.status === 'ready' ? splitFaqs(state.html) : null), [state]);
 
@@ -33,7 +34,7 @@ export default function FaqsPage() {
                     <summary className="faqs__question">{section.question}</summary>
                     <div className="faqs__answer">
                       {/* Same origin and guarantees as ServerHtml: a slice of the server's HTML. */}
-                      <div className="md" dangerouslySetInnerHTML={{ __html: section.answerHtml }} />
+                      <div className="md" onClick={onClick} dangerouslySetInnerHTML={{ __html: section.answerHtml }} />
                     </div>
                   </details>
                 ))}
