@@ -1,2 +1,78 @@
-// Filled in by the content capability: its request and reply schemas.
-export {};
+import { z } from 'zod';
+import { LocaleCode } from './locale.ts';
+
+/*
+ * Content pages and contactUs (spec sections 2, 6, 7; decision 011).
+ *
+ * Content keys of `GET cmmo/key/honeycombSystem/{key}`:
+ * - `faqs`, `privacyPolicy`: public, served to anonymous visitors too;
+ * - `privacyNotice`: signed-in only;
+ * - `rules.<program name>`: signed-in only, and only for a program the participant is in.
+ */
+export const contentKeys = {
+  faqs: 'faqs',
+  privacyPolicy: 'privacyPolicy',
+  privacyNotice: 'privacyNotice',
+} as const;
+
+export const RULES_KEY_PREFIX = 'rules.';
+
+/** The key of a program's rules: the program name as `user/program-names` gives it. */
+export const rulesKey = (programName: string) => `${RULES_KEY_PREFIX}${programName}`;
+
+export const PUBLIC_CONTENT_KEYS: readonly string[] = [contentKeys.faqs, contentKeys.privacyPolicy];
+
+export const ContentKeyParams = z.object({ key: z.string().min(1).max(200) });
+
+/** Only read when nobody is signed in: a signed-in participant gets their own language. */
+export const ContentQuery = z.object({ locale: LocaleCode.optional() });
+
+/**
+ * Spec: `{properties: [{value}]}`, the text being the first property's value. `value` is HTML the
+ * server rendered from Markdown with raw HTML disabled; `locale` is the language actually served
+ * (a fallback may differ from the one asked for), `updatedAt` when it was last edited.
+ */
+export const ContentProperty = z.object({ value: z.string(), locale: LocaleCode, updatedAt: z.string() });
+export const ContentReply = z.object({ properties: z.array(ContentProperty).min(1) });
+export type ContentReply = z.infer<typeof ContentReply>;
+
+export const CONTACT_TOPICS = ['points', 'order', 'ots', 'account', 'other'] as const;
+export const ContactTopic = z.enum(CONTACT_TOPICS);
+export type ContactTopic = z.infer<typeof ContactTopic>;
+
+export const CONTACT_SUBJECT_MAX = 120;
+export const CONTACT_MESSAGE_MAX = 2000;
+export const CONTACT_EMAIL_MAX = 254;
+export const CONTACT_PHONE_MAX = 25;
+
+/** Digits with the usual separators, an optional leading +; at least 5 digits. */
+const PHONE_PATTERN = /^\+?[0-9 ().-]{5,25}$/;
+
+const optionalText = (max: number, check: (value: string) => boolean, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message: 'tooLong' })
+    .refine((value) => value === '' || check(value), { message })
+    .optional();
+
+/**
+ * The contact form, validated by the web before sending and by the server on arrival. Issue
+ * messages are short codes (`required`, `tooLong`, `invalid`) the web turns into translated text.
+ */
+export const ContactRequest = z.object({
+  topic: ContactTopic,
+  subject: z.string().trim().min(1, { message: 'required' }).max(CONTACT_SUBJECT_MAX, { message: 'tooLong' }),
+  message: z.string().trim().min(1, { message: 'required' }).max(CONTACT_MESSAGE_MAX, { message: 'tooLong' }),
+  replyEmail: optionalText(CONTACT_EMAIL_MAX, (value) => z.email().safeParse(value).success, 'invalid'),
+  phone: optionalText(CONTACT_PHONE_MAX, (value) => PHONE_PATTERN.test(value) && value.replace(/\D/g, '').length >= 5, 'invalid'),
+});
+export type ContactRequest = z.infer<typeof ContactRequest>;
+export type ContactField = keyof ContactRequest;
+
+/** Spec: reply "not shown". The desk's reference for the request and its status. */
+export const ContactReply = z.object({ requestId: z.string(), status: z.literal('new') });
+export type ContactReply = z.infer<typeof ContactReply>;
+
+/** Submissions a participant may send per window before 429 (decision 011). */
+export const CONTACT_THROTTLE = { max: 5, windowMinutes: 60 } as const;

@@ -33,6 +33,9 @@ export const ErrorCode = {
   // ots (40xxx)
   // catalogs and partner API (50xxx)
   // content and contact (60xxx)
+  contentNotFound: 60004,
+  rulesNotYourProgram: 60003,
+  contactThrottled: 60029,
   // activity (70xxx)
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

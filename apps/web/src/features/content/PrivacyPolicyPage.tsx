@@ -1,18 +1,22 @@
+import { contentKeys } from '@rewards/contract/content';
 import { useI18n } from '../../i18n/I18nContext.tsx';
-import { useAppState } from '../../state/StoreContext.tsx';
+import { ContentStatus, FallbackNotice, ServerHtml } from './ContentBody.tsx';
+import { useContent } from './useContent.ts';
 import './content.css';
 
-/** Short translated text for now; the client's own text will come from the content service. */
+/** /privacy-shield: the client's privacy policy, open to anonymous visitors too. */
 export default function PrivacyPolicyPage() {
-  const { t, has } = useI18n();
-  const clientName = useAppState((s) => s.client?.clientBranding.clientName ?? '');
-  const paragraphs = [1, 2, 3, 4].map((n) => `privacy.policy.p${n}`).filter(has);
+  const { t } = useI18n();
+  const { state, reload } = useContent(contentKeys.privacyPolicy);
   return (
     <article className="content">
       <h1 tabIndex={-1}>{t('privacy.policy.heading')}</h1>
-      {paragraphs.map((key) => (
-        <p key={key}>{t(key, { clientName })}</p>
-      ))}
+      {state.status === 'ready' ? (
+        <>
+          <FallbackNotice locale={state.locale} />
+          <ServerHtml html={state.html} locale={state.locale} />
+        </>
+      ) : <ContentStatus state={state} onRetry={reload} />}
     </article>
   );
 }

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CONTACT_THROTTLE,
+  ErrorCode,
+  PUBLIC_CONTENT_KEYS,
+  RULES_KEY_PREFIX,
+  contentKeys,
+  type ContactReply,
+  type ContactRequest,
+  type ContentReply,
+} from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import type { Session } from '../../db/schema.ts';
+import { ApiError, errors } from '../../http/api-error.ts';
+import { findClient } from '../clients/store.ts';
+import { findParticipant, listProgramNames } from '../participants/store.ts';
+import { renderMarkdown } from './markdown.ts';
+import { countContactRequestsSince, findContentEntries, insertContactRequest } from './store.ts';
+
+/** The language every client's content falls back to last. */
+const LAST_RESORT_LOCALE = 'en-US';
+
+const contentNotFound = () =>
+  new ApiError(404, ErrorCode.contentNotFound, 'content.error.notFound', 'No such content');
+const notYourProgram = () =>
+  new ApiError(403, ErrorCode.rulesNotYourProgram, 'content.error.notYourProgram', 'Not a program of this participant');
+const contactThrottled = () =>
+  new ApiError(429, ErrorCode.contactThrottled, 'contact.error.throttled', 'Too many messages; try again later');
+
+/** Who is asking: a signed-in session, or an anonymous visitor with an optional language. */
+export interface ContentReader {
+  clientId: string;
+  session: Session | null;
+  /** ?locale= of an anonymous visitor; ignored when signed in. */
+  locale?: string | undefined;
+}
+
+/**
+ * Decision 011: FAQs and the privacy policy are public; the privacy notice needs a session;
+ * a program's rules need a session of a participant in that program. Any other key is unknown.
+ */
+async function checkAccess(db: Db, reader: ContentReader, key: string): Promise<void> {
+  if (PUBLIC_CONTENT_KEYS.includes(key)) return;
+  const isRules = key.startsWith(RULES_KEY_PREFIX) && key.length > RULES_KEY_PREFIX.length;
+  if (key !== contentKeys.privacyNotice && !isRules) throw contentNotFound();
+  if (!reader.session) throw errors.sessionRequired();
+  if (isRules) {
+    const programs = await listProgramNames(db, reader.clientId, reader.session.participant_id);
+    if (!programs.includes(key.slice(RULES_KEY_PREFIX.length))) throw notYourProgram();
+  }
+}
+
+/** The participant's language when signed in, else the visitor's choice, else the client's. */
+async function wantedLocales(db: Db, reader: ContentReader): Promise<string[]> {
+  const client = await findClient(db, reader.clientId);
+  if (!client) throw errors.unknownClient();
+  let wanted = reader.locale ?? client.default_locale;
+  if (reader.session) {
+    const participant = await findParticipant(db, reader.clientId, reader.session.participant_id);
+    if (!participant) throw errors.sessionRequired();
+    wanted = participant.locale;
+  }
+  return [...new Set([wanted, client.default_locale, LAST_RESORT_LOCALE])];
+}
+
+/** `GET cmmo/key/honeycombSystem/{key}`: the text in the best available language, as safe HTML. */
+export async function getContent(db: Db, reader: ContentReader, key: string): Promise<ContentReply> {
+  await checkAccess(db, reader, key);
+  const locales = await wantedLocales(db, reader);
+  const entries = await findContentEntries(db, reader.clientId, key, locales);
+  const best = locales.map((locale) => entries.find((entry) => entry.locale === locale)).find((entry) => entry !== undefined);
+  if (!best) throw contentNotFound();
+  return { properties: [{ value: renderMarkdown(best.body), locale: best.locale, updatedAt: best.updated_at }] };
+}
+
+/**
+ * `POST contactUs`: stored for the client's support desk with who wrote it. At most
+ * CONTACT_THROTTLE.max per participant per window, counted from the stored rows so that every
+ * server process sees the same count.
+ */
+export async function submitContact(db: Db, session: Session, form: ContactRequest, now = new Date()): Promise<ContactReply> {
+  const participant = await findParticipant(db, session.client_id, session.participant_id);
+  if (!participant) throw errors.sessionRequired();
+  const since = new Date(now.getTime() - CONTACT_THROTTLE.windowMinutes * 60_000).toISOString();
+  const recent = await countContactRequestsSince(db, session.client_id, participant.id, since);
+  if (recent >= CONTACT_THROTTLE.max) throw contactThrottled();
+
+  const id = randomUUID();
+  await insertContactRequest(db, {
+    id,
+    client_id: session.client_id,
+    participant_id: participant.id,
+    username: participant.username,
+    account_number: participant.account_number,
+    account_email: participant.email,
+    topic: form.topic,
+    subject: form.subject,
+    message: form.message,
+    reply_email: form.replyEmail || null,
+    phone: form.phone || null,
+    locale: participant.locale,
+    admin_as_user: session.admin_as_user,
+    status: 'new',
+    created_at: now.toISOString(),
+  });
+  return { requestId: id, status: 'new' };
+}

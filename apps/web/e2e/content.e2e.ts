@@ -1,0 +1,82 @@
+// Content pages (rules, FAQs, privacy texts) and the contact form, in a real browser on the demo data.
+import {
+  acknowledgeCookieNotice,
+  expectNoSeriousA11yViolations,
+  expectPath,
+  expectVisible,
+  signIn,
+  test,
+} from './harness/browser.ts';
+
+test('demo reads the rules of both her programs', async ({ page }) => {
+  await signIn(page);
+  await acknowledgeCookieNotice(page); // it covers the footer
+  await page.getByRole('contentinfo').getByRole('link', { name: /rules/i }).click();
+  await expectPath(page, '/rules');
+  const dialog = page.getByRole('dialog');
+  await expectVisible(dialog.getByRole('heading', { level: 1, name: 'Program rules' }));
+  await expectVisible(dialog.getByRole('region', { name: 'Sales Incentive 2026' }).getByText('A new customer contract signed'));
+  await expectVisible(dialog.getByRole('region', { name: 'Service Awards' }).getByRole('table'));
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('demo opens the FAQs and expands a question', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/faqs');
+  const dialog = page.getByRole('dialog');
+  const question = dialog.getByText('Do my points expire?');
+  await expectVisible(question);
+  const answer = dialog.getByText(/valid for 24 months/);
+  await answer.waitFor({ state: 'hidden' });
+  await question.click();
+  await expectVisible(answer);
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('demo sends a message to the support desk and sees the success message', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/contact');
+  const dialog = page.getByRole('dialog');
+  await expectVisible(dialog.getByRole('heading', { name: 'Contact us' }));
+
+  // Empty: the browser check stops it before anything is sent.
+  await dialog.getByRole('button', { name: 'Send message' }).click();
+  await expectVisible(dialog.getByText('Please choose a topic.'));
+  await expectNoSeriousA11yViolations(page);
+
+  await dialog.getByLabel('Topic').selectOption('order');
+  await dialog.getByLabel('Subject').fill('Where is my order?');
+  await dialog.getByLabel('Message').fill('I ordered headphones two weeks ago and they have not arrived.');
+  await dialog.getByRole('button', { name: 'Send message' }).click();
+  await expectVisible(dialog.getByText('Thanks for your message. We will get back to you soon.'));
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('an anonymous visitor opens the FAQs and the privacy policy', async ({ page }) => {
+  await page.goto('/faqs');
+  await expectPath(page, '/faqs');
+  await expectVisible(page.getByRole('dialog').getByText('What are Acme Points?'));
+  await expectNoSeriousA11yViolations(page);
+
+  await page.goto('/privacy-shield');
+  await expectPath(page, '/privacy-shield');
+  await expectVisible(page.getByRole('dialog').getByRole('heading', { name: 'What we collect' }));
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('spent reads the privacy notice and acknowledges it', async ({ page }) => {
+  await signIn(page, 'spent');
+  await page.goto('/privacy-notice');
+  const dialog = page.getByRole('dialog');
+  await expectVisible(dialog.getByText('Version 1'));
+  await expectVisible(dialog.getByRole('heading', { name: 'What we store' }));
+  const acknowledge = dialog.getByRole('button', { name: 'I acknowledge' });
+  if (await acknowledge.isVisible()) {
+    await expectNoSeriousA11yViolations(page);
+    await acknowledge.click();
+  }
+  await expectVisible(dialog.getByText('You have acknowledged this version of the privacy notice.'));
+  // The cookie notice asks no more.
+  await page.getByRole('region', { name: /cookie/i }).waitFor({ state: 'hidden' });
+  await expectNoSeriousA11yViolations(page);
+});
