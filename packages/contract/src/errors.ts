@@ -29,6 +29,11 @@ export const ErrorCode = {
   // profile (30xxx)
   // ots (40xxx)
   // catalogs and partner API (50xxx)
+  catalogUnavailable: 50001,
+  partnerUnauthorized: 50002,
+  insufficientBalance: 50003,
+  orderConflict: 50004,
+  participantNotFound: 50005,
   // content and contact (60xxx)
   // activity (70xxx)
 } as const;
