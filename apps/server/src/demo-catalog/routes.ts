@@ -146,11 +146,13 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
     // Log level warn: the request line carries the token, which must not reach the log.
     typed.get(
       '/:type',
-      { logLevel: 'warn', schema: { params: z.object({ type: CatalogType }), querystring: z.object({ token: Token.optional() }) } },
+      { logLevel: 'warn', schema: { params: z.object({ type: z.string().max(40) }), querystring: z.object({ token: Token.optional() }) } },
       async (request, reply) => {
         const lang = languageFromHeader(request.headers['accept-language']);
+        const type = CatalogType.safeParse(request.params.type);
+        if (!type.success) return page(reply, 404, messagePage(lang, texts[lang].notFound, texts[lang].notFound, undefined));
         if (!request.query.token) return refused(reply, lang, { ok: false, problem: 'invalid', portal: undefined });
-        const verified = await verify(request.query.token, request.params.type);
+        const verified = await verify(request.query.token, type.data);
         if (!verified.ok) return refused(reply, lang, verified);
         const { claims } = verified;
         return page(

@@ -12,6 +12,7 @@ import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from '../../db/seed/demo-catalog.ts';
 import { appendLedgerEntry } from '../ledger/store.ts';
 import { partnerSecretHash } from './partner-service.ts';
+import { backOtherClientBalanceByLedger } from './test-support.ts';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
 const DEMO_AUTH = basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET);
@@ -26,12 +27,7 @@ describe.each(dialects)('the catalogs partner API on %s', (dialect) => {
       .insertInto('catalog_partners')
       .values({ id: 'globex-shop', client_id: OTHER_CLIENT_ID, name: 'Globex shop', secret_hash: partnerSecretHash('globex-shop-secret-0123456789'), created_at: new Date().toISOString() })
       .execute();
-    // The shared second client seeds a balance of 77 without a ledger entry; make it a real one.
-    await t.database.db.transaction().execute(async (trx) => {
-      const gina = await trx.selectFrom('participants').select('id').where('client_id', '=', OTHER_CLIENT_ID).executeTakeFirstOrThrow();
-      await trx.updateTable('participants').set({ balance: null }).where('id', '=', gina.id).execute();
-      await appendLedgerEntry(trx, { clientId: OTHER_CLIENT_ID, participantId: gina.id, occurredAt: new Date().toISOString(), description: 'Opening balance', amount: 77, kind: 'adjustment' });
-    });
+    await backOtherClientBalanceByLedger(t.database.db);
   });
   afterAll(async () => {
     await t.close();
