@@ -60,7 +60,7 @@ export function catalogPage(lang: CatalogLanguage, shopper: Shopper, orderIdFor:
 <input type="hidden" name="token" value="${esc(shopper.token)}">
 <input type="hidden" name="item" value="${esc(item.sku)}">
 <input type="hidden" name="orderId" value="${esc(orderIdFor())}">
-<button type="submit"${affordable ? '' : ' disabled'} aria-label="${esc(`${t.order}: ${item.name[lang]}`)}">${esc(affordable ? t.order : t.notEnough)}</button>
+<button type="submit"${affordable ? '' : ' disabled'} aria-label="${esc(`${affordable ? t.order : t.notEnough}: ${item.name[lang]}`)}">${esc(affordable ? t.order : t.notEnough)}</button>
 </form>
 </li>`;
     })
@@ -89,7 +89,8 @@ export function confirmationPage(lang: CatalogLanguage, itemName: string, orderI
     t.ordered,
     `<h1>${esc(t.ordered)}</h1>
 <div class="notice success" role="status">
-<p>${esc(fill(t.orderedDetail, { item: itemName, orderId }))}</p>
+<p>${esc(fill(t.orderedDetail, { item: itemName }))}</p>
+<p>${esc(t.orderNumber)}${lang === 'fr' ? '\u00a0' : ''}: <bdi class="order-id">${esc(orderId)}</bdi></p>
 <p class="balance">${esc(t.newBalance)}: <strong>${esc(numberIn(lang, newBalance))} ${esc(t.points)}</strong></p>
 </div>
 ${backLink(t, portal)}`,

@@ -17,6 +17,7 @@ export interface CatalogTexts {
   backToPortal: string;
   ordered: string;
   orderedDetail: string;
+  orderNumber: string;
   newBalance: string;
   expiredTitle: string;
   expired: string;
@@ -44,7 +45,8 @@ export const texts: Record<CatalogLanguage, CatalogTexts> = {
     notEnough: 'Not enough points',
     backToPortal: 'Back to the portal',
     ordered: 'Thank you for your order',
-    orderedDetail: '{item} is on its way. Order number: {orderId}.',
+    orderedDetail: '{item} is on its way.',
+    orderNumber: 'Order number',
     newBalance: 'Your new balance',
     expiredTitle: 'This link has expired',
     expired: 'Catalog links are valid for five minutes. Open the catalog again from the portal.',
@@ -70,7 +72,8 @@ export const texts: Record<CatalogLanguage, CatalogTexts> = {
     notEnough: 'Points insuffisants',
     backToPortal: 'Retour au portail',
     ordered: 'Merci pour votre commande',
-    orderedDetail: '{item} est en route. Numéro de commande : {orderId}.',
+    orderedDetail: '{item} est en route.',
+    orderNumber: 'Numéro de commande',
     newBalance: 'Votre nouveau solde',
     expiredTitle: 'Ce lien a expiré',
     expired: 'Les liens du catalogue sont valables cinq minutes. Ouvrez à nouveau le catalogue depuis le portail.',
@@ -96,7 +99,8 @@ export const texts: Record<CatalogLanguage, CatalogTexts> = {
     notEnough: 'النقاط غير كافية',
     backToPortal: 'العودة إلى البوابة',
     ordered: 'شكرًا على طلبك',
-    orderedDetail: '{item} في الطريق إليك. رقم الطلب: {orderId}.',
+    orderedDetail: '{item} في الطريق إليك.',
+    orderNumber: 'رقم الطلب',
     newBalance: 'رصيدك الجديد',
     expiredTitle: 'انتهت صلاحية هذا الرابط',
     expired: 'روابط الكتالوج صالحة لمدة خمس دقائق. افتح الكتالوج مرة أخرى من البوابة.',

@@ -89,7 +89,7 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
     const html = await page.text();
     expect(html).toContain('<html lang="ar" dir="rtl">');
     expect(html).toContain('مرحبًا، Mona Merch');
-    expect(html).toMatch(/disabled aria-label="اطلب: ساعة ذكية"/);
+    expect(html).toMatch(/disabled aria-label="النقاط غير كافية: ساعة ذكية"/);
     const watch = orderForms(html).find((f) => f.fields.item === 'M-WATCH');
     if (!watch) throw new Error('no watch on the page');
     const refused = await submit(watch.action, watch.fields);
