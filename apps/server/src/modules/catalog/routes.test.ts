@@ -124,6 +124,9 @@ describe.each(dialects)('catalog links on %s', (dialect) => {
     expect(`${external.origin}${external.pathname}`).toBe('https://shop.partner.example/acme');
     expect(external.searchParams.get('campaign')).toBe('2026');
     expect(external.searchParams.get('token')).toEqual(expect.any(String));
+    // A URL that is no web address is a misconfiguration: the catalog is down, not a script.
+    await t.database.db.updateTable('client_catalogs').set({ url: 'javascript:alert(1)' }).where('kind', '=', 'merchandise').execute();
+    expect((await linkFor('merchandise')).json()).toMatchObject({ responseMessage: 'catalog.error.down' });
     await t.database.db.updateTable('client_catalogs').set({ url: '/demo-catalog/merchandise' }).where('kind', '=', 'merchandise').execute();
   });
 

@@ -38,6 +38,7 @@ export async function catalogUrl(
   if (!offers(participant, type.data)) throw errors.forbidden();
   const catalog = await findClientCatalog(db, session.client_id, type.data);
   if (!catalog?.partner_id) throw catalogErrors.unavailable();
+  const url = catalogLocation(catalog.url, portalOrigin);
 
   const claims: Omit<CatalogTokenClaims, 'sub'> = {
     name: `${participant.first_name} ${participant.last_name}`.trim(),
@@ -57,9 +58,19 @@ export async function catalogUrl(
     .setExpirationTime(issuedAt + TOKEN_LIFETIME_SECONDS)
     .setJti(randomUUID())
     .sign(key.privateKey);
-  const url = new URL(catalog.url, portalOrigin);
   url.searchParams.set('token', token);
   return url.toString();
+}
+
+/** The configured URL, relative to the portal origin if it is a path; only http(s) is a catalog. */
+function catalogLocation(configured: string, portalOrigin: string): URL {
+  try {
+    const url = new URL(configured, portalOrigin);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url;
+  } catch {
+    // falls through: a misconfigured catalog is an unavailable one
+  }
+  throw catalogErrors.unavailable();
 }
 
 /**
