@@ -17,10 +17,11 @@ export function catalogPublicRoutes(app: FastifyInstance, deps: ModuleDeps): voi
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const signingKey = signingKeyFor(deps.config);
 
-  // Catalogs cache the keys; a short max-age lets a rotated key reach them soon.
+  // Catalogs cache the keys; a short max-age lets a rotated key reach them soon. Public data:
+  // any origin may read it, also a catalog that verifies in the browser.
   typed.get(JWKS_PATH, { schema: { response: { 200: JwksReply } } }, async (_request, reply) => {
     const key = await signingKey();
-    return reply.header('cache-control', 'public, max-age=300').send({ keys: [key.publicJwk] });
+    return reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send({ keys: [key.publicJwk] });
   });
 
   // The client comes from the client-id header like every /api call; the partner must be one of that client's.

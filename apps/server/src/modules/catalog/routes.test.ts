@@ -35,6 +35,7 @@ describe.each(dialects)('catalog links on %s', (dialect) => {
   it('publishes only the public key, with a kid, for a few minutes of caching', async () => {
     const { reply, jwks } = await publishedKeys();
     expect(reply.headers['cache-control']).toBe('public, max-age=300');
+    expect(reply.headers['access-control-allow-origin']).toBe('*');
     expect(jwks.keys).toHaveLength(1);
     const [key] = jwks.keys;
     expect(key).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
