@@ -1,4 +1,6 @@
+import { dirname } from 'node:path';
 import { z } from 'zod';
+import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/demo-catalog.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -17,6 +19,17 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: flag.default(false),
+  // Catalogs (issue 5, docs/decisions/009): the punch-out signing key as a private JWK in JSON;
+  // absent, one is generated once and kept in DATA_DIR (default: beside the SQLite file, else ./data).
+  CATALOG_SIGNING_KEY: z
+    .string()
+    .max(10_000)
+    .refine((v) => { try { return typeof JSON.parse(v) === 'object'; } catch { return false; } }, 'must be a private JWK in JSON')
+    .optional(),
+  DATA_DIR: z.string().min(1).optional(),
+  DEMO_CATALOG_PARTNER_ID: z.string().min(1).max(100).default(DEMO_CATALOG_PARTNER_ID),
+  DEMO_CATALOG_PARTNER_SECRET: z.string().min(16).max(200).default(DEMO_CATALOG_PARTNER_SECRET),
+  DEMO_CATALOG_PORTAL_URL: z.string().url().optional(),
 });
 
 export type DatabaseConfig =
@@ -33,6 +46,13 @@ export interface Config {
   /** Folder of the built web app; undefined serves the API only (tests). */
   webDist: string | undefined;
   trustProxy: boolean;
+  catalog: {
+    /** Private JWK (JSON) that signs punch-out links; undefined: generated and kept in dataDir. */
+    signingKey: string | undefined;
+    dataDir: string;
+    /** The demo catalog's own partner credentials, and where it reaches the portal (default: its own listening address). */
+    demo: { partnerId: string; partnerSecret: string; portalUrl: string | undefined };
+  };
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -48,10 +68,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const database = databaseConfigFromUrl(e.DATABASE_URL);
   return {
     port: e.PORT,
     host: e.HOST,
-    database: databaseConfigFromUrl(e.DATABASE_URL),
+    database,
     session: { idleMinutes: e.SESSION_IDLE_MINUTES, maxHours: e.SESSION_MAX_HOURS },
     loginThrottle: {
       maxPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
@@ -61,5 +82,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
+    catalog: {
+      signingKey: e.CATALOG_SIGNING_KEY,
+      dataDir: e.DATA_DIR ?? (database.dialect === 'sqlite' ? dirname(database.path) : './data'),
+      demo: { partnerId: e.DEMO_CATALOG_PARTNER_ID, partnerSecret: e.DEMO_CATALOG_PARTNER_SECRET, portalUrl: e.DEMO_CATALOG_PORTAL_URL },
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClientCatalogs } from './catalog.ts';
 import { BundleList, Locale, LocaleOption, MediaLabel } from './locale.ts';
 
 export const PasswordRules = z.object({
@@ -43,5 +44,7 @@ export const ClientData = z.object({
   clientCountries: z.array(ClientCountry),
   ssoConfig: SsoConfig,
   privacyNoticeVersion: z.number().int(),
+  /** Catalog settings (issue 5, section 3): the travel link of the redeem dropdown. */
+  catalogs: ClientCatalogs.optional(),
 });
 export type ClientData = z.infer<typeof ClientData>;

@@ -32,6 +32,11 @@ export const ErrorCode = {
   samePassword: 30004,
   // ots (40xxx)
   // catalogs and partner API (50xxx)
+  catalogUnavailable: 50001,
+  partnerUnauthorized: 50002,
+  insufficientBalance: 50003,
+  orderConflict: 50004,
+  participantNotFound: 50005,
   // content and contact (60xxx)
   contentNotFound: 60004,
   rulesNotYourProgram: 60003,

@@ -2,6 +2,7 @@ import { ClientData, Direction, PasswordRules, PluralForms, SsoLogoutType, SsoTy
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
+import { findClientCatalog } from '../catalog/store.ts';
 import { buildBundle } from '../i18n/service.ts';
 import { findClient, listClientLocales, listMediaLabels } from './store.ts';
 
@@ -19,10 +20,11 @@ export async function clientLocales(db: Db, clientId: string) {
 export async function getClientData(db: Db, clientId: string): Promise<ClientData> {
   const client = await findClient(db, clientId);
   if (!client) throw errors.unknownClient();
-  const [locales, labels, bundle] = await Promise.all([
+  const [locales, labels, bundle, travel] = await Promise.all([
     clientLocales(db, clientId),
     listMediaLabels(db, clientId),
     buildBundle(db, clientId, client.default_locale),
+    findClientCatalog(db, clientId, 'travel'),
   ]);
   const defaultLocale = locales.find((l) => l.code === client.default_locale) ?? { code: client.default_locale, dir: 'ltr' as const };
   return {
@@ -47,6 +49,7 @@ export async function getClientData(db: Db, clientId: string): Promise<ClientDat
       ssoLogoutType: SsoLogoutType.parse(client.sso_logout_type),
     },
     privacyNoticeVersion: client.privacy_notice_version,
+    catalogs: { travelUrl: travel?.url ?? null },
   };
 }
 

@@ -2,6 +2,7 @@ import type { Locale, UserData } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import type { Participant, Session } from '../../db/schema.ts';
 import { errors } from '../../http/api-error.ts';
+import { rewardsOfferingUnavailable } from '../catalog/service.ts';
 import { clientLocales } from '../clients/service.ts';
 import { findClient } from '../clients/store.ts';
 import {
@@ -24,10 +25,11 @@ export async function buildUserData(
   session: Pick<Session, 'admin_as_user'>,
   sessionId: string,
 ): Promise<UserData> {
-  const [client, offered, programs] = await Promise.all([
+  const [client, offered, programs, offeringUnavailable] = await Promise.all([
     findClient(db, participant.client_id),
     clientLocales(db, participant.client_id),
     listProgramNames(db, participant.client_id, participant.id),
+    rewardsOfferingUnavailable(db, participant),
   ]);
   if (!client) throw errors.unknownClient();
   const version = client.privacy_notice_version;
@@ -46,7 +48,7 @@ export async function buildUserData(
       merchandise: participant.offers_merchandise === 1,
       experiences: participant.offers_experiences === 1,
     },
-    rewardsOfferingUnavailable: false,
+    rewardsOfferingUnavailable: offeringUnavailable,
     isInActiveHasPoints: participant.status === 'inactive' && (participant.balance ?? 0) > 0,
     participantFeatures: { ots: participant.ots_enabled === 1 },
     adminAsUser: session.admin_as_user === 1,

@@ -1,0 +1,16 @@
+import { ErrorCode } from '@rewards/contract';
+import { ApiError } from '../../http/api-error.ts';
+
+/** The catalog capability's errors; every key is in the catalog.<locale>.json bundles. */
+export const catalogErrors = {
+  unknownType: () => new ApiError(400, ErrorCode.validation, 'error.validation', 'Unknown catalog type: merchandise or experiences'),
+  unavailable: () => new ApiError(503, ErrorCode.catalogUnavailable, 'catalog.error.down', 'No catalog is configured for this offering'),
+  partnerUnauthorized: () =>
+    new ApiError(401, ErrorCode.partnerUnauthorized, 'catalog.error.partnerCredentials', 'Partner credentials are missing or wrong'),
+  insufficientBalance: () =>
+    new ApiError(409, ErrorCode.insufficientBalance, 'catalog.error.insufficientBalance', 'The balance does not cover this debit'),
+  orderConflict: () =>
+    new ApiError(409, ErrorCode.orderConflict, 'catalog.error.orderConflict', 'This order id was already used for a different order'),
+  participantNotFound: () =>
+    new ApiError(404, ErrorCode.participantNotFound, 'catalog.error.participantNotFound', 'No such participant in this program'),
+};

@@ -1,0 +1,96 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { PartnerDebitReply, PartnerDebitRequest } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import { appendLedgerEntry, InsufficientBalanceError } from '../ledger/store.ts';
+import { catalogErrors } from './errors.ts';
+import { findOrder, findParticipantBalance, findPartner, insertOrder, setOrderReply } from './store.ts';
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Compared even for an unknown partner, so the answer's timing does not tell which ids exist. */
+const NO_SUCH_SECRET = sha256('no such partner');
+
+/** HTTP Basic `partnerId:secret`, checked against the partner of this client. */
+export async function authenticatePartner(db: Db, clientId: string, authorization: string | undefined): Promise<string> {
+  const match = /^Basic ([A-Za-z0-9+/=]{1,800})$/i.exec(authorization ?? '');
+  const decoded = match?.[1] ? Buffer.from(match[1], 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  const partnerId = colon > 0 ? decoded.slice(0, colon) : '';
+  const secret = colon > 0 ? decoded.slice(colon + 1) : '';
+  const partner = partnerId && partnerId.length <= 100 ? await findPartner(db, clientId, partnerId) : undefined;
+  const expected = partner ? Buffer.from(partner.secret_hash, 'hex') : NO_SUCH_SECRET;
+  const same = expected.length === 32 && timingSafeEqual(sha256(secret), expected);
+  if (!partner || !same || secret.length === 0) throw catalogErrors.partnerUnauthorized();
+  return partner.id;
+}
+
+/** Hex SHA-256 of a partner secret, as catalog_partners keeps it. */
+export function partnerSecretHash(secret: string): string {
+  return sha256(secret).toString('hex');
+}
+
+/** What makes two requests under one order id the same order. */
+function requestHash(body: PartnerDebitRequest): string {
+  const { participantId, points, description, items } = body;
+  return sha256(JSON.stringify({ participantId, points, description, items: items ?? [] })).toString('hex');
+}
+
+async function repeatOf(db: Db, clientId: string, partnerId: string, body: PartnerDebitRequest): Promise<PartnerDebitReply | undefined> {
+  const order = await findOrder(db, clientId, partnerId, body.orderId);
+  if (!order) return undefined;
+  if (order.request_hash !== requestHash(body)) throw catalogErrors.orderConflict();
+  return JSON.parse(order.reply) as PartnerDebitReply;
+}
+
+/**
+ * POST partner debits: the order, its ledger entry and the balance move in one transaction.
+ * The order row goes in first: a concurrent twin waits on its key and then finds it, so the
+ * same order debits once however often and however simultaneously it is sent.
+ */
+export async function debitForOrder(db: Db, clientId: string, partnerId: string, body: PartnerDebitRequest, now = new Date()): Promise<PartnerDebitReply> {
+  const earlier = await repeatOf(db, clientId, partnerId, body);
+  if (earlier) return earlier;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const participant = await findParticipantBalance(trx, clientId, body.participantId);
+      if (!participant) throw catalogErrors.participantNotFound();
+      const at = now.toISOString();
+      await insertOrder(trx, {
+        client_id: clientId,
+        partner_id: partnerId,
+        order_id: body.orderId,
+        participant_id: participant.id,
+        points: body.points,
+        request_hash: requestHash(body),
+        reply: '{}',
+        created_at: at,
+      });
+      const debitId = await appendLedgerEntry(
+        trx,
+        {
+          clientId,
+          participantId: participant.id,
+          occurredAt: at,
+          description: `${body.description} (order ${body.orderId})`,
+          descriptionKey: 'ledger.catalog.order',
+          descriptionParams: { description: body.description, orderId: body.orderId },
+          amount: -body.points,
+          kind: 'redemption',
+          reference: `catalog:${partnerId}:${body.orderId}`,
+        },
+        now,
+        { requireCovered: true },
+      );
+      const after = await findParticipantBalance(trx, clientId, participant.id);
+      const reply: PartnerDebitReply = { orderId: body.orderId, debitId, points: body.points, accountBalance: after?.balance ?? 0 };
+      await setOrderReply(trx, clientId, partnerId, body.orderId, JSON.stringify(reply));
+      return reply;
+    });
+  } catch (error) {
+    // A twin that committed first (unique key) answers for this one too.
+    const twin = await repeatOf(db, clientId, partnerId, body);
+    if (twin) return twin;
+    if (error instanceof InsufficientBalanceError) throw catalogErrors.insufficientBalance();
+    throw error;
+  }
+}

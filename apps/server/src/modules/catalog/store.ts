@@ -1,0 +1,58 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+
+type Reader = Kysely<Database> | Transaction<Database>;
+
+/** The client's catalog of one kind (merchandise, experiences, travel), if configured. */
+export async function findClientCatalog(db: Db, clientId: string, kind: string) {
+  return db.selectFrom('client_catalogs').selectAll().where('client_id', '=', clientId).where('kind', '=', kind).executeTakeFirst();
+}
+
+/** The kinds of catalog a client has configured with a partner (the punch-out ones). */
+export async function punchOutKinds(db: Db, clientId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('client_catalogs')
+    .select('kind')
+    .where('client_id', '=', clientId)
+    .where('partner_id', 'is not', null)
+    .execute();
+  return new Set(rows.map((r) => r.kind));
+}
+
+export async function findPartner(db: Db, clientId: string, partnerId: string) {
+  return db.selectFrom('catalog_partners').selectAll().where('client_id', '=', clientId).where('id', '=', partnerId).executeTakeFirst();
+}
+
+export async function findOrder(db: Reader, clientId: string, partnerId: string, orderId: string) {
+  return db
+    .selectFrom('catalog_orders')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('partner_id', '=', partnerId)
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+}
+
+export async function findParticipantBalance(trx: Reader, clientId: string, participantId: string) {
+  return trx
+    .selectFrom('participants')
+    .select(['id', 'balance'])
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .executeTakeFirst();
+}
+
+export async function insertOrder(trx: Transaction<Database>, row: Database['catalog_orders']): Promise<void> {
+  await trx.insertInto('catalog_orders').values(row).execute();
+}
+
+export async function setOrderReply(trx: Transaction<Database>, clientId: string, partnerId: string, orderId: string, reply: string): Promise<void> {
+  await trx
+    .updateTable('catalog_orders')
+    .set({ reply })
+    .where('client_id', '=', clientId)
+    .where('partner_id', '=', partnerId)
+    .where('order_id', '=', orderId)
+    .execute();
+}
