@@ -19,6 +19,7 @@ import shopsScenes from './screens/shops.ts';
 import profileScenes from './screens/profile.ts';
 import contentScenes from './screens/content.ts';
 import extrasScenes from './screens/extras.ts';
+import catalogScenes from './screens/catalog.ts';
 
 const OUT = join(ROOT, 'screenshots');
 const WIDTHS = [375, 1280];
@@ -99,7 +100,10 @@ try {
     shoot,
   };
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
-  const capabilities = { activity: activityScenes, ots: otsScenes, shops: shopsScenes, profile: profileScenes, content: contentScenes, extras: extrasScenes };
+  const capabilities = { activity: activityScenes, ots: otsScenes, shops: shopsScenes, profile: profileScenes, content: contentScenes, extras: extrasScenes,
+    // Last: it places real orders as Mona, which would change her balance in later scenes.
+    catalog: catalogScenes,
+  };
   for (const [name, scenes] of Object.entries(capabilities)) {
     if (!only || only.includes(name)) await scenes(kit);
   }

@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { precompress } from './precompress-plugin.ts';
 
-// The dev API (apps/server on port 3001) answers /api and serves client logos under /brand.
+// The dev API (apps/server on port 3001) answers /api, serves client logos under /brand, the
+// published catalog keys under /.well-known and the demo catalog under /demo-catalog.
 const devApi = 'http://127.0.0.1:3001';
 // Absolute, so that `vite build --config apps/web/vite.config.ts` from the repo root works too.
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
@@ -12,7 +13,7 @@ export default defineConfig({
   plugins: [react(), precompress()],
   server: {
     port: 5173,
-    proxy: { '/api': devApi, '/brand': devApi },
+    proxy: { '/api': devApi, '/brand': devApi, '/demo-catalog': devApi, '/.well-known': devApi },
   },
   build: {
     outDir: 'dist',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../src/db/database.ts';
 import { hashPassword } from '../src/modules/auth/password.ts';
+import { appendLedgerEntry } from '../src/modules/ledger/store.ts';
 
 export const OTHER_CLIENT_ID = 'globex';
 export const OTHER_PASSWORD = 'Globex-Secret-1!';
@@ -34,10 +35,11 @@ export async function seedOtherClient(db: Db): Promise<void> {
   await db.insertInto('client_locales').values({ client_id: OTHER_CLIENT_ID, code: 'fr-FR', dir: 'ltr', name: 'Français', position: 1 }).execute();
   await db.insertInto('media_labels').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', forms: JSON.stringify({ one: 'étoile', other: 'étoiles' }) }).execute();
   await db.insertInto('translations').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', key: 'login.title', text: 'Bienvenue chez Globex' }).execute();
+  const participantId = randomUUID();
   await db
     .insertInto('participants')
     .values({
-      id: randomUUID(),
+      id: participantId,
       client_id: OTHER_CLIENT_ID,
       username: 'demo',
       username_key: 'demo',
@@ -52,8 +54,12 @@ export async function seedOtherClient(db: Db): Promise<void> {
       offers_experiences: 0,
       ots_enabled: 0,
       privacy_ack_version: 0,
-      balance: 77,
+      balance: null,
       created_at: now,
     })
     .execute();
+  // Gina's 77 points are a real ledger entry, so the ledger invariant holds for both clients.
+  await db.transaction().execute((trx) =>
+    appendLedgerEntry(trx, { clientId: OTHER_CLIENT_ID, participantId, occurredAt: now, description: 'Opening balance', amount: 77, kind: 'adjustment' }),
+  );
 }

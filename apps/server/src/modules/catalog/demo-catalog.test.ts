@@ -8,7 +8,6 @@ import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { catalogUrl } from './service.ts';
 import { signingKeyFor } from './signing-key.ts';
-import { backOtherClientBalanceByLedger } from './test-support.ts';
 
 /** The hidden fields of every order form on a catalog page, in item order. */
 function orderForms(html: string): Array<{ action: string; fields: Record<string, string> }> {
@@ -25,7 +24,6 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'rewards-demo-catalog-'));
     t = await createTestApp(dialect, { DATA_DIR: dataDir });
-    await backOtherClientBalanceByLedger(t.database.db);
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

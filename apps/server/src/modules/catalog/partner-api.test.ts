@@ -12,7 +12,6 @@ import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from '../../db/seed/demo-catalog.ts';
 import { appendLedgerEntry } from '../ledger/store.ts';
 import { partnerSecretHash } from './partner-service.ts';
-import { backOtherClientBalanceByLedger } from './test-support.ts';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
 const DEMO_AUTH = basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET);
@@ -27,7 +26,6 @@ describe.each(dialects)('the catalogs partner API on %s', (dialect) => {
       .insertInto('catalog_partners')
       .values({ id: 'globex-shop', client_id: OTHER_CLIENT_ID, name: 'Globex shop', secret_hash: partnerSecretHash('globex-shop-secret-0123456789'), created_at: new Date().toISOString() })
       .execute();
-    await backOtherClientBalanceByLedger(t.database.db);
   });
   afterAll(async () => {
     await t.close();

@@ -53,7 +53,7 @@ describe.each(dialects)('catalog links on %s', (dialect) => {
     const { jwks } = await publishedKeys();
     const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), { issuer: DEMO_ORIGIN, audience: 'demo-catalog' });
     expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: jwks.keys[0]?.kid });
-    const dana = await t.database.db.selectFrom('participants').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const dana = await t.database.db.selectFrom('participants').select('id').where('client_id', '=', 'acme').where('username', '=', 'demo').executeTakeFirstOrThrow();
     expect(payload).toMatchObject({ sub: dana.id, name: 'Dana Demo', locale: 'en-US', balance: 12_500, client: 'acme', offering: type });
     expect(payload.jti).toEqual(expect.any(String));
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBeLessThanOrEqual(300);
