@@ -34,10 +34,11 @@ export async function seedOtherClient(db: Db): Promise<void> {
   await db.insertInto('client_locales').values({ client_id: OTHER_CLIENT_ID, code: 'fr-FR', dir: 'ltr', name: 'Français', position: 1 }).execute();
   await db.insertInto('media_labels').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', forms: JSON.stringify({ one: 'étoile', other: 'étoiles' }) }).execute();
   await db.insertInto('translations').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', key: 'login.title', text: 'Bienvenue chez Globex' }).execute();
+  const participantId = randomUUID();
   await db
     .insertInto('participants')
     .values({
-      id: randomUUID(),
+      id: participantId,
       client_id: OTHER_CLIENT_ID,
       username: 'demo',
       username_key: 'demo',
@@ -55,5 +56,10 @@ export async function seedOtherClient(db: Db): Promise<void> {
       balance: 77,
       created_at: now,
     })
+    .execute();
+  // The balance is the ledger's sum (expectLedgerMatchesBalances checks every client).
+  await db
+    .insertInto('ledger_entries')
+    .values({ id: randomUUID(), client_id: OTHER_CLIENT_ID, participant_id: participantId, occurred_at: now, description: 'Welcome bonus', amount: 77, kind: 'award', created_at: now })
     .execute();
 }

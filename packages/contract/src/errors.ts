@@ -28,6 +28,12 @@ export const ErrorCode = {
   unsupportedLocale: 30001,
   // profile (30xxx)
   // ots (40xxx)
+  otsUnknownCode: 40001,
+  otsCodeUsed: 40002,
+  otsCodeExpired: 40003,
+  otsCodeVoid: 40004,
+  otsNotEnabled: 40005,
+  otsThrottled: 40029,
   // catalogs and partner API (50xxx)
   // content and contact (60xxx)
   // activity (70xxx)
