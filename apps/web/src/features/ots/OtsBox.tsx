@@ -37,9 +37,14 @@ export function OtsBox() {
   };
 
   // Navigation (a modal opening over home included) clears the input and the messages;
-  // leaving home dismisses the messages.
-  useEffect(() => {
+  // leaving home dismisses the messages. The input is reset while rendering, as React advises
+  // for state that follows a changed value.
+  const [seenLocation, setSeenLocation] = useState(location.key);
+  if (seenLocation !== location.key) {
+    setSeenLocation(location.key);
     setCode('');
+  }
+  useEffect(() => {
     store.dismissErrors('ots');
     store.dismissSuccess('ots');
   }, [location.key, store]);
