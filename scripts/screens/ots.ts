@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { ROOT } from '../../apps/web/e2e/harness/server.ts';
 import { expectVisible } from '../../apps/web/e2e/harness/pages.ts';
 import type { ScreenKit } from './kit.ts';
 
@@ -30,7 +32,17 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
       await expectVisible(otsBox(page).getByRole('status'));
       await shootBox(kit, page, `ots-success-${locale.code}-${width}`);
 
+      // The used code's reply is held back a moment, to show the busy button first.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/v1.0/ots/redeem', async (route) => {
+        await held;
+        await route.continue();
+      });
       await redeem(page, USED);
+      await expectVisible(otsBox(page).locator('button[aria-busy=true]'));
+      await shootBox(kit, page, `ots-busy-${locale.code}-${width}`, false);
+      release();
       await expectVisible(otsBox(page).getByRole('alert'));
       await shootBox(kit, page, `ots-error-${locale.code}-${width}`);
       await page.context().close();
@@ -39,7 +51,9 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
 }
 
 /** Full page, with the box scrolled into view so the picture shows what a person sees there. */
-async function shootBox(kit: ScreenKit, page: Page, name: string): Promise<void> {
+async function shootBox(kit: ScreenKit, page: Page, name: string, settle = true): Promise<void> {
   await otsBox(page).scrollIntoViewIfNeeded();
-  await kit.shoot(page, name);
+  // kit.shoot waits for the network to settle, which a held request never does.
+  if (settle) await kit.shoot(page, name);
+  else await page.screenshot({ path: join(ROOT, 'screenshots', `${name}.png`), fullPage: true });
 }

@@ -112,6 +112,7 @@ export function OtsBox() {
             autoComplete="off"
             autoCapitalize="characters"
             spellCheck={false}
+            // OTS_CODE_MAX_LENGTH of the contract (not imported: the web takes no zod from it).
             maxLength={64}
             onChange={(event) => {
               setCode(event.target.value);
