@@ -234,6 +234,19 @@ describe.each(dialects)('POST ots/redeem on %s', (dialect) => {
     await expectLedgerMatchesBalances(t.database.db);
   });
 
+  it('counts a burst of parallel guesses while it is in flight: at most ten are looked at', async () => {
+    const { sessionId } = await t.login('spent');
+    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => redeem(sessionId, `BURST-${i}`, 'spent')));
+    const statuses = replies.map((r) => r.statusCode);
+    const looked = statuses.filter((s) => s === 404).length;
+    expect(looked).toBeGreaterThanOrEqual(1);
+    expect(looked).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - looked);
+    // The refused ones were not kept as failures: exactly the looked-at guesses count.
+    const failures = await t.database.db.selectFrom('login_failures').select('id').where('subject', 'like', 'ots:%').execute();
+    expect(failures).toHaveLength(looked);
+  });
+
   it('counts used and expired codes as failures too, and a success does not clear the count', async () => {
     await addCodes([{ code: 'TEST-CNT1', value: 1 }, { code: 'TEST-CNT2', value: 1 }]);
     const { sessionId } = await t.login('demo');

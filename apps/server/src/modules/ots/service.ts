@@ -30,9 +30,10 @@ export async function redeemOtsCode(ctx: OtsContext, session: Session, request: 
   if (usernameKey(request.userName) !== participant.username_key) throw errors.forbidden();
   if (participant.ots_enabled !== 1 || participant.status !== 'active') throw otsErrors.notEnabled();
 
-  await ctx.throttle.check(session.client_id, participant.id, now);
   const normalised = normaliseOtsCode(request.code);
   if (normalised.length === 0) throw errors.validation('Invalid body: code');
+  // Counted before the code is looked at; taken back below only if it redeems.
+  const attempt = await ctx.throttle.begin(session.client_id, participant.id, now);
   const codeHash = otsCodeHash(normalised);
   const at = now.toISOString();
 
@@ -57,11 +58,9 @@ export async function redeemOtsCode(ctx: OtsContext, session: Session, request: 
     );
     return { value: code.value, accountBalance: await participantBalance(trx, session.client_id, participant.id) };
   });
-  if (redeemed) return { message: OTS_SUCCESS_MESSAGE, ...redeemed };
-
-  const refusal = await whyNotRedeemable(ctx.db, session.client_id, codeHash, at);
-  await ctx.throttle.recordFailure(session.client_id, participant.id, now);
-  throw refusal;
+  if (!redeemed) throw await whyNotRedeemable(ctx.db, session.client_id, codeHash, at);
+  await ctx.throttle.succeeded(session.client_id, attempt);
+  return { message: OTS_SUCCESS_MESSAGE, ...redeemed };
 }
 
 /** The distinct reason a code could not be claimed, looked up after the claim failed. */
