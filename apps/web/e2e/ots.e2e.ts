@@ -54,6 +54,8 @@ test('Dana redeems a code: the header and home show the new balance at once; a u
     await expectVisible(main.getByRole('link', { name: '12,750' }));
     await expectVisible(page.getByRole('link', { name: '12,750 Acme Points' }));
     expect(await input.inputValue()).toBe('');
+    // The button that had the focus went disabled; the focus is back in the input, not lost.
+    expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await box.getByRole('button', { name: /Redeemed/ }).isDisabled()).toBe(true);
     await expectNoSeriousA11yViolations(page);
 

@@ -131,6 +131,22 @@ describe.each(dialects)('POST ots/redeem on %s', (dialect) => {
     await expectLedgerMatchesBalances(t.database.db);
   });
 
+  it('the demo program has twelve unused codes, one used by demo with its ledger entry, and one expired', async () => {
+    const rows = await t.database.db.selectFrom('ots_codes').select(['code_hash', 'code_hint', 'status', 'redeemed_by', 'expires_at', 'id']).where('client_id', '=', DEMO_CLIENT_ID).where('batch', '=', 'Demo 2026').execute();
+    const byCode = (code: string) => rows.find((r) => r.code_hash === otsCodeHash(normaliseOtsCode(code)));
+    expect(DEMO_OTS_CODES.unused.map((c) => byCode(c.code)?.status)).toEqual(Array(12).fill('unused'));
+    const used = byCode(DEMO_OTS_CODES.used.code);
+    const dana = await t.database.db.selectFrom('participants').select(['id', 'balance']).where('client_id', '=', DEMO_CLIENT_ID).where('username', '=', 'demo').executeTakeFirstOrThrow();
+    expect(used).toMatchObject({ status: 'redeemed', redeemed_by: dana.id, code_hint: '9MTE' });
+    const entry = await t.database.db.selectFrom('ledger_entries').select(['amount', 'participant_id']).where('reference', '=', `ots:${used?.id}`).executeTakeFirst();
+    expect(entry).toEqual({ amount: DEMO_OTS_CODES.used.value, participant_id: dana.id });
+    const expired = byCode(DEMO_OTS_CODES.expired.code);
+    expect(expired?.status).toBe('unused');
+    expect(Date.parse(expired?.expires_at ?? '')).toBeLessThan(Date.now());
+    // No code is stored in the clear.
+    expect(JSON.stringify(rows)).not.toMatch(/ACME|7K3F/);
+  });
+
   it("the demo program's used and expired codes are refused, and an unused one works", async () => {
     const { sessionId } = await t.login('demo');
     expect((await redeem(sessionId, DEMO_OTS_CODES.used.code)).statusCode).toBe(409);
@@ -239,7 +255,7 @@ describe.each(dialects)('POST ots/redeem on %s', (dialect) => {
     const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => redeem(sessionId, `BURST-${i}`, 'spent')));
     const statuses = replies.map((r) => r.statusCode);
     const looked = statuses.filter((s) => s === 404).length;
-    expect(looked).toBeGreaterThanOrEqual(1);
+    // How many are looked at depends on the interleaving (none, when all are counted first).
     expect(looked).toBeLessThanOrEqual(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30 - looked);
     // The refused ones were not kept as failures: exactly the looked-at guesses count.

@@ -27,6 +27,7 @@ export function OtsBox() {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const mounted = useRef(true);
+  const inputRef = useRef<HTMLInputElement>(null);
   const titleId = useId();
   const inputId = useId();
   const helpId = useId();
@@ -78,7 +79,11 @@ export function OtsBox() {
       // A timed-out session is already reloading the page.
       if (!(error instanceof RequestError && error.sessionTimeout)) store.addError('ots', otsError(error));
     } finally {
-      if (mounted.current) setBusy(false);
+      if (mounted.current) {
+        setBusy(false);
+        // The button was disabled under the keyboard's focus: give it back to the input.
+        if (document.activeElement === document.body || document.activeElement === null) inputRef.current?.focus();
+      }
     }
   };
 
@@ -102,6 +107,7 @@ export function OtsBox() {
         </label>
         <div className="ots__row">
           <input
+            ref={inputRef}
             id={inputId}
             className="ots__input"
             type="text"
