@@ -16,6 +16,8 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   LOGIN_THROTTLE_MINUTES: z.coerce.number().int().min(1).default(15),
+  OTS_MAX_FAILURES_PER_PARTICIPANT: z.coerce.number().int().min(1).default(10),
+  OTS_THROTTLE_MINUTES: z.coerce.number().int().min(1).default(15),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: flag.default(false),
@@ -42,6 +44,8 @@ export interface Config {
   database: DatabaseConfig;
   session: { idleMinutes: number; maxHours: number };
   loginThrottle: { maxPerAccount: number; maxPerAddress: number; windowMinutes: number };
+  /** Failed on-the-spot redeems per participant over a sliding window (codes can be guessed). */
+  otsThrottle: { maxPerParticipant: number; windowMinutes: number };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** Folder of the built web app; undefined serves the API only (tests). */
   webDist: string | undefined;
@@ -79,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowMinutes: e.LOGIN_THROTTLE_MINUTES,
     },
+    otsThrottle: { maxPerParticipant: e.OTS_MAX_FAILURES_PER_PARTICIPANT, windowMinutes: e.OTS_THROTTLE_MINUTES },
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,

@@ -31,6 +31,12 @@ export const ErrorCode = {
   passwordRulesNotMet: 30003,
   samePassword: 30004,
   // ots (40xxx)
+  otsUnknownCode: 40001,
+  otsCodeUsed: 40002,
+  otsCodeExpired: 40003,
+  otsCodeVoid: 40004,
+  otsNotEnabled: 40005,
+  otsThrottled: 40029,
   // catalogs and partner API (50xxx)
   catalogUnavailable: 50001,
   partnerUnauthorized: 50002,

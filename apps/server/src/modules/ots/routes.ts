@@ -1,5 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { OtsRedeemReply, OtsRedeemRequest, SessionHeaders, apiPaths } from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
+import { sessionOf } from '../sessions/session-guard.ts';
+import { redeemOtsCode } from './service.ts';
+import { otsThrottle } from './throttle.ts';
 
 /** POST ots/redeem (issue 5, section 2). */
-export function otsRoutes(_app: FastifyInstance, _deps: ModuleDeps): void {}
+export function otsRoutes(app: FastifyInstance, deps: ModuleDeps): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = { db: deps.db, throttle: otsThrottle(deps.db, deps.config.otsThrottle) };
+
+  typed.post(
+    apiPaths.otsRedeem,
+    { preHandler: deps.requireSession, schema: { headers: SessionHeaders, body: OtsRedeemRequest, response: { 200: OtsRedeemReply } } },
+    async (request) => redeemOtsCode(ctx, sessionOf(request), request.body),
+  );
+}

@@ -1,0 +1,75 @@
+import type { OtsRedeemReply, OtsRedeemRequest } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import type { Session } from '../../db/schema.ts';
+import { ApiError, errors } from '../../http/api-error.ts';
+import { appendLedgerEntry } from '../ledger/store.ts';
+import { findParticipant, usernameKey } from '../participants/store.ts';
+import { normaliseOtsCode, otsCodeHash } from './code.ts';
+import { otsErrors } from './errors.ts';
+import { claimOtsCode, findOtsCode, participantBalance } from './store.ts';
+import type { OtsThrottle } from './throttle.ts';
+
+export interface OtsContext {
+  db: Db;
+  throttle: OtsThrottle;
+}
+
+/** Translation key of the reply's message: takes {value} and {mediaLabel}. */
+export const OTS_SUCCESS_MESSAGE = 'ots.success.redeemed';
+
+/**
+ * Redeems an on-the-spot code for the signed-in participant. Refusals change nothing; the
+ * claim of the code and its ledger entry commit together, so a code credits points once, ever.
+ */
+export async function redeemOtsCode(ctx: OtsContext, session: Session, request: OtsRedeemRequest, now = new Date()): Promise<OtsRedeemReply> {
+  // An administrator acting as the participant may not redeem for them (spec section 6).
+  if (session.admin_as_user === 1) throw errors.forbidden();
+  const participant = await findParticipant(ctx.db, session.client_id, session.participant_id);
+  if (!participant) throw errors.sessionRequired();
+  // The reply names whose balance moved: it must be the session's own.
+  if (usernameKey(request.userName) !== participant.username_key) throw errors.forbidden();
+  if (participant.ots_enabled !== 1 || participant.status !== 'active') throw otsErrors.notEnabled();
+
+  const normalised = normaliseOtsCode(request.code);
+  if (normalised.length === 0) throw errors.validation('Invalid body: code');
+  // Counted before the code is looked at; taken back below only if it redeems.
+  const attempt = await ctx.throttle.begin(session.client_id, participant.id, now);
+  const codeHash = otsCodeHash(normalised);
+  const at = now.toISOString();
+
+  const redeemed = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await claimOtsCode(trx, session.client_id, codeHash, participant.id, at))) return null;
+    const code = await findOtsCode(trx, session.client_id, codeHash);
+    if (!code) throw new Error('A claimed code vanished');
+    await appendLedgerEntry(
+      trx,
+      {
+        clientId: session.client_id,
+        participantId: participant.id,
+        occurredAt: at,
+        description: `On-the-spot code …${code.code_hint}`,
+        descriptionKey: 'ledger.ots.redeemed',
+        descriptionParams: { hint: code.code_hint },
+        amount: code.value,
+        kind: 'ots',
+        reference: `ots:${code.id}`,
+      },
+      now,
+    );
+    return { value: code.value, accountBalance: await participantBalance(trx, session.client_id, participant.id) };
+  });
+  if (!redeemed) throw await whyNotRedeemable(ctx.db, session.client_id, codeHash, at);
+  await ctx.throttle.succeeded(session.client_id, attempt);
+  return { message: OTS_SUCCESS_MESSAGE, ...redeemed };
+}
+
+/** The distinct reason a code could not be claimed, looked up after the claim failed. */
+async function whyNotRedeemable(db: Db, clientId: string, codeHash: string, at: string): Promise<ApiError> {
+  const code = await findOtsCode(db, clientId, codeHash);
+  if (!code) return otsErrors.unknownCode();
+  if (code.status === 'redeemed') return otsErrors.used();
+  if (code.status === 'void') return otsErrors.void();
+  if (code.expires_at !== null && code.expires_at <= at) return otsErrors.expired();
+  // Unused and valid, yet not claimed: cannot happen, since the claim's condition is the same.
+  return otsErrors.used();
+}

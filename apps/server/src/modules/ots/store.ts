@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Database, NewOtsCode } from '../../db/schema.ts';
+import { normaliseOtsCode, otsCodeHash, otsCodeHint } from './code.ts';
+
+export interface OtsCodeInput {
+  code: string;
+  value: number;
+  expiresAt?: string | null;
+  batch?: string | null;
+}
+
+/** Rows for new codes of a client (demo seed, tests, an operator's import). */
+export function newOtsCodeRows(clientId: string, codes: readonly OtsCodeInput[], now: Date): NewOtsCode[] {
+  return codes.map((c) => {
+    const normalised = normaliseOtsCode(c.code);
+    return {
+      id: randomUUID(),
+      client_id: clientId,
+      code_hash: otsCodeHash(normalised),
+      code_hint: otsCodeHint(normalised),
+      value: c.value,
+      expires_at: c.expiresAt ?? null,
+      status: 'unused',
+      redeemed_by: null,
+      redeemed_at: null,
+      batch: c.batch ?? null,
+      created_at: now.toISOString(),
+    };
+  });
+}
+
+export async function insertOtsCodes(db: Db | Transaction<Database>, rows: NewOtsCode[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('ots_codes').values(rows).execute();
+}
+
+/**
+ * Marks the code redeemed if, and only if, it is unused and not expired: the check and the
+ * change are one UPDATE, so of many concurrent attempts exactly one changes a row (PostgreSQL
+ * re-checks the condition after the row lock; SQLite has a single writer). True when it did.
+ */
+export async function claimOtsCode(
+  trx: Transaction<Database>,
+  clientId: string,
+  codeHash: string,
+  participantId: string,
+  now: string,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('ots_codes')
+    .set({ status: 'redeemed', redeemed_by: participantId, redeemed_at: now })
+    .where('client_id', '=', clientId)
+    .where('code_hash', '=', codeHash)
+    .where('status', '=', 'unused')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findOtsCode(db: Db | Transaction<Database>, clientId: string, codeHash: string) {
+  return db
+    .selectFrom('ots_codes')
+    .select(['id', 'code_hint', 'value', 'expires_at', 'status'])
+    .where('client_id', '=', clientId)
+    .where('code_hash', '=', codeHash)
+    .executeTakeFirst();
+}
+
+export async function participantBalance(trx: Transaction<Database>, clientId: string, participantId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('participants')
+    .select('balance')
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .executeTakeFirstOrThrow();
+  return row.balance ?? 0;
+}
+
+/** An attempt, counted as a failure until it succeeds (see throttle.ts). Returns its id. */
+export async function insertOtsAttempt(db: Db, clientId: string, subject: string, at: string): Promise<string> {
+  const id = randomUUID();
+  await db.insertInto('login_failures').values({ id, client_id: clientId, subject, failed_at: at }).execute();
+  return id;
+}
+
+export async function deleteOtsAttempt(db: Db, clientId: string, id: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('client_id', '=', clientId).where('id', '=', id).execute();
+}
+
+/** Old failed attempts of this one subject; the login throttle purges its own the same way. */
+export async function deleteOtsFailuresBefore(db: Db, clientId: string, subject: string, before: string): Promise<void> {
+  await db
+    .deleteFrom('login_failures')
+    .where('client_id', '=', clientId)
+    .where('subject', '=', subject)
+    .where('failed_at', '<=', before)
+    .execute();
+}
