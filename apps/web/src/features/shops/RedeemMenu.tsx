@@ -5,7 +5,7 @@ import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { openCatalogInNewTab } from './openCatalog.ts';
 import { travelUrlOf } from './travel.ts';
 import { useBalanceRefresh } from './useBalanceRefresh.ts';
-import { BagIcon, TicketIcon, TravelIcon } from './ShopArt.tsx';
+import { BagIcon, ExternalIcon, GiftIcon, TicketIcon, TravelIcon } from './ShopArt.tsx';
 import './shops.css';
 
 const icons: Record<CatalogType, () => ReactNode> = { merchandise: BagIcon, experiences: TicketIcon };
@@ -99,7 +99,7 @@ export function RedeemMenu() {
         aria-controls={listId}
         onClick={() => setOpen((o) => !o)}
       >
-        <BagIcon />
+        <GiftIcon />
         {t('shops.menu.button')}
         <span className="redeem__chevron" aria-hidden="true" />
       </button>
@@ -124,7 +124,7 @@ export function RedeemMenu() {
                   <Icon />
                   <span className="redeem__label">{t(`shops.menu.${type}`)}</span>
                   <span className="ui-visually-hidden"> {t('shops.newTab')}</span>
-                  <span className="redeem__external" aria-hidden="true" />
+                  <ExternalIcon />
                 </button>
               </li>
             );
@@ -145,7 +145,7 @@ export function RedeemMenu() {
                 <TravelIcon />
                 <span className="redeem__label">{t('shops.menu.travel')}</span>
                 <span className="ui-visually-hidden"> {t('shops.newTab')}</span>
-                <span className="redeem__external" aria-hidden="true" />
+                <ExternalIcon />
               </a>
             </li>
           ) : null}

@@ -66,3 +66,23 @@ export function TicketIcon() {
     </svg>
   );
 }
+
+export function GiftIcon() {
+  return (
+    <svg className="shop-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M20 7h-2.2A3 3 0 0 0 12 3.8 3 3 0 0 0 6.2 7H4a1 1 0 0 0-1 1v3a1 1 0 0 0 1 1v8a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-8a1 1 0 0 0 1-1V8a1 1 0 0 0-1-1zm-5-2a1 1 0 0 1 0 2h-2a2 2 0 0 1 2-2zM9 5a2 2 0 0 1 2 2H9a1 1 0 0 1 0-2zM5 9h6v2H5zm1 4h5v6H6zm7 6v-6h5v6zm6-8h-6V9h6z"
+        fill="currentColor"
+      />
+    </svg>
+  );
+}
+
+/** "Opens elsewhere": an arrow out of a box; it points up and toward the reading direction. */
+export function ExternalIcon() {
+  return (
+    <svg className="shop-external" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
