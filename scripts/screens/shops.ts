@@ -4,13 +4,13 @@ import type { ScreenKit } from './kit.ts';
 
 const CATALOG_URL = '**/api/v1.0/user/catalog-url/**';
 
-/** The catalog-url call fails as the server says when a catalog is down. */
+/** The catalog-url call fails (the server's own message key shows in the alert). */
 async function failCatalogLinks(page: Page): Promise<void> {
   await page.route(CATALOG_URL, (route) =>
     route.fulfill({
       status: 503,
       contentType: 'application/json',
-      body: JSON.stringify({ errorCode: 50001, responseMessage: 'shops.catalogDown.message', message: 'Catalog unavailable' }),
+      body: JSON.stringify({ errorCode: 50001, responseMessage: 'error.internal', message: 'Catalog unavailable' }),
     }),
   );
 }
