@@ -1,7 +1,7 @@
 // Shops: the home tiles, the header's redeem menu, and a real order in the demo catalog.
 import type { Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { acknowledgeCookieNotice, expectNoSeriousA11yViolations, expectVisible, signIn, test } from './harness/browser.ts';
+import { acknowledgeCookieNotice, expectNoSeriousA11yViolations, expectVisible, loginForm, signIn, test, DEMO_PASSWORD } from './harness/browser.ts';
 
 const CATALOG_URL = '**/api/v1.0/user/catalog-url/**';
 
@@ -67,13 +67,42 @@ test('a catalog that cannot give its link: the blank tab closes, the error shows
   expect(await tile.getByRole('button').count()).toBe(0);
 });
 
-// Needs the server half of the catalogs work (GET user/catalog-url, the demo catalog and its
-// partner API): skipped, saying so, where that is not there yet.
-test('ordering in the catalog tab: the portal shows the lower balance when the participant comes back', async ({ page, skip }) => {
+test('an inactive participant whose catalog cannot be reached sees the notice and the down message', async ({ page }) => {
+  await page.route(CATALOG_URL, (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ errorCode: 50001, responseMessage: 'error.internal', message: 'Catalog unavailable' }),
+    }),
+  );
+  await signIn(page, 'inactive');
+  await expectVisible(page.getByRole('heading', { name: /no longer active/i }));
+  await expectVisible(page.getByText(/catalog is temporarily unavailable/i));
+  await expectNoSeriousA11yViolations(page);
+});
+
+/** Skips the test where the server half of the catalogs work is not there yet. */
+async function skipWithoutCatalogServer(page: Page, skip: (note: string) => void): Promise<void> {
   // Without a session the route answers 401 where it exists, 404 where it does not.
   const origin = new URL(inject('baseUrl')).origin;
   const probe = await page.request.get('/api/v1.0/user/catalog-url/merchandise', { headers: { 'client-id': origin } });
   if (probe.status() === 404) skip('needs GET user/catalog-url and the demo catalog (server half of the catalogs work)');
+}
+
+test('an inactive participant with points is taken, in the same window, to the merchandise catalog', async ({ page, skip }) => {
+  await skipWithoutCatalogServer(page, skip);
+  await page.goto('/login');
+  const form = loginForm(page);
+  await form.username.fill('inactive');
+  await form.password.fill(DEMO_PASSWORD);
+  await form.submit.click();
+  await page.waitForURL(/\/demo-catalog\/merchandise\?token=/);
+});
+
+// Needs the server half of the catalogs work (GET user/catalog-url, the demo catalog and its
+// partner API): skipped, saying so, where that is not there yet.
+test('ordering in the catalog tab: the portal shows the lower balance when the participant comes back', async ({ page, skip }) => {
+  await skipWithoutCatalogServer(page, skip);
 
   // Mona (merch) shops here: Dana's 12,500 points are what other browser tests expect to see.
   await signIn(page, 'merch');
