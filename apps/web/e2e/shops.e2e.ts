@@ -49,6 +49,20 @@ test('home has no serious accessibility violation with its shop tiles', async ({
   await expectNoSeriousA11yViolations(page);
 });
 
+test('on a 320px phone in Arabic, the tiles and the open menu fit the screen', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await signIn(page, 'merch'); // Mona reads Arabic: the page is right-to-left
+  await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+  await redeemButton(page).click();
+  const panel = shopsList(page);
+  await expectVisible(panel);
+  const box = await panel.boundingBox();
+  expect(box).not.toBeNull();
+  expect(box?.x).toBeGreaterThanOrEqual(0);
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(320);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+});
+
 test('a catalog that cannot give its link: the blank tab closes, the error shows and the tile says down', async ({ page }) => {
   // The failure is simulated: the demo catalog never fails by itself.
   await page.route(CATALOG_URL, (route) =>

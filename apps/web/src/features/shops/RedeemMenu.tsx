@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { CatalogType } from '@rewards/contract';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
@@ -28,6 +28,22 @@ export function RedeemMenu() {
   const hintId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+
+  // The panel hangs from the button; where the button sits near a phone's edge, slide the panel
+  // back inside the screen (either direction, so right-to-left needs nothing else).
+  useLayoutEffect(() => {
+    const panel = panelRef.current;
+    if (!open || !panel) return;
+    panel.style.translate = '';
+    const rect = panel.getBoundingClientRect();
+    const edge = 8;
+    const width = document.documentElement.clientWidth;
+    let dx = 0;
+    if (rect.right > width - edge) dx = width - edge - rect.right;
+    if (rect.left + dx < edge) dx = edge - rect.left;
+    if (dx !== 0) panel.style.translate = `${dx}px 0`;
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -103,7 +119,7 @@ export function RedeemMenu() {
         {t('shops.menu.button')}
         <span className="redeem__chevron" aria-hidden="true" />
       </button>
-      <div id={listId} className="redeem__panel" hidden={!open}>
+      <div id={listId} ref={panelRef} className="redeem__panel" hidden={!open}>
         {launched ? (
           <p id={hintId} className="redeem__hint">
             {t('shops.launchedAs')}
