@@ -42,6 +42,12 @@ describe('the redeem menu (spec section 2, Header)', () => {
     expect(screen.queryByRole('link', { name: /Travel/ })).not.toBeInTheDocument();
   });
 
+  it('never turns a travel address that is not a web address into a link', async () => {
+    renderWithApp(<RedeemMenu />, { user: makeUser(), client: makeClient({ catalogs: { travelUrl: 'javascript:alert(1)' } } as never) });
+    await userEvent.setup().click(menuButton());
+    expect(screen.queryByRole('link', { name: /Travel/ })).not.toBeInTheDocument();
+  });
+
   it('is not there when there is nothing to offer', () => {
     renderWithApp(<RedeemMenu />, { user: makeUser({ rewardsOffering: { merchandise: false, experiences: false } }) });
     expect(screen.queryByRole('button', { name: 'Redeem' })).not.toBeInTheDocument();
