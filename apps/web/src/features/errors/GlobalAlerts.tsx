@@ -5,7 +5,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import './errors.css';
 
 /** Errors of actions that have no screen of their own: the header's language switch and the like. */
-const GLOBAL_ERRORS: readonly ErrorType[] = ['bundle', 'setLocale', 'logout', 'privacyNotice', 'validateSession'];
+const GLOBAL_ERRORS: readonly ErrorType[] = ['bundle', 'setLocale', 'logout', 'privacyNotice', 'validateSession', 'catalogUrl'];
 const GLOBAL_SUCCESSES: readonly SuccessType[] = ['setLocale'];
 
 export function GlobalAlerts() {

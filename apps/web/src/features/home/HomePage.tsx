@@ -1,7 +1,8 @@
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState } from '../../state/StoreContext.tsx';
-import { InactiveNotice, PointsSection } from './PointsSection.tsx';
+import { PointsSection } from './PointsSection.tsx';
 import { ShopTiles } from '../shops/ShopTiles.tsx';
+import { InactiveRedirect } from '../shops/InactiveRedirect.tsx';
 import { OtsBox } from '../ots/OtsBox.tsx';
 import './home.css';
 
@@ -13,10 +14,16 @@ export default function HomePage() {
       <h1 tabIndex={-1} className="ui-visually-hidden">
         {t('home.heading')}
       </h1>
-      <InactiveNotice user={user} />
-      <PointsSection user={user} />
-      <ShopTiles />
-      <OtsBox />
+      {user?.isInActiveHasPoints ? (
+        // Spec section 4, Inactive with points: a notice instead of home, on the way to the catalog.
+        <InactiveRedirect user={user} />
+      ) : (
+        <>
+          <PointsSection user={user} />
+          <ShopTiles />
+          <OtsBox />
+        </>
+      )}
     </div>
   );
 }

@@ -50,12 +50,6 @@ describe('home: the welcome variants (spec section 2)', () => {
     expect(balance.closest('p')).toHaveTextContent(/Vous avez 12\s500 Points Acme\./);
   });
 
-  it('tells an inactive participant with points that the account is inactive', () => {
-    renderWithApp(<HomePage />, { user: makeUser({ isInActiveHasPoints: true, accountBalance: 1000 }) });
-    expect(screen.getByRole('status')).toHaveTextContent('Your account is no longer active.');
-    expect(screen.getByRole('link', { name: '1,000' })).toBeInTheDocument();
-  });
-
   it('has a hidden Home heading and no points section before sign-in', () => {
     renderWithApp(<HomePage />, { user: null });
     expect(screen.getByRole('heading', { level: 1, name: 'Home' })).toHaveClass('ui-visually-hidden');

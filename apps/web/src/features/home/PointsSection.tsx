@@ -1,7 +1,6 @@
 import type { UserData } from '@rewards/contract';
 import { Trans, useI18n } from '../../i18n/I18nContext.tsx';
 import { paths } from '../../routing/paths.ts';
-import { Alert } from '../../ui/Alert.tsx';
 import { AppLink } from '../../ui/AppLink.tsx';
 import './home.css';
 
@@ -59,19 +58,5 @@ export function PointsSection({ user }: { user: UserData | null }) {
       </h2>
       <WelcomeMessage user={user} />
     </section>
-  );
-}
-
-/**
- * Spec section 4, Inactive with points: the participant is told the account is inactive. The
- * automatic move to the merchandise catalog comes with the catalog issue (it needs its URL call).
- */
-export function InactiveNotice({ user }: { user: UserData | null }) {
-  const { t, mediaLabel } = useI18n();
-  if (!user?.isInActiveHasPoints) return null;
-  return (
-    <div className="home__notice">
-      <Alert kind="warning">{t('home.inactive', { mediaLabel: mediaLabel() })}</Alert>
-    </div>
   );
 }
