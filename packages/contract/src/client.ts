@@ -43,5 +43,7 @@ export const ClientData = z.object({
   clientCountries: z.array(ClientCountry),
   ssoConfig: SsoConfig,
   privacyNoticeVersion: z.number().int(),
+  /** Minutes a session lives unused (SESSION_IDLE_MINUTES): the web warns before it ends. */
+  sessionIdleMinutes: z.number().int().positive(),
 });
 export type ClientData = z.infer<typeof ClientData>;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { buildBundle } from '../i18n/service.ts';
+import type { SessionPolicy } from '../sessions/service.ts';
 import { findClient, listClientLocales, listMediaLabels } from './store.ts';
 
 export function logoUrl(clientId: string): string {
@@ -16,7 +17,7 @@ export async function clientLocales(db: Db, clientId: string) {
 }
 
 /** GET viewConfig/client: everything the portal needs before anyone signs in. */
-export async function getClientData(db: Db, clientId: string): Promise<ClientData> {
+export async function getClientData(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<ClientData> {
   const client = await findClient(db, clientId);
   if (!client) throw errors.unknownClient();
   const [locales, labels, bundle] = await Promise.all([
@@ -47,6 +48,7 @@ export async function getClientData(db: Db, clientId: string): Promise<ClientDat
       ssoLogoutType: SsoLogoutType.parse(client.sso_logout_type),
     },
     privacyNoticeVersion: client.privacy_notice_version,
+    sessionIdleMinutes: sessionPolicy.idleMinutes,
   };
 }
 
