@@ -100,6 +100,24 @@ describe('the idle warning', () => {
     expect(onTimedOut).not.toHaveBeenCalled();
   });
 
+  it('makes the page behind inert while it shows, and gives focus back afterwards', async () => {
+    const { container } = setup();
+    const behind = document.createElement('button');
+    behind.textContent = 'Something on the page';
+    // A sibling of the dialog, as the app's page is.
+    container.insertBefore(behind, container.firstChild);
+    behind.focus();
+
+    advance(27 * MINUTE);
+    expect(behind.inert).toBe(true);
+    expect(behind).not.toHaveFocus();
+    fireEvent.click(screen.getByRole('button', { name: 'Stay signed in' }));
+    await settle();
+    expect(behind.inert).toBe(false);
+    expect(behind).toHaveFocus();
+    behind.remove();
+  });
+
   it('treats Escape as "I am still here"', async () => {
     const { request } = setup();
     advance(27 * MINUTE);
