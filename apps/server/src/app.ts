@@ -85,7 +85,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       api.addHook('onSend', async (_request, reply) => {
         if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       });
-      clientRoutes(api, db);
+      clientRoutes(api, db, sessionPolicy);
       bundleRoutes(api, db);
       authRoutes(api, { db, sessionPolicy, throttle });
       participantRoutes(api, db, sessionPolicy);
@@ -98,6 +98,6 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     { prefix: API_BASE },
   );
 
-  if (config.webDist) await registerWebApp(app, db, config.webDist);
+  if (config.webDist) await registerWebApp(app, db, config.webDist, sessionPolicy);
   return app;
 }

@@ -46,5 +46,7 @@ export const ClientData = z.object({
   privacyNoticeVersion: z.number().int(),
   /** Catalog settings (issue 5, section 3): the travel link of the redeem dropdown. */
   catalogs: ClientCatalogs.optional(),
+  /** Minutes a session lives unused (SESSION_IDLE_MINUTES): the web warns before it ends. */
+  sessionIdleMinutes: z.number().int().positive(),
 });
 export type ClientData = z.infer<typeof ClientData>;

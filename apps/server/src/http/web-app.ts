@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { getClientData } from '../modules/clients/service.ts';
 import { findClientIdByHostname } from '../modules/clients/store.ts';
+import type { SessionPolicy } from '../modules/sessions/service.ts';
 
 const PLACEHOLDER = '<!--client-data-->';
 
@@ -18,7 +19,7 @@ function scriptSafeJson(value: unknown): string {
  * index.html with the client's data inlined as a JSON data block (not script, so the CSP holds),
  * which saves the login page its first API round trip.
  */
-export async function registerWebApp(app: FastifyInstance, db: Db, distDir: string): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, db: Db, distDir: string, sessionPolicy: SessionPolicy): Promise<void> {
   const indexPath = join(distDir, 'index.html');
   if (!existsSync(indexPath)) {
     app.log.warn(`No web app at ${distDir}: run npm run build. Serving the API only.`);
@@ -41,7 +42,7 @@ export async function registerWebApp(app: FastifyInstance, db: Db, distDir: stri
   async function renderIndex(request: FastifyRequest): Promise<string> {
     const clientId = await findClientIdByHostname(db, request.hostname.toLowerCase());
     if (!clientId) return template;
-    const clientData = await getClientData(db, clientId);
+    const clientData = await getClientData(db, clientId, sessionPolicy);
     return template.replace(
       PLACEHOLDER,
       `<script id="client-data" type="application/json">${scriptSafeJson(clientData)}</script>`,

@@ -45,6 +45,24 @@ describe('the API client', () => {
     expect(onSessionTimeout).not.toHaveBeenCalled();
   });
 
+  it('reports a successful call that carried the session, with the time it was sent', async () => {
+    const onSessionActivity = vi.fn();
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => json({}));
+    const api = createApiClient({ getSessionId: () => 'abc', onSessionTimeout: vi.fn(), onSessionActivity, fetch, origin: 'http://localhost' });
+    const before = Date.now();
+    await getUser(api);
+    expect(onSessionActivity).toHaveBeenCalledOnce();
+    const [event] = onSessionActivity.mock.calls[0] ?? [];
+    expect(event).toMatchObject({ path: '/user', sessionId: 'abc' });
+    expect(event.at).toBeGreaterThanOrEqual(before);
+
+    // Neither a call without a session nor a failed one counts.
+    await login(api, { username: 'demo', password: 'pw' });
+    fetch.mockImplementationOnce(async () => json({ errorCode: 1, responseMessage: 'x', message: 'x' }, 400));
+    await getUser(api).catch(() => undefined);
+    expect(onSessionActivity).toHaveBeenCalledOnce();
+  });
+
   it('takes the session-timeout path on a 401 to a call that carried a session', async () => {
     const { api, onSessionTimeout } = setup(
       () => json({ errorCode: 10401, responseMessage: 'error.session.expired', message: 'Expired' }, 401),

@@ -33,8 +33,21 @@ export interface ApiClientOptions {
   getSessionId: () => string | null;
   /** Called on a 401 to a call that carried a session: the spec's session-timeout path. */
   onSessionTimeout: () => void;
+  /**
+   * Called when a call that carried the session got a successful reply, with the time the call
+   * was sent (the server saw it no earlier): the idle warning counts from the latest one.
+   */
+  onSessionActivity?: (activity: SessionActivityEvent) => void;
   fetch?: typeof fetch;
   origin?: string;
+}
+
+export interface SessionActivityEvent {
+  /** Date.now() when the call was sent. */
+  at: number;
+  /** The API path called (below /api/v1.0), since not every path keeps a session alive. */
+  path: string;
+  sessionId: string;
 }
 
 export interface RequestOptions {
@@ -72,6 +85,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     };
     if (sessionId) headers[SESSION_HEADER] = sessionId;
 
+    const sentAt = Date.now();
     let response: Response;
     try {
       response = await doFetch(API_BASE + path, {
@@ -97,6 +111,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         true,
       );
     }
+
+    if (response.ok && sessionId) options.onSessionActivity?.({ at: sentAt, path, sessionId });
 
     if (response.ok && opts.noContent) return undefined as T;
 

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router';
 import { createApiClient } from '../api/client.ts';
 import { createStore } from '../state/store.ts';
@@ -7,7 +7,9 @@ import { useI18n } from '../i18n/I18nContext.tsx';
 import { LoadingOverlay } from '../ui/Spinner.tsx';
 import { AppProviders } from './AppProviders.tsx';
 import { AppRoutes } from './AppRoutes.tsx';
-import { findRoute, preloadRoutes } from './routes.ts';
+import { IdleWarning } from '../features/session-timeout/IdleWarning.tsx';
+import { getSessionActivity } from '../features/session-timeout/activity.ts';
+import { findRoute, preloadRoutes, routes } from './routes.ts';
 import { sessionTimeout, startUp } from './startup.ts';
 
 export function createServices(): AppServices {
@@ -15,9 +17,20 @@ export function createServices(): AppServices {
   const api = createApiClient({
     getSessionId: () => store.getState().user?.sessionId ?? null,
     onSessionTimeout: () => sessionTimeout(),
+    // The idle warning counts from the latest call that kept the session alive.
+    onSessionActivity: (activity) => getSessionActivity().record(activity),
   });
   return { store, api };
 }
+
+/**
+ * Spec section 2's development-only navigation panel. `import.meta.env.DEV` is false in a
+ * production build, so the bundler drops this branch and the panel's chunk altogether.
+ */
+const DevPanel = import.meta.env.DEV ? lazy(() => import('../features/dev/DevPanel.tsx')) : null;
+const devRoutes = import.meta.env.DEV ? routes.map(({ path, access, modal }) => ({ path, access, modal })) : [];
+
+const onIdleTimeout = () => sessionTimeout();
 
 /** The loading overlay fades out over 400 ms (spec section 9) once start-up is done. */
 function Loading() {
@@ -58,6 +71,12 @@ function Shell() {
   return (
     <>
       {status === 'loaded' ? <AppRoutes /> : status === 'failed' ? <Failed /> : null}
+      {status === 'loaded' ? <IdleWarning onTimedOut={onIdleTimeout} /> : null}
+      {DevPanel && status !== 'loading' ? (
+        <Suspense fallback={null}>
+          <DevPanel routes={devRoutes} />
+        </Suspense>
+      ) : null}
       <Loading />
     </>
   );

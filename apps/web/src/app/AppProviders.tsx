@@ -1,6 +1,7 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { I18nProvider } from '../i18n/I18nContext.tsx';
 import { chooseMediaLabel } from '../i18n/mediaLabel.ts';
+import { readPseudoLocale } from '../i18n/pseudo.ts';
 import { ServicesProvider, useAppState, type AppServices } from '../state/StoreContext.tsx';
 
 const noLabels: never[] = [];
@@ -13,6 +14,8 @@ function StoreI18n({ children }: { children: ReactNode }) {
   const clientLocale = useAppState((s) => s.client?.locale.code);
   const brandColor = useAppState((s) => s.client?.clientBranding.brandColor);
   const label = chooseMediaLabel(labels, locale.code, clientLocale);
+  // Read once per page load: ?pseudo=1 shows every text as [[key]] (development and screenshots).
+  const [pseudo] = useState(() => readPseudoLocale());
 
   useEffect(() => {
     document.documentElement.lang = locale.code;
@@ -25,7 +28,7 @@ function StoreI18n({ children }: { children: ReactNode }) {
   }, [brandColor]);
 
   return (
-    <I18nProvider locale={locale} properties={properties} label={label}>
+    <I18nProvider locale={locale} properties={properties} label={label} pseudo={pseudo}>
       {children}
     </I18nProvider>
   );

@@ -2,6 +2,7 @@ import { createContext, Fragment, useContext, useMemo, type ReactNode } from 're
 import type { Locale, MediaLabel } from '@rewards/contract';
 import { splitPlaceholders, translate, type Properties, type Values } from './translate.ts';
 import { mediaLabelText } from './mediaLabel.ts';
+import { pseudoTranslate } from './pseudo.ts';
 import { formatDate, formatNumber } from './format.ts';
 
 export interface I18n {
@@ -19,15 +20,17 @@ interface ProviderProps {
   locale: Locale;
   properties: Properties | undefined;
   label: MediaLabel | undefined;
+  /** The pseudo-locale: every text as [[key]] (i18n/pseudo.ts). */
+  pseudo?: boolean;
   children: ReactNode;
 }
 
 const I18nContext = createContext<I18n | null>(null);
 
-export function createI18n(locale: Locale, properties: Properties | undefined, label: MediaLabel | undefined): I18n {
+export function createI18n(locale: Locale, properties: Properties | undefined, label: MediaLabel | undefined, pseudo = false): I18n {
   return {
     locale,
-    t: (key, values) => translate(properties, key, values),
+    t: pseudo ? (key, values) => pseudoTranslate(properties, key, values) : (key, values) => translate(properties, key, values),
     has: (key) => properties !== undefined && Object.hasOwn(properties, key),
     formatNumber: (value) => formatNumber(locale.code, value),
     formatDate: (value, options) => formatDate(locale.code, value, options),
@@ -35,8 +38,8 @@ export function createI18n(locale: Locale, properties: Properties | undefined, l
   };
 }
 
-export function I18nProvider({ locale, properties, label, children }: ProviderProps) {
-  const value = useMemo(() => createI18n(locale, properties, label), [locale, properties, label]);
+export function I18nProvider({ locale, properties, label, pseudo = false, children }: ProviderProps) {
+  const value = useMemo(() => createI18n(locale, properties, label, pseudo), [locale, properties, label, pseudo]);
   return <I18nContext value={value}>{children}</I18nContext>;
 }
 

@@ -33,6 +33,7 @@ export function makeClient(overrides: Partial<ClientData> = {}): ClientData {
     clientCountries: [],
     ssoConfig: { clientSite: { name: 'Acme', url: 'https://acme.example' }, ssoType: 'login_only', ssoLogoutType: 'login' },
     privacyNoticeVersion: 1,
+    sessionIdleMinutes: 30,
     ...overrides,
   };
 }

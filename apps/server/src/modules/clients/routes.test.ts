@@ -28,6 +28,7 @@ describe.each(dialects)('GET viewConfig/client on %s', (dialect) => {
     expect(Object.keys(arabic?.forms ?? {}).sort()).toEqual(['few', 'many', 'one', 'other', 'two', 'zero']);
     expect(Object.keys(data.bundleList)).toEqual(['en-US']);
     expect(data.privacyNoticeVersion).toBe(1);
+    expect(data.sessionIdleMinutes).toBe(30);
     expect(data.ssoConfig.ssoType).toBe('login_only');
   });
 

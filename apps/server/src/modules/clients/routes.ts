@@ -3,13 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClientData, ClientHeaders, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import type { SessionPolicy } from '../sessions/service.ts';
 import { getClientData, getClientLogo } from './service.ts';
 
-export function clientRoutes(app: FastifyInstance, db: Db): void {
+export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     apiPaths.clientData,
     { schema: { headers: ClientHeaders, response: { 200: ClientData } } },
-    async (request) => getClientData(db, request.clientId),
+    async (request) => getClientData(db, request.clientId, sessionPolicy),
   );
 }
 

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { findClientCatalog } from '../catalog/store.ts';
 import { buildBundle } from '../i18n/service.ts';
+import type { SessionPolicy } from '../sessions/service.ts';
 import { findClient, listClientLocales, listMediaLabels } from './store.ts';
 
 export function logoUrl(clientId: string): string {
@@ -17,7 +18,7 @@ export async function clientLocales(db: Db, clientId: string) {
 }
 
 /** GET viewConfig/client: everything the portal needs before anyone signs in. */
-export async function getClientData(db: Db, clientId: string): Promise<ClientData> {
+export async function getClientData(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<ClientData> {
   const client = await findClient(db, clientId);
   if (!client) throw errors.unknownClient();
   const [locales, labels, bundle, travel] = await Promise.all([
@@ -50,6 +51,7 @@ export async function getClientData(db: Db, clientId: string): Promise<ClientDat
     },
     privacyNoticeVersion: client.privacy_notice_version,
     catalogs: { travelUrl: travel?.url ?? null },
+    sessionIdleMinutes: sessionPolicy.idleMinutes,
   };
 }
 

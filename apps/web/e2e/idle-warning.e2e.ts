@@ -1,0 +1,163 @@
+// The idle warning against the real server, on its own portal with a 3-minute idle time, so no
+// test waits for minutes: the browser's clock is moved by Playwright, and the server's notion
+// of elapsed time by ageing the session's row in its database. The server then applies its own
+// rules (slide, expiry) exactly as in production.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ROOT, startPortalServer, type PortalServer } from './harness/server.ts';
+import { expectNoSeriousA11yViolations } from './harness/browser.ts';
+import { expectPath, expectVisible, launchChromium, signIn } from './harness/pages.ts';
+
+const MINUTE = 60_000;
+let server: PortalServer;
+let browser: Browser;
+let database: DatabaseSync;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startPortalServer({ SESSION_IDLE_MINUTES: '3' }), launchChromium()]);
+  database = new DatabaseSync(server.databaseUrl.slice('file:'.length));
+  database.exec('PRAGMA busy_timeout = 5000');
+});
+
+afterAll(async () => {
+  database?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A signed-in page whose clock Playwright drives (it still runs on by itself meanwhile). */
+async function signedInWithClock(username: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.baseUrl, locale: 'en-US', reducedMotion: 'reduce' });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  pageErrors.set(page, errors);
+  await page.clock.install();
+  await signIn(page, username);
+  return page;
+}
+
+const pageErrors = new WeakMap<Page, string[]>();
+
+/** Closes the test's page; an uncaught error in it fails the test. */
+async function done(page: Page) {
+  await page.context().close();
+  expect(pageErrors.get(page), 'uncaught errors in the page').toEqual([]);
+}
+
+/** The participant's live sessions, newest first. */
+function sessionsOf(username: string) {
+  return database
+    .prepare(
+      `select s.id_hash, s.last_seen_at, s.idle_expires_at from sessions s
+       join participants p on p.id = s.participant_id and p.client_id = s.client_id
+       where p.username = ? order by s.created_at desc`,
+    )
+    .all(username) as { id_hash: string; last_seen_at: string; idle_expires_at: string }[];
+}
+
+/** Moves the server's view of a session back in time: last used `agoMs` ago. */
+function ageSession(username: string, agoMs: number) {
+  const now = Date.now();
+  database
+    .prepare(
+      `update sessions set last_seen_at = ?, idle_expires_at = ?
+       where participant_id in (select id from participants where username = ?)`,
+    )
+    .run(new Date(now - agoMs).toISOString(), new Date(now - agoMs + 3 * MINUTE).toISOString(), username);
+}
+
+const warning = (page: Page) => page.getByRole('alertdialog', { name: /session is about to end/i });
+
+test('a warning shows before the idle timeout, and "Stay signed in" truly extends the session', async () => {
+  const page = await signedInWithClock('demo');
+  await page.clock.fastForward(50_000);
+  expect(await warning(page).count()).toBe(0);
+  // The earliest warning for 3 minutes idle comes 65 s after the latest call (timing.ts).
+  await page.clock.fastForward(20_000);
+  await expectVisible(warning(page));
+  const stay = warning(page).getByRole('button', { name: 'Stay signed in' });
+  expect(await stay.evaluate((el) => el === document.activeElement)).toBe(true);
+  await expectVisible(warning(page).getByRole('timer'));
+  await expectNoSeriousA11yViolations(page);
+
+  // The same 70 s on the server: the session's latest touch lies that far back.
+  ageSession('demo', 70_000);
+  const [before] = sessionsOf('demo');
+  await stay.click();
+  await warning(page).waitFor({ state: 'hidden' });
+
+  const [after] = sessionsOf('demo');
+  expect(after?.id_hash).toBe(before?.id_hash);
+  // Slid to a fresh 3 minutes from the keep-alive (the server's own rule at work).
+  expect(Date.parse(after!.idle_expires_at) - Date.parse(before!.idle_expires_at)).toBeGreaterThanOrEqual(60_000);
+  expect(Date.parse(after!.idle_expires_at)).toBeGreaterThan(Date.now() + 2 * MINUTE);
+  await expectPath(page, '/home');
+  await done(page);
+});
+
+test('ignored, the warning ends the session on the server and the login page says it timed out', async () => {
+  const page = await signedInWithClock('spent');
+  expect(sessionsOf('spent')).toHaveLength(1);
+  await page.clock.fastForward(70_000);
+  await expectVisible(warning(page));
+
+  await page.clock.fastForward(MINUTE);
+  await expectPath(page, '/login');
+  await expectVisible(page.getByText(/your session timed out/i));
+  expect(await page.evaluate(() => sessionStorage.getItem('userState'))).toBeNull();
+  expect(sessionsOf('spent')).toHaveLength(0);
+  await done(page);
+});
+
+test('"Stay signed in" on a session the server has already ended takes the spec’s timeout path', async () => {
+  const page = await signedInWithClock('newbie');
+  await page.clock.fastForward(70_000);
+  await expectVisible(warning(page));
+  ageSession('newbie', 4 * MINUTE); // expired a minute ago, as after a sleeping laptop
+
+  await warning(page).getByRole('button', { name: 'Stay signed in' }).click();
+  await expectPath(page, '/login');
+  await expectVisible(page.getByText(/your session timed out/i));
+  await done(page);
+});
+
+test('"Sign out" in the warning signs out', async () => {
+  const page = await signedInWithClock('inactive');
+  await page.clock.fastForward(70_000);
+  await warning(page).getByRole('button', { name: 'Sign out' }).click();
+  await expectPath(page, '/login');
+  expect(sessionsOf('inactive')).toHaveLength(0);
+  await expect(page.getByText(/your session timed out/i).count()).resolves.toBe(0);
+  await done(page);
+});
+
+describe('the production build', () => {
+  test('holds no development navigation panel', () => {
+    const assets = join(ROOT, 'apps', 'web', 'dist', 'assets');
+    const files = readdirSync(assets).filter((f) => /\.(js|css)$/.test(f) && statSync(join(assets, f)).isFile());
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text = readFileSync(join(assets, file), 'utf8');
+      expect(text, file).not.toContain('dev-panel');
+      expect(text, file).not.toContain('devPanel.');
+    }
+  });
+
+  test('shows every text as [[key]] with ?pseudo=1, and stays so while navigating', async () => {
+    const context = await browser.newContext({ baseURL: server.baseUrl, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await signIn(page, 'merch');
+    await page.goto('/home?pseudo=1');
+    await expectVisible(page.getByRole('button', { name: '[[header.logout]]' }).or(page.getByRole('link', { name: '[[header.logout]]' })));
+    await page.getByRole('banner').getByRole('link', { name: '[[header.profile]]' }).click();
+    await expectVisible(page.getByRole('dialog'));
+    await page.goto('/home?pseudo=0');
+    await expectVisible(page.getByRole('link', { name: /sign out|تسجيل الخروج/i }).or(page.getByRole('button', { name: /sign out|تسجيل الخروج/i })));
+    await context.close();
+  });
+});
