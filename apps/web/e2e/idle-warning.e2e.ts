@@ -127,11 +127,11 @@ test('"Stay signed in" on a session the server has already ended takes the specâ
 });
 
 test('"Sign out" in the warning signs out', async () => {
-  const page = await signedInWithClock('inactive');
+  const page = await signedInWithClock('spent');
   await page.clock.fastForward(70_000);
   await warning(page).getByRole('button', { name: 'Sign out' }).click();
   await expectPath(page, '/login');
-  expect(sessionsOf('inactive')).toHaveLength(0);
+  expect(sessionsOf('spent')).toHaveLength(0);
   await expect(page.getByText(/your session timed out/i).count()).resolves.toBe(0);
   await done(page);
 });

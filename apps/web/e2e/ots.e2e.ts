@@ -45,7 +45,7 @@ test('Dana redeems a code: the header and home show the new balance at once; a u
 
     const box = main.getByRole('region', { name: /on-the-spot code/i });
     const input = box.getByRole('textbox', { name: 'On-the-spot code' });
-    const submit = box.getByRole('button', { name: 'Redeem' });
+    const submit = box.getByRole('button', { name: 'Redeem code' });
     expect(await submit.isDisabled()).toBe(true);
     await input.fill(CODE.typed);
     await submit.click();
@@ -60,7 +60,7 @@ test('Dana redeems a code: the header and home show the new balance at once; a u
     await expectNoSeriousA11yViolations(page);
 
     await input.fill(USED_CODE);
-    await box.getByRole('button', { name: 'Redeem' }).click();
+    await box.getByRole('button', { name: 'Redeem code' }).click();
     const alert = box.getByRole('alert');
     await expectVisible(alert.getByText('That code has already been redeemed.'));
     expect(await box.getByRole('status').count()).toBe(0);
