@@ -34,10 +34,11 @@ export async function seedOtherClient(db: Db): Promise<void> {
   await db.insertInto('client_locales').values({ client_id: OTHER_CLIENT_ID, code: 'fr-FR', dir: 'ltr', name: 'Français', position: 1 }).execute();
   await db.insertInto('media_labels').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', forms: JSON.stringify({ one: 'étoile', other: 'étoiles' }) }).execute();
   await db.insertInto('translations').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', key: 'login.title', text: 'Bienvenue chez Globex' }).execute();
+  const participantId = randomUUID();
   await db
     .insertInto('participants')
     .values({
-      id: randomUUID(),
+      id: participantId,
       client_id: OTHER_CLIENT_ID,
       username: 'demo',
       username_key: 'demo',
@@ -53,6 +54,23 @@ export async function seedOtherClient(db: Db): Promise<void> {
       ots_enabled: 0,
       privacy_ack_version: 0,
       balance: 77,
+      created_at: now,
+    })
+    .execute();
+  // The balance is the ledger's sum here too (the invariant spans every client).
+  await db
+    .insertInto('ledger_entries')
+    .values({
+      id: randomUUID(),
+      client_id: OTHER_CLIENT_ID,
+      participant_id: participantId,
+      occurred_at: now,
+      description: 'Bonus de bienvenue',
+      description_key: null,
+      description_params: null,
+      amount: 77,
+      kind: 'award',
+      reference: null,
       created_at: now,
     })
     .execute();

@@ -31,5 +31,6 @@ export const ErrorCode = {
   // catalogs and partner API (50xxx)
   // content and contact (60xxx)
   // activity (70xxx)
+  statementNotOwn: 70001,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
