@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StatementEntry, StatementReply } from '@rewards/contract';
 import { RequestError } from '../../api/client.ts';
@@ -173,7 +173,7 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
     await user.click(screen.getByRole('button', { name: /Points/ }));
     await user.click(screen.getByRole('button', { name: /Download as CSV/ }));
 
-    expect(saveTextFile).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(saveTextFile).toHaveBeenCalledTimes(1));
     const [fileName, text, type] = vi.mocked(saveTextFile).mock.calls[0] ?? [];
     expect(fileName).toMatch(/^activity-1000001-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(type).toBe('text/csv;charset=utf-8');

@@ -4,7 +4,6 @@ import { useAppState } from '../../state/StoreContext.tsx';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { statementCsv, spreadsheetDate } from './csv.ts';
 import { DateFilter } from './DateFilter.tsx';
 import { saveTextFile } from './download.ts';
 import { Pager } from './Pager.tsx';
@@ -80,7 +79,9 @@ function Statement({ accountNumber, rows }: { accountNumber: string; rows: State
     setSort((s) => nextSort(s, column));
     setPage(1);
   };
-  const download = () => {
+  const download = async () => {
+    // The CSV writer is loaded on first use: most visits never download.
+    const { statementCsv, spreadsheetDate } = await import('./csv.ts');
     const csv = statementCsv(shown, {
       date: t('activity.csv.date'),
       description: t('activity.csv.description'),
@@ -105,7 +106,7 @@ function Statement({ accountNumber, rows }: { accountNumber: string; rows: State
       <p className="activity__account">{t('activity.account', { accountNumber })}</p>
       <div className="activity__toolbar">
         <DateFilter range={range} onChange={changeRange} />
-        <Button variant="secondary" className="activity__download" onClick={download} disabled={shown.length === 0}>
+        <Button variant="secondary" className="activity__download" onClick={() => void download()} disabled={shown.length === 0}>
           <span aria-hidden="true">⤓</span> {t('activity.download')}
         </Button>
       </div>
