@@ -33,7 +33,7 @@ export function StatementTable({ rows, sort, onSort, caption }: StatementTablePr
   const header = (column: SortColumn, label: string, className: string) => {
     const sorted = sort.column === column;
     return (
-      <th scope="col" className={className} aria-sort={sorted ? sort.direction : undefined}>
+      <th scope="col" role="columnheader" className={className} aria-sort={sorted ? sort.direction : undefined}>
         <button type="button" className="activity__sort" onClick={() => onSort(column)}>
           <span>{label}</span>
           <span aria-hidden="true" className={`activity__sort-icon${sorted ? ' activity__sort-icon--active' : ''}`}>
@@ -46,32 +46,35 @@ export function StatementTable({ rows, sort, onSort, caption }: StatementTablePr
 
   return (
     <div className="activity__scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
-      <table className="activity__table">
+      {/* Explicit roles: phones lay the rows out as cards, and some browsers drop table semantics then. */}
+      <table className="activity__table" role="table">
         <caption id={captionId} className="ui-visually-hidden">
           {caption}
         </caption>
-        <thead>
-          <tr>
+        <thead role="rowgroup">
+          <tr role="row">
             {header('date', t('activity.column.date'), 'activity__col-date')}
             {header('description', t('activity.column.description'), 'activity__col-description')}
-            {header('amount', t('activity.column.amount'), 'activity__col-number')}
-            <th scope="col" className="activity__col-number">
+            {header('amount', t('activity.column.amount'), 'activity__col-number activity__col-amount')}
+            <th scope="col" role="columnheader" className="activity__col-number activity__col-balance">
               <span className="activity__plain-head">{t('activity.column.balance')}</span>
             </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {rows.map((row) => (
-            <tr key={row.index}>
-              <td className="activity__col-date">
+            <tr key={row.index} role="row">
+              <td role="cell" className="activity__col-date">
                 <time dateTime={row.date}>
                   <span className="activity__day">{formats.day.format(row.time)}</span>{' '}
                   <span className="activity__time">{formats.time.format(row.time)}</span>
                 </time>
               </td>
-              <td className="activity__col-description">{row.description}</td>
-              <td className={`activity__col-number ${row.amount < 0 ? 'activity__debit' : 'activity__credit'}`}>{formats.amount.format(row.amount)}</td>
-              <td className="activity__col-number">{formatNumber(row.balance)}</td>
+              <td role="cell" className="activity__col-description">{row.description}</td>
+              <td role="cell" className={`activity__col-number activity__col-amount ${row.amount < 0 ? 'activity__debit' : 'activity__credit'}`}>{formats.amount.format(row.amount)}</td>
+              <td role="cell" className="activity__col-number activity__col-balance" data-label={t('activity.column.balance')}>
+                {formatNumber(row.balance)}
+              </td>
             </tr>
           ))}
         </tbody>
