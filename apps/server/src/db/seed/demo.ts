@@ -39,7 +39,7 @@ const SERVICE = 'Service Awards';
 
 /**
  * Dana's history: monthly sales awards, quarterly service awards, spot bonuses and catalog
- * redemptions over eight months, 44 entries in all, closing at exactly 12,500 points.
+ * redemptions over eight months, 43 entries in all, closing at exactly 12,500 points.
  */
 function demoHistory(now: Date): DemoParticipant['history'] {
   const history: DemoParticipant['history'] = [];

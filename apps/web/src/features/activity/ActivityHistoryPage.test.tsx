@@ -83,14 +83,18 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
     expect(bodyRows()).toHaveLength(15);
     const pager = within(screen.getByRole('navigation', { name: 'Pages' }));
     expect(pager.getByText('Page 1 of 3')).toBeInTheDocument();
-    expect(pager.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    expect(pager.getByRole('button', { name: 'Previous page' })).toHaveAttribute('aria-disabled', 'true');
     await user.click(pager.getByRole('button', { name: 'Next page' }));
     expect(pager.getByText('Page 2 of 3')).toBeInTheDocument();
     expect(descriptions()[0]).toBe('Award 25');
     await user.click(pager.getByRole('button', { name: 'Last page' }));
     expect(bodyRows()).toHaveLength(10);
     expect(screen.getByRole('status')).toHaveTextContent('Showing 31–40 of 40 entries');
-    expect(pager.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    // Focus stays on the pager button it was on, now unavailable, and a click does nothing.
+    expect(pager.getByRole('button', { name: 'Last page' })).toHaveFocus();
+    expect(pager.getByRole('button', { name: 'Next page' })).toHaveAttribute('aria-disabled', 'true');
+    await user.click(pager.getByRole('button', { name: 'Next page' }));
+    expect(pager.getByText('Page 3 of 3')).toBeInTheDocument();
 
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-01' } });
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-01-31' } });
@@ -134,6 +138,7 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
     expect(descriptions()).toEqual(['Last day', 'Middle', 'First day']);
     await user.click(screen.getByRole('button', { name: 'Clear dates' }));
     expect(descriptions()).toHaveLength(5);
+    expect(screen.getByLabelText('From')).toHaveFocus();
   });
 
   it('says so when no entry falls between the dates chosen', async () => {

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import type { DateRange } from './statement.ts';
 
@@ -11,6 +11,7 @@ interface DateFilterProps {
 export function DateFilter({ range, onChange }: DateFilterProps) {
   const { t } = useI18n();
   const id = useId();
+  const fromRef = useRef<HTMLInputElement>(null);
   return (
     <fieldset className="activity__filter">
       <legend className="activity__legend">{t('activity.filter.legend')}</legend>
@@ -21,6 +22,7 @@ export function DateFilter({ range, onChange }: DateFilterProps) {
         <div className="activity__field">
           <label htmlFor={`${id}-from`}>{t('activity.filter.from')}</label>
           <input
+            ref={fromRef}
             id={`${id}-from`}
             type="date"
             value={range.from}
@@ -41,7 +43,11 @@ export function DateFilter({ range, onChange }: DateFilterProps) {
           />
         </div>
         {range.from || range.to ? (
-          <button type="button" className="ui-button ui-button--link activity__clear" onClick={() => onChange({ from: '', to: '' })}>
+          <button type="button" className="ui-button ui-button--link activity__clear" onClick={() => {
+              onChange({ from: '', to: '' });
+              // The button goes away with the dates; focus stays in the filter.
+              fromRef.current?.focus();
+            }}>
             {t('activity.filter.clear')}
           </button>
         ) : null}

@@ -16,7 +16,18 @@ export function Pager({ page, pages, onPage }: PagerProps) {
     { key: 'last', label: t('activity.pager.last'), icon: '»', to: pages, disabled: page >= pages },
   ];
   const button = (b: (typeof buttons)[number]) => (
-    <button key={b.key} type="button" className="activity__page-button" aria-label={b.label} title={b.label} disabled={b.disabled} onClick={() => onPage(b.to)}>
+    // aria-disabled rather than disabled: a button that focus is on must not drop it (Last page, then Next).
+    <button
+      key={b.key}
+      type="button"
+      className="activity__page-button"
+      aria-label={b.label}
+      title={b.label}
+      aria-disabled={b.disabled || undefined}
+      onClick={() => {
+        if (!b.disabled) onPage(b.to);
+      }}
+    >
       <span aria-hidden="true" className="activity__page-icon">
         {b.icon}
       </span>
