@@ -68,6 +68,16 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
     expect(descriptions()).toEqual(['Bonus', 'Redemption', 'Catalog', 'Award']);
   });
 
+  it('sorts from the keyboard too', async () => {
+    const { user } = renderHistory([entry(at(2026, 3, 1), 'Small', 5), entry(at(2026, 3, 2), 'Big', 500)]);
+    await screen.findByRole('table');
+    screen.getByRole('button', { name: /Points/ }).focus();
+    await user.keyboard('{Enter}');
+    expect(descriptions()).toEqual(['Big', 'Small']);
+    await user.keyboard(' ');
+    expect(descriptions()).toEqual(['Small', 'Big']);
+  });
+
   it('shows the balance after each entry, counted in time order whatever the order shown', async () => {
     const { user } = renderHistory([entry(at(2026, 3, 3), 'Third', -300), entry(at(2026, 3, 1), 'First', 1000), entry(at(2026, 3, 2), 'Second', 250)]);
     await screen.findByRole('table');
