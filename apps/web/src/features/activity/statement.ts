@@ -52,13 +52,20 @@ export function nextSort(current: SortState, column: SortColumn): SortState {
   return { column, direction: current.direction === 'descending' ? 'ascending' : 'descending' };
 }
 
+/** Each distinct description's place in the locale's order: a long statement repeats a few dozen texts. */
+function descriptionRanks(rows: readonly StatementRow[], collator: Intl.Collator): Map<string, number> {
+  const distinct = [...new Set(rows.map((row) => row.description))].sort(collator.compare);
+  return new Map(distinct.map((description, rank) => [description, rank]));
+}
+
 export function sortRows(rows: readonly StatementRow[], sort: SortState, collator: Intl.Collator): StatementRow[] {
-  const compare: (a: StatementRow, b: StatementRow) => number =
-    sort.column === 'date'
-      ? (a, b) => a.time - b.time
-      : sort.column === 'amount'
-        ? (a, b) => a.amount - b.amount
-        : (a, b) => collator.compare(a.description, b.description);
+  let compare: (a: StatementRow, b: StatementRow) => number;
+  if (sort.column === 'date') compare = (a, b) => a.time - b.time;
+  else if (sort.column === 'amount') compare = (a, b) => a.amount - b.amount;
+  else {
+    const ranks = descriptionRanks(rows, collator);
+    compare = (a, b) => (ranks.get(a.description) ?? 0) - (ranks.get(b.description) ?? 0);
+  }
   const sign = sort.direction === 'ascending' ? 1 : -1;
   return [...rows].sort((a, b) => sign * (compare(a, b) || a.index - b.index));
 }
