@@ -48,5 +48,6 @@ export const ErrorCode = {
   rulesNotYourProgram: 60003,
   contactThrottled: 60029,
   // activity (70xxx)
+  statementNotOwn: 70001,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,4 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { NewLedgerEntry } from '../schema.ts';
 import type { DemoSeedContext } from './demo-context.ts';
+import { demoEntries } from './demo-descriptions.ts';
 
-/** The activity part of the demo program (issue 5). */
-export async function seedDemoActivity(_ctx: DemoSeedContext): Promise<void> {}
+export const BIGSPENDER = { username: 'bigspender', accountNumber: '1000007', entries: 10_000 } as const;
+
+const DAY = 86_400_000;
+const SPAN_DAYS = 3 * 365;
+/** Rows per INSERT: few round trips, far below either engine's limit of bound values. */
+const CHUNK = 500;
+
+const PROGRAM = 'Sales Incentive 2026';
+const rewards = [
+  () => demoEntries.monthlyTarget(PROGRAM),
+  () => demoEntries.spotBonus(),
+  () => demoEntries.teamGoal(),
+  () => demoEntries.training(),
+  () => demoEntries.quarterly(PROGRAM),
+];
+const redemptions = [
+  () => demoEntries.catalog('wireless headphones', 'ledger.item.wirelessHeadphones'),
+  () => demoEntries.catalog('coffee machine', 'ledger.item.coffeeMachine'),
+  () => demoEntries.catalog('gift card', 'ledger.item.giftCard'),
+  () => demoEntries.experience('concert tickets', 'ledger.item.concertTickets'),
+  () => demoEntries.experience('spa day', 'ledger.item.spaDay'),
+];
+
+/** A small deterministic generator, so every seed gives Bea the same history. */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  return (below: number) => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state % below;
+  };
+}
+
+/**
+ * Bea's history: 10,000 awards and redemptions over three years (one every 2.6 hours or so),
+ * never below zero, to show the history screen with a long statement. Written straight into
+ * the ledger in a few bulk inserts, with the balance set once to their sum: appending them
+ * one by one would cost 20,000 round trips in every test file that seeds the demo.
+ */
+export function bigspenderHistory(clientId: string, participantId: string, now: Date): NewLedgerEntry[] {
+  const random = generator(7);
+  const created = now.toISOString();
+  const start = now.getTime() - SPAN_DAYS * DAY;
+  const step = (SPAN_DAYS * DAY) / BIGSPENDER.entries;
+  const rows: NewLedgerEntry[] = [];
+  let balance = 0;
+  for (let index = 0; index < BIGSPENDER.entries; index += 1) {
+    const spend = balance >= 500 && random(10) < 3;
+    const amount = spend ? -Math.min(balance, 200 + random(40) * 25) : 25 + random(20) * 25;
+    const entry = spend ? redemptions[random(redemptions.length)]!() : rewards[random(rewards.length)]!();
+    balance += amount;
+    rows.push({
+      id: randomUUID(),
+      client_id: clientId,
+      participant_id: participantId,
+      occurred_at: new Date(Math.floor(start + index * step)).toISOString(),
+      description: entry.description,
+      description_key: entry.descriptionKey,
+      description_params: 'descriptionParams' in entry ? JSON.stringify(entry.descriptionParams) : null,
+      amount,
+      kind: entry.kind,
+      reference: null,
+      created_at: created,
+    });
+  }
+  return rows;
+}
+
+/** The activity part of the demo program (issue 5): Bea Bigspender and her long history. */
+export async function seedDemoActivity(ctx: DemoSeedContext): Promise<void> {
+  const { trx, clientId, now } = ctx;
+  const id = randomUUID();
+  const history = bigspenderHistory(clientId, id, now);
+  await trx
+    .insertInto('participants')
+    .values({
+      id,
+      client_id: clientId,
+      username: BIGSPENDER.username,
+      username_key: BIGSPENDER.username,
+      email: `${BIGSPENDER.username}@example.com`,
+      first_name: 'Bea',
+      last_name: 'Bigspender',
+      password_hash: ctx.demoPasswordHash,
+      status: 'active',
+      locale: 'en-US',
+      account_number: BIGSPENDER.accountNumber,
+      offers_merchandise: 1,
+      offers_experiences: 1,
+      ots_enabled: 1,
+      privacy_ack_version: 0,
+      balance: history.reduce((sum, row) => sum + row.amount, 0),
+      created_at: now.toISOString(),
+    })
+    .execute();
+  await trx.insertInto('participant_programs').values({ client_id: clientId, participant_id: id, program_name: PROGRAM, position: 0 }).execute();
+  for (let from = 0; from < history.length; from += CHUNK) {
+    await trx.insertInto('ledger_entries').values(history.slice(from, from + CHUNK)).execute();
+  }
+}

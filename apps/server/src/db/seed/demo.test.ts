@@ -14,7 +14,7 @@ describe.each(dialects)('the demo program on %s', (dialect) => {
   const participant = (username: string) =>
     database.db.selectFrom('participants').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
 
-  it('has the six participants of the README with account numbers 1000001 to 1000006', async () => {
+  it('has the seven participants of the README with account numbers 1000001 to 1000007', async () => {
     const rows = await database.db.selectFrom('participants').select(['username', 'account_number', 'email']).orderBy('account_number').execute();
     expect(rows.map((r) => `${r.account_number} ${r.username} ${r.email}`)).toEqual([
       '1000001 demo demo@example.com',
@@ -23,6 +23,7 @@ describe.each(dialects)('the demo program on %s', (dialect) => {
       '1000004 pending pending@example.com',
       '1000005 inactive inactive@example.com',
       '1000006 merch merch@example.com',
+      '1000007 bigspender bigspender@example.com',
     ]);
   });
 
@@ -52,6 +53,30 @@ describe.each(dialects)('the demo program on %s', (dialect) => {
     expect(samEntries.some((e) => e.amount < 0) && samEntries.some((e) => e.amount > 0)).toBe(true);
     const nina = await participant('newbie');
     expect(nina.balance).toBeNull();
+  });
+
+  it('gives Bea Bigspender 10,000 entries over about three years, never below zero, her balance their sum', async () => {
+    const bea = await participant('bigspender');
+    expect(bea).toMatchObject({ first_name: 'Bea', last_name: 'Bigspender', status: 'active', locale: 'en-US', offers_merchandise: 1, offers_experiences: 1, ots_enabled: 1 });
+    const entries = await database.db.selectFrom('ledger_entries').select(['occurred_at', 'amount', 'description_key']).where('participant_id', '=', bea.id).orderBy('occurred_at').execute();
+    expect(entries).toHaveLength(10_000);
+    expect(bea.balance).toBe(await ledgerSum(database.db, DEMO_CLIENT_ID, bea.id));
+    let running = 0;
+    for (const entry of entries) {
+      running += entry.amount;
+      expect(running).toBeGreaterThanOrEqual(0);
+    }
+    expect(entries.some((e) => e.amount < 0)).toBe(true);
+    expect(entries.every((e) => e.description_key?.startsWith('ledger.'))).toBe(true);
+    const span = Date.parse(entries.at(-1)?.occurred_at ?? '') - Date.parse(entries[0]?.occurred_at ?? '');
+    expect(span).toBeGreaterThan(2.9 * 365 * 86_400_000);
+    const programs = await database.db.selectFrom('participant_programs').select('program_name').where('participant_id', '=', bea.id).execute();
+    expect(programs.map((p) => p.program_name)).toEqual(['Sales Incentive 2026']);
+  });
+
+  it('gives every demo entry a translation key, so histories read in every language', async () => {
+    const unkeyed = await database.db.selectFrom('ledger_entries').select('description').where('client_id', '=', DEMO_CLIENT_ID).where('description_key', 'is', null).execute();
+    expect(unkeyed).toEqual([]);
   });
 
   it('stores passwords as argon2id hashes only', async () => {

@@ -5,6 +5,7 @@ import { hashPassword } from '../../modules/auth/password.ts';
 import { appendLedgerEntry, type LedgerMovement } from '../../modules/ledger/store.ts';
 import { ACME_LOGO_SVG } from './acme-logo.ts';
 import { seedDemoActivity } from './demo-activity.ts';
+import { demoEntries } from './demo-descriptions.ts';
 import { seedDemoCatalog } from './demo-catalog.ts';
 import { seedDemoContent } from './demo-content.ts';
 import { seedDemoOts } from './demo-ots.ts';
@@ -31,35 +32,41 @@ function daysAgo(now: Date, days: number): string {
   return new Date(now.getTime() - days * DAY).toISOString();
 }
 
+type DemoEntry = DemoParticipant['history'][number];
+
+const SALES = 'Sales Incentive 2026';
+const SERVICE = 'Service Awards';
+
 /**
  * Dana's history: monthly sales awards, quarterly service awards, spot bonuses and catalog
- * redemptions over eight months, 44 entries in all, closing at exactly 12,500 points.
+ * redemptions over eight months, 43 entries in all, closing at exactly 12,500 points.
  */
 function demoHistory(now: Date): DemoParticipant['history'] {
   const history: DemoParticipant['history'] = [];
   const redemptions = [
-    'Catalog redemption: wireless headphones',
-    'Catalog redemption: coffee machine',
-    'Experience: cooking class for two',
-    'Catalog redemption: travel backpack',
-    'Catalog redemption: smart watch',
-    'Experience: spa day',
+    demoEntries.catalog('wireless headphones', 'ledger.item.wirelessHeadphones'),
+    demoEntries.catalog('coffee machine', 'ledger.item.coffeeMachine'),
+    demoEntries.experience('cooking class for two', 'ledger.item.cookingClass'),
+    demoEntries.catalog('travel backpack', 'ledger.item.travelBackpack'),
+    demoEntries.catalog('smart watch', 'ledger.item.smartWatch'),
+    demoEntries.experience('spa day', 'ledger.item.spaDay'),
   ];
   for (let month = 8; month >= 1; month -= 1) {
     const base = month * 30;
-    history.push({ occurredAt: daysAgo(now, base), description: 'Sales Incentive 2026: monthly target met', amount: 1200 + month * 25, kind: 'award' });
-    history.push({ occurredAt: daysAgo(now, base - 6), description: 'Spot bonus: customer praise', amount: 150 + (month % 3) * 50, kind: 'award' });
-    history.push({ occurredAt: daysAgo(now, base - 11), description: 'Team goal bonus', amount: 300 + (month % 4) * 25, kind: 'award' });
-    history.push({ occurredAt: daysAgo(now, base - 17), description: 'Training course completed', amount: 100, kind: 'award' });
+    history.push({ occurredAt: daysAgo(now, base), ...demoEntries.monthlyTarget(SALES), amount: 1200 + month * 25 });
+    history.push({ occurredAt: daysAgo(now, base - 6), ...demoEntries.spotBonus(), amount: 150 + (month % 3) * 50 });
+    history.push({ occurredAt: daysAgo(now, base - 11), ...demoEntries.teamGoal(), amount: 300 + (month % 4) * 25 });
+    history.push({ occurredAt: daysAgo(now, base - 17), ...demoEntries.training(), amount: 100 });
     if (month % 2 === 0) {
-      history.push({ occurredAt: daysAgo(now, base - 21), description: 'Service Awards: quarterly recognition', amount: 750, kind: 'award' });
+      history.push({ occurredAt: daysAgo(now, base - 21), ...demoEntries.quarterlyRecognition(SERVICE), amount: 750 });
     }
     if (month <= 6) {
-      history.push({ occurredAt: daysAgo(now, base - 24), description: redemptions[(month - 1) % redemptions.length] ?? 'Catalog redemption', amount: -(900 + month * 110), kind: 'redemption' });
+      const redemption: Omit<DemoEntry, 'occurredAt' | 'amount'> = redemptions[(month - 1) % redemptions.length] ?? demoEntries.catalog('gift card', 'ledger.item.giftCard');
+      history.push({ occurredAt: daysAgo(now, base - 24), ...redemption, amount: -(900 + month * 110) });
     }
   }
   const sum = history.reduce((total, entry) => total + entry.amount, 0);
-  history.push({ occurredAt: daysAgo(now, 2), description: 'Welcome to 2026: year-start bonus', amount: 12_500 - sum, kind: 'award' });
+  history.push({ occurredAt: daysAgo(now, 2), ...demoEntries.yearStart(2026), amount: 12_500 - sum });
   return history.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
 }
 
@@ -70,23 +77,23 @@ function participants(now: Date): DemoParticipant[] {
     {
       username: 'spent', firstName: 'Sam', lastName: 'Spent', status: 'active', locale: 'en-US', ...everything, programs: ['Service Awards'],
       history: [
-        { occurredAt: daysAgo(now, 120), description: 'Service Awards: five years of service', amount: 1500, kind: 'award' },
-        { occurredAt: daysAgo(now, 90), description: 'Spot bonus: customer praise', amount: 500, kind: 'award' },
-        { occurredAt: daysAgo(now, 60), description: 'Catalog redemption: espresso machine', amount: -1200, kind: 'redemption' },
-        { occurredAt: daysAgo(now, 30), description: 'Experience: concert tickets', amount: -800, kind: 'redemption' },
+        { occurredAt: daysAgo(now, 120), ...demoEntries.serviceYears(SERVICE, 5), amount: 1500 },
+        { occurredAt: daysAgo(now, 90), ...demoEntries.spotBonus(), amount: 500 },
+        { occurredAt: daysAgo(now, 60), ...demoEntries.catalog('espresso machine', 'ledger.item.espressoMachine'), amount: -1200 },
+        { occurredAt: daysAgo(now, 30), ...demoEntries.experience('concert tickets', 'ledger.item.concertTickets'), amount: -800 },
       ],
     },
     { username: 'newbie', firstName: 'Nina', lastName: 'Newbie', status: 'active', locale: 'en-US', ...everything, programs: ['Sales Incentive 2026'], history: [] },
     { username: 'pending', firstName: 'Pat', lastName: 'Pending', status: 'pending', locale: 'en-US', ...everything, programs: [], history: [] },
     {
       username: 'inactive', firstName: 'Ivan', lastName: 'Inactive', status: 'inactive', locale: 'en-US', ...everything, programs: [],
-      history: [{ occurredAt: daysAgo(now, 200), description: 'Sales Incentive 2026: quarterly award', amount: 1000, kind: 'award' }],
+      history: [{ occurredAt: daysAgo(now, 200), ...demoEntries.quarterly(SALES), amount: 1000 }],
     },
     {
       username: 'merch', firstName: 'Mona', lastName: 'Merch', status: 'active', locale: 'ar', merchandise: true, experiences: false, ots: false, programs: [],
       history: [
-        { occurredAt: daysAgo(now, 75), description: 'Sales Incentive 2026: monthly target met', amount: 2500, kind: 'award' },
-        { occurredAt: daysAgo(now, 40), description: 'Spot bonus: customer praise', amount: 750, kind: 'award' },
+        { occurredAt: daysAgo(now, 75), ...demoEntries.monthlyTarget(SALES), amount: 2500 },
+        { occurredAt: daysAgo(now, 40), ...demoEntries.spotBonus(), amount: 750 },
       ],
     },
   ];

@@ -1,5 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SessionHeaders, StatementQuery, StatementReply, apiPaths } from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
+import { sessionOf } from '../sessions/session-guard.ts';
+import { getStatement } from './service.ts';
+
+/** The statement path without its query string (the contract's helper builds the full URL). */
+const statementPath = apiPaths.statement('', '').split('?')[0] ?? '/user/account/statement';
 
 /** GET user/account/statement (issue 5, section 1). */
-export function activityRoutes(_app: FastifyInstance, _deps: ModuleDeps): void {}
+export function activityRoutes(app: FastifyInstance, deps: ModuleDeps): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.get(
+    statementPath,
+    { preHandler: deps.requireSession, schema: { headers: SessionHeaders, querystring: StatementQuery, response: { 200: StatementReply } } },
+    async (request) => getStatement(deps.db, sessionOf(request), request.query),
+  );
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { nextSort, normaliseDate, rangeBounds, toRows } from './statement.ts';
+
+describe('the statement rules', () => {
+  it('reads a date whatever spelling its offset has', () => {
+    const moment = Date.parse('2026-03-01T09:30:00.000Z');
+    for (const date of ['2026-03-01T09:30:00.000Z', '2026-03-01T09:30:00.000+00:00', '2026-03-01T09:30:00.000+0000', '2026-03-01T10:30:00+0100', '2026-03-01 09:30:00Z']) {
+      expect([date, Date.parse(normaliseDate(date))]).toEqual([date, moment]);
+    }
+  });
+
+  it('counts the running balance in time order, keeping the server order for entries at the same moment', () => {
+    const rows = toRows([
+      { date: '2026-03-02T00:00:00Z', description: 'later', amountOrAward: -5 },
+      { date: '2026-03-01T00:00:00Z', description: 'same moment, first', amountOrAward: 10 },
+      { date: '2026-03-01T00:00:00+00:00', description: 'same moment, second', amountOrAward: 20 },
+    ]);
+    expect(rows.map((r) => [r.description, r.balance])).toEqual([
+      ['same moment, first', 10],
+      ['same moment, second', 30],
+      ['later', 25],
+    ]);
+  });
+
+  it('sorts a new column descending and toggles the same one', () => {
+    expect(nextSort({ column: 'date', direction: 'descending' }, 'amount')).toEqual({ column: 'amount', direction: 'descending' });
+    expect(nextSort({ column: 'amount', direction: 'descending' }, 'amount')).toEqual({ column: 'amount', direction: 'ascending' });
+    expect(nextSort({ column: 'amount', direction: 'ascending' }, 'amount')).toEqual({ column: 'amount', direction: 'descending' });
+  });
+
+  it('reads a reversed range the right way round and an end alone as everything up to that day', () => {
+    const forward = rangeBounds({ from: '2026-03-10', to: '2026-03-12' });
+    expect(rangeBounds({ from: '2026-03-12', to: '2026-03-10' })).toEqual(forward);
+    expect(rangeBounds({ from: '', to: '2026-03-12' })).toEqual({ start: -Infinity, end: forward?.end });
+    expect(rangeBounds({ from: '', to: '' })).toBeNull();
+  });
+});
