@@ -70,30 +70,4 @@ export async function seedDemoOts(ctx: DemoSeedContext): Promise<void> {
     },
     now,
   );
-  await keepDanaAtTheReadmeBalance(ctx, demoId, DEMO_OTS_CODES.used.value);
-}
-
-/**
- * The README promises Dana 12,500 points, and demo.ts closes her history at exactly that with
- * a balancing year-start bonus. The redeemed code above adds to it, so that bonus is lowered
- * by as much, entry and cached balance together: the ledger still sums up.
- */
-async function keepDanaAtTheReadmeBalance(ctx: DemoSeedContext, demoId: string, amount: number): Promise<void> {
-  const { trx, clientId } = ctx;
-  const bonus = await trx
-    .selectFrom('ledger_entries')
-    .select(['id', 'amount'])
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', demoId)
-    .where('description', '=', 'Welcome to 2026: year-start bonus')
-    .executeTakeFirst();
-  if (!bonus || bonus.amount <= amount) return;
-  await trx.updateTable('ledger_entries').set({ amount: bonus.amount - amount }).where('client_id', '=', clientId).where('id', '=', bonus.id).execute();
-  const participant = await trx.selectFrom('participants').select('balance').where('client_id', '=', clientId).where('id', '=', demoId).executeTakeFirstOrThrow();
-  await trx
-    .updateTable('participants')
-    .set({ balance: (participant.balance ?? 0) - amount })
-    .where('client_id', '=', clientId)
-    .where('id', '=', demoId)
-    .execute();
 }

@@ -8,7 +8,7 @@ import { seedDemoActivity } from './demo-activity.ts';
 import { demoEntries } from './demo-descriptions.ts';
 import { seedDemoCatalog } from './demo-catalog.ts';
 import { seedDemoContent } from './demo-content.ts';
-import { seedDemoOts } from './demo-ots.ts';
+import { DEMO_OTS_CODES, seedDemoOts } from './demo-ots.ts';
 
 export const DEMO_CLIENT_ID = 'acme';
 export const DEMO_PASSWORD = 'Rewards-2026!';
@@ -65,7 +65,8 @@ function demoHistory(now: Date): DemoParticipant['history'] {
       history.push({ occurredAt: daysAgo(now, base - 24), ...redemption, amount: -(900 + month * 110) });
     }
   }
-  const sum = history.reduce((total, entry) => total + entry.amount, 0);
+  // The code Dana redeemed earlier (demo-ots.ts) is part of her 12,500 too.
+  const sum = history.reduce((total, entry) => total + entry.amount, 0) + DEMO_OTS_CODES.used.value;
   history.push({ occurredAt: daysAgo(now, 2), ...demoEntries.yearStart(2026), amount: 12_500 - sum });
   return history.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
 }
