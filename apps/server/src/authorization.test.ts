@@ -48,7 +48,7 @@ const OTS_CODES: Record<Exclude<Actor, 'otherClientOwnOrigin'>, { code: string; 
 const OWN = 'own data (= participant)';
 const expected: Row[] = [
   { endpoint: 'GET user/account/statement?username=demo', otherParticipantActsOn: "demo's", anonymous: 401, participant: 200, otherParticipant: 403, admin: 200, otherClient: 401 },
-  { endpoint: 'POST ots/redeem {userName: demo}', otherParticipantActsOn: "demo's", anonymous: 401, participant: 200, otherParticipant: 403, admin: 200, otherClient: 401 },
+  { endpoint: 'POST ots/redeem {userName: demo}', otherParticipantActsOn: "demo's", anonymous: 401, participant: 200, otherParticipant: 403, admin: 403, otherClient: 401 },
   { endpoint: 'GET user/catalog-url/merchandise', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401, otherClientOwnOrigin: 403 },
   { endpoint: 'GET user/catalog-url/experiences', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401, otherClientOwnOrigin: 403 },
   { endpoint: 'POST user/locale', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
