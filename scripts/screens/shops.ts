@@ -40,7 +40,7 @@ async function withTravelLink(page: Page): Promise<void> {
 }
 
 async function openMenu(page: Page): Promise<void> {
-  await page.getByRole('button', { name: /redeem|استبدال/i }).click();
+  await page.getByRole('button', { name: /^redeem$|^استبدال$/i }).click();
   await page.getByRole('list', { name: /shops|المتاجر/i }).waitFor();
 }
 
