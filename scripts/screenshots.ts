@@ -20,6 +20,7 @@ import profileScenes from './screens/profile.ts';
 import contentScenes from './screens/content.ts';
 import extrasScenes from './screens/extras.ts';
 import catalogScenes from './screens/catalog.ts';
+import accountScenes from './screens/account.ts';
 
 const OUT = join(ROOT, 'screenshots');
 const WIDTHS = [375, 1280];
@@ -100,7 +101,7 @@ try {
     shoot,
   };
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
-  const capabilities = { activity: activityScenes, ots: otsScenes, shops: shopsScenes, profile: profileScenes, content: contentScenes, extras: extrasScenes,
+  const capabilities = { activity: activityScenes, ots: otsScenes, shops: shopsScenes, profile: profileScenes, content: contentScenes, extras: extrasScenes, account: accountScenes,
     // Last: it places real orders as Mona, which would change her balance in later scenes.
     catalog: catalogScenes,
   };

@@ -23,6 +23,7 @@ import { catalogRoutes } from './modules/catalog/routes.ts';
 import { catalogPublicRoutes } from './modules/catalog/public-routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { contentRoutes } from './modules/content/routes.ts';
+import { accountRoutes } from './modules/account/routes.ts';
 import { demoCatalogRoutes } from './demo-catalog/routes.ts';
 
 export interface AppDeps {
@@ -94,6 +95,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       catalogRoutes(api, deps);
       profileRoutes(api, deps);
       contentRoutes(api, deps);
+      accountRoutes(api, deps);
     },
     { prefix: API_BASE },
   );

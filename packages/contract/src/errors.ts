@@ -11,7 +11,7 @@ export type ApiError = z.infer<typeof ApiError>;
 /**
  * Numeric error codes. 20013 comes from the spec (pre-activation login); the others are ours,
  * grouped by thousands: 10xxx request and session, 20xxx sign-in, 30xxx profile, 40xxx on-the-spot
- * codes, 50xxx catalogs and partner API, 60xxx content and contact, 70xxx activity.
+ * codes, 50xxx catalogs and partner API, 60xxx content and contact, 70xxx activity, 80xxx account lifecycle.
  * Each capability adds its codes in its own group.
  */
 export const ErrorCode = {
@@ -49,5 +49,6 @@ export const ErrorCode = {
   contactThrottled: 60029,
   // activity (70xxx)
   statementNotOwn: 70001,
+  // account lifecycle (80xxx)
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

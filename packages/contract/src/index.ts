@@ -9,3 +9,4 @@ export * from './ots.ts';
 export * from './catalog.ts';
 export * from './profile.ts';
 export * from './content.ts';
+export * from './account.ts';

@@ -18,6 +18,11 @@ export const apiPaths = {
   userPassword: '/user/password',
   contentKey: (key: string) => `/cmmo/key/honeycombSystem/${encodeURIComponent(key)}`,
   contactUs: '/contactUs',
+  // Account lifecycle (issue 7).
+  activate: '/activate',
+  forgotUsername: '/forgotUsername',
+  forgotPassword: '/forgotPassword',
+  savePassword: '/savePassword',
 } as const;
 
 /** The catalogs' partner API (not under API_BASE: callers are partners, not the portal). */

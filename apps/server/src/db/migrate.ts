@@ -4,6 +4,8 @@ import * as ledgerDescriptions from './migrations/002-ledger-descriptions.ts';
 import * as otsCodes from './migrations/003-ots-codes.ts';
 import * as catalogs from './migrations/004-catalogs.ts';
 import * as contentAndContact from './migrations/005-content-and-contact.ts';
+import * as mailOutbox from './migrations/006-mail-outbox.ts';
+import * as accountLifecycle from './migrations/007-account-lifecycle.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '003-ots-codes': otsCodes,
   '004-catalogs': catalogs,
   '005-content-and-contact': contentAndContact,
+  '006-mail-outbox': mailOutbox,
+  '007-account-lifecycle': accountLifecycle,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -229,6 +229,14 @@ export interface ContactRequestsTable {
 
 
 
+// ── mail outbox (migration 006) ───────────────────────────────────────────
+
+
+
+// ── account lifecycle (migration 007) ─────────────────────────────────────
+
+
+
 export interface Database {
   clients: ClientsTable;
   client_hosts: ClientHostsTable;
@@ -256,6 +264,10 @@ export interface Database {
   // content and contact
   content_entries: ContentEntriesTable;
   contact_requests: ContactRequestsTable;
+  // mail outbox
+
+
+  // account lifecycle
 
 
 }
