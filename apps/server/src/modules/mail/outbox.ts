@@ -120,9 +120,11 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
     })
     .execute();
 
-  // The row is visible once the caller commits, a moment from now; a worker that looks too early
-  // finds it at its next poll.
-  setTimeout(() => {
-    for (const listener of wakeListeners) listener();
-  }, 20).unref();
+  // The row is visible once the caller commits, a moment from now: the workers look shortly
+  // after, and once more a second later for a slower transaction; the poll is the last net.
+  for (const delay of [20, 1_000]) {
+    setTimeout(() => {
+      for (const listener of wakeListeners) listener();
+    }, delay).unref();
+  }
 }

@@ -109,7 +109,7 @@ export function renderMail(
       htmlParts.push(button(t(block.key), href, branding.brandColor));
       htmlParts.push(paragraph(t('mail.linkFallback'), 'font-size:13px;color:#4b5563;'));
       htmlParts.push(
-        `<p style="margin:0 0 16px;font-size:13px;word-break:break-all;"><a href="${escapeHtml(href)}" style="color:${branding.brandColor};">${escapeHtml(href)}</a></p>`,
+        `<p style="margin:0 0 16px;font-size:13px;word-break:break-all;"><a href="${escapeHtml(href)}" dir="ltr" style="color:${branding.brandColor};">${escapeHtml(href)}</a></p>`,
       );
     } else {
       const line = t(block.key);
@@ -132,8 +132,10 @@ function button(label: string, href: string, color: string): string {
 
 function page(subject: string, body: string, footer: string, b: MailBranding): string {
   const align = b.dir === 'rtl' ? 'right' : 'left';
+  // The name beside it says who writes, so the logo is decorative (empty alt): a client that
+  // blocks images (many block SVG) shows the wordmark once, not the name twice.
   const logo = b.logoUrl
-    ? `<img src="${escapeHtml(b.logoUrl)}" alt="${escapeHtml(b.clientName)}" width="40" height="40" style="display:inline-block;vertical-align:middle;border:0;margin-${b.dir === 'rtl' ? 'left' : 'right'}:12px;">`
+    ? `<img src="${escapeHtml(b.logoUrl)}" alt="" width="40" height="40" style="display:inline-block;vertical-align:middle;border:0;margin-${b.dir === 'rtl' ? 'left' : 'right'}:12px;">`
     : '';
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(b.locale)}" dir="${b.dir}">
