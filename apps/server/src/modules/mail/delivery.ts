@@ -271,7 +271,8 @@ export function startMailDelivery(options: MailDeliveryOptions): MailDelivery {
           await pass.deliverDue();
         } catch (error) {
           // The database may be briefly away; the next poll tries again.
-          options.log.warn(`mail delivery pass failed: ${(error as Error).message.slice(0, 200)}`);
+          // Only the error's code: a database message may quote values (addresses, links).
+          options.log.warn(`mail delivery pass failed (${(error as NodeJS.ErrnoException).code ?? 'error'}); retrying at the next poll`);
         }
       } while (again && !stopped);
     })().finally(() => {
