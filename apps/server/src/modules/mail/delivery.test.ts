@@ -228,6 +228,15 @@ describe.each(dialects)('mail delivery on %s', (dialect) => {
     expect(await outbox()).toMatchObject([{ status: 'sent' }]);
   });
 
+  it('on stop, finishes the send under way before it resolves (the server stops it before closing the database)', async () => {
+    await sink.up();
+    await queue(resetMail());
+    const delivery = startMailDelivery({ db, mail: mailConfig({ smtpUrl: sink.url }), log: collectingLog(), pollMs: 60_000 });
+    await delivery.stop();
+    expect(await outbox()).toMatchObject([{ status: 'sent', claimed_until: null }]);
+    expect(sink.received).toHaveLength(1);
+  });
+
   it('without SMTP_URL writes each mail as an .eml file and logs one line with its link', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rewards-outbox-'));
     const log = collectingLog();
