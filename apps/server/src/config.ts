@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/demo-catalog.ts';
 
@@ -32,6 +32,10 @@ const EnvSchema = z.object({
   DEMO_CATALOG_PARTNER_ID: z.string().min(1).max(100).default(DEMO_CATALOG_PARTNER_ID),
   DEMO_CATALOG_PARTNER_SECRET: z.string().min(16).max(200).default(DEMO_CATALOG_PARTNER_SECRET),
   DEMO_CATALOG_PORTAL_URL: z.string().url().optional(),
+  // Mail (issue 7, docs/decisions/017): absent SMTP_URL, mails are written to DATA_DIR/outbox/.
+  SMTP_URL: z.string().max(2000).regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).max(320).default('no-reply@rewards.localhost'),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
 });
 
 export type DatabaseConfig =
@@ -57,6 +61,15 @@ export interface Config {
     /** The demo catalog's own partner credentials, and where it reaches the portal (default: its own listening address). */
     demo: { partnerId: string; partnerSecret: string; portalUrl: string | undefined };
   };
+  mail: {
+    /** SMTP server to send through; undefined: each mail is written as an .eml file into outboxDir. */
+    smtpUrl: string | undefined;
+    /** Sender address, or "Name <address>"; without a name the client's name is shown. */
+    from: string;
+    /** Attempts before a mail is given up as failed. */
+    maxAttempts: number;
+    outboxDir: string;
+  };
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -73,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const database = databaseConfigFromUrl(e.DATABASE_URL);
+  const dataDir = e.DATA_DIR ?? (database.dialect === 'sqlite' ? dirname(database.path) : './data');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -89,8 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     catalog: {
       signingKey: e.CATALOG_SIGNING_KEY,
-      dataDir: e.DATA_DIR ?? (database.dialect === 'sqlite' ? dirname(database.path) : './data'),
+      dataDir,
       demo: { partnerId: e.DEMO_CATALOG_PARTNER_ID, partnerSecret: e.DEMO_CATALOG_PARTNER_SECRET, portalUrl: e.DEMO_CATALOG_PORTAL_URL },
     },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, maxAttempts: e.MAIL_MAX_ATTEMPTS, outboxDir: join(dataDir, 'outbox') },
   };
 }

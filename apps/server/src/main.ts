@@ -4,6 +4,7 @@ import { loadConfig } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoIfEmpty } from './db/seed/demo.ts';
+import { startMailDelivery } from './modules/mail/delivery.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
@@ -24,12 +25,16 @@ async function main(): Promise<void> {
   if (config.database.dialect === 'sqlite') await seedDemoIfEmpty(db);
 
   const app = await buildApp({ config, db });
+  // Sends the outbox after each commit and every few seconds (docs/decisions/017).
+  const mail = startMailDelivery({ db, mail: config.mail, log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) } });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info(`${signal}: draining requests`);
     await app.close();
+    // A send under way finishes (bounded by the SMTP timeouts) before the database closes.
+    await mail.stop();
     await db.destroy();
     process.exit(0);
   };
@@ -39,6 +44,7 @@ async function main(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   const where = config.database.dialect === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL';
   app.log.info(`Rewards portal at ${address.replace('127.0.0.1', 'localhost')} on ${where}`);
+  app.log.info(config.mail.smtpUrl ? 'Mail goes out over SMTP_URL' : `No SMTP_URL: mails are written to ${config.mail.outboxDir} (npm run rewards -- outbox)`);
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { demoSeeded, seedDemo } from '../db/seed/demo.ts';
+import { listOutbox } from '../modules/mail/listing.ts';
 import { findParticipantByUsername } from '../modules/participants/store.ts';
 import { deleteParticipantSessions } from '../modules/sessions/store.ts';
 import { purgeExpiredSessions } from '../modules/sessions/service.ts';
@@ -15,6 +16,10 @@ Commands:
   sessions revoke --username NAME [--client ID]
                                             sign a participant out everywhere
   sessions purge                            delete expired sessions
+  outbox [--limit N] [--client ID] [--json]
+                                            the latest mails, newest first (default 20, all clients);
+                                            --json prints [{id, to, subject, template, status,
+                                            createdAt, text, html, links}]
 
 The database is DATABASE_URL (default file:./data/rewards.db).`;
 
@@ -28,11 +33,28 @@ async function revokeSessions(db: Db, clientId: string, username: string | undef
 
 class UsageError extends Error {}
 
+async function showOutbox(db: Db, options: { limit?: string; client?: string; json?: boolean }): Promise<string> {
+  const limit = options.limit === undefined ? 20 : Number(options.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+  const mails = await listOutbox(db, { limit, clientId: options.client });
+  if (options.json) return JSON.stringify(mails, null, 2);
+  if (mails.length === 0) return 'The outbox is empty.';
+  return mails
+    .map((m) => [m.createdAt, m.status.padEnd(7), m.template.padEnd(15), m.to, JSON.stringify(m.subject), m.links[0] ?? ''].join('  ').trimEnd())
+    .join('\n');
+}
+
 async function run(argv: string[]): Promise<string> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { username: { type: 'string' }, client: { type: 'string', default: 'acme' }, help: { type: 'boolean' } },
+    options: {
+      username: { type: 'string' },
+      client: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
   });
   const [command, sub] = positionals;
   if (values.help || !command) return USAGE;
@@ -48,9 +70,11 @@ async function run(argv: string[]): Promise<string> {
         await seedDemo(db);
         return 'Seeded the demo program "Acme Rewards" (users demo, spent, newbie, pending, inactive, merch).';
       case 'sessions':
-        if (sub === 'revoke') return await revokeSessions(db, values.client, values.username);
+        if (sub === 'revoke') return await revokeSessions(db, values.client ?? 'acme', values.username);
         if (sub === 'purge') return `Deleted ${await purgeExpiredSessions(db)} expired session(s).`;
         throw new UsageError(`Unknown sessions command "${sub ?? ''}"`);
+      case 'outbox':
+        return await showOutbox(db, values);
       default:
         throw new UsageError(`Unknown command "${command}"`);
     }

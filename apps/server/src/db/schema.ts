@@ -231,6 +231,36 @@ export interface ContactRequestsTable {
 
 // ── mail outbox (migration 006) ───────────────────────────────────────────
 
+/** pending: to send (at next_attempt_at) · sending: claimed by a worker until claimed_until · sent · failed */
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+/** A mail the portal sends, rendered when queued; delivered after the change that caused it commits. */
+export interface MailOutboxTable {
+  id: string;
+  client_id: string;
+  participant_id: string | null;
+  to_address: string;
+  locale: string;
+  /** forgotUsername | resetPassword | activated | passwordChanged */
+  template: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: MailStatus;
+  attempts: number;
+  next_attempt_at: string;
+  /** The lease of the worker sending it (status sending); another worker leaves it alone until then. */
+  claimed_until: string | null;
+  /** Why the last attempt failed, short, no secrets. */
+  last_error: string | null;
+  /** Where it went: "smtp: <server reply>" or "file: <path of the .eml>". */
+  delivery_note: string | null;
+  sent_at: string | null;
+  /** Stable per row, so a duplicate would be recognisable. */
+  message_id: string;
+  created_at: string;
+}
+
 
 
 // ── account lifecycle (migration 007) ─────────────────────────────────────
@@ -265,6 +295,7 @@ export interface Database {
   content_entries: ContentEntriesTable;
   contact_requests: ContactRequestsTable;
   // mail outbox
+  mail_outbox: MailOutboxTable;
 
 
   // account lifecycle

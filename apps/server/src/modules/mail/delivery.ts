@@ -1,0 +1,298 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer/lib/mailer';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import type { MailOutboxTable } from '../../db/schema.ts';
+import { onMailQueued } from './outbox.ts';
+import { linksIn } from './render.ts';
+
+/**
+ * Delivery of the outbox (docs/decisions/017). A row is claimed (pending → sending, with a lease)
+ * by one conditional UPDATE before anything is sent, so two workers never send the same row.
+ * Delivery is at most once: a row is tried again only when the SMTP server surely did not take
+ * it (it answered with a refusal, or could not be reached); an outcome that cannot be known
+ * (the connection dropped mid-message, the process died while sending) ends as failed.
+ */
+
+export interface MailLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface MailDeliveryOptions {
+  db: Db;
+  mail: Config['mail'];
+  log: MailLog;
+  /** Injectable clock (tests); default the wall clock. */
+  now?: () => Date;
+  /** Delay before attempt n+1 after n failed attempts; default 30 s, 2 min, 10 min, 30 min, then hourly. */
+  backoffMs?: (failedAttempts: number) => number;
+  /** How long a claim holds; longer than any send can take (the SMTP timeouts below). */
+  leaseMs?: number;
+  /** Poll period, the safety net behind the wake-up after each queued mail. */
+  pollMs?: number;
+}
+
+const BACKOFF_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000];
+
+export function defaultBackoffMs(failedAttempts: number): number {
+  return BACKOFF_MS[Math.min(failedAttempts, BACKOFF_MS.length) - 1] ?? BACKOFF_MS[0] ?? 30_000;
+}
+
+const LEASE_MS = 5 * 60_000;
+const BATCH = 20;
+
+type Row = Pick<MailOutboxTable, 'id' | 'client_id' | 'to_address' | 'template' | 'subject' | 'text_body' | 'html_body' | 'attempts' | 'message_id' | 'created_at'>;
+
+type Outcome = { kind: 'sent'; note: string } | { kind: 'retry' | 'failed'; error: string };
+
+interface Sender {
+  send(row: Row, from: SendMailOptions['from']): Promise<Outcome>;
+  close(): void;
+}
+
+/** Reports from nodemailer carry these; see NodemailerError in its errors.d.ts. */
+interface SmtpError {
+  code?: string;
+  originalCode?: string;
+  responseCode?: number;
+  permanent?: boolean;
+  command?: string;
+  timeoutType?: string;
+}
+
+/** Errors that happen before the server could have taken the message: safe to try again. */
+const UNREACHED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export function classifySmtpError(error: unknown): Outcome {
+  const e = (error ?? {}) as SmtpError;
+  const what = [e.code, e.responseCode, e.command].filter((part) => part !== undefined).join(' ') || 'error';
+  if (typeof e.responseCode === 'number') {
+    // The server answered no: it did not take the message. 5xx (but 503) will be answered again.
+    const permanent = e.permanent ?? (e.responseCode >= 500 && e.responseCode !== 503);
+    return { kind: permanent ? 'failed' : 'retry', error: `refused: ${what}` };
+  }
+  const beforeMessage =
+    UNREACHED.has(e.originalCode ?? '') ||
+    UNREACHED.has(e.code ?? '') ||
+    e.code === 'EDNS' ||
+    e.code === 'EAUTH' ||
+    e.code === 'ETLS' ||
+    e.timeoutType === 'CONNECT_TIMEOUT' ||
+    e.timeoutType === 'GREETING_TIMEOUT';
+  if (beforeMessage) return { kind: 'retry', error: `unreachable: ${what}` };
+  return { kind: 'failed', error: `outcome unknown, not retried (at most once): ${what}` };
+}
+
+function smtpSender(smtpUrl: string): Sender {
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    // Bounded, so a send always ends well within the lease.
+    connectionTimeout: 20_000,
+    greetingTimeout: 20_000,
+    socketTimeout: 60_000,
+  });
+  return {
+    async send(row, from) {
+      try {
+        const info = await transport.sendMail(message(row, from));
+        return { kind: 'sent', note: `smtp: ${String(info.response ?? '').slice(0, 200)}` };
+      } catch (error) {
+        return classifySmtpError(error);
+      }
+    },
+    close: () => transport.close(),
+  };
+}
+
+function fileSender(outboxDir: string, log: MailLog): Sender {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  return {
+    async send(row, from) {
+      try {
+        const info = await transport.sendMail(message(row, from));
+        await mkdir(outboxDir, { recursive: true });
+        const stamp = row.created_at.replace(/[^0-9]/g, '').slice(0, 14);
+        const path = join(outboxDir, `${stamp}-${row.template}-${row.id}.eml`);
+        await writeFile(path, info.message as Buffer);
+        // Development mode only (no SMTP_URL): the link is a secret, shown so that a newcomer can
+        // finish every flow on their own machine. With SMTP no link is ever logged.
+        const link = linksIn(row.text_body)[0];
+        log.info(`mail ${row.template} to ${row.to_address}: ${link ?? row.subject} (written to ${path})`);
+        return { kind: 'sent', note: `file: ${path}` };
+      } catch (error) {
+        return { kind: 'retry', error: `could not write the .eml: ${(error as NodeJS.ErrnoException).code ?? 'error'}` };
+      }
+    },
+    close: () => transport.close(),
+  };
+}
+
+function message(row: Row, from: SendMailOptions['from']): SendMailOptions {
+  return {
+    from,
+    to: row.to_address,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body,
+    messageId: row.message_id,
+    date: new Date(row.created_at),
+  };
+}
+
+/** MAIL_FROM as given when it names a sender, else the client's name over its address. */
+function sender(configured: string, clientName: string | undefined): SendMailOptions['from'] {
+  if (configured.includes('<') || !clientName) return configured;
+  return { name: clientName, address: configured };
+}
+
+export interface MailDeliveryPass {
+  /** Runs one pass now: claims due rows and delivers them; resolves with how many were handled. */
+  deliverDue(): Promise<number>;
+  close(): void;
+}
+
+export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPass {
+  const { db, mail, log } = options;
+  const now = options.now ?? (() => new Date());
+  const backoffMs = options.backoffMs ?? defaultBackoffMs;
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const transport = mail.smtpUrl ? smtpSender(mail.smtpUrl) : fileSender(mail.outboxDir, log);
+  const clientNames = new Map<string, string>();
+
+  async function clientName(clientId: string): Promise<string | undefined> {
+    if (!clientNames.has(clientId)) {
+      const client = await db.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirst();
+      if (client) clientNames.set(clientId, client.name);
+    }
+    return clientNames.get(clientId);
+  }
+
+  async function deliverDue(): Promise<number> {
+    const at = now().toISOString();
+    // A lease that ran out means a worker died while sending: the server may have the mail, so
+    // it is not sent again (at most once).
+    await db
+      .updateTable('mail_outbox')
+      .set({ status: 'failed', claimed_until: null, last_error: 'interrupted while sending; not retried (at most once)' })
+      .where('status', '=', 'sending')
+      .where('claimed_until', '<', at)
+      .execute();
+
+    const due = await db
+      .selectFrom('mail_outbox')
+      .select(['id', 'client_id', 'to_address', 'template', 'subject', 'text_body', 'html_body', 'attempts', 'message_id', 'created_at'])
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', at)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+
+    let handled = 0;
+    for (const row of due) {
+      const claimedAt = now();
+      const claim = await db
+        .updateTable('mail_outbox')
+        .set({ status: 'sending', claimed_until: new Date(claimedAt.getTime() + leaseMs).toISOString(), attempts: row.attempts + 1 })
+        .where('id', '=', row.id)
+        .where('status', '=', 'pending')
+        .where('attempts', '=', row.attempts)
+        .executeTakeFirst();
+      // Another worker claimed it between the look and the claim.
+      if (Number(claim.numUpdatedRows) !== 1) continue;
+      handled += 1;
+
+      const attempts = row.attempts + 1;
+      const outcome = await transport.send(row, sender(mail.from, await clientName(row.client_id)));
+      const finishedAt = now();
+      if (outcome.kind === 'sent') {
+        await db
+          .updateTable('mail_outbox')
+          .set({ status: 'sent', sent_at: finishedAt.toISOString(), claimed_until: null, last_error: null, delivery_note: outcome.note })
+          .where('id', '=', row.id)
+          .where('status', '=', 'sending')
+          .execute();
+        continue;
+      }
+      const giveUp = outcome.kind === 'failed' || attempts >= mail.maxAttempts;
+      await db
+        .updateTable('mail_outbox')
+        .set({
+          status: giveUp ? 'failed' : 'pending',
+          claimed_until: null,
+          last_error: outcome.error.slice(0, 300),
+          next_attempt_at: giveUp ? finishedAt.toISOString() : new Date(finishedAt.getTime() + backoffMs(attempts)).toISOString(),
+        })
+        .where('id', '=', row.id)
+        .where('status', '=', 'sending')
+        .execute();
+      // Names the mail, never its link: with SMTP the link must not reach the log.
+      log.warn(`mail ${row.template} ${row.id} attempt ${attempts} ${giveUp ? 'failed for good' : 'will be retried'}: ${outcome.error}`);
+    }
+    return handled;
+  }
+
+  return { deliverDue, close: () => transport.close() };
+}
+
+export interface MailDelivery {
+  /** Stops polling, waits for the pass under way, closes the transport. Call before the db closes. */
+  stop(): Promise<void>;
+  /** Resolves when the pass under way (if any) has finished; for tests. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Starts the delivery worker of this process: a pass at start, after every queued mail (a
+ * wake-up signal) and every few seconds. Its timers never keep the process alive.
+ */
+export function startMailDelivery(options: MailDeliveryOptions): MailDelivery {
+  const pass = createMailDelivery(options);
+  const pollMs = options.pollMs ?? 5_000;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const run = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await pass.deliverDue();
+        } catch (error) {
+          // The database may be briefly away; the next poll tries again.
+          // Only the error's code: a database message may quote values (addresses, links).
+          options.log.warn(`mail delivery pass failed (${(error as NodeJS.ErrnoException).code ?? 'error'}); retrying at the next poll`);
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+      if (!stopped) timer = setTimeout(run, pollMs).unref();
+    });
+  };
+
+  const unsubscribe = onMailQueued(run);
+  run();
+  return {
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+      await running;
+      pass.close();
+    },
+    async idle() {
+      while (running) await running;
+    },
+  };
+}
