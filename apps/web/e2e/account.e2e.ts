@@ -112,7 +112,7 @@ describe('the account pages, as anyone can open them', () => {
   test('the reset page takes the guid out of the address bar and asks for no Referer', async () => {
     const page = await newPage();
     await page.goto('/reset-password?passwordGuid=q8Yk3vWm2NcZ0pLrT5sXa7bHd9eFg1jK4uQo6iRyVwE');
-    await expectVisible(page.getByLabel('New password'));
+    await expectVisible(page.getByLabel('New password', { exact: true }));
     await page.waitForURL((url) => url.pathname === '/reset-password' && url.search === '');
     expect(await page.locator('meta[name="referrer"]').getAttribute('content')).toBe('no-referrer');
     await expectNoSeriousA11yViolations(page);
@@ -127,8 +127,8 @@ describe('the account flows against the real server', () => {
     await page.goto('/activation');
     await page.getByLabel('Account number').fill('1000004');
     await page.getByLabel('Last name').fill('Pending');
-    await page.getByLabel('New password').fill(NEW_PASSWORD);
-    await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole('checkbox', { name: /accept the privacy policy/i }).check();
     await page.getByRole('button', { name: 'Activate and sign in' }).click();
     await expectPath(page, '/home');
@@ -162,10 +162,10 @@ describe('the account flows against the real server', () => {
 
     const resetPath = resetPathOf(await latestMail('demo@example.com', 'resetPassword'));
     await page.goto(resetPath);
-    await expectVisible(page.getByLabel('New password'));
+    await expectVisible(page.getByLabel('New password', { exact: true }));
     await page.waitForURL((url) => url.search === '');
-    await page.getByLabel('New password').fill(NEW_PASSWORD);
-    await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Save new password' }).click();
     await expectVisible(page.getByRole('status').filter({ hasText: 'Your password has been changed' }));
     await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
@@ -187,8 +187,8 @@ describe('the account flows against the real server', () => {
     // The same link a second time: the dead-link state, with a way to a new one.
     const reuse = await newPage();
     await reuse.goto(resetPath);
-    await reuse.getByLabel('New password').fill('Another-Path-43');
-    await reuse.getByLabel('Confirm new password').fill('Another-Path-43');
+    await reuse.getByLabel('New password', { exact: true }).fill('Another-Path-43');
+    await reuse.getByLabel('Confirm new password', { exact: true }).fill('Another-Path-43');
     await reuse.getByRole('button', { name: 'Save new password' }).click();
     await expectVisible(reuse.getByRole('heading', { level: 1, name: 'This link no longer works' }));
     await expectVisible(reuse.getByRole('link', { name: 'Ask for a new link' }));
