@@ -104,6 +104,7 @@ describe('the account pages, as anyone can open them', () => {
     const page = await newPage();
     await page.goto('/reset-password');
     await expectVisible(page.getByRole('heading', { level: 1, name: 'This link no longer works' }));
+    await expectNoSeriousA11yViolations(page);
     await page.getByRole('link', { name: 'Ask for a new link' }).click();
     await expectPath(page, '/forgot-password');
     await done(page);
