@@ -1,4 +1,63 @@
-import type { ScreenKit } from './kit.ts';
+import type { Page } from 'playwright-core';
+import { acknowledgeCookieNotice, expectVisible } from '../../apps/web/e2e/harness/pages.ts';
+import type { ScreenKit, ScreenLocale } from './kit.ts';
 
-/** Screens of the account capability (issue 7). */
-export default async function scenes(_kit: ScreenKit): Promise<void> {}
+const GUID = 'q8Yk3vWm2NcZ0pLrT5sXa7bHd9eFg1jK4uQo6iRyVwE';
+
+/** Opens an anonymous page in the language, with the cookie notice closed (it hides the form's end). */
+async function open(kit: ScreenKit, page: Page, path: string, locale: ScreenLocale): Promise<void> {
+  await page.goto(path);
+  await expectVisible(page.locator('main h1'));
+  await acknowledgeCookieNotice(page); // found by its English name, so before the switch
+  await kit.switchTo(page, locale);
+}
+
+/**
+ * Screens of the account capability (issue 7): activation (empty, then after a submit with
+ * nothing filled in), forgot user id and forgot password (form and success), reset password
+ * (form with the rules panel partly ticked, and the dead-link state), at each width and language.
+ * The two forgot calls are answered in the browser: their reply is the same whatever the input,
+ * and no mail needs to leave for a picture.
+ */
+export default async function scenes(kit: ScreenKit): Promise<void> {
+  for (const locale of kit.locales) {
+    for (const width of kit.widths) {
+      const page = await kit.newPage(width);
+      const name = (screen: string) => `account-${screen}-${locale.code}-${width}`;
+      await page.route(/\/api\/v1\.0\/forgot(Username|Password)$/, (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ result: 'accepted' }) }),
+      );
+
+      await open(kit, page, '/activation', locale);
+      await kit.shoot(page, name('activation'));
+      await page.locator('main input[autocomplete="new-password"]').first().fill('garden7');
+      await page.locator('main button[type="submit"]').click();
+      await expectVisible(page.locator('main .field__error'));
+      await kit.shoot(page, name('activation-invalid'));
+
+      await open(kit, page, '/forgot-user-id', locale);
+      await kit.shoot(page, name('forgot-user-id'));
+      await page.locator('main input[type="email"]').fill('dana@example.com');
+      await page.locator('main button[type="submit"]').click();
+      await expectVisible(page.locator('main .ui-alert--success'));
+      await kit.shoot(page, name('forgot-user-id-success'));
+
+      await open(kit, page, '/forgot-password', locale);
+      await kit.shoot(page, name('forgot-password'));
+      await page.locator('main input[autocomplete="username"]').fill('demo');
+      await page.locator('main input[type="email"]').fill('demo@example.com');
+      await page.locator('main button[type="submit"]').click();
+      await expectVisible(page.locator('main .ui-alert--success'));
+      await kit.shoot(page, name('forgot-password-success'));
+
+      await open(kit, page, `/reset-password?passwordGuid=${GUID}`, locale);
+      await page.locator('main input[autocomplete="new-password"]').first().fill('Garden7');
+      await kit.shoot(page, name('reset-password'));
+
+      await open(kit, page, '/reset-password', locale);
+      await expectVisible(page.locator('main .ui-alert--warning'));
+      await kit.shoot(page, name('reset-password-expired'));
+      await page.context().close();
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import type {
   AcknowledgeReply,
+  ActivateRequest,
   BundleReply,
   ClientData,
   LoginRequest,
@@ -18,6 +19,10 @@ export const getBundle = (api: ApiClient, locale: string) =>
 
 export const login = (api: ApiClient, body: LoginRequest) =>
   api.request<UserData>('POST', apiPaths.login, { body, sessionId: null });
+
+/** Activation answers user data and a new session, like login (issue 7). */
+export const activate = (api: ApiClient, body: ActivateRequest) =>
+  api.request<UserData>('POST', apiPaths.activate, { body, sessionId: null });
 
 export const logout = (api: ApiClient) =>
   api.request<void>('GET', apiPaths.logout, { noContent: true, ignoreSessionTimeout: true });

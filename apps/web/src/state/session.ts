@@ -1,4 +1,4 @@
-import type { Locale, UserData } from '@rewards/contract';
+import type { ActivateRequest, Locale, UserData } from '@rewards/contract';
 import { RequestError } from '../api/client.ts';
 import * as endpoints from '../api/endpoints.ts';
 import type { AppServices } from './StoreContext.tsx';
@@ -44,6 +44,36 @@ export function updateUser(services: AppServices, patch: Partial<UserData>): voi
   if (current) setUser(services, { ...current, ...patch });
 }
 
+/**
+ * What login and activation share once the server answered user data and a new session: keep the
+ * visitor's chosen language, fetch the user's bundle when the locale differs, store the user.
+ */
+async function startSession(services: AppServices, answered: UserData): Promise<void> {
+  const { store, api } = services;
+  let user = answered;
+  const { client, locale: chosen } = store.getState();
+
+  // A visitor who picked a language before signing in keeps it (spec section 4, Login).
+  if (client && chosen.code !== client.locale.code && chosen.code !== user.locale.code) {
+    try {
+      user = await endpoints.setUserLocale(api, chosen.code, user.sessionId);
+    } catch (error) {
+      store.addError('setLocale', error);
+    }
+  }
+
+  let locale = user.locale;
+  try {
+    await ensureBundle(services, locale.code);
+  } catch (error) {
+    // Without the user's bundle the current one stays: better than a screen of missing keys.
+    store.addError('bundle', error);
+    locale = store.getState().locale;
+  }
+  setUser(services, user);
+  applyLocale(services, locale);
+}
+
 export async function login(services: AppServices, username: string, password: string): Promise<boolean> {
   const { store, api } = services;
   if (store.getState().busy.login) return false;
@@ -51,28 +81,7 @@ export async function login(services: AppServices, username: string, password: s
   store.setState({ preActivationWarning: false, sessionTimedOut: false });
   store.setBusy('login', true);
   try {
-    let user = await endpoints.login(api, { username, password });
-    const { client, locale: chosen } = store.getState();
-
-    // A visitor who picked a language before signing in keeps it (spec section 4, Login).
-    if (client && chosen.code !== client.locale.code && chosen.code !== user.locale.code) {
-      try {
-        user = await endpoints.setUserLocale(api, chosen.code, user.sessionId);
-      } catch (error) {
-        store.addError('setLocale', error);
-      }
-    }
-
-    let locale = user.locale;
-    try {
-      await ensureBundle(services, locale.code);
-    } catch (error) {
-      // Without the user's bundle the current one stays: better than a screen of missing keys.
-      store.addError('bundle', error);
-      locale = store.getState().locale;
-    }
-    setUser(services, user);
-    applyLocale(services, locale);
+    await startSession(services, await endpoints.login(api, { username, password }));
     return true;
   } catch (error) {
     if (error instanceof RequestError && error.errorCode === PRE_ACTIVATION) {
@@ -83,6 +92,25 @@ export async function login(services: AppServices, username: string, password: s
     return false;
   } finally {
     store.setBusy('login', false);
+  }
+}
+
+/**
+ * Activation (issue 7): the server answers user data and a new session exactly like login, so the
+ * participant is signed in the same way (spec section 4). Errors go under 'activation'. The
+ * caller keeps its own busy state.
+ */
+export async function activate(services: AppServices, request: ActivateRequest): Promise<boolean> {
+  const { store, api } = services;
+  store.dismissErrors('activation', 'setLocale', 'bundle');
+  try {
+    const user = await endpoints.activate(api, request);
+    store.setState({ preActivationWarning: false, sessionTimedOut: false });
+    await startSession(services, user);
+    return true;
+  } catch (error) {
+    store.addError('activation', error);
+    return false;
   }
 }
 

@@ -1,17 +1,214 @@
-import { useI18n } from '../../i18n/I18nContext.tsx';
+import { useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Link } from 'react-router';
+import { meetsPasswordRules } from '@rewards/contract/password-rules';
+import type { ActivateRequest } from '@rewards/contract';
+import { useI18n } from '../../i18n/I18nContext.tsx';
+import { useAppState, useServices } from '../../state/StoreContext.tsx';
+import { activate } from '../../state/session.ts';
 import { paths } from '../../routing/paths.ts';
-import { Placeholder } from '../../ui/Placeholder.tsx';
+import { AppLink } from '../../ui/AppLink.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
+import { AuthAlerts } from './AuthAlerts.tsx';
+import { PasswordInput, TextField } from './fields.tsx';
+import './auth.css';
 
-/** Its screen comes in a later issue; the route, guard and title are in place. */
+type InputHints = Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'dir' | 'autoCapitalize'>;
+
+/** The activation fields the portal knows: how each is typed and filled in (autofill names). */
+const KNOWN_FIELDS: Readonly<Record<string, InputHints>> = {
+  accountNumber: { autoComplete: 'off', dir: 'ltr' },
+  lastName: { autoComplete: 'family-name' },
+  firstName: { autoComplete: 'given-name' },
+  email: { type: 'email', autoComplete: 'email', dir: 'ltr', autoCapitalize: 'none' },
+  dateOfBirth: { type: 'date', autoComplete: 'bday' },
+  postalCode: { autoComplete: 'postal-code', autoCapitalize: 'characters' },
+};
+
+/** A field the portal has no text for is labelled with its name in words ("employeeId" → "Employee id"). */
+export function fieldNameInWords(name: string): string {
+  const words = name.replace(/[_-]+/g, ' ').replace(/([a-z\d])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+type Problems = Record<string, string | undefined>;
+
+/**
+ * Activation (issue 7): the participant proves who they are with the client's activation fields,
+ * may choose a user id, sets a password that meets the rules and accepts the privacy notice when
+ * one is active. Success signs them in (the route guard then takes them to /home).
+ */
 export default function ActivationPage() {
+  const services = useServices();
+  const { store } = services;
   const { t } = useI18n();
+  const id = useId();
+  const client = useAppState((s) => s.client);
+  const fields = client?.clientBranding.activationFields ?? [];
+  const rules = client?.passwordRules;
+  const privacyVersion = client?.privacyNoticeVersion ?? 0;
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [accepted, setAccepted] = useState(false);
+  const [problems, setProblems] = useState<Problems>({});
+  const [busy, setBusy] = useState(false);
+
+  const fieldId = (name: string) => `${id}-${name}`;
+  const characteristicId = (name: string) => fieldId(`c-${name}`);
+  const rulesId = `${id}-rules`;
+
+  const validate = (): Problems => {
+    const found: Problems = {};
+    for (const name of fields) if (!values[name]?.trim()) found[characteristicId(name)] = 'account.validation.required';
+    if (!password) found[fieldId('password')] = 'account.validation.password';
+    else if (rules && !meetsPasswordRules(rules, password, username)) found[fieldId('password')] = 'account.validation.rules';
+    if (confirm !== password) found[fieldId('confirm')] = 'account.validation.confirm';
+    if (privacyVersion > 0 && !accepted) found[fieldId('privacy')] = 'account.validation.privacy';
+    return found;
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    store.dismissErrors('activation');
+    const found = validate();
+    setProblems(found);
+    const first = Object.keys(found)[0];
+    if (first) {
+      document.getElementById(first)?.focus();
+      return;
+    }
+    const request: ActivateRequest = {
+      characteristics: Object.fromEntries(fields.map((name) => [name, values[name]?.trim() ?? ''])),
+      password,
+    };
+    if (username.trim()) request.username = username.trim();
+    if (privacyVersion > 0) request.acceptedPrivacyNoticeVersion = privacyVersion;
+    setBusy(true);
+    const ok = await activate(services, request);
+    // On success the route guard moves the now signed-in participant on to /home.
+    if (!ok) {
+      setBusy(false);
+      setPassword('');
+      setConfirm('');
+    }
+  };
+
+  const clear = (key: string) => {
+    if (problems[key]) setProblems((p) => ({ ...p, [key]: undefined }));
+  };
+  const problem = (key: string) => (problems[key] ? t(problems[key]) : undefined);
+
   return (
-    <Placeholder heading={t('activation.heading')}>
-      <p>{t('common.comingSoon')}</p>
-      <p>
-        <Link to={paths.login}>{t('common.backToLogin')}</Link>
-      </p>
-    </Placeholder>
+    <div className="auth">
+      <div className="auth__card auth__card--wide">
+        <h1 tabIndex={-1}>{t('activation.heading')}</h1>
+        <p className="auth__intro">{t('account.activation.intro', { clientName: client?.clientBranding.clientName ?? '' })}</p>
+        <AuthAlerts errorType="activation" />
+
+        <form className="auth__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+          {fields.length > 0 ? (
+            <fieldset className="auth__group">
+              <legend>{t('account.activation.identity')}</legend>
+              <p className="auth__group-hint">{t('account.activation.identityHint')}</p>
+              {fields.map((name) => {
+                const key = characteristicId(name);
+                const known = KNOWN_FIELDS[name];
+                return (
+                  <TextField
+                    key={name}
+                    id={key}
+                    label={known ? t(`account.field.${name}`) : fieldNameInWords(name)}
+                    hint={name === 'accountNumber' ? t('account.field.accountNumber.hint') : undefined}
+                    {...(known ?? { autoComplete: 'off' })}
+                    value={values[name] ?? ''}
+                    onChange={(value) => {
+                      setValues((v) => ({ ...v, [name]: value }));
+                      clear(key);
+                    }}
+                    error={problem(key)}
+                  />
+                );
+              })}
+            </fieldset>
+          ) : null}
+
+          <fieldset className="auth__group">
+            <legend>{t('account.activation.signInDetails')}</legend>
+            <TextField
+              id={fieldId('username')}
+              label={t('account.activation.username')}
+              hint={t('account.activation.usernameHint')}
+              autoComplete="username"
+              autoCapitalize="none"
+              maxLength={100}
+              value={username}
+              onChange={setUsername}
+            />
+            <PasswordInput
+              id={fieldId('password')}
+              label={t('account.field.newPassword')}
+              value={password}
+              onChange={(value) => {
+                setPassword(value);
+                clear(fieldId('password'));
+              }}
+              error={problem(fieldId('password'))}
+              describedBy={rules ? rulesId : undefined}
+            />
+            {rules ? <PasswordRulesPanel id={rulesId} rules={rules} password={password} username={username} /> : null}
+            <PasswordInput
+              id={fieldId('confirm')}
+              label={t('account.field.confirmPassword')}
+              value={confirm}
+              onChange={(value) => {
+                setConfirm(value);
+                clear(fieldId('confirm'));
+              }}
+              error={problem(fieldId('confirm'))}
+            />
+          </fieldset>
+
+          {privacyVersion > 0 ? (
+            <div className="auth__consent">
+              <div className="auth__check">
+                <input
+                  id={fieldId('privacy')}
+                  type="checkbox"
+                  checked={accepted}
+                  onChange={(e) => {
+                    setAccepted(e.target.checked);
+                    clear(fieldId('privacy'));
+                  }}
+                  aria-invalid={problems[fieldId('privacy')] ? true : undefined}
+                  aria-describedby={problems[fieldId('privacy')] ? `${fieldId('privacy')}-error` : undefined}
+                />
+                <label htmlFor={fieldId('privacy')}>{t('account.activation.privacy')}</label>
+              </div>
+              <AppLink className="auth__consent-link" to={paths.privacyPolicy}>
+                {t('account.activation.privacyLink')}
+              </AppLink>
+              {problems[fieldId('privacy')] ? (
+                <p id={`${fieldId('privacy')}-error`} className="field__error">
+                  {problem(fieldId('privacy'))}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+
+          <Button type="submit" className="auth__submit" busy={busy} busyLabel={t('account.activation.busy')}>
+            {t('account.activation.submit')}
+          </Button>
+        </form>
+
+        <nav className="auth__links" aria-label={t('account.links.label')}>
+          <span>
+            {t('account.activation.haveAccount')} <Link to={paths.login}>{t('account.signIn')}</Link>
+          </span>
+        </nav>
+      </div>
+    </div>
   );
 }

@@ -1,17 +1,96 @@
-import { useI18n } from '../../i18n/I18nContext.tsx';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { RequestError } from '../../api/client.ts';
+import { useI18n } from '../../i18n/I18nContext.tsx';
+import { useServices } from '../../state/StoreContext.tsx';
 import { paths } from '../../routing/paths.ts';
-import { Placeholder } from '../../ui/Placeholder.tsx';
+import { Alert } from '../../ui/Alert.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { AuthAlerts, useSuccess } from './AuthAlerts.tsx';
+import { looksLikeEmail, TextField } from './fields.tsx';
+import { forgotUsername } from './api.ts';
+import './auth.css';
 
-/** Its screen comes in a later issue; the route, guard and title are in place. */
+/**
+ * Forgot user id (issue 7): an email address in, the same answer out whether or not it is known,
+ * so the page can tell nobody who is enrolled. The form gives way to the success message.
+ */
 export default function ForgotUserIdPage() {
+  const { store, api } = useServices();
   const { t } = useI18n();
+  const id = useId();
+  const success = useSuccess('forgotUserId');
+  const [email, setEmail] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    store.dismissErrors('forgotUserId');
+    const found = !email.trim() ? 'account.validation.email.empty' : !looksLikeEmail(email) ? 'account.validation.email.invalid' : undefined;
+    setProblem(found);
+    if (found) {
+      document.getElementById(`${id}-email`)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await forgotUsername(api, { emailAddress: email.trim() });
+      store.addSuccess({ successType: 'forgotUserId', message: 'forgotUserId.form.successMessage' });
+      heading.current?.focus();
+    } catch (error) {
+      if (!(error instanceof RequestError && error.sessionTimeout)) store.addError('forgotUserId', error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
-    <Placeholder heading={t('forgotUserId.heading')}>
-      <p>{t('common.comingSoon')}</p>
-      <p>
-        <Link to={paths.login}>{t('common.backToLogin')}</Link>
-      </p>
-    </Placeholder>
+    <div className="auth">
+      <div className="auth__card">
+        <h1 tabIndex={-1} ref={heading}>
+          {t('forgotUserId.heading')}
+        </h1>
+        <AuthAlerts errorType="forgotUserId" successType="forgotUserId" />
+        {success ? (
+          <div className="auth__done">
+            <Alert kind="success">{t(success.message)}</Alert>
+            <p className="auth__note">{t('account.forgot.checkSpam')}</p>
+            <Link className="ui-button ui-button--primary auth__submit" to={paths.login}>
+              {t('account.signIn')}
+            </Link>
+          </div>
+        ) : (
+          <>
+            <p className="auth__intro">{t('account.forgotUserId.intro')}</p>
+            <form className="auth__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+              <TextField
+                id={`${id}-email`}
+                label={t('account.field.email')}
+                type="email"
+                autoComplete="email"
+                maxLength={254}
+                dir="ltr"
+                value={email}
+                onChange={(value) => {
+                  setEmail(value);
+                  setProblem(undefined);
+                }}
+                error={problem ? t(problem) : undefined}
+              />
+              <Button type="submit" className="auth__submit" busy={busy} busyLabel={t('account.sending')}>
+                {t('account.forgotUserId.submit')}
+              </Button>
+            </form>
+          </>
+        )}
+        <nav className="auth__links" aria-label={t('account.links.label')}>
+          {success ? null : <Link to={paths.login}>{t('common.backToLogin')}</Link>}
+          <Link to={paths.forgotPassword}>{t('login.forgotPassword')}</Link>
+        </nav>
+      </div>
+    </div>
   );
 }

@@ -1,0 +1,198 @@
+// The account lifecycle of issue 7 in a real browser against the real server, on a portal of
+// its own: activating `pending` and resetting demo's password change data that other files'
+// tests rely on (pending.e2e.ts expects pending to be not yet activated). Mails are read from
+// the server's outbox (the e2e server has no SMTP_URL) through the operator CLI.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { rewardsCli, startPortalServer, type PortalServer } from './harness/server.ts';
+import { expectNoSeriousA11yViolations } from './harness/browser.ts';
+import { DEMO_PASSWORD, expectPath, expectVisible, launchChromium, loginForm, signIn } from './harness/pages.ts';
+
+interface OutboxMail {
+  id: string;
+  to: string;
+  subject: string;
+  template: string;
+  status: string;
+  createdAt: string;
+  text: string;
+  html: string;
+  links: string[];
+}
+
+const NEW_PASSWORD = 'Garden-Path-42';
+let server: PortalServer;
+let browser: Browser;
+const pageErrors = new WeakMap<Page, string[]>();
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startPortalServer(), launchChromium()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.baseUrl, locale: 'en-US', reducedMotion: 'reduce' });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  pageErrors.set(page, errors);
+  return page;
+}
+
+/** Closes the test's page; an uncaught error in it fails the test. */
+async function done(page: Page) {
+  await page.context().close();
+  expect(pageErrors.get(page), 'uncaught errors in the page').toEqual([]);
+}
+
+/** The newest mail of a template to an address, waiting a little for it to be written. */
+async function latestMail(to: string, template: string): Promise<OutboxMail> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const mails = JSON.parse(await rewardsCli(server.databaseUrl, ['outbox', '--json'])) as OutboxMail[];
+    const mail = mails.find((m) => m.to === to && m.template === template);
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`No ${template} mail to ${to} in the outbox: ${mails.map((m) => `${m.template}→${m.to}`).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+/** The reset link of a mail, on this test server (the mail names the client's own origin). */
+function resetPathOf(mail: OutboxMail): string {
+  const link = mail.links.find((l) => l.includes('/reset-password?passwordGuid='));
+  expect(link, `a reset link in ${JSON.stringify(mail.links)}`).toBeDefined();
+  const url = new URL(link!);
+  return `${url.pathname}${url.search}`;
+}
+
+describe('the account pages, as anyone can open them', () => {
+  test('each page is reachable from the login page and free of serious axe violations', async () => {
+    const page = await newPage();
+    await page.goto('/login');
+    for (const [name, path, heading] of [
+      [/forgot your user id/i, '/forgot-user-id', /forgot your user id/i],
+      [/forgot your password/i, '/forgot-password', /forgot your password/i],
+      [/activate your account/i, '/activation', /activate your account/i],
+    ] as const) {
+      await page.goto('/login');
+      await page.getByRole('main').getByRole('link', { name }).last().click();
+      await expectPath(page, path);
+      await expectVisible(page.getByRole('heading', { level: 1, name: heading }));
+      await expectNoSeriousA11yViolations(page);
+    }
+    await done(page);
+  });
+
+  test('the activation page asks for the demo fields and checks them before sending', async () => {
+    const page = await newPage();
+    await page.goto('/activation');
+    await expectVisible(page.getByLabel('Account number'));
+    await expectVisible(page.getByLabel('Last name'));
+    await page.getByRole('button', { name: 'Activate and sign in' }).click();
+    await expectVisible(page.getByText('Fill in this field.'));
+    expect(await page.getByLabel('Account number').evaluate((el) => el === document.activeElement)).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await done(page);
+  });
+
+  test('a reset link without its guid shows the dead-link state, with a way to a new link', async () => {
+    const page = await newPage();
+    await page.goto('/reset-password');
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'This link no longer works' }));
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('link', { name: 'Ask for a new link' }).click();
+    await expectPath(page, '/forgot-password');
+    await done(page);
+  });
+
+  test('the reset page takes the guid out of the address bar and asks for no Referer', async () => {
+    const page = await newPage();
+    await page.goto('/reset-password?passwordGuid=q8Yk3vWm2NcZ0pLrT5sXa7bHd9eFg1jK4uQo6iRyVwE');
+    await expectVisible(page.getByLabel('New password', { exact: true }));
+    await page.waitForURL((url) => url.pathname === '/reset-password' && url.search === '');
+    expect(await page.locator('meta[name="referrer"]').getAttribute('content')).toBe('no-referrer');
+    await expectNoSeriousA11yViolations(page);
+    await done(page);
+  });
+});
+
+// These need the account server and the mail outbox (issue 7's server and mail branches).
+describe('the account flows against the real server', () => {
+  test('pending activates with account number and last name and lands on home, signed in', async () => {
+    const page = await newPage();
+    await page.goto('/activation');
+    await page.getByLabel('Account number').fill('1000004');
+    await page.getByLabel('Last name').fill('Pending');
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole('checkbox', { name: /accept the privacy policy/i }).check();
+    await page.getByRole('button', { name: 'Activate and sign in' }).click();
+    await expectPath(page, '/home');
+    expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('userState'))) ?? 'null')).toMatchObject({ userName: 'pending' });
+    await done(page);
+
+    // The new password now signs pending in, without the pre-activation warning.
+    const again = await newPage();
+    await signIn(again, 'pending', NEW_PASSWORD);
+    await done(again);
+  });
+
+  test('forgot user id: the mail names the username', async () => {
+    const page = await newPage();
+    await page.goto('/forgot-user-id');
+    await page.getByLabel('Email address').fill('newbie@example.com');
+    await page.getByRole('button', { name: 'Email my user ID' }).click();
+    await expectVisible(page.getByRole('status').filter({ hasText: 'If the email address matches an account' }));
+    const mail = await latestMail('newbie@example.com', 'forgotUsername');
+    expect(mail.text).toContain('newbie');
+    await done(page);
+  });
+
+  test('forgot password → the mail → the link → a new password signs in, the old one fails, the link is spent', async () => {
+    const page = await newPage();
+    await page.goto('/forgot-password');
+    await page.getByLabel('User ID').fill('demo');
+    await page.getByLabel('Email address').fill('demo@example.com');
+    await page.getByRole('button', { name: 'Email me a reset link' }).click();
+    await expectVisible(page.getByRole('status').filter({ hasText: 'If the details match an account' }));
+
+    const resetPath = resetPathOf(await latestMail('demo@example.com', 'resetPassword'));
+    await page.goto(resetPath);
+    await expectVisible(page.getByLabel('New password', { exact: true }));
+    await page.waitForURL((url) => url.search === '');
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await expectVisible(page.getByRole('status').filter({ hasText: 'Your password has been changed' }));
+    await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
+    await expectPath(page, '/login');
+
+    // The old password fails…
+    const form = loginForm(page);
+    await form.username.fill('demo');
+    await form.password.fill(DEMO_PASSWORD);
+    await form.submit.click();
+    await expectVisible(page.getByRole('alert'));
+    await expectPath(page, '/login');
+    // …and the new one works.
+    await form.password.fill(NEW_PASSWORD);
+    await form.submit.click();
+    await expectPath(page, '/home');
+    await done(page);
+
+    // The same link a second time: the dead-link state, with a way to a new one.
+    const reuse = await newPage();
+    await reuse.goto(resetPath);
+    await reuse.getByLabel('New password', { exact: true }).fill('Another-Path-43');
+    await reuse.getByLabel('Confirm new password', { exact: true }).fill('Another-Path-43');
+    await reuse.getByRole('button', { name: 'Save new password' }).click();
+    await expectVisible(reuse.getByRole('heading', { level: 1, name: 'This link no longer works' }));
+    await expectVisible(reuse.getByRole('link', { name: 'Ask for a new link' }));
+    await done(reuse);
+  });
+});
