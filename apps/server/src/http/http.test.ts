@@ -27,7 +27,7 @@ describe.each(dialects)('HTTP behaviour common to every route on %s', (dialect) 
     expect(csp).toContain("frame-ancestors 'none'");
     expect(reply.headers['x-content-type-options']).toBe('nosniff');
     expect(reply.headers['strict-transport-security']).toContain('max-age=');
-    expect(reply.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(reply.headers['referrer-policy']).toBe('no-referrer');
   });
 
   it('answers an unknown API path with a JSON 404', async () => {

@@ -22,6 +22,8 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     // The portal opens external catalogs in new tabs; it never needs to be embedded.
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Some of the portal's own addresses carry secrets (a reset guid, an SSO session id) until
+    // the app removes them; no request, to us or anyone, may repeat them in a Referer.
+    referrerPolicy: { policy: 'no-referrer' },
   });
 }
