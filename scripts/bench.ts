@@ -80,7 +80,7 @@ try {
       if (only.has('history')) results.history = await runHistory(portal.baseUrl, log);
       if (only.has('browser')) {
         results.browser = await runBrowser(portal.baseUrl, log);
-        results.lighthouse = await runLighthouse(portal.baseUrl, log);
+        results.lighthouse = await runLighthouse(portal.baseUrl, log, quick ? 1 : 3);
       }
     } finally {
       await portal.stop();

@@ -84,12 +84,12 @@ export function markdown(r: Results): string {
   }
   if (r.browser) lines.push('**The browser** (Chromium, 412 × 823, median of 3 runs; CLS the worst)', '', ...screenTable(r.browser), '');
   if (r.lighthouse) {
-    lines.push('**Lighthouse** (mobile)', '');
+    lines.push('**Lighthouse** (mobile, simulated throttling; the median run, every run\'s performance score in brackets)', '');
     if ('error' in r.lighthouse) lines.push(`Not measured: ${r.lighthouse.error}`, '');
     else {
       lines.push('| page | performance | accessibility | best practices | LCP ms | CLS | TBT ms |', '|---|---:|---:|---:|---:|---:|---:|');
       for (const [page, s] of [['/login', r.lighthouse.login], ['/home (signed in)', r.lighthouse.home]] as const) {
-        lines.push(`| ${page} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} | ${Math.round(s.lcpMs ?? 0)} | ${s.cls} | ${Math.round(s.tbtMs ?? 0)} |`);
+        lines.push(`| ${page} | ${s.performance}${s.performanceRuns && s.performanceRuns.length > 1 ? ` (${s.performanceRuns.join(', ')})` : ''} | ${s.accessibility} | ${s.bestPractices} | ${Math.round(s.lcpMs ?? 0)} | ${s.cls} | ${Math.round(s.tbtMs ?? 0)} |`);
       }
       const failing = [...r.lighthouse.login.failing.map((f) => `/login ${f}`), ...r.lighthouse.home.failing.map((f) => `/home ${f}`)];
       if (failing.length > 0) lines.push('', `Audits below full score: ${failing.join('; ')}.`);
