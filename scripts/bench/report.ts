@@ -73,7 +73,7 @@ export function markdown(r: Results): string {
       lines.push('| case | one process /s | two processes /s | × | non-2xx (one / two) |', '|---|---:|---:|---:|---:|');
       for (const c of r.postgres.cases) lines.push(`| \`${c.name}\` | ${n(c.one.requestsPerSecond)} | ${n(c.two.requestsPerSecond)} | ${c.speedup} | ${c.one.non2xx} / ${c.two.non2xx} |`);
       const race = r.postgres.race;
-      lines.push('', `100-way race on one code across both processes: ${race.ok} × 200 (${Object.entries(race.statuses).map(([s, k]) => `${k} × ${s}`).join(', ')}), ${race.credits} ledger credit(s), balance ${race.balanceMatchesLedger ? 'matches' : 'does NOT match'} the ledger.`, '');
+      lines.push('', `100-way race on one code across both processes: ${race.requests} requests answered ${Object.entries(race.statuses).map(([s, k]) => `${k} × ${s}`).join(', ')}; ${race.credits} ledger credit(s), balance ${race.balanceMatchesLedger ? 'matches' : 'does NOT match'} the ledger.`, '');
     }
   }
   if (r.history) {
@@ -98,7 +98,7 @@ export function markdown(r: Results): string {
   }
   if (r.startup || r.api) {
     const parts: string[] = [];
-    if (r.startup) parts.push(`\`npm start\` to /healthz: ${r.startup.freshDatabaseSeconds} s on a fresh database, ${r.startup.restartSeconds} s on a restart with nothing changed`);
+    if (r.startup) parts.push(`\`npm start\` to /healthz: ${r.startup.freshDatabaseSeconds} s on a fresh database, ${r.startup.restartSeconds} s on a restart with nothing changed (then ${r.startup.rssAfterStartMb ?? '?'} MB resident)`);
     if (r.api) parts.push(`server resident memory: ${r.api.rssAfterStartMb ?? '?'} MB after start, ${r.api.rssAfterLoadMb ?? '?'} MB after the API load`);
     lines.push(`**Start-up and memory**: ${parts.join('; ')}.`, '');
   }

@@ -27,15 +27,23 @@ function descendants(pid: number): number[] {
   return children.flatMap((child) => [child, ...descendants(child)]);
 }
 
-/** The node process serving the portal (not npm's, not the shell's). */
+/**
+ * The node process serving the portal, not npm's nor the shell's: the one running main.ts,
+ * else (a start script that imports the server) the node process holding the most memory.
+ */
 function serverPid(npmPid: number): number | undefined {
-  return descendants(npmPid).find((pid) => {
+  const read = (pid: number, file: string) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.ts');
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
     } catch {
-      return false;
+      return '';
     }
-  });
+  };
+  // By argv[0]: npm rewrites its own to "npm start", and node 24 names its main thread "MainThread".
+  const nodes = descendants(npmPid).filter((pid) => /(^|\/)node$/.test(read(pid, 'cmdline').split('\0')[0] ?? ''));
+  const main = nodes.filter((pid) => read(pid, 'cmdline').split('\0').some((arg) => arg.endsWith('main.ts')));
+  const byMemory = (list: number[]) => [...list].sort((a, b) => (rssMb(b) ?? 0) - (rssMb(a) ?? 0))[0];
+  return main.length > 0 ? byMemory(main) : byMemory(nodes);
 }
 
 async function timeStart(databaseUrl: string): Promise<{ seconds: number; rss: number | undefined }> {
