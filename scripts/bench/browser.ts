@@ -22,6 +22,8 @@ export interface ScreenMetrics {
   cls: number;
   /** Sum over long tasks of their time beyond 50 ms (Lighthouse's TBT, without its FCP..TTI window). */
   blockingMs: number;
+  /** What moved, for whoever fixes it: element, the shift's score, when. */
+  shifted: string[];
   runs: number;
 }
 
@@ -37,10 +39,15 @@ const HOME_READY = '.points__balance, main a[href="/activity-history"]';
 
 /** Installed before the page's own scripts on every navigation. */
 const observe = (ready: string) => `
-  window.__bench = { lcp: 0, cls: 0, render: 0, longTasks: [] };
+  window.__bench = { lcp: 0, cls: 0, render: 0, longTasks: [], shifted: [] };
+  const describe = (node) => node && node.nodeType === 1 ? node.nodeName.toLowerCase() + (node.id ? '#' + node.id : '') + (typeof node.className === 'string' && node.className ? '.' + node.className.trim().split(/\s+/).join('.') : '') : '';
   const po = (type, each) => { try { new PerformanceObserver((l) => l.getEntries().forEach(each)).observe({ type, buffered: true }); } catch {} };
   po('largest-contentful-paint', (e) => { window.__bench.lcp = e.startTime; });
-  po('layout-shift', (e) => { if (!e.hadRecentInput) window.__bench.cls += e.value; });
+  po('layout-shift', (e) => {
+    if (e.hadRecentInput) return;
+    window.__bench.cls += e.value;
+    for (const source of e.sources || []) window.__bench.shifted.push(describe(source.node) + ' ' + e.value.toFixed(3) + ' at ' + Math.round(e.startTime) + ' ms');
+  });
   po('longtask', (e) => { window.__bench.longTasks.push(e.duration); });
   const seen = () => {
     const el = document.querySelector(${JSON.stringify(ready)});
@@ -56,7 +63,7 @@ const observe = (ready: string) => `
 
 interface Sample {
   jsBytes: number; cssBytes: number; transferredBytes: number; requests: number; apiBeforeRender: number; apiTotal: number;
-  renderMs: number; lcpMs: number; cls: number; blockingMs: number;
+  renderMs: number; lcpMs: number; cls: number; blockingMs: number; shifted: string[];
 }
 
 async function sample(context: BrowserContext, ready: string, go: (page: import('playwright-core').Page) => Promise<void>): Promise<Sample> {
@@ -67,7 +74,7 @@ async function sample(context: BrowserContext, ready: string, go: (page: import(
     await page.waitForFunction(() => (window as unknown as { __bench: { render: number } }).__bench.render > 0, undefined, { timeout: 30_000 });
     await page.waitForTimeout(SETTLE_MS);
     return await page.evaluate(() => {
-      const bench = (window as unknown as { __bench: { lcp: number; cls: number; render: number; longTasks: number[] } }).__bench;
+      const bench = (window as unknown as { __bench: { lcp: number; cls: number; render: number; longTasks: number[]; shifted: string[] } }).__bench;
       const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
       const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
       const path = (r: PerformanceResourceTiming) => new URL(r.name).pathname;
@@ -86,6 +93,7 @@ async function sample(context: BrowserContext, ready: string, go: (page: import(
         lcpMs: Math.round(bench.lcp),
         cls: Math.round(bench.cls * 1000) / 1000,
         blockingMs: Math.round(bench.longTasks.reduce((total, d) => total + Math.max(0, d - 50), 0)),
+        shifted: [...new Set(bench.shifted)].slice(0, 6),
       };
     });
   } finally {
@@ -95,7 +103,7 @@ async function sample(context: BrowserContext, ready: string, go: (page: import(
 
 function summarise(samples: Sample[]): ScreenMetrics {
   const last = samples[samples.length - 1]!;
-  const mid = (key: keyof Sample) => median(samples.map((s) => s[key]));
+  const mid = (key: Exclude<keyof Sample, 'shifted'>) => median(samples.map((s) => s[key]));
   return {
     ...last,
     renderMs: mid('renderMs'),
@@ -104,6 +112,7 @@ function summarise(samples: Sample[]): ScreenMetrics {
     cls: Math.max(...samples.map((s) => s.cls)),
     blockingMs: mid('blockingMs'),
     apiBeforeRender: Math.max(...samples.map((s) => s.apiBeforeRender)),
+    shifted: [...new Set(samples.flatMap((s) => s.shifted.map((line) => line.replace(/ at \d+ ms$/, ''))))].slice(0, 6),
     runs: samples.length,
   };
 }
@@ -135,7 +144,7 @@ export async function runBrowser(baseUrl: string, log: (line: string) => void): 
     }
     const results = { login: summarise(logins), home: summarise(homes) };
     for (const [name, m] of Object.entries(results)) {
-      log(`${name}: JS ${m.jsBytes} B, CSS ${m.cssBytes} B, ${m.requests} requests, ${m.apiBeforeRender} API before render, LCP ${m.lcpMs} ms, CLS ${m.cls}`);
+      log(`${name}: JS ${m.jsBytes} B, CSS ${m.cssBytes} B, ${m.requests} requests, ${m.apiBeforeRender} API before render, LCP ${m.lcpMs} ms, CLS ${m.cls}${m.shifted.length > 0 ? ` (${m.shifted.join('; ')})` : ''}`);
     }
     return results;
   } finally {

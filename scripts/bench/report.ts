@@ -51,6 +51,9 @@ function screenTable(browser: BrowserResults): string[] {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     row('/login, cold', browser.login),
     row('/home after sign-in, reload', browser.home),
+    ...(['login', 'home'] as const)
+      .filter((screen) => browser[screen].shifted.length > 0)
+      .map((screen) => `\nLayout shifts on /${screen}: ${browser[screen].shifted.map((s) => `\`${s}\``).join(', ')}.`),
   ];
 }
 
