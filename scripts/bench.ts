@@ -17,7 +17,7 @@ import { ensureWebBuild } from '../apps/web/e2e/harness/server.ts';
 import { runApi } from './bench/api.ts';
 import { evaluateBudgets } from './bench/budgets.ts';
 import { runBrowser } from './bench/browser.ts';
-import { addBenchData, seedDemo } from './bench/fixtures.ts';
+import { addBenchData, redeemCredits, seedDemo } from './bench/fixtures.ts';
 import { runHistory } from './bench/history.ts';
 import { runLighthouse } from './bench/lighthouse.ts';
 import { startPortal } from './bench/portal.ts';
@@ -83,7 +83,13 @@ try {
         results.lighthouse = await runLighthouse(portal.baseUrl, log, quick ? 1 : 3);
       }
     } finally {
-      await portal.stop();
+      // Killed, not stopped: every redemption it acknowledged must be in the ledger all the same.
+      await portal.crash();
+    }
+    if (results.api) {
+      const redeem = results.api.cases.find((c) => c.name.startsWith('POST ots/redeem'));
+      results.api.durability = { acknowledged: redeem?.acknowledged ?? 0, inLedgerAfterKill: await redeemCredits(databaseUrl) };
+      log(`after kill -9: ${results.api.durability.inLedgerAfterKill} of ${results.api.durability.acknowledged} acknowledged redemptions in the ledger`);
     }
   }
   if (only.has('startup')) results.startup = await runStartup(dir, log);

@@ -20,6 +20,11 @@ export interface ApiResults {
   login: ApiCase;
   rssAfterStartMb: number | undefined;
   rssAfterLoadMb: number | undefined;
+  /**
+   * Redemptions answered 200, and credits found in the ledger after the server was killed (-9):
+   * at least as many (those in flight when a load stopped may have committed unanswered).
+   */
+  durability?: { acknowledged: number; inLedgerAfterKill: number };
 }
 
 export interface LoadTiming {

@@ -120,3 +120,21 @@ export async function raceOutcome(databaseUrl: string): Promise<{ credits: numbe
     await db.destroy();
   }
 }
+
+/** On-the-spot credits in the redeem participant's ledger (after a crash: what survived). */
+export async function redeemCredits(databaseUrl: string): Promise<number> {
+  const db = openDatabase(databaseUrl);
+  try {
+    const row = await db
+      .selectFrom('ledger_entries')
+      .innerJoin('participants', 'participants.id', 'ledger_entries.participant_id')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('participants.client_id', '=', CLIENT_ID)
+      .where('participants.username', '=', REDEEM_USER)
+      .where('ledger_entries.kind', '=', 'ots')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  } finally {
+    await db.destroy();
+  }
+}

@@ -19,6 +19,8 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** 2xx answers, the warm-up's included: for a redeem load, the redemptions acknowledged. */
+  acknowledged: number;
   connections: number;
   seconds: number;
 }
@@ -37,13 +39,14 @@ function once(spec: LoadSpec, seconds: number): Promise<autocannon.Result> {
 }
 
 export async function load(spec: LoadSpec, seconds: number, warmupSeconds: number): Promise<LoadResult> {
-  if (warmupSeconds > 0) await once(spec, warmupSeconds);
-  return summarise(await once(spec, seconds), spec.connections, seconds);
+  const warm = warmupSeconds > 0 ? (await once(spec, warmupSeconds))['2xx'] : 0;
+  const result = summarise(await once(spec, seconds), spec.connections, seconds);
+  return { ...result, acknowledged: result.acknowledged + warm };
 }
 
 /** Runs the spec against several URLs at once (one server process each) and adds them up. */
 export async function loadAcross(specs: LoadSpec[], seconds: number, warmupSeconds: number): Promise<LoadResult> {
-  if (warmupSeconds > 0) await Promise.all(specs.map((s) => once(s, warmupSeconds)));
+  const warm = warmupSeconds > 0 ? (await Promise.all(specs.map((s) => once(s, warmupSeconds)))).reduce((sum, r) => sum + r['2xx'], 0) : 0;
   const results = await Promise.all(specs.map((s) => once(s, seconds)));
   const parts = results.map((r, i) => summarise(r, specs[i]!.connections, seconds));
   return {
@@ -55,6 +58,7 @@ export async function loadAcross(specs: LoadSpec[], seconds: number, warmupSecon
     errors: parts.reduce((sum, p) => sum + p.errors, 0),
     timeouts: parts.reduce((sum, p) => sum + p.timeouts, 0),
     non2xx: parts.reduce((sum, p) => sum + p.non2xx, 0),
+    acknowledged: warm + parts.reduce((sum, p) => sum + p.acknowledged, 0),
     connections: parts.reduce((sum, p) => sum + p.connections, 0),
     seconds,
   };
@@ -70,6 +74,7 @@ function summarise(result: autocannon.Result, connections: number, seconds: numb
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
+    acknowledged: result['2xx'],
     connections,
     seconds,
   };

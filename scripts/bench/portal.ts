@@ -17,6 +17,8 @@ export interface Portal {
   baseUrl: string;
   pid: number;
   stop(): Promise<void>;
+  /** SIGKILL: no draining, no closing of the database, as a crash would leave it. */
+  crash(): Promise<void>;
 }
 
 /** Polls `url` until it answers 200; throws after `timeoutMs` or when `alive()` turns false. */
@@ -65,5 +67,12 @@ export async function startPortal(databaseUrl: string, logFile: string, env: Rec
     await stop();
     throw new Error(`${(error as Error).message}\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
   }
-  return { baseUrl, pid: child.pid ?? 0, stop };
+  const crash = async () => {
+    if (alive()) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    log.end();
+  };
+  return { baseUrl, pid: child.pid ?? 0, stop, crash };
 }
