@@ -10,7 +10,7 @@
  * Writes bench/results/latest.json and bench/results/latest.md.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureWebBuild } from '../apps/web/e2e/harness/server.ts';
@@ -98,6 +98,7 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
+results.machine.loadAverage.end = Math.round(loadavg()[0]! * 10) / 10;
 results.budgets = evaluateBudgets(results);
 const { markdown } = await writeResults(results);
 console.log(`\n${markdown}`);
@@ -109,5 +110,13 @@ if (values.check && missed.length > 0) {
 }
 
 function machine() {
-  return { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` };
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? '',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    // The 1-minute load average: how much the neighbours took while the figures were made.
+    loadAverage: { start: Math.round(loadavg()[0]! * 10) / 10, end: 0 },
+  };
 }

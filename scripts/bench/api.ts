@@ -15,7 +15,9 @@ export interface ApiCase extends LoadResult {
 }
 
 export interface ApiResults {
+  /** The median of the baseline's runs (one right before each case, the case's ratio is to it). */
   baseline: LoadResult;
+  baselineRuns: number[];
   cases: ApiCase[];
   login: ApiCase;
   rssAfterStartMb: number | undefined;
@@ -39,47 +41,56 @@ export function redeemBodies(): () => string {
   return () => JSON.stringify({ code: benchCode(next++), userName: REDEEM_USER });
 }
 
-export async function runApi(portal: Portal, timing: LoadTiming, log: (line: string) => void): Promise<ApiResults> {
-  const { seconds, warmupSeconds, connections } = timing;
-  const rssAfterStartMb = rssMb(portal.pid);
+const ratioOf = (r: LoadResult, baseline: LoadResult) => Math.round((r.requestsPerSecond / baseline.requestsPerSecond) * 1000) / 1000;
 
-  const bare = await startBareServer();
-  let baseline: LoadResult;
-  try {
-    baseline = await load({ url: bare.url, connections }, seconds, warmupSeconds);
-  } finally {
-    await bare.stop();
-  }
-  log(`baseline: ${baseline.requestsPerSecond} requests/s`);
-
-  const api = `${portal.baseUrl}/api/v1.0`;
-  const demo = await signIn(portal.baseUrl, 'demo');
-  const statementSession = await signIn(portal.baseUrl, STATEMENT_USER);
-  const redeemSession = await signIn(portal.baseUrl, REDEEM_USER);
-  const ratio = (r: LoadResult) => Math.round((r.requestsPerSecond / baseline.requestsPerSecond) * 1000) / 1000;
-
-  const specs = [
+function specsOf(api: string, demo: string, statementSession: string, redeemSession: string) {
+  return [
     { name: 'GET user', url: `${api}/user`, headers: apiHeaders(demo) },
     { name: 'GET user/account/statement (200 entries)', url: `${api}/user/account/statement?username=${STATEMENT_USER}&locale=en-US`, headers: apiHeaders(statementSession) },
     { name: 'GET viewConfig/client', url: `${api}/viewConfig/client`, headers: apiHeaders() },
     { name: 'GET viewConfig/bundle/en-US', url: `${api}/viewConfig/bundle/en-US`, headers: apiHeaders() },
     { name: 'POST ots/redeem (distinct codes)', url: `${api}/ots/redeem`, method: 'POST' as const, headers: apiHeaders(redeemSession), nextBody: redeemBodies() },
   ];
+}
+
+export async function runApi(portal: Portal, timing: LoadTiming, log: (line: string) => void): Promise<ApiResults> {
+  const { seconds, warmupSeconds, connections } = timing;
+  const rssAfterStartMb = rssMb(portal.pid);
+
+  const api = `${portal.baseUrl}/api/v1.0`;
+  const demo = await signIn(portal.baseUrl, 'demo');
+  const statementSession = await signIn(portal.baseUrl, STATEMENT_USER);
+  const redeemSession = await signIn(portal.baseUrl, REDEEM_USER);
+
+  // The baseline runs again right before each case and the case's ratio is to that run: a
+  // neighbour's load that comes or goes during the bench shifts both sides of a ratio alike.
+  const bare = await startBareServer();
   const cases: ApiCase[] = [];
-  for (const spec of specs) {
-    const result = await load({ ...spec, connections }, seconds, warmupSeconds);
-    cases.push({ name: spec.name, ...result, ratio: ratio(result) });
-    log(`${spec.name}: ${result.requestsPerSecond} requests/s, ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const baselines: LoadResult[] = [];
+  try {
+    const baselineSeconds = Math.max(2, Math.round(seconds / 2));
+    for (const spec of specsOf(api, demo, statementSession, redeemSession)) {
+      const before = await load({ url: bare.url, connections }, baselineSeconds, baselines.length === 0 ? warmupSeconds : 0);
+      baselines.push(before);
+      const result = await load({ ...spec, connections }, seconds, warmupSeconds);
+      cases.push({ name: spec.name, ...result, ratio: ratioOf(result, before) });
+      log(`${spec.name}: ${result.requestsPerSecond} requests/s (baseline ${before.requestsPerSecond}), ${result.non2xx} non-2xx, ${result.errors} errors`);
+    }
+  } finally {
+    await bare.stop();
   }
+  const baselineRuns = baselines.map((b) => b.requestsPerSecond);
+  const middle = [...baselines].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(baselines.length / 2)]!;
+  const baseline = middle;
   // argon2id on purpose (slow by design): few connections, or it measures queueing.
   const loginResult = await load(
     { url: `${api}/login`, method: 'POST', headers: apiHeaders(), body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }), connections: 4 },
     seconds,
     Math.min(1, warmupSeconds),
   );
-  const login = { name: 'POST login (argon2id, 4 connections)', ...loginResult, ratio: ratio(loginResult) };
+  const login = { name: 'POST login (argon2id, 4 connections)', ...loginResult, ratio: ratioOf(loginResult, baseline) };
   log(`login: ${login.requestsPerSecond} requests/s`);
   // At the end of the whole load, login included: what a portal that has served all of it holds.
   const rssAfterLoadMb = rssMb(portal.pid);
-  return { baseline, cases, login, rssAfterStartMb, rssAfterLoadMb };
+  return { baseline, baselineRuns, cases, login, rssAfterStartMb, rssAfterLoadMb };
 }

@@ -101,7 +101,7 @@ export async function runLighthouse(baseUrl: string, log: (line: string) => void
       }
       const results = { login: medianRun(logins), home: medianRun(homes) };
       for (const [name, s] of Object.entries(results)) {
-        log(`Lighthouse ${name}: performance ${s.performance} (runs: ${s.performanceRuns?.join(', ')}), accessibility ${s.accessibility}, best practices ${s.bestPractices}`);
+        log(`Lighthouse ${name}: performance ${s.performance} (runs: ${s.performanceRuns?.map((p) => p ?? 'none').join(', ')}), accessibility ${s.accessibility}, best practices ${s.bestPractices}`);
       }
       return results;
     } finally {

@@ -13,7 +13,7 @@ import type { StartupResults } from './startup.ts';
 
 export interface Results {
   date: string;
-  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string };
+  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string; loadAverage: { start: number; end: number } };
   options: { seconds: number; warmupSeconds: number; connections: number; quick: boolean; parts: string[] };
   api?: ApiResults;
   postgres?: PostgresResults;
@@ -34,9 +34,9 @@ function apiTable(api: ApiResults): string[] {
     `| ${name} | ${n(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${failed(r)} | ${r.non2xx} | ${ratio} |`;
   const pct = (c: ApiCase) => `${Math.round(c.ratio * 1000) / 10}%`;
   return [
-    '| case | requests/s | p50 ms | p99 ms | errors | non-2xx | of baseline |',
+    '| case | requests/s | p50 ms | p99 ms | errors | non-2xx | of the baseline run just before |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    row('bare Fastify route (baseline)', api.baseline, '100%'),
+    row(`bare Fastify route (baseline: median of ${api.baselineRuns.map(n).join(', ')})`, api.baseline, '100%'),
     ...api.cases.map((c) => row(`\`${c.name}\``, c, pct(c))),
     row(`\`${api.login.name}\``, api.login, pct(api.login)),
   ];
@@ -63,7 +63,7 @@ export function markdown(r: Results): string {
   lines.push(
     `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} × ${m.cpuModel.trim()} (${m.memoryGb} GB), Node ${m.node}, ` +
       `${r.options.quick ? 'quick run, ' : ''}${r.options.seconds} s per load case after ${r.options.warmupSeconds} s of warm-up, ` +
-      `${r.options.connections} connections, autocannon on loopback.`,
+      `${r.options.connections} connections, autocannon on loopback; load average ${m.loadAverage.start} at the start, ${m.loadAverage.end} at the end.`,
     '',
   );
   if (r.api) {
@@ -92,7 +92,7 @@ export function markdown(r: Results): string {
     else {
       lines.push('| page | performance | accessibility | best practices | LCP ms | CLS | TBT ms |', '|---|---:|---:|---:|---:|---:|---:|');
       for (const [page, s] of [['/login', r.lighthouse.login], ['/home (signed in)', r.lighthouse.home]] as const) {
-        lines.push(`| ${page} | ${s.performance}${s.performanceRuns && s.performanceRuns.length > 1 ? ` (${s.performanceRuns.join(', ')})` : ''} | ${s.accessibility} | ${s.bestPractices} | ${Math.round(s.lcpMs ?? 0)} | ${s.cls} | ${Math.round(s.tbtMs ?? 0)} |`);
+        lines.push(`| ${page} | ${s.performance}${s.performanceRuns && s.performanceRuns.length > 1 ? ` (${s.performanceRuns.map((p) => p ?? 'none').join(', ')})` : ''} | ${s.accessibility} | ${s.bestPractices} | ${Math.round(s.lcpMs ?? 0)} | ${s.cls} | ${Math.round(s.tbtMs ?? 0)} |`);
       }
       const failing = [...r.lighthouse.login.failing.map((f) => `/login ${f}`), ...r.lighthouse.home.failing.map((f) => `/home ${f}`)];
       if (failing.length > 0) lines.push('', `Audits below full score: ${failing.join('; ')}.`);
