@@ -66,6 +66,18 @@ const results: Results = {
   options: { ...timing, quick, parts: [...only] },
 };
 
+/** Runs one part; a part that throws is recorded (a miss under --check) and the others go on. */
+async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0] ?? String(error);
+    log(`${name} failed: ${message}`);
+    (results.failures ??= {})[name] = message;
+    return undefined;
+  }
+}
+
 ensureWebBuild();
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
@@ -76,10 +88,10 @@ try {
     await addBenchData(databaseUrl, only.has('api') ? codes : 0);
     const portal = await startPortal(databaseUrl, join(dir, 'server.log'), { OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000' });
     try {
-      if (only.has('api')) results.api = await runApi(portal, timing, log);
-      if (only.has('history')) results.history = await runHistory(portal.baseUrl, log);
+      if (only.has('api')) results.api = await part('api', () => runApi(portal, timing, log));
+      if (only.has('history')) results.history = await part('history', () => runHistory(portal.baseUrl, log));
       if (only.has('browser')) {
-        results.browser = await runBrowser(portal.baseUrl, log);
+        results.browser = await part('browser', () => runBrowser(portal.baseUrl, log));
         results.lighthouse = await runLighthouse(portal.baseUrl, log, quick ? 1 : 3);
       }
     } finally {
@@ -92,8 +104,8 @@ try {
       log(`after kill -9: ${results.api.durability.inLedgerAfterKill} of ${results.api.durability.acknowledged} acknowledged redemptions in the ledger`);
     }
   }
-  if (only.has('startup')) results.startup = await runStartup(dir, log);
-  if (only.has('postgres')) results.postgres = await runPostgres(dir, timing, codes, log);
+  if (only.has('startup')) results.startup = await part('startup', () => runStartup(dir, log));
+  if (only.has('postgres')) results.postgres = await part('postgres', () => runPostgres(dir, timing, codes, log));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -19,6 +19,7 @@ export function evaluateBudgets(r: Results): Budget[] {
   const budgets: Budget[] = [];
   const add = (what: string, budget: string, measured: string, pass: boolean | null) => budgets.push({ what, budget, measured, pass });
   const notRun = (what: string, budget: string) => add(what, budget, 'not run', null);
+  for (const [part, message] of Object.entries(r.failures ?? {})) add(`the ${part} part`, 'measures', `failed: ${message}`, false);
 
   if (r.api) {
     const find = (prefix: string) => r.api!.cases.find((c) => c.name.startsWith(prefix));

@@ -22,6 +22,8 @@ export interface Results {
   lighthouse?: LighthouseResults;
   startup?: StartupResults;
   budgets?: Budget[];
+  /** Parts that threw, with the first line of their error. */
+  failures?: Record<string, string>;
 }
 
 export const RESULTS_DIR = join(ROOT, 'bench', 'results');
