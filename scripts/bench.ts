@@ -5,6 +5,7 @@
  *
  * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup --postgres --check]
  *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
+ *   --connections N   autocannon connections (default 16; login always 4)
  *   --only=…      the parts to run (default all but postgres; --postgres adds it)
  *   --check       exit 1 when a budget is missed
  * Writes bench/results/latest.json and bench/results/latest.md.
