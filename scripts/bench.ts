@@ -1,60 +1,135 @@
 /**
- * HTTP benchmarks of the real server on a fresh embedded database, with autocannon on loopback.
- * Each case runs a fixed number of seconds; the figures go into the README's "Measured" table.
- * Usage: npm run bench [-- --seconds 10 --connections 20]
+ * `npm run bench`: the portal's speed and weight, measured side by side in one run (these
+ * machines are shared and noisy, so budgets are ratios to a baseline of the same run, counts
+ * or sizes). See docs/decisions/016-benchmark.md.
+ *
+ * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup --postgres --check]
+ *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
+ *   --connections N   autocannon connections (default 16; login always 4)
+ *   --only=…      the parts to run (default all but postgres; --postgres adds it)
+ *   --check       exit 1 when a budget is missed
+ * Writes bench/results/latest.json and bench/results/latest.md.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import { ensureWebBuild, startPortalServer } from '../apps/web/e2e/harness/server.ts';
+import { ensureWebBuild } from '../apps/web/e2e/harness/server.ts';
+import { runApi } from './bench/api.ts';
+import { evaluateBudgets } from './bench/budgets.ts';
+import { runBrowser } from './bench/browser.ts';
+import { addBenchData, redeemCredits, seedDemo } from './bench/fixtures.ts';
+import { runHistory } from './bench/history.ts';
+import { runLighthouse } from './bench/lighthouse.ts';
+import { startPortal } from './bench/portal.ts';
+import { runPostgres } from './bench/postgres.ts';
+import { writeResults, type Results } from './bench/report.ts';
+import { runStartup } from './bench/startup.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, connections: { type: 'string', default: '16' } } });
-const duration = Number(values.seconds);
-const connections = Number(values.connections);
+const PARTS = ['api', 'postgres', 'browser', 'history', 'startup'] as const;
+type Part = (typeof PARTS)[number];
 
-interface Case {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-  session?: boolean;
-  connections?: number;
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '16' },
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    postgres: { type: 'boolean', default: false },
+    check: { type: 'boolean', default: false },
+  },
+});
+const quick = values.quick;
+const timing = {
+  seconds: quick ? 2 : Number(values.seconds),
+  warmupSeconds: quick ? 1 : 2,
+  connections: Number(values.connections),
+};
+if (!(timing.seconds > 0) || !(timing.connections > 0)) throw new Error('--seconds and --connections take positive numbers');
+const only = new Set<Part>(
+  values.only
+    ? values.only.split(',').map((p) => {
+        if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only takes ${PARTS.join(',')}; not "${p}"`);
+        return p as Part;
+      })
+    : PARTS.filter((p) => p !== 'postgres' || values.postgres),
+);
+if (values.postgres) only.add('postgres');
+
+const started = Date.now();
+const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`);
+// Enough codes for the redeem load at 5,000/s (the budget is 2,000), warm-up included.
+const codes = Math.max(10_000, 5_000 * (timing.seconds + timing.warmupSeconds));
+
+const results: Results = {
+  date: new Date().toISOString(),
+  machine: machine(),
+  options: { ...timing, quick, parts: [...only] },
+};
+
+/** Runs one part; a part that throws is recorded (a miss under --check) and the others go on. */
+async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0] ?? String(error);
+    log(`${name} failed: ${message}`);
+    (results.failures ??= {})[name] = message;
+    return undefined;
+  }
 }
 
-const cases: Case[] = [
-  { name: 'GET / (page with inlined client data)', method: 'GET', path: '/' },
-  { name: 'GET viewConfig/client', method: 'GET', path: '/api/v1.0/viewConfig/client' },
-  { name: 'GET viewConfig/bundle/fr-FR', method: 'GET', path: '/api/v1.0/viewConfig/bundle/fr-FR' },
-  { name: 'GET user (signed in)', method: 'GET', path: '/api/v1.0/user', session: true },
-  // Bound by argon2id on purpose (19 MiB, 2 passes): few connections, or it measures queueing.
-  { name: 'POST login (argon2id)', method: 'POST', path: '/api/v1.0/login', body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }), connections: 4 },
-];
-
 ensureWebBuild();
-const server = await startPortalServer();
+const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
-  const headers = { 'content-type': 'application/json', 'client-id': 'http://localhost' };
-  const login = await fetch(`${server.baseUrl}/api/v1.0/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }) });
-  const { sessionId } = (await login.json()) as { sessionId: string };
-
-  const rows: string[] = [];
-  for (const c of cases) {
-    const result = await autocannon({
-      url: `${server.baseUrl}${c.path}`,
-      method: c.method,
-      headers: { ...headers, ...(c.session ? { 'x-session-id': sessionId } : {}) },
-      ...(c.body ? { body: c.body } : {}),
-      connections: c.connections ?? connections,
-      duration,
-    });
-    const failed = result.non2xx + result.errors;
-    rows.push(
-      `| ${c.name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${c.connections ?? connections} | ${failed} |`,
-    );
+  if (only.has('api') || only.has('history') || only.has('browser')) {
+    const databaseUrl = `file:${join(dir, 'rewards.db')}`;
+    log('seeding the demo program and the bench data on SQLite');
+    await seedDemo(databaseUrl);
+    await addBenchData(databaseUrl, only.has('api') ? codes : 0);
+    const portal = await startPortal(databaseUrl, join(dir, 'server.log'), { OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000' });
+    try {
+      if (only.has('api')) results.api = await part('api', () => runApi(portal, timing, log));
+      if (only.has('history')) results.history = await part('history', () => runHistory(portal.baseUrl, log));
+      if (only.has('browser')) {
+        results.browser = await part('browser', () => runBrowser(portal.baseUrl, log));
+        results.lighthouse = await runLighthouse(portal.baseUrl, log, quick ? 1 : 3);
+      }
+    } finally {
+      // Killed, not stopped: every redemption it acknowledged must be in the ledger all the same.
+      await portal.crash();
+    }
+    if (results.api) {
+      const redeem = results.api.cases.find((c) => c.name.startsWith('POST ots/redeem'));
+      results.api.durability = { acknowledged: redeem?.acknowledged ?? 0, inLedgerAfterKill: await redeemCredits(databaseUrl) };
+      log(`after kill -9: ${results.api.durability.inLedgerAfterKill} of ${results.api.durability.acknowledged} acknowledged redemptions in the ledger`);
+    }
   }
-  console.log(`\n${duration} s per case on ${process.version}, loopback, embedded SQLite\n`);
-  console.log('| case | requests/s | p50 ms | p99 ms | connections | non-2xx |');
-  console.log('|---|---|---|---|---|---|');
-  for (const row of rows) console.log(row);
+  if (only.has('startup')) results.startup = await part('startup', () => runStartup(dir, log));
+  if (only.has('postgres')) results.postgres = await part('postgres', () => runPostgres(dir, timing, codes, log));
 } finally {
-  await server.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+
+results.machine.loadAverage.end = Math.round(loadavg()[0]! * 10) / 10;
+results.budgets = evaluateBudgets(results);
+const { markdown } = await writeResults(results);
+console.log(`\n${markdown}`);
+log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
+const missed = results.budgets.filter((b) => b.pass === false);
+if (values.check && missed.length > 0) {
+  console.error(`${missed.length} budget(s) missed: ${missed.map((b) => b.what).join('; ')}`);
+  process.exitCode = 1;
+}
+
+function machine() {
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? '',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    // The 1-minute load average: how much the neighbours took while the figures were made.
+    loadAverage: { start: Math.round(loadavg()[0]! * 10) / 10, end: 0 },
+  };
 }

@@ -1,0 +1,96 @@
+/**
+ * API under load on the embedded SQLite default: the bare Fastify baseline first, then each
+ * case of the issue against one portal process, with its ratio to the baseline.
+ */
+import { startBareServer } from './baseline.ts';
+import { apiHeaders, benchCode, REDEEM_USER, signIn, STATEMENT_USER } from './fixtures.ts';
+import { load, type LoadResult } from './load.ts';
+import { rssMb } from './memory.ts';
+import type { Portal } from './portal.ts';
+
+export interface ApiCase extends LoadResult {
+  name: string;
+  /** requests/s over the baseline's */
+  ratio: number;
+}
+
+export interface ApiResults {
+  /** The median of the baseline's runs (one right before each case, the case's ratio is to it). */
+  baseline: LoadResult;
+  baselineRuns: number[];
+  cases: ApiCase[];
+  login: ApiCase;
+  rssAfterStartMb: number | undefined;
+  rssAfterLoadMb: number | undefined;
+  /**
+   * Redemptions answered 200, and credits found in the ledger after the server was killed (-9):
+   * at least as many (those in flight when a load stopped may have committed unanswered).
+   */
+  durability?: { acknowledged: number; inLedgerAfterKill: number };
+}
+
+export interface LoadTiming {
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
+
+/** Bodies with the bench codes in turn, each once (see addBenchData), for one database. */
+export function redeemBodies(): () => string {
+  let next = 0;
+  return () => JSON.stringify({ code: benchCode(next++), userName: REDEEM_USER });
+}
+
+const ratioOf = (r: LoadResult, baseline: LoadResult) => Math.round((r.requestsPerSecond / baseline.requestsPerSecond) * 1000) / 1000;
+
+function specsOf(api: string, demo: string, statementSession: string, redeemSession: string) {
+  return [
+    { name: 'GET user', url: `${api}/user`, headers: apiHeaders(demo) },
+    { name: 'GET user/account/statement (200 entries)', url: `${api}/user/account/statement?username=${STATEMENT_USER}&locale=en-US`, headers: apiHeaders(statementSession) },
+    { name: 'GET viewConfig/client', url: `${api}/viewConfig/client`, headers: apiHeaders() },
+    { name: 'GET viewConfig/bundle/en-US', url: `${api}/viewConfig/bundle/en-US`, headers: apiHeaders() },
+    { name: 'POST ots/redeem (distinct codes)', url: `${api}/ots/redeem`, method: 'POST' as const, headers: apiHeaders(redeemSession), nextBody: redeemBodies() },
+  ];
+}
+
+export async function runApi(portal: Portal, timing: LoadTiming, log: (line: string) => void): Promise<ApiResults> {
+  const { seconds, warmupSeconds, connections } = timing;
+  const rssAfterStartMb = rssMb(portal.pid);
+
+  const api = `${portal.baseUrl}/api/v1.0`;
+  const demo = await signIn(portal.baseUrl, 'demo');
+  const statementSession = await signIn(portal.baseUrl, STATEMENT_USER);
+  const redeemSession = await signIn(portal.baseUrl, REDEEM_USER);
+
+  // The baseline runs again right before each case and the case's ratio is to that run: a
+  // neighbour's load that comes or goes during the bench shifts both sides of a ratio alike.
+  const bare = await startBareServer();
+  const cases: ApiCase[] = [];
+  const baselines: LoadResult[] = [];
+  try {
+    const baselineSeconds = Math.max(2, Math.round(seconds / 2));
+    for (const spec of specsOf(api, demo, statementSession, redeemSession)) {
+      const before = await load({ url: bare.url, connections }, baselineSeconds, baselines.length === 0 ? warmupSeconds : 0);
+      baselines.push(before);
+      const result = await load({ ...spec, connections }, seconds, warmupSeconds);
+      cases.push({ name: spec.name, ...result, ratio: ratioOf(result, before) });
+      log(`${spec.name}: ${result.requestsPerSecond} requests/s (baseline ${before.requestsPerSecond}), ${result.non2xx} non-2xx, ${result.errors} errors`);
+    }
+  } finally {
+    await bare.stop();
+  }
+  const baselineRuns = baselines.map((b) => b.requestsPerSecond);
+  const middle = [...baselines].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(baselines.length / 2)]!;
+  const baseline = middle;
+  // argon2id on purpose (slow by design): few connections, or it measures queueing.
+  const loginResult = await load(
+    { url: `${api}/login`, method: 'POST', headers: apiHeaders(), body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }), connections: 4 },
+    seconds,
+    Math.min(1, warmupSeconds),
+  );
+  const login = { name: 'POST login (argon2id, 4 connections)', ...loginResult, ratio: ratioOf(loginResult, baseline) };
+  log(`login: ${login.requestsPerSecond} requests/s`);
+  // At the end of the whole load, login included: what a portal that has served all of it holds.
+  const rssAfterLoadMb = rssMb(portal.pid);
+  return { baseline, baselineRuns, cases, login, rssAfterStartMb, rssAfterLoadMb };
+}

@@ -1,0 +1,96 @@
+/**
+ * The issue's budgets, each with its measured value: ratios to the baseline of the same run,
+ * counts and sizes, so a noisy shared machine moves the figures but rarely the verdict.
+ * A part that was not run has no verdict (pass: null); a part that failed to measure misses.
+ */
+import type { Results } from './report.ts';
+
+export interface Budget {
+  what: string;
+  budget: string;
+  measured: string;
+  pass: boolean | null;
+}
+
+const pct = (ratio: number) => `${Math.round(ratio * 1000) / 10}%`;
+const kB = (bytes: number) => `${Math.round(bytes / 100) / 10} kB`;
+
+export function evaluateBudgets(r: Results): Budget[] {
+  const budgets: Budget[] = [];
+  const add = (what: string, budget: string, measured: string, pass: boolean | null) => budgets.push({ what, budget, measured, pass });
+  const notRun = (what: string, budget: string) => add(what, budget, 'not run', null);
+  for (const [part, message] of Object.entries(r.failures ?? {})) add(`the ${part} part`, 'measures', `failed: ${message}`, false);
+
+  if (r.api) {
+    const find = (prefix: string) => r.api!.cases.find((c) => c.name.startsWith(prefix));
+    const failures = (c: { errors: number; non2xx: number; timeouts: number }) => c.errors + c.non2xx + c.timeouts;
+    const user = find('GET user');
+    if (user) add('`GET user`, SQLite', '≥ 50% of baseline, 0 errors', `${pct(user.ratio)} (${user.requestsPerSecond}/s), ${failures(user)} errors`, user.ratio >= 0.5 && failures(user) === 0);
+    for (const prefix of ['GET viewConfig/client', 'GET viewConfig/bundle']) {
+      const c = find(prefix);
+      if (c) add(`\`${c.name.replace(/^GET /, 'GET ')}\``, '≥ 60% of baseline', `${pct(c.ratio)} (${c.requestsPerSecond}/s)`, c.ratio >= 0.6 && failures(c) === 0);
+    }
+    const statement = find('GET user/account/statement');
+    if (statement) add('`GET statement` (200 entries), SQLite', '≥ 25% of baseline', `${pct(statement.ratio)} (${statement.requestsPerSecond}/s)`, statement.ratio >= 0.25 && failures(statement) === 0);
+    const redeem = find('POST ots/redeem');
+    if (redeem) add('`POST ots/redeem`, SQLite', '≥ 2,000/s, 0 errors', `${redeem.requestsPerSecond}/s, ${failures(redeem)} errors`, redeem.requestsPerSecond >= 2000 && failures(redeem) === 0);
+    const durable = r.api.durability;
+    if (durable) {
+      // More is fine: requests in flight when autocannon stopped committed without being counted.
+      add('acknowledged redemptions in the ledger after `kill -9`', 'all of them', `${durable.inLedgerAfterKill} credits for ${durable.acknowledged} acknowledged`, durable.acknowledged > 0 && durable.inLedgerAfterKill >= durable.acknowledged);
+    }
+    const rss = r.api.rssAfterLoadMb;
+    add('server memory after the API load', '< 150 MB resident', rss === undefined ? 'unreadable' : `${rss} MB`, rss !== undefined && rss < 150);
+  } else {
+    notRun('API budgets (SQLite)', 'see the issue');
+  }
+
+  if (r.postgres) {
+    if ('error' in r.postgres) add('two processes on PostgreSQL', '≥ 1.5× one on `GET user`; race credits once', `error: ${r.postgres.error}`, false);
+    else {
+      const user = r.postgres.cases.find((c) => c.name === 'GET user');
+      if (user) add('two processes on PostgreSQL, `GET user`', '≥ 1.5× one process', `×${user.speedup} (${user.one.requestsPerSecond} → ${user.two.requestsPerSecond}/s)`, user.speedup >= 1.5);
+      const race = r.postgres.race;
+      add('cross-process race on one code', 'credits exactly once', `${race.credits} credit(s), ${race.ok} × 200 of ${race.requests}`, race.credits === 1 && race.ok === 1 && race.balanceMatchesLedger);
+    }
+  } else {
+    notRun('two processes on PostgreSQL', '≥ 1.5× one; race credits once (`--postgres`)');
+  }
+
+  if (r.browser) {
+    const { login, home } = r.browser;
+    add('/login: API requests before first render', '0', String(login.apiBeforeRender), login.apiBeforeRender === 0);
+    add('/home after sign-in, reload: API requests before the balance shows', '≤ 1', String(home.apiBeforeRender), home.apiBeforeRender <= 1);
+    add('/login JavaScript, compressed', '≤ 100 kB', kB(login.jsBytes), login.jsBytes <= 100_000);
+    add('CLS /login (Chromium, worst of runs)', '≤ 0.01', String(login.cls), login.cls <= 0.01);
+    add('CLS /home (Chromium, worst of runs)', '≤ 0.01', String(home.cls), home.cls <= 0.01);
+  } else {
+    notRun('browser budgets', 'see the issue');
+  }
+  if (r.lighthouse) {
+    if ('error' in r.lighthouse) add('Lighthouse /login and /home', 'performance ≥ 98, accessibility 100, best practices 100', `error: ${r.lighthouse.error}`, false);
+    else {
+      for (const [page, s] of [['/login', r.lighthouse.login], ['/home', r.lighthouse.home]] as const) {
+        const ok = (s.performance ?? 0) >= 98 && s.accessibility === 100 && s.bestPractices === 100 && !s.failing.some((f) => f.startsWith('not signed in'));
+        add(`Lighthouse ${page} (mobile)`, 'perf ≥ 98, a11y 100, best practices 100', `${s.performance} / ${s.accessibility} / ${s.bestPractices}`, ok);
+        add(`CLS ${page} (Lighthouse)`, '≤ 0.01', String(s.cls), s.cls !== null && s.cls <= 0.01);
+      }
+    }
+  }
+
+  if (r.history) {
+    const b = r.history.browser;
+    if ('error' in b) add('10,000-entry history in Chromium', '< 50 ms', `error: ${b.error}`, false);
+    else {
+      add('10,000-entry history: sort → result', '< 50 ms', `${b.sortMs} ms`, b.sortMs < 50);
+      add('10,000-entry history: filter → result', '< 50 ms', `${b.filterMs} ms`, b.filterMs < 50);
+      add('10,000-entry history: page → result', '< 50 ms', `${b.pageMs} ms`, b.pageMs < 50);
+    }
+  } else {
+    notRun('10,000-entry history in Chromium', '< 50 ms');
+  }
+
+  if (r.startup) add('restart with nothing changed, `npm start` → /healthz', '< 2 s', `${r.startup.restartSeconds} s`, r.startup.restartSeconds < 2);
+  else notRun('restart, `npm start` → /healthz', '< 2 s');
+  return budgets;
+}

@@ -1,0 +1,78 @@
+/**
+ * The real portal as the bench runs it: `node apps/server/src/main.ts` in its own process on a
+ * free loopback port, so that the bench's own work (autocannon, the browser) is not counted in
+ * the server's memory and its pid is known for /proc.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../lib/ports.ts';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const MAIN = join(ROOT, 'apps', 'server', 'src', 'main.ts');
+export const CLI = join(ROOT, 'apps', 'server', 'src', 'cli', 'rewards.ts');
+export const WEB_DIST = join(ROOT, 'apps', 'web', 'dist');
+
+export interface Portal {
+  baseUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+  /** SIGKILL: no draining, no closing of the database, as a crash would leave it. */
+  crash(): Promise<void>;
+}
+
+/** Polls `url` until it answers 200; throws after `timeoutMs` or when `alive()` turns false. */
+export async function waitFor200(url: string, timeoutMs: number, alive: () => boolean = () => true, intervalMs = 50): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!alive()) throw new Error(`the process behind ${url} exited`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Starts the portal over `databaseUrl` (already migrated and seeded by the caller). */
+export async function startPortal(databaseUrl: string, logFile: string, env: Record<string, string> = {}): Promise<Portal> {
+  const port = await freePort();
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const stop = async () => {
+    if (alive()) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    log.end();
+  };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor200(`${baseUrl}/healthz`, 60_000, alive, 100);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+  }
+  const crash = async () => {
+    if (alive()) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    log.end();
+  };
+  return { baseUrl, pid: child.pid ?? 0, stop, crash };
+}

@@ -1,0 +1,124 @@
+/** The run's results: bench/results/latest.json, and latest.md with the tables for the README. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApiCase, ApiResults } from './api.ts';
+import type { Budget } from './budgets.ts';
+import type { BrowserResults, ScreenMetrics } from './browser.ts';
+import type { HistoryResults } from './history.ts';
+import type { LighthouseResults } from './lighthouse.ts';
+import type { LoadResult } from './load.ts';
+import { ROOT } from './portal.ts';
+import type { PostgresResults } from './postgres.ts';
+import type { StartupResults } from './startup.ts';
+
+export interface Results {
+  date: string;
+  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string; loadAverage: { start: number; end: number } };
+  options: { seconds: number; warmupSeconds: number; connections: number; quick: boolean; parts: string[] };
+  api?: ApiResults;
+  postgres?: PostgresResults;
+  history?: HistoryResults;
+  browser?: BrowserResults;
+  lighthouse?: LighthouseResults;
+  startup?: StartupResults;
+  budgets?: Budget[];
+  /** Parts that threw, with the first line of their error. */
+  failures?: Record<string, string>;
+}
+
+export const RESULTS_DIR = join(ROOT, 'bench', 'results');
+
+const n = (value: number) => value.toLocaleString('en-US');
+const failed = (r: LoadResult) => r.errors + r.timeouts;
+
+function apiTable(api: ApiResults): string[] {
+  const row = (name: string, r: LoadResult, ratio: string) =>
+    `| ${name} | ${n(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${failed(r)} | ${r.non2xx} | ${ratio} |`;
+  const pct = (c: ApiCase) => `${Math.round(c.ratio * 1000) / 10}%`;
+  return [
+    '| case | requests/s | p50 ms | p99 ms | errors | non-2xx | of the baseline run just before |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    row(`bare Fastify route (baseline: median of ${api.baselineRuns.map(n).join(', ')})`, api.baseline, '100%'),
+    ...api.cases.map((c) => row(`\`${c.name}\``, c, pct(c))),
+    row(`\`${api.login.name}\``, api.login, pct(api.login)),
+  ];
+}
+
+function screenTable(browser: BrowserResults): string[] {
+  const kB = (bytes: number) => `${Math.round(bytes / 100) / 10}`;
+  const row = (name: string, m: ScreenMetrics) =>
+    `| ${name} | ${kB(m.jsBytes)} | ${kB(m.cssBytes)} | ${m.requests} | ${m.apiBeforeRender} (${m.apiTotal} in all) | ${m.renderMs} | ${m.lcpMs} | ${m.cls} | ${m.blockingMs} |`;
+  return [
+    '| screen | JS kB | CSS kB | requests | API before render | render ms | LCP ms | CLS | blocking ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    row('/login, cold', browser.login),
+    row('/home after sign-in, reload', browser.home),
+    ...(['login', 'home'] as const)
+      .filter((screen) => browser[screen].shifted.length > 0)
+      .map((screen) => `\nLayout shifts on /${screen}: ${browser[screen].shifted.map((s) => `\`${s}\``).join(', ')}.`),
+  ];
+}
+
+export function markdown(r: Results): string {
+  const lines: string[] = [];
+  const m = r.machine;
+  lines.push(
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} × ${m.cpuModel.trim()} (${m.memoryGb} GB), Node ${m.node}, ` +
+      `${r.options.quick ? 'quick run, ' : ''}${r.options.seconds} s per load case after ${r.options.warmupSeconds} s of warm-up, ` +
+      `${r.options.connections} connections, autocannon on loopback; load average ${m.loadAverage.start} at the start, ${m.loadAverage.end} at the end.`,
+    '',
+  );
+  if (r.api) {
+    lines.push('**API under load, embedded SQLite** (one portal process)', '', ...apiTable(r.api), '');
+  }
+  if (r.postgres) {
+    lines.push('**Scale-out on PostgreSQL** (one process: 16 connections; two: 8 + 8 at once, added up)', '');
+    if ('error' in r.postgres) lines.push(`Not measured: ${r.postgres.error}`, '');
+    else {
+      lines.push('| case | one process /s | two processes /s | × | non-2xx (one / two) |', '|---|---:|---:|---:|---:|');
+      for (const c of r.postgres.cases) lines.push(`| \`${c.name}\` | ${n(c.one.requestsPerSecond)} | ${n(c.two.requestsPerSecond)} | ${c.speedup} | ${c.one.non2xx} / ${c.two.non2xx} |`);
+      const race = r.postgres.race;
+      lines.push('', `100-way race on one code across both processes: ${race.requests} requests answered ${Object.entries(race.statuses).map(([s, k]) => `${k} × ${s}`).join(', ')}; ${race.credits} ledger credit(s), balance ${race.balanceMatchesLedger ? 'matches' : 'does NOT match'} the ledger.`, '');
+    }
+  }
+  if (r.history) {
+    const s = r.history.statement;
+    lines.push('**Big history** (bigspender, 10,000 entries)', '', `Statement from the server: ${s.medianMs} ms median of ${s.samplesMs.length} sequential requests (${n(s.bytes)} bytes).`);
+    const b = r.history.browser;
+    lines.push('error' in b ? `In Chromium: not measured (${b.error}).` : `In Chromium, to the table showing the result (median): sort ${b.sortMs} ms, date filter ${b.filterMs} ms, page change ${b.pageMs} ms.`, '');
+  }
+  if (r.browser) lines.push('**The browser** (Chromium, 412 × 823, median of 3 runs; CLS the worst)', '', ...screenTable(r.browser), '');
+  if (r.lighthouse) {
+    lines.push('**Lighthouse** (mobile, simulated throttling; the median run, every run\'s performance score in brackets)', '');
+    if ('error' in r.lighthouse) lines.push(`Not measured: ${r.lighthouse.error}`, '');
+    else {
+      lines.push('| page | performance | accessibility | best practices | LCP ms | CLS | TBT ms |', '|---|---:|---:|---:|---:|---:|---:|');
+      for (const [page, s] of [['/login', r.lighthouse.login], ['/home (signed in)', r.lighthouse.home]] as const) {
+        lines.push(`| ${page} | ${s.performance}${s.performanceRuns && s.performanceRuns.length > 1 ? ` (${s.performanceRuns.map((p) => p ?? 'none').join(', ')})` : ''} | ${s.accessibility} | ${s.bestPractices} | ${Math.round(s.lcpMs ?? 0)} | ${s.cls} | ${Math.round(s.tbtMs ?? 0)} |`);
+      }
+      const failing = [...r.lighthouse.login.failing.map((f) => `/login ${f}`), ...r.lighthouse.home.failing.map((f) => `/home ${f}`)];
+      if (failing.length > 0) lines.push('', `Audits below full score: ${failing.join('; ')}.`);
+      lines.push('');
+    }
+  }
+  if (r.startup || r.api) {
+    const parts: string[] = [];
+    if (r.startup) parts.push(`\`npm start\` to /healthz: ${r.startup.freshDatabaseSeconds} s on a fresh database, ${r.startup.restartSeconds} s on a restart with nothing changed (then ${r.startup.rssAfterStartMb ?? '?'} MB resident)`);
+    if (r.api) parts.push(`server resident memory: ${r.api.rssAfterStartMb ?? '?'} MB after start, ${r.api.rssAfterLoadMb ?? '?'} MB after the API load`);
+    lines.push(`**Start-up and memory**: ${parts.join('; ')}.`, '');
+  }
+  if (r.budgets) {
+    lines.push('**Budgets**', '', '| what | budget | measured | verdict |', '|---|---|---|---|');
+    for (const b of r.budgets) lines.push(`| ${b.what} | ${b.budget} | ${b.measured} | ${b.pass === null ? '—' : b.pass ? 'pass' : '**miss**'} |`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+export async function writeResults(r: Results): Promise<{ markdown: string }> {
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const text = markdown(r);
+  await writeFile(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(r, null, 2)}\n`);
+  await writeFile(join(RESULTS_DIR, 'latest.md'), text);
+  return { markdown: text };
+}
