@@ -32,6 +32,8 @@ const EnvSchema = z.object({
   DEMO_CATALOG_PARTNER_ID: z.string().min(1).max(100).default(DEMO_CATALOG_PARTNER_ID),
   DEMO_CATALOG_PARTNER_SECRET: z.string().min(16).max(200).default(DEMO_CATALOG_PARTNER_SECRET),
   DEMO_CATALOG_PORTAL_URL: z.string().url().optional(),
+  // Account lifecycle (issue 7): how long a password reset link works.
+  RESET_LINK_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60),
 });
 
 export type DatabaseConfig =
@@ -57,6 +59,8 @@ export interface Config {
     /** The demo catalog's own partner credentials, and where it reaches the portal (default: its own listening address). */
     demo: { partnerId: string; partnerSecret: string; portalUrl: string | undefined };
   };
+  /** Account lifecycle (issue 7): minutes a password reset link works. */
+  account: { resetLinkMinutes: number };
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -92,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dataDir: e.DATA_DIR ?? (database.dialect === 'sqlite' ? dirname(database.path) : './data'),
       demo: { partnerId: e.DEMO_CATALOG_PARTNER_ID, partnerSecret: e.DEMO_CATALOG_PARTNER_SECRET, portalUrl: e.DEMO_CATALOG_PORTAL_URL },
     },
+    account: { resetLinkMinutes: e.RESET_LINK_MINUTES },
   };
 }
