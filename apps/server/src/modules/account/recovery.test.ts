@@ -255,6 +255,19 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       expect(await signIn('homebody', DEMO_PASSWORD)).toBe(200);
     });
 
+    it("throttles refusals of one account's links per account (429)", async () => {
+      await addParticipant(t, { username: 'stubborn', lastName: 'S', accountNumber: '4000025', status: 'active', password: DEMO_PASSWORD });
+      const older = await requestLink('stubborn');
+      const newer = await requestLink('stubborn');
+      for (let i = 0; i < t.config.loginThrottle.maxPerAccount; i += 1) {
+        expect((await postFrom(t, `10.6.0.${i}`, '/savePassword', { passwordGuid: older.guid, password: NEW_PASSWORD })).statusCode).toBe(410);
+      }
+      const blocked = await save(newer.guid);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().errorCode).toBe(ErrorCode.accountThrottled);
+      expect(await signIn('stubborn', DEMO_PASSWORD)).toBe(200);
+    });
+
     it('throttles bad links per network address (429)', async () => {
       for (let i = 0; i < t.config.loginThrottle.maxPerAddress; i += 1) {
         expect((await postFrom(t, '10.5.0.1', '/savePassword', { passwordGuid: `${'B'.repeat(40)}${String(i).padStart(3, '0')}`, password: NEW_PASSWORD })).statusCode).toBe(400);

@@ -204,16 +204,21 @@ export async function forgotPassword(ctx: AccountContext, caller: Caller, reques
 
 /**
  * POST savePassword. An unknown, used, replaced or expired link each get their own error (the
- * page offers a new link) and count toward the per-address limit; a link is the only proof here,
- * so there is no account to count against. The new password must meet the rules and differ
+ * page offers a new link) and count toward the per-address limit, and a known link's refusals
+ * toward its account's limit. The new password must meet the rules and differ
  * from the current one. Setting it uses up the link, ends every session of the participant,
  * clears their failed sign-ins and queues the "password changed" mail, in one transaction.
  */
 export async function savePassword(ctx: AccountContext, caller: Caller, request: SavePasswordRequest, now = new Date()): Promise<SavePasswordReply> {
   const addressSubject = `reset-address:${caller.address}`;
-  await ctx.throttle.check(caller.clientId, [{ subject: addressSubject, max: ctx.throttle.perAddress }]);
   const tokenHash = hashResetToken(request.passwordGuid);
   const reset = await findReset(ctx.db, caller.clientId, tokenHash);
+  // A link names its account: refusals of that account's links count toward its own limit too.
+  const accountSubject = reset ? `reset-account:${reset.participant_id}` : undefined;
+  await ctx.throttle.check(caller.clientId, [
+    { subject: addressSubject, max: ctx.throttle.perAddress },
+    ...(accountSubject ? [{ subject: accountSubject, max: ctx.throttle.perAccount }] : []),
+  ]);
   const nowIso = now.toISOString();
   const refusal = !reset
     ? accountErrors.resetLinkInvalid()
@@ -225,7 +230,7 @@ export async function savePassword(ctx: AccountContext, caller: Caller, request:
           ? accountErrors.resetLinkExpired()
           : undefined;
   if (refusal || !reset) {
-    await ctx.throttle.record(caller.clientId, [addressSubject], now);
+    await ctx.throttle.record(caller.clientId, accountSubject ? [addressSubject, accountSubject] : [addressSubject], now);
     throw refusal ?? accountErrors.resetLinkInvalid();
   }
   const [client, participant] = await Promise.all([
