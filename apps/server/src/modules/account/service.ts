@@ -110,16 +110,25 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
   enforceRules(client.password_rules, request.password, username);
 
   const passwordHash = await hashPassword(request.password);
-  await ctx.db.transaction().execute(async (trx) => {
-    const activated = await activateParticipant(trx, caller.clientId, participant.id, {
-      passwordHash,
-      username,
-      usernameKey: key,
-      privacyAckVersion: Math.max(participant.privacy_ack_version, privacyVersion),
+  await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const activated = await activateParticipant(trx, caller.clientId, participant.id, {
+        passwordHash,
+        username,
+        usernameKey: key,
+        privacyAckVersion: Math.max(participant.privacy_ack_version, privacyVersion),
+      });
+      if (!activated) throw accountErrors.alreadyActive();
+      await queueMail(trx, { clientId: caller.clientId, participantId: participant.id, to: participant.email, locale: participant.locale, template: 'activated', params: {} });
+    })
+    .catch(async (error: unknown) => {
+      // Someone took the username between the check and the update: the unique key refused it.
+      if (key !== participant.username_key && (await usernameTakenByOther(ctx.db, caller.clientId, key, participant.id))) {
+        throw accountErrors.usernameTaken();
+      }
+      throw error;
     });
-    if (!activated) throw accountErrors.alreadyActive();
-    await queueMail(trx, { clientId: caller.clientId, participantId: participant.id, to: participant.email, locale: participant.locale, template: 'activated', params: {} });
-  });
   await ctx.throttle.clear(caller.clientId, accountSubject);
 
   const active = await findParticipant(ctx.db, caller.clientId, participant.id);
