@@ -62,6 +62,13 @@ describe.each(dialects)('activating an account on %s', (dialect) => {
     expect(again.json()).toMatchObject({ errorCode: ErrorCode.alreadyActive, responseMessage: 'account.error.alreadyActive' });
   });
 
+  it("activates the demo's French participant in French (the web then fetches that bundle)", async () => {
+    const reply = await activate(request('1000008', 'waiting'));
+    expect(reply.statusCode).toBe(200);
+    expect(reply.json<UserData>()).toMatchObject({ userName: 'waiting', locale: { code: 'fr-FR', dir: 'ltr' } });
+    expect(queued).toMatchObject([{ template: 'activated', to: 'waiting@example.com', locale: 'fr-FR' }]);
+  });
+
   it('matches last names ignoring case and accents', async () => {
     await addParticipant(t, { username: 'muller', lastName: 'Müller', accountNumber: '2000001' });
     const reply = await activate(request('2000001', 'MULLER'));
