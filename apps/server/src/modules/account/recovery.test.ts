@@ -118,6 +118,7 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
         expect(reply.body).toBe(match.body);
       }
       expect(match.json()).toEqual({ result: 'accepted' });
+      expect(Object.keys(match.headers).sort()).toEqual(Object.keys(unknownUser.headers).sort());
 
       expect(mail).toMatchObject({ clientId: 'acme', to: 'forgetful@example.com', locale: 'fr-FR', template: 'resetPassword', params: { minutes: '60' } });
       const [, origin, guid] = GUID_LINK.exec(mail?.params.link ?? '') ?? [];
@@ -134,6 +135,11 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       await addParticipant(t, { username: 'viaip', lastName: 'V', accountNumber: '4000011', status: 'active' });
       const { origin } = await requestLink('viaip', 'http://127.0.0.1:3000');
       expect(origin).toBe('http://127.0.0.1:3000');
+    });
+
+    it('sends an inactive participant a link too: one with points may still sign in', async () => {
+      const { mail } = await requestLink('inactive');
+      expect(mail).toMatchObject({ to: 'inactive@example.com', locale: 'en-US' });
     });
 
     it('sends pending participants no link: they activate instead', async () => {
