@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().max(2000).regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).max(320).default('no-reply@rewards.localhost'),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  // Account lifecycle (issue 7): how long a password reset link works.
+  RESET_LINK_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60),
 });
 
 export type DatabaseConfig =
@@ -70,6 +72,8 @@ export interface Config {
     maxAttempts: number;
     outboxDir: string;
   };
+  /** Account lifecycle (issue 7): minutes a password reset link works. */
+  account: { resetLinkMinutes: number };
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -107,5 +111,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       demo: { partnerId: e.DEMO_CATALOG_PARTNER_ID, partnerSecret: e.DEMO_CATALOG_PARTNER_SECRET, portalUrl: e.DEMO_CATALOG_PORTAL_URL },
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, maxAttempts: e.MAIL_MAX_ATTEMPTS, outboxDir: join(dataDir, 'outbox') },
+    account: { resetLinkMinutes: e.RESET_LINK_MINUTES },
   };
 }

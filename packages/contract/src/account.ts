@@ -11,8 +11,12 @@ export const ActivationCharacteristics = z.record(z.string().min(1).max(40), z.s
 export const ActivateRequest = z.object({
   characteristics: ActivationCharacteristics,
   password: z.string().min(1).max(200),
-  /** Only where the program lets participants pick their username. */
-  username: z.string().trim().min(1).max(100).optional(),
+  /**
+   * A username the participant picks (optional: without it they keep the one the program
+   * enrolled them with). Signs in like any username (trimmed, case ignored); 3 to 100
+   * characters without spaces; it must be free in the program (409 otherwise).
+   */
+  username: z.string().trim().min(3).max(100).regex(/^[^\s\p{C}]+$/u).optional(),
   /** The privacy notice version the participant accepted, when one is active. */
   acceptedPrivacyNoticeVersion: z.number().int().min(0).optional(),
 });

@@ -50,5 +50,14 @@ export const ErrorCode = {
   // activity (70xxx)
   statementNotOwn: 70001,
   // account lifecycle (80xxx)
+  activationFailed: 80001,
+  alreadyActive: 80002,
+  privacyNoticeNotAccepted: 80003,
+  usernameTaken: 80004,
+  resetLinkInvalid: 80005,
+  resetLinkExpired: 80006,
+  resetLinkUsed: 80007,
+  resetLinkReplaced: 80008,
+  accountThrottled: 80029,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

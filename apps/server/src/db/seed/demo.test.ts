@@ -14,7 +14,7 @@ describe.each(dialects)('the demo program on %s', (dialect) => {
   const participant = (username: string) =>
     database.db.selectFrom('participants').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
 
-  it('has the seven participants of the README with account numbers 1000001 to 1000007', async () => {
+  it('has the eight participants of the README with account numbers 1000001 to 1000008', async () => {
     const rows = await database.db.selectFrom('participants').select(['username', 'account_number', 'email']).orderBy('account_number').execute();
     expect(rows.map((r) => `${r.account_number} ${r.username} ${r.email}`)).toEqual([
       '1000001 demo demo@example.com',
@@ -24,6 +24,7 @@ describe.each(dialects)('the demo program on %s', (dialect) => {
       '1000005 inactive inactive@example.com',
       '1000006 merch merch@example.com',
       '1000007 bigspender bigspender@example.com',
+      '1000008 waiting waiting@example.com',
     ]);
   });
 

@@ -4,6 +4,7 @@ import type { NewParticipant } from '../schema.ts';
 import { hashPassword } from '../../modules/auth/password.ts';
 import { appendLedgerEntry, type LedgerMovement } from '../../modules/ledger/store.ts';
 import { ACME_LOGO_SVG } from './acme-logo.ts';
+import { seedDemoAccount } from './demo-account.ts';
 import { seedDemoActivity } from './demo-activity.ts';
 import { demoEntries } from './demo-descriptions.ts';
 import { seedDemoCatalog } from './demo-catalog.ts';
@@ -198,6 +199,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
     await seedDemoOts(ctx);
     await seedDemoCatalog(ctx);
     await seedDemoContent(ctx);
+    await seedDemoAccount(ctx);
   });
 }
 

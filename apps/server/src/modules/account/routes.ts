@@ -1,5 +1,66 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  AcceptedReply,
+  ActivateRequest,
+  CLIENT_HEADER,
+  ClientHeaders,
+  ForgotPasswordRequest,
+  ForgotUsernameRequest,
+  SESSION_HEADER,
+  SavePasswordReply,
+  SavePasswordRequest,
+  UserData,
+  apiPaths,
+} from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
+import { activate, forgotPassword, forgotUsername, savePassword, type AccountContext, type Caller } from './service.ts';
+import { accountThrottle } from './throttle.ts';
 
-/** POST activate, forgotUsername, forgotPassword, savePassword (issue 7). */
-export function accountRoutes(_app: FastifyInstance, _deps: ModuleDeps): void {}
+/** The request's client, site origin (links in mails point there) and address. */
+function callerOf(request: FastifyRequest): Caller {
+  // The client-context hook resolved request.clientId from this header's hostname, so the
+  // origin is one of the client's own sites.
+  const header = request.headers[CLIENT_HEADER];
+  return { clientId: request.clientId, origin: new URL(String(header)).origin, address: request.ip };
+}
+
+/** POST activate, forgotUsername, forgotPassword, savePassword (issue 7; docs/decisions/018). */
+export function accountRoutes(app: FastifyInstance, deps: ModuleDeps): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const ctx: AccountContext = {
+    db: deps.db,
+    sessionPolicy: deps.sessionPolicy,
+    throttle: accountThrottle(deps.db, deps.config.loginThrottle),
+    resetLinkMinutes: deps.config.account.resetLinkMinutes,
+  };
+
+  typed.post(
+    apiPaths.activate,
+    { schema: { headers: ClientHeaders, body: ActivateRequest, response: { 200: UserData } } },
+    async (request, reply) => {
+      const user = await activate(ctx, callerOf(request), request.body);
+      // Signed in, like sign-in: the new session id travels in the header too.
+      reply.header(SESSION_HEADER, user.sessionId);
+      return user;
+    },
+  );
+
+  typed.post(
+    apiPaths.forgotUsername,
+    { schema: { headers: ClientHeaders, body: ForgotUsernameRequest, response: { 200: AcceptedReply } } },
+    async (request) => forgotUsername(ctx, callerOf(request), request.body),
+  );
+
+  typed.post(
+    apiPaths.forgotPassword,
+    { schema: { headers: ClientHeaders, body: ForgotPasswordRequest, response: { 200: AcceptedReply } } },
+    async (request) => forgotPassword(ctx, callerOf(request), request.body),
+  );
+
+  typed.post(
+    apiPaths.savePassword,
+    { schema: { headers: ClientHeaders, body: SavePasswordRequest, response: { 200: SavePasswordReply } } },
+    async (request) => savePassword(ctx, callerOf(request), request.body),
+  );
+}

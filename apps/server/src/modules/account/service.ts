@@ -1,0 +1,268 @@
+import {
+  PasswordRules,
+  checkPasswordRules,
+  type AcceptedReply,
+  type ActivateRequest,
+  type ForgotPasswordRequest,
+  type ForgotUsernameRequest,
+  type SavePasswordReply,
+  type SavePasswordRequest,
+  type UserData,
+} from '@rewards/contract';
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import { errors } from '../../http/api-error.ts';
+import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { clearFailures } from '../auth/throttle-store.ts';
+import { findClient } from '../clients/store.ts';
+import { queueMail } from '../mail/outbox.ts';
+import { buildUserData } from '../participants/service.ts';
+import { findParticipant, usernameKey } from '../participants/store.ts';
+import { profileErrors } from '../profile/service.ts';
+import { deleteParticipantSessions } from '../sessions/store.ts';
+import { startSession, type SessionPolicy } from '../sessions/service.ts';
+import { characteristicsMatch, locatorOf } from './characteristics.ts';
+import { accountErrors } from './errors.ts';
+import { hashResetToken, newResetToken, resetLink } from './reset-token.ts';
+import {
+  activateParticipant,
+  deleteResetsExpiredBefore,
+  findParticipantByLocator,
+  findParticipantByUsernameAndEmail,
+  findParticipantsByEmail,
+  findReset,
+  insertReset,
+  markResetUsed,
+  usernameTakenByOther,
+  voidOpenResets,
+} from './store.ts';
+import type { AccountThrottle } from './throttle.ts';
+
+export interface AccountContext {
+  db: Db;
+  sessionPolicy: SessionPolicy;
+  throttle: AccountThrottle;
+  resetLinkMinutes: number;
+}
+
+/** Who is asking: the client the origin resolved to, that site origin, and the caller's address. */
+export interface Caller {
+  clientId: string;
+  /** scheme://host[:port] of the client-id header; its hostname is one of the client's hosts. */
+  origin: string;
+  address: string;
+}
+
+const MINUTE = 60_000;
+const WEEK = 7 * 24 * 60 * MINUTE;
+
+async function clientOf(db: Db, clientId: string) {
+  const client = await findClient(db, clientId);
+  if (!client) throw errors.unknownClient();
+  return client;
+}
+
+/** Passwords the client's rules panel would refuse are refused here too (the same function). */
+function enforceRules(rulesJson: string, password: string, username: string): void {
+  const rules = PasswordRules.parse(JSON.parse(rulesJson));
+  if (!checkPasswordRules(rules, password, username).every((r) => r.met)) throw profileErrors.rulesNotMet();
+}
+
+/**
+ * POST activate. The client's activation fields say which facts prove who the participant is;
+ * a wrong or unknown fact fails with one generic error, compared in constant time, and counts
+ * toward per-address and per-account limits. Only after the facts match are the account's
+ * state (already active), the chosen username and the password rules checked. The password,
+ * username, privacy acknowledgement and status change in one transaction with the "activated"
+ * mail; the reply is a new session, like sign-in.
+ */
+export async function activate(ctx: AccountContext, caller: Caller, request: ActivateRequest): Promise<UserData> {
+  const client = await clientOf(ctx.db, caller.clientId);
+  const fields = (JSON.parse(client.activation_fields) as unknown[]).filter((f): f is string => typeof f === 'string');
+  const given = Object.keys(request.characteristics);
+  const missing = fields.filter((field) => !given.includes(field));
+  const unknown = given.filter((field) => !fields.includes(field));
+  if (missing.length > 0 || unknown.length > 0) {
+    throw errors.validation(`characteristics must be exactly: ${fields.join(', ')}`);
+  }
+  const privacyVersion = client.privacy_notice_version;
+  if (privacyVersion > 0 && (request.acceptedPrivacyNoticeVersion ?? 0) < privacyVersion) throw accountErrors.privacyNoticeNotAccepted();
+
+  const locator = locatorOf(fields, request.characteristics);
+  const addressSubject = `activate-address:${caller.address}`;
+  const accountSubject = `activate-account:${locator?.field ?? 'none'}:${locator?.value ?? ''}`;
+  await ctx.throttle.check(caller.clientId, [
+    { subject: addressSubject, max: ctx.throttle.perAddress },
+    { subject: accountSubject, max: ctx.throttle.perAccount },
+  ]);
+  const participant = locator ? await findParticipantByLocator(ctx.db, caller.clientId, locator) : undefined;
+  if (!characteristicsMatch(fields, request.characteristics, participant) || !participant) {
+    await ctx.throttle.record(caller.clientId, [addressSubject, accountSubject]);
+    throw accountErrors.activationFailed();
+  }
+  if (participant.status !== 'pending') throw accountErrors.alreadyActive();
+
+  const username = request.username ?? participant.username;
+  const key = usernameKey(username);
+  if (key !== participant.username_key && (await usernameTakenByOther(ctx.db, caller.clientId, key, participant.id))) {
+    throw accountErrors.usernameTaken();
+  }
+  enforceRules(client.password_rules, request.password, username);
+
+  const passwordHash = await hashPassword(request.password);
+  await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const activated = await activateParticipant(trx, caller.clientId, participant.id, {
+        passwordHash,
+        username,
+        usernameKey: key,
+        privacyAckVersion: Math.max(participant.privacy_ack_version, privacyVersion),
+      });
+      if (!activated) throw accountErrors.alreadyActive();
+      await queueMail(trx, { clientId: caller.clientId, participantId: participant.id, to: participant.email, locale: participant.locale, template: 'activated', params: {} });
+    })
+    .catch(async (error: unknown) => {
+      // Someone took the username between the check and the update: the unique key refused it.
+      if (key !== participant.username_key && (await usernameTakenByOther(ctx.db, caller.clientId, key, participant.id))) {
+        throw accountErrors.usernameTaken();
+      }
+      throw error;
+    });
+  await ctx.throttle.clear(caller.clientId, accountSubject);
+
+  const active = await findParticipant(ctx.db, caller.clientId, participant.id);
+  if (!active) throw accountErrors.activationFailed();
+  const { sessionId, session } = await startSession(ctx.db, ctx.sessionPolicy, caller.clientId, active.id, false);
+  return buildUserData(ctx.db, active, session, sessionId);
+}
+
+/**
+ * POST forgotUsername. The same reply and the same database work whether or not the address is
+ * known: every request is counted, the lookup always runs, and only the queueing of the mail
+ * (one insert, in the same transaction) differs. The mail names every username of the address
+ * that can sign in (pending accounts activate instead).
+ */
+export async function forgotUsername(ctx: AccountContext, caller: Caller, request: ForgotUsernameRequest): Promise<AcceptedReply> {
+  const email = request.emailAddress.toLowerCase();
+  const subjects = [`forgot-username-address:${caller.address}`, `forgot-username-email:${email}`];
+  await ctx.throttle.check(caller.clientId, [
+    { subject: subjects[0] ?? '', max: ctx.throttle.perAddress },
+    { subject: subjects[1] ?? '', max: ctx.throttle.perAccount },
+  ]);
+  await ctx.throttle.record(caller.clientId, subjects);
+  await ctx.db.transaction().execute(async (trx) => {
+    const found = (await findParticipantsByEmail(trx, caller.clientId, email)).filter((p) => p.status !== 'pending');
+    const first = found[0];
+    if (!first) return;
+    await queueMail(trx, {
+      clientId: caller.clientId,
+      ...(found.length === 1 ? { participantId: first.id } : {}),
+      to: first.email,
+      locale: first.locale,
+      template: 'forgotUsername',
+      params: { usernames: found.map((p) => p.username).join(', ') },
+    });
+  });
+  return { result: 'accepted' };
+}
+
+/**
+ * POST forgotPassword. The same reply and work whether or not the username and address belong
+ * together: a token is always generated and the "void older links" update always runs (against
+ * nobody on a miss); only a match stores the token's hash and queues the link. Pending accounts
+ * get nothing: they activate instead.
+ */
+export async function forgotPassword(ctx: AccountContext, caller: Caller, request: ForgotPasswordRequest, now = new Date()): Promise<AcceptedReply> {
+  const key = usernameKey(request.userName);
+  const subjects = [`forgot-password-address:${caller.address}`, `forgot-password-account:${key}`];
+  await ctx.throttle.check(caller.clientId, [
+    { subject: subjects[0] ?? '', max: ctx.throttle.perAddress },
+    { subject: subjects[1] ?? '', max: ctx.throttle.perAccount },
+  ]);
+  await ctx.throttle.record(caller.clientId, subjects, now);
+  const token = newResetToken();
+  const tokenHash = hashResetToken(token);
+  const nowIso = now.toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    const found = await findParticipantByUsernameAndEmail(trx, caller.clientId, key, request.emailAddress);
+    const participant = found && found.status !== 'pending' ? found : undefined;
+    await voidOpenResets(trx, caller.clientId, participant?.id ?? randomUUID(), nowIso);
+    await deleteResetsExpiredBefore(trx, new Date(now.getTime() - WEEK).toISOString());
+    if (!participant) return;
+    await insertReset(trx, {
+      token_hash: tokenHash,
+      client_id: caller.clientId,
+      participant_id: participant.id,
+      created_at: nowIso,
+      expires_at: new Date(now.getTime() + ctx.resetLinkMinutes * MINUTE).toISOString(),
+      used_at: null,
+      voided_at: null,
+    });
+    await queueMail(trx, {
+      clientId: caller.clientId,
+      participantId: participant.id,
+      to: participant.email,
+      locale: participant.locale,
+      template: 'resetPassword',
+      params: { link: resetLink(caller.origin, token), minutes: String(ctx.resetLinkMinutes) },
+    });
+  });
+  return { result: 'accepted' };
+}
+
+/**
+ * POST savePassword. An unknown, used, replaced or expired link each get their own error (the
+ * page offers a new link) and count toward the per-address limit, and a known link's refusals
+ * toward its account's limit. The new password must meet the rules and differ
+ * from the current one. Setting it uses up the link, ends every session of the participant,
+ * clears their failed sign-ins and queues the "password changed" mail, in one transaction.
+ */
+export async function savePassword(ctx: AccountContext, caller: Caller, request: SavePasswordRequest, now = new Date()): Promise<SavePasswordReply> {
+  const addressSubject = `reset-address:${caller.address}`;
+  const tokenHash = hashResetToken(request.passwordGuid);
+  const reset = await findReset(ctx.db, caller.clientId, tokenHash);
+  // A link names its account: refusals of that account's links count toward its own limit too.
+  const accountSubject = reset ? `reset-account:${reset.participant_id}` : undefined;
+  await ctx.throttle.check(caller.clientId, [
+    { subject: addressSubject, max: ctx.throttle.perAddress },
+    ...(accountSubject ? [{ subject: accountSubject, max: ctx.throttle.perAccount }] : []),
+  ]);
+  const nowIso = now.toISOString();
+  const refusal = !reset
+    ? accountErrors.resetLinkInvalid()
+    : reset.used_at !== null
+      ? accountErrors.resetLinkUsed()
+      : reset.voided_at !== null
+        ? accountErrors.resetLinkReplaced()
+        : reset.expires_at <= nowIso
+          ? accountErrors.resetLinkExpired()
+          : undefined;
+  if (refusal || !reset) {
+    await ctx.throttle.record(caller.clientId, accountSubject ? [addressSubject, accountSubject] : [addressSubject], now);
+    throw refusal ?? accountErrors.resetLinkInvalid();
+  }
+  const [client, participant] = await Promise.all([
+    clientOf(ctx.db, caller.clientId),
+    findParticipant(ctx.db, caller.clientId, reset.participant_id),
+  ]);
+  if (!participant) throw accountErrors.resetLinkInvalid();
+  enforceRules(client.password_rules, request.password, participant.username);
+  if (await verifyPassword(participant.password_hash, request.password)) throw profileErrors.samePassword();
+
+  const passwordHash = await hashPassword(request.password);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await markResetUsed(trx, caller.clientId, tokenHash, nowIso))) throw accountErrors.resetLinkUsed();
+    await trx
+      .updateTable('participants')
+      .set({ password_hash: passwordHash })
+      .where('client_id', '=', caller.clientId)
+      .where('id', '=', participant.id)
+      .execute();
+    await deleteParticipantSessions(trx, caller.clientId, participant.id);
+    // Whoever was locked out by wrong passwords now knows the right one.
+    await clearFailures(trx, caller.clientId, `account:${participant.username_key}`);
+    await queueMail(trx, { clientId: caller.clientId, participantId: participant.id, to: participant.email, locale: participant.locale, template: 'passwordChanged', params: {} });
+  });
+  return { result: 'saved' };
+}

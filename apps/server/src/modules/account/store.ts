@@ -1,0 +1,110 @@
+import type { Db } from '../../db/database.ts';
+import type { PasswordReset } from '../../db/schema.ts';
+import type { Locator } from './characteristics.ts';
+
+/** The participant an activation's unique fact names, whatever their status. */
+export async function findParticipantByLocator(db: Db, clientId: string, locator: { field: Locator; value: string }) {
+  const column = locator.field === 'accountNumber' ? 'account_number' : 'username_key';
+  return db.selectFrom('participants').selectAll().where('client_id', '=', clientId).where(column, '=', locator.value).executeTakeFirst();
+}
+
+/** Whether another participant of the client already has this username key. */
+export async function usernameTakenByOther(db: Db, clientId: string, key: string, participantId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('participants')
+    .select('id')
+    .where('client_id', '=', clientId)
+    .where('username_key', '=', key)
+    .where('id', '!=', participantId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Pending → active with its password, username and privacy acknowledgement; false if it was no longer pending. */
+export async function activateParticipant(
+  db: Db,
+  clientId: string,
+  participantId: string,
+  change: { passwordHash: string; username: string; usernameKey: string; privacyAckVersion: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('participants')
+    .set({
+      password_hash: change.passwordHash,
+      username: change.username,
+      username_key: change.usernameKey,
+      privacy_ack_version: change.privacyAckVersion,
+      status: 'active',
+    })
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Participants of the client with this e-mail address (ignoring case), oldest first. */
+export async function findParticipantsByEmail(db: Db, clientId: string, email: string) {
+  return db
+    .selectFrom('participants')
+    .select(['id', 'username', 'status', 'locale', 'email'])
+    .where('client_id', '=', clientId)
+    .where((eb) => eb(eb.fn('lower', [eb.ref('email')]), '=', email.toLowerCase()))
+    .orderBy('created_at')
+    .orderBy('username_key')
+    .execute();
+}
+
+/** The participant with this username and e-mail address (both ignoring case). */
+export async function findParticipantByUsernameAndEmail(db: Db, clientId: string, key: string, email: string) {
+  return db
+    .selectFrom('participants')
+    .select(['id', 'username', 'status', 'locale', 'email'])
+    .where('client_id', '=', clientId)
+    .where('username_key', '=', key)
+    .where((eb) => eb(eb.fn('lower', [eb.ref('email')]), '=', email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/** Voids the participant's links that are still usable: only the newest link works. */
+export async function voidOpenResets(db: Db, clientId: string, participantId: string, now: string): Promise<void> {
+  await db
+    .updateTable('password_resets')
+    .set({ voided_at: now })
+    .where('client_id', '=', clientId)
+    .where('participant_id', '=', participantId)
+    .where('used_at', 'is', null)
+    .where('voided_at', 'is', null)
+    .execute();
+}
+
+export async function insertReset(db: Db, reset: PasswordReset): Promise<void> {
+  await db.insertInto('password_resets').values(reset).execute();
+}
+
+export async function findReset(db: Db, clientId: string, tokenHash: string) {
+  return db
+    .selectFrom('password_resets')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Marks a link used; false when it was used or voided meanwhile (two tabs racing). */
+export async function markResetUsed(db: Db, clientId: string, tokenHash: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('client_id', '=', clientId)
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('voided_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Links expired long ago tell nobody anything useful: forgotten after a week. */
+export async function deleteResetsExpiredBefore(db: Db, before: string): Promise<void> {
+  await db.deleteFrom('password_resets').where('expires_at', '<', before).execute();
+}
