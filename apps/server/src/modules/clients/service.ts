@@ -30,6 +30,13 @@ export function clientDataJson(db: Db, clientId: string, sessionPolicy: Pick<Ses
   );
 }
 
+/** The same as UTF-8 bytes: encoding tens of kilobytes on every reply was a fifth of its time. */
+export function clientDataBody(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<Buffer> {
+  return cachedRead(db, `clientDataBody:${clientId}:${sessionPolicy.idleMinutes}`, async () =>
+    Buffer.from(await clientDataJson(db, clientId, sessionPolicy)),
+  );
+}
+
 /** GET viewConfig/client: everything the portal needs before anyone signs in. */
 export async function getClientData(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<ClientData> {
   const client = await findClient(db, clientId);

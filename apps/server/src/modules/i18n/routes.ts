@@ -15,13 +15,13 @@ export function bundleRoutes(app: FastifyInstance, db: Db): void {
       const offered = await clientLocales(db, request.clientId);
       const locale = offered.find((l) => l.code.toLowerCase() === request.params.locale.toLowerCase());
       if (!locale) throw errors.unsupportedLocale();
-      const { etag, replyJson } = await preparedBundle(db, request.clientId, locale.code);
+      const { etag, replyBody } = await preparedBundle(db, request.clientId, locale.code);
       // Revalidate every time, answer 304 when unchanged: an operator's edit shows within the
       // read cache's few seconds. The URL names no version, so it cannot be cached for long.
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (request.headers['if-none-match'] === etag) return reply.status(304).send(null);
       // Serialised once per cache lifetime (BundleReply-shaped by construction), sent as is.
-      return reply.type('application/json; charset=utf-8').send(replyJson as unknown as BundleReply);
+      return reply.type('application/json; charset=utf-8').send(replyBody as unknown as BundleReply);
     },
   );
 }

@@ -9,8 +9,8 @@ import { listClientTranslations } from './store.ts';
 export interface PreparedBundle {
   bundle: Bundle;
   etag: string;
-  /** The route's reply body, serialised. */
-  replyJson: string;
+  /** The route's reply body, serialised to UTF-8 once. */
+  replyBody: Buffer;
 }
 
 /**
@@ -31,7 +31,7 @@ export function preparedBundle(db: Db, clientId: string, locale: string): Promis
     };
     for (const { key, text } of overrides) properties[key] = text;
     const bundle = { locale, properties };
-    return { bundle, etag: bundleEtag(bundle), replyJson: JSON.stringify({ bundleList: { [locale]: bundle } }) };
+    return { bundle, etag: bundleEtag(bundle), replyBody: Buffer.from(JSON.stringify({ bundleList: { [locale]: bundle } })) };
   });
 }
 
