@@ -56,10 +56,10 @@ export async function redeemOtsCode(ctx: OtsContext, session: Session, request: 
       },
       now,
     );
+    await ctx.throttle.succeeded(trx, session.client_id, attempt);
     return { value: code.value, accountBalance: await participantBalance(trx, session.client_id, participant.id) };
   });
   if (!redeemed) throw await whyNotRedeemable(ctx.db, session.client_id, codeHash, at);
-  await ctx.throttle.succeeded(session.client_id, attempt);
   return { message: OTS_SUCCESS_MESSAGE, ...redeemed };
 }
 

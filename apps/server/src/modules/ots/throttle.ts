@@ -1,4 +1,6 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import { countFailuresSince } from '../auth/throttle-store.ts';
 import { otsErrors } from './errors.ts';
 import { deleteOtsAttempt, deleteOtsFailuresBefore, insertOtsAttempt } from './store.ts';
@@ -22,8 +24,12 @@ export function otsThrottle(db: Db, policy: OtsThrottlePolicy) {
   return {
     /** Records the attempt; throws 429 (and forgets it) when it is one too many. Returns its id. */
     async begin(clientId: string, participantId: string, now = new Date()): Promise<string> {
-      await deleteOtsFailuresBefore(db, clientId, subject(participantId), windowStart(now));
-      const attempt = await insertOtsAttempt(db, clientId, subject(participantId), now.toISOString());
+      // The purge and the record commit together (one commit to wait for, decision 014); the
+      // count runs after that commit, so parallel attempts, also on other processes, see each other.
+      const attempt = await db.transaction().execute(async (trx) => {
+        await deleteOtsFailuresBefore(trx, clientId, subject(participantId), windowStart(now));
+        return insertOtsAttempt(trx, clientId, subject(participantId), now.toISOString());
+      });
       const attempts = await countFailuresSince(db, clientId, subject(participantId), windowStart(now));
       if (attempts > policy.maxPerParticipant) {
         await deleteOtsAttempt(db, clientId, attempt);
@@ -31,9 +37,12 @@ export function otsThrottle(db: Db, policy: OtsThrottlePolicy) {
       }
       return attempt;
     },
-    /** The attempt redeemed a code: it was no failure. */
-    async succeeded(clientId: string, attempt: string): Promise<void> {
-      await deleteOtsAttempt(db, clientId, attempt);
+    /**
+     * The attempt redeemed a code: it was no failure. Called inside the redemption's own
+     * transaction, so the attempt is taken back exactly when the redemption commits.
+     */
+    async succeeded(trx: Transaction<Database>, clientId: string, attempt: string): Promise<void> {
+      await deleteOtsAttempt(trx, clientId, attempt);
     },
   };
 }
