@@ -77,19 +77,28 @@ export async function participantBalance(trx: Transaction<Database>, clientId: s
   return row.balance ?? 0;
 }
 
-/** An attempt, counted as a failure until it succeeds (see throttle.ts). Returns its id. */
-export async function insertOtsAttempt(db: Db, clientId: string, subject: string, at: string): Promise<string> {
+/**
+ * A no-op write on the participant's row: on PostgreSQL it holds the row lock until the
+ * transaction ends, which makes one participant's redeems take turns (see throttle.ts).
+ */
+export async function lockParticipantForOts(trx: Transaction<Database>, clientId: string, participantId: string): Promise<void> {
+  await trx
+    .updateTable('participants')
+    .set((eb) => ({ status: eb.ref('status') }))
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .execute();
+}
+
+/** A failed attempt (see throttle.ts). Returns its id. */
+export async function insertOtsAttempt(db: Db | Transaction<Database>, clientId: string, subject: string, at: string): Promise<string> {
   const id = randomUUID();
   await db.insertInto('login_failures').values({ id, client_id: clientId, subject, failed_at: at }).execute();
   return id;
 }
 
-export async function deleteOtsAttempt(db: Db, clientId: string, id: string): Promise<void> {
-  await db.deleteFrom('login_failures').where('client_id', '=', clientId).where('id', '=', id).execute();
-}
-
 /** Old failed attempts of this one subject; the login throttle purges its own the same way. */
-export async function deleteOtsFailuresBefore(db: Db, clientId: string, subject: string, before: string): Promise<void> {
+export async function deleteOtsFailuresBefore(db: Db | Transaction<Database>, clientId: string, subject: string, before: string): Promise<void> {
   await db
     .deleteFrom('login_failures')
     .where('client_id', '=', clientId)
