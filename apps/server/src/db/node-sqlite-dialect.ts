@@ -99,49 +99,57 @@ interface Batch {
 }
 
 const WRITE = /^\s*(insert|update|delete|replace)\b/i;
+const READ = /^\s*select\b/i;
 const ITEM_SAVEPOINT = 'group_commit_item';
 
 /**
- * Group commit (docs/decisions/014). With WAL and synchronous=FULL every COMMIT is an fsync,
- * and the disk allows a few thousand of those a second, so one commit per redemption (three,
- * with the throttle's bookkeeping) caps the portal far below that. Instead, the transactions
- * and writes that arrive together share one real transaction:
+ * Group commit (docs/decisions/014). With WAL and synchronous=FULL every COMMIT is an fsync
+ * that blocks the event loop, and the disk allows only a few thousand a second, so one commit
+ * per write caps the portal far below that. Instead, the transactions and writes that arrive
+ * together share one real transaction on the writer connection:
  * - a logical transaction is a SAVEPOINT inside the open batch; its rollback undoes only it;
  * - a write outside a transaction runs inside the batch (a failed statement undoes only itself);
- * - nothing that ran inside a batch returns to its caller before the batch has committed, so an
- *   acknowledged write is durable, and no reply shows data that could still be lost;
- * - the batch commits as soon as those already waiting for the connection have had their turn
- *   (the COMMIT queues on the same FIFO lock), so a lone request waits for no one.
+ * - nothing done inside a batch returns to its caller before the batch has committed, so an
+ *   acknowledged write is durable (an fsync'd commit), and a crash loses only unacknowledged work;
+ * - the batch commits as soon as those already waiting for the writer have had their turn (the
+ *   COMMIT queues on the same FIFO lock), so a lone request waits for no one;
+ * - a SELECT outside a transaction runs on a second, read-only connection, which in WAL mode
+ *   sees only committed data and needs no lock: reads neither wait for a batch nor see one.
  * If the COMMIT fails, every caller in the batch gets the error; none was acknowledged.
  */
 class GroupCommitDriver implements Driver {
-  readonly #database: DatabaseSync;
+  readonly #writer: DatabaseSync;
   readonly #statements: StatementCache;
+  readonly #reader: DatabaseSync | undefined;
+  readonly #readStatements: StatementCache | undefined;
   readonly #mutex = new Mutex();
   #batch: Batch | undefined;
 
-  constructor(database: DatabaseSync, statementCacheSize: number) {
-    this.#database = database;
-    this.#statements = new StatementCache(database, statementCacheSize);
+  constructor(writer: DatabaseSync, reader: DatabaseSync | undefined, statementCacheSize: number) {
+    this.#writer = writer;
+    this.#statements = new StatementCache(writer, statementCacheSize);
+    this.#reader = reader;
+    this.#readStatements = reader ? new StatementCache(reader, statementCacheSize) : undefined;
   }
 
   async init(): Promise<void> {}
 
+  /** The lock is taken lazily: a lease that only reads never waits for the writer. */
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.#mutex.lock();
     return new Lease(this);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
+    await this.lock(lease);
     this.#openBatch();
-    this.#database.exec(`SAVEPOINT ${ITEM_SAVEPOINT}`);
+    this.#writer.exec(`SAVEPOINT ${ITEM_SAVEPOINT}`);
     lease.inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
-    this.#database.exec(`RELEASE ${ITEM_SAVEPOINT}`);
+    this.#writer.exec(`RELEASE ${ITEM_SAVEPOINT}`);
     lease.inTransaction = false;
     await this.waitForCommit(lease);
   }
@@ -150,9 +158,24 @@ class GroupCommitDriver implements Driver {
     const lease = connection as Lease;
     lease.inTransaction = false;
     // A failed COMMIT or an I/O error may already have ended the real transaction.
-    if (!this.#database.isTransaction) return;
-    this.#database.exec(`ROLLBACK TO ${ITEM_SAVEPOINT}`);
-    this.#database.exec(`RELEASE ${ITEM_SAVEPOINT}`);
+    if (this.#writer.isTransaction) {
+      this.#writer.exec(`ROLLBACK TO ${ITEM_SAVEPOINT}`);
+      this.#writer.exec(`RELEASE ${ITEM_SAVEPOINT}`);
+    }
+    await this.#settleAfterFailure(lease);
+  }
+
+  /**
+   * A transaction or statement that failed may have failed on what another one in the same
+   * batch wrote (a unique key taken by a twin): its caller hears of the failure only once that
+   * batch has committed, so what it reads next (on the reader) shows why.
+   */
+  async #settleAfterFailure(lease: Lease): Promise<void> {
+    try {
+      await this.waitForCommit(lease);
+    } catch {
+      // The caller's own error is the one to report.
+    }
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
@@ -175,24 +198,40 @@ class GroupCommitDriver implements Driver {
     await this.#mutex.lock();
     if (this.#batch) this.#commitBatch();
     this.#statements.clear();
-    this.#database.close();
+    this.#readStatements?.clear();
+    this.#reader?.close();
+    this.#writer.close();
   }
 
-  /** Runs one statement for a lease that holds the lock. */
-  run(lease: Lease, sql: string, parameters: readonly unknown[]): QueryResult<unknown> {
+  /** Runs one statement: a plain read on the reader, anything else under the writer's lock. */
+  async execute(lease: Lease, sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>> {
+    if (!lease.inTransaction && this.#readStatements && READ.test(sql)) {
+      const { statement } = this.#readStatements.get(sql);
+      return { rows: statement.all(...bind(parameters)) };
+    }
+    await this.lock(lease);
     if (!lease.inTransaction && !this.#batch && WRITE.test(sql)) this.#openBatch();
-    const { statement, reader } = this.#statements.get(sql);
-    if (reader) return { rows: statement.all(...bind(parameters)) };
-    const { changes, lastInsertRowid } = statement.run(...bind(parameters));
-    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    let result: QueryResult<unknown>;
+    try {
+      const { statement, reader } = this.#statements.get(sql);
+      if (reader) result = { rows: statement.all(...bind(parameters)) };
+      else {
+        const { changes, lastInsertRowid } = statement.run(...bind(parameters));
+        result = { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+      }
+    } catch (error) {
+      if (!lease.inTransaction) await this.#settleAfterFailure(lease);
+      throw error;
+    }
+    // Outside a transaction, a statement that ran inside an open batch answers after the commit.
+    if (!lease.inTransaction && this.#batch) await this.waitForCommit(lease);
+    return result;
   }
 
-  iterate(sql: string, parameters: readonly unknown[]): Iterator<unknown> {
+  async iterate(lease: Lease, sql: string, parameters: readonly unknown[]): Promise<Iterator<unknown>> {
+    if (!lease.inTransaction && this.#readStatements) return this.#readStatements.get(sql).statement.iterate(...bind(parameters));
+    await this.lock(lease);
     return this.#statements.get(sql).statement.iterate(...bind(parameters));
-  }
-
-  get batchOpen(): boolean {
-    return this.#batch !== undefined;
   }
 
   /** Gives up the lock and resolves once what the lease did is committed (at once if no batch). */
@@ -202,32 +241,32 @@ class GroupCommitDriver implements Driver {
     if (batch) await batch.committed;
   }
 
+  async lock(lease: Lease): Promise<void> {
+    if (lease.holdsLock) return;
+    await this.#mutex.lock();
+    lease.holdsLock = true;
+  }
+
   release(lease: Lease): void {
-    if (lease.released) return;
-    lease.released = true;
+    if (!lease.holdsLock) return;
+    lease.holdsLock = false;
     if (lease.inTransaction) {
       // Kysely always ends a transaction before releasing; undo it rather than commit half of it.
       lease.inTransaction = false;
-      if (this.#database.isTransaction) {
-        this.#database.exec(`ROLLBACK TO ${ITEM_SAVEPOINT}`);
-        this.#database.exec(`RELEASE ${ITEM_SAVEPOINT}`);
+      if (this.#writer.isTransaction) {
+        this.#writer.exec(`ROLLBACK TO ${ITEM_SAVEPOINT}`);
+        this.#writer.exec(`RELEASE ${ITEM_SAVEPOINT}`);
       }
     }
     this.#scheduleFlush();
     this.#mutex.unlock();
   }
 
-  async relock(lease: Lease): Promise<void> {
-    if (!lease.released) return;
-    await this.#mutex.lock();
-    lease.released = false;
-  }
-
   #openBatch(): void {
     if (this.#batch) return;
     // IMMEDIATE: take the write lock now (waiting up to busy_timeout for another process), so
     // the batch cannot fail later on a lock upgrade.
-    this.#database.exec('BEGIN IMMEDIATE');
+    this.#writer.exec('BEGIN IMMEDIATE');
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
     const committed = new Promise<void>((res, rej) => {
@@ -260,11 +299,11 @@ class GroupCommitDriver implements Driver {
     if (!batch) return;
     this.#batch = undefined;
     try {
-      if (this.#database.isTransaction) this.#database.exec('COMMIT');
+      if (this.#writer.isTransaction) this.#writer.exec('COMMIT');
       batch.resolve();
     } catch (error) {
       try {
-        if (this.#database.isTransaction) this.#database.exec('ROLLBACK');
+        if (this.#writer.isTransaction) this.#writer.exec('ROLLBACK');
       } catch {
         // The transaction is gone either way; the callers learn of the failed commit below.
       }
@@ -273,27 +312,22 @@ class GroupCommitDriver implements Driver {
   }
 }
 
-/** The connection handed to Kysely for one acquire; the SQLite connection itself is shared. */
+/** The connection handed to Kysely for one acquire; the SQLite connections themselves are shared. */
 class Lease implements DatabaseConnection {
   readonly #driver: GroupCommitDriver;
   inTransaction = false;
-  released = false;
+  holdsLock = false;
 
   constructor(driver: GroupCommitDriver) {
     this.#driver = driver;
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    await this.#driver.relock(this);
-    const result = this.#driver.run(this, compiledQuery.sql, compiledQuery.parameters) as QueryResult<R>;
-    // Outside a transaction, a statement that ran inside an open batch answers after the commit.
-    if (!this.inTransaction && this.#driver.batchOpen) await this.#driver.waitForCommit(this);
-    return result;
+    return (await this.#driver.execute(this, compiledQuery.sql, compiledQuery.parameters)) as QueryResult<R>;
   }
 
   async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    await this.#driver.relock(this);
-    const rows = this.#driver.iterate(compiledQuery.sql, compiledQuery.parameters);
+    const rows = await this.#driver.iterate(this, compiledQuery.sql, compiledQuery.parameters);
     for (let next = rows.next(); !next.done; next = rows.next()) yield { rows: [next.value as R] };
   }
 }
@@ -316,7 +350,11 @@ export function nodeSqliteDialect(path: string, options: NodeSqliteOptions = {})
   database.exec('PRAGMA synchronous = FULL');
   database.exec('PRAGMA foreign_keys = ON');
   database.exec('PRAGMA busy_timeout = 5000');
-  const driver = new GroupCommitDriver(database, options.statementCacheSize ?? 300);
+  // A second connection for plain reads; an in-memory database is private to its connection.
+  const inMemory = path === ':memory:' || path === '';
+  const reader = inMemory ? undefined : new DatabaseSync(path, { readOnly: true });
+  reader?.exec('PRAGMA busy_timeout = 5000');
+  const driver = new GroupCommitDriver(database, reader, options.statementCacheSize ?? 300);
   // SqliteDialect brings the compiler, adapter and introspector; only the driver is ours.
   return new (class extends SqliteDialect {
     override createDriver(): Driver {
