@@ -4,6 +4,7 @@ import * as ledgerDescriptions from './migrations/002-ledger-descriptions.ts';
 import * as otsCodes from './migrations/003-ots-codes.ts';
 import * as catalogs from './migrations/004-catalogs.ts';
 import * as contentAndContact from './migrations/005-content-and-contact.ts';
+import * as statementOrderIndex from './migrations/006-statement-order-index.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '003-ots-codes': otsCodes,
   '004-catalogs': catalogs,
   '005-content-and-contact': contentAndContact,
+  '006-statement-order-index': statementOrderIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
