@@ -1,8 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { countFailuresSince } from '../auth/throttle-store.ts';
-import { deleteOtsFailuresBefore, insertOtsAttempt, lockParticipantForOts } from './store.ts';
+import { countOtsFailuresSince, deleteOtsFailuresBefore, insertOtsAttempt, lockParticipantForOts } from './store.ts';
 
 export interface OtsThrottlePolicy {
   maxPerParticipant: number;
@@ -27,7 +26,7 @@ export function otsThrottle(_db: Db, policy: OtsThrottlePolicy) {
     async allows(trx: Transaction<Database>, clientId: string, participantId: string, now: Date): Promise<boolean> {
       await lockParticipantForOts(trx, clientId, participantId);
       await deleteOtsFailuresBefore(trx, clientId, subject(participantId), windowStart(now));
-      const failures = await countFailuresSince(trx, clientId, subject(participantId), windowStart(now));
+      const failures = await countOtsFailuresSince(trx, clientId, subject(participantId), windowStart(now));
       return failures < policy.maxPerParticipant;
     },
     /** A code that did not redeem: one more failure, committed with the transaction. */
