@@ -60,6 +60,6 @@ export async function seedOtherClient(db: Db): Promise<void> {
     .execute();
   // Gina's 77 points are a real ledger entry, so the ledger invariant holds for both clients.
   await db.transaction().execute((trx) =>
-    appendLedgerEntry(trx, { clientId: OTHER_CLIENT_ID, participantId, occurredAt: now, description: 'Opening balance', amount: 77, kind: 'adjustment' }),
+    appendLedgerEntry(trx, { clientId: OTHER_CLIENT_ID, participantId, occurredAt: now, description: 'Bonus de bienvenue', amount: 77, kind: 'adjustment' }),
   );
 }
