@@ -33,10 +33,15 @@ class TtlCache {
     if (hit && hit.expiresAt > now) return hit.value as Promise<T>;
     if (hit) this.#entries.delete(key);
     const value = load();
-    // Concurrent requests share one load; a failed load is not remembered.
-    value.catch(() => {
+    // Concurrent requests share one load. A failed load is not remembered, nor is "not found":
+    // a host or client that does not exist yet (an operator is setting it up) shows the moment
+    // it does, and unknown hostnames sent by anyone do not fill the cache.
+    const forget = () => {
       if (this.#entries.get(key)?.value === value) this.#entries.delete(key);
-    });
+    };
+    value.then((result) => {
+      if (result === undefined) forget();
+    }, forget);
     this.#entries.set(key, { value, expiresAt: now + this.ttlMs });
     if (this.#entries.size > MAX_ENTRIES) {
       const oldest = this.#entries.keys().next().value;
