@@ -18,6 +18,9 @@ const EnvSchema = z.object({
   LOGIN_THROTTLE_MINUTES: z.coerce.number().int().min(1).default(15),
   OTS_MAX_FAILURES_PER_PARTICIPANT: z.coerce.number().int().min(1).default(10),
   OTS_THROTTLE_MINUTES: z.coerce.number().int().min(1).default(15),
+  // How long a process keeps a client's configuration (hosts, locales, labels, bundles) before
+  // reading it again: an operator's change shows within this time (docs/decisions/014); 0: off.
+  CLIENT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: flag.default(false),
@@ -53,6 +56,8 @@ export interface Config {
   /** Failed on-the-spot redeems per participant over a sliding window (codes can be guessed). */
   otsThrottle: { maxPerParticipant: number; windowMinutes: number };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** Seconds a client's configuration is served from the process's read cache. */
+  clientCacheSeconds: number;
   /** Folder of the built web app; undefined serves the API only (tests). */
   webDist: string | undefined;
   trustProxy: boolean;
@@ -103,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     otsThrottle: { maxPerParticipant: e.OTS_MAX_FAILURES_PER_PARTICIPANT, windowMinutes: e.OTS_THROTTLE_MINUTES },
     logLevel: e.LOG_LEVEL,
+    clientCacheSeconds: e.CLIENT_CACHE_SECONDS,
     webDist: e.WEB_DIST,
     trustProxy: e.TRUST_PROXY,
     catalog: {

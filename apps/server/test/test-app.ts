@@ -25,7 +25,8 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   const database = await createTestDatabase(dialect);
   await seedDemo(database.db);
   await seedOtherClient(database.db);
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent', ...env }), webDist: undefined };
+  // Tests change configuration rows directly and look at once: no read cache unless asked for.
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent', CLIENT_CACHE_SECONDS: '0', ...env }), webDist: undefined };
   const app = await buildApp({ config, db: database.db });
   await app.ready();
 

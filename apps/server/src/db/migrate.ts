@@ -6,6 +6,7 @@ import * as catalogs from './migrations/004-catalogs.ts';
 import * as contentAndContact from './migrations/005-content-and-contact.ts';
 import * as mailOutbox from './migrations/006-mail-outbox.ts';
 import * as accountLifecycle from './migrations/007-account-lifecycle.ts';
+import * as statementOrderIndex from './migrations/008-statement-order-index.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '005-content-and-contact': contentAndContact,
   '006-mail-outbox': mailOutbox,
   '007-account-lifecycle': accountLifecycle,
+  '008-statement-order-index': statementOrderIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

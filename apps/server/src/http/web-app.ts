@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
-import { getClientData } from '../modules/clients/service.ts';
+import { clientDataJson } from '../modules/clients/service.ts';
 import { findClientIdByHostname } from '../modules/clients/store.ts';
 import type { SessionPolicy } from '../modules/sessions/service.ts';
 
 const PLACEHOLDER = '<!--client-data-->';
 
 /** JSON placed inside <script type="application/json">: "<" is escaped so no tag can close it early. */
-function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+function scriptSafeJson(json: string): string {
+  return json.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -42,7 +42,7 @@ export async function registerWebApp(app: FastifyInstance, db: Db, distDir: stri
   async function renderIndex(request: FastifyRequest): Promise<string> {
     const clientId = await findClientIdByHostname(db, request.hostname.toLowerCase());
     if (!clientId) return template;
-    const clientData = await getClientData(db, clientId, sessionPolicy);
+    const clientData = await clientDataJson(db, clientId, sessionPolicy);
     return template.replace(
       PLACEHOLDER,
       `<script id="client-data" type="application/json">${scriptSafeJson(clientData)}</script>`,

@@ -15,13 +15,27 @@ export interface StoredDescription {
  * is made once and each distinct parameter JSON is parsed once, so 10,000 entries cost no more
  * than string replacement.
  */
-export function createDescriber(properties: Properties, locale: string): (entry: StoredDescription) => string {
-  let numbers: Intl.NumberFormat;
-  try {
-    numbers = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
-  } catch {
-    numbers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+/** Number formats by locale: making one costs more than formatting a whole statement. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(locale: string): Intl.NumberFormat {
+  let format = numberFormats.get(locale);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+    } catch {
+      format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+    }
+    // Locales come from the client's configuration, so the map stays small.
+    numberFormats.set(locale, format);
   }
+  return format;
+}
+
+export function createDescriber(properties: Properties, locale: string): (entry: StoredDescription) => string {
+  const numbers = numberFormat(locale);
+  // Histories repeat the same few descriptions: each distinct one is filled in once.
+  const described = new Map<string, string>();
   const parsedParams = new Map<string, Record<string, string>>();
 
   const valuesOf = (json: string | null): Record<string, string> => {
@@ -51,7 +65,12 @@ export function createDescriber(properties: Properties, locale: string): (entry:
     const template = key && Object.hasOwn(properties, key) ? properties[key] : undefined;
     // No key, or a key no bundle knows: the operator's own words.
     if (template === undefined) return entry.description;
+    const memo = `${key}\u0000${entry.description_params ?? ''}`;
+    const known = described.get(memo);
+    if (known !== undefined) return known;
     const values = valuesOf(entry.description_params);
-    return template.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole);
+    const text = template.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole);
+    described.set(memo, text);
+    return text;
   };
 }

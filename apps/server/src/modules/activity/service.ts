@@ -23,7 +23,11 @@ export function pickStatementLocale(offered: readonly string[], asked: string, p
 }
 
 /** Stored times are ISO-8601 UTC; the reply says so explicitly, whatever a row holds. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 function withOffset(occurredAt: string): string {
+  // What the portal writes is already in the reply's form; parsing 10,000 dates again is not free.
+  if (ISO_UTC.test(occurredAt)) return occurredAt;
   const time = Date.parse(occurredAt);
   return Number.isNaN(time) ? occurredAt : new Date(time).toISOString();
 }

@@ -1,23 +1,28 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { cachedRead } from '../../db/read-cache.ts';
 
 type Reader = Kysely<Database> | Transaction<Database>;
 
 /** The client's catalog of one kind (merchandise, experiences, travel), if configured. */
 export async function findClientCatalog(db: Db, clientId: string, kind: string) {
-  return db.selectFrom('client_catalogs').selectAll().where('client_id', '=', clientId).where('kind', '=', kind).executeTakeFirst();
+  return cachedRead(db, `catalog:${clientId}:${kind}`, () =>
+    db.selectFrom('client_catalogs').selectAll().where('client_id', '=', clientId).where('kind', '=', kind).executeTakeFirst(),
+  );
 }
 
 /** The kinds of catalog a client has configured with a partner (the punch-out ones). */
 export async function punchOutKinds(db: Db, clientId: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('client_catalogs')
-    .select('kind')
-    .where('client_id', '=', clientId)
-    .where('partner_id', 'is not', null)
-    .execute();
-  return new Set(rows.map((r) => r.kind));
+  return cachedRead(db, `punchOutKinds:${clientId}`, async () => {
+    const rows = await db
+      .selectFrom('client_catalogs')
+      .select('kind')
+      .where('client_id', '=', clientId)
+      .where('partner_id', 'is not', null)
+      .execute();
+    return new Set(rows.map((r) => r.kind));
+  });
 }
 
 export async function findPartner(db: Db, clientId: string, partnerId: string) {

@@ -4,13 +4,15 @@ import { ClientData, ClientHeaders, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
-import { getClientData, getClientLogo } from './service.ts';
+import { clientDataBody, getClientLogo } from './service.ts';
 
 export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     apiPaths.clientData,
     { schema: { headers: ClientHeaders, response: { 200: ClientData } } },
-    async (request) => getClientData(db, request.clientId, sessionPolicy),
+    async (request, reply) =>
+      // Already serialised and checked against ClientData; bytes are sent as they are.
+      reply.type('application/json; charset=utf-8').send((await clientDataBody(db, request.clientId, sessionPolicy)) as unknown as ClientData),
   );
 }
 

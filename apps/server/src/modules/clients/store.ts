@@ -1,28 +1,27 @@
 import type { Db } from '../../db/database.ts';
+import { cachedRead } from '../../db/read-cache.ts';
+
+// Configuration read on every request: served from the read cache (docs/decisions/014).
 
 export async function findClientIdByHostname(db: Db, hostname: string): Promise<string | undefined> {
-  const row = await db.selectFrom('client_hosts').select('client_id').where('hostname', '=', hostname).executeTakeFirst();
-  return row?.client_id;
+  return cachedRead(db, `host:${hostname}`, async () => {
+    const row = await db.selectFrom('client_hosts').select('client_id').where('hostname', '=', hostname).executeTakeFirst();
+    return row?.client_id;
+  });
 }
 
 export async function findClient(db: Db, clientId: string) {
-  return db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+  return cachedRead(db, `client:${clientId}`, () => db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst());
 }
 
 export async function listClientLocales(db: Db, clientId: string) {
-  return db
-    .selectFrom('client_locales')
-    .select(['code', 'dir', 'name'])
-    .where('client_id', '=', clientId)
-    .orderBy('position')
-    .execute();
+  return cachedRead(db, `locales:${clientId}`, () =>
+    db.selectFrom('client_locales').select(['code', 'dir', 'name']).where('client_id', '=', clientId).orderBy('position').execute(),
+  );
 }
 
 export async function listMediaLabels(db: Db, clientId: string) {
-  return db
-    .selectFrom('media_labels')
-    .select(['locale', 'forms'])
-    .where('client_id', '=', clientId)
-    .orderBy('locale')
-    .execute();
+  return cachedRead(db, `labels:${clientId}`, () =>
+    db.selectFrom('media_labels').select(['locale', 'forms']).where('client_id', '=', clientId).orderBy('locale').execute(),
+  );
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { clientLocales } from '../clients/service.ts';
-import { buildBundle, bundleEtag } from './service.ts';
+import { preparedBundle } from './service.ts';
 
 export function bundleRoutes(app: FastifyInstance, db: Db): void {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -15,12 +15,13 @@ export function bundleRoutes(app: FastifyInstance, db: Db): void {
       const offered = await clientLocales(db, request.clientId);
       const locale = offered.find((l) => l.code.toLowerCase() === request.params.locale.toLowerCase());
       if (!locale) throw errors.unsupportedLocale();
-      const bundle = await buildBundle(db, request.clientId, locale.code);
-      const etag = bundleEtag(bundle);
-      // Revalidate every time, answer 304 when unchanged: an operator's edit shows at once.
+      const { etag, replyBody } = await preparedBundle(db, request.clientId, locale.code);
+      // Revalidate every time, answer 304 when unchanged: an operator's edit shows within the
+      // read cache's few seconds. The URL names no version, so it cannot be cached for long.
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (request.headers['if-none-match'] === etag) return reply.status(304).send(null);
-      return { bundleList: { [bundle.locale]: bundle } };
+      // Serialised once per cache lifetime (BundleReply-shaped by construction), sent as is.
+      return reply.type('application/json; charset=utf-8').send(replyBody as unknown as BundleReply);
     },
   );
 }

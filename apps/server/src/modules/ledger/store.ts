@@ -1,6 +1,54 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
+
+// Every points movement runs these: compiled to SQL once (docs/decisions/014).
+const moveBalance = compiledOnce((db: Kysely<Database>, amount: number, clientId: string, participantId: string) =>
+  db
+    .updateTable('participants')
+    .set({ balance: sql<number>`coalesce(balance, 0) + ${amount}` })
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId),
+);
+/** The same, only when the balance covers it: the check and the move are one UPDATE. */
+const debitCovered = compiledOnce((db: Kysely<Database>, amount: number, clientId: string, participantId: string) =>
+  db
+    .updateTable('participants')
+    .set({ balance: sql<number>`coalesce(balance, 0) + ${amount}` })
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .where(sql<boolean>`coalesce(balance, 0) + ${amount} >= 0`),
+);
+const insertEntry = compiledOnce(
+  (
+    db: Kysely<Database>,
+    id: string,
+    clientId: string,
+    participantId: string,
+    occurredAt: string,
+    description: string,
+    descriptionKey: string | null,
+    descriptionParams: string | null,
+    amount: number,
+    kind: string,
+    reference: string | null,
+    createdAt: string,
+  ) =>
+    db.insertInto('ledger_entries').values({
+      id,
+      client_id: clientId,
+      participant_id: participantId,
+      occurred_at: occurredAt,
+      description,
+      description_key: descriptionKey,
+      description_params: descriptionParams,
+      amount,
+      kind,
+      reference,
+      created_at: createdAt,
+    }),
+);
 
 export type LedgerKind = 'award' | 'redemption' | 'adjustment' | 'ots';
 
@@ -38,34 +86,26 @@ export async function appendLedgerEntry(
   options: { requireCovered?: boolean } = {},
 ): Promise<string> {
   if (!Number.isSafeInteger(movement.amount)) throw new Error('Points are whole numbers');
-  let update = trx
-    .updateTable('participants')
-    .set({ balance: sql<number>`coalesce(balance, 0) + ${movement.amount}` })
-    .where('client_id', '=', movement.clientId)
-    .where('id', '=', movement.participantId);
-  if (options.requireCovered) update = update.where(sql<boolean>`coalesce(balance, 0) + ${movement.amount} >= 0`);
-  const moved = await update.executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) {
+  const moved = await (options.requireCovered ? debitCovered : moveBalance)(trx, movement.amount, movement.clientId, movement.participantId);
+  if (Number(moved.numAffectedRows) !== 1) {
     if (options.requireCovered) throw new InsufficientBalanceError('The balance does not cover this debit');
     throw new Error('No such participant');
   }
   const id = randomUUID();
-  await trx
-    .insertInto('ledger_entries')
-    .values({
-      id,
-      client_id: movement.clientId,
-      participant_id: movement.participantId,
-      occurred_at: movement.occurredAt,
-      description: movement.description,
-      description_key: movement.descriptionKey ?? null,
-      description_params: movement.descriptionParams ? JSON.stringify(movement.descriptionParams) : null,
-      amount: movement.amount,
-      kind: movement.kind,
-      reference: movement.reference ?? null,
-      created_at: now.toISOString(),
-    })
-    .execute();
+  await insertEntry(
+    trx,
+    id,
+    movement.clientId,
+    movement.participantId,
+    movement.occurredAt,
+    movement.description,
+    movement.descriptionKey ?? null,
+    movement.descriptionParams ? JSON.stringify(movement.descriptionParams) : null,
+    movement.amount,
+    movement.kind,
+    movement.reference ?? null,
+    now.toISOString(),
+  );
   return id;
 }
 

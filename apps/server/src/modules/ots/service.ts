@@ -32,13 +32,17 @@ export async function redeemOtsCode(ctx: OtsContext, session: Session, request: 
 
   const normalised = normaliseOtsCode(request.code);
   if (normalised.length === 0) throw errors.validation('Invalid body: code');
-  // Counted before the code is looked at; taken back below only if it redeems.
-  const attempt = await ctx.throttle.begin(session.client_id, participant.id, now);
   const codeHash = otsCodeHash(normalised);
   const at = now.toISOString();
 
-  const redeemed = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await claimOtsCode(trx, session.client_id, codeHash, participant.id, at))) return null;
+  // One transaction (see throttle.ts): the throttle's check before the code is looked at, then
+  // the claim with its ledger entry, or the record of the failure.
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await ctx.throttle.allows(trx, session.client_id, participant.id, now))) return 'throttled' as const;
+    if (!(await claimOtsCode(trx, session.client_id, codeHash, participant.id, at))) {
+      await ctx.throttle.failed(trx, session.client_id, participant.id, now);
+      return 'refused' as const;
+    }
     const code = await findOtsCode(trx, session.client_id, codeHash);
     if (!code) throw new Error('A claimed code vanished');
     await appendLedgerEntry(
@@ -58,9 +62,9 @@ export async function redeemOtsCode(ctx: OtsContext, session: Session, request: 
     );
     return { value: code.value, accountBalance: await participantBalance(trx, session.client_id, participant.id) };
   });
-  if (!redeemed) throw await whyNotRedeemable(ctx.db, session.client_id, codeHash, at);
-  await ctx.throttle.succeeded(session.client_id, attempt);
-  return { message: OTS_SUCCESS_MESSAGE, ...redeemed };
+  if (outcome === 'throttled') throw otsErrors.throttled();
+  if (outcome === 'refused') throw await whyNotRedeemable(ctx.db, session.client_id, codeHash, at);
+  return { message: OTS_SUCCESS_MESSAGE, ...outcome };
 }
 
 /** The distinct reason a code could not be claimed, looked up after the claim failed. */

@@ -3,6 +3,55 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, NewOtsCode } from '../../db/schema.ts';
 import { normaliseOtsCode, otsCodeHash, otsCodeHint } from './code.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
+
+// The redeem transaction's statements, compiled to SQL once (docs/decisions/014).
+const updateClaim = compiledOnce((db: Db, participantId: string, now: string, clientId: string, codeHash: string) =>
+  db
+    .updateTable('ots_codes')
+    .set({ status: 'redeemed', redeemed_by: participantId, redeemed_at: now })
+    .where('client_id', '=', clientId)
+    .where('code_hash', '=', codeHash)
+    .where('status', '=', 'unused')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])),
+);
+const selectCode = compiledOnce((db: Db, clientId: string, codeHash: string) =>
+  db
+    .selectFrom('ots_codes')
+    .select(['id', 'code_hint', 'value', 'expires_at', 'status'])
+    .where('client_id', '=', clientId)
+    .where('code_hash', '=', codeHash),
+);
+const selectBalance = compiledOnce((db: Db, clientId: string, participantId: string) =>
+  db.selectFrom('participants').select('balance').where('client_id', '=', clientId).where('id', '=', participantId),
+);
+const lockParticipant = compiledOnce((db: Db, clientId: string, participantId: string) =>
+  db
+    .updateTable('participants')
+    .set((eb) => ({ status: eb.ref('status') }))
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId),
+);
+const insertAttempt = compiledOnce((db: Db, id: string, clientId: string, subject: string, at: string) =>
+  db.insertInto('login_failures').values({ id, client_id: clientId, subject, failed_at: at }),
+);
+const deleteFailuresBefore = compiledOnce((db: Db, clientId: string, subject: string, before: string) =>
+  db.deleteFrom('login_failures').where('client_id', '=', clientId).where('subject', '=', subject).where('failed_at', '<=', before),
+);
+const countFailures = compiledOnce((db: Db, clientId: string, subject: string, since: string) =>
+  db
+    .selectFrom('login_failures')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('client_id', '=', clientId)
+    .where('subject', '=', subject)
+    .where('failed_at', '>', since),
+);
+
+/** Failures of one subject since a time (the login throttle counts its own the same way). */
+export async function countOtsFailuresSince(db: Db | Transaction<Database>, clientId: string, subject: string, since: string): Promise<number> {
+  const { rows } = await countFailures(db, clientId, subject, since);
+  return Number(rows[0]?.count ?? 0);
+}
 
 export interface OtsCodeInput {
   code: string;
@@ -47,53 +96,37 @@ export async function claimOtsCode(
   participantId: string,
   now: string,
 ): Promise<boolean> {
-  const result = await trx
-    .updateTable('ots_codes')
-    .set({ status: 'redeemed', redeemed_by: participantId, redeemed_at: now })
-    .where('client_id', '=', clientId)
-    .where('code_hash', '=', codeHash)
-    .where('status', '=', 'unused')
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await updateClaim(trx, participantId, now, clientId, codeHash);
+  return Number(result.numAffectedRows) === 1;
 }
 
 export async function findOtsCode(db: Db | Transaction<Database>, clientId: string, codeHash: string) {
-  return db
-    .selectFrom('ots_codes')
-    .select(['id', 'code_hint', 'value', 'expires_at', 'status'])
-    .where('client_id', '=', clientId)
-    .where('code_hash', '=', codeHash)
-    .executeTakeFirst();
+  const { rows } = await selectCode(db, clientId, codeHash);
+  return rows[0];
 }
 
 export async function participantBalance(trx: Transaction<Database>, clientId: string, participantId: string): Promise<number> {
-  const row = await trx
-    .selectFrom('participants')
-    .select('balance')
-    .where('client_id', '=', clientId)
-    .where('id', '=', participantId)
-    .executeTakeFirstOrThrow();
-  return row.balance ?? 0;
+  const { rows } = await selectBalance(trx, clientId, participantId);
+  if (!rows[0]) throw new Error('No such participant');
+  return rows[0].balance ?? 0;
 }
 
-/** An attempt, counted as a failure until it succeeds (see throttle.ts). Returns its id. */
-export async function insertOtsAttempt(db: Db, clientId: string, subject: string, at: string): Promise<string> {
+/**
+ * A no-op write on the participant's row: on PostgreSQL it holds the row lock until the
+ * transaction ends, which makes one participant's redeems take turns (see throttle.ts).
+ */
+export async function lockParticipantForOts(trx: Transaction<Database>, clientId: string, participantId: string): Promise<void> {
+  await lockParticipant(trx, clientId, participantId);
+}
+
+/** A failed attempt (see throttle.ts). Returns its id. */
+export async function insertOtsAttempt(db: Db | Transaction<Database>, clientId: string, subject: string, at: string): Promise<string> {
   const id = randomUUID();
-  await db.insertInto('login_failures').values({ id, client_id: clientId, subject, failed_at: at }).execute();
+  await insertAttempt(db, id, clientId, subject, at);
   return id;
 }
 
-export async function deleteOtsAttempt(db: Db, clientId: string, id: string): Promise<void> {
-  await db.deleteFrom('login_failures').where('client_id', '=', clientId).where('id', '=', id).execute();
-}
-
 /** Old failed attempts of this one subject; the login throttle purges its own the same way. */
-export async function deleteOtsFailuresBefore(db: Db, clientId: string, subject: string, before: string): Promise<void> {
-  await db
-    .deleteFrom('login_failures')
-    .where('client_id', '=', clientId)
-    .where('subject', '=', subject)
-    .where('failed_at', '<=', before)
-    .execute();
+export async function deleteOtsFailuresBefore(db: Db | Transaction<Database>, clientId: string, subject: string, before: string): Promise<void> {
+  await deleteFailuresBefore(db, clientId, subject, before);
 }

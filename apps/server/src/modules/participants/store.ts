@@ -1,4 +1,20 @@
+import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
+import type { Database, Participant } from '../../db/schema.ts';
+
+// Run on nearly every signed-in request: compiled to SQL once (docs/decisions/014).
+const selectParticipant = compiledOnce((db: Db, clientId: string, participantId: string) =>
+  db.selectFrom('participants').selectAll().where('client_id', '=', clientId).where('id', '=', participantId),
+);
+const selectProgramNames = compiledOnce((db: Db, clientId: string, participantId: string) =>
+  db
+    .selectFrom('participant_programs')
+    .select('program_name')
+    .where('client_id', '=', clientId)
+    .where('participant_id', '=', participantId)
+    .orderBy('position'),
+);
 
 export function usernameKey(username: string): string {
   return username.trim().toLowerCase();
@@ -13,23 +29,17 @@ export async function findParticipantByUsername(db: Db, clientId: string, userna
     .executeTakeFirst();
 }
 
-export async function findParticipant(db: Db, clientId: string, participantId: string) {
-  return db
-    .selectFrom('participants')
-    .selectAll()
-    .where('client_id', '=', clientId)
-    .where('id', '=', participantId)
-    .executeTakeFirst();
+export async function findParticipant(
+  db: Kysely<Database> | Transaction<Database>,
+  clientId: string,
+  participantId: string,
+): Promise<Participant | undefined> {
+  const { rows } = await selectParticipant(db, clientId, participantId);
+  return rows[0];
 }
 
 export async function listProgramNames(db: Db, clientId: string, participantId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('participant_programs')
-    .select('program_name')
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .orderBy('position')
-    .execute();
+  const { rows } = await selectProgramNames(db, clientId, participantId);
   return rows.map((row) => row.program_name);
 }
 

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { API_BASE, CLIENT_HEADER, ClientData } from '@rewards/contract';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { dialects } from '../../test/databases.ts';
+import { createTestApp, DEMO_ORIGIN, type TestApp } from '../../test/test-app.ts';
+import { createDatabase, type Db } from './database.ts';
+
+/** A second server process over the same database: its own connection, its own cache. */
+async function secondProcess(t: TestApp, cacheSeconds: string): Promise<{ app: FastifyInstance; db: Db }> {
+  const db = createDatabase(t.database.config);
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent', CLIENT_CACHE_SECONDS: cacheSeconds }), webDist: undefined };
+  const app = await buildApp({ config, db });
+  await app.ready();
+  return { app, db };
+}
+
+async function clientName(app: FastifyInstance): Promise<string> {
+  const reply = await app.inject({ method: 'GET', url: `${API_BASE}/viewConfig/client`, headers: { [CLIENT_HEADER]: DEMO_ORIGIN } });
+  return ClientData.parse(reply.json()).clientBranding.clientName;
+}
+
+async function bundleTitle(app: FastifyInstance): Promise<{ title: string | undefined; etag: string | undefined }> {
+  const reply = await app.inject({ method: 'GET', url: `${API_BASE}/viewConfig/bundle/en-US`, headers: { [CLIENT_HEADER]: DEMO_ORIGIN } });
+  const body = reply.json<{ bundleList: Record<string, { properties: Record<string, string> }> }>();
+  return { title: body.bundleList['en-US']?.properties['login.title'], etag: reply.headers.etag as string | undefined };
+}
+
+/** Asks again until `read` gives what is expected; the cache lifetime bounds the wait. */
+async function eventually<T>(read: () => Promise<T>, expected: T): Promise<T> {
+  let last = await read();
+  for (let attempt = 0; attempt < 100 && last !== expected; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    last = await read();
+  }
+  return last;
+}
+
+describe.each(dialects)('configuration cached in each process on %s', (dialect) => {
+  let t: TestApp;
+  let slow: { app: FastifyInstance; db: Db };
+  let quick: { app: FastifyInstance; db: Db };
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    slow = await secondProcess(t, '3600');
+    quick = await secondProcess(t, '1');
+  });
+  afterAll(async () => {
+    for (const p of [slow, quick]) {
+      await p.app.close();
+      await p.db.destroy();
+    }
+    await t.close();
+  });
+
+  it("shows an operator's change on every process once its cache lifetime has passed, and not before", async () => {
+    expect(await clientName(slow.app)).toBe('Acme Rewards');
+    expect(await clientName(quick.app)).toBe('Acme Rewards');
+    const before = await bundleTitle(quick.app);
+
+    // The operator renames the program and rewords the login title, from outside the servers.
+    await t.database.db.updateTable('clients').set({ name: 'Acme Loyalty' }).where('id', '=', 'acme').execute();
+    await t.database.db
+      .insertInto('translations')
+      .values({ client_id: 'acme', locale: 'en-US', key: 'login.title', text: 'Welcome to Acme Loyalty' })
+      .execute();
+
+    // A process with a one-second cache shows both within that second or so.
+    expect(await eventually(() => clientName(quick.app), 'Acme Loyalty')).toBe('Acme Loyalty');
+    const after = await eventually(async () => (await bundleTitle(quick.app)).title, 'Welcome to Acme Loyalty');
+    expect(after).toBe('Welcome to Acme Loyalty');
+    // The bundle's ETag moves with its content, so a browser's revalidation fetches the new one.
+    expect((await bundleTitle(quick.app)).etag).not.toBe(before.etag);
+    // A process whose cache lives an hour still answers from it: the cache is really used.
+    expect(await clientName(slow.app)).toBe('Acme Rewards');
+    // Without a cache (the tests' default) the change shows at once.
+    expect(await clientName(t.app)).toBe('Acme Loyalty');
+  });
+});
