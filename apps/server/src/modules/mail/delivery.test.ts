@@ -21,7 +21,8 @@ function mailConfig(overrides: Partial<Config['mail']>): Config['mail'] {
 }
 
 /** A clock the test moves by hand: backoff is real, waiting is not. */
-function manualClock(start = new Date('2026-11-22T09:00:00.000Z')) {
+// Later than any real "now" a mail is queued at, so what is queued is due on this clock.
+function manualClock(start = new Date('2099-01-01T09:00:00.000Z')) {
   let now = start.getTime();
   return { now: () => new Date(now), advance: (ms: number) => (now += ms) };
 }
@@ -111,7 +112,7 @@ describe.each(dialects)('mail delivery on %s', (dialect) => {
     // Nobody listens on the port.
     expect(await delivery.deliverDue()).toBe(1);
     let [row] = await outbox();
-    expect(row).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: '2026-11-22T09:00:30.000Z' });
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: '2099-01-01T09:00:30.000Z' });
     expect(row?.last_error).toMatch(/^unreachable/);
 
     // Not due before its time.
@@ -124,7 +125,7 @@ describe.each(dialects)('mail delivery on %s', (dialect) => {
     clock.advance(1_000);
     expect(await delivery.deliverDue()).toBe(1);
     [row] = await outbox();
-    expect(row).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: '2026-11-22T09:02:30.000Z' });
+    expect(row).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: '2099-01-01T09:02:30.000Z' });
     expect(row?.last_error).toMatch(/^refused: .*451/);
     expect(sink.received).toEqual([]);
 
@@ -181,7 +182,10 @@ describe.each(dialects)('mail delivery on %s', (dialect) => {
   it('never sends a mail twice when two workers over the same database run at once', async () => {
     await sink.up();
     await queue(...Array.from({ length: 8 }, (_, i) => resetMail(`user${i}@example.com`)));
-    const otherConnection = createDatabase(database.config);
+    // On PostgreSQL the second worker has its own pool, as a second process would. An embedded
+    // SQLite file is served by one process, whose workers share its one writer (decision 014):
+    // a second writer connection in the same thread would wait on the first's open batch.
+    const otherConnection = dialect === 'postgres' ? createDatabase(database.config) : db;
     const one = createMailDelivery({ db, mail: mailConfig({ smtpUrl: sink.url }), log: collectingLog() });
     const two = createMailDelivery({ db: otherConnection, mail: mailConfig({ smtpUrl: sink.url }), log: collectingLog() });
     try {
@@ -190,7 +194,7 @@ describe.each(dialects)('mail delivery on %s', (dialect) => {
     } finally {
       one.close();
       two.close();
-      await otherConnection.destroy();
+      if (otherConnection !== db) await otherConnection.destroy();
     }
     expect(sink.received).toHaveLength(8);
     expect(new Set(sink.received.map((m) => m.headers['message-id'])).size).toBe(8);
@@ -202,7 +206,7 @@ describe.each(dialects)('mail delivery on %s', (dialect) => {
     const clock = manualClock();
     await queue(resetMail());
     // A worker claimed it and died: the row is left "sending" with its lease.
-    await db.updateTable('mail_outbox').set({ status: 'sending', attempts: 1, claimed_until: '2026-11-22T09:05:00.000Z' }).execute();
+    await db.updateTable('mail_outbox').set({ status: 'sending', attempts: 1, claimed_until: '2099-01-01T09:05:00.000Z' }).execute();
     const delivery = createMailDelivery({ db, mail: mailConfig({ smtpUrl: sink.url }), log: collectingLog(), now: clock.now });
     expect(await delivery.deliverDue()).toBe(0);
     expect(await outbox()).toMatchObject([{ status: 'sending' }]);
