@@ -13,6 +13,7 @@ export const WEB_BUILD_INPUTS = [
   'apps/web/vite.config.ts',
   'apps/web/precompress-plugin.ts',
   'apps/web/build-stamp.ts',
+  'apps/web/first-screen-plugin.ts',
   'apps/web/package.json',
   'packages/contract/src',
   'packages/contract/package.json',
