@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { precompress } from './precompress-plugin.ts';
+import { buildStamp } from './build-stamp.ts';
+import { firstScreenHints } from './first-screen-plugin.ts';
 
 // The dev API (apps/server on port 3001) answers /api, serves client logos under /brand, the
 // published catalog keys under /.well-known and the demo catalog under /demo-catalog.
@@ -10,7 +12,7 @@ const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
 
 export default defineConfig({
   root,
-  plugins: [react(), precompress()],
+  plugins: [react(), firstScreenHints(['/features/auth/LoginPage.tsx', '/features/home/HomePage.tsx']), precompress(), buildStamp()],
   server: {
     port: 5173,
     proxy: { '/api': devApi, '/brand': devApi, '/demo-catalog': devApi, '/.well-known': devApi },

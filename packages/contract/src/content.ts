@@ -1,26 +1,20 @@
 import { z } from 'zod';
 import { LocaleCode } from './locale.ts';
+import {
+  CONTACT_EMAIL_MAX,
+  CONTACT_MESSAGE_MAX,
+  CONTACT_PHONE_MAX,
+  CONTACT_SUBJECT_MAX,
+  CONTACT_TOPICS,
+  isContactEmail,
+  isContactPhone,
+} from './content-rules.ts';
 
 /*
- * Content pages and contactUs (spec sections 2, 6, 7; decision 011).
- *
- * Content keys of `GET cmmo/key/honeycombSystem/{key}`:
- * - `faqs`, `privacyPolicy`: public, served to anonymous visitors too;
- * - `privacyNotice`: signed-in only;
- * - `rules.<program name>`: signed-in only, and only for a program the participant is in.
+ * Content pages and contactUs (spec sections 2, 6, 7; decision 011). The keys, limits and checks
+ * live in content-rules.ts (no zod there: the web imports them); the schemas here use them.
  */
-export const contentKeys = {
-  faqs: 'faqs',
-  privacyPolicy: 'privacyPolicy',
-  privacyNotice: 'privacyNotice',
-} as const;
-
-export const RULES_KEY_PREFIX = 'rules.';
-
-/** The key of a program's rules: the program name as `user/program-names` gives it. */
-export const rulesKey = (programName: string) => `${RULES_KEY_PREFIX}${programName}`;
-
-export const PUBLIC_CONTENT_KEYS: readonly string[] = [contentKeys.faqs, contentKeys.privacyPolicy];
+export * from './content-rules.ts';
 
 export const ContentKeyParams = z.object({ key: z.string().min(1).max(200) });
 
@@ -36,17 +30,8 @@ export const ContentProperty = z.object({ value: z.string(), locale: LocaleCode,
 export const ContentReply = z.object({ properties: z.array(ContentProperty).min(1) });
 export type ContentReply = z.infer<typeof ContentReply>;
 
-export const CONTACT_TOPICS = ['points', 'order', 'ots', 'account', 'other'] as const;
 export const ContactTopic = z.enum(CONTACT_TOPICS);
 export type ContactTopic = z.infer<typeof ContactTopic>;
-
-export const CONTACT_SUBJECT_MAX = 120;
-export const CONTACT_MESSAGE_MAX = 2000;
-export const CONTACT_EMAIL_MAX = 254;
-export const CONTACT_PHONE_MAX = 25;
-
-/** Digits with the usual separators, an optional leading +; at least 5 digits. */
-const PHONE_PATTERN = /^\+?[0-9 ().-]{5,25}$/;
 
 const optionalText = (max: number, check: (value: string) => boolean, message: string) =>
   z
@@ -64,11 +49,10 @@ export const ContactRequest = z.object({
   topic: ContactTopic,
   subject: z.string().trim().min(1, { message: 'required' }).max(CONTACT_SUBJECT_MAX, { message: 'tooLong' }),
   message: z.string().trim().min(1, { message: 'required' }).max(CONTACT_MESSAGE_MAX, { message: 'tooLong' }),
-  replyEmail: optionalText(CONTACT_EMAIL_MAX, (value) => z.email().safeParse(value).success, 'invalid'),
-  phone: optionalText(CONTACT_PHONE_MAX, (value) => PHONE_PATTERN.test(value) && value.replace(/\D/g, '').length >= 5, 'invalid'),
+  replyEmail: optionalText(CONTACT_EMAIL_MAX, isContactEmail, 'invalid'),
+  phone: optionalText(CONTACT_PHONE_MAX, isContactPhone, 'invalid'),
 });
 export type ContactRequest = z.infer<typeof ContactRequest>;
-export type ContactField = keyof ContactRequest;
 
 /** Spec: reply "not shown". The desk's reference for the request and its status. */
 export const ContactReply = z.object({ requestId: z.string(), status: z.literal('new') });

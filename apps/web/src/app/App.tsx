@@ -9,7 +9,7 @@ import { AppProviders } from './AppProviders.tsx';
 import { AppRoutes } from './AppRoutes.tsx';
 import { IdleWarning } from '../features/session-timeout/IdleWarning.tsx';
 import { getSessionActivity } from '../features/session-timeout/activity.ts';
-import { findRoute, preloadRoutes, routes } from './routes.ts';
+import { findRoute, firstScreenChunks, preloadRoutes, routes } from './routes.ts';
 import { sessionTimeout, startUp } from './startup.ts';
 
 export function createServices(): AppServices {
@@ -31,6 +31,9 @@ const DevPanel = import.meta.env.DEV ? lazy(() => import('../features/dev/DevPan
 const devRoutes = import.meta.env.DEV ? routes.map(({ path, access, modal }) => ({ path, access, modal })) : [];
 
 const onIdleTimeout = () => sessionTimeout();
+
+const loadFirstScreen = (signedIn: boolean) =>
+  Promise.all(firstScreenChunks(window.location.pathname, signedIn).map((chunk) => chunk.load()));
 
 /** The loading overlay fades out over 400 ms (spec section 9) once start-up is done. */
 function Loading() {
@@ -103,7 +106,7 @@ export function App({ services }: { services: AppServices }) {
   useEffect(() => {
     if (started.has(services)) return;
     started.add(services);
-    void startUp(services);
+    void startUp(services, { loadFirstScreen });
   }, [services]);
   return (
     <AppProviders services={services}>

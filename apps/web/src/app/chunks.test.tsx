@@ -31,6 +31,19 @@ describe('chunk loading', () => {
     expect(importer).toHaveBeenCalledTimes(2);
   });
 
+  it('renders a page already downloaded at once, without the loading fallback', async () => {
+    const chunk = createChunk(() => Promise.resolve({ default: () => <p>the page</p> }));
+    await chunk.load();
+    render(
+      <Suspense fallback="loading">
+        <chunk.Component />
+      </Suspense>,
+    );
+    // Synchronously there: no commit showed the fallback (which would shift the footer).
+    expect(screen.getByText('the page')).toBeInTheDocument();
+    expect(screen.queryByText('loading')).toBeNull();
+  });
+
   it('shows the error screen when a page cannot load', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const chunk = createChunk(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));

@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, useState, type ComponentType } from 'react';
 
 /** Spec section 9: a page chunk that has not arrived after 120 s counts as failed. */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -46,17 +46,35 @@ type PageModule = { default: ComponentType };
 export interface Chunk {
   /** Starts (or joins) the download; a failed one may be tried again. */
   load(): Promise<PageModule>;
-  Component: LazyExoticComponent<ComponentType>;
+  Component: ComponentType;
 }
 
 export function createChunk(importer: () => Promise<PageModule>, timeoutMs = CHUNK_TIMEOUT_MS): Chunk {
   let pending: Promise<PageModule> | undefined;
+  let loaded: PageModule | undefined;
   const load = () => {
-    pending ??= withTimeout(importer(), timeoutMs).catch((error: unknown) => {
-      pending = undefined;
-      throw error;
-    });
+    pending ??= withTimeout(importer(), timeoutMs).then(
+      (module) => {
+        loaded = module;
+        return module;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    );
     return pending;
   };
-  return { load, Component: lazy(load) };
+  const Lazy = lazy(load);
+  /**
+   * A page already downloaded (start-up waits for the first one, the rest are preloaded) renders
+   * at once: React.lazy would show the loading fallback for one commit even then, and the page
+   * arriving a moment later moves the footer (a layout shift, decision 015). Chosen once per
+   * mount, so a page never swaps its component type (and loses its state) while shown.
+   */
+  function Component() {
+    const [ready] = useState(() => loaded);
+    return ready ? createElement(ready.default) : createElement(Lazy);
+  }
+  return { load, Component };
 }

@@ -87,6 +87,19 @@ export function resolveRoute(pathname: string, signedIn: boolean): Resolution {
   return { route: found };
 }
 
+/**
+ * The chunks the first screen after start-up needs: the page at `pathname` (or the one it
+ * redirects to) and, for a modal, the page under it. Start-up waits for them so the first
+ * render shows the page itself, not a spinner the page then pushes aside.
+ */
+export function firstScreenChunks(pathname: string, signedIn: boolean): Chunk[] {
+  const resolution = resolveRoute(pathname, signedIn);
+  const shown = resolution.route ?? findRoute(resolution.redirect);
+  const start = findRoute(signedIn ? paths.home : paths.login);
+  const needed = shown?.modal ? [start, shown] : [shown];
+  return [...new Set(needed.flatMap((r) => (r ? [r.chunk] : [])))];
+}
+
 /** Preloads every page in priority order, the current one first, one at a time. */
 export async function preloadRoutes(current: RouteDef | undefined): Promise<void> {
   const ordered = [...routes].sort((a, b) => a.priority - b.priority);

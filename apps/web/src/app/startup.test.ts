@@ -62,6 +62,39 @@ describe('the start-up sequence (spec section 4)', () => {
     expect(JSON.parse(sessionStorage.getItem('bundleState') ?? '{}').locale.code).toBe('ar');
   });
 
+  it('reloads a signed-in tab with one call, GET /user, and the first screen ready', async () => {
+    // What a reload of /home finds: client data in the page, the bundle and the user in session storage.
+    const script = document.createElement('script');
+    script.id = 'client-data';
+    script.type = 'application/json';
+    script.textContent = JSON.stringify(makeClient());
+    document.body.append(script);
+    sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored', accountBalance: 100 })));
+    sessionStorage.setItem('bundleState', JSON.stringify({ locale: { code: 'en-US', dir: 'ltr' }, properties: { 'login.heading': 'Sign in' } }));
+    try {
+      const s = services((path, sessionId) => (path === '/user' && sessionId === 'stored' ? makeUser({ sessionId: 'stored', accountBalance: 120 }) : new Error(path)));
+      let screenReady = false;
+      const loadFirstScreen = vi.fn(async (signedIn: boolean) => {
+        await Promise.resolve();
+        if (signedIn) screenReady = true;
+      });
+      await startUp(s, { loadFirstScreen });
+      expect(s.request.mock.calls.map(([method, path]) => `${method} ${path}`)).toEqual(['GET /user']);
+      expect(s.store.getState()).toMatchObject({ status: 'loaded', user: { accountBalance: 120 } });
+      // The guess from the stored session starts the download first; loaded waited for the answer.
+      expect(loadFirstScreen.mock.calls).toEqual([[true], [true]]);
+      expect(screenReady).toBe(true);
+    } finally {
+      script.remove();
+    }
+  });
+
+  it('is loaded even when the first screen cannot be downloaded (its error screen shows instead)', async () => {
+    const s = services(() => makeClient());
+    await startUp(s, { loadFirstScreen: () => Promise.reject(new Error('offline')) });
+    expect(s.store.getState().status).toBe('loaded');
+  });
+
   it('stays on the loading overlay when the stored session has timed out (the page reloads)', async () => {
     sessionStorage.setItem('userState', JSON.stringify(makeUser()));
     const s = services((path) =>

@@ -32,12 +32,26 @@ async function fallbackBundle(): Promise<Properties> {
   return module.default as Properties;
 }
 
+export interface StartUpOptions {
+  /**
+   * Downloads the scripts of the first screen for a visitor (`signedIn` false) or a participant.
+   * Called at once with a guess from the stored session, so the download runs alongside the
+   * calls, and again before loaded with the answer, which start-up then waits for.
+   */
+  loadFirstScreen?: (signedIn: boolean) => Promise<unknown>;
+}
+
 /**
  * The start-up sequence of spec section 4: client data, then the session bundle, then the
- * session user, then loaded.
+ * session user, then loaded. A reload with a stored session makes one call, GET user (client
+ * data and the default bundle come with the page, the session bundle from session storage).
  */
-export async function startUp(services: AppServices): Promise<void> {
+export async function startUp(services: AppServices, options: StartUpOptions = {}): Promise<void> {
   const { store, api } = services;
+  const loadFirstScreen = (signedIn: boolean) => options.loadFirstScreen?.(signedIn).catch(() => {
+    // A page that cannot load shows its own error screen when it is rendered.
+  });
+  void loadFirstScreen(Boolean(readUserState()?.sessionId));
 
   // 1. Client data.
   let client: ClientData;
@@ -107,7 +121,8 @@ export async function startUp(services: AppServices): Promise<void> {
   const properties = store.getState().bundles[locale.code];
   if (properties) writeBundleState({ locale, properties });
 
-  // 4. Loaded.
+  // 4. Loaded, with the first screen's scripts at hand.
+  await loadFirstScreen(user !== null);
   store.setState({ user, locale: { code: locale.code, dir: locale.dir }, status: 'loaded' });
 }
 

@@ -8,14 +8,14 @@ import { DateFilter } from './DateFilter.tsx';
 import { saveTextFile } from './download.ts';
 import { Pager } from './Pager.tsx';
 import {
+  createOrders,
   DEFAULT_SORT,
-  filterRows,
   nextSort,
   NO_RANGE,
   pageCount,
   pageOf,
   PAGE_SIZE,
-  sortRows,
+  shownRows,
   toRows,
   type DateRange,
   type SortColumn,
@@ -64,8 +64,9 @@ function Statement({ accountNumber, rows }: { accountNumber: string; rows: State
   const [page, setPage] = useState(1);
 
   const collator = useMemo(() => new Intl.Collator(locale.code, { numeric: true, sensitivity: 'base' }), [locale.code]);
-  const filtered = useMemo(() => filterRows(rows, range), [rows, range]);
-  const shown = useMemo(() => sortRows(filtered, sort, collator), [filtered, sort, collator]);
+  // Sorted once per column; a click then only filters (one pass) and maybe reverses (decision 015).
+  const orderOf = useMemo(() => createOrders(rows, collator), [rows, collator]);
+  const shown = useMemo(() => shownRows(orderOf, sort, range), [orderOf, sort, range]);
   const pages = pageCount(shown.length);
   const current = Math.min(page, pages);
   const first = (current - 1) * PAGE_SIZE + 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextSort, normaliseDate, rangeBounds, toRows } from './statement.ts';
+import { createOrders, nextSort, normaliseDate, rangeBounds, shownRows, sortRows, toRows, type SortState } from './statement.ts';
 
 describe('the statement rules', () => {
   it('reads a date whatever spelling its offset has', () => {
@@ -33,5 +33,27 @@ describe('the statement rules', () => {
     expect(rangeBounds({ from: '2026-03-12', to: '2026-03-10' })).toEqual(forward);
     expect(rangeBounds({ from: '', to: '2026-03-12' })).toEqual({ start: -Infinity, end: forward?.end });
     expect(rangeBounds({ from: '', to: '' })).toBeNull();
+  });
+
+  it('shows from the orders sorted once exactly what sorting the filtered rows gives', () => {
+    const descriptions = ['Bonus', 'bonus', 'Order', 'Code', 'Ärger'];
+    const entries = Array.from({ length: 400 }, (_, i) => ({
+      date: new Date(Date.UTC(2026, 0, 1 + (i % 50), i % 3)).toISOString(),
+      description: descriptions[i % descriptions.length] ?? '',
+      amountOrAward: ((i * 37) % 23) - 11,
+    }));
+    const rows = toRows(entries);
+    const collator = new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' });
+    const orderOf = createOrders(rows, collator);
+    const ranges = [{ from: '', to: '' }, { from: '2026-01-10', to: '2026-01-20' }, { from: '2026-01-15', to: '' }];
+    for (const column of ['date', 'description', 'amount'] as const) {
+      for (const direction of ['ascending', 'descending'] as const) {
+        for (const range of ranges) {
+          const sort: SortState = { column, direction };
+          const expected = sortRows(rows.filter((row) => shownRows(() => rows, { column: 'date', direction: 'ascending' }, range).includes(row)), sort, collator);
+          expect(shownRows(orderOf, sort, range).map((row) => row.index)).toEqual(expected.map((row) => row.index));
+        }
+      }
+    }
   });
 });

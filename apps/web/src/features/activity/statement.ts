@@ -70,6 +70,29 @@ export function sortRows(rows: readonly StatementRow[], sort: SortState, collato
   return [...rows].sort((a, b) => sign * (compare(a, b) || a.index - b.index));
 }
 
+/**
+ * Each column's ascending order of all rows, sorted once per column and statement: a new
+ * direction is the same order reversed (ties break by position both ways, so it is exactly
+ * the reverse), and a filter keeps a sorted order as it is. Rows are chronological already.
+ */
+export function createOrders(rows: readonly StatementRow[], collator: Intl.Collator): (column: SortColumn) => readonly StatementRow[] {
+  const orders = new Map<SortColumn, readonly StatementRow[]>([['date', rows]]);
+  return (column) => {
+    let order = orders.get(column);
+    if (!order) {
+      order = sortRows(rows, { column, direction: 'ascending' }, collator);
+      orders.set(column, order);
+    }
+    return order;
+  };
+}
+
+/** The rows a sort and a range show, from the precomputed orders: no sorting on a click. */
+export function shownRows(orderOf: (column: SortColumn) => readonly StatementRow[], sort: SortState, range: DateRange): readonly StatementRow[] {
+  const filtered = filterRows(orderOf(sort.column), range);
+  return sort.direction === 'ascending' ? filtered : [...filtered].reverse();
+}
+
 /** A date range as the two date inputs give it: `YYYY-MM-DD`, or empty. */
 export interface DateRange {
   from: string;

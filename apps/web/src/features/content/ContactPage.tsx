@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { CONTACT_MESSAGE_MAX, CONTACT_TOPICS, type ContactField } from '@rewards/contract/content';
+import { CONTACT_MESSAGE_MAX, CONTACT_TOPICS, type ContactField } from '@rewards/contract/content-rules';
 import { RequestError } from '../../api/client.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';

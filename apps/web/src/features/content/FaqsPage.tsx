@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { contentKeys } from '@rewards/contract/content';
+import { contentKeys } from '@rewards/contract/content-rules';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { ContentStatus, FallbackNotice, ServerHtml, useForeignLanguage, useInAppLinks } from './ContentBody.tsx';
 import { splitFaqs } from './faqSections.ts';

@@ -1,4 +1,4 @@
-import { contentKeys } from '@rewards/contract/content';
+import { contentKeys } from '@rewards/contract/content-rules';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { errorText } from '../../state/errors.ts';

@@ -1,4 +1,4 @@
-import { contentKeys } from '@rewards/contract/content';
+import { contentKeys } from '@rewards/contract/content-rules';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { ContentStatus, FallbackNotice, ServerHtml } from './ContentBody.tsx';
 import { useContent } from './useContent.ts';

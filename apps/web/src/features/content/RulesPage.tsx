@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { rulesKey } from '@rewards/contract/content';
+import { rulesKey } from '@rewards/contract/content-rules';
 import { RequestError } from '../../api/client.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';

@@ -3,9 +3,10 @@ import {
   CONTACT_MESSAGE_MAX,
   CONTACT_PHONE_MAX,
   CONTACT_SUBJECT_MAX,
-  ContactRequest,
+  checkContactForm,
   type ContactField,
-} from '@rewards/contract/content';
+  type ContactForm,
+} from '@rewards/contract/content-rules';
 
 export type ContactValues = Record<ContactField, string>;
 
@@ -30,19 +31,17 @@ const INVALID_KEYS: Partial<Record<ContactField, string>> = {
 };
 
 /**
- * Checks the form with the schema the server uses (packages/contract/src/content.ts) and turns
- * its issue codes into translation keys, one per field.
+ * Checks the form with the rules the server's schema is built from (packages/contract/src/
+ * content-rules.ts, without zod: decision 015) and turns the issue codes into translation keys.
  */
-export function validateContact(values: ContactValues): { ok: true; request: ContactRequest } | { ok: false; errors: Partial<Record<ContactField, FieldError>> } {
-  const parsed = ContactRequest.safeParse(values);
-  if (parsed.success) return { ok: true, request: parsed.data };
+export function validateContact(values: ContactValues): { ok: true; request: ContactForm } | { ok: false; errors: Partial<Record<ContactField, FieldError>> } {
+  const checked = checkContactForm(values);
+  if (checked.ok) return { ok: true, request: checked.form };
   const errors: Partial<Record<ContactField, FieldError>> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as ContactField;
-    if (errors[field]) continue;
+  for (const [field, issue] of Object.entries(checked.issues) as Array<[ContactField, string]>) {
     if (field === 'topic') errors[field] = { key: 'contact.form.error.topic' };
-    else if (issue.message === 'tooLong') errors[field] = { key: 'contact.form.error.tooLong', values: { max: CONTACT_LIMITS[field] } };
-    else if (issue.message === 'invalid') errors[field] = { key: INVALID_KEYS[field] ?? 'contact.form.error.required' };
+    else if (issue === 'tooLong') errors[field] = { key: 'contact.form.error.tooLong', values: { max: CONTACT_LIMITS[field] } };
+    else if (issue === 'invalid') errors[field] = { key: INVALID_KEYS[field] ?? 'contact.form.error.required' };
     else errors[field] = { key: 'contact.form.error.required' };
   }
   return { ok: false, errors };

@@ -75,7 +75,8 @@ export function Header() {
       <div className="header__bar">
         {branding ? (
           <AppLink to={user ? paths.home : paths.login} className="header__brand">
-            <img className="header__logo" src={branding.clientLogo} alt={branding.clientName} />
+            {/* A size before the logo arrives (its box is then fixed by CSS; any client's logo fits it). */}
+            <img className="header__logo" src={branding.clientLogo} alt={branding.clientName} width={192} height={40} />
           </AppLink>
         ) : null}
         <div className="header__tools">
