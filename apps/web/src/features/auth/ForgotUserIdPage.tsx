@@ -4,9 +4,9 @@ import { RequestError } from '../../api/client.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useServices } from '../../state/StoreContext.tsx';
 import { paths } from '../../routing/paths.ts';
-import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { AuthAlerts, useSuccess } from './AuthAlerts.tsx';
+import { RequestSent } from './RequestSent.tsx';
 import { looksLikeEmail, TextField } from './fields.tsx';
 import { forgotUsername } from './api.ts';
 import './auth.css';
@@ -55,13 +55,7 @@ export default function ForgotUserIdPage() {
         </h1>
         <AuthAlerts errorType="forgotUserId" successType="forgotUserId" />
         {success ? (
-          <div className="auth__done">
-            <Alert kind="success">{t(success.message)}</Alert>
-            <p className="auth__note">{t('account.forgot.checkSpam')}</p>
-            <Link className="ui-button ui-button--primary auth__submit" to={paths.login}>
-              {t('account.signIn')}
-            </Link>
-          </div>
+          <RequestSent message={success.message} notes={['account.forgot.checkSpam']} />
         ) : (
           <>
             <p className="auth__intro">{t('account.forgotUserId.intro')}</p>

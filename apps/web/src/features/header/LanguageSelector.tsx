@@ -73,7 +73,7 @@ export function LanguageSelector() {
       >
         {busy ? <Spinner size="sm" /> : <span className="lang__globe" aria-hidden="true" />}
         <span className="lang__current" lang={locale.code}>{current?.name ?? locale.code}</span>
-        <span className="lang__chevron" aria-hidden="true" />
+        <span className="ui-chevron" aria-hidden="true" />
       </button>
       <ul id={listId} className="lang__list" hidden={!open}>
         {locales.map((option) => (

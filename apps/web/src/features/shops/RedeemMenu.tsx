@@ -117,7 +117,7 @@ export function RedeemMenu() {
       >
         <GiftIcon />
         {t('shops.menu.button')}
-        <span className="redeem__chevron" aria-hidden="true" />
+        <span className="ui-chevron" aria-hidden="true" />
       </button>
       <div id={listId} ref={panelRef} className="redeem__panel" hidden={!open}>
         {launched ? (
