@@ -4,21 +4,13 @@
 // the server's outbox (the e2e server has no SMTP_URL) through the operator CLI.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { OutboxEntry } from '../../server/src/modules/mail/listing.ts';
 import { rewardsCli, startPortalServer, type PortalServer } from './harness/server.ts';
 import { expectNoSeriousA11yViolations } from './harness/browser.ts';
 import { DEMO_PASSWORD, expectPath, expectVisible, launchChromium, loginForm, signIn } from './harness/pages.ts';
 
-interface OutboxMail {
-  id: string;
-  to: string;
-  subject: string;
-  template: string;
-  status: string;
-  createdAt: string;
-  text: string;
-  html: string;
-  links: string[];
-}
+/** One mail as the operator CLI's `outbox --json` prints it. */
+type OutboxMail = OutboxEntry;
 
 const NEW_PASSWORD = 'Garden-Path-42';
 let server: PortalServer;

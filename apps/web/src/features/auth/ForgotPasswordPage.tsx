@@ -10,6 +10,7 @@ import { RequestSent } from './RequestSent.tsx';
 import { looksLikeEmail, TextField } from './fields.tsx';
 import { forgotPassword } from './api.ts';
 import './auth.css';
+import { useFieldProblems } from '../../ui/useFieldProblems.ts';
 
 type Field = 'userName' | 'email';
 type Problems = Partial<Record<Field, string>>;
@@ -33,7 +34,7 @@ export default function ForgotPasswordPage() {
   const success = useSuccess('forgotPassword');
   const [userName, setUserName] = useState('');
   const [email, setEmail] = useState('');
-  const [problems, setProblems] = useState<Problems>({});
+  const { setProblems, problem, edit } = useFieldProblems<Field>();
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -60,11 +61,6 @@ export default function ForgotPasswordPage() {
     }
   };
 
-  const edit = (field: Field, set: (value: string) => void) => (value: string) => {
-    set(value);
-    if (problems[field]) setProblems((p) => ({ ...p, [field]: undefined }));
-  };
-  const problem = (field: Field) => (problems[field] ? t(problems[field]) : undefined);
 
   return (
     <div className="auth">

@@ -13,6 +13,7 @@ import { PasswordInput } from './fields.tsx';
 import { savePassword } from './api.ts';
 import { useNoReferrer } from './useNoReferrer.ts';
 import './auth.css';
+import { useFieldProblems } from '../../ui/useFieldProblems.ts';
 
 type Field = 'password' | 'confirm';
 type Problems = Partial<Record<Field, string>>;
@@ -47,7 +48,7 @@ export default function ResetPasswordPage() {
   const [deadLink, setDeadLink] = useState(() => !GUID.test(guid));
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [problems, setProblems] = useState<Problems>({});
+  const { setProblems, problem, edit } = useFieldProblems<Field>();
   const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   useNoReferrer();
@@ -89,11 +90,6 @@ export default function ResetPasswordPage() {
     }
   };
 
-  const edit = (field: Field, set: (value: string) => void) => (value: string) => {
-    set(value);
-    if (problems[field]) setProblems((p) => ({ ...p, [field]: undefined }));
-  };
-  const problem = (field: Field) => (problems[field] ? t(problems[field]) : undefined);
   const rulesId = `${id}-rules`;
 
   let body;

@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button.tsx';
 import { PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
 import { changePassword } from './api.ts';
 import { PasswordField } from './PasswordField.tsx';
+import { useFieldProblems } from '../../ui/useFieldProblems.ts';
 
 type Field = 'current' | 'next' | 'confirm';
 type Problems = Partial<Record<Field, string>>;
@@ -42,7 +43,7 @@ export function PasswordForm({ rules, username, adminAsUser }: PasswordFormProps
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [problems, setProblems] = useState<Problems>({});
+  const { setProblems, problem, edit } = useFieldProblems<Field>();
   const [busy, setBusy] = useState(false);
 
   const fieldId = (field: Field) => `${id}-${field}`;
@@ -81,12 +82,6 @@ export function PasswordForm({ rules, username, adminAsUser }: PasswordFormProps
     }
   };
 
-  const problem = (field: Field) => (problems[field] ? t(problems[field]) : undefined);
-  // A fixed field loses its message as soon as it is edited; the others keep theirs until submit.
-  const edit = (field: Field, set: (value: string) => void) => (value: string) => {
-    set(value);
-    if (problems[field]) setProblems((p) => ({ ...p, [field]: undefined }));
-  };
 
   return (
     <section className="profile__section" aria-labelledby={`${id}-heading`}>
