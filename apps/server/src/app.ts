@@ -26,6 +26,9 @@ import { profileRoutes } from './modules/profile/routes.ts';
 import { contentRoutes } from './modules/content/routes.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { demoCatalogRoutes } from './demo-catalog/routes.ts';
+import { registerApiDocument } from './http/api-document.ts';
+import { ssoRoutes } from './modules/sso/routes.ts';
+import { adminApiRoutes, launchAsRoutes } from './modules/launch-as/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -82,6 +85,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   configureReadCache(db, config.clientCacheSeconds);
 
   registerErrorHandler(app);
+  await registerApiDocument(app);
   acceptEmptyJsonBodies(app);
   await registerSecurityHeaders(app);
   registerClientContext(app, db);
@@ -98,6 +102,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   // Outside /api/v1.0: the published keys, the catalogs' partner API, the demo catalog.
   catalogPublicRoutes(app, deps);
   demoCatalogRoutes(app, deps);
+  adminApiRoutes(app, deps);
 
   await app.register(
     async (api) => {
@@ -115,6 +120,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       profileRoutes(api, deps);
       contentRoutes(api, deps);
       accountRoutes(api, deps);
+      ssoRoutes(api, deps);
+      launchAsRoutes(api, deps);
     },
     { prefix: API_BASE },
   );

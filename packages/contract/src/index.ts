@@ -10,3 +10,6 @@ export * from './catalog.ts';
 export * from './profile.ts';
 export * from './content.ts';
 export * from './account.ts';
+export * from './sso.ts';
+export * from './launch-as.ts';
+export * from './admin.ts';

@@ -1,92 +1,74 @@
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { createDatabase, type Db } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { demoSeeded, seedDemo } from '../db/seed/demo.ts';
-import { listOutbox } from '../modules/mail/listing.ts';
-import { findParticipantByUsername } from '../modules/participants/store.ts';
-import { deleteParticipantSessions } from '../modules/sessions/store.ts';
-import { purgeExpiredSessions } from '../modules/sessions/service.ts';
+#!/usr/bin/env node
+/**
+ * `npm run rewards -- <command>` (also the `rewards` bin of the server package): the operator's
+ * tool (docs/decisions/020). Every command has --help, prints a summary or --json, and exits
+ * 2 with one line on bad input (1 on anything else), having changed nothing.
+ */
+import { Command, CommanderError } from 'commander';
+import { CliError } from './cli-context.ts';
+import { registerAdmins } from './commands/admins.ts';
+import { registerAudit } from './commands/audit.ts';
+import { registerClients } from './commands/clients.ts';
+import { registerClientsSso } from './commands/clients-sso.ts';
+import { registerCodes } from './commands/codes.ts';
+import { registerDatabase } from './commands/database.ts';
+import { registerLaunchAs } from './commands/launch-as.ts';
+import { registerOutbox } from './commands/outbox.ts';
+import { registerParticipants } from './commands/participants.ts';
+import { registerPoints } from './commands/points.ts';
+import { registerSessions } from './commands/sessions.ts';
+import { registerStatements } from './commands/statements.ts';
 
-const USAGE = `Usage: npm run rewards -- <command> [options]
-
-Commands:
-  migrate                                   run database migrations
-  seed-demo                                 add the demo program (Acme Rewards) if it is not there
-  sessions revoke --username NAME [--client ID]
-                                            sign a participant out everywhere
-  sessions purge                            delete expired sessions
-  outbox [--limit N] [--client ID] [--json]
-                                            the latest mails, newest first (default 20, all clients);
-                                            --json prints [{id, to, subject, template, status,
-                                            createdAt, text, html, links}]
-
-The database is DATABASE_URL (default file:./data/rewards.db).`;
-
-async function revokeSessions(db: Db, clientId: string, username: string | undefined): Promise<string> {
-  if (!username) throw new UsageError('sessions revoke needs --username');
-  const participant = await findParticipantByUsername(db, clientId, username);
-  if (!participant) throw new UsageError(`No participant "${username}" in client "${clientId}"`);
-  const count = await deleteParticipantSessions(db, clientId, participant.id);
-  return `Ended ${count} session(s) of ${participant.username}.`;
+export function buildProgram(): Command {
+  const program = new Command('rewards')
+    .description('Operate the rewards portal. The database is DATABASE_URL (default file:./data/rewards.db).')
+    .option('--json', 'print JSON instead of a summary')
+    .option('--operator <name>', 'who you are, for the audit log (default: your OS user)')
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride();
+  // Subcommands inherit the error handling; their own --help lists their options.
+  program.configureOutput({ outputError: (text, write) => write(text) });
+  registerDatabase(program);
+  registerClients(program);
+  registerClientsSso(program);
+  registerParticipants(program);
+  registerPoints(program);
+  registerCodes(program);
+  registerStatements(program);
+  registerSessions(program);
+  registerOutbox(program);
+  registerAudit(program);
+  registerLaunchAs(program);
+  registerAdmins(program);
+  for (const command of allCommands(program)) command.exitOverride();
+  return program;
 }
 
-class UsageError extends Error {}
-
-async function showOutbox(db: Db, options: { limit?: string; client?: string; json?: boolean }): Promise<string> {
-  const limit = options.limit === undefined ? 20 : Number(options.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
-  const mails = await listOutbox(db, { limit, clientId: options.client });
-  if (options.json) return JSON.stringify(mails, null, 2);
-  if (mails.length === 0) return 'The outbox is empty.';
-  return mails
-    .map((m) => [m.createdAt, m.status.padEnd(7), m.template.padEnd(15), m.to, JSON.stringify(m.subject), m.links[0] ?? ''].join('  ').trimEnd())
-    .join('\n');
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
-async function run(argv: string[]): Promise<string> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      username: { type: 'string' },
-      client: { type: 'string' },
-      limit: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  const [command, sub] = positionals;
-  if (values.help || !command) return USAGE;
-
-  const db = createDatabase(loadConfig().database);
+/** Runs the command line; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
   try {
-    await migrateToLatest(db);
-    switch (command) {
-      case 'migrate':
-        return 'Migrations are up to date.';
-      case 'seed-demo':
-        if (await demoSeeded(db)) return 'The demo program is already there.';
-        await seedDemo(db);
-        return 'Seeded the demo program "Acme Rewards" (users demo, spent, newbie, pending, inactive, merch).';
-      case 'sessions':
-        if (sub === 'revoke') return await revokeSessions(db, values.client ?? 'acme', values.username);
-        if (sub === 'purge') return `Deleted ${await purgeExpiredSessions(db)} expired session(s).`;
-        throw new UsageError(`Unknown sessions command "${sub ?? ''}"`);
-      case 'outbox':
-        return await showOutbox(db, values);
-      default:
-        throw new UsageError(`Unknown command "${command}"`);
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0; commander has printed them.
+      return error.exitCode === 0 ? 0 : 2;
     }
-  } finally {
-    await db.destroy();
+    if (error instanceof CliError) {
+      process.stderr.write(`rewards: ${error.message}\n`);
+      return 2;
+    }
+    // Not the operator's fault: a short reason, no stack, no SQL.
+    process.stderr.write(`rewards: failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+    return 1;
   }
 }
 
-run(process.argv.slice(2)).then(
-  (message) => console.log(message),
-  (error: unknown) => {
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `Failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
-  },
-);
+if (import.meta.main) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -7,6 +7,11 @@ import * as contentAndContact from './migrations/005-content-and-contact.ts';
 import * as mailOutbox from './migrations/006-mail-outbox.ts';
 import * as accountLifecycle from './migrations/007-account-lifecycle.ts';
 import * as statementOrderIndex from './migrations/008-statement-order-index.ts';
+import * as auditLog from './migrations/009-audit-log.ts';
+import * as operatorClients from './migrations/010-operator-clients.ts';
+import * as pointsImport from './migrations/011-points-import.ts';
+import * as sso from './migrations/012-sso.ts';
+import * as launchAs from './migrations/013-launch-as.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -19,6 +24,11 @@ const migrations: Record<string, Migration> = {
   '006-mail-outbox': mailOutbox,
   '007-account-lifecycle': accountLifecycle,
   '008-statement-order-index': statementOrderIndex,
+  '009-audit-log': auditLog,
+  '010-operator-clients': operatorClients,
+  '011-points-import': pointsImport,
+  '012-sso': sso,
+  '013-launch-as': launchAs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

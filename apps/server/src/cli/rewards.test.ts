@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../db/seed/demo.ts';
+import { recordAudit } from '../modules/audit/store.ts';
+import { runRewards, rewardsJson } from '../../test/cli.ts';
+import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
+
+describe.each(dialects)('the rewards command on %s', (dialect) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    await seedDemo(database.db);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('lists its commands with --help and exits 0', async () => {
+    const run = await runRewards(database, ['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: rewards');
+    expect(run.stdout).toMatch(/audit/);
+  });
+
+  it('refuses an unknown command or flag in one line with exit code 2', async () => {
+    const unknown = await runRewards(database, ['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+    const badFlag = await runRewards(database, ['outbox', '--limit', 'lots']);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr.trim()).toBe('rewards: --limit must be a whole number from 1 to 1000');
+  });
+
+  it('names the known clients when asked about an unknown one', async () => {
+    const run = await runRewards(database, ['audit', '--client', 'initech']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Unknown client "initech" (known: acme');
+  });
+
+  it('shows the audit log newest first, as text and as JSON', async () => {
+    await recordAudit(database.db, { clientId: 'acme', actor: 'ops-anna', actorKind: 'operator', action: 'points.award', subject: 'demo', details: { points: 50, reason: 'ticket 42' }, origin: 'cli@desk' }, new Date('2026-01-01T10:00:00Z'));
+    await recordAudit(database.db, { clientId: 'acme', actor: 'ops-ben', actorKind: 'operator', action: 'clients.update', subject: 'acme', details: { fields: ['name'] } }, new Date('2026-01-02T10:00:00Z'));
+    const entries = await rewardsJson<Array<{ actor: string; action: string; details: unknown }>>(database, ['audit', '--client', 'acme']);
+    expect(entries.map((e) => e.actor)).toEqual(['ops-ben', 'ops-anna']);
+    expect(entries[1]).toMatchObject({ action: 'points.award', details: { points: 50, reason: 'ticket 42' } });
+    const onlyPoints = await rewardsJson<unknown[]>(database, ['audit', '--action', 'points']);
+    expect(onlyPoints).toHaveLength(1);
+    const text = await runRewards(database, ['audit', '--limit', '1']);
+    expect(text.stdout.trim().split('\n')).toHaveLength(1);
+    expect(text.stdout).toContain('clients.update');
+  });
+});

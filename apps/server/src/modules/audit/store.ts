@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, AuditLogEntry } from '../../db/schema.ts';
+
+export type AuditActorKind = 'operator' | 'admin' | 'participant-session';
+
+export interface AuditRecord {
+  clientId: string | null;
+  actor: string;
+  actorKind: AuditActorKind;
+  action: string;
+  subject?: string | null;
+  /** Counts, changed field names, a reason: never a secret. */
+  details?: Record<string, unknown>;
+  origin?: string | null;
+}
+
+/** Writes one audit entry in the caller's transaction, so the record and the change commit together. */
+export async function recordAudit(trx: Kysely<Database>, record: AuditRecord, now: Date = new Date()): Promise<void> {
+  await trx
+    .insertInto('audit_log')
+    .values({
+      id: randomUUID(),
+      client_id: record.clientId,
+      at: now.toISOString(),
+      actor: record.actor,
+      actor_kind: record.actorKind,
+      action: record.action,
+      subject: record.subject ?? null,
+      details: JSON.stringify(record.details ?? {}),
+      origin: record.origin ?? null,
+    })
+    .execute();
+}
+
+export interface AuditQuery {
+  clientId?: string;
+  /** Prefix of the action, e.g. "points" or "launch-as". */
+  action?: string;
+  since?: string;
+  limit: number;
+}
+
+/** The latest entries first. */
+export async function listAudit(db: Kysely<Database>, query: AuditQuery): Promise<AuditLogEntry[]> {
+  let select = db.selectFrom('audit_log').selectAll();
+  if (query.clientId) select = select.where('client_id', '=', query.clientId);
+  if (query.action) select = select.where('action', 'like', `${query.action.replace(/[%_]/g, '')}%`);
+  if (query.since) select = select.where('at', '>=', query.since);
+  return select.orderBy('at', 'desc').orderBy('id').limit(query.limit).execute();
+}

@@ -1,0 +1,2 @@
+// Filled by issue 9 (admin): request and reply schemas.
+export {};

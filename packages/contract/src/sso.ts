@@ -1,0 +1,2 @@
+// Filled by issue 9 (sso): request and reply schemas.
+export {};

@@ -1,0 +1,4 @@
+import type { ScreenKit } from './kit.ts';
+
+/** Screens of issue 9 (launch-as), filled by that capability. */
+export default async function scenes(_kit: ScreenKit): Promise<void> {}
