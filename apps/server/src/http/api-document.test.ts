@@ -16,6 +16,7 @@ import { isDocumentedUrl, registeredRoutes } from './api-document.ts';
  */
 
 interface Operation {
+  operationId?: string;
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
@@ -124,6 +125,9 @@ describe('the API document', () => {
         if (needsSession && !operation.responses['401']) problem('needs a session but documents no 401');
       }
     }
+
+    const operationIds = Object.values(document.paths).flatMap((byMethod) => Object.values(byMethod).map((operation) => operation.operationId));
+    for (const id of operationIds) if (!id || operationIds.indexOf(id) !== operationIds.lastIndexOf(id)) problems.push(`operationId ${id} is missing or not unique`);
 
     expect(problems).toEqual([]);
     // Sanity: the enumeration saw the APIs (not an empty list that passes vacuously).

@@ -116,6 +116,26 @@ function errorResponses(schema: Record<string, unknown>, security: FastifySchema
   return responses;
 }
 
+/**
+ * A stable operationId for client generators, from the method and the path without the API's
+ * base: GET /api/v1.0/user/catalog-url/:type → getUserCatalogUrlByType, POST
+ * /api/partner/v1/debits → postPartnerDebits.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const path = url
+    .replace(API_BASE, '')
+    .replace(PARTNER_API_BASE, '/partner')
+    .replace(/^\/api\/admin\/v\d+/, '/admin')
+    .replace(/^\/api\//, '/')
+    .replace(JWKS_PATH, '/jwks');
+  const words = path.split('/').flatMap((segment) => {
+    const parameter = segment.startsWith(':');
+    const parts = segment.replace(/^:/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+    return parameter ? ['by', ...parts] : parts;
+  });
+  return [method.toLowerCase(), ...words.map((word) => word.charAt(0).toUpperCase() + word.slice(1))].join('');
+}
+
 const zodTransform = createJsonSchemaTransform({ skipList: [] });
 
 /** The zod schemas become JSON Schema; then the tags, security and error replies each route does not name itself. */
@@ -131,9 +151,11 @@ const transform: SwaggerTransform = (input) => {
   for (const [status, body] of Object.entries(response)) {
     if (!body.description && !body['x-response-description']) response[status] = { ...body, 'x-response-description': successDescriptions[status] ?? 'OK' };
   }
+  const method = Array.isArray(input.route.method) ? String(input.route.method[0]) : input.route.method;
   return {
     url,
     schema: {
+      operationId: operationIdOf(method, url),
       ...schema,
       security,
       ...(schema.tags === undefined && tag ? { tags: [tag] } : {}),
