@@ -315,12 +315,14 @@ describe.each(dialects)('two clients share nothing, on %s', (dialect) => {
       const anonymous = await sample.request(ctx, { at: 'acme' });
       if (sessionMandatory !== (anonymous.statusCode === 401)) problems.push(`${name} without a session: ${anonymous.statusCode}, the document says the session is ${sessionMandatory ? '' : 'not '}required`);
 
-      // The other client's session on this client's origin is no session here.
+      // The other client's session on this client's origin is no session here, both ways.
       if (usesSession) {
-        const crossed = await sample.request(ctx, { at: 'acme', session: ctx.globexSession });
-        if (crossed.statusCode !== 401) problems.push(`${name} with globex's session at acme: ${crossed.statusCode}, expected 401`);
-        const leaked = leaks(crossed, 'acme');
-        if (leaked.length > 0) problems.push(`${name} with globex's session at acme shows ${leaked.join(', ')}`);
+        for (const [at, session] of [['acme', ctx.globexSession], ['globex', ctx.acmeSession]] as const) {
+          const crossed = await sample.request(ctx, { at, session });
+          if (crossed.statusCode !== 401) problems.push(`${name} with ${other[at]}'s session at ${at}: ${crossed.statusCode}, expected 401`);
+          const leaked = leaks(crossed, at);
+          if (leaked.length > 0) problems.push(`${name} with ${other[at]}'s session at ${at} shows ${leaked.join(', ')}`);
+        }
       } else if (!sample.attacks) problems.push(`${name} takes no session: its row needs attacks with the other client's username, code or link`);
 
       for (const attack of (await sample.attacks?.(ctx)) ?? []) {
