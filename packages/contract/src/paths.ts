@@ -32,5 +32,8 @@ export const partnerPaths = { debits: '/debits' } as const;
 /** Where the portal publishes the public keys that verify its punch-out links. */
 export const JWKS_PATH = '/.well-known/jwks.json';
 
+/** The OpenAPI 3.1 document of every endpoint (no client-id, no session needed). */
+export const API_DOCUMENT_PATH = '/api/openapi.json';
+
 export const SESSION_HEADER = 'x-session-id';
 export const CLIENT_HEADER = 'client-id';

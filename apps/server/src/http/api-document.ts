@@ -1,7 +1,237 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import swagger, { type SwaggerTransform } from '@fastify/swagger';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { createJsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { API_BASE, API_DOCUMENT_PATH, ApiError, CLIENT_HEADER, JWKS_PATH, PARTNER_API_BASE, SESSION_HEADER } from '@rewards/contract';
+
+/** Where the admin API lives (issue 9); its routes are documented with the bearer scheme. */
+const ADMIN_API_PREFIX = '/api/admin/';
+
+/** The capabilities, in the order an integrator meets them; every documented operation has one. */
+export const API_TAGS = [
+  { name: 'Program', description: "What a site shows before sign-in: the program's configuration and translations." },
+  { name: 'Sign-in', description: 'Signing in with a username and password, and signing out.' },
+  { name: 'Single sign-on', description: "Signing in through the client's OpenID Connect provider." },
+  { name: 'Launch as', description: "A support administrator's single-use token becomes a session as a participant." },
+  { name: 'Account', description: 'Activation, forgotten username or password, setting a new password from a mailed link.' },
+  { name: 'Participant', description: "The signed-in participant's data, language, programs and privacy notice." },
+  { name: 'Activity', description: 'The account statement: points earned and spent, with the balance.' },
+  { name: 'On-the-spot codes', description: 'Redeeming a printed code for points.' },
+  { name: 'Catalogs', description: "Signed punch-out links to the client's reward catalogs." },
+  { name: 'Profile', description: 'Changing the password.' },
+  { name: 'Content', description: 'Program rules, FAQs, privacy texts, and the contact form.' },
+  { name: 'Partner API', description: "For catalogs: debiting a participant's points for an order (HTTP Basic, the partner's id and secret)." },
+  { name: 'Keys', description: 'The public keys (JWKS) that verify the punch-out links the portal signs.' },
+  { name: 'Admin API', description: "For a client's support tools (bearer key)." },
+  { name: 'API document', description: 'This document.' },
+] as const;
+export type ApiTag = (typeof API_TAGS)[number]['name'];
+
+/** A route's tag when it names none: whole APIs added later fall under their own tag. */
+function defaultTag(url: string): ApiTag | undefined {
+  if (url.startsWith(`${API_BASE}/sso/`)) return 'Single sign-on';
+  if (url.startsWith(`${API_BASE}/launchAs`)) return 'Launch as';
+  if (url.startsWith(ADMIN_API_PREFIX)) return 'Admin API';
+  if (url.startsWith(`${PARTNER_API_BASE}/`)) return 'Partner API';
+  return undefined;
+}
+
+/** The document covers the APIs; the web app, health check, logo and demo catalog are pages, not API. */
+export function isDocumentedUrl(url: string): boolean {
+  return url.startsWith('/api/') || url === JWKS_PATH;
+}
+
+/**
+ * Security per API: the partner and admin APIs each have one scheme, set here so a new route
+ * there cannot be documented without it; participant routes name theirs (`session`, or
+ * `[{ session: [] }, {}]` where a session is optional).
+ */
+function defaultSecurity(url: string): FastifySchema['security'] {
+  if (url.startsWith(`${PARTNER_API_BASE}/`)) return [{ partnerBasic: [] }];
+  if (url.startsWith(ADMIN_API_PREFIX)) return [{ adminBearer: [] }];
+  return [];
+}
+
+const securitySchemes = {
+  session: {
+    type: 'apiKey',
+    in: 'header',
+    name: SESSION_HEADER,
+    description: `The sessionId that POST ${API_BASE}/login (or activation, single sign-on, launch-as) returns, sent back in this header.`,
+  },
+  partnerBasic: { type: 'http', scheme: 'basic', description: "The catalog partner's id and secret, issued per client." },
+  adminBearer: { type: 'http', scheme: 'bearer', description: "An admin API key of the client, issued by the operator." },
+} as const;
+
+const headerDescriptions: Record<string, string> = {
+  [CLIENT_HEADER]:
+    "The origin of the program's site (for example https://rewards.example.com): it selects the client (program). Required on every /api call.",
+  [SESSION_HEADER]: 'The session, where one is sent.',
+};
+
+/** The one error body, in the document's dialect (JSON Schema 2020-12). */
+const { $schema: _dialect, ...errorSchema } = z.toJSONSchema(ApiError, { target: 'draft-2020-12' });
+// One error body in components; @fastify/swagger takes the response's description from the description beside the $ref.
+const errorResponse = (description: string) => ({ $ref: '#/components/schemas/ApiError', description });
+
+const successDescriptions: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No content', '302': 'Redirect', '303': 'Redirect', '304': 'Not modified' };
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+
+/**
+ * Header schemas: the client-id that the client-context hook requires of every /api call (also
+ * where a route does not validate it itself), descriptions for the headers every integrator
+ * meets; credentials carried by a security scheme are not parameters.
+ */
+function describeHeaders(url: string, headers: JsonSchema, security: FastifySchema['security']): JsonSchema {
+  const properties = { ...headers.properties };
+  const required = [...(headers.required ?? [])];
+  if (url.startsWith('/api/') && url !== API_DOCUMENT_PATH && !properties[CLIENT_HEADER]) {
+    properties[CLIENT_HEADER] = { type: 'string', minLength: 1, maxLength: 2048 };
+    required.push(CLIENT_HEADER);
+  }
+  const schemes = new Set((security ?? []).flatMap((requirement) => Object.keys(requirement)));
+  if (schemes.has('partnerBasic') || schemes.has('adminBearer')) delete properties.authorization;
+  for (const [name, property] of Object.entries(properties)) {
+    const description = headerDescriptions[name];
+    if (description && !property.description) properties[name] = { ...property, description };
+  }
+  return { type: 'object', ...headers, properties, required: required.filter((name) => name in properties) };
+}
+
+/** The error replies every documented route can give, as the one error handler sends them. */
+function errorResponses(schema: Record<string, unknown>, security: FastifySchema['security']): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  const validates = ['headers', 'body', 'querystring', 'params'].some((part) => schema[part] !== undefined);
+  if (validates) responses['400'] = errorResponse('The request is not valid (errorCode 10001), or the client-id names no program (10002).');
+  const requirements = security ?? [];
+  const mandatory = requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0);
+  if (requirements.some((requirement) => 'session' in requirement)) {
+    responses['401'] = errorResponse(`No valid session (errorCode 10401): sign in again.${mandatory ? '' : ' Only when a session is sent.'}`);
+  } else if (mandatory) responses['401'] = errorResponse('Missing or wrong credentials.');
+  responses.default = errorResponse(
+    'Any other error, with its status: 403 not allowed, 404 not found, 409 conflict, 429 too many attempts, 500. responseMessage is a translation key, message is English for logs.',
+  );
+  return responses;
+}
+
+/**
+ * A stable operationId for client generators, from the method and the path without the API's
+ * base: GET /api/v1.0/user/catalog-url/:type → getUserCatalogUrlByType, POST
+ * /api/partner/v1/debits → postPartnerDebits.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const path = url
+    .replace(API_BASE, '')
+    .replace(PARTNER_API_BASE, '/partner')
+    .replace(/^\/api\/admin\/v\d+/, '/admin')
+    .replace(/^\/api\//, '/')
+    .replace(JWKS_PATH, '/jwks');
+  const words = path.split('/').flatMap((segment) => {
+    const parameter = segment.startsWith(':');
+    const parts = segment.replace(/^:/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+    return parameter ? ['by', ...parts] : parts;
+  });
+  return [method.toLowerCase(), ...words.map((word) => word.charAt(0).toUpperCase() + word.slice(1))].join('');
+}
+
+const zodTransform = createJsonSchemaTransform({ skipList: [] });
+
+/** The zod schemas become JSON Schema; then the tags, security and error replies each route does not name itself. */
+const transform: SwaggerTransform = (input) => {
+  const { url } = input;
+  if (!isDocumentedUrl(url) || !input.schema) return { schema: { hide: true }, url };
+  const transformed = zodTransform(input as Parameters<typeof zodTransform>[0]);
+  const schema = transformed.schema as Record<string, unknown> & FastifySchema;
+  if (schema.hide) return transformed;
+  const security = schema.security ?? defaultSecurity(url);
+  const tag = defaultTag(url);
+  const response = { ...(schema.response as Record<string, JsonSchema> | undefined) };
+  for (const [status, body] of Object.entries(response)) {
+    if (!body.description && !body['x-response-description']) response[status] = { ...body, 'x-response-description': successDescriptions[status] ?? 'OK' };
+  }
+  const method = Array.isArray(input.route.method) ? String(input.route.method[0]) : input.route.method;
+  return {
+    url,
+    schema: {
+      operationId: operationIdOf(method, url),
+      ...schema,
+      security,
+      ...(schema.tags === undefined && tag ? { tags: [tag] } : {}),
+      ...(schema.headers || url.startsWith('/api/') ? { headers: describeHeaders(url, (schema.headers ?? {}) as JsonSchema, security) } : {}),
+      response: { ...errorResponses(schema, security), ...response },
+    },
+  };
+};
+
+/** A well-formed document's top level; the rest is checked by the tests against OpenAPI 3.1's own schema. */
+const ApiDocumentReply = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
 
 /**
  * The OpenAPI 3.1 document of every endpoint (issue 8), from the contract's zod schemas, served
- * at /api/openapi.json. Registered before the routes, so that it sees each one as it is added.
+ * at /api/openapi.json. Registered before the routes, so that it sees each one as it is added
+ * (docs/decisions/023).
  */
-export async function registerApiDocument(_app: FastifyInstance): Promise<void> {}
+export async function registerApiDocument(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Rewards portal API',
+        version: API_BASE.replace('/api/v', ''),
+        description: [
+          `The participant API under ${API_BASE} (what the portal's web app calls), the catalogs' partner API under ${PARTNER_API_BASE},`,
+          `the published keys at ${JWKS_PATH}, and the admin API under ${ADMIN_API_PREFIX}.`,
+          `Every /api call names its program in the ${CLIENT_HEADER} header (the site's origin). Errors share one body:`,
+          'errorCode (a number), responseMessage (a translation key), message (English).',
+        ].join(' '),
+      },
+      servers: [
+        {
+          url: '{origin}',
+          description: "A program's site: each client has its own origin, the same value as the client-id header.",
+          variables: { origin: { default: 'http://localhost:3000', description: "The program's site origin." } },
+        },
+      ],
+      tags: API_TAGS.map((tag) => ({ ...tag })),
+      // zod's JSON Schema type and openapi-types' differ only in how they type `type`.
+      components: { securitySchemes: { ...securitySchemes }, schemas: { ApiError: errorSchema as unknown as Record<string, never> } },
+    },
+    transform,
+  });
+
+  // Every route as registered, for the tests that hold the document and the routes together.
+  const routes: RouteOptions[] = [];
+  documentedRoutes.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+
+  // The document only changes with a deployment: built once, then served with a validator.
+  let served: { body: string; etag: string } | undefined;
+  app.withTypeProvider<ZodTypeProvider>().get(
+    API_DOCUMENT_PATH,
+    { schema: { summary: 'This OpenAPI 3.1 document', tags: ['API document'], response: { 200: ApiDocumentReply, 304: z.null() } } },
+    async (request, reply) => {
+      if (!served) {
+        const body = JSON.stringify(app.swagger());
+        served = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+      }
+      // Public, like the JWKS: any origin may read it, caches may keep it a while.
+      reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').header('etag', served.etag);
+      if (request.headers['if-none-match'] === served.etag) return reply.status(304).send(null);
+      return reply.type('application/json; charset=utf-8').send(served.body as unknown as z.infer<typeof ApiDocumentReply>);
+    },
+  );
+
+}
+
+const documentedRoutes = new WeakMap<FastifyInstance, RouteOptions[]>();
+
+/** Every route the app registered after the document (all of them: it is registered first). */
+export function registeredRoutes(app: FastifyInstance): readonly RouteOptions[] {
+  const routes = documentedRoutes.get(app);
+  if (!routes) throw new Error('registerApiDocument was not called on this app');
+  return routes;
+}

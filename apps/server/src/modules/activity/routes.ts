@@ -13,7 +13,7 @@ export function activityRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     statementPath,
-    { preHandler: deps.requireSession, schema: { headers: SessionHeaders, querystring: StatementQuery, response: { 200: StatementReply } } },
+    { preHandler: deps.requireSession, schema: { summary: "The participant's account statement, newest first, a page at a time", tags: ['Activity'], security: [{ session: [] }], headers: SessionHeaders, querystring: StatementQuery, response: { 200: StatementReply } } },
     async (request) => getStatement(deps.db, sessionOf(request), request.query),
   );
 }

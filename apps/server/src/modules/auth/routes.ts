@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClientHeaders, LoginRequest, SESSION_HEADER, SessionHeaders, UserData, apiPaths } from '@rewards/contract';
+import { z } from 'zod';
 import { login, logout, type LoginContext } from './service.ts';
 
 export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
@@ -8,7 +9,7 @@ export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
 
   typed.post(
     apiPaths.login,
-    { schema: { headers: ClientHeaders, body: LoginRequest, response: { 200: UserData } } },
+    { schema: { summary: 'Sign in with username and password; the reply carries the session id', tags: ['Sign-in'], headers: ClientHeaders, body: LoginRequest, response: { 200: UserData } } },
     async (request, reply) => {
       const user = await login(ctx, request.clientId, request.ip, request.body);
       // The new session id also travels in the header every later call sends it back in.
@@ -18,7 +19,7 @@ export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
   );
 
   // Ending a session that is already gone is still a successful sign-out.
-  typed.get(apiPaths.logout, { schema: { headers: SessionHeaders } }, async (request, reply) => {
+  typed.get(apiPaths.logout, { schema: { summary: 'End the session sent (also when it has already ended)', tags: ['Sign-in'], headers: SessionHeaders, response: { 204: z.undefined() } } }, async (request, reply) => {
     await logout(ctx.db, request.clientId, request.headers[SESSION_HEADER]);
     return reply.status(204).send();
   });

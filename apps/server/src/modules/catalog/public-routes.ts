@@ -19,7 +19,7 @@ export function catalogPublicRoutes(app: FastifyInstance, deps: ModuleDeps): voi
 
   // Catalogs cache the keys; a short max-age lets a rotated key reach them soon. Public data:
   // any origin may read it, also a catalog that verifies in the browser.
-  typed.get(JWKS_PATH, { schema: { response: { 200: JwksReply } } }, async (_request, reply) => {
+  typed.get(JWKS_PATH, { schema: { summary: 'The public keys that verify punch-out links (cache up to 5 minutes)', tags: ['Keys'], response: { 200: JwksReply } } }, async (_request, reply) => {
     const key = await signingKey();
     return reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send({ keys: [key.publicJwk] });
   });
@@ -28,7 +28,7 @@ export function catalogPublicRoutes(app: FastifyInstance, deps: ModuleDeps): voi
   typed.post(
     `${PARTNER_API_BASE}${partnerPaths.debits}`,
     {
-      schema: { headers: PartnerHeaders, body: PartnerDebitRequest, response: { 200: PartnerDebitReply } },
+      schema: { summary: "Debit a participant's points for an order (idempotent on orderId)", tags: ['Partner API'], headers: PartnerHeaders, body: PartnerDebitRequest, response: { 200: PartnerDebitReply } },
       // Credentials before the body: a stranger learns nothing about what a valid order looks like.
       preValidation: async (request, reply) => {
         reply.header('cache-control', 'no-store');

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CLIENT_HEADER } from '@rewards/contract';
+import { API_DOCUMENT_PATH, CLIENT_HEADER } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { findClientIdByHostname } from './store.ts';
@@ -29,6 +29,8 @@ export function registerClientContext(app: FastifyInstance, db: Db): void {
   app.decorateRequest('clientId', '');
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (!request.url.startsWith('/api/')) return;
+    // The API document is the same for every client: integrators read it before they have one.
+    if (request.routeOptions.url === API_DOCUMENT_PATH) return;
     const header = request.headers[CLIENT_HEADER];
     const origin = typeof header === 'string' ? header : undefined;
     const hostname = origin && origin.length <= 2048 ? hostnameOf(origin) : undefined;

@@ -9,7 +9,7 @@ import { clientDataBody, getClientLogo } from './service.ts';
 export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     apiPaths.clientData,
-    { schema: { headers: ClientHeaders, response: { 200: ClientData } } },
+    { schema: { summary: "The site's program: name, branding, languages, sign-in and password rules", tags: ['Program'], headers: ClientHeaders, response: { 200: ClientData } } },
     async (request, reply) =>
       // Already serialised and checked against ClientData; bytes are sent as they are.
       reply.type('application/json; charset=utf-8').send((await clientDataBody(db, request.clientId, sessionPolicy)) as unknown as ClientData),

@@ -10,7 +10,7 @@ import { preparedBundle } from './service.ts';
 export function bundleRoutes(app: FastifyInstance, db: Db): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/viewConfig/bundle/:locale',
-    { schema: { headers: ClientHeaders, params: BundleParams, response: { 200: BundleReply, 304: z.null() } } },
+    { schema: { summary: "The program's texts in one language (revalidate with If-None-Match)", tags: ['Program'], headers: ClientHeaders, params: BundleParams, response: { 200: BundleReply, 304: z.null() } } },
     async (request, reply) => {
       const offered = await clientLocales(db, request.clientId);
       const locale = offered.find((l) => l.code.toLowerCase() === request.params.locale.toLowerCase());

@@ -11,23 +11,23 @@ export function participantRoutes(app: FastifyInstance, db: Db, sessionPolicy: S
   const preHandler = requireSession(db, sessionPolicy);
   const sessionIdOf = (request: { sessionId: string | null }) => request.sessionId ?? '';
 
-  typed.get(apiPaths.user, { preHandler, schema: { headers: SessionHeaders, response: { 200: UserData } } }, async (request) =>
+  typed.get(apiPaths.user, { preHandler, schema: { summary: 'The signed-in participant: names, balance, programs, language', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: UserData } } }, async (request) =>
     getUserData(db, sessionOf(request), sessionIdOf(request)),
   );
 
   typed.post(
     apiPaths.userLocale,
-    { preHandler, schema: { headers: SessionHeaders, body: SetLocaleRequest, response: { 200: UserData } } },
+    { preHandler, schema: { summary: "Change the participant's language", tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, body: SetLocaleRequest, response: { 200: UserData } } },
     async (request) => setLocale(db, sessionOf(request), sessionIdOf(request), request.body.locale.code),
   );
 
-  typed.get(apiPaths.programNames, { preHandler, schema: { headers: SessionHeaders, response: { 200: ProgramNamesReply } } }, async (request) => ({
+  typed.get(apiPaths.programNames, { preHandler, schema: { summary: 'The programs the participant takes part in', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: ProgramNamesReply } } }, async (request) => ({
     participantRules: await getProgramNames(db, sessionOf(request)),
   }));
 
   typed.put(
     apiPaths.acknowledgePrivacyNotice,
-    { preHandler, schema: { headers: SessionHeaders, response: { 200: AcknowledgeReply } } },
+    { preHandler, schema: { summary: 'Acknowledge the current privacy notice', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: AcknowledgeReply } } },
     async (request) => acknowledgePrivacyNotice(db, sessionOf(request)),
   );
 }
