@@ -51,7 +51,7 @@ const expected: Row[] = [
   { endpoint: 'POST ots/redeem {userName: demo}', otherParticipantActsOn: "demo's", anonymous: 401, participant: 200, otherParticipant: 403, admin: 403, otherClient: 401 },
   { endpoint: 'GET user/catalog-url/merchandise', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401, otherClientOwnOrigin: 403 },
   { endpoint: 'GET user/catalog-url/experiences', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401, otherClientOwnOrigin: 403 },
-  { endpoint: 'POST user/locale', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
+  { endpoint: 'POST user/locale', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401 },
   { endpoint: 'GET user/program-names', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
   { endpoint: 'PUT user/acknowledge-privacy-notice', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401 },
   { endpoint: `GET cmmo/key/honeycombSystem/rules.${RULES_PROGRAM}`, otherParticipantActsOn: "demo's program", anonymous: 401, participant: 200, otherParticipant: 403, admin: 200, otherClient: 401, otherClientOwnOrigin: 403 },
