@@ -1,10 +1,15 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * Launch-as (issue 9, docs/decisions/025): single-use launch tokens and the admin API's keys.
  * Only hashes of tokens and keys are stored: a copy of the database opens no session.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // 'participant-session' (19 characters) is one of the audit log's actor kinds: 009 made the
+  // column too short for it. SQLite does not enforce varchar lengths; PostgreSQL does.
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`alter table audit_log alter column actor_kind type varchar(32)`.execute(db);
+  }
   await db.schema
     .createTable('launch_tokens')
     .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
