@@ -12,6 +12,7 @@ import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/
 import { partnerSecretHash } from './modules/catalog/partner-service.ts';
 import { normaliseOtsCode, otsCodeHash } from './modules/ots/code.ts';
 import { insertOtsCodes, newOtsCodeRows } from './modules/ots/store.ts';
+import { issueLaunchToken } from './modules/launch-as/service.ts';
 
 /**
  * Issue 5, section 8: who may call what. One table, every endpoint of the issue (and the signed-in
@@ -51,13 +52,15 @@ const expected: Row[] = [
   { endpoint: 'POST ots/redeem {userName: demo}', otherParticipantActsOn: "demo's", anonymous: 401, participant: 200, otherParticipant: 403, admin: 403, otherClient: 401 },
   { endpoint: 'GET user/catalog-url/merchandise', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401, otherClientOwnOrigin: 403 },
   { endpoint: 'GET user/catalog-url/experiences', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401, otherClientOwnOrigin: 403 },
-  { endpoint: 'POST user/locale', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
+  // Issue 9: whatever would spend or change the participant's account is refused to an administrator (admin).
+  { endpoint: 'POST user/locale', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401 },
   { endpoint: 'GET user/program-names', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
   { endpoint: 'PUT user/acknowledge-privacy-notice', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401 },
   { endpoint: `GET cmmo/key/honeycombSystem/rules.${RULES_PROGRAM}`, otherParticipantActsOn: "demo's program", anonymous: 401, participant: 200, otherParticipant: 403, admin: 200, otherClient: 401, otherClientOwnOrigin: 403 },
   { endpoint: 'GET cmmo/key/honeycombSystem/faqs', otherParticipantActsOn: OWN, anonymous: 200, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401, otherClientOwnOrigin: 404 },
   { endpoint: 'GET cmmo/key/honeycombSystem/privacyPolicy', otherParticipantActsOn: OWN, anonymous: 200, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401, otherClientOwnOrigin: 404 },
   { endpoint: 'GET cmmo/key/honeycombSystem/privacyNotice', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401, otherClientOwnOrigin: 404 },
+  // An administrator may write to support for the participant (the request is flagged admin_as_user, docs/decisions/025).
   { endpoint: 'POST contactUs', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
   { endpoint: 'GET user', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
   // The participant's own change runs last of all: it ends demo's other sessions (the admin's).
@@ -90,10 +93,13 @@ describe.each(dialects)('the authorization table of issue 5 on %s', (dialect) =>
       .insertInto('catalog_partners')
       .values({ id: GLOBEX_PARTNER.id, client_id: OTHER_CLIENT_ID, name: 'Globex shop', secret_hash: partnerSecretHash(GLOBEX_PARTNER.secret), created_at: new Date().toISOString() })
       .execute();
-    // Sessions once (argon2id sign-ins are slow). The administrator's is demo's first session,
-    // marked before demo signs in again as herself.
-    session.admin = (await t.login('demo')).sessionId;
-    await db.updateTable('sessions').set({ admin_as_user: 1 }).execute();
+    // Sessions once (argon2id sign-ins are slow). The administrator's is a real launch-as of demo
+    // (issue 9): a link issued for her, opened on her client's site.
+    const demo = await db.selectFrom('participants').selectAll().where('client_id', '=', 'acme').where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const { token } = await db.transaction().execute((trx) =>
+      issueLaunchToken(trx, { participant: demo, reason: 'authorization table', issuedBy: 'support', issuedVia: 'cli', actorKind: 'operator', issuedFrom: 'test', origin: DEMO_ORIGIN }),
+    );
+    session.admin = (await t.api('POST', apiPaths.launchAs, { body: { token } })).json<{ sessionId: string }>().sessionId;
     const [dana, sam, gina] = await Promise.all([t.login('demo'), t.login('spent'), t.login('demo', OTHER_PASSWORD, OTHER_ORIGIN)]);
     session.participant = dana.sessionId;
     session.otherParticipant = sam.sessionId;
@@ -217,6 +223,19 @@ describe.each(dialects)('the authorization table of issue 5 on %s', (dialect) =>
     // The refused password changes left demo's password alone; her own change took.
     expect(hashAfterRefusals).toBe(hashBefore);
     expect(await demoPasswordHash()).not.toBe(hashBefore);
+
+    // Everything the administrator opened, refusals included, is in the audit log (method and route only).
+    const opened = await t.database.db.selectFrom('audit_log').select(['actor', 'details']).where('action', '=', 'launch-as.open').execute();
+    const refused = opened.map((e) => JSON.parse(e.details) as { method: string; route: string; status: number }).filter((d) => d.status === 403);
+    expect(refused.map((d) => `${d.method} ${d.route}`).sort()).toEqual([
+      'GET /api/v1.0/user/catalog-url/:type',
+      'GET /api/v1.0/user/catalog-url/:type',
+      'POST /api/v1.0/ots/redeem',
+      'POST /api/v1.0/user/locale',
+      'PUT /api/v1.0/user/acknowledge-privacy-notice',
+      'PUT /api/v1.0/user/password',
+    ]);
+    expect(new Set(opened.map((e) => e.actor))).toEqual(new Set(['support']));
 
     // Contact requests only from the callers that were allowed to write.
     const contacts = await t.database.db.selectFrom('contact_requests').select(['client_id', 'username', 'admin_as_user', 'message']).execute();

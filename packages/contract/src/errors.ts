@@ -59,5 +59,13 @@ export const ErrorCode = {
   resetLinkUsed: 80007,
   resetLinkReplaced: 80008,
   accountThrottled: 80029,
+  // launch-as and admin API (91xxx)
+  launchTokenInvalid: 91001,
+  launchTokenExpired: 91002,
+  launchTokenUsed: 91003,
+  adminKeyInvalid: 91401,
+  adminKeyForbidden: 91403,
+  adminParticipantNotFound: 91404,
+  adminKeyThrottled: 91429,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

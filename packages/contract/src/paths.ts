@@ -23,6 +23,8 @@ export const apiPaths = {
   forgotUsername: '/forgotUsername',
   forgotPassword: '/forgotPassword',
   savePassword: '/savePassword',
+  // Launch-as (issue 9).
+  launchAs: '/launchAs',
 } as const;
 
 /** The catalogs' partner API (not under API_BASE: callers are partners, not the portal). */

@@ -24,6 +24,10 @@ export const login = (api: ApiClient, body: LoginRequest) =>
 export const activate = (api: ApiClient, body: ActivateRequest) =>
   api.request<UserData>('POST', apiPaths.activate, { body, sessionId: null });
 
+/** Launch-as (issue 9): answers user data and a new session (adminAsUser), like login. */
+export const launchAs = (api: ApiClient, token: string) =>
+  api.request<UserData>('POST', apiPaths.launchAs, { body: { token }, sessionId: null });
+
 export const logout = (api: ApiClient) =>
   api.request<void>('GET', apiPaths.logout, { noContent: true, ignoreSessionTimeout: true });
 

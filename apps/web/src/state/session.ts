@@ -53,8 +53,12 @@ async function startSession(services: AppServices, answered: UserData): Promise<
   let user = answered;
   const { client, locale: chosen } = store.getState();
 
-  // A visitor who picked a language before signing in keeps it (spec section 4, Login).
-  if (client && chosen.code !== client.locale.code && chosen.code !== user.locale.code) {
+  // A visitor who picked a language before signing in keeps it (spec section 4, Login). An
+  // administrator acting as the participant keeps it on this screen only: the participant's
+  // language is theirs (the server refuses the change, docs/decisions/025).
+  if (user.adminAsUser && client && chosen.code !== user.locale.code) {
+    user = { ...user, locale: { code: chosen.code, dir: chosen.dir } };
+  } else if (client && chosen.code !== client.locale.code && chosen.code !== user.locale.code) {
     try {
       user = await endpoints.setUserLocale(api, chosen.code, user.sessionId);
     } catch (error) {
@@ -115,6 +119,15 @@ export async function activate(services: AppServices, request: ActivateRequest):
 }
 
 /**
+ * Launch-as (issue 9): the link's token becomes a session marked adminAsUser, stored like a login's
+ * (spec section 4). Throws the server's refusal (expired, used, unknown) for the page to show.
+ */
+export async function launchAs(services: AppServices, token: string): Promise<void> {
+  services.store.setState({ preActivationWarning: false, sessionTimedOut: false });
+  await startSession(services, await endpoints.launchAs(services.api, token));
+}
+
+/**
  * Spec section 4, Logout. Returns where to go: /login, or /sso-logout when the client's SSO
  * logout type is not plain login.
  */
@@ -154,7 +167,9 @@ export async function switchLocale(services: AppServices, locale: Locale): Promi
       store.addError('bundle', error);
       return;
     }
-    if (store.getState().user) {
+    const user = store.getState().user;
+    // An administrator acting as the participant changes the language of this screen only.
+    if (user && !user.adminAsUser) {
       try {
         setUser(services, await endpoints.setUserLocale(api, locale.code));
       } catch (error) {

@@ -28,7 +28,8 @@ function hostnameOf(origin: string): string | undefined {
 export function registerClientContext(app: FastifyInstance, db: Db): void {
   app.decorateRequest('clientId', '');
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!request.url.startsWith('/api/')) return;
+    // The admin API names its client in the key or the body (docs/decisions/025).
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/admin/')) return;
     // The API document is the same for every client: integrators read it before they have one.
     if (request.routeOptions.url === API_DOCUMENT_PATH) return;
     const header = request.headers[CLIENT_HEADER];

@@ -1,8 +1,93 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ADMIN_API_BASE,
+  AdminAuthHeaders,
+  ClientHeaders,
+  LaunchAsRequest,
+  LaunchTokenReply,
+  LaunchTokenRequest,
+  SESSION_HEADER,
+  UserData,
+  adminPaths,
+  apiPaths,
+} from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
+import type { AdminKey } from '../../db/schema.ts';
+import { findClient } from '../clients/store.ts';
+import { findParticipantByUsername } from '../participants/store.ts';
+import { authenticateAdminKey } from './admin-keys.ts';
+import { auditLaunchedSessions } from './audit-hook.ts';
+import { launchErrors } from './errors.ts';
+import { clientOrigin, issueLaunchToken, launchAs } from './service.ts';
+import { touchAdminKey } from './store.ts';
+import { badKeyThrottle } from './throttle.ts';
 
 /** launchAs (issue 9): a support administrator's single-use token becomes a participant session. Registered under /api/v1.0. */
-export function launchAsRoutes(_api: FastifyInstance, _deps: ModuleDeps): void {}
+export function launchAsRoutes(api: FastifyInstance, deps: ModuleDeps): void {
+  const typed = api.withTypeProvider<ZodTypeProvider>();
+  typed.post(
+    apiPaths.launchAs,
+    { schema: { headers: ClientHeaders, body: LaunchAsRequest, response: { 200: UserData } } },
+    async (request, reply) => {
+      const user = await launchAs(deps.db, deps.sessionPolicy, request.clientId, request.body.token, request.ip);
+      reply.header(SESSION_HEADER, user.sessionId);
+      return user;
+    },
+  );
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The admin API's caller, set by its onRequest hook. */
+    adminKey?: AdminKey;
+  }
+}
 
 /** The admin API (issue 9): POST /api/admin/v1/launch-tokens with a bearer key. Registered at the root. */
-export function adminApiRoutes(_app: FastifyInstance, _deps: ModuleDeps): void {}
+export function adminApiRoutes(app: FastifyInstance, deps: ModuleDeps): void {
+  const { db } = deps;
+  // At the root, so it sees every request of a launched session (docs/decisions/025).
+  auditLaunchedSessions(app, db);
+  const throttle = badKeyThrottle();
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    `${ADMIN_API_BASE}${adminPaths.launchTokens}`,
+    {
+      schema: { headers: AdminAuthHeaders, body: LaunchTokenRequest, response: { 201: LaunchTokenReply } },
+      // The key before the body: a caller without a good key learns nothing from validation.
+      onRequest: async (request) => {
+        throttle.check(request.ip);
+        try {
+          request.adminKey = await authenticateAdminKey(db, request.headers.authorization);
+        } catch (error) {
+          throttle.recordFailure(request.ip);
+          throw error;
+        }
+      },
+    },
+    async (request, reply) => {
+      const key = request.adminKey;
+      if (!key) throw launchErrors.keyInvalid();
+      const { username, reason, client } = request.body;
+      if (key.client_id !== null && client !== undefined && client !== key.client_id) throw launchErrors.keyForbidden();
+      const clientId = key.client_id ?? client;
+      if (!clientId) throw launchErrors.clientRequired();
+      if (!(await findClient(db, clientId))) throw launchErrors.clientNotFound();
+      const participant = await findParticipantByUsername(db, clientId, username);
+      if (!participant) throw launchErrors.participantNotFound();
+      const origin = await clientOrigin(db, clientId, { port: deps.config.port });
+      const issued = await db.transaction().execute(async (trx) => {
+        const now = new Date();
+        await touchAdminKey(trx, key.id, now.toISOString());
+        return issueLaunchToken(
+          trx,
+          { participant, reason, issuedBy: key.name, issuedVia: 'api', actorKind: 'admin', issuedFrom: request.ip, origin },
+          now,
+        );
+      });
+      return reply.status(201).send(issued);
+    },
+  );
+}

@@ -70,6 +70,8 @@ export async function getUserData(db: Db, session: Session, sessionId: string): 
 }
 
 export async function setLocale(db: Db, session: Session, sessionId: string, code: string): Promise<UserData> {
+  // The participant's own setting (it also picks their mails' language): not an administrator's to change (docs/decisions/025).
+  if (session.admin_as_user === 1) throw errors.forbidden();
   const offered = await clientLocales(db, session.client_id);
   const locale = offered.find((l) => l.code.toLowerCase() === code.toLowerCase());
   if (!locale) throw errors.unsupportedLocale();

@@ -29,6 +29,11 @@ describe('the cookie notice', () => {
     expect(notice()).not.toBeInTheDocument();
   });
 
+  it('is not shown to an administrator acting as the participant (issue 9): the consent is theirs', () => {
+    renderWithApp(<CookieNotice />, { user: makeUser({ adminAsUser: true }) });
+    expect(notice()).not.toBeInTheDocument();
+  });
+
   it('keeps an anonymous visitor\'s acknowledgement in localStorage for that version', async () => {
     const { request } = renderWithApp(<CookieNotice />);
     expect(screen.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy-shield');

@@ -28,7 +28,8 @@ export function CookieNotice() {
   const visible = user
     ? user.privacyNotice.version > 0 && !user.privacyNotice.hasAcknowledged
     : clientVersion > 0 && anonymousAck < clientVersion;
-  if (!loaded || !visible) return null;
+  // Consent is the participant's own: an administrator acting as them is not asked (issue 9).
+  if (!loaded || !visible || user?.adminAsUser) return null;
 
   const link = (
     <AppLink to={user ? paths.privacyNotice : paths.privacyPolicy}>

@@ -66,4 +66,21 @@ describe('the header', () => {
     expect(screen.getByRole('navigation', { name: 'حسابك' })).toBeInTheDocument();
     expect(store.getState().user?.locale.code).toBe('ar');
   });
+
+  it('switches the language of the screen only for an administrator acting as the participant (issue 9)', async () => {
+    const arBundle = { 'header.language.label': 'اللغة: {language}', 'header.userNav': 'حسابك' };
+    const { request, store } = renderWithApp(<Header />, {
+      user: makeUser({ adminAsUser: true }),
+      request: ((method: string, path: string) => {
+        if (path === '/viewConfig/bundle/ar') return Promise.resolve({ bundleList: { ar: { locale: 'ar', properties: arBundle } } });
+        return Promise.reject(new Error(`${method} ${path}`));
+      }) as never,
+    });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Language: English' }));
+    await user.click(screen.getByRole('button', { name: 'العربية' }));
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'rtl'));
+    expect(request.mock.calls.map((c) => `${String(c[0])} ${String(c[1])}`)).toEqual(['GET /viewConfig/bundle/ar']);
+    expect(store.getState().errors).toEqual([]);
+  });
 });

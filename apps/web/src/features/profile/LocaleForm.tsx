@@ -23,6 +23,7 @@ export function LocaleForm() {
   const errors = useAppState((s) => s.errors);
   const successes = useAppState((s) => s.successes);
   const [chosen, setChosen] = useState(locale.code);
+  const adminAsUser = useAppState((s) => s.user?.adminAsUser === true);
 
   const shownErrors = errors.filter((e) => e.errorType === 'setLocale' || e.errorType === 'bundle');
   const success = successes.find((s) => s.successType === 'setLocale');
@@ -36,7 +37,7 @@ export function LocaleForm() {
     const state = store.getState();
     // switchLocale records its own failures; success is the store showing the chosen language.
     const failed = state.errors.some((e) => e.errorType === 'setLocale' || e.errorType === 'bundle');
-    if (!failed && state.user && state.locale.code === option.code) {
+    if (!failed && state.user && !state.user.adminAsUser && state.locale.code === option.code) {
       store.addSuccess({ successType: 'setLocale', message: 'profile.page.localeSuccessMessage' });
     }
   };
@@ -46,6 +47,7 @@ export function LocaleForm() {
     <section className="profile__section profile__section--locale" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{t('profile.locale.heading')}</h2>
       <div className="profile__alerts">
+        {adminAsUser ? <Alert kind="info">{t('launchAs.locale.local')}</Alert> : null}
         {shownErrors.map((error) => (
           <Alert key={error.errorId} kind="error" onDismiss={() => store.dismissError(error.errorId)} dismissLabel={t('common.dismiss')}>
             {errorText(error, t, mediaLabel())}

@@ -88,6 +88,8 @@ describe('the profile modal', () => {
     expect(screen.getByText(/Only the participant can change their password/)).toBeInTheDocument();
     expect(field('Current password')).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Change password' })).toBeDisabled();
+    // The language: this screen's only (the server refuses to change the participant's).
+    expect(screen.getByText(/the language changes on this screen only/)).toBeInTheDocument();
   });
 
   it('saves the language through the shared switch and says so', async () => {
