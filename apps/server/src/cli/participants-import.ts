@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { constants, createReadStream } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import { parse, type CsvError } from 'csv-parse';
 import type { Db } from '../db/database.ts';
 import type { Client, NewParticipant } from '../db/schema.ts';
@@ -57,6 +57,15 @@ async function requireFile(path: string): Promise<number> {
   }
 }
 
+/** The folder of --rejects is checked before the import, not found missing after it. */
+async function requireWritableFolder(path: string): Promise<void> {
+  try {
+    await access(dirname(resolve(path)), constants.W_OK);
+  } catch {
+    throw new CliError(`Cannot write ${path}`);
+  }
+}
+
 /**
  * `participants import`: the file is streamed (csv-parse), checked line by line, and written in
  * batches of IMPORT_BATCH lines, each one transaction of a few multi-row statements. Matching is
@@ -71,6 +80,7 @@ export async function importParticipants(
   options: { operator: string; rejectsPath?: string },
 ): Promise<CommandResult> {
   const size = await requireFile(path);
+  if (options.rejectsPath) await requireWritableFolder(options.rejectsPath);
   const rules: ClientRules = { locales: (await clientLocales(db, client.id)).map((l) => l.code), defaultLocale: client.default_locale };
   const passwordHash = await unusablePasswordHash();
   const counts = emptyCounts();

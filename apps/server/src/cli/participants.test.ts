@@ -214,6 +214,10 @@ describe.each(dialects)('rewards participants on %s', (dialect) => {
     expect(missing.stderr).toContain('missing last_name, email, locale, account_number, merchandise, experiences, ots, programs, status; unknown "surname"');
     const absent = await runRewards(t.database, acme('participants', 'import', join(dir, 'absent.csv')));
     expect([absent.code, absent.stderr.trim()]).toEqual([2, `rewards: Cannot read ${join(dir, 'absent.csv')}: no such file`]);
+    const goodFile = join(dir, 'good.csv');
+    await writeFile(goodFile, `${HEADER}\nzed,Zed,Zero,zed@example.com,,6000099,no,no,no,,\n`);
+    const noRejects = await runRewards(t.database, acme('participants', 'import', goodFile, '--rejects', join(dir, 'absent', 'rejects.csv')));
+    expect([noRejects.code, noRejects.stderr.trim()]).toEqual([2, `rewards: Cannot write ${join(dir, 'absent', 'rejects.csv')}`]);
     expect(await countOf('zed')).toBe(0);
   }, SLOW);
 });
