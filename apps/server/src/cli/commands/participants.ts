@@ -200,6 +200,7 @@ export function registerParticipants(program: Command): void {
 
   const show = participants
     .command('show')
+    .summary("a participant's status, balance, latest entries, sessions and throttles")
     .description("what an operator needs to answer a participant: status, balance, latest entries, sessions, throttles, programs")
     .argument('<username>', 'sign-in name (case ignored)')
     .option('--client <id>', 'the client (required)');
@@ -294,6 +295,7 @@ export function registerParticipants(program: Command): void {
 
   const importCommand = participants
     .command('import')
+    .summary('enrol or update participants from a CSV file (idempotent on username)')
     .description(
       'enrol or update participants from a CSV file with the header ' +
         'username,first_name,last_name,email,locale,account_number,merchandise,experiences,ots,programs,status ' +
