@@ -1,4 +1,374 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { meetsPasswordRules, PasswordRules } from '@rewards/contract';
 import type { Command } from 'commander';
+import { loadConfig } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import type { Client, Participant } from '../../db/schema.ts';
+import { createDescriber } from '../../modules/activity/describe.ts';
+import { recordAudit } from '../../modules/audit/store.ts';
+import { hashPassword } from '../../modules/auth/password.ts';
+import { clientLocales } from '../../modules/clients/service.ts';
+import { buildBundle } from '../../modules/i18n/service.ts';
+import {
+  accountNumberOwners,
+  countLiveSessions,
+  deleteFailures,
+  deleteSessionsOf,
+  failureCounts,
+  latestEntries,
+  programsOf,
+  replacePrograms,
+  setParticipantStatus,
+  upsertParticipants,
+} from '../../modules/participants/operator-store.ts';
+import { findParticipantByUsername, usernameKey } from '../../modules/participants/store.ts';
+import { action, CliError, requireClient, type CommandResult } from '../cli-context.ts';
+import { checkParticipant, PARTICIPANT_STATUSES, unusablePasswordHash, type ParticipantStatus } from '../participant-fields.ts';
+import { importParticipants } from '../participants-import.ts';
+import { operatorOrigin } from './audit.ts';
 
-/** Registered up front; the capability that owns it fills it in (issue 8 / 9). */
-export function registerParticipants(_program: Command): void {}
+/** Entries `participants show` lists. */
+const SHOWN_ENTRIES = 10;
+const OFFERINGS = ['merchandise', 'experiences', 'ots'] as const;
+
+export async function requireParticipant(db: Db, client: Client, username: string): Promise<Participant> {
+  const participant = await findParticipantByUsername(db, client.id, username);
+  if (!participant) throw new CliError(`No participant "${username}" in client "${client.id}"`);
+  return participant;
+}
+
+/**
+ * The throttles that count against one participant (login_failures subjects): sign-in, code
+ * guesses, activation by account number or username, password reset requests and refused links.
+ */
+export function throttleSubjects(participant: Participant) {
+  return {
+    signIn: `account:${participant.username_key}`,
+    codes: `ots:${participant.id}`,
+    activationByAccountNumber: `activate-account:accountNumber:${participant.account_number}`,
+    activationByUsername: `activate-account:userName:${participant.username_key}`,
+    forgotPassword: `forgot-password-account:${participant.username_key}`,
+    resetLink: `reset-account:${participant.id}`,
+  };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** `--offerings merchandise,ots` (or `none`) as the three flags. */
+function parseOfferings(value: string): Record<(typeof OFFERINGS)[number], boolean> {
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && name !== 'none');
+  const unknown = names.filter((name) => !(OFFERINGS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new CliError(`--offerings takes ${OFFERINGS.join(', ')} or none (found "${unknown.join(', ')}")`);
+  return { merchandise: names.includes('merchandise'), experiences: names.includes('experiences'), ots: names.includes('ots') };
+}
+
+function parseStatus(value: string | undefined): ParticipantStatus {
+  const status = PARTICIPANT_STATUSES.find((s) => s === value?.trim().toLowerCase());
+  if (!status) throw new CliError(`status must be ${PARTICIPANT_STATUSES.join(', ')} (found "${value ?? ''}")`);
+  return status;
+}
+
+/** The first line of a file (`/dev/stdin` to pipe it): a password never goes on the command line. */
+async function readPassword(path: string): Promise<string> {
+  let content: string;
+  try {
+    content = await readFile(path, 'utf8');
+  } catch {
+    throw new CliError(`Cannot read the password file ${path}`);
+  }
+  const password = content.split(/\r?\n/)[0] ?? '';
+  if (password === '') throw new CliError(`The password file ${path} is empty`);
+  return password;
+}
+
+interface CreateOptions {
+  client?: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  accountNumber: string;
+  locale?: string;
+  offerings: string;
+  program: string[];
+  status: string;
+  passwordFile?: string;
+}
+
+export function registerParticipants(program: Command): void {
+  const participants = program.command('participants').description("enrol and look after a client's participants");
+
+  const create = participants
+    .command('create')
+    .description('enrol one participant (pending by default: they activate themselves and choose their password)')
+    .argument('<username>', 'sign-in name, unique in the client ignoring case')
+    .option('--client <id>', 'the client (required)')
+    .requiredOption('--first-name <name>', 'first name')
+    .requiredOption('--last-name <name>', 'last name')
+    .requiredOption('--email <address>', 'e-mail address')
+    .requiredOption('--account-number <number>', "the program's account number, unique in the client")
+    .option('--locale <code>', "one of the client's locales (default: the client's default)")
+    .option('--offerings <list>', 'comma-separated: merchandise, experiences, ots, or none', 'merchandise,experiences')
+    .option('--program <name>', 'a program the participant is in (repeat for several)', collect, [])
+    .option('--status <status>', 'pending, active or inactive', 'pending')
+    .option('--password-file <file>', "an initial password, first line of the file (/dev/stdin to pipe it); checked against the client's rules");
+  action<CreateOptions>(create, async (db, { args, options, operator }) => {
+    const client = await requireClient(db, options.client);
+    const offerings = parseOfferings(options.offerings);
+    const locales = (await clientLocales(db, client.id)).map((l) => l.code);
+    const checked = checkParticipant(
+      {
+        username: args[0] ?? '',
+        first_name: options.firstName,
+        last_name: options.lastName,
+        email: options.email,
+        locale: options.locale ?? '',
+        account_number: options.accountNumber,
+        merchandise: String(offerings.merchandise),
+        experiences: String(offerings.experiences),
+        ots: String(offerings.ots),
+        programs: options.program.join('|'),
+        status: parseStatus(options.status),
+      },
+      { locales, defaultLocale: client.default_locale },
+    );
+    if (!checked.ok) throw new CliError(checked.reason);
+    const fields = checked.fields;
+    let passwordHash: string;
+    if (options.passwordFile) {
+      const password = await readPassword(options.passwordFile);
+      const rules = PasswordRules.parse(JSON.parse(client.password_rules));
+      if (!meetsPasswordRules(rules, password, fields.username)) throw new CliError("The password does not meet the client's password rules");
+      passwordHash = await hashPassword(password);
+    } else {
+      passwordHash = await unusablePasswordHash();
+    }
+    const key = usernameKey(fields.username);
+    const id = randomUUID();
+    const now = new Date();
+    await db.transaction().execute(async (trx) => {
+      if (await findParticipantByUsername(trx, client.id, fields.username)) throw new CliError(`Username "${fields.username}" is already taken in client "${client.id}"`);
+      const owner = (await accountNumberOwners(trx, client.id, [fields.accountNumber])).get(fields.accountNumber);
+      if (owner) throw new CliError(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
+      await upsertParticipants(trx, [
+        {
+          id,
+          client_id: client.id,
+          username: fields.username,
+          username_key: key,
+          email: fields.email,
+          first_name: fields.firstName,
+          last_name: fields.lastName,
+          password_hash: passwordHash,
+          status: fields.status ?? 'pending',
+          locale: fields.locale,
+          account_number: fields.accountNumber,
+          offers_merchandise: fields.merchandise ? 1 : 0,
+          offers_experiences: fields.experiences ? 1 : 0,
+          ots_enabled: fields.ots ? 1 : 0,
+          privacy_ack_version: 0,
+          balance: null,
+          created_at: now.toISOString(),
+        },
+      ]);
+      await replacePrograms(trx, client.id, new Map([[id, fields.programs]]));
+      await recordAudit(
+        trx,
+        {
+          clientId: client.id,
+          actor: operator,
+          actorKind: 'operator',
+          action: 'participants.create',
+          subject: fields.username,
+          details: { status: fields.status ?? 'pending', accountNumber: fields.accountNumber, passwordSet: options.passwordFile !== undefined },
+          origin: operatorOrigin,
+        },
+        now,
+      );
+    });
+    const status = fields.status ?? 'pending';
+    return {
+      human: `Created ${fields.username} (${status}, account ${fields.accountNumber}) in ${client.id}.${status === 'pending' ? ' They activate on the portal to choose a password.' : ''}`,
+      json: { id, username: fields.username, clientId: client.id, status, accountNumber: fields.accountNumber, passwordSet: options.passwordFile !== undefined },
+    };
+  });
+
+  const show = participants
+    .command('show')
+    .summary("a participant's status, balance, latest entries, sessions and throttles")
+    .description("what an operator needs to answer a participant: status, balance, latest entries, sessions, throttles, programs")
+    .argument('<username>', 'sign-in name (case ignored)')
+    .option('--client <id>', 'the client (required)');
+  action<{ client?: string }>(show, async (db, { args, options }) => {
+    const client = await requireClient(db, options.client);
+    const participant = await requireParticipant(db, client, args[0] ?? '');
+    return showParticipant(db, participant);
+  });
+
+  const setStatus = participants
+    .command('set-status')
+    .description('pending, active or inactive; pending and inactive also end their sessions')
+    .argument('<username>', 'sign-in name (case ignored)')
+    .argument('<status>', 'pending, active or inactive')
+    .option('--client <id>', 'the client (required)');
+  action<{ client?: string }>(setStatus, async (db, { args, options, operator }) => {
+    const client = await requireClient(db, options.client);
+    const status = parseStatus(args[1]);
+    const participant = await requireParticipant(db, client, args[0] ?? '');
+    if (participant.status === status) {
+      return { human: `${participant.username} is already ${status}; nothing changed.`, json: { username: participant.username, status, changed: false, sessionsEnded: 0 } };
+    }
+    const sessionsEnded = await db.transaction().execute(async (trx) => {
+      await setParticipantStatus(trx, client.id, participant.id, status);
+      // Someone who can no longer use the portal as before is signed out everywhere at once.
+      const ended = status === 'active' ? 0 : await deleteSessionsOf(trx, client.id, [participant.id]);
+      await recordAudit(trx, {
+        clientId: client.id,
+        actor: operator,
+        actorKind: 'operator',
+        action: 'participants.set-status',
+        subject: participant.username,
+        details: { from: participant.status, to: status, sessionsEnded: ended },
+        origin: operatorOrigin,
+      });
+      return ended;
+    });
+    return {
+      human: `${participant.username}: ${participant.status} → ${status}${sessionsEnded > 0 ? `, ${sessionsEnded} session(s) ended` : ''}.`,
+      json: { username: participant.username, from: participant.status, status, changed: true, sessionsEnded },
+    };
+  });
+
+  const unlock = participants
+    .command('unlock')
+    .description('clear the failed attempts that throttle this participant (sign-in, codes, activation, password reset)')
+    .argument('<username>', 'sign-in name (case ignored)')
+    .option('--client <id>', 'the client (required)');
+  action<{ client?: string }>(unlock, async (db, { args, options, operator }) => {
+    const client = await requireClient(db, options.client);
+    const participant = await requireParticipant(db, client, args[0] ?? '');
+    const cleared = await db.transaction().execute(async (trx) => {
+      const count = await deleteFailures(trx, client.id, Object.values(throttleSubjects(participant)));
+      await recordAudit(trx, {
+        clientId: client.id,
+        actor: operator,
+        actorKind: 'operator',
+        action: 'participants.unlock',
+        subject: participant.username,
+        details: { failuresCleared: count },
+        origin: operatorOrigin,
+      });
+      return count;
+    });
+    return { human: `${participant.username}: ${cleared} failed attempt(s) cleared; they can sign in again.`, json: { username: participant.username, failuresCleared: cleared } };
+  });
+
+  const sessions = participants.command('sessions').description("a participant's sessions");
+  const end = sessions
+    .command('end')
+    .description('sign the participant out everywhere')
+    .argument('<username>', 'sign-in name (case ignored)')
+    .option('--client <id>', 'the client (required)');
+  action<{ client?: string }>(end, async (db, { args, options, operator }) => {
+    const client = await requireClient(db, options.client);
+    const participant = await requireParticipant(db, client, args[0] ?? '');
+    const ended = await db.transaction().execute(async (trx) => {
+      const count = await deleteSessionsOf(trx, client.id, [participant.id]);
+      await recordAudit(trx, {
+        clientId: client.id,
+        actor: operator,
+        actorKind: 'operator',
+        action: 'participants.sessions-end',
+        subject: participant.username,
+        details: { sessionsEnded: count },
+        origin: operatorOrigin,
+      });
+      return count;
+    });
+    return { human: `${participant.username}: ${ended} session(s) ended.`, json: { username: participant.username, sessionsEnded: ended } };
+  });
+
+  const importCommand = participants
+    .command('import')
+    .summary('enrol or update participants from a CSV file (idempotent on username)')
+    .description(
+      'enrol or update participants from a CSV file with the header ' +
+        'username,first_name,last_name,email,locale,account_number,merchandise,experiences,ots,programs,status ' +
+        '(any order; programs separated by |; flags true/false/1/0/yes/no; empty locale: the default; empty status: pending for new, unchanged otherwise). ' +
+        'Idempotent on username: a re-run updates changed lines and leaves the rest.',
+    )
+    .argument('<file>', 'the CSV file (UTF-8)')
+    .option('--client <id>', 'the client (required)')
+    .option('--rejects <file>', 'write the rejected lines (line,reason) to this CSV file');
+  action<{ client?: string; rejects?: string }>(importCommand, async (db, { args, options, operator }) => {
+    const client = await requireClient(db, options.client);
+    return importParticipants(db, client, args[0] ?? '', { operator, rejectsPath: options.rejects });
+  });
+}
+
+async function showParticipant(db: Db, participant: Participant): Promise<CommandResult> {
+  const clientId = participant.client_id;
+  const now = new Date();
+  const throttle = loadConfig().loginThrottle;
+  const otsThrottle = loadConfig().otsThrottle;
+  const subjects = throttleSubjects(participant);
+  const since = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+  const [programs, liveSessions, entries, signInFailures, codeFailures, bundle] = await Promise.all([
+    programsOf(db, clientId, [participant.id]),
+    countLiveSessions(db, clientId, participant.id, now.toISOString()),
+    latestEntries(db, clientId, participant.id, SHOWN_ENTRIES),
+    failureCounts(db, clientId, Object.values(subjects), since(throttle.windowMinutes)),
+    failureCounts(db, clientId, [subjects.codes], since(otsThrottle.windowMinutes)),
+    buildBundle(db, clientId, participant.locale),
+  ]);
+  const describe = createDescriber(bundle.properties, participant.locale);
+  const failures = Object.fromEntries(
+    Object.entries(subjects).map(([name, subject]) => [name, (name === 'codes' ? codeFailures : signInFailures).get(subject) ?? 0]),
+  );
+  const limitOf = (name: string) => (name === 'codes' ? otsThrottle.maxPerParticipant : throttle.maxPerAccount);
+  const throttled = Object.entries(failures).filter(([name, count]) => count >= limitOf(name)).map(([name]) => name);
+  const json = {
+    id: participant.id,
+    clientId,
+    username: participant.username,
+    firstName: participant.first_name,
+    lastName: participant.last_name,
+    email: participant.email,
+    accountNumber: participant.account_number,
+    locale: participant.locale,
+    status: participant.status,
+    balance: participant.balance,
+    offerings: { merchandise: participant.offers_merchandise === 1, experiences: participant.offers_experiences === 1, ots: participant.ots_enabled === 1 },
+    programs: programs.get(participant.id) ?? [],
+    privacyNoticeAcknowledged: participant.privacy_ack_version,
+    createdAt: participant.created_at,
+    liveSessions,
+    failures,
+    throttled,
+    latestEntries: entries.map((entry) => ({
+      date: entry.occurred_at,
+      description: describe(entry),
+      amount: Number(entry.amount),
+      kind: entry.kind,
+      reference: entry.reference,
+    })),
+  };
+  const offerings = Object.entries(json.offerings).filter(([, on]) => on).map(([name]) => name);
+  const failureText = Object.entries(failures).filter(([, count]) => count > 0).map(([name, count]) => `${name} ${count}/${limitOf(name)}`);
+  const lines = [
+    `${json.username} (${json.firstName} ${json.lastName}) in ${clientId}: ${json.status}`,
+    `  account ${json.accountNumber}, ${json.email}, ${json.locale}, enrolled ${json.createdAt}`,
+    `  balance ${json.balance ?? 'none (no entries yet)'}`,
+    `  offerings: ${offerings.join(', ') || 'none'}; programs: ${json.programs.join(', ') || 'none'}`,
+    `  sessions: ${liveSessions} live`,
+    `  failed attempts in the window: ${failureText.join(', ') || 'none'}${throttled.length > 0 ? ` (THROTTLED: ${throttled.join(', ')}; rewards participants unlock)` : ''}`,
+    entries.length === 0 ? '  no ledger entries' : `  latest ${entries.length} entries, newest first:`,
+    ...json.latestEntries.map((e) => `    ${e.date}  ${String(e.amount).padStart(8)}  ${e.kind.padEnd(10)}  ${e.description}`),
+  ];
+  return { human: lines.join('\n'), json };
+}

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { parse, type CsvError } from 'csv-parse';
+import type { Db } from '../db/database.ts';
+import type { Client, NewParticipant } from '../db/schema.ts';
+import { recordAudit } from '../modules/audit/store.ts';
+import { clientLocales } from '../modules/clients/service.ts';
+import {
+  accountNumberOwners,
+  deleteSessionsOf,
+  findParticipantsByKeys,
+  programsOf,
+  replacePrograms,
+  upsertParticipants,
+} from '../modules/participants/operator-store.ts';
+import { usernameKey } from '../modules/participants/store.ts';
+import { CliError, type CommandResult } from './cli-context.ts';
+import { operatorOrigin } from './commands/audit.ts';
+import { emptyCounts, formatImportReport, progressBar, writeRejects, type ImportReport, type RejectedLine } from './import-report.ts';
+import { checkParticipant, IMPORT_COLUMNS, resultingStatus, unusablePasswordHash, type ClientRules, type ImportColumn, type ParticipantFields } from './participant-fields.ts';
+
+/** Lines per transaction: few commits, and a stopped import loses at most one batch (which a re-run redoes). */
+export const IMPORT_BATCH = 1000;
+
+interface GoodLine {
+  line: number;
+  fields: ParticipantFields;
+}
+
+/** The header's columns by position, or a CliError naming what is missing, unknown or repeated. */
+function readHeader(record: string[]): ImportColumn[] {
+  const names = record.map((name) => name.trim().toLowerCase());
+  const known = new Set<string>(IMPORT_COLUMNS);
+  const unknown = names.filter((name) => !known.has(name));
+  const missing = IMPORT_COLUMNS.filter((column) => !names.includes(column));
+  const repeated = names.filter((name, index) => names.indexOf(name) !== index);
+  const problems = [
+    missing.length > 0 ? `missing ${missing.join(', ')}` : '',
+    unknown.length > 0 ? `unknown ${unknown.map((n) => `"${n}"`).join(', ')}` : '',
+    repeated.length > 0 ? `repeated ${repeated.join(', ')}` : '',
+  ].filter((p) => p !== '');
+  if (problems.length > 0) throw new CliError(`The header row must name the columns ${IMPORT_COLUMNS.join(',')} (in any order): ${problems.join('; ')}`);
+  return names as ImportColumn[];
+}
+
+async function requireFile(path: string): Promise<number> {
+  if (!path) throw new CliError('Name the CSV file to import');
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new CliError(`${path} is not a file`);
+    return info.size;
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`Cannot read ${path}: no such file`);
+  }
+}
+
+/** The folder of --rejects is checked before the import, not found missing after it. */
+async function requireWritableFolder(path: string): Promise<void> {
+  try {
+    await access(dirname(resolve(path)), constants.W_OK);
+  } catch {
+    throw new CliError(`Cannot write ${path}`);
+  }
+}
+
+/**
+ * `participants import`: the file is streamed (csv-parse), checked line by line, and written in
+ * batches of IMPORT_BATCH lines, each one transaction of a few multi-row statements. Matching is
+ * on the username key, so a re-run updates what changed, leaves the rest and never duplicates;
+ * an import stopped half-way is finished by running it again. New participants get an unusable
+ * password (see unusablePasswordHash): pending ones activate, active ones reset their password.
+ */
+export async function importParticipants(
+  db: Db,
+  client: Client,
+  path: string,
+  options: { operator: string; rejectsPath?: string },
+): Promise<CommandResult> {
+  const size = await requireFile(path);
+  if (options.rejectsPath) await requireWritableFolder(options.rejectsPath);
+  const rules: ClientRules = { locales: (await clientLocales(db, client.id)).map((l) => l.code), defaultLocale: client.default_locale };
+  const passwordHash = await unusablePasswordHash();
+  const counts = emptyCounts();
+  const rejects: RejectedLine[] = [];
+  let sessionsEnded = 0;
+  const reject = (line: number, reason: string) => {
+    rejects.push({ line, reason });
+    counts.rejected += 1;
+  };
+  // The first line of each username and account number, to refuse repeats within the file.
+  const usernameLines = new Map<string, number>();
+  const accountLines = new Map<string, number>();
+
+  const writeBatch = async (batch: GoodLine[]) => {
+    const outcome = await db.transaction().execute((trx) => writeParticipants(trx, client.id, batch, passwordHash, new Date()));
+    counts.added += outcome.added;
+    counts.updated += outcome.updated;
+    counts.unchanged += outcome.unchanged;
+    sessionsEnded += outcome.sessionsEnded;
+    for (const r of outcome.rejects) reject(r.line, r.reason);
+  };
+
+  const parser = createReadStream(path).pipe(
+    parse({
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (error: CsvError | undefined) => {
+        const line = typeof error?.lines === 'number' ? error.lines : 0;
+        reject(line, `not readable as CSV: ${error?.message.replace(/ at line \d+/, '') ?? 'malformed'}`);
+        return undefined;
+      },
+    }),
+  );
+  const progress = progressBar('participants', size);
+  let header: ImportColumn[] | undefined;
+  let batch: GoodLine[] = [];
+  try {
+    for await (const { info, record } of parser as AsyncIterable<{ info: { lines: number }; record: string[] }>) {
+      const line = info.lines;
+      if (!header) {
+        header = readHeader(record);
+        continue;
+      }
+      progress.update(parser.info.bytes, line);
+      if (record.length !== header.length) {
+        reject(line, `expected ${header.length} fields, found ${record.length}`);
+        continue;
+      }
+      const raw = {} as Record<ImportColumn, string>;
+      header.forEach((column, index) => (raw[column] = record[index] ?? ''));
+      const checked = checkParticipant(raw, rules);
+      if (!checked.ok) {
+        reject(line, checked.reason);
+        continue;
+      }
+      const key = usernameKey(checked.fields.username);
+      const firstOfUsername = usernameLines.get(key);
+      if (firstOfUsername !== undefined) {
+        reject(line, `username "${checked.fields.username}" repeats line ${firstOfUsername}`);
+        continue;
+      }
+      const firstOfAccount = accountLines.get(checked.fields.accountNumber);
+      if (firstOfAccount !== undefined) {
+        reject(line, `account number ${checked.fields.accountNumber} repeats line ${firstOfAccount}`);
+        continue;
+      }
+      usernameLines.set(key, line);
+      accountLines.set(checked.fields.accountNumber, line);
+      batch.push({ line, fields: checked.fields });
+      if (batch.length >= IMPORT_BATCH) {
+        await writeBatch(batch);
+        batch = [];
+      }
+    }
+    if (!header) throw new CliError(`${path} is empty: the first line must be the header row`);
+    if (batch.length > 0) await writeBatch(batch);
+  } finally {
+    progress.stop();
+  }
+
+  rejects.sort((a, b) => a.line - b.line);
+  const report: ImportReport = { file: path, ...counts, rejects };
+  await db.transaction().execute((trx) =>
+    recordAudit(trx, {
+      clientId: client.id,
+      actor: options.operator,
+      actorKind: 'operator',
+      action: 'participants.import',
+      subject: basename(path),
+      details: { ...counts, sessionsEnded },
+      origin: operatorOrigin,
+    }),
+  );
+  if (options.rejectsPath) await writeRejects(options.rejectsPath, rejects);
+  return { human: formatImportReport('Participants', report), json: { ...report, sessionsEnded } };
+}
+
+interface BatchOutcome {
+  added: number;
+  updated: number;
+  unchanged: number;
+  sessionsEnded: number;
+  rejects: RejectedLine[];
+}
+
+const flag = (value: boolean) => (value ? 1 : 0);
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
+
+/**
+ * One batch in one transaction: three reads (the participants, the holders of the account
+ * numbers, the programs), then one multi-row upsert of the new and changed, the programs of
+ * those whose list changed, and the sessions of those who can no longer use the portal.
+ */
+async function writeParticipants(db: Db, clientId: string, batch: GoodLine[], passwordHash: string, now: Date): Promise<BatchOutcome> {
+  const outcome: BatchOutcome = { added: 0, updated: 0, unchanged: 0, sessionsEnded: 0, rejects: [] };
+  const existing = new Map((await findParticipantsByKeys(db, clientId, batch.map((b) => usernameKey(b.fields.username)))).map((p) => [p.username_key, p]));
+  const owners = await accountNumberOwners(db, clientId, batch.map((b) => b.fields.accountNumber));
+  const currentPrograms = await programsOf(db, clientId, [...existing.values()].map((p) => p.id));
+  const upserts: NewParticipant[] = [];
+  const programs = new Map<string, string[]>();
+  const signedOut: string[] = [];
+
+  for (const { line, fields } of batch) {
+    const key = usernameKey(fields.username);
+    const owner = owners.get(fields.accountNumber);
+    if (owner && owner.key !== key) {
+      outcome.rejects.push({ line, reason: `account number ${fields.accountNumber} belongs to another participant ("${owner.username}")` });
+      continue;
+    }
+    const current = existing.get(key);
+    const status = resultingStatus(current?.status, fields.status);
+    const row: NewParticipant = {
+      id: current?.id ?? randomUUID(),
+      client_id: clientId,
+      username: fields.username,
+      username_key: key,
+      email: fields.email,
+      first_name: fields.firstName,
+      last_name: fields.lastName,
+      password_hash: passwordHash,
+      status,
+      locale: fields.locale,
+      account_number: fields.accountNumber,
+      offers_merchandise: flag(fields.merchandise),
+      offers_experiences: flag(fields.experiences),
+      ots_enabled: flag(fields.ots),
+      privacy_ack_version: 0,
+      balance: null,
+      created_at: now.toISOString(),
+    };
+    if (!current) {
+      outcome.added += 1;
+      upserts.push(row);
+      if (fields.programs.length > 0) programs.set(row.id, fields.programs);
+      continue;
+    }
+    const programsChanged = !sameList(currentPrograms.get(current.id) ?? [], fields.programs);
+    const rowChanged =
+      current.username !== row.username ||
+      current.email !== row.email ||
+      current.first_name !== row.first_name ||
+      current.last_name !== row.last_name ||
+      current.status !== row.status ||
+      current.locale !== row.locale ||
+      current.account_number !== row.account_number ||
+      Number(current.offers_merchandise) !== row.offers_merchandise ||
+      Number(current.offers_experiences) !== row.offers_experiences ||
+      Number(current.ots_enabled) !== row.ots_enabled;
+    if (!rowChanged && !programsChanged) {
+      outcome.unchanged += 1;
+      continue;
+    }
+    outcome.updated += 1;
+    if (rowChanged) upserts.push(row);
+    if (programsChanged) programs.set(current.id, fields.programs);
+    // As `set-status`: who is made pending or inactive is signed out everywhere.
+    if (current.status !== status && status !== 'active') signedOut.push(current.id);
+  }
+
+  await upsertParticipants(db, upserts);
+  await replacePrograms(db, clientId, programs);
+  outcome.sessionsEnded = await deleteSessionsOf(db, clientId, signedOut);
+  return outcome;
+}

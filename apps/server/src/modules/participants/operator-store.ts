@@ -1,0 +1,166 @@
+import type { Kysely } from 'kysely';
+import type { Database, NewParticipant } from '../../db/schema.ts';
+
+/** A database or a transaction: the operator's reads run in either. */
+type Q = Kysely<Database>;
+
+/** Rows per multi-row INSERT: 17 values a participant stays far below both engines' limit of bound values. */
+const INSERT_CHUNK = 500;
+
+/** The columns an operator compares and sets (never the password hash). */
+export const OPERATOR_COLUMNS = [
+  'id',
+  'username',
+  'username_key',
+  'email',
+  'first_name',
+  'last_name',
+  'status',
+  'locale',
+  'account_number',
+  'offers_merchandise',
+  'offers_experiences',
+  'ots_enabled',
+] as const;
+
+export async function findParticipantsByKeys(db: Q, clientId: string, keys: readonly string[]) {
+  if (keys.length === 0) return [];
+  return db.selectFrom('participants').select(OPERATOR_COLUMNS).where('client_id', '=', clientId).where('username_key', 'in', keys).execute();
+}
+
+/** Who holds each of these account numbers, by username key. */
+export async function accountNumberOwners(db: Q, clientId: string, accountNumbers: readonly string[]): Promise<Map<string, { key: string; username: string }>> {
+  if (accountNumbers.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('participants')
+    .select(['account_number', 'username_key', 'username'])
+    .where('client_id', '=', clientId)
+    .where('account_number', 'in', accountNumbers)
+    .execute();
+  return new Map(rows.map((row) => [row.account_number, { key: row.username_key, username: row.username }]));
+}
+
+/** Program names of each participant, in their order. */
+export async function programsOf(db: Q, clientId: string, participantIds: readonly string[]): Promise<Map<string, string[]>> {
+  const programs = new Map<string, string[]>();
+  if (participantIds.length === 0) return programs;
+  const rows = await db
+    .selectFrom('participant_programs')
+    .select(['participant_id', 'program_name'])
+    .where('client_id', '=', clientId)
+    .where('participant_id', 'in', participantIds)
+    .orderBy('participant_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) {
+    const list = programs.get(row.participant_id);
+    if (list) list.push(row.program_name);
+    else programs.set(row.participant_id, [row.program_name]);
+  }
+  return programs;
+}
+
+/**
+ * New and changed participants in a few multi-row statements: a row whose (client, username
+ * key) exists updates the operator's columns in place (its id, password, balance and creation
+ * time stay), any other is inserted. Both engines read `excluded` the same way.
+ */
+export async function upsertParticipants(db: Q, rows: readonly NewParticipant[]): Promise<void> {
+  for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
+    await db
+      .insertInto('participants')
+      .values(rows.slice(from, from + INSERT_CHUNK))
+      .onConflict((oc) =>
+        oc.columns(['client_id', 'username_key']).doUpdateSet((eb) => ({
+          username: eb.ref('excluded.username'),
+          email: eb.ref('excluded.email'),
+          first_name: eb.ref('excluded.first_name'),
+          last_name: eb.ref('excluded.last_name'),
+          status: eb.ref('excluded.status'),
+          locale: eb.ref('excluded.locale'),
+          account_number: eb.ref('excluded.account_number'),
+          offers_merchandise: eb.ref('excluded.offers_merchandise'),
+          offers_experiences: eb.ref('excluded.offers_experiences'),
+          ots_enabled: eb.ref('excluded.ots_enabled'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Replaces the programs of these participants with the given lists, in bulk. */
+export async function replacePrograms(db: Q, clientId: string, programs: ReadonlyMap<string, readonly string[]>): Promise<void> {
+  const ids = [...programs.keys()];
+  if (ids.length === 0) return;
+  await db.deleteFrom('participant_programs').where('client_id', '=', clientId).where('participant_id', 'in', ids).execute();
+  const rows = [...programs].flatMap(([participantId, names]) =>
+    names.map((program_name, position) => ({ client_id: clientId, participant_id: participantId, program_name, position })),
+  );
+  for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
+    await db.insertInto('participant_programs').values(rows.slice(from, from + INSERT_CHUNK)).execute();
+  }
+}
+
+export async function deleteSessionsOf(db: Q, clientId: string, participantIds: readonly string[]): Promise<number> {
+  if (participantIds.length === 0) return 0;
+  const result = await db.deleteFrom('sessions').where('client_id', '=', clientId).where('participant_id', 'in', participantIds).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function setParticipantStatus(db: Q, clientId: string, participantId: string, status: string): Promise<void> {
+  await db.updateTable('participants').set({ status }).where('client_id', '=', clientId).where('id', '=', participantId).execute();
+}
+
+export async function countLiveSessions(db: Q, clientId: string, participantId: string, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('client_id', '=', clientId)
+    .where('participant_id', '=', participantId)
+    .where('idle_expires_at', '>', now)
+    .where('absolute_expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** Failures recorded since a time, per subject (subjects without any are left out). */
+export async function failureCounts(db: Q, clientId: string, subjects: readonly string[], since: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('login_failures')
+    .select((eb) => ['subject', eb.fn.countAll().as('count')])
+    .where('client_id', '=', clientId)
+    .where('subject', 'in', subjects)
+    .where('failed_at', '>', since)
+    .groupBy('subject')
+    .execute();
+  return new Map(rows.map((row) => [row.subject, Number(row.count)]));
+}
+
+export async function deleteFailures(db: Q, clientId: string, subjects: readonly string[]): Promise<number> {
+  const result = await db.deleteFrom('login_failures').where('client_id', '=', clientId).where('subject', 'in', subjects).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The newest ledger entries, newest first. */
+export async function latestEntries(db: Q, clientId: string, participantId: string, limit: number) {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['occurred_at', 'description', 'description_key', 'description_params', 'amount', 'kind', 'reference'])
+    .where('client_id', '=', clientId)
+    .where('participant_id', '=', participantId)
+    .orderBy('occurred_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** A page of a client's participants in username order, after a username key (keyset paging). */
+export async function participantsPage(db: Q, clientId: string, afterKey: string | undefined, limit: number) {
+  let select = db
+    .selectFrom('participants')
+    .select(['id', 'username', 'username_key', 'locale', 'account_number'])
+    .where('client_id', '=', clientId);
+  if (afterKey !== undefined) select = select.where('username_key', '>', afterKey);
+  return select.orderBy('username_key').limit(limit).execute();
+}
