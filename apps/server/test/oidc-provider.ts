@@ -60,6 +60,8 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       return grant;
     },
     cookies: { keys: ['test-provider-cookie-key-0b6f'] },
+    // Set, so that the provider does not print a notice for each default it falls back to.
+    ttl: { Interaction: 600, Grant: 3600, Session: 3600, AccessToken: 600, IdToken: 600 },
   };
   const provider = new Provider(issuer, configuration);
   server.on('request', provider.callback());
