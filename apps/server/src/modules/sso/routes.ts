@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ssoPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { ModuleDeps } from '../../http/module-deps.ts';
-import { beginLogin, completeLogin, logoutLocation, type SsoContext, type SsoOutcome } from './service.ts';
+import { beginLogin, completeLogin, failureRoutes, logoutLocation, type SsoContext, type SsoOutcome } from './service.ts';
 
 /** The cookie that binds a sign-in to the browser that started it (login CSRF); sent to sso/* only. */
 const BINDING_COOKIE = 'rewards_sso';
@@ -36,6 +36,16 @@ function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): 
   return `${BINDING_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
 
+/** Where a navigation ends when the portal itself fails: a screen, not a JSON error. */
+async function orFailureScreen(request: FastifyRequest, reply: FastifyReply, step: string, work: () => Promise<FastifyReply>) {
+  try {
+    return await work();
+  } catch (error) {
+    request.log.error({ err: error, clientId: request.clientId, step }, 'single sign-on failed');
+    return reply.header('cache-control', 'no-store').redirect(failureRoutes.profile, 302);
+  }
+}
+
 /** Sends the browser on; a refusal is logged for the operator (never a token, code or secret). */
 function follow(request: FastifyRequest, reply: FastifyReply, outcome: SsoOutcome, step: string) {
   if (outcome.refused) {
@@ -52,23 +62,27 @@ export function ssoRoutes(api: FastifyInstance, deps: ModuleDeps): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();
   const ctx: SsoContext = { db: deps.db, dataDir: deps.config.catalog.dataDir, sessionPolicy: deps.sessionPolicy };
 
-  typed.get(ssoPaths.login, { schema: { response: { 302: Redirect } } }, async (request, reply) => {
-    const outcome = await beginLogin(ctx, request.clientId, siteOrigin(request));
-    if (outcome.browserBinding) reply.header('set-cookie', cookie(request, outcome.browserBinding, 600));
-    return follow(request, reply, outcome, 'login');
-  });
+  typed.get(ssoPaths.login, { schema: { response: { 302: Redirect } } }, async (request, reply) =>
+    orFailureScreen(request, reply, 'login', async () => {
+      const outcome = await beginLogin(ctx, request.clientId, siteOrigin(request));
+      if (outcome.browserBinding) reply.header('set-cookie', cookie(request, outcome.browserBinding, 600));
+      return follow(request, reply, outcome, 'login');
+    }),
+  );
 
-  typed.get(ssoPaths.callback, { schema: { querystring: CallbackQuery, response: { 302: Redirect } } }, async (request, reply) => {
-    const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-    const outcome = await completeLogin(ctx, request.clientId, {
-      search: rawQuery,
-      state: request.query.state,
-      error: request.query.error,
-      browserBinding: bindingCookieOf(request),
-    });
-    reply.header('set-cookie', cookie(request, '', 0));
-    return follow(request, reply, outcome, 'callback');
-  });
+  typed.get(ssoPaths.callback, { schema: { querystring: CallbackQuery, response: { 302: Redirect } } }, async (request, reply) =>
+    orFailureScreen(request, reply, 'callback', async () => {
+      const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+      const outcome = await completeLogin(ctx, request.clientId, {
+        search: rawQuery,
+        state: request.query.state,
+        error: request.query.error,
+        browserBinding: bindingCookieOf(request),
+      });
+      reply.header('set-cookie', cookie(request, '', 0));
+      return follow(request, reply, outcome, 'callback');
+    }),
+  );
 
   typed.get(ssoPaths.logout, { schema: { response: { 302: Redirect } } }, async (request, reply) =>
     follow(request, reply, await logoutLocation(ctx, request.clientId), 'logout'),

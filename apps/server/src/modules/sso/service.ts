@@ -27,8 +27,10 @@ export const failureRoutes = {
   gateway: '/ssoGatewayLogonFailure',
   /** The provider said no (the user cancelled, access denied, …). */
   providerRefused: '/ssoLogonFailure',
-  /** This site has no single sign-on. */
-  notConfigured: '/ssoFailure',
+  /** This site has no single sign-on (or it was turned off). */
+  notConfigured: '/ssoLogonFailure',
+  /** The provider's user data could not be read (no usable claim, userinfo failed), or the portal failed. */
+  profile: '/ssoFailure',
 } as const;
 
 /** Where to send the browser, and for the operator's log why nobody was signed in. */
@@ -169,11 +171,11 @@ export async function completeLogin(ctx: SsoContext, clientId: string, input: Ca
       username = info[provider.claim];
     } catch (error) {
       if (isUnreachable(error)) return { location: failureRoutes.gateway, refused: { reason: 'the provider\'s userinfo cannot be reached', detail: describe(error) } };
-      return { location: failureRoutes.error, refused: { reason: 'the provider\'s userinfo failed', detail: describe(error) } };
+      return { location: failureRoutes.profile, refused: { reason: 'the provider\'s userinfo failed', detail: describe(error) } };
     }
   }
   if (typeof username !== 'string' || username.trim() === '' || username.length > 100) {
-    return { location: failureRoutes.invalid, refused: { reason: `the provider sent no usable "${provider.claim}" claim`, detail: { sub: claims?.sub } } };
+    return { location: failureRoutes.profile, refused: { reason: `the provider sent no usable "${provider.claim}" claim`, detail: { sub: claims?.sub } } };
   }
   const participant = await findParticipantByUsername(ctx.db, clientId, username.trim());
   if (!participant) return { location: failureRoutes.invalid, refused: { reason: 'no participant of this client has that username', detail: { username } } };

@@ -147,7 +147,8 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
   it('signs nobody in for an unknown participant, and logs why for the operator', async () => {
     expect(await signIn('stranger')).toBe('/sso-authenticated?invalid');
     expect(logs).toContain('no participant of this client has that username');
-    expect(await signIn('nameless')).toBe('/sso-authenticated?invalid');
+    // A provider that does not send the configured claim: the portal cannot tell who it is.
+    expect(await signIn('nameless')).toBe('/ssoFailure');
     expect(logs).toContain('the provider sent no usable \\"preferred_username\\" claim');
   });
 
@@ -216,10 +217,10 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     }
   });
 
-  it('goes to the SSO failure screen where single sign-on is off', async () => {
+  it('goes to the SSO logon failure screen where single sign-on is off', async () => {
     await database.db.updateTable('clients').set({ sso_type: 'login_only' }).where('id', '=', 'acme').execute();
     try {
-      expect((await startSignIn()).location).toBe('/ssoFailure');
+      expect((await startSignIn()).location).toBe('/ssoLogonFailure');
       const data = ClientData.parse(
         (await app.inject({ method: 'GET', url: `${API_BASE}/viewConfig/client`, headers: { [CLIENT_HEADER]: 'http://localhost:3000' } })).json(),
       );
