@@ -46,3 +46,9 @@ export async function ssoProviderEnabled(db: Db, clientId: string): Promise<bool
   const row = await db.selectFrom('client_sso').select('enabled').where('client_id', '=', clientId).executeTakeFirst();
   return row?.enabled === 1;
 }
+
+/** sso_only with a provider: the portal's own password sign-in is off, on the server too (decision 024). */
+export async function passwordSignInOff(db: Db, clientId: string): Promise<boolean> {
+  const client = await findClient(db, clientId);
+  return client?.sso_type === 'sso_only' && (await ssoProviderEnabled(db, clientId));
+}

@@ -230,13 +230,22 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     }
   });
 
-  it('hides the portal\'s own form for sso_only', async () => {
+  it('turns the portal\'s own form off for sso_only', async () => {
     await database.db.updateTable('clients').set({ sso_type: 'sso_only' }).where('id', '=', 'acme').execute();
     try {
       const data = ClientData.parse(
         (await app.inject({ method: 'GET', url: `${API_BASE}/viewConfig/client`, headers: { [CLIENT_HEADER]: 'http://localhost:3000' } })).json(),
       );
       expect(data.ssoConfig).toMatchObject({ ssoType: 'sso_only', signIn: true, loginForm: false });
+      // Off on the server too, not only hidden: the right password does not open a session.
+      const login = await app.inject({
+        method: 'POST',
+        url: `${API_BASE}/login`,
+        headers: { [CLIENT_HEADER]: 'http://localhost:3000', 'content-type': 'application/json' },
+        payload: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }),
+      });
+      expect(login.statusCode).toBe(403);
+      expect(login.json()).toMatchObject({ errorCode: 90001, responseMessage: 'ssoFlow.error.passwordSignInOff' });
     } finally {
       await database.db.updateTable('clients').set({ sso_type: 'login_and_sso' }).where('id', '=', 'acme').execute();
     }
