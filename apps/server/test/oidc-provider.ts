@@ -1,3 +1,6 @@
+// The browser tests import this file under another tsconfig (tsconfig.scripts.json); the reference
+// brings the package's missing types along wherever it goes.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./oidc-provider-module.d.ts" />
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -88,62 +88,68 @@ export default function LoginPage() {
             <a className={`ui-button ${showForm ? 'ui-button--secondary' : 'ui-button--primary'} auth__sso-button`} href={`${API_BASE}${ssoPaths.login}`}>
               {t('ssoFlow.signInWith', { name: sso?.clientSite.name ?? '' })}
             </a>
-            {showForm ? <p className="auth__or"><span>{t('ssoFlow.or')}</span></p> : <p className="auth__sso-hint">{t('ssoFlow.onlyHint', { name: sso?.clientSite.name ?? '' })}</p>}
+            {showForm ? (
+              <p className="auth__or">
+                <span>{t('ssoFlow.or')}</span>
+              </p>
+            ) : (
+              <p className="auth__sso-hint">{t('ssoFlow.onlyHint', { name: sso?.clientSite.name ?? '' })}</p>
+            )}
           </div>
         ) : null}
 
         {showForm ? (
-        <form className="auth__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
-          <div className="field">
-            <label htmlFor={`${id}-username`}>{t('login.username')}</label>
-            <input
-              id={`${id}-username`}
-              name="username"
-              type="text"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-              aria-invalid={missing.has('username') || undefined}
-              aria-describedby={missing.has('username') ? `${id}-username-error` : undefined}
-            />
-            {fieldError('username')}
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-password`}>{t('login.password')}</label>
-            <div className="field__password">
+          <form className="auth__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+            <div className="field">
+              <label htmlFor={`${id}-username`}>{t('login.username')}</label>
               <input
-                id={`${id}-password`}
-                name="password"
-                type={showPassword ? 'text' : 'password'}
-                autoComplete="current-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                aria-invalid={missing.has('password') || undefined}
-                aria-describedby={missing.has('password') ? `${id}-password-error` : undefined}
+                id={`${id}-username`}
+                name="username"
+                type="text"
+                autoComplete="username"
+                autoCapitalize="none"
+                spellCheck={false}
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+                aria-invalid={missing.has('username') || undefined}
+                aria-describedby={missing.has('username') ? `${id}-username-error` : undefined}
               />
-              <button
-                type="button"
-                className="field__toggle"
-                aria-pressed={showPassword}
-                aria-controls={`${id}-password`}
-                onClick={() => setShowPassword((v) => !v)}
-              >
-                <span className={`field__eye${showPassword ? ' field__eye--off' : ''}`} aria-hidden="true" />
-                {t(showPassword ? 'login.hidePassword' : 'login.showPassword')}
-              </button>
+              {fieldError('username')}
             </div>
-            {fieldError('password')}
-          </div>
-          <div className="auth__forgot">
-            <Link to={paths.forgotUserId}>{t('login.forgotUserId')}</Link>
-            <Link to={paths.forgotPassword}>{t('login.forgotPassword')}</Link>
-          </div>
-          <Button type="submit" className="auth__submit" busy={busy} busyLabel={t('login.submitting')}>
-            {t('login.submit')}
-          </Button>
-        </form>
+            <div className="field">
+              <label htmlFor={`${id}-password`}>{t('login.password')}</label>
+              <div className="field__password">
+                <input
+                  id={`${id}-password`}
+                  name="password"
+                  type={showPassword ? 'text' : 'password'}
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  aria-invalid={missing.has('password') || undefined}
+                  aria-describedby={missing.has('password') ? `${id}-password-error` : undefined}
+                />
+                <button
+                  type="button"
+                  className="field__toggle"
+                  aria-pressed={showPassword}
+                  aria-controls={`${id}-password`}
+                  onClick={() => setShowPassword((v) => !v)}
+                >
+                  <span className={`field__eye${showPassword ? ' field__eye--off' : ''}`} aria-hidden="true" />
+                  {t(showPassword ? 'login.hidePassword' : 'login.showPassword')}
+                </button>
+              </div>
+              {fieldError('password')}
+            </div>
+            <div className="auth__forgot">
+              <Link to={paths.forgotUserId}>{t('login.forgotUserId')}</Link>
+              <Link to={paths.forgotPassword}>{t('login.forgotPassword')}</Link>
+            </div>
+            <Button type="submit" className="auth__submit" busy={busy} busyLabel={t('login.submitting')}>
+              {t('login.submit')}
+            </Button>
+          </form>
         ) : null}
 
         {showForm ? (
