@@ -126,6 +126,12 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     expect(logs).toContain('unknown, used or expired single sign-on session id');
   });
 
+  it('lets only one of two tabs racing with the same id have a session', async () => {
+    const urlId = handoffOf(await signIn('dana'));
+    const replies = await Promise.all([getUser(urlId), getUser(urlId)]);
+    expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+  });
+
   it('gives the id of the URL at most a minute', async () => {
     const urlId = handoffOf(await signIn('dana'));
     await database.db.updateTable('sso_handoffs').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
