@@ -1,6 +1,5 @@
 import type { UserData } from '@rewards/contract';
-import { apiPaths } from '@rewards/contract/paths';
-import { API_BASE } from '@rewards/contract/paths';
+import { API_BASE, apiPaths } from '@rewards/contract/paths';
 import { ssoPaths } from '@rewards/contract/sso';
 import type { ApiClient } from '../../api/client.ts';
 
