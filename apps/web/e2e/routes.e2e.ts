@@ -34,10 +34,17 @@ describe('an anonymous visitor', () => {
     await expectVisible(page.locator('main input[type=password]'));
   });
 
-  test.for(anonymousOnly.filter((p) => p !== '/login' && p !== '/sso-logout'))('may open %s', async (path, { page }) => {
+  // /sso-authenticated and /sso-logout pass through (single sign-on, sso.e2e.ts): not pages to stay on.
+  test.for(anonymousOnly.filter((p) => !['/login', '/sso-logout', '/sso-authenticated'].includes(p)))('may open %s', async (path, { page }) => {
     await page.goto(path);
     await expectVisible(page.getByRole('heading', { level: 1 }));
     expect(new URL(page.url()).pathname).toBe(path);
+  });
+
+  test('on /sso-authenticated without a session id is sent to /login, told so (spec section 4)', async ({ page }) => {
+    await page.goto('/sso-authenticated');
+    await expectPath(page, '/login');
+    await expectVisible(page.getByRole('alert'));
   });
 });
 

@@ -14,12 +14,21 @@ export const PasswordRules = z.object({
 export type PasswordRules = z.infer<typeof PasswordRules>;
 
 export const SsoType = z.enum(['login_only', 'sso_only', 'login_and_sso']);
+export type SsoType = z.infer<typeof SsoType>;
 export const SsoLogoutType = z.enum(['login', 'sso']);
+export type SsoLogoutType = z.infer<typeof SsoLogoutType>;
 
 export const SsoConfig = z.object({
   clientSite: z.object({ name: z.string(), url: z.string() }),
   ssoType: SsoType,
   ssoLogoutType: SsoLogoutType,
+  /**
+   * Whether the sign-in page offers "Sign in with {clientSite.name}", a link to API_BASE +
+   * ssoPaths.login (a provider is configured and ssoType is not login_only). Absent: no.
+   */
+  signIn: z.boolean().optional(),
+  /** Whether the portal's own username and password form shows (false for sso_only with a provider). Absent: yes. */
+  loginForm: z.boolean().optional(),
 });
 export type SsoConfig = z.infer<typeof SsoConfig>;
 

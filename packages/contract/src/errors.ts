@@ -11,7 +11,7 @@ export type ApiError = z.infer<typeof ApiError>;
 /**
  * Numeric error codes. 20013 comes from the spec (pre-activation login); the others are ours,
  * grouped by thousands: 10xxx request and session, 20xxx sign-in, 30xxx profile, 40xxx on-the-spot
- * codes, 50xxx catalogs and partner API, 60xxx content and contact, 70xxx activity, 80xxx account lifecycle.
+ * codes, 50xxx catalogs and partner API, 60xxx content and contact, 70xxx activity, 80xxx account lifecycle, 90xxx single sign-on.
  * Each capability adds its codes in its own group.
  */
 export const ErrorCode = {
@@ -59,6 +59,8 @@ export const ErrorCode = {
   resetLinkUsed: 80007,
   resetLinkReplaced: 80008,
   accountThrottled: 80029,
+  // single sign-on (90xxx)
+  passwordSignInOff: 90001,
   // launch-as and admin API (91xxx)
   launchTokenInvalid: 91001,
   launchTokenExpired: 91002,

@@ -316,6 +316,41 @@ export type AuditLogEntry = Selectable<AuditLogTable>;
 
 // ── single sign-on (migration 012) ────────────────────────────────────────
 
+/** A client's OpenID provider (docs/decisions/024); the secret is encrypted, never sent anywhere. */
+export interface ClientSsoTable {
+  client_id: string;
+  issuer: string;
+  oidc_client_id: string;
+  client_secret_enc: string;
+  /** Space-separated, openid first. */
+  scopes: string;
+  /** The ID token / userinfo claim that holds the participant's username. */
+  claim: string;
+  enabled: number;
+  updated_at: string;
+}
+
+/** A sign-in under way, keyed by its state; deleted by the first callback that presents it. */
+export interface SsoLoginsTable {
+  state: string;
+  client_id: string;
+  nonce: string;
+  code_verifier: string;
+  browser_hash: string;
+  redirect_uri: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** The single-use id of /sso-authenticated?JSESSIONID=…, at most a minute old. */
+export interface SsoHandoffsTable {
+  id_hash: string;
+  client_id: string;
+  participant_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
 
 
 // ── launch-as (migration 013) ─────────────────────────────────────────────
@@ -400,6 +435,9 @@ export interface Database {
   // operator: points import
 
   // single sign-on
+  client_sso: ClientSsoTable;
+  sso_logins: SsoLoginsTable;
+  sso_handoffs: SsoHandoffsTable;
 
   // launch-as
   launch_tokens: LaunchTokensTable;

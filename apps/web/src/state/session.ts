@@ -128,6 +128,16 @@ export async function launchAs(services: AppServices, token: string): Promise<vo
 }
 
 /**
+ * Single sign-on (spec section 4, SSO; issue 9): GET user answered for the one-time id of
+ * /sso-authenticated with user data carrying a fresh session id; the participant is then signed in
+ * exactly as after login.
+ */
+export async function completeSsoSignIn(services: AppServices, answered: UserData): Promise<void> {
+  services.store.setState({ preActivationWarning: false, sessionTimedOut: false });
+  await startSession(services, answered);
+}
+
+/**
  * Spec section 4, Logout. Returns where to go: /login, or /sso-logout when the client's SSO
  * logout type is not plain login.
  */

@@ -1,9 +1,10 @@
-import type { LoginRequest, UserData } from '@rewards/contract';
+import { ErrorCode, type LoginRequest, type UserData } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { errors } from '../../http/api-error.ts';
+import { ApiError, errors } from '../../http/api-error.ts';
 import { buildUserData } from '../participants/service.ts';
 import { findParticipantByUsername, usernameKey } from '../participants/store.ts';
 import { endSession, startSession, type SessionPolicy } from '../sessions/service.ts';
+import { passwordSignInOff } from '../sso/settings.ts';
 import { decoyPasswordHash, verifyPassword } from './password.ts';
 import type { LoginThrottle } from './throttle.ts';
 
@@ -18,6 +19,9 @@ export interface LoginContext {
  * time; the account's state (not activated, inactive) is told only to whoever knows the password.
  */
 export async function login(ctx: LoginContext, clientId: string, address: string, request: LoginRequest): Promise<UserData> {
+  if (await passwordSignInOff(ctx.db, clientId)) {
+    throw new ApiError(403, ErrorCode.passwordSignInOff, 'ssoFlow.error.passwordSignInOff', 'This program signs in through the company account only');
+  }
   const key = usernameKey(request.username);
   await ctx.throttle.check(clientId, key, address);
   const participant = await findParticipantByUsername(ctx.db, clientId, request.username);

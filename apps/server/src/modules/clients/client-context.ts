@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_DOCUMENT_PATH, CLIENT_HEADER } from '@rewards/contract';
+import { API_BASE, API_DOCUMENT_PATH, CLIENT_HEADER, ssoPaths } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { findClientIdByHostname } from './store.ts';
@@ -21,6 +21,17 @@ function hostnameOf(origin: string): string | undefined {
 }
 
 /**
+ * Addresses a browser navigates to (single sign-on, decision 024): a navigation sends no client-id
+ * header, so the client is the one of the Host, like the HTML page's (decision 003).
+ */
+const NAVIGATIONS = new Set([ssoPaths.login, ssoPaths.callback, ssoPaths.logout].map((path) => `${API_BASE}${path}`));
+
+function isNavigation(url: string): boolean {
+  const query = url.indexOf('?');
+  return NAVIGATIONS.has(query === -1 ? url : url.slice(0, query));
+}
+
+/**
  * Resolves the tenant of every /api request from the client-id header. The header is the
  * caller's word, which is safe because nothing of a client is reachable without that client's
  * own session or credentials: sessions and usernames are looked up together with the client.
@@ -32,7 +43,7 @@ export function registerClientContext(app: FastifyInstance, db: Db): void {
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/admin/')) return;
     // The API document is the same for every client: integrators read it before they have one.
     if (request.routeOptions.url === API_DOCUMENT_PATH) return;
-    const header = request.headers[CLIENT_HEADER];
+    const header = isNavigation(request.url) ? `http://${request.host}` : request.headers[CLIENT_HEADER];
     const origin = typeof header === 'string' ? header : undefined;
     const hostname = origin && origin.length <= 2048 ? hostnameOf(origin) : undefined;
     if (!hostname) throw errors.unknownClient();

@@ -6,6 +6,7 @@ import { errors } from '../../http/api-error.ts';
 import { findClientCatalog } from '../catalog/store.ts';
 import { buildBundle } from '../i18n/service.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
+import { ssoProviderEnabled } from '../sso/settings.ts';
 import { findClient, listClientLocales, listMediaLabels } from './store.ts';
 
 export function logoUrl(clientId: string): string {
@@ -41,12 +42,15 @@ export function clientDataBody(db: Db, clientId: string, sessionPolicy: Pick<Ses
 export async function getClientData(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<ClientData> {
   const client = await findClient(db, clientId);
   if (!client) throw errors.unknownClient();
-  const [locales, labels, bundle, travel] = await Promise.all([
+  const [locales, labels, bundle, travel, ssoProvider] = await Promise.all([
     clientLocales(db, clientId),
     listMediaLabels(db, clientId),
     buildBundle(db, clientId, client.default_locale),
     findClientCatalog(db, clientId, 'travel'),
+    ssoProviderEnabled(db, clientId),
   ]);
+  const ssoType = SsoType.parse(client.sso_type);
+  const ssoSignIn = ssoProvider && ssoType !== 'login_only';
   const defaultLocale = locales.find((l) => l.code === client.default_locale) ?? { code: client.default_locale, dir: 'ltr' as const };
   return {
     passwordRules: PasswordRules.parse(JSON.parse(client.password_rules)),
@@ -66,8 +70,10 @@ export async function getClientData(db: Db, clientId: string, sessionPolicy: Pic
     clientCountries: z.array(ClientCountry).parse(JSON.parse(client.countries)),
     ssoConfig: {
       clientSite: { name: client.site_name, url: client.site_url },
-      ssoType: SsoType.parse(client.sso_type),
+      ssoType,
       ssoLogoutType: SsoLogoutType.parse(client.sso_logout_type),
+      signIn: ssoSignIn,
+      loginForm: !(ssoSignIn && ssoType === 'sso_only'),
     },
     privacyNoticeVersion: client.privacy_notice_version,
     catalogs: { travelUrl: travel?.url ?? null },

@@ -4,6 +4,7 @@ import { AcknowledgeReply, ProgramNamesReply, SessionHeaders, SetLocaleRequest, 
 import type { Db } from '../../db/database.ts';
 import { requireSession, sessionOf } from '../sessions/session-guard.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
+import { ssoHandoffOrSession, startedBySso } from '../sso/handoff-guard.ts';
 import { acknowledgePrivacyNotice, getProgramNames, getUserData, setLocale } from './service.ts';
 
 export function participantRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
@@ -11,9 +12,12 @@ export function participantRoutes(app: FastifyInstance, db: Db, sessionPolicy: S
   const preHandler = requireSession(db, sessionPolicy);
   const sessionIdOf = (request: { sessionId: string | null }) => request.sessionId ?? '';
 
-  typed.get(apiPaths.user, { preHandler, schema: { summary: 'The signed-in participant: names, balance, programs, language', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: UserData } } }, async (request) =>
-    getUserData(db, sessionOf(request), sessionIdOf(request)),
-  );
+  // GET user also swaps the one-time id of single sign-on for a session (decision 024).
+  const userPreHandler = ssoHandoffOrSession(db, sessionPolicy, preHandler);
+  typed.get(apiPaths.user, { preHandler: userPreHandler, schema: { summary: 'The signed-in participant: names, balance, programs, language (also swaps the one-time id of single sign-on)', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: UserData } } }, async (request) => {
+    const user = await getUserData(db, sessionOf(request), sessionIdOf(request));
+    return startedBySso(request) ? { ...user, ssoAuthenticated: true } : user;
+  });
 
   typed.post(
     apiPaths.userLocale,

@@ -1,5 +1,90 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ssoPaths } from '@rewards/contract';
+import { z } from 'zod';
 import type { ModuleDeps } from '../../http/module-deps.ts';
+import { beginLogin, completeLogin, failureRoutes, logoutLocation, type SsoContext, type SsoOutcome } from './service.ts';
 
-/** Single sign-on with OpenID Connect (issue 9): sso/login, sso/callback. Registered under /api/v1.0. */
-export function ssoRoutes(_api: FastifyInstance, _deps: ModuleDeps): void {}
+/** The cookie that binds a sign-in to the browser that started it (login CSRF); sent to sso/* only. */
+const BINDING_COOKIE = 'rewards_sso';
+const COOKIE_PATH = '/api/v1.0/sso';
+
+const Redirect = z.null().describe('302 to the provider or to a portal page (Location header)');
+const CallbackQuery = z.object({
+  state: z.string().max(500).optional(),
+  code: z.string().max(4096).optional(),
+  error: z.string().max(200).optional(),
+});
+
+/** The site's origin as the browser sees it (protocol honours TRUST_PROXY): where the provider sends it back. */
+function siteOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+function bindingCookieOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === BINDING_COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  return `${BINDING_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/** Where a navigation ends when the portal itself fails: a screen, not a JSON error. */
+async function orFailureScreen(request: FastifyRequest, reply: FastifyReply, step: string, work: () => Promise<FastifyReply>) {
+  try {
+    return await work();
+  } catch (error) {
+    request.log.error({ err: error, clientId: request.clientId, step }, 'single sign-on failed');
+    return reply.header('cache-control', 'no-store').redirect(failureRoutes.profile, 302);
+  }
+}
+
+/** Sends the browser on; a refusal is logged for the operator (never a token, code or secret). */
+function follow(request: FastifyRequest, reply: FastifyReply, outcome: SsoOutcome, step: string) {
+  if (outcome.refused) {
+    request.log.warn({ clientId: request.clientId, step, reason: outcome.refused.reason, ...outcome.refused.detail }, 'single sign-on refused');
+  }
+  return reply.header('cache-control', 'no-store').redirect(outcome.location, 302);
+}
+
+/**
+ * Single sign-on with OpenID Connect (issue 9, docs/decisions/024): sso/login, sso/callback,
+ * sso/logout. Browser navigations: the client comes from the Host (client-context.ts).
+ */
+export function ssoRoutes(api: FastifyInstance, deps: ModuleDeps): void {
+  const typed = api.withTypeProvider<ZodTypeProvider>();
+  const ctx: SsoContext = { db: deps.db, dataDir: deps.config.catalog.dataDir, sessionPolicy: deps.sessionPolicy };
+
+  typed.get(ssoPaths.login, { schema: { response: { 302: Redirect } } }, async (request, reply) =>
+    orFailureScreen(request, reply, 'login', async () => {
+      const outcome = await beginLogin(ctx, request.clientId, siteOrigin(request));
+      if (outcome.browserBinding) reply.header('set-cookie', cookie(request, outcome.browserBinding, 600));
+      return follow(request, reply, outcome, 'login');
+    }),
+  );
+
+  typed.get(ssoPaths.callback, { schema: { querystring: CallbackQuery, response: { 302: Redirect } } }, async (request, reply) =>
+    orFailureScreen(request, reply, 'callback', async () => {
+      const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+      const outcome = await completeLogin(ctx, request.clientId, {
+        search: rawQuery,
+        state: request.query.state,
+        error: request.query.error,
+        browserBinding: bindingCookieOf(request),
+      });
+      reply.header('set-cookie', cookie(request, '', 0));
+      return follow(request, reply, outcome, 'callback');
+    }),
+  );
+
+  typed.get(ssoPaths.logout, { schema: { response: { 302: Redirect } } }, async (request, reply) =>
+    follow(request, reply, await logoutLocation(ctx, request.clientId), 'logout'),
+  );
+}

@@ -1,0 +1,97 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+
+// SQL of single sign-on; every query names the client.
+
+export async function findClientSso(db: Db, clientId: string) {
+  return db.selectFrom('client_sso').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+}
+
+export interface ClientSsoRow {
+  issuer: string;
+  oidcClientId: string;
+  clientSecretEnc: string;
+  scopes: string;
+  claim: string;
+}
+
+export async function upsertClientSso(trx: Kysely<Database>, clientId: string, row: ClientSsoRow, now: string): Promise<void> {
+  const values = {
+    issuer: row.issuer,
+    oidc_client_id: row.oidcClientId,
+    client_secret_enc: row.clientSecretEnc,
+    scopes: row.scopes,
+    claim: row.claim,
+    enabled: 1,
+    updated_at: now,
+  };
+  const updated = await trx.updateTable('client_sso').set(values).where('client_id', '=', clientId).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) await trx.insertInto('client_sso').values({ client_id: clientId, ...values }).execute();
+}
+
+export async function disableClientSso(trx: Kysely<Database>, clientId: string, now: string): Promise<boolean> {
+  const result = await trx.updateTable('client_sso').set({ enabled: 0, updated_at: now }).where('client_id', '=', clientId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function updateClientSsoSettings(
+  trx: Kysely<Database>,
+  clientId: string,
+  settings: { ssoType: string; ssoLogoutType: string; siteName?: string; siteUrl?: string },
+): Promise<void> {
+  await trx
+    .updateTable('clients')
+    .set({
+      sso_type: settings.ssoType,
+      sso_logout_type: settings.ssoLogoutType,
+      ...(settings.siteName === undefined ? {} : { site_name: settings.siteName }),
+      ...(settings.siteUrl === undefined ? {} : { site_url: settings.siteUrl }),
+    })
+    .where('id', '=', clientId)
+    .execute();
+}
+
+export interface NewSsoLogin {
+  state: string;
+  client_id: string;
+  nonce: string;
+  code_verifier: string;
+  browser_hash: string;
+  redirect_uri: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export async function insertSsoLogin(db: Db, login: NewSsoLogin): Promise<void> {
+  await db.insertInto('sso_logins').values(login).execute();
+}
+
+/** The sign-in of a state, deleted in the same step: only the caller whose delete counted gets it. */
+export async function takeSsoLogin(db: Db, clientId: string, state: string) {
+  const row = await db.selectFrom('sso_logins').selectAll().where('state', '=', state).where('client_id', '=', clientId).executeTakeFirst();
+  if (!row) return undefined;
+  const deleted = await db.deleteFrom('sso_logins').where('state', '=', state).where('client_id', '=', clientId).executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1 ? row : undefined;
+}
+
+export async function insertHandoff(
+  db: Db,
+  handoff: { id_hash: string; client_id: string; participant_id: string; created_at: string; expires_at: string },
+): Promise<void> {
+  await db.insertInto('sso_handoffs').values(handoff).execute();
+}
+
+/** Single use, like takeSsoLogin: two requests with one id, one of them wins. */
+export async function takeHandoff(db: Db, clientId: string, idHash: string) {
+  const row = await db.selectFrom('sso_handoffs').selectAll().where('id_hash', '=', idHash).where('client_id', '=', clientId).executeTakeFirst();
+  if (!row) return undefined;
+  const deleted = await db.deleteFrom('sso_handoffs').where('id_hash', '=', idHash).where('client_id', '=', clientId).executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1 ? row : undefined;
+}
+
+/** Sign-ins never finished and hand-offs never used: rows of no use once expired. */
+export async function deleteExpiredSsoRows(db: Db, now: string): Promise<void> {
+  await db.deleteFrom('sso_logins').where('expires_at', '<=', now).execute();
+  await db.deleteFrom('sso_handoffs').where('expires_at', '<=', now).execute();
+}

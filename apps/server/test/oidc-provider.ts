@@ -1,0 +1,145 @@
+// The browser tests import this file under another tsconfig (tsconfig.scripts.json); the reference
+// brings the package's missing types along wherever it goes.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./oidc-provider-module.d.ts" />
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+
+/**
+ * A real OpenID provider (oidc-provider) in the test process, over http on 127.0.0.1: what the
+ * single sign-on tests sign in at. Its own development login page (devInteractions) takes any
+ * password; the login typed there is the account id, whose claims come from `accounts`.
+ */
+export interface TestProvider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  close(): Promise<void>;
+}
+
+export interface TestProviderOptions {
+  redirectUris: string[];
+  postLogoutRedirectUris?: string[];
+  /** Account id (what is typed on the provider's page) → its claims, preferred_username among them. */
+  accounts: Record<string, Record<string, string>>;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export async function startTestProvider(options: TestProviderOptions): Promise<TestProvider> {
+  const clientId = options.clientId ?? 'rewards-portal';
+  const clientSecret = options.clientSecret ?? 'test-provider-secret-5f1e9c0a7b';
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: options.redirectUris,
+        post_logout_redirect_uris: options.postLogoutRedirectUris ?? [],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    async findAccount(_ctx: KoaContextWithOIDC, id: string) {
+      const claims = options.accounts[id];
+      if (!claims) return undefined;
+      return { accountId: id, claims: async () => ({ sub: id, ...claims }) };
+    },
+    claims: { openid: ['sub'], profile: ['preferred_username', 'name', 'upn'], email: ['email'] },
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    pkce: { required: () => true },
+    // A first-party client: no consent screen, every requested scope granted.
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(ctx.oidc.client!.clientId);
+      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+      grant.addOIDCScope('openid profile email');
+      await grant.save();
+      return grant;
+    },
+    cookies: { keys: ['test-provider-cookie-key-0b6f'] },
+    // Set, so that the provider does not print a notice for each default it falls back to.
+    ttl: { Interaction: 600, Grant: 3600, Session: 3600, AccessToken: 600, IdToken: 600 },
+  };
+  const provider = new Provider(issuer, configuration);
+  server.on('request', provider.callback());
+
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Cookies per name, as a browser keeps them for the provider's one origin (enough for its flow). */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  take(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const index = pair!.indexOf('=');
+      const name = pair!.slice(0, index).trim();
+      const value = pair!.slice(index + 1).trim();
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+/**
+ * Does at the provider what a person does in a browser: opens the authorization URL, types
+ * `login` on the login page (or cancels there), and returns the URL the provider finally sends
+ * the browser to (the portal's callback with code and state, or with an error).
+ */
+export async function signInAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean } = {}): Promise<URL> {
+  const jar = new CookieJar();
+  const providerOrigin = new URL(authorizationUrl).origin;
+  let url = new URL(authorizationUrl);
+  let method: 'GET' | 'POST' = 'GET';
+  let body: string | undefined;
+  for (let hop = 0; hop < 20; hop += 1) {
+    if (url.origin !== providerOrigin) return url;
+    const response = await fetch(url, {
+      method,
+      redirect: 'manual',
+      headers: { cookie: jar.header(), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(body ? { body } : {}),
+    });
+    jar.take(response);
+    const location = response.headers.get('location');
+    if (location) {
+      url = new URL(location, url);
+      method = 'GET';
+      body = undefined;
+      continue;
+    }
+    const page = await response.text();
+    const action = /action="([^"]+)"/.exec(page)?.[1];
+    if (response.status !== 200 || !action) throw new Error(`The provider answered ${response.status} at ${url.pathname}`);
+    const submit = new URL(action.replaceAll('&amp;', '&'), url);
+    if (options.cancel) {
+      // The development login page's "[ Cancel ]" link: the interaction's abort address.
+      url = new URL(`${submit.pathname.replace(/\/$/, '')}/abort`, url);
+      continue;
+    }
+    method = 'POST';
+    url = submit;
+    body = new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString();
+  }
+  throw new Error('Too many redirects at the provider');
+}
