@@ -129,6 +129,8 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
       { client_id: id, locale: 'fr-FR', key: 'login.intro', text: 'Bienvenue à bord de {clientName}. Connectez-vous pour voir vos milles et vos voyages.' },
       { client_id: id, locale: 'en-US', key: 'login.heading', text: 'Boarding' },
       { client_id: id, locale: 'en-US', key: 'login.intro', text: 'Welcome aboard {clientName}. Sign in to see your miles and trips.' },
+      { client_id: id, locale: 'fr-FR', key: 'ots.code.placeholder', text: 'NIMB-XXXX-XXXX' },
+      { client_id: id, locale: 'en-US', key: 'ots.code.placeholder', text: 'NIMB-XXXX-XXXX' },
     ])
     .execute();
   await trx
@@ -154,7 +156,8 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
       account_number: String(2_000_001 + index),
       offers_merchandise: 0,
       offers_experiences: 0,
-      ots_enabled: 0,
+      // On-the-spot codes are offered (the home shows where to enter one); catalogs are not.
+      ots_enabled: 1,
       privacy_ack_version: 0,
       // The cached balance is the entries' sum, written with them (no entry: no balance yet).
       balance: person.amounts.length > 0 ? person.amounts.reduce((a, b) => a + b, 0) : null,
