@@ -29,11 +29,11 @@ interface SettingsOptions {
   name?: string;
   logo?: string;
   brandColor?: string;
-  origin: string[];
-  removeOrigin: string[];
-  locale: string[];
+  origin?: string[];
+  removeOrigin?: string[];
+  locale?: string[];
   defaultLocale?: string;
-  mediaLabel: string[];
+  mediaLabel?: string[];
   passwordRules?: string;
   activationFields?: string;
   merchandise?: string;
@@ -41,12 +41,13 @@ interface SettingsOptions {
   experiences?: string;
   experiencesPartner?: string;
   travel?: string;
-  newPartnerSecret: string[];
+  newPartnerSecret?: string[];
   supportEmail?: string;
   privacyNoticeVersion?: string;
 }
 
-const repeat = (value: string, previous: string[]) => [...previous, value];
+// No default value: commander would print "(default: [])" in --help.
+const repeat = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 const MAX_REPEATED = 20;
 
 function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
@@ -55,12 +56,12 @@ function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
     .option('--name <text>', 'the program\'s name, shown in the header and mails')
     .option('--logo <file>', 'an .svg or .png of at most 256 KB (PNG: at most 4096 px a side)')
     .option('--brand-color <#rrggbb>', 'the brand colour')
-    .option('--origin <origin>', `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`, repeat, []);
-  if (mode === 'update') command.option('--remove-origin <origin>', 'stop serving this client at an origin (repeatable)', repeat, []);
+    .option('--origin <origin>', `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`, repeat);
+  if (mode === 'update') command.option('--remove-origin <origin>', 'stop serving this client at an origin (repeatable)', repeat);
   return command
-    .option('--locale <code[:dir[:name]]>', 'a language offered, e.g. fr-FR or ar:rtl:العربية; repeat for each, in menu order: the list replaces the current one', repeat, [])
+    .option('--locale <code[:dir[:name]]>', 'a language offered, e.g. fr-FR or ar:rtl:العربية; repeat for each, in menu order: the list replaces the current one', repeat)
     .option('--default-locale <code>', 'the language shown first; one of the locales')
-    .option('--media-label <locale:forms>', 'what the points are called in a locale, by plural form: "fr-FR:one=point Nimbus;many=de points Nimbus;other=points Nimbus" (forms of Intl.PluralRules for that locale, other required; repeatable)', repeat, [])
+    .option('--media-label <locale:forms>', 'what the points are called in a locale, by plural form: "fr-FR:one=point Nimbus;many=de points Nimbus;other=points Nimbus" (forms of Intl.PluralRules for that locale, other required; repeatable)', repeat)
     .option('--password-rules <rules>', 'the whole rule set: "min=10,max=128,upper,lower,digit,symbol,not-username" (rules not named are off; max at most 200)')
     .option('--activation-fields <fields>', 'facts activation asks for: accountNumber,userName,lastName,firstName,emailAddress (accountNumber or userName needed), or none')
     .option('--merchandise <url>', 'the merchandise catalog (http(s) URL or a path on the portal), or none to withdraw it')
@@ -68,20 +69,23 @@ function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
     .option('--experiences <url>', 'the experiences catalog, or none')
     .option('--experiences-partner <id>', 'its partner id; a new one gets a secret, printed once')
     .option('--travel <url>', 'the travel link of the redeem menu, or none')
-    .option('--new-partner-secret <partnerId>', 'replace a catalog partner\'s secret with a new one, printed once (repeatable)', repeat, [])
+    .option('--new-partner-secret <partnerId>', 'replace a catalog partner\'s secret with a new one, printed once (repeatable)', repeat)
     .option('--support-email <address>', 'the support desk\'s address, or none')
     .option('--privacy-notice-version <n>', 'the privacy notice version participants must accept (0: none)');
 }
 
 /** The flags turned into one checked change; any bad value is a CliError before the database is touched. */
 function changeFrom(options: SettingsOptions): ClientChange {
-  for (const [flag, values] of [['--origin', options.origin], ['--remove-origin', options.removeOrigin ?? []], ['--locale', options.locale], ['--media-label', options.mediaLabel], ['--new-partner-secret', options.newPartnerSecret]] as const) {
+  const origin = options.origin ?? [];
+  const removeOrigin = options.removeOrigin ?? [];
+  const newPartnerSecret = options.newPartnerSecret ?? [];
+  for (const [flag, values] of [['--origin', origin], ['--remove-origin', removeOrigin], ['--locale', options.locale ?? []], ['--media-label', options.mediaLabel ?? []], ['--new-partner-secret', newPartnerSecret]] as const) {
     if (values.length > MAX_REPEATED) throw new CliError(`${flag}: at most ${MAX_REPEATED}`);
   }
-  const locales = options.locale.map((value) => parseLocale('--locale', value));
+  const locales = (options.locale ?? []).map((value) => parseLocale('--locale', value));
   const codes = locales.map((l) => l.code);
   if (new Set(codes).size !== codes.length) throw new CliError('--locale: a locale is given twice');
-  const mediaLabels = options.mediaLabel.map((value) => parseMediaLabel('--media-label', value));
+  const mediaLabels = (options.mediaLabel ?? []).map((value) => parseMediaLabel('--media-label', value));
   if (new Set(mediaLabels.map((m) => m.locale)).size !== mediaLabels.length) throw new CliError('--media-label: a locale is given twice');
   const defaultLocale = options.defaultLocale === undefined ? undefined : canonicalLocale('--default-locale', options.defaultLocale);
   if (defaultLocale && locales.length > 0 && !codes.includes(defaultLocale)) throw new CliError(`--default-locale: ${defaultLocale} must be one of the locales (${codes.join(', ')})`);
@@ -97,8 +101,8 @@ function changeFrom(options: SettingsOptions): ClientChange {
     name: options.name === undefined ? undefined : parseFlag('--name', ClientName, options.name),
     logo: options.logo === undefined ? undefined : readLogo(options.logo),
     brandColor: options.brandColor === undefined ? undefined : parseFlag('--brand-color', BrandColor, options.brandColor),
-    addHosts: options.origin.map((value) => parseFlag('--origin', OriginHost, value)),
-    removeHosts: (options.removeOrigin ?? []).map((value) => parseFlag('--remove-origin', OriginHost, value)),
+    addHosts: origin.map((value) => parseFlag('--origin', OriginHost, value)),
+    removeHosts: removeOrigin.map((value) => parseFlag('--remove-origin', OriginHost, value)),
     locales: locales.length > 0 ? locales : undefined,
     defaultLocale,
     mediaLabels,
@@ -106,7 +110,7 @@ function changeFrom(options: SettingsOptions): ClientChange {
     activationFields: options.activationFields === undefined ? undefined : parseActivationFields('--activation-fields', options.activationFields),
     catalogs,
     travel: catalogUrl('--travel', options.travel),
-    newPartnerSecrets: options.newPartnerSecret.map((value) => parseFlag('--new-partner-secret', PartnerId, value)),
+    newPartnerSecrets: newPartnerSecret.map((value) => parseFlag('--new-partner-secret', PartnerId, value)),
     supportEmail: options.supportEmail === undefined ? undefined : parseFlag('--support-email', SupportEmail, options.supportEmail),
     privacyNoticeVersion: options.privacyNoticeVersion === undefined ? undefined : parseFlag('--privacy-notice-version', PrivacyNoticeVersion, options.privacyNoticeVersion),
   };
