@@ -23,6 +23,7 @@ import catalogScenes from './screens/catalog.ts';
 import accountScenes from './screens/account.ts';
 import ssoScenes from './screens/sso.ts';
 import launchAsScenes from './screens/launch-as.ts';
+import neighbourScenes from './screens/neighbour.ts';
 
 const OUT = join(ROOT, 'screenshots');
 const WIDTHS = [375, 1280];
@@ -103,7 +104,7 @@ try {
     shoot,
   };
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
-  const capabilities = { activity: activityScenes, ots: otsScenes, shops: shopsScenes, profile: profileScenes, content: contentScenes, extras: extrasScenes, account: accountScenes, sso: ssoScenes, 'launch-as': launchAsScenes,
+  const capabilities = { activity: activityScenes, ots: otsScenes, shops: shopsScenes, profile: profileScenes, content: contentScenes, extras: extrasScenes, account: accountScenes, sso: ssoScenes, 'launch-as': launchAsScenes, neighbour: neighbourScenes,
     // Last: it places real orders as Mona, which would change her balance in later scenes.
     catalog: catalogScenes,
   };

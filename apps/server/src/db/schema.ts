@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 /*
  * Table types. Times are ISO-8601 UTC text from code (sortable, same on both engines);
@@ -308,6 +308,14 @@ export type AuditLogEntry = Selectable<AuditLogTable>;
 
 // ── operator: clients (migration 010) ─────────────────────────────────────
 
+/** Columns `rewards clients` added to clients (merged into ClientsTable above); defaults on insert. */
+export interface ClientsTable {
+  /** image/svg+xml (logo is the SVG text) | image/png (logo is the PNG as base64). */
+  logo_type: ColumnType<LogoType, LogoType | undefined, LogoType>;
+  /** Where the client's support desk is reached; '' when none is set. */
+  support_email: ColumnType<string, string | undefined, string>;
+}
+export type LogoType = 'image/svg+xml' | 'image/png';
 
 
 // ── operator: points import (migration 011) ───────────────────────────────

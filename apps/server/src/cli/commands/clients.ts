@@ -1,4 +1,192 @@
 import type { Command } from 'commander';
+import { applyClientChange, type ChangeOutcome, type ClientChange } from '../clients/apply.ts';
+import { CONTENT_LAYOUT, formatContentReport, importContent } from '../clients/content.ts';
+import { describeClient, formatClient, listClients } from '../clients/describe.ts';
+import { readLogo } from '../clients/logo.ts';
+import {
+  BrandColor,
+  CatalogUrl,
+  ClientId,
+  ClientName,
+  OFFERINGS,
+  OriginHost,
+  PartnerId,
+  PrivacyNoticeVersion,
+  SupportEmail,
+  canonicalLocale,
+  parseActivationFields,
+  parseFlag,
+  parseLocale,
+  parseMediaLabel,
+  parsePasswordRules,
+} from '../clients/settings.ts';
+import { formatTranslationsReport, importTranslations } from '../clients/translations.ts';
+import { action, CliError, requireClient } from '../cli-context.ts';
 
-/** Registered up front; the capability that owns it fills it in (issue 8 / 9). */
-export function registerClients(_program: Command): void {}
+/** The flags of `clients create` and `clients update`, as commander hands them over. */
+interface SettingsOptions {
+  client?: string;
+  name?: string;
+  logo?: string;
+  brandColor?: string;
+  origin?: string[];
+  removeOrigin?: string[];
+  locale?: string[];
+  defaultLocale?: string;
+  mediaLabel?: string[];
+  passwordRules?: string;
+  activationFields?: string;
+  merchandise?: string;
+  merchandisePartner?: string;
+  experiences?: string;
+  experiencesPartner?: string;
+  travel?: string;
+  newPartnerSecret?: string[];
+  supportEmail?: string;
+  privacyNoticeVersion?: string;
+}
+
+// No default value: commander would print "(default: [])" in --help.
+const repeat = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+const MAX_REPEATED = 20;
+
+function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
+  command
+    .option('--client <id>', mode === 'create' ? 'the new client\'s id: 2-40 of a-z, 0-9, -' : 'the client to change')
+    .option('--name <text>', 'the program\'s name, shown in the header and mails')
+    .option('--logo <file>', 'an .svg or .png of at most 256 KB (PNG: at most 4096 px a side)')
+    .option('--brand-color <#rrggbb>', 'the brand colour')
+    .option('--origin <origin>', `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`, repeat);
+  if (mode === 'update') command.option('--remove-origin <origin>', 'stop serving this client at an origin (repeatable)', repeat);
+  return command
+    .option('--locale <code[:dir[:name]]>', 'a language offered, e.g. fr-FR or ar:rtl:العربية; repeat for each, in menu order: the list replaces the current one', repeat)
+    .option('--default-locale <code>', 'the language shown first; one of the locales')
+    .option('--media-label <locale:forms>', 'what the points are called in a locale, by plural form: "fr-FR:one=point Nimbus;many=de points Nimbus;other=points Nimbus" (forms of Intl.PluralRules for that locale, other required; repeatable)', repeat)
+    .option('--password-rules <rules>', 'the whole rule set: "min=10,max=128,upper,lower,digit,symbol,not-username" (rules not named are off; max at most 200)')
+    .option('--activation-fields <fields>', 'facts activation asks for: accountNumber,userName,lastName,firstName,emailAddress (accountNumber or userName needed), or none')
+    .option('--merchandise <url>', 'the merchandise catalog (http(s) URL or a path on the portal), or none to withdraw it')
+    .option('--merchandise-partner <id>', 'its partner id; a new one gets a secret, printed once')
+    .option('--experiences <url>', 'the experiences catalog, or none')
+    .option('--experiences-partner <id>', 'its partner id; a new one gets a secret, printed once')
+    .option('--travel <url>', 'the travel link of the redeem menu, or none')
+    .option('--new-partner-secret <partnerId>', 'replace a catalog partner\'s secret with a new one, printed once (repeatable)', repeat)
+    .option('--support-email <address>', 'the support desk\'s address, or none')
+    .option('--privacy-notice-version <n>', 'the privacy notice version participants must accept (0: none)');
+}
+
+/** The flags turned into one checked change; any bad value is a CliError before the database is touched. */
+function changeFrom(options: SettingsOptions): ClientChange {
+  const origin = options.origin ?? [];
+  const removeOrigin = options.removeOrigin ?? [];
+  const newPartnerSecret = options.newPartnerSecret ?? [];
+  for (const [flag, values] of [['--origin', origin], ['--remove-origin', removeOrigin], ['--locale', options.locale ?? []], ['--media-label', options.mediaLabel ?? []], ['--new-partner-secret', newPartnerSecret]] as const) {
+    if (values.length > MAX_REPEATED) throw new CliError(`${flag}: at most ${MAX_REPEATED}`);
+  }
+  const locales = (options.locale ?? []).map((value) => parseLocale('--locale', value));
+  const codes = locales.map((l) => l.code);
+  if (new Set(codes).size !== codes.length) throw new CliError('--locale: a locale is given twice');
+  const mediaLabels = (options.mediaLabel ?? []).map((value) => parseMediaLabel('--media-label', value));
+  if (new Set(mediaLabels.map((m) => m.locale)).size !== mediaLabels.length) throw new CliError('--media-label: a locale is given twice');
+  const defaultLocale = options.defaultLocale === undefined ? undefined : canonicalLocale('--default-locale', options.defaultLocale);
+  if (defaultLocale && locales.length > 0 && !codes.includes(defaultLocale)) throw new CliError(`--default-locale: ${defaultLocale} must be one of the locales (${codes.join(', ')})`);
+  const catalogUrl = (flag: string, value: string | undefined) => (value === undefined ? undefined : value.trim() === 'none' ? null : parseFlag(flag, CatalogUrl, value));
+  const catalogs: ClientChange['catalogs'] = {};
+  for (const offering of OFFERINGS) {
+    const url = catalogUrl(`--${offering}`, options[offering]);
+    const partner = options[`${offering}Partner`];
+    const partnerId = partner === undefined ? undefined : parseFlag(`--${offering}-partner`, PartnerId, partner);
+    if (url !== undefined || partnerId !== undefined) catalogs[offering] = { ...(url === undefined ? {} : { url }), ...(partnerId === undefined ? {} : { partnerId }) };
+  }
+  return {
+    name: options.name === undefined ? undefined : parseFlag('--name', ClientName, options.name),
+    logo: options.logo === undefined ? undefined : readLogo(options.logo),
+    brandColor: options.brandColor === undefined ? undefined : parseFlag('--brand-color', BrandColor, options.brandColor),
+    addHosts: origin.map((value) => parseFlag('--origin', OriginHost, value)),
+    removeHosts: removeOrigin.map((value) => parseFlag('--remove-origin', OriginHost, value)),
+    locales: locales.length > 0 ? locales : undefined,
+    defaultLocale,
+    mediaLabels,
+    passwordRules: options.passwordRules === undefined ? undefined : parsePasswordRules('--password-rules', options.passwordRules),
+    activationFields: options.activationFields === undefined ? undefined : parseActivationFields('--activation-fields', options.activationFields),
+    catalogs,
+    travel: catalogUrl('--travel', options.travel),
+    newPartnerSecrets: newPartnerSecret.map((value) => parseFlag('--new-partner-secret', PartnerId, value)),
+    supportEmail: options.supportEmail === undefined ? undefined : parseFlag('--support-email', SupportEmail, options.supportEmail),
+    privacyNoticeVersion: options.privacyNoticeVersion === undefined ? undefined : parseFlag('--privacy-notice-version', PrivacyNoticeVersion, options.privacyNoticeVersion),
+  };
+}
+
+function formatOutcome(outcome: ChangeOutcome): string {
+  const lines = [
+    outcome.changed.length === 0
+      ? `Nothing to change for client ${outcome.client}.`
+      : `${outcome.created ? 'Created' : 'Updated'} client ${outcome.client}: ${outcome.changed.join(', ')}.`,
+  ];
+  if (outcome.hostsAdded.length > 0) lines.push(`Origins added: ${outcome.hostsAdded.join(', ')}`);
+  if (outcome.hostsRemoved.length > 0) lines.push(`Origins removed: ${outcome.hostsRemoved.join(', ')}`);
+  for (const { partnerId, secret } of outcome.secrets) {
+    lines.push(`Partner secret of ${partnerId} (shown this once; only its hash is kept, give it to the catalog now):`, `  ${secret}`);
+  }
+  return lines.join('\n');
+}
+
+export function registerClients(program: Command): void {
+  const clients = program.command('clients').description('the programs (clients) on this installation: create, show, list, update, import translations and content');
+
+  action(clients.command('list').description('every client with its origins and participant count'), async (db) => {
+    const list = await listClients(db);
+    const human = list.length === 0 ? 'No clients.' : list.map((c) => `${c.id.padEnd(12)}  ${c.name.padEnd(24)}  ${c.defaultLocale.padEnd(6)}  ${String(c.participants).padStart(7)} participants  ${c.origins.join(', ')}`).join('\n');
+    return { human, json: list };
+  });
+
+  action<{ client?: string }>(
+    clients.command('show').description('everything set for a client (never a secret)').option('--client <id>', 'the client'),
+    async (db, { options }) => {
+      const description = await describeClient(db, (await requireClient(db, options.client)).id);
+      return { human: formatClient(description), json: description };
+    },
+  );
+
+  for (const mode of ['create', 'update'] as const) {
+    const command = settingsOptions(
+      clients.command(mode).description(mode === 'create' ? 'add a client: --client, --name and one --origin at least; the rest has defaults' : 'change a client\'s settings; only the flags given change'),
+      mode,
+    );
+    action<SettingsOptions>(command, async (db, { options, operator }) => {
+      if (!options.client) throw new CliError('--client <id> is required');
+      const clientId = parseFlag('--client', ClientId, options.client);
+      const outcome = await applyClientChange(db, { mode, clientId, change: changeFrom(options), operator });
+      return { human: formatOutcome(outcome), json: outcome };
+    });
+  }
+
+  const translations = clients.command('translations').description('a client\'s own wording over the shipped texts');
+  action<{ client?: string; locale?: string; dryRun?: boolean }>(
+    translations
+      .command('import')
+      .description('import a bundle (.json flat or nested, or Java .properties) as the client\'s texts of one locale; reports keys missing or extra against the default locale and placeholder mismatches')
+      .argument('<file>', 'the bundle; its locale comes from --locale or the name (fr-FR.json, messages_fr_FR.properties)')
+      .option('--client <id>', 'the client')
+      .option('--locale <code>', 'the locale of the texts (one of the client\'s)')
+      .option('--dry-run', 'report only, change nothing'),
+    async (db, { args, options, operator }) => {
+      await requireClient(db, options.client);
+      const report = await importTranslations(db, { clientId: options.client ?? '', file: args[0] ?? '', locale: options.locale, operator, dryRun: options.dryRun === true });
+      return { human: `${options.dryRun ? '(dry run, nothing changed) ' : ''}${formatTranslationsReport(report)}`, json: { ...report, dryRun: options.dryRun === true } };
+    },
+  );
+
+  const content = clients.command('content').description('rules, FAQs and privacy texts per locale');
+  action<{ client?: string }>(
+    content
+      .command('import')
+      .description('import rules, FAQs and privacy texts (Markdown) per locale')
+      .argument('<dir-or-file>', 'a directory of <locale>/<key>.md files, or a JSON file')
+      .option('--client <id>', 'the client')
+      .addHelpText('after', `\nLayout:\n${CONTENT_LAYOUT}`),
+    async (db, { args, options, operator }) => {
+      const report = await importContent(db, { clientId: (await requireClient(db, options.client)).id, path: args[0] ?? '', operator });
+      return { human: formatContentReport(report), json: report };
+    },
+  );
+}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { ledgerSum } from '../../modules/ledger/store.ts';
 import { DEMO_CLIENT_ID, seedDemo } from './demo.ts';
+import { NEIGHBOUR_CLIENT_ID } from './demo-neighbour.ts';
 
 describe.each(dialects)('the demo program on %s', (dialect) => {
   let database: TestDatabase;
@@ -12,10 +13,10 @@ describe.each(dialects)('the demo program on %s', (dialect) => {
   afterAll(() => database.drop());
 
   const participant = (username: string) =>
-    database.db.selectFrom('participants').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
+    database.db.selectFrom('participants').selectAll().where('client_id', '=', DEMO_CLIENT_ID).where('username', '=', username).executeTakeFirstOrThrow();
 
   it('has the eight participants of the README with account numbers 1000001 to 1000008', async () => {
-    const rows = await database.db.selectFrom('participants').select(['username', 'account_number', 'email']).orderBy('account_number').execute();
+    const rows = await database.db.selectFrom('participants').select(['username', 'account_number', 'email']).where('client_id', '=', DEMO_CLIENT_ID).orderBy('account_number').execute();
     expect(rows.map((r) => `${r.account_number} ${r.username} ${r.email}`)).toEqual([
       '1000001 demo demo@example.com',
       '1000002 spent spent@example.com',
@@ -28,10 +29,10 @@ describe.each(dialects)('the demo program on %s', (dialect) => {
     ]);
   });
 
-  it("keeps every cached balance equal to the ledger's sum", async () => {
-    const rows = await database.db.selectFrom('participants').select(['id', 'username', 'balance']).execute();
+  it("keeps every cached balance equal to the ledger's sum, in both demo programs", async () => {
+    const rows = await database.db.selectFrom('participants').select(['id', 'client_id', 'username', 'balance']).execute();
     for (const row of rows) {
-      expect([row.username, await ledgerSum(database.db, DEMO_CLIENT_ID, row.id)]).toEqual([row.username, row.balance]);
+      expect([row.username, await ledgerSum(database.db, row.client_id, row.id)]).toEqual([row.username, row.balance]);
     }
   });
 
@@ -83,5 +84,17 @@ describe.each(dialects)('the demo program on %s', (dialect) => {
   it('stores passwords as argon2id hashes only', async () => {
     const rows = await database.db.selectFrom('participants').select('password_hash').execute();
     for (const row of rows) expect(row.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('has a second program, Nimbus Miles, on its own hosts, in French first, with its own "demo"', async () => {
+    const hosts = await database.db.selectFrom('client_hosts').select('hostname').where('client_id', '=', NEIGHBOUR_CLIENT_ID).orderBy('hostname').execute();
+    expect(hosts.map((h) => h.hostname)).toEqual(['127.0.0.2', 'nimbus.localhost']);
+    const client = await database.db.selectFrom('clients').select(['name', 'default_locale', 'brand_color']).where('id', '=', NEIGHBOUR_CLIENT_ID).executeTakeFirstOrThrow();
+    expect(client).toEqual({ name: 'Nimbus Miles', default_locale: 'fr-FR', brand_color: '#0e7490' });
+    const demos = await database.db.selectFrom('participants').select(['client_id', 'first_name', 'balance']).where('username', '=', 'demo').orderBy('client_id').execute();
+    expect(demos).toEqual([
+      { client_id: DEMO_CLIENT_ID, first_name: 'Dana', balance: 12_500 },
+      { client_id: NEIGHBOUR_CLIENT_ID, first_name: 'Noémie', balance: 3_250 },
+    ]);
   });
 });

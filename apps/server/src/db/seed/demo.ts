@@ -9,6 +9,7 @@ import { seedDemoActivity } from './demo-activity.ts';
 import { demoEntries } from './demo-descriptions.ts';
 import { seedDemoCatalog } from './demo-catalog.ts';
 import { seedDemoContent } from './demo-content.ts';
+import { seedDemoNeighbour } from './demo-neighbour.ts';
 import { DEMO_OTS_CODES, seedDemoOts } from './demo-ots.ts';
 
 export const DEMO_CLIENT_ID = 'acme';
@@ -200,6 +201,8 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
     await seedDemoCatalog(ctx);
     await seedDemoContent(ctx);
     await seedDemoAccount(ctx);
+    // The second program of the demo, on its own origin (issue 8).
+    await seedDemoNeighbour(ctx);
   });
 }
 

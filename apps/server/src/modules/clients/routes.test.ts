@@ -68,4 +68,30 @@ describe.each(dialects)('GET viewConfig/client on %s', (dialect) => {
     expect(reply.body).toContain('<svg');
     expect((await t.app.inject({ method: 'GET', url: '/brand/nobody/logo.svg' })).statusCode).toBe(404);
   });
+
+  it('opens the demo neighbour, Nimbus Miles, on 127.0.0.2 and nimbus.localhost, where "demo" is Noémie', async () => {
+    for (const origin of ['http://127.0.0.2:3000', 'http://nimbus.localhost:3000']) {
+      const data = ClientData.parse((await t.api('GET', '/viewConfig/client', { origin })).json());
+      expect(data.clientBranding).toMatchObject({ clientName: 'Nimbus Miles', brandColor: '#0e7490', clientLogo: '/brand/nimbus/logo.svg' });
+      expect(data.locale.code).toBe('fr-FR');
+      expect(data.bundleList['fr-FR']?.properties['login.heading']).toBe('Embarquement');
+    }
+    const noemie = await t.login('demo', undefined, 'http://127.0.0.2:3000');
+    expect(noemie.firstName).toBe('Noémie');
+    const dana = await t.login('demo');
+    expect(dana.firstName).toBe('Dana');
+  });
+
+  it('serves a PNG logo as a PNG, under either name', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    await t.database.db.updateTable('clients').set({ logo: png.toString('base64'), logo_type: 'image/png' }).where('id', '=', 'globex').execute();
+    const data = ClientData.parse((await t.api('GET', '/viewConfig/client', { origin: OTHER_ORIGIN })).json());
+    expect(data.clientBranding.clientLogo).toBe('/brand/globex/logo.png');
+    for (const url of ['/brand/globex/logo.png', '/brand/globex/logo.svg']) {
+      const reply = await t.app.inject({ method: 'GET', url });
+      expect(reply.headers['content-type']).toBe('image/png');
+      expect(reply.headers['x-content-type-options']).toBe('nosniff');
+      expect(reply.rawPayload.equals(png)).toBe(true);
+    }
+  });
 });

@@ -16,20 +16,26 @@ export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: Sessio
   );
 }
 
-/** The logo is fetched by an <img>, which sends no client-id header: it is addressed by client id. */
+/**
+ * The logo is fetched by an <img>, which sends no client-id header: it is addressed by client
+ * id. Served with its stored media type under .svg or .png (mails link the .svg address).
+ */
 export function brandRoutes(app: FastifyInstance, db: Db): void {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/brand/:clientId/logo.svg',
-    { schema: { params: z.object({ clientId: z.string().min(1).max(100) }) } },
-    async (request, reply) => {
-      const logo = await getClientLogo(db, request.params.clientId);
-      if (!logo) return reply.status(404).type('text/plain').send('Not found');
-      return reply
-        .type('image/svg+xml')
-        .header('cache-control', 'public, max-age=3600')
-        // An SVG opened on its own must not run script.
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-        .send(logo);
-    },
-  );
+  for (const extension of ['svg', 'png']) {
+    app.withTypeProvider<ZodTypeProvider>().get(
+      `/brand/:clientId/logo.${extension}`,
+      { schema: { params: z.object({ clientId: z.string().min(1).max(100) }) } },
+      async (request, reply) => {
+        const logo = await getClientLogo(db, request.params.clientId);
+        if (!logo) return reply.status(404).type('text/plain').send('Not found');
+        return reply
+          .type(logo.type)
+          .header('cache-control', 'public, max-age=3600')
+          .header('x-content-type-options', 'nosniff')
+          // An SVG opened on its own must not run script.
+          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+          .send(logo.body);
+      },
+    );
+  }
 }

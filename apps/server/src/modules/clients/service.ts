@@ -1,6 +1,7 @@
 import { ClientData, Direction, PasswordRules, PluralForms, SsoLogoutType, SsoType, ClientCountry } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import type { LogoType } from '../../db/schema.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import { errors } from '../../http/api-error.ts';
 import { findClientCatalog } from '../catalog/store.ts';
@@ -9,8 +10,12 @@ import type { SessionPolicy } from '../sessions/service.ts';
 import { ssoProviderEnabled } from '../sso/settings.ts';
 import { findClient, listClientLocales, listMediaLabels } from './store.ts';
 
-export function logoUrl(clientId: string): string {
-  return `/brand/${encodeURIComponent(clientId)}/logo.svg`;
+/**
+ * Where the client's logo is served. The extension follows the stored type when known; the
+ * route serves the logo under either with its real media type (mail links name .svg).
+ */
+export function logoUrl(clientId: string, type: LogoType = 'image/svg+xml'): string {
+  return `/brand/${encodeURIComponent(clientId)}/logo.${type === 'image/png' ? 'png' : 'svg'}`;
 }
 
 /** The locales a client offers, in its order; the first step of every locale check. */
@@ -59,7 +64,7 @@ export async function getClientData(db: Db, clientId: string, sessionPolicy: Pic
     bundleList: { [bundle.locale]: bundle },
     clientBranding: {
       clientName: client.name,
-      clientLogo: logoUrl(client.id),
+      clientLogo: logoUrl(client.id, client.logo_type),
       brandColor: client.brand_color,
       activationFields: z.array(z.string()).parse(JSON.parse(client.activation_fields)),
       mediaLabels: labels.map((label) => {
@@ -81,6 +86,9 @@ export async function getClientData(db: Db, clientId: string, sessionPolicy: Pic
   };
 }
 
-export async function getClientLogo(db: Db, clientId: string): Promise<string | undefined> {
-  return (await findClient(db, clientId))?.logo;
+/** The logo's bytes and media type: an SVG as stored, a PNG decoded from its base64. */
+export async function getClientLogo(db: Db, clientId: string): Promise<{ type: LogoType; body: string | Buffer } | undefined> {
+  const client = await findClient(db, clientId);
+  if (!client) return undefined;
+  return client.logo_type === 'image/png' ? { type: 'image/png', body: Buffer.from(client.logo, 'base64') } : { type: 'image/svg+xml', body: client.logo };
 }

@@ -1,0 +1,164 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { RULES_KEY_PREFIX, contentKeys } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import { recordAudit } from '../../modules/audit/store.ts';
+import { operatorOrigin } from '../commands/audit.ts';
+import { CliError, requireClient } from '../cli-context.ts';
+import { canonicalLocale } from './settings.ts';
+
+export const MAX_CONTENT_BYTES = 200 * 1024;
+const MAX_ENTRIES = 500;
+const FIXED_KEYS: readonly string[] = [contentKeys.faqs, contentKeys.privacyPolicy, contentKeys.privacyNotice];
+
+/** The layouts `clients content import` reads; also its --help. */
+export const CONTENT_LAYOUT = `A directory of <locale>/<key>.md files, e.g.
+  content/fr-FR/faqs.md  content/fr-FR/privacyPolicy.md  content/fr-FR/privacyNotice.md
+  content/fr-FR/rules.Sales Incentive 2026.md   (rules.<program name>)
+or a JSON file {"<locale>": {"<key>": "<markdown>", ...}, ...}.
+Keys: faqs, privacyPolicy, privacyNotice, rules.<program name>. Texts are Markdown (raw HTML is not rendered).`;
+
+interface ContentItem {
+  locale: string;
+  key: string;
+  body: string;
+  /** Where it came from, for messages. */
+  source: string;
+}
+
+export interface ContentReport {
+  client: string;
+  path: string;
+  added: number;
+  updated: number;
+  unchanged: number;
+  entries: Array<{ locale: string; key: string; result: 'added' | 'updated' | 'unchanged' }>;
+  /** Programs with rules that no participant of the client is in (yet): a typo shows here. */
+  programsWithoutParticipants: string[];
+}
+
+function checkKey(key: string, source: string): string {
+  if (FIXED_KEYS.includes(key)) return key;
+  const program = key.startsWith(RULES_KEY_PREFIX) ? key.slice(RULES_KEY_PREFIX.length) : '';
+  if (program.trim() !== '' && program.length <= 100 && !/\p{Cc}/u.test(program)) return key;
+  throw new CliError(`${source}: "${key}" is not a content key (${FIXED_KEYS.join(', ')}, rules.<program name>)`);
+}
+
+function checkBody(body: unknown, source: string): string {
+  if (typeof body !== 'string' || body.trim() === '') throw new CliError(`${source}: the text must be non-empty Markdown`);
+  if (Buffer.byteLength(body) > MAX_CONTENT_BYTES) throw new CliError(`${source}: the text is larger than ${MAX_CONTENT_BYTES / 1024} KB`);
+  return body;
+}
+
+function readUtf8(path: string): string {
+  try {
+    if (statSync(path).size > MAX_CONTENT_BYTES * 4) throw new Error('too big');
+    return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path)).replace(/^\uFEFF/, '');
+  } catch {
+    throw new CliError(`cannot read ${path} as UTF-8 text of at most ${(MAX_CONTENT_BYTES * 4) / 1024} KB`);
+  }
+}
+
+/** The items of a directory or JSON file, checked one by one. */
+export function readContent(path: string): ContentItem[] {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    throw new CliError(`cannot read ${path}`);
+  }
+  const items: ContentItem[] = [];
+  if (isDirectory) {
+    for (const localeDir of readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (localeDir.name.startsWith('.')) continue;
+      if (!localeDir.isDirectory()) throw new CliError(`${join(path, localeDir.name)}: expected a directory per locale (e.g. fr-FR/)`);
+      const locale = canonicalLocale(join(path, localeDir.name), localeDir.name);
+      for (const file of readdirSync(join(path, localeDir.name)).sort()) {
+        if (file.startsWith('.')) continue;
+        const source = join(path, localeDir.name, file);
+        if (extname(file) !== '.md') throw new CliError(`${source}: expected <key>.md`);
+        items.push({ locale, key: checkKey(basename(file, '.md'), source), body: checkBody(readUtf8(source), source), source });
+      }
+    }
+  } else {
+    if (extname(path).toLowerCase() !== '.json') throw new CliError(`${path}: give a directory of <locale>/<key>.md files or a .json file`);
+    let data: unknown;
+    try {
+      data = JSON.parse(readUtf8(path));
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new CliError(`${path} is not valid JSON`);
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new CliError(`${path}: expected {"<locale>": {"<key>": "<markdown>"}}`);
+    for (const [rawLocale, entries] of Object.entries(data)) {
+      const locale = canonicalLocale(`${path} ${rawLocale}`, rawLocale);
+      if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) throw new CliError(`${path}: ${rawLocale} must be an object of keys and texts`);
+      for (const [key, body] of Object.entries(entries as Record<string, unknown>)) {
+        const source = `${path} ${rawLocale}.${key}`;
+        items.push({ locale, key: checkKey(key, source), body: checkBody(body, source), source });
+      }
+    }
+  }
+  if (items.length === 0) throw new CliError(`${path} holds no content`);
+  if (items.length > MAX_ENTRIES) throw new CliError(`${path} holds ${items.length} texts; at most ${MAX_ENTRIES}`);
+  return items;
+}
+
+/**
+ * `clients content import`: upserts the texts into content_entries in one transaction with its
+ * audit entry. An unchanged text keeps its date (the page shows "updated on").
+ */
+export async function importContent(db: Db, request: { clientId: string; path: string; operator: string; now?: Date }): Promise<ContentReport> {
+  const client = await requireClient(db, request.clientId);
+  const items = readContent(request.path);
+  const offered = (await db.selectFrom('client_locales').select('code').where('client_id', '=', client.id).execute()).map((r) => r.code);
+  for (const item of items) {
+    if (!offered.includes(item.locale)) throw new CliError(`${item.source}: ${item.locale} is not one of ${client.id}'s locales (${offered.join(', ')})`);
+  }
+  const now = (request.now ?? new Date()).toISOString();
+  const report: ContentReport = { client: client.id, path: request.path, added: 0, updated: 0, unchanged: 0, entries: [], programsWithoutParticipants: [] };
+  await db.transaction().execute(async (trx) => {
+    for (const item of items) {
+      const where = { client_id: client.id, locale: item.locale, key: item.key };
+      const row = await trx.selectFrom('content_entries').select('body').where('client_id', '=', where.client_id).where('locale', '=', where.locale).where('key', '=', where.key).executeTakeFirst();
+      let result: 'added' | 'updated' | 'unchanged';
+      if (!row) {
+        await trx.insertInto('content_entries').values({ ...where, body: item.body, updated_at: now }).execute();
+        result = 'added';
+      } else if (row.body === item.body) {
+        result = 'unchanged';
+      } else {
+        await trx.updateTable('content_entries').set({ body: item.body, updated_at: now }).where('client_id', '=', where.client_id).where('locale', '=', where.locale).where('key', '=', where.key).execute();
+        result = 'updated';
+      }
+      report[result] += 1;
+      report.entries.push({ locale: item.locale, key: item.key, result });
+    }
+    await recordAudit(
+      trx,
+      {
+        clientId: client.id,
+        actor: request.operator,
+        actorKind: 'operator',
+        action: 'clients.content.import',
+        subject: basename(request.path),
+        details: { added: report.added, updated: report.updated, unchanged: report.unchanged, keys: [...new Set(items.map((i) => i.key))] },
+        origin: operatorOrigin,
+      },
+      request.now,
+    );
+  });
+  const programs = [...new Set(items.filter((i) => i.key.startsWith(RULES_KEY_PREFIX)).map((i) => i.key.slice(RULES_KEY_PREFIX.length)))];
+  if (programs.length > 0) {
+    const known = new Set((await db.selectFrom('participant_programs').select('program_name').distinct().where('client_id', '=', client.id).where('program_name', 'in', programs).execute()).map((r) => r.program_name));
+    report.programsWithoutParticipants = programs.filter((p) => !known.has(p));
+  }
+  return report;
+}
+
+export function formatContentReport(r: ContentReport): string {
+  const lines = [`Content of ${r.client} from ${r.path}: ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged.`];
+  for (const e of r.entries) lines.push(`  ${e.locale} ${e.key}: ${e.result}`);
+  if (r.programsWithoutParticipants.length > 0) lines.push(`No participant is in (check the names): ${r.programsWithoutParticipants.join(', ')}`);
+  return lines.join('\n');
+}

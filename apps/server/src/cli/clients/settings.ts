@@ -1,0 +1,170 @@
+import { EmailAddress, LocaleCode, PasswordRules } from '@rewards/contract';
+import { z } from 'zod';
+import { CliError } from '../cli-context.ts';
+
+/*
+ * The client settings an operator sets with `rewards clients create|update`, parsed from their
+ * flags into checked values. Every check here needs only the flag itself; the ones that need
+ * the database (a host owned by another client, the default locale among the locales) are in
+ * apply.ts, inside the change's transaction.
+ */
+
+/** Runs a zod schema over a flag's value; a failure is one line naming the flag. */
+export function parseFlag<T>(flag: string, schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new CliError(`${flag}: ${issue?.message ?? 'invalid value'}`);
+}
+
+const noControl = (s: string) => !/\p{Cc}/u.test(s);
+
+export const ClientId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{1,39}$/, 'a client id is 2 to 40 lower-case letters, digits or hyphens, starting with a letter or digit');
+
+export const ClientName = z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters').refine(noControl, 'no control characters');
+
+export const BrandColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1d4ed8').transform((s) => s.toLowerCase());
+
+/** An origin as an operator writes it (https://rewards.example.com, 127.0.0.2:3000, a bare host name), reduced to the host name the portal looks up. */
+export const OriginHost = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(300, 'at most 300 characters')
+  .transform((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value.includes('://') ? value : `http://${value}`);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin such as https://rewards.example.com` });
+      return z.NEVER;
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin such as https://rewards.example.com (no path, query or credentials)` });
+      return z.NEVER;
+    }
+    return url.hostname.toLowerCase();
+  });
+
+export const LocaleSetting = z.object({ code: LocaleCode, dir: z.enum(['ltr', 'rtl']), name: z.string().trim().min(1).max(60).refine(noControl) });
+export type LocaleSetting = z.infer<typeof LocaleSetting>;
+
+/** `code[:dir[:name]]`: direction and name default to what Intl knows of the language (Français, العربية). */
+export function parseLocale(flag: string, value: string): LocaleSetting {
+  const [rawCode = '', rawDir, ...rest] = value.split(':');
+  const code = canonicalLocale(flag, rawCode);
+  const intl = new Intl.Locale(code);
+  const dir = rawDir || textDirection(intl);
+  const language = new Intl.DisplayNames([code], { type: 'language' }).of(intl.language) ?? code;
+  const name = rest.length > 0 ? rest.join(':') : language.charAt(0).toLocaleUpperCase(code) + language.slice(1);
+  return parseFlag(flag, LocaleSetting, { code, dir, name });
+}
+
+/** Node 24's Intl.Locale#getTextInfo (not yet in TypeScript's lib); ltr if it is missing. */
+function textDirection(locale: Intl.Locale): string {
+  const withInfo = locale as Intl.Locale & { getTextInfo?: () => { direction?: string } };
+  return withInfo.getTextInfo?.().direction ?? 'ltr';
+}
+
+/** en-us, fr_FR → en-US, fr-FR; anything that is not a language tag is refused. */
+export function canonicalLocale(flag: string, value: string): string {
+  const tag = parseFlag(flag, LocaleCode, value.trim().replace(/_/g, '-'));
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? tag;
+  } catch {
+    throw new CliError(`${flag}: "${value}" is not a language tag such as fr-FR`);
+  }
+}
+
+export type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+export type PluralFormsSetting = Partial<Record<PluralCategory, string>> & { other: string };
+
+/**
+ * `locale:one=text;other=text`: the media label's plural forms in one locale. Only the
+ * categories Intl.PluralRules knows for that locale are accepted; `other` is required.
+ */
+export function parseMediaLabel(flag: string, value: string): { locale: string; forms: PluralFormsSetting } {
+  const colon = value.indexOf(':');
+  if (colon < 1) throw new CliError(`${flag}: write it as locale:one=Point;other=Points`);
+  const locale = canonicalLocale(flag, value.slice(0, colon));
+  const allowed = new Intl.PluralRules(locale).resolvedOptions().pluralCategories as string[];
+  const forms: Record<string, string> = {};
+  for (const part of value.slice(colon + 1).split(';')) {
+    if (part.trim() === '') continue;
+    const equals = part.indexOf('=');
+    const category = part.slice(0, equals).trim();
+    const text = part.slice(equals + 1).trim();
+    if (equals < 1 || !allowed.includes(category)) throw new CliError(`${flag}: "${category || part}" is not a plural form of ${locale} (use ${allowed.join(', ')})`);
+    if (category in forms) throw new CliError(`${flag}: the form ${category} is given twice`);
+    forms[category] = parseFlag(`${flag} ${category}`, z.string().min(1, 'must not be empty').max(60, 'at most 60 characters').refine(noControl, 'no control characters'), text);
+  }
+  if (!forms.other) throw new CliError(`${flag}: the form "other" is required for ${locale}`);
+  return { locale, forms: forms as PluralFormsSetting };
+}
+
+/** The API accepts passwords of at most 200 characters, so no rule may ask for more. */
+export const MAX_PASSWORD_LENGTH = 200;
+
+const BoundedPasswordRules = PasswordRules.extend({
+  minLength: z.number().int().min(4, 'min must be at least 4').max(MAX_PASSWORD_LENGTH),
+  maxLength: z.number().int().min(4).max(MAX_PASSWORD_LENGTH, `max must be at most ${MAX_PASSWORD_LENGTH}`),
+}).refine((rules) => rules.maxLength >= rules.minLength, 'max must not be below min');
+
+const RULE_WORDS = { upper: 'requireUpper', lower: 'requireLower', digit: 'requireDigit', symbol: 'requireSymbol', 'not-username': 'notUsername' } as const;
+
+/** `min=10,max=128,upper,lower,digit,symbol,not-username`: the whole rule set; a rule not named is off. */
+export function parsePasswordRules(flag: string, value: string): PasswordRules {
+  const rules: Record<string, number | boolean> = { minLength: 8, maxLength: 128, requireUpper: false, requireLower: false, requireDigit: false, requireSymbol: false, notUsername: false };
+  for (const word of value.split(',').map((w) => w.trim()).filter(Boolean)) {
+    const [name = '', number] = word.split('=');
+    if (name === 'min' || name === 'max') {
+      if (number === undefined || !/^\d{1,4}$/.test(number)) throw new CliError(`${flag}: ${name} needs a number, e.g. ${name}=10`);
+      rules[name === 'min' ? 'minLength' : 'maxLength'] = Number(number);
+    } else if (name in RULE_WORDS && number === undefined) {
+      rules[RULE_WORDS[name as keyof typeof RULE_WORDS]] = true;
+    } else {
+      throw new CliError(`${flag}: unknown rule "${word}" (use min=N, max=N, ${Object.keys(RULE_WORDS).join(', ')})`);
+    }
+  }
+  return parseFlag(flag, BoundedPasswordRules, rules);
+}
+
+/** The facts activation can ask for (modules/account/characteristics.ts). */
+export const ACTIVATION_FACTS = ['accountNumber', 'userName', 'lastName', 'firstName', 'emailAddress'] as const;
+
+/** A comma list of facts, or `none` (no self-activation). One of them must find the account: accountNumber or userName. */
+export function parseActivationFields(flag: string, value: string): string[] {
+  if (value.trim() === 'none') return [];
+  const fields = value.split(',').map((f) => f.trim()).filter(Boolean);
+  for (const field of fields) {
+    if (!(ACTIVATION_FACTS as readonly string[]).includes(field)) throw new CliError(`${flag}: unknown field "${field}" (use ${ACTIVATION_FACTS.join(', ')}, or none)`);
+  }
+  if (new Set(fields).size !== fields.length) throw new CliError(`${flag}: a field is named twice`);
+  if (!fields.includes('accountNumber') && !fields.includes('userName')) throw new CliError(`${flag}: must include accountNumber or userName, which find the account`);
+  return fields;
+}
+
+/** A catalog's address: an absolute http(s) URL, or a path on the portal's own origin. */
+export const CatalogUrl = z
+  .string()
+  .trim()
+  .max(2000, 'at most 2000 characters')
+  .refine((value) => {
+    if (value.startsWith('/')) return !value.startsWith('//') && noControl(value);
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL or a path starting with /');
+
+export const PartnerId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'a partner id is 1 to 100 letters, digits, dots, hyphens or underscores');
+
+export const SupportEmail = z.union([z.literal('none').transform(() => ''), EmailAddress]);
+
+export const PrivacyNoticeVersion = z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').max(1_000_000, 'at most 1000000');
+
+export const OFFERINGS = ['merchandise', 'experiences'] as const;
+export type Offering = (typeof OFFERINGS)[number];
