@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_DOCUMENT_PATH, CLIENT_HEADER, JWKS_PATH, PARTNER_API_BASE, SESSION_HEADER, apiPaths, contentKeys, partnerPaths, rulesKey } from '@rewards/contract';
+import { ADMIN_API_BASE, API_DOCUMENT_PATH, CLIENT_HEADER, JWKS_PATH, PARTNER_API_BASE, SESSION_HEADER, adminPaths, apiPaths, contentKeys, partnerPaths, rulesKey, ssoPaths } from '@rewards/contract';
 import { dialects } from '../test/databases.ts';
 import { expectLedgerMatchesBalances } from '../test/ledger-invariant.ts';
 import { OTHER_CLIENT_ID, OTHER_PASSWORD } from '../test/other-client.ts';
@@ -10,6 +10,9 @@ import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/
 import { hashResetToken, newResetToken } from './modules/account/reset-token.ts';
 import { partnerSecretHash } from './modules/catalog/partner-service.ts';
 import { appendLedgerEntry } from './modules/ledger/store.ts';
+import { createAdminKey } from './modules/launch-as/admin-keys.ts';
+import { issueLaunchToken } from './modules/launch-as/service.ts';
+import { findParticipantByUsername } from './modules/participants/store.ts';
 import { insertOtsCodes, newOtsCodeRows } from './modules/ots/store.ts';
 
 /**
@@ -63,8 +66,51 @@ interface Sample {
 
 const v1 = (path: string) => `/api/v1.0${path}`;
 const refused = [401, 403, 404];
+/** The single sign-on routes are browser navigations: the client is the Host, not the client-id header. */
+const hostOf = (at: Client) => ({ host: new URL(at === 'acme' ? DEMO_ORIGIN : OTHER_ORIGIN).host });
+
+/** A support desk's key scoped to acme (made once), and a launch token for acme's demo. */
+let acmeAdminKey: string | undefined;
+async function adminKeyOfAcme(c: Context): Promise<string> {
+  acmeAdminKey ??= (await c.t.database.db.transaction().execute((trx) => createAdminKey(trx, { name: 'isolation-acme-desk', clientId: 'acme', createdBy: 'test', origin: 'test' }))).key;
+  return acmeAdminKey;
+}
+async function launchTokenOfAcme(c: Context): Promise<string> {
+  const participant = await findParticipantByUsername(c.t.database.db, 'acme', 'demo');
+  if (!participant) throw new Error('acme has no demo');
+  const issued = await c.t.database.db.transaction().execute((trx) =>
+    issueLaunchToken(trx, { participant, reason: 'isolation test', issuedBy: 'test', issuedVia: 'cli', actorKind: 'operator', issuedFrom: 'test', origin: DEMO_ORIGIN }),
+  );
+  return issued.token;
+}
 
 const SAMPLES: Record<string, Sample> = {
+  [`GET ${v1(ssoPaths.login)}`]: {
+    request: (c, as) => c.call('GET', v1(ssoPaths.login), { ...as, headers: hostOf(as.at) }),
+    attacks: async (c) => [{ what: "sign-in started at globex (no SSO there)", at: 'globex', status: [302], reply: await c.call('GET', v1(ssoPaths.login), { at: 'globex', headers: hostOf('globex') }) }],
+  },
+  [`GET ${v1(ssoPaths.callback)}`]: {
+    request: (c, as) => c.call('GET', `${v1(ssoPaths.callback)}?code=x&state=y`, { ...as, headers: hostOf(as.at) }),
+    attacks: async (c) => [{ what: 'a callback at globex with a state nobody issued', at: 'globex', status: [302], reply: await c.call('GET', `${v1(ssoPaths.callback)}?code=x&state=${'s'.repeat(43)}`, { at: 'globex', headers: hostOf('globex') }) }],
+  },
+  [`GET ${v1(ssoPaths.logout)}`]: {
+    request: (c, as) => c.call('GET', v1(ssoPaths.logout), { ...as, headers: hostOf(as.at) }),
+    attacks: async (c) => [{ what: "acme's session sent to globex's SSO logout", at: 'globex', status: [302], reply: await c.call('GET', v1(ssoPaths.logout), { at: 'globex', session: c.acmeSession, headers: hostOf('globex') }) }],
+  },
+  [`POST ${v1(apiPaths.launchAs)}`]: {
+    request: (c, as) => c.call('POST', v1(apiPaths.launchAs), { ...as, body: { token: 'A'.repeat(43) } }),
+    attacks: async (c) => [{ what: "acme's launch token used at globex", at: 'globex', status: [400], reply: await c.call('POST', v1(apiPaths.launchAs), { at: 'globex', body: { token: await launchTokenOfAcme(c) } }) }],
+  },
+  [`POST ${ADMIN_API_BASE}${adminPaths.launchTokens}`]: {
+    request: async (c, as) => c.call('POST', `${ADMIN_API_BASE}${adminPaths.launchTokens}`, { ...as, headers: { authorization: `Bearer ${await adminKeyOfAcme(c)}` }, body: { username: 'demo', reason: 'ticket 1' } }),
+    attacks: async (c) => {
+      const post = async (body: unknown) => c.call('POST', `${ADMIN_API_BASE}${adminPaths.launchTokens}`, { at: 'globex', headers: { authorization: `Bearer ${await adminKeyOfAcme(c)}` }, body });
+      return [
+        { what: "acme's key naming globex", at: 'globex', status: [403], reply: await post({ username: 'demo', reason: 'ticket 2', client: OTHER_CLIENT_ID }) },
+        { what: "acme's key asking for a globex-only participant", at: 'globex', status: [404], reply: await post({ username: GLOBEX_ONLY.username, reason: 'ticket 3' }) },
+      ];
+    },
+  },
   [`GET ${v1(apiPaths.clientData)}`]: {
     request: (c, as) => c.call('GET', v1(apiPaths.clientData), as),
     attacks: async (c) => [

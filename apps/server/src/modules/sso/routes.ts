@@ -62,7 +62,7 @@ export function ssoRoutes(api: FastifyInstance, deps: ModuleDeps): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();
   const ctx: SsoContext = { db: deps.db, dataDir: deps.config.catalog.dataDir, sessionPolicy: deps.sessionPolicy };
 
-  typed.get(ssoPaths.login, { schema: { response: { 302: Redirect } } }, async (request, reply) =>
+  typed.get(ssoPaths.login, { schema: { summary: 'Single sign-on: send the browser to the client\'s identity provider (a browser navigation; the client is the Host)', response: { 302: Redirect } } }, async (request, reply) =>
     orFailureScreen(request, reply, 'login', async () => {
       const outcome = await beginLogin(ctx, request.clientId, siteOrigin(request));
       if (outcome.browserBinding) reply.header('set-cookie', cookie(request, outcome.browserBinding, 600));
@@ -70,7 +70,7 @@ export function ssoRoutes(api: FastifyInstance, deps: ModuleDeps): void {
     }),
   );
 
-  typed.get(ssoPaths.callback, { schema: { querystring: CallbackQuery, response: { 302: Redirect } } }, async (request, reply) =>
+  typed.get(ssoPaths.callback, { schema: { summary: 'Single sign-on: the provider\'s return; redirects to /sso-authenticated?JSESSIONID=… (good once, one minute) or a failure screen', querystring: CallbackQuery, response: { 302: Redirect } } }, async (request, reply) =>
     orFailureScreen(request, reply, 'callback', async () => {
       const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
       const outcome = await completeLogin(ctx, request.clientId, {
@@ -84,7 +84,7 @@ export function ssoRoutes(api: FastifyInstance, deps: ModuleDeps): void {
     }),
   );
 
-  typed.get(ssoPaths.logout, { schema: { response: { 302: Redirect } } }, async (request, reply) =>
+  typed.get(ssoPaths.logout, { schema: { summary: 'Single sign-on: end the session at the provider, then go to the client\'s site', response: { 302: Redirect } } }, async (request, reply) =>
     follow(request, reply, await logoutLocation(ctx, request.clientId), 'logout'),
   );
 }
