@@ -2,7 +2,6 @@ import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { sql } from 'kysely';
 import { parse, type CsvError } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import type { Db } from '../../db/database.ts';
@@ -16,7 +15,7 @@ import { operatorOrigin } from './audit.ts';
 import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn, type PointsLine } from './points-lines.ts';
 
 /** Lines per transaction: big enough that commits (an fsync each) cost little, small enough to stay flat in memory. */
-const DEFAULT_BATCH = 10_000;
+const DEFAULT_BATCH = 5_000;
 /** Keys per IN list: a power of two (see padded()), well under both engines' parameter limits. */
 const IN_CHUNK = 1_024;
 /** Rejected lines kept for the summary and --json; all of them go to --rejects, as they come. */
@@ -88,7 +87,6 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
   const skipped: LineProblem[] = [];
   parser.on('skip', (error: CsvError & { lines?: number }) => skipped.push({ line: error.lines ?? 0, reason: `unreadable CSV: ${error.message.split('\n')[0]}` }));
 
-  if (process.env.CACHE_KB) await sql.raw(`pragma cache_size = -${process.env.CACHE_KB}`).execute(db);
   const progress = progressBar(`Importing ${basename(file)}`, size);
   let columns: Record<PointsColumn, number> | undefined;
   let width = 0;
@@ -100,7 +98,6 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
     await postBatch(db, client.id, batch, runAt, counts, reject);
     batch = [];
     progress.update(bytesRead, lines);
-    if (process.env.DEBUG_IMPORT) { const m = process.memoryUsage(); process.stderr.write(`${lines} rss=${m.rss >> 20} heap=${m.heapUsed >> 20}/${m.heapTotal >> 20} ext=${m.external >> 20} ab=${m.arrayBuffers >> 20} t=${Math.round(performance.now())}\n`); }
   };
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {

@@ -75,10 +75,18 @@ export async function appendLedgerEntries(
 
   const createdAt = now.toISOString();
   const newId = orderedIds();
-  for (const [from, to] of pieces(result.appended.length, INSERT_ROWS)) {
+  // Written grouped by participant (in their order within each): the statement index leads
+  // with the participant, so neighbouring rows land on the same pages, and the ids (made in
+  // this order) still rise with the order of each participant's entries.
+  const byParticipant = result.appended.slice().sort((a, b) => {
+    const pa = movements[a]!.participantId;
+    const pb = movements[b]!.participantId;
+    return pa < pb ? -1 : pa > pb ? 1 : a - b;
+  });
+  for (const [from, to] of pieces(byParticipant.length, INSERT_ROWS)) {
     const parameters: unknown[] = [];
     for (let i = from; i < to; i += 1) {
-      const m = movements[result.appended[i]!]!;
+      const m = movements[byParticipant[i]!]!;
       const params = m.descriptionParams ? JSON.stringify(m.descriptionParams) : null;
       parameters.push(newId(), clientId, m.participantId, m.occurredAt, m.description, m.descriptionKey ?? null, params, m.amount, m.kind, m.reference ?? null, createdAt);
     }
@@ -87,7 +95,7 @@ export async function appendLedgerEntries(
 
   // Every participant with an appended entry: a first entry turns a null balance into a number
   // even when the movements cancel out.
-  const touched = [...new Set(result.appended.map((index) => movements[index]!.participantId))];
+  const touched = [...new Set(byParticipant.map((index) => movements[index]!.participantId))];
   const guard = options.requireCovered === true;
   for (const [from, to] of pieces(touched.length, UPDATE_ROWS)) {
     const parameters: unknown[] = [];
