@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, openSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
@@ -88,6 +88,14 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
   parser.on('skip', (error: CsvError & { lines?: number }) => skipped.push({ line: error.lines ?? 0, reason: `unreadable CSV: ${error.message.split('\n')[0]}` }));
 
   const progress = progressBar(`Importing ${basename(file)}`, size);
+  // Ctrl-C: the batch under way rolls back (its transaction never commits), the committed ones
+  // stay, and the same command finishes the job. Said plainly rather than dying silently.
+  const interrupted = () => {
+    progress.stop();
+    process.stderr.write('\nrewards: interrupted; the batches already committed stay. Run the same command again to finish: no line is posted twice.\n');
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
   let columns: Record<PointsColumn, number> | undefined;
   let width = 0;
   let lines = 0;
@@ -115,6 +123,7 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
     if (!columns) throw new CliError(`${file} is empty: the first line must be the header ${'username,points,date,description,external_id'}`);
     await flush();
   } finally {
+    process.off('SIGINT', interrupted);
     progress.stop();
     if (rejectsOut) await rejectsOut.close();
   }
@@ -241,7 +250,14 @@ async function postBatch(
 
 /** The --rejects CSV, written as lines are rejected, so that a million bad lines take no memory. */
 function openRejects(path: string): { write(problem: LineProblem): void; close(): Promise<void> } {
-  const out = createWriteStream(path, { flags: 'w' });
+  let fd: number;
+  try {
+    // Opened now, so that a --rejects the operator cannot write stops the import before it starts.
+    fd = openSync(path, 'w');
+  } catch {
+    throw new CliError(`Cannot write --rejects ${path}`);
+  }
+  const out = createWriteStream(path, { fd });
   const csv = stringify({ header: true, columns: ['line', 'reason'] });
   csv.pipe(out);
   let failure: Error | undefined;
