@@ -93,10 +93,11 @@ describe.each(dialects)('rewards points on %s', (dialect) => {
         `m-6,spent,2026-03-03,-${spentBefore + 250 + 1},correction`, // 9: more than spent has, even after line 3
         'm-7,spent,2026-03-03,-200,"Correction, duplicate posting"', // 10: covered thanks to line 3
         'm-8,demo,2026-03-04T09:30:00+02:00,5,Early bird', // 11
+        'm-9,demo,2026-03-04,5,a "quoted" word', // 12: not CSV (quotes inside an unquoted field)
       ].join('\n'),
     );
     const first = await rewardsJson<ImportJson>(database, ['points', 'import', file, '--client', 'acme', '--rejects', rejects]);
-    expect(first).toMatchObject({ lines: 10, added: 4, unchanged: 0, rejected: 6 });
+    expect(first).toMatchObject({ lines: 11, added: 4, unchanged: 0, rejected: 7 });
     expect(first.rejects).toEqual([
       { line: 4, reason: 'unknown username nobody' },
       { line: 5, reason: expect.stringContaining('points "12.5" is not a whole number') },
@@ -104,6 +105,7 @@ describe.each(dialects)('rewards points on %s', (dialect) => {
       { line: 7, reason: 'external_id is missing' },
       { line: 8, reason: 'external_id m-1 repeats line 2' },
       { line: 9, reason: expect.stringContaining('would take the balance of spent below zero') },
+      { line: 12, reason: expect.stringContaining('unreadable CSV') },
     ]);
     expect(readFileSync(rejects, 'utf8').split('\n')[0]).toBe('line,reason');
     expect(readFileSync(rejects, 'utf8')).toContain('5,"points ""12.5"" is not a whole number');
@@ -112,7 +114,7 @@ describe.each(dialects)('rewards points on %s', (dialect) => {
     expect(await entriesWith('import:m-8')).toMatchObject([{ occurred_at: '2026-03-04T07:30:00.000Z', description_key: 'ledger.import.line', description_params: '{"description":"Early bird"}' }]);
 
     const second = await rewardsJson<ImportJson>(database, ['points', 'import', file, '--client', 'acme']);
-    expect(second).toMatchObject({ lines: 10, added: 0, unchanged: 4 });
+    expect(second).toMatchObject({ lines: 11, added: 0, unchanged: 4, rejected: 7 });
     for (const reference of ['import:m-1', 'import:m-2', 'import:m-7', 'import:m-8']) expect(await entriesWith(reference)).toHaveLength(1);
 
     // The same external_id with other content is a mistake, not a re-run.
@@ -133,8 +135,8 @@ describe.each(dialects)('rewards points on %s', (dialect) => {
     const audit = await rewardsJson<Array<{ action: string; details: unknown }>>(database, ['audit', '--client', 'acme', '--action', 'points.import']);
     expect(audit.map((a) => a.details)).toEqual([
       { lines: 1, added: 0, unchanged: 0, rejected: 1 },
-      { lines: 10, added: 0, unchanged: 4, rejected: 6 },
-      { lines: 10, added: 4, unchanged: 0, rejected: 6 },
+      { lines: 11, added: 0, unchanged: 4, rejected: 7 },
+      { lines: 11, added: 4, unchanged: 0, rejected: 7 },
     ]);
     await expectLedgerMatchesBalances(database.db);
   }, CLI_STORY);

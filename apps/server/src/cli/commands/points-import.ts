@@ -84,8 +84,15 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
   const parser = input.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, skip_records_with_error: true }));
   input.on('error', (error) => parser.destroy(error));
   // Malformed CSV (a stray quote) rejects that record and goes on.
+  let lines = 0;
   const skipped: LineProblem[] = [];
-  parser.on('skip', (error: CsvError & { lines?: number }) => skipped.push({ line: error.lines ?? 0, reason: `unreadable CSV: ${error.message.split('\n')[0]}` }));
+  parser.on('skip', (error: CsvError & { lines?: number }) => {
+    // One record can fail more than once (each stray quote): one rejection per line.
+    const line = error.lines ?? 0;
+    if (skipped.at(-1)?.line === line) return;
+    lines += 1;
+    skipped.push({ line, reason: `unreadable CSV: ${error.message.split('\n')[0]}` });
+  });
 
   const progress = progressBar(`Importing ${basename(file)}`, size);
   // Ctrl-C: the batch under way rolls back (its transaction never commits), the committed ones
@@ -98,7 +105,6 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
   process.once('SIGINT', interrupted);
   let columns: Record<PointsColumn, number> | undefined;
   let width = 0;
-  let lines = 0;
   let batch: Array<PointsLine | LineProblem> = [];
   const flush = async () => {
     for (const problem of skipped.splice(0)) batch.push(problem);
