@@ -1,0 +1,289 @@
+import { createReadStream, createWriteStream, openSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { Command } from 'commander';
+import { SqliteAdapter, sql } from 'kysely';
+import { parse, type CsvError } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import type { Db } from '../../db/database.ts';
+import type { Client } from '../../db/schema.ts';
+import { recordAudit } from '../../modules/audit/store.ts';
+import { appendLedgerEntries, padded } from '../../modules/ledger/bulk.ts';
+import { usernameKey } from '../../modules/participants/store.ts';
+import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
+import { emptyCounts, formatImportReport, progressBar, type ImportCounts, type RejectedLine } from '../import-report.ts';
+import { operatorOrigin } from './audit.ts';
+import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn, type PointsLine } from './points-lines.ts';
+
+/** Lines per transaction: big enough that commits (an fsync each) cost little, small enough to stay flat in memory. */
+const DEFAULT_BATCH = 10_000;
+/** SQLite page cache of an import (see importPoints). */
+const IMPORT_CACHE_MB = 32;
+/** Keys per IN list: a power of two (see padded()), well under both engines' parameter limits. */
+const IN_CHUNK = 1_024;
+/** Rejected lines kept for the summary and --json; all of them go to --rejects, as they come. */
+const REJECTS_KEPT = 10_000;
+
+export function registerPointsImport(points: Command): void {
+  const command = points
+    .command('import')
+    .description(
+      'post a CSV of points lines (username,points,date,description,external_id in any order), each line one entry; idempotent on external_id, so a re-run (also after a kill) posts nothing twice',
+    )
+    .argument('<file>', 'the CSV file')
+    .requiredOption('--client <id>', 'the client')
+    .option('--rejects <file>', 'write the rejected lines (line,reason) to this CSV')
+    .option('--batch-size <n>', 'lines per transaction', String(DEFAULT_BATCH));
+  action<{ client?: string; rejects?: string; batchSize: string }>(command, async (db, { args, options, operator }) => {
+    const client = await requireClient(db, options.client);
+    const file = args[0]!;
+    const batchSize = wholeNumber('--batch-size', options.batchSize, 1, 50_000);
+    let size: number;
+    try {
+      const stat = statSync(file);
+      if (!stat.isFile()) throw new Error();
+      size = stat.size;
+    } catch {
+      throw new CliError(`Cannot read ${file}: no such file`);
+    }
+    const report = await importPoints(db, client, file, size, { batchSize, rejectsPath: options.rejects, operator });
+    return { human: formatImportReport('Points', report) + (report.rejected > report.rejects.length ? `\n  (${report.rejected} rejected lines in all)` : ''), json: report };
+  });
+}
+
+interface ImportOptions {
+  batchSize: number;
+  rejectsPath?: string;
+  operator: string;
+}
+
+export interface PointsImportReport extends ImportCounts {
+  file: string;
+  lines: number;
+  rejects: RejectedLine[];
+}
+
+/**
+ * Streams the file in batches, one transaction each (docs/decisions/022). A batch commits its
+ * entries with their balances or nothing, so a run stopped anywhere leaves whole batches; the
+ * next run of the same file finds their references taken and counts those lines unchanged.
+ */
+export async function importPoints(db: Db, client: Client, file: string, size: number, options: ImportOptions): Promise<PointsImportReport> {
+  // Every entry of this run has this created_at: a line whose external_id an earlier line of
+  // the same run posted is a repeat in the file, one posted by an earlier run is unchanged.
+  const runAt = new Date();
+  const counts = emptyCounts();
+  const kept: RejectedLine[] = [];
+  const rejectsOut = options.rejectsPath ? openRejects(options.rejectsPath) : undefined;
+  const reject = (problem: LineProblem) => {
+    counts.rejected += 1;
+    if (kept.length < REJECTS_KEPT) kept.push(problem);
+    rejectsOut?.write(problem);
+  };
+
+  const input = createReadStream(file);
+  let bytesRead = 0;
+  input.on('data', (chunk) => (bytesRead += chunk.length));
+  const parser = input.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, skip_records_with_error: true }));
+  input.on('error', (error) => parser.destroy(error));
+  // Malformed CSV (a stray quote) rejects that record and goes on.
+  let lines = 0;
+  const skipped: LineProblem[] = [];
+  parser.on('skip', (error: CsvError & { lines?: number }) => {
+    // One record can fail more than once (each stray quote): one rejection per line.
+    const line = error.lines ?? 0;
+    if (skipped.at(-1)?.line === line) return;
+    lines += 1;
+    skipped.push({ line, reason: `unreadable CSV: ${error.message.split('\n')[0]}` });
+  });
+
+  // SQLite's default page cache (2 MB) is far smaller than the pages one batch changes (the
+  // statement index and the participants, scattered): it spilled them to the WAL again and again
+  // within a transaction, 30 KB written per line. 32 MB holds a batch's pages until its commit.
+  // This process's own connection only; synchronous=FULL stays.
+  if (db.getExecutor().adapter instanceof SqliteAdapter) await sql.raw(`pragma cache_size = -${IMPORT_CACHE_MB * 1024}`).execute(db);
+  const progress = progressBar(`Importing ${basename(file)}`, size);
+  // Ctrl-C: the batch under way rolls back (its transaction never commits), the committed ones
+  // stay, and the same command finishes the job. Said plainly rather than dying silently.
+  const interrupted = () => {
+    progress.stop();
+    process.stderr.write('\nrewards: interrupted; the batches already committed stay. Run the same command again to finish: no line is posted twice.\n');
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  let columns: Record<PointsColumn, number> | undefined;
+  let width = 0;
+  let batch: Array<PointsLine | LineProblem> = [];
+  const flush = async () => {
+    for (const problem of skipped.splice(0)) batch.push(problem);
+    batch.sort((a, b) => a.line - b.line);
+    await postBatch(db, client.id, batch, runAt, counts, reject);
+    batch = [];
+    progress.update(bytesRead, lines);
+  };
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (!columns) {
+        const found = columnsOf(record);
+        if (typeof found === 'string') throw new CliError(`${file}: ${found}`);
+        columns = found;
+        width = record.length;
+        continue;
+      }
+      lines += 1;
+      batch.push(parsePointsLine(record, columns, width, info.lines));
+      if (batch.length >= options.batchSize) await flush();
+    }
+    if (!columns) throw new CliError(`${file} is empty: the first line must be the header ${'username,points,date,description,external_id'}`);
+    await flush();
+  } finally {
+    process.off('SIGINT', interrupted);
+    progress.stop();
+    if (rejectsOut) await rejectsOut.close();
+  }
+
+  const report: PointsImportReport = { file, lines, ...counts, rejects: kept };
+  await db.transaction().execute((trx) =>
+    recordAudit(
+      trx,
+      { clientId: client.id, actor: options.operator, actorKind: 'operator', action: 'points.import', subject: basename(file), details: { lines, added: counts.added, unchanged: counts.unchanged, rejected: counts.rejected }, origin: operatorOrigin },
+      new Date(),
+    ),
+  );
+  return report;
+}
+
+interface Existing {
+  reference: string;
+  participant_id: string;
+  amount: number;
+  occurred_at: string;
+  description: string;
+  created_at: string;
+}
+
+/** One batch, one transaction: resolve usernames, sort out known references, append the rest in order. */
+async function postBatch(
+  db: Db,
+  clientId: string,
+  batch: ReadonlyArray<PointsLine | LineProblem>,
+  runAt: Date,
+  counts: ImportCounts,
+  reject: (problem: LineProblem) => void,
+): Promise<void> {
+  const problems: LineProblem[] = [];
+  const candidates: PointsLine[] = [];
+  const firstLine = new Map<string, number>();
+  for (const item of batch) {
+    if (!('reference' in item)) {
+      problems.push(item);
+      continue;
+    }
+    const earlier = firstLine.get(item.externalId);
+    if (earlier !== undefined) problems.push({ line: item.line, reason: `external_id ${item.externalId} repeats line ${earlier}` });
+    else {
+      firstLine.set(item.externalId, item.line);
+      candidates.push(item);
+    }
+  }
+
+  const outcome = await db.transaction().execute(async (trx) => {
+    const local: LineProblem[] = [];
+    let unchanged = 0;
+    const ids = new Map<string, string>();
+    const keys = [...new Set(candidates.map((c) => usernameKey(c.username)))];
+    for (let from = 0; from < keys.length; from += IN_CHUNK) {
+      const rows = await trx
+        .selectFrom('participants')
+        .select(['id', 'username_key'])
+        .where('client_id', '=', clientId)
+        .where('username_key', 'in', padded(keys.slice(from, from + IN_CHUNK)))
+        .execute();
+      for (const row of rows) ids.set(row.username_key, row.id);
+    }
+    const existing = new Map<string, Existing>();
+    const references = candidates.map((c) => c.reference);
+    for (let from = 0; from < references.length; from += IN_CHUNK) {
+      const rows = await trx
+        .selectFrom('ledger_entries')
+        .select(['reference', 'participant_id', 'amount', 'occurred_at', 'description', 'created_at'])
+        .where('client_id', '=', clientId)
+        .where('reference', 'in', padded(references.slice(from, from + IN_CHUNK)))
+        .execute();
+      for (const row of rows) existing.set(row.reference!, { ...row, reference: row.reference!, amount: Number(row.amount) });
+    }
+
+    const toPost: PointsLine[] = [];
+    const participantIds: string[] = [];
+    const createdAt = runAt.toISOString();
+    for (const line of candidates) {
+      const participantId = ids.get(usernameKey(line.username));
+      if (!participantId) {
+        local.push({ line: line.line, reason: `unknown username ${line.username}` });
+        continue;
+      }
+      const known = existing.get(line.reference);
+      if (known) {
+        if (known.created_at === createdAt) local.push({ line: line.line, reason: `external_id ${line.externalId} repeats an earlier line of this file` });
+        else if (known.participant_id === participantId && known.amount === line.points && known.occurred_at === line.occurredAt && known.description === line.description) unchanged += 1;
+        else local.push({ line: line.line, reason: `external_id ${line.externalId} was already posted with different content` });
+        continue;
+      }
+      toPost.push(line);
+      participantIds.push(participantId);
+    }
+
+    const { appended, refused } = await appendLedgerEntries(
+      trx,
+      clientId,
+      toPost.map((line, index) => ({
+        clientId,
+        participantId: participantIds[index]!,
+        occurredAt: line.occurredAt,
+        description: line.description,
+        descriptionKey: line.descriptionKey,
+        ...(line.descriptionParams ? { descriptionParams: line.descriptionParams } : {}),
+        amount: line.points,
+        kind: line.kind,
+        reference: line.reference,
+      })),
+      runAt,
+      { requireCovered: true },
+    );
+    for (const index of refused) {
+      const line = toPost[index]!;
+      local.push({ line: line.line, reason: `${line.points} would take the balance of ${line.username} below zero` });
+    }
+    return { added: appended.length, unchanged, problems: local };
+  });
+
+  counts.added += outcome.added;
+  counts.unchanged += outcome.unchanged;
+  for (const problem of [...problems, ...outcome.problems].sort((a, b) => a.line - b.line)) reject(problem);
+}
+
+/** The --rejects CSV, written as lines are rejected, so that a million bad lines take no memory. */
+function openRejects(path: string): { write(problem: LineProblem): void; close(): Promise<void> } {
+  let fd: number;
+  try {
+    // Opened now, so that a --rejects the operator cannot write stops the import before it starts.
+    fd = openSync(path, 'w');
+  } catch {
+    throw new CliError(`Cannot write --rejects ${path}`);
+  }
+  const out = createWriteStream(path, { fd });
+  const csv = stringify({ header: true, columns: ['line', 'reason'] });
+  csv.pipe(out);
+  let failure: Error | undefined;
+  out.on('error', (error) => (failure = error));
+  return {
+    write: (problem) => csv.write(problem),
+    async close() {
+      csv.end();
+      await finished(out).catch(() => {});
+      if (failure) throw new CliError(`Cannot write ${path}: ${failure.message}`);
+    },
+  };
+}
+
+

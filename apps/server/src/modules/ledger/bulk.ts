@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import { CompiledQuery, PostgresAdapter, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { LedgerMovement } from './store.ts';
+
+/**
+ * Many movements of one client in one statement set: the bulk twin of appendLedgerEntry, for
+ * imports of hundreds of thousands of lines (docs/decisions/022). The same invariants hold when
+ * the caller's transaction commits: every entry has moved its participant's cached balance by
+ * its amount, and with `requireCovered` no balance went below zero at any point of the
+ * movements' order. It differs only in how: one read of the balances touched, the order walked
+ * in memory, multi-row INSERTs, and one UPDATE for all the balances.
+ */
+
+/**
+ * Rows per statement. Modest on purpose: SQLite's driver keeps each prepared statement, and one
+ * of 20,000 parameters holds megabytes (see pieces()); a hundred rows already make the per-
+ * statement overhead small.
+ */
+const INSERT_ROWS = 100;
+const UPDATE_ROWS = 256;
+/** Participants per balance read; a power of two, see padded(). */
+const SELECT_ROWS = 512;
+
+export interface BulkAppendResult {
+  /** Positions (in `movements`) of those appended. */
+  appended: number[];
+  /** Positions of debits refused because the balance, at that point of the order, did not cover them. */
+  refused: number[];
+}
+
+/**
+ * Appends the movements in order, all of one client. With `requireCovered`, a movement that
+ * would take its participant's balance below zero at its place in the order is left out (and
+ * listed in `refused`); the ones after it see the balance without it. Throws (and the caller's
+ * transaction should roll back) if a participant does not exist or a reference is taken.
+ *
+ * The balances are read under a row lock on PostgreSQL (FOR UPDATE) so that a concurrent debit
+ * cannot slip between the read and the UPDATE; SQLite's transaction already holds the only
+ * write lock. The UPDATE also refuses to leave a balance below zero, as a last guard.
+ */
+export async function appendLedgerEntries(
+  trx: Transaction<Database>,
+  clientId: string,
+  movements: readonly LedgerMovement[],
+  now = new Date(),
+  options: { requireCovered?: boolean } = {},
+): Promise<BulkAppendResult> {
+  const result: BulkAppendResult = { appended: [], refused: [] };
+  if (movements.length === 0) return result;
+  const postgres = isPostgres(trx);
+
+  const balances = new Map<string, number>();
+  const ids = [...new Set(movements.map((m) => m.participantId))];
+  for (let from = 0; from < ids.length; from += SELECT_ROWS) {
+    const chunk = padded(ids.slice(from, from + SELECT_ROWS));
+    const { rows } = await trx.executeQuery<{ id: string; balance: number | null }>(CompiledQuery.raw(selectBalances(chunk.length, postgres), [clientId, ...chunk]));
+    for (const row of rows) balances.set(row.id, Number(row.balance ?? 0));
+  }
+  if (balances.size !== ids.length) throw new Error('No such participant');
+
+  const opening = new Map(balances);
+  for (let index = 0; index < movements.length; index += 1) {
+    const movement = movements[index]!;
+    if (movement.clientId !== clientId) throw new Error('Movements of another client');
+    if (!Number.isSafeInteger(movement.amount)) throw new Error('Points are whole numbers');
+    const balance = balances.get(movement.participantId)! + movement.amount;
+    if (options.requireCovered && movement.amount < 0 && balance < 0) {
+      result.refused.push(index);
+      continue;
+    }
+    balances.set(movement.participantId, balance);
+    result.appended.push(index);
+  }
+
+  const createdAt = now.toISOString();
+  const newId = orderedIds();
+  // Written grouped by participant (in their order within each): the statement index leads
+  // with the participant, so neighbouring rows land on the same pages, and the ids (made in
+  // this order) still rise with the order of each participant's entries.
+  const byParticipant = result.appended.slice().sort((a, b) => {
+    const pa = movements[a]!.participantId;
+    const pb = movements[b]!.participantId;
+    return pa < pb ? -1 : pa > pb ? 1 : a - b;
+  });
+  for (const [from, to] of pieces(byParticipant.length, INSERT_ROWS)) {
+    const parameters: unknown[] = [];
+    for (let i = from; i < to; i += 1) {
+      const m = movements[byParticipant[i]!]!;
+      const params = m.descriptionParams ? JSON.stringify(m.descriptionParams) : null;
+      parameters.push(newId(), clientId, m.participantId, m.occurredAt, m.description, m.descriptionKey ?? null, params, m.amount, m.kind, m.reference ?? null, createdAt);
+    }
+    await trx.executeQuery(CompiledQuery.raw(insertEntries(to - from, postgres), parameters));
+  }
+
+  // Every participant with an appended entry: a first entry turns a null balance into a number
+  // even when the movements cancel out.
+  const touched = [...new Set(byParticipant.map((index) => movements[index]!.participantId))];
+  const guard = options.requireCovered === true;
+  for (const [from, to] of pieces(touched.length, UPDATE_ROWS)) {
+    const parameters: unknown[] = [];
+    for (let i = from; i < to; i += 1) {
+      const id = touched[i]!;
+      parameters.push(id, balances.get(id)! - opening.get(id)!);
+    }
+    parameters.push(clientId);
+    const moved = await trx.executeQuery(CompiledQuery.raw(updateBalances(to - from, postgres, guard), parameters));
+    if (Number(moved.numAffectedRows) !== to - from) throw new Error('A balance moved while the entries were appended');
+  }
+  return result;
+}
+
+// The statements' text, made once per shape (and engine: ? or $n placeholders). Written by
+// hand rather than with Kysely's builder: a million rows would otherwise build a million
+// expression trees only to print the same text again.
+const texts = new Map<string, string>();
+
+function once(key: string, make: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = make();
+    texts.set(key, text);
+  }
+  return text;
+}
+
+function placeholders(postgres: boolean): () => string {
+  let n = 0;
+  return () => (postgres ? `$${++n}` : '?');
+}
+
+function selectBalances(rows: number, postgres: boolean): string {
+  return once(`select:${rows}:${postgres}`, () => {
+    const p = placeholders(postgres);
+    const client = p();
+    const list = Array.from({ length: rows }, p).join(', ');
+    // Without statistics SQLite would rather walk the client's whole (client_id, …) index than
+    // look the ids up one by one: the unary plus keeps it off that index. PostgreSQL plans well.
+    return postgres
+      ? `select id, balance from participants where client_id = ${client} and id in (${list}) for update`
+      : `select id, balance from participants where +client_id = ${client} and id in (${list})`;
+  });
+}
+
+function insertEntries(rows: number, postgres: boolean): string {
+  return once(`insert:${rows}:${postgres}`, () => {
+    const p = placeholders(postgres);
+    const values = Array.from({ length: rows }, () => `(${Array.from({ length: 11 }, p).join(', ')})`).join(', ');
+    return `insert into ledger_entries (id, client_id, participant_id, occurred_at, description, description_key, description_params, amount, kind, reference, created_at) values ${values}`;
+  });
+}
+
+/** VALUES names its columns column1, column2 on both engines; the cast types the parameter on PostgreSQL. */
+function updateBalances(rows: number, postgres: boolean, guard: boolean): string {
+  return once(`update:${rows}:${postgres}:${guard}`, () => {
+    const p = placeholders(postgres);
+    const values = Array.from({ length: rows }, () => `(${p()}, cast(${p()} as integer))`).join(', ');
+    const covered = guard ? ' and (d.column2 >= 0 or coalesce(participants.balance, 0) + d.column2 >= 0)' : '';
+    return `update participants set balance = coalesce(participants.balance, 0) + d.column2 from (values ${values}) as d where participants.client_id = ${p()} and participants.id = d.column1${covered}`;
+  });
+}
+
+function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Splits n rows into statements of few distinct sizes: full ones, then powers of two. SQLite's
+ * driver keeps prepared statements by their text (node-sqlite-dialect.ts): sizes that varied
+ * with every batch filled that cache with one-off statements, megabytes each. At most
+ * log2(max) + 2 shapes now.
+ */
+export function pieces(n: number, max: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let from = 0;
+  while (n - from >= max) {
+    out.push([from, from + max]);
+    from += max;
+  }
+  for (let size = 1 << Math.floor(Math.log2(max)); size >= 1; size >>= 1) {
+    if (n - from >= size) {
+      out.push([from, from + size]);
+      from += size;
+    }
+  }
+  return out;
+}
+
+/** An IN list padded (with its last value again) to a power of two, for the same reason as pieces(). */
+export function padded<T>(values: T[]): T[] {
+  if (values.length === 0) return values;
+  const size = 1 << Math.ceil(Math.log2(values.length));
+  const out = values.slice();
+  while (out.length < size) out.push(values[values.length - 1]!);
+  return out;
+}
+
+/**
+ * Ids in the UUIDv7 layout (RFC 9562): the time in milliseconds first, then a counter, then
+ * random bits. Random v4 ids land all over the primary key's index, so every batch rewrote
+ * pages throughout it; these append at its end. Unique: a fresh random tail per call.
+ */
+function orderedIds(): () => string {
+  const ms = Date.now().toString(16).padStart(12, '0');
+  const time = `${ms.slice(0, 8)}-${ms.slice(8)}`;
+  const tail = randomBytes(8).toString('hex');
+  let counter = 0;
+  return () => {
+    const c = (counter++).toString(16).padStart(7, '0');
+    // 7 = version; 8 = variant (10xx); 7 counter digits cover 268 million ids a call.
+    return `${time}-7${c.slice(0, 3)}-8${c.slice(3, 6)}-${c.slice(6)}${tail.slice(0, 11)}`;
+  };
+}
