@@ -70,10 +70,11 @@ const refused = [401, 403, 404];
 const hostOf = (at: Client) => ({ host: new URL(at === 'acme' ? DEMO_ORIGIN : OTHER_ORIGIN).host });
 
 /** A support desk's key scoped to acme (made once), and a launch token for acme's demo. */
-let acmeAdminKey: string | undefined;
+const acmeAdminKeys = new WeakMap<TestApp, string>();
 async function adminKeyOfAcme(c: Context): Promise<string> {
-  acmeAdminKey ??= (await c.t.database.db.transaction().execute((trx) => createAdminKey(trx, { name: 'isolation-acme-desk', clientId: 'acme', createdBy: 'test', origin: 'test' }))).key;
-  return acmeAdminKey;
+  const made = acmeAdminKeys.get(c.t) ?? (await c.t.database.db.transaction().execute((trx) => createAdminKey(trx, { name: 'isolation-acme-desk', clientId: 'acme', createdBy: 'test', origin: 'test' }))).key;
+  acmeAdminKeys.set(c.t, made);
+  return made;
 }
 async function launchTokenOfAcme(c: Context): Promise<string> {
   const participant = await findParticipantByUsername(c.t.database.db, 'acme', 'demo');
