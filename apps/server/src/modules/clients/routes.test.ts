@@ -16,7 +16,7 @@ describe.each(dialects)('GET viewConfig/client on %s', (dialect) => {
     expect(reply.headers['cache-control']).toBe('no-store');
     const data = ClientData.parse(reply.json());
     expect(data.clientBranding.clientName).toBe('Acme Rewards');
-    expect(data.clientBranding.clientLogo).toBe('/brand/acme/logo.svg');
+    expect(data.clientBranding.clientLogo).toMatch(/^\/brand\/acme\/logo\.svg\?v=[\w-]{12}$/);
     expect(data.locale).toEqual({ code: 'en-US', dir: 'ltr' });
     expect(data.localeList.map((l) => `${l.code}:${l.dir}`)).toEqual(['en-US:ltr', 'fr-FR:ltr', 'ar:rtl']);
     expect(data.clientBranding.mediaLabels.find((m) => m.locale === 'en-US')).toEqual({
@@ -66,6 +66,16 @@ describe.each(dialects)('GET viewConfig/client on %s', (dialect) => {
     expect(reply.headers['content-type']).toContain('image/svg+xml');
     expect(reply.headers['content-security-policy']).toContain("default-src 'none'");
     expect(reply.body).toContain('<svg');
+    expect(reply.headers['cache-control']).toBe('public, max-age=3600');
     expect((await t.app.inject({ method: 'GET', url: '/brand/nobody/logo.svg' })).statusCode).toBe(404);
+  });
+
+  it("keeps the logo a year at the versioned address client data gives, an hour at any other", async () => {
+    const logo = ClientData.parse((await t.api('GET', '/viewConfig/client')).json()).clientBranding.clientLogo;
+    const current = await t.app.inject({ method: 'GET', url: logo });
+    expect(current.statusCode).toBe(200);
+    expect(current.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const stale = await t.app.inject({ method: 'GET', url: '/brand/acme/logo.svg?v=older-versio' });
+    expect(stale.headers['cache-control']).toBe('public, max-age=3600');
   });
 });

@@ -1,4 +1,5 @@
 import { ClientData, Direction, PasswordRules, PluralForms, SsoLogoutType, SsoType, ClientCountry } from '@rewards/contract';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { cachedRead } from '../../db/read-cache.ts';
@@ -10,6 +11,11 @@ import { findClient, listClientLocales, listMediaLabels } from './store.ts';
 
 export function logoUrl(clientId: string): string {
   return `/brand/${encodeURIComponent(clientId)}/logo.svg`;
+}
+
+/** A short digest of the logo: the portal's logo address names it, so the browser may keep it for a year. */
+export function logoVersion(logo: string): string {
+  return createHash('sha256').update(logo).digest('base64url').slice(0, 12);
 }
 
 /** The locales a client offers, in its order; the first step of every locale check. */
@@ -55,7 +61,8 @@ export async function getClientData(db: Db, clientId: string, sessionPolicy: Pic
     bundleList: { [bundle.locale]: bundle },
     clientBranding: {
       clientName: client.name,
-      clientLogo: logoUrl(client.id),
+      // Versioned: a changed logo is a new address (served with a year's cache, decision 026).
+      clientLogo: `${logoUrl(client.id)}?v=${logoVersion(client.logo)}`,
       brandColor: client.brand_color,
       activationFields: z.array(z.string()).parse(JSON.parse(client.activation_fields)),
       mediaLabels: labels.map((label) => {
