@@ -8,8 +8,17 @@ import { launchChromium, signIn } from '../../apps/web/e2e/harness/pages.ts';
 import { median } from './history.ts';
 
 export interface ScreenMetrics {
-  /** JavaScript and CSS bodies as transferred (compressed when the server compresses), bytes. */
+  /**
+   * JavaScript the screen loads to show itself: requested before its first meaningful render, as
+   * transferred (compressed when the server compresses), bytes. The budget's figure.
+   */
   jsBytes: number;
+  /**
+   * All JavaScript within the settle time, the other screens' chunks that the app preloads when
+   * idle after the first render (spec section 2's preload order) included.
+   */
+  jsBytesWithPreloads: number;
+  /** CSS bodies as transferred, bytes. */
   cssBytes: number;
   /** Bytes over the wire (0 for what the browser cache served). */
   transferredBytes: number;
@@ -62,7 +71,7 @@ const observe = (ready: string) => `
 `;
 
 interface Sample {
-  jsBytes: number; cssBytes: number; transferredBytes: number; requests: number; apiBeforeRender: number; apiTotal: number;
+  jsBytes: number; jsBytesWithPreloads: number; cssBytes: number; transferredBytes: number; requests: number; apiBeforeRender: number; apiTotal: number;
   renderMs: number; lcpMs: number; cls: number; blockingMs: number; shifted: string[];
 }
 
@@ -83,7 +92,8 @@ async function sample(context: BrowserContext, ready: string, go: (page: import(
       const css = resources.filter((r) => /\.css$/.test(path(r)));
       const api = resources.filter((r) => path(r).startsWith('/api/'));
       return {
-        jsBytes: sum(js, 'encodedBodySize'),
+        jsBytes: sum(js.filter((r) => r.startTime < bench.render), 'encodedBodySize'),
+        jsBytesWithPreloads: sum(js, 'encodedBodySize'),
         cssBytes: sum(css, 'encodedBodySize'),
         transferredBytes: sum(resources, 'transferSize') + (navigation?.transferSize ?? 0),
         requests: resources.length + 1,
@@ -144,7 +154,7 @@ export async function runBrowser(baseUrl: string, log: (line: string) => void): 
     }
     const results = { login: summarise(logins), home: summarise(homes) };
     for (const [name, m] of Object.entries(results)) {
-      log(`${name}: JS ${m.jsBytes} B, CSS ${m.cssBytes} B, ${m.requests} requests, ${m.apiBeforeRender} API before render, LCP ${m.lcpMs} ms, CLS ${m.cls}${m.shifted.length > 0 ? ` (${m.shifted.join('; ')})` : ''}`);
+      log(`${name}: JS ${m.jsBytes} B (${m.jsBytesWithPreloads} B with preloads), CSS ${m.cssBytes} B, ${m.requests} requests, ${m.apiBeforeRender} API before render, LCP ${m.lcpMs} ms, CLS ${m.cls}${m.shifted.length > 0 ? ` (${m.shifted.join('; ')})` : ''}`);
     }
     return results;
   } finally {

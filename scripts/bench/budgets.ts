@@ -61,7 +61,8 @@ export function evaluateBudgets(r: Results): Budget[] {
     const { login, home } = r.browser;
     add('/login: API requests before first render', '0', String(login.apiBeforeRender), login.apiBeforeRender === 0);
     add('/home after sign-in, reload: API requests before the balance shows', '≤ 1', String(home.apiBeforeRender), home.apiBeforeRender <= 1);
-    add('/login JavaScript, compressed', '≤ 100 kB', kB(login.jsBytes), login.jsBytes <= 100_000);
+    // Before the first render: the chunks of other screens, preloaded when idle afterwards, are shown apart (decision 026).
+    add('/login JavaScript, compressed, before first render', '≤ 100 kB', `${kB(login.jsBytes)} (${kB(login.jsBytesWithPreloads)} with idle preloads)`, login.jsBytes <= 100_000);
     add('CLS /login (Chromium, worst of runs)', '≤ 0.01', String(login.cls), login.cls <= 0.01);
     add('CLS /home (Chromium, worst of runs)', '≤ 0.01', String(home.cls), home.cls <= 0.01);
   } else {

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { freePort } from '../lib/ports.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -42,9 +43,10 @@ export async function waitFor200(url: string, timeoutMs: number, alive: () => bo
 export async function startPortal(databaseUrl: string, logFile: string, env: Record<string, string> = {}): Promise<Portal> {
   const port = await freePort();
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, [MAIN], {
+  // Started as `npm start` starts it (flags and environment of process-settings.ts).
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, MAIN], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);

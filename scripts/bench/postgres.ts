@@ -6,7 +6,9 @@
  * The throwaway server runs without fsync (scripts/lib/postgres.ts): these figures compare
  * processes, they say nothing of disk durability.
  */
+import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { cpuSnapshot, cpuUse, type CpuUse } from './cpu.ts';
 import { startThrowawayPostgres } from '../lib/postgres.ts';
 import { redeemBodies, type LoadTiming } from './api.ts';
 import { addBenchData, apiHeaders, RACE_CODE, raceOutcome, REDEEM_USER, seedDemo, signIn } from './fixtures.ts';
@@ -19,6 +21,8 @@ export interface ScaleCase {
   two: LoadResult;
   /** two processes' requests/s over one's */
   speedup: number;
+  /** CPU during each load (warm-up included): machine busy share, cores used by portal a and b. */
+  cpu?: { one: CpuUse; two: CpuUse };
 }
 
 export interface RaceResult {
@@ -61,11 +65,16 @@ export async function runPostgres(dir: string, timing: LoadTiming, codes: number
     ];
     const cases: ScaleCase[] = [];
     for (const { path, name, ...spec } of specs) {
+      const pids = [a.pid, b.pid];
+      const beforeOne = cpuSnapshot(pids);
       const one = await load({ ...spec, url: `${a.baseUrl}${path}`, connections }, seconds, warmupSeconds);
+      const beforeTwo = cpuSnapshot(pids);
       const two = await loadAcross([a, b].map((p) => ({ ...spec, url: `${p.baseUrl}${path}`, connections: half })), seconds, warmupSeconds);
+      const cpu = { one: cpuUse(beforeOne, beforeTwo, cpus().length), two: cpuUse(beforeTwo, cpuSnapshot(pids), cpus().length) };
       const speedup = Math.round((two.requestsPerSecond / one.requestsPerSecond) * 100) / 100;
-      cases.push({ name, one, two, speedup });
-      log(`PostgreSQL ${name}: one process ${one.requestsPerSecond}/s, two ${two.requestsPerSecond}/s (×${speedup})`);
+      cases.push({ name, one, two, speedup, cpu });
+      const busy = (use: CpuUse) => `machine ${Math.round(use.machineBusy * 100)}% busy, portals ${use.processCores.join(' + ')} cores`;
+      log(`PostgreSQL ${name}: one process ${one.requestsPerSecond}/s (${busy(cpu.one)}), two ${two.requestsPerSecond}/s (${busy(cpu.two)}) (×${speedup})`);
     }
 
     const body = JSON.stringify({ code: RACE_CODE, userName: REDEEM_USER });

@@ -47,9 +47,9 @@ function apiTable(api: ApiResults): string[] {
 function screenTable(browser: BrowserResults): string[] {
   const kB = (bytes: number) => `${Math.round(bytes / 100) / 10}`;
   const row = (name: string, m: ScreenMetrics) =>
-    `| ${name} | ${kB(m.jsBytes)} | ${kB(m.cssBytes)} | ${m.requests} | ${m.apiBeforeRender} (${m.apiTotal} in all) | ${m.renderMs} | ${m.lcpMs} | ${m.cls} | ${m.blockingMs} |`;
+    `| ${name} | ${kB(m.jsBytes)} (${kB(m.jsBytesWithPreloads ?? m.jsBytes)}) | ${kB(m.cssBytes)} | ${m.requests} | ${m.apiBeforeRender} (${m.apiTotal} in all) | ${m.renderMs} | ${m.lcpMs} | ${m.cls} | ${m.blockingMs} |`;
   return [
-    '| screen | JS kB | CSS kB | requests | API before render | render ms | LCP ms | CLS | blocking ms |',
+    '| screen | JS kB before render (with idle preloads) | CSS kB | requests | API before render | render ms | LCP ms | CLS | blocking ms |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     row('/login, cold', browser.login),
     row('/home after sign-in, reload', browser.home),
@@ -75,8 +75,12 @@ export function markdown(r: Results): string {
     lines.push('**Scale-out on PostgreSQL** (one process: 16 connections; two: 8 + 8 at once, added up)', '');
     if ('error' in r.postgres) lines.push(`Not measured: ${r.postgres.error}`, '');
     else {
-      lines.push('| case | one process /s | two processes /s | × | non-2xx (one / two) |', '|---|---:|---:|---:|---:|');
-      for (const c of r.postgres.cases) lines.push(`| \`${c.name}\` | ${n(c.one.requestsPerSecond)} | ${n(c.two.requestsPerSecond)} | ${c.speedup} | ${c.one.non2xx} / ${c.two.non2xx} |`);
+      lines.push('| case | one process /s | two processes /s | × | non-2xx (one / two) | machine CPU busy (one / two) | portal cores (one / two) |', '|---|---:|---:|---:|---:|---:|---:|');
+      const busy = (c: (typeof r.postgres.cases)[number], key: 'one' | 'two') => (c.cpu ? `${Math.round(c.cpu[key].machineBusy * 100)}%` : '–');
+      const cores = (c: (typeof r.postgres.cases)[number], key: 'one' | 'two') => (c.cpu ? c.cpu[key].processCores.filter((x, i) => key === 'two' || i === 0 || x > 0).join(' + ') : '–');
+      for (const c of r.postgres.cases) {
+        lines.push(`| \`${c.name}\` | ${n(c.one.requestsPerSecond)} | ${n(c.two.requestsPerSecond)} | ${c.speedup} | ${c.one.non2xx} / ${c.two.non2xx} | ${busy(c, 'one')} / ${busy(c, 'two')} | ${cores(c, 'one')} / ${cores(c, 'two')} |`);
+      }
       const race = r.postgres.race;
       lines.push('', `100-way race on one code across both processes: ${race.requests} requests answered ${Object.entries(race.statuses).map(([s, k]) => `${k} × ${s}`).join(', ')}; ${race.credits} ledger credit(s), balance ${race.balanceMatchesLedger ? 'matches' : 'does NOT match'} the ledger.`, '');
     }

@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { API_BASE } from '@rewards/contract';
@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { configureReadCache } from './db/read-cache.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { replySerializerCompiler } from './http/reply-serializer.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
@@ -68,7 +69,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Compiled JSON serialisers instead of a zod parse per reply (docs/decisions/026).
+  app.setSerializerCompiler(replySerializerCompiler);
   app.decorateRequest('session', null);
   app.decorateRequest('sessionId', null);
 
@@ -78,8 +80,10 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  // Callback-style hooks here and below: an async hook costs a promise on every reply (decision 026).
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   configureReadCache(db, config.clientCacheSeconds);
@@ -107,8 +111,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   await app.register(
     async (api) => {
       // Spec section 7: no caching of API replies.
-      api.addHook('onSend', async (_request, reply) => {
+      api.addHook('onSend', (_request, reply, payload, done) => {
         if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+        done(null, payload);
       });
       clientRoutes(api, db, sessionPolicy);
       bundleRoutes(api, db);

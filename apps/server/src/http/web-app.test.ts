@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientData } from '@rewards/contract';
@@ -44,6 +44,19 @@ describe('the served web app', () => {
       expect(data.bundleList['en-US']?.properties['login.title']).toBe('</script><script>alert(1)</script>');
       expect(reply.body).not.toContain('<script>alert(1)');
     }
+  });
+
+  it('sends the page compressed to a browser that accepts it, the same page either way', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('accept-encoding');
+    const br = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000', 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzip = await app.inject({ method: 'GET', url: '/home', headers: { host: 'localhost:3000', 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
   });
 
   it('serves an unknown site the bare page, which then shows its error', async () => {

@@ -4,7 +4,7 @@ import { ClientData, ClientHeaders, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
-import { clientDataBody, getClientLogo } from './service.ts';
+import { clientDataBody, getClientLogo, logoVersion } from './service.ts';
 
 export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -24,13 +24,15 @@ export function brandRoutes(app: FastifyInstance, db: Db): void {
   for (const extension of ['svg', 'png']) {
     app.withTypeProvider<ZodTypeProvider>().get(
       `/brand/:clientId/logo.${extension}`,
-      { schema: { params: z.object({ clientId: z.string().min(1).max(100) }) } },
+      { schema: { params: z.object({ clientId: z.string().min(1).max(100) }), querystring: z.object({ v: z.string().max(64).optional() }) } },
       async (request, reply) => {
         const logo = await getClientLogo(db, request.params.clientId);
         if (!logo) return reply.status(404).type('text/plain').send('Not found');
+        // The address client data gives names this logo's version: it never changes, keep it a year.
+        const current = request.query.v === logo.version;
         return reply
           .type(logo.type)
-          .header('cache-control', 'public, max-age=3600')
+          .header('cache-control', current ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
           .header('x-content-type-options', 'nosniff')
           // An SVG opened on its own must not run script.
           .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")

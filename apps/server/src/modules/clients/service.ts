@@ -1,4 +1,5 @@
 import { ClientData, Direction, PasswordRules, PluralForms, SsoLogoutType, SsoType, ClientCountry } from '@rewards/contract';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { LogoType } from '../../db/schema.ts';
@@ -16,6 +17,11 @@ import { findClient, listClientLocales, listMediaLabels } from './store.ts';
  */
 export function logoUrl(clientId: string, type: LogoType = 'image/svg+xml'): string {
   return `/brand/${encodeURIComponent(clientId)}/logo.${type === 'image/png' ? 'png' : 'svg'}`;
+}
+
+/** A short digest of the logo: the portal's logo address names it, so the browser may keep it for a year. */
+export function logoVersion(logo: string): string {
+  return createHash('sha256').update(logo).digest('base64url').slice(0, 12);
 }
 
 /** The locales a client offers, in its order; the first step of every locale check. */
@@ -64,7 +70,8 @@ export async function getClientData(db: Db, clientId: string, sessionPolicy: Pic
     bundleList: { [bundle.locale]: bundle },
     clientBranding: {
       clientName: client.name,
-      clientLogo: logoUrl(client.id, client.logo_type),
+      // Versioned: a changed logo is a new address (served with a year's cache, decision 026).
+      clientLogo: `${logoUrl(client.id, client.logo_type)}?v=${logoVersion(client.logo)}`,
       brandColor: client.brand_color,
       activationFields: z.array(z.string()).parse(JSON.parse(client.activation_fields)),
       mediaLabels: labels.map((label) => {
@@ -87,8 +94,9 @@ export async function getClientData(db: Db, clientId: string, sessionPolicy: Pic
 }
 
 /** The logo's bytes and media type: an SVG as stored, a PNG decoded from its base64. */
-export async function getClientLogo(db: Db, clientId: string): Promise<{ type: LogoType; body: string | Buffer } | undefined> {
+export async function getClientLogo(db: Db, clientId: string): Promise<{ type: LogoType; body: string | Buffer; version: string } | undefined> {
   const client = await findClient(db, clientId);
   if (!client) return undefined;
-  return client.logo_type === 'image/png' ? { type: 'image/png', body: Buffer.from(client.logo, 'base64') } : { type: 'image/svg+xml', body: client.logo };
+  const version = logoVersion(client.logo);
+  return client.logo_type === 'image/png' ? { type: 'image/png', body: Buffer.from(client.logo, 'base64'), version } : { type: 'image/svg+xml', body: client.logo, version };
 }
