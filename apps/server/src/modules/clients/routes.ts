@@ -4,7 +4,7 @@ import { ClientData, ClientHeaders, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
-import { clientDataBody, getClientLogo, logoVersion } from './service.ts';
+import { clientDataBody, getClientLogo } from './service.ts';
 
 export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
   app.withTypeProvider<ZodTypeProvider>().get(
