@@ -8,7 +8,7 @@ import { apiPaths, ClientData, type UserData } from '@rewards/contract';
 import { seedDemo } from '../db/seed/demo.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { partnerSecretHash } from '../modules/catalog/partner-service.ts';
-import { appOverDatabase } from '../../test/app-over-database.ts';
+import { appOver } from '../../test/app-over.ts';
 import { runRewards, rewardsJson } from '../../test/cli.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { seedOtherClient } from '../../test/other-client.ts';
@@ -94,7 +94,7 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
         privacy_ack_version: 2, balance: null, created_at: new Date().toISOString(),
       })
       .execute();
-    const portal = await appOverDatabase(database);
+    const portal = await appOver(database);
     try {
       const data = ClientData.parse((await portal.api('GET', apiPaths.clientData, { origin: ORIGIN })).json());
       expect(data.clientBranding).toMatchObject({ clientName: 'Initrode Perks', brandColor: '#0e7490', clientLogo: expect.stringMatching(/^\/brand\/initrode\/logo\.png\?v=/) as unknown, activationFields: ['accountNumber', 'emailAddress'] });
@@ -196,7 +196,7 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
     expect(again).toMatchObject({ added: 0, updated: 1, unchanged: 2 });
 
     // A running portal reads configuration through its cache; a fresh one sees the import at once.
-    const portal = await appOverDatabase(database, { CLIENT_CACHE_SECONDS: '60' });
+    const portal = await appOver(database, { CLIENT_CACHE_SECONDS: '60' });
     try {
       const bundle = (await portal.api('GET', apiPaths.bundle('fr-FR'), { origin: ORIGIN })).json<{ bundleList: Record<string, { properties: Record<string, string> }> }>();
       expect(bundle.bundleList['fr-FR']?.properties['login.heading']).toBe('Bienvenue chez Initrode !');
@@ -220,7 +220,7 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
     const json = file('content.json', JSON.stringify({ 'en-US': { privacyPolicy: 'We keep **little**.', faqs: '## How do I earn stars?\nBy selling.' } }));
     expect(await rewardsJson(database, ['clients', 'content', 'import', json, '--client', 'initrode'])).toMatchObject({ added: 1, unchanged: 1, updated: 0 });
 
-    const portal = await appOverDatabase(database);
+    const portal = await appOver(database);
     try {
       const faqs = await portal.api('GET', `${apiPaths.contentKey('faqs')}?locale=fr-FR`, { origin: ORIGIN });
       expect(faqs.json()).toMatchObject({ properties: [{ locale: 'fr-FR', value: expect.stringContaining('Comment gagner des étoiles') as string }] });
