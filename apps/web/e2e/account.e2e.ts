@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { OutboxEntry } from '../../server/src/modules/mail/listing.ts';
 import { rewardsCli, startPortalServer, type PortalServer } from './harness/server.ts';
-import { expectNoSeriousA11yViolations } from './harness/browser.ts';
+import { closePage, expectNoSeriousA11yViolations, openPageOn } from './harness/browser.ts';
 import { DEMO_PASSWORD, expectPath, expectVisible, launchChromium, loginForm, signIn } from './harness/pages.ts';
 
 /** One mail as the operator CLI's `outbox --json` prints it. */
@@ -15,7 +15,6 @@ type OutboxMail = OutboxEntry;
 const NEW_PASSWORD = 'Garden-Path-42';
 let server: PortalServer;
 let browser: Browser;
-const pageErrors = new WeakMap<Page, string[]>();
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startPortalServer(), launchChromium()]);
@@ -26,21 +25,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.baseUrl, locale: 'en-US', reducedMotion: 'reduce' });
-  context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  pageErrors.set(page, errors);
-  return page;
+function newPage(): Promise<Page> {
+  return openPageOn(browser, server.baseUrl);
 }
 
-/** Closes the test's page; an uncaught error in it fails the test. */
-async function done(page: Page) {
-  await page.context().close();
-  expect(pageErrors.get(page), 'uncaught errors in the page').toEqual([]);
-}
 
 /** The newest mail of a template to an address, waiting a little for it to be written. */
 async function latestMail(to: string, template: string): Promise<OutboxMail> {
@@ -77,7 +65,7 @@ describe('the account pages, as anyone can open them', () => {
       await expectVisible(page.getByRole('heading', { level: 1, name: heading }));
       await expectNoSeriousA11yViolations(page);
     }
-    await done(page);
+    await closePage(page);
   });
 
   test('the activation page asks for the demo fields and checks them before sending', async () => {
@@ -89,7 +77,7 @@ describe('the account pages, as anyone can open them', () => {
     await expectVisible(page.getByText('Fill in this field.'));
     expect(await page.getByLabel('Account number').evaluate((el) => el === document.activeElement)).toBe(true);
     await expectNoSeriousA11yViolations(page);
-    await done(page);
+    await closePage(page);
   });
 
   test('a reset link without its guid shows the dead-link state, with a way to a new link', async () => {
@@ -99,7 +87,7 @@ describe('the account pages, as anyone can open them', () => {
     await expectNoSeriousA11yViolations(page);
     await page.getByRole('link', { name: 'Ask for a new link' }).click();
     await expectPath(page, '/forgot-password');
-    await done(page);
+    await closePage(page);
   });
 
   test('the reset page takes the guid out of the address bar and asks for no Referer', async () => {
@@ -109,7 +97,7 @@ describe('the account pages, as anyone can open them', () => {
     await page.waitForURL((url) => url.pathname === '/reset-password' && url.search === '');
     expect(await page.locator('meta[name="referrer"]').getAttribute('content')).toBe('no-referrer');
     await expectNoSeriousA11yViolations(page);
-    await done(page);
+    await closePage(page);
   });
 });
 
@@ -126,12 +114,12 @@ describe('the account flows against the real server', () => {
     await page.getByRole('button', { name: 'Activate and sign in' }).click();
     await expectPath(page, '/home');
     expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('userState'))) ?? 'null')).toMatchObject({ userName: 'pending' });
-    await done(page);
+    await closePage(page);
 
     // The new password now signs pending in, without the pre-activation warning.
     const again = await newPage();
     await signIn(again, 'pending', NEW_PASSWORD);
-    await done(again);
+    await closePage(again);
   });
 
   test('forgot user id: the mail names the username', async () => {
@@ -142,7 +130,7 @@ describe('the account flows against the real server', () => {
     await expectVisible(page.getByRole('status').filter({ hasText: 'If the email address matches an account' }));
     const mail = await latestMail('newbie@example.com', 'forgotUsername');
     expect(mail.text).toContain('newbie');
-    await done(page);
+    await closePage(page);
   });
 
   test('forgot password → the mail → the link → a new password signs in, the old one fails, the link is spent', async () => {
@@ -175,7 +163,7 @@ describe('the account flows against the real server', () => {
     await form.password.fill(NEW_PASSWORD);
     await form.submit.click();
     await expectPath(page, '/home');
-    await done(page);
+    await closePage(page);
 
     // The same link a second time: the dead-link state, with a way to a new one.
     const reuse = await newPage();
@@ -185,6 +173,6 @@ describe('the account flows against the real server', () => {
     await reuse.getByRole('button', { name: 'Save new password' }).click();
     await expectVisible(reuse.getByRole('heading', { level: 1, name: 'This link no longer works' }));
     await expectVisible(reuse.getByRole('link', { name: 'Ask for a new link' }));
-    await done(reuse);
+    await closePage(reuse);
   });
 });

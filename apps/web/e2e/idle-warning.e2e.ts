@@ -8,7 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT, startPortalServer, type PortalServer } from './harness/server.ts';
-import { expectNoSeriousA11yViolations } from './harness/browser.ts';
+import { closePage, expectNoSeriousA11yViolations, openPageOn } from './harness/browser.ts';
 import { expectPath, expectVisible, launchChromium, signIn } from './harness/pages.ts';
 
 const MINUTE = 60_000;
@@ -30,24 +30,13 @@ afterAll(async () => {
 
 /** A signed-in page whose clock Playwright drives (it still runs on by itself meanwhile). */
 async function signedInWithClock(username: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.baseUrl, locale: 'en-US', reducedMotion: 'reduce' });
-  context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  pageErrors.set(page, errors);
+  const page = await openPageOn(browser, server.baseUrl);
   await page.clock.install();
   await signIn(page, username);
   return page;
 }
 
-const pageErrors = new WeakMap<Page, string[]>();
 
-/** Closes the test's page; an uncaught error in it fails the test. */
-async function done(page: Page) {
-  await page.context().close();
-  expect(pageErrors.get(page), 'uncaught errors in the page').toEqual([]);
-}
 
 /** The participant's live sessions, newest first. */
 function sessionsOf(username: string) {
@@ -97,7 +86,7 @@ test('a warning shows before the idle timeout, and "Stay signed in" truly extend
   expect(Date.parse(after!.idle_expires_at) - Date.parse(before!.idle_expires_at)).toBeGreaterThanOrEqual(60_000);
   expect(Date.parse(after!.idle_expires_at)).toBeGreaterThan(Date.now() + 2 * MINUTE);
   await expectPath(page, '/home');
-  await done(page);
+  await closePage(page);
 });
 
 test('ignored, the warning ends the session on the server and the login page says it timed out', async () => {
@@ -111,7 +100,7 @@ test('ignored, the warning ends the session on the server and the login page say
   await expectVisible(page.getByText(/your session timed out/i));
   expect(await page.evaluate(() => sessionStorage.getItem('userState'))).toBeNull();
   expect(sessionsOf('spent')).toHaveLength(0);
-  await done(page);
+  await closePage(page);
 });
 
 test('"Stay signed in" on a session the server has already ended takes the specâ€™s timeout path', async () => {
@@ -123,7 +112,7 @@ test('"Stay signed in" on a session the server has already ended takes the specâ
   await warning(page).getByRole('button', { name: 'Stay signed in' }).click();
   await expectPath(page, '/login');
   await expectVisible(page.getByText(/your session timed out/i));
-  await done(page);
+  await closePage(page);
 });
 
 test('"Sign out" in the warning signs out', async () => {
@@ -133,7 +122,7 @@ test('"Sign out" in the warning signs out', async () => {
   await expectPath(page, '/login');
   expect(sessionsOf('spent')).toHaveLength(0);
   await expect(page.getByText(/your session timed out/i).count()).resolves.toBe(0);
-  await done(page);
+  await closePage(page);
 });
 
 describe('the production build', () => {

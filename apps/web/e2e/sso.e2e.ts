@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestProvider, type TestProvider } from '../../server/test/oidc-provider.ts';
 import { rewardsCli, startPortalServer, type PortalServer } from './harness/server.ts';
-import { expectNoSeriousA11yViolations } from './harness/browser.ts';
+import { closePage, expectNoSeriousA11yViolations, openPageOn } from './harness/browser.ts';
 import { expectPath, expectVisible, launchChromium, loginForm, signOutControl } from './harness/pages.ts';
 
 let server: PortalServer;
@@ -15,7 +15,6 @@ let browser: Browser;
 let provider: TestProvider;
 let site: Server;
 let siteUrl: string;
-const pageErrors = new WeakMap<Page, string[]>();
 
 beforeAll(async () => {
   // The client's own site, where signing out ends.
@@ -47,20 +46,10 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
 });
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.baseUrl, locale: 'en-US', reducedMotion: 'reduce' });
-  context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  pageErrors.set(page, errors);
-  return page;
+function newPage(): Promise<Page> {
+  return openPageOn(browser, server.baseUrl);
 }
 
-async function done(page: Page) {
-  await page.context().close();
-  expect(pageErrors.get(page), 'uncaught errors in the page').toEqual([]);
-}
 
 /** What a person does on the provider's own (development) login page. */
 async function signInAtProvider(page: Page, login: string) {
@@ -98,7 +87,7 @@ test('signs in with the company account, lands on home with the balance, and sig
   await page.getByRole('button', { name: 'Yes, sign me out' }).click();
   await page.waitForURL(siteUrl);
   await expectVisible(page.getByRole('heading', { name: 'Acme Intranet home' }));
-  await done(page);
+  await closePage(page);
 });
 
 test('a session that times out takes the same way out: through the provider to the company site', async () => {
@@ -114,7 +103,7 @@ test('a session that times out takes the same way out: through the provider to t
   await page.waitForURL((url) => url.origin === provider.issuer);
   await page.getByRole('button', { name: 'Yes, sign me out' }).click();
   await page.waitForURL(siteUrl);
-  await done(page);
+  await closePage(page);
 });
 
 test('a provider user who is no participant is not signed in and is told so on the sign-in page', async () => {
@@ -125,7 +114,7 @@ test('a provider user who is no participant is not signed in and is told so on t
   await expectPath(page, '/login');
   await expectVisible(page.getByRole('alert').filter({ hasText: 'We could not sign you in with your company account.' }));
   expect(await page.evaluate(() => sessionStorage.getItem('userState'))).toBeNull();
-  await done(page);
+  await closePage(page);
 });
 
 test('the same JSESSIONID link opened again signs nobody in', async () => {
@@ -146,6 +135,6 @@ test('the same JSESSIONID link opened again signs nobody in', async () => {
   await other.goto(link);
   await expectPath(other, '/login');
   await expectVisible(other.getByRole('alert').filter({ hasText: 'We could not load your account after signing in.' }));
-  await done(other);
-  await done(page);
+  await closePage(other);
+  await closePage(page);
 });

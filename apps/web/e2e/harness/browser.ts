@@ -3,7 +3,7 @@
  * (cookies, storage) per test, and the axe check.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect, inject, test as base } from 'vitest';
 import { launchChromium } from './pages.ts';
 
@@ -40,4 +40,26 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, `axe on ${page.url()}`).toEqual([]);
+}
+
+const pageErrors = new WeakMap<Page, string[]>();
+
+/**
+ * A page in a new context on a portal of the test file's own (startPortalServer), for files that
+ * cannot use `test`'s page; closePage fails the test when the page had an uncaught error.
+ */
+export async function openPageOn(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, locale: 'en-US', reducedMotion: 'reduce' });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  pageErrors.set(page, errors);
+  return page;
+}
+
+/** Closes a page of openPageOn; an uncaught error in it fails the test. */
+export async function closePage(page: Page): Promise<void> {
+  await page.context().close();
+  expect(pageErrors.get(page), 'uncaught errors in the page').toEqual([]);
 }
