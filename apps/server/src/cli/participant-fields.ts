@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EmailAddress } from '@rewards/contract';
+import type { NewParticipant } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 
 /** What an operator may set on a participant, by `participants create` or a line of an import. */
@@ -134,3 +135,29 @@ export async function unusablePasswordHash(): Promise<string> {
   return hashPassword(randomBytes(32).toString('base64url'));
 }
 
+
+/** The participants row of checked fields: one shape for `participants create` and the import. */
+export function participantRow(
+  fields: ParticipantFields,
+  row: { id: string; clientId: string; usernameKey: string; passwordHash: string; status: string; createdAt: string },
+): NewParticipant {
+  return {
+    id: row.id,
+    client_id: row.clientId,
+    username: fields.username,
+    username_key: row.usernameKey,
+    email: fields.email,
+    first_name: fields.firstName,
+    last_name: fields.lastName,
+    password_hash: row.passwordHash,
+    status: row.status,
+    locale: fields.locale,
+    account_number: fields.accountNumber,
+    offers_merchandise: fields.merchandise ? 1 : 0,
+    offers_experiences: fields.experiences ? 1 : 0,
+    ots_enabled: fields.ots ? 1 : 0,
+    privacy_ack_version: 0,
+    balance: null,
+    created_at: row.createdAt,
+  };
+}

@@ -19,7 +19,7 @@ import { usernameKey } from '../modules/participants/store.ts';
 import { CliError, type CommandResult } from './cli-context.ts';
 import { operatorOrigin } from './commands/audit.ts';
 import { emptyCounts, formatImportReport, progressBar, writeRejects, type ImportReport, type RejectedLine } from './import-report.ts';
-import { checkParticipant, IMPORT_COLUMNS, resultingStatus, unusablePasswordHash, type ClientRules, type ImportColumn, type ParticipantFields } from './participant-fields.ts';
+import { checkParticipant, IMPORT_COLUMNS, participantRow, resultingStatus, unusablePasswordHash, type ClientRules, type ImportColumn, type ParticipantFields } from './participant-fields.ts';
 
 /** Lines per transaction: few commits, and a stopped import loses at most one batch (which a re-run redoes). */
 export const IMPORT_BATCH = 1000;
@@ -189,7 +189,6 @@ interface BatchOutcome {
   rejects: RejectedLine[];
 }
 
-const flag = (value: boolean) => (value ? 1 : 0);
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
 
 /**
@@ -215,25 +214,7 @@ async function writeParticipants(db: Db, clientId: string, batch: GoodLine[], pa
     }
     const current = existing.get(key);
     const status = resultingStatus(current?.status, fields.status);
-    const row: NewParticipant = {
-      id: current?.id ?? randomUUID(),
-      client_id: clientId,
-      username: fields.username,
-      username_key: key,
-      email: fields.email,
-      first_name: fields.firstName,
-      last_name: fields.lastName,
-      password_hash: passwordHash,
-      status,
-      locale: fields.locale,
-      account_number: fields.accountNumber,
-      offers_merchandise: flag(fields.merchandise),
-      offers_experiences: flag(fields.experiences),
-      ots_enabled: flag(fields.ots),
-      privacy_ack_version: 0,
-      balance: null,
-      created_at: now.toISOString(),
-    };
+    const row = participantRow(fields, { id: current?.id ?? randomUUID(), clientId, usernameKey: key, passwordHash, status, createdAt: now.toISOString() });
     if (!current) {
       outcome.added += 1;
       upserts.push(row);

@@ -24,7 +24,7 @@ import {
 } from '../../modules/participants/operator-store.ts';
 import { findParticipantByUsername, usernameKey } from '../../modules/participants/store.ts';
 import { action, CliError, requireClient, type CommandResult } from '../cli-context.ts';
-import { checkParticipant, PARTICIPANT_STATUSES, unusablePasswordHash, type ParticipantStatus } from '../participant-fields.ts';
+import { checkParticipant, PARTICIPANT_STATUSES, participantRow, unusablePasswordHash, type ParticipantStatus } from '../participant-fields.ts';
 import { importParticipants } from '../participants-import.ts';
 import { operatorOrigin } from './audit.ts';
 
@@ -155,27 +155,7 @@ export function registerParticipants(program: Command): void {
       if (await findParticipantByUsername(trx, client.id, fields.username)) throw new CliError(`Username "${fields.username}" is already taken in client "${client.id}"`);
       const owner = (await accountNumberOwners(trx, client.id, [fields.accountNumber])).get(fields.accountNumber);
       if (owner) throw new CliError(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
-      await upsertParticipants(trx, [
-        {
-          id,
-          client_id: client.id,
-          username: fields.username,
-          username_key: key,
-          email: fields.email,
-          first_name: fields.firstName,
-          last_name: fields.lastName,
-          password_hash: passwordHash,
-          status: fields.status ?? 'pending',
-          locale: fields.locale,
-          account_number: fields.accountNumber,
-          offers_merchandise: fields.merchandise ? 1 : 0,
-          offers_experiences: fields.experiences ? 1 : 0,
-          ots_enabled: fields.ots ? 1 : 0,
-          privacy_ack_version: 0,
-          balance: null,
-          created_at: now.toISOString(),
-        },
-      ]);
+      await upsertParticipants(trx, [participantRow(fields, { id, clientId: client.id, usernameKey: key, passwordHash, status: fields.status ?? 'pending', createdAt: now.toISOString() })]);
       await replacePrograms(trx, client.id, new Map([[id, fields.programs]]));
       await recordAudit(
         trx,

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, SsoLoginsTable } from '../../db/schema.ts';
 
 // SQL of single sign-on; every query names the client.
 
@@ -52,16 +52,7 @@ export async function updateClientSsoSettings(
     .execute();
 }
 
-export interface NewSsoLogin {
-  state: string;
-  client_id: string;
-  nonce: string;
-  code_verifier: string;
-  browser_hash: string;
-  redirect_uri: string;
-  created_at: string;
-  expires_at: string;
-}
+export type NewSsoLogin = Insertable<SsoLoginsTable>;
 
 export async function insertSsoLogin(db: Db, login: NewSsoLogin): Promise<void> {
   await db.insertInto('sso_logins').values(login).execute();

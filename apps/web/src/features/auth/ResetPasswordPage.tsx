@@ -11,7 +11,7 @@ import { PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
 import { AuthAlerts, useSuccess } from './AuthAlerts.tsx';
 import { PasswordInput } from './fields.tsx';
 import { savePassword } from './api.ts';
-import { useNoReferrer } from './useNoReferrer.ts';
+import { useNoReferrer } from '../../ui/useNoReferrer.ts';
 import './auth.css';
 import { useFieldProblems } from '../../ui/useFieldProblems.ts';
 

@@ -7,6 +7,7 @@ import { launchAs } from '../../state/session.ts';
 import { paths } from '../../routing/paths.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { useNoReferrer } from '../../ui/useNoReferrer.ts';
 import './launch-as.css';
 
 /** Tokens already posted by this page: a token works once, so a re-mount (React's strict mode) must not post it again. */
@@ -27,13 +28,7 @@ export default function LaunchAsPage() {
   const [errorKey, setErrorKey] = useState<string | null>(() => (token ? null : 'launchAs.error.noToken'));
   const heading = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    const meta = document.createElement('meta');
-    meta.name = 'referrer';
-    meta.content = 'no-referrer';
-    document.head.append(meta);
-    return () => meta.remove();
-  }, []);
+  useNoReferrer();
 
   useEffect(() => {
     if (location.search) void navigate({ pathname: location.pathname }, { replace: true });

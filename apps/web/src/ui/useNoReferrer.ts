@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 
 /**
  * While the page is open, the document asks for no Referer on anything it loads or links to:
- * the reset link's secret must not travel in a Referer header (issue 7, section 3).
+ * the secret of a reset link (issue 7) or a launch-as link (issue 9) must not travel in a Referer header.
  */
 export function useNoReferrer(): void {
   useEffect(() => {
