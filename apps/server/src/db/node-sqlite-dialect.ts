@@ -133,6 +133,7 @@ class GroupCommitDriver implements Driver {
   readonly #dataVersion: StatementSync | undefined;
   #generation: number | undefined;
   #generationCommits = -1;
+  #closed = false;
 
   constructor(writer: DatabaseSync, reader: DatabaseSync | undefined, statementCacheSize: number) {
     this.#writer = writer;
@@ -154,7 +155,8 @@ class GroupCommitDriver implements Driver {
    */
   dataGeneration(): number | undefined {
     const dataVersion = this.#dataVersion;
-    if (!dataVersion) return undefined;
+    // After destroy() nothing can be read, and nothing may be served from memory either.
+    if (!dataVersion || this.#closed) return undefined;
     if (this.#generation !== undefined && this.#generationCommits === localCommits) return this.#generation;
     const row = dataVersion.get() as unknown as [number];
     const generation = Number(row[0]);
@@ -228,6 +230,7 @@ class GroupCommitDriver implements Driver {
 
   async destroy(): Promise<void> {
     await this.#mutex.lock();
+    this.#closed = true;
     if (this.#batch) this.#commitBatch();
     this.#statements.clear();
     this.#readStatements?.clear();

@@ -47,12 +47,12 @@ const checkedByZod = process.env.VITEST !== undefined;
  * (docs/decisions/027): reading, describing and serialising 200 entries costs ~20 times a
  * bare request, and a history changes only by a commit (an award, a redemption, an import),
  * from whichever process. At most a second old besides: descriptions come from bundles in the
- * time-limited configuration cache. Bounded in bytes (4 MB; a statement above 1 MB, tens of
- * thousands of entries, is rebuilt each time).
+ * time-limited configuration cache. Bounded in bytes (2 MB, about a hundred 200-entry
+ * statements of ~20 kB; one above 512 kB, thousands of entries, is rebuilt each time).
  */
 const readyStatements = new GenerationCache<ReadyStatement>({
   maxEntries: 1_000,
-  maxBytes: 4 * 1024 * 1024,
+  maxBytes: 2 * 1024 * 1024,
   sizeOf: (ready) => ready.body.byteLength + 200,
   maxAgeMs: 1_000,
 });

@@ -13,6 +13,9 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
  * writes: the operator's CLI (its own process) and a second portal process over the same
  * database. Each shows on the participant's very next request.
  */
+/** The CLI is a process per run (~0.4 s, several seconds when the machine is busy). */
+const CLI_TIMEOUT = 90_000;
+
 describe.each(dialects)('what others write shows on the next request, on %s', (dialect) => {
   let t: TestApp;
   let second: AppOver;
@@ -34,7 +37,7 @@ describe.each(dialects)('what others write shows on the next request, on %s', (d
   const statement = async (session: string, username: string) => (await t.api('GET', apiPaths.statement(username, 'en-US'), { session })).json<StatementReply>();
   const acme = (...args: string[]) => [...args, '--client', 'acme'];
 
-  it("shows an operator's award in Dana's balance and statement at once", async () => {
+  it("shows an operator's award in Dana's balance and statement at once", { timeout: CLI_TIMEOUT }, async () => {
     const { sessionId } = await t.login('demo');
     // Asked twice: the second answer may come from the cache.
     for (let i = 0; i < 2; i++) expect((await user(sessionId)).json<UserData>().accountBalance).toBe(12_500);
@@ -52,7 +55,7 @@ describe.each(dialects)('what others write shows on the next request, on %s', (d
     await expectLedgerMatchesBalances(t.database.db);
   });
 
-  it('refuses a session the operator ended, and one of a participant set inactive, on the next request', async () => {
+  it('refuses a session the operator ended, and one of a participant set inactive, on the next request', { timeout: CLI_TIMEOUT }, async () => {
     const sam = await t.login('spent');
     const kim = await t.login('merch');
     for (const session of [sam.sessionId, kim.sessionId]) expect((await user(session)).statusCode).toBe(200);
@@ -67,7 +70,6 @@ describe.each(dialects)('what others write shows on the next request, on %s', (d
       expect(reply.json()).toMatchObject({ errorCode: ErrorCode.sessionRequired });
     }
     expect((await t.api('GET', apiPaths.statement('spent', 'en-US'), { session: sam.sessionId })).statusCode).toBe(401);
-    expect((await runRewards(t.database, acme('participants', 'set-status', 'merch', 'active'))).code).toBe(0);
   });
 
   it("shows what a participant did on a second portal process on the first one's next request", async () => {

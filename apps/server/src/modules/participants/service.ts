@@ -73,9 +73,10 @@ type StoredUserData = Readonly<Omit<UserData, 'sessionId'>>;
  * (docs/decisions/027): an award, a redemption, an operator's change to the participant show on
  * the next request, from this process or any other. At most a second old besides, because the
  * client's settings, languages and catalogs come from the configuration cache, whose own bound
- * (CLIENT_CACHE_SECONDS) a generation that does not move must not stretch. ~1.5 kB an entry.
+ * (CLIENT_CACHE_SECONDS) a generation that does not move must not stretch. ~1.3 kB an entry,
+ * so at most ~1.3 MB.
  */
-const userDataCache = new GenerationCache<StoredUserData>({ maxEntries: 2_000, maxAgeMs: 1_000 });
+const userDataCache = new GenerationCache<StoredUserData>({ maxEntries: 1_000, maxAgeMs: 1_000 });
 
 export async function getUserData(db: Db, session: Session, sessionId: string): Promise<UserData> {
   const key = `${session.client_id}\u0000${session.participant_id}\u0000${session.admin_as_user}`;

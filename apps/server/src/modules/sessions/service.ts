@@ -18,9 +18,9 @@ const TOUCH_INTERVAL_MS = MINUTE;
  * Session rows as last read, kept until anything is committed (docs/decisions/027): a logout,
  * the CLI ending a session or changing a participant, another process's login all show on the
  * next request. Keyed by the id itself, so a hit costs no SHA-256; expiry is still checked
- * against the clock on every request. ~0.5 kB a row.
+ * against the clock on every request. ~1 kB an entry, so at most ~2 MB.
  */
-const sessionRows = new GenerationCache<KnownSession>({ maxEntries: 4_000 });
+const sessionRows = new GenerationCache<KnownSession>({ maxEntries: 2_000 });
 
 export async function startSession(
   db: Db,
