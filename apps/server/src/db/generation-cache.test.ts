@@ -61,6 +61,17 @@ describe('the generation cache over a SQLite file', () => {
     expect(loads).toBe(2);
   });
 
+  it('sees its own commit at once, even within the event-loop turn that read the generation', async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    const writing = write(db, 'second');
+    // Let the UPDATE run in the open batch; its COMMIT waits for the next turn's setImmediate.
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    expect(await note()).toBe('first');
+    // Resumes right after the COMMIT, in the same turn as the read above.
+    await writing;
+    expect(await note()).toBe('second');
+  });
+
   it("shows another connection's commit on the next read", async () => {
     expect(await note()).toBe('first');
     await write(other, 'from the other connection');
