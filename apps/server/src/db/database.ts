@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { registerDataGeneration } from './data-generation.ts';
 import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -11,7 +12,10 @@ export type Db = Kysely<Database>;
 export function createDatabase(config: DatabaseConfig): Db {
   if (config.dialect === 'sqlite') {
     if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
-    return new Kysely<Database>({ dialect: nodeSqliteDialect(config.path) });
+    const dialect = nodeSqliteDialect(config.path);
+    const db = new Kysely<Database>({ dialect });
+    registerDataGeneration(db, () => dialect.dataGeneration());
+    return db;
   }
   const pool = new pg.Pool({ connectionString: config.url, max: 10 });
   // An idle client that loses its server must not crash the process.

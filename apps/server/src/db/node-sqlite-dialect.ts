@@ -98,6 +98,12 @@ interface Batch {
   flushScheduled: boolean;
 }
 
+/**
+ * Commits made by any driver of this process. A data generation read earlier in the same
+ * event-loop turn is reused only while this has not moved (see dataGeneration below).
+ */
+let localCommits = 0;
+
 const WRITE = /^\s*(insert|update|delete|replace)\b/i;
 const READ = /^\s*select\b/i;
 const ITEM_SAVEPOINT = 'group_commit_item';
@@ -124,12 +130,40 @@ class GroupCommitDriver implements Driver {
   readonly #readStatements: StatementCache | undefined;
   readonly #mutex = new Mutex();
   #batch: Batch | undefined;
+  readonly #dataVersion: StatementSync | undefined;
+  #generation: number | undefined;
+  #generationCommits = -1;
+  #closed = false;
 
   constructor(writer: DatabaseSync, reader: DatabaseSync | undefined, statementCacheSize: number) {
     this.#writer = writer;
     this.#statements = new StatementCache(writer, statementCacheSize);
     this.#reader = reader;
     this.#readStatements = reader ? new StatementCache(reader, statementCacheSize) : undefined;
+    this.#dataVersion = reader?.prepare('PRAGMA data_version');
+    this.#dataVersion?.setReturnArrays(true);
+  }
+
+  /**
+   * A number that changes whenever anyone (this process's writer, another process, the CLI)
+   * has committed to the file since it was last read (docs/decisions/027). SQLite's
+   * `data_version` on the read-only connection, which never writes itself, moves on every
+   * commit of any other connection. Reading it is a read transaction (~7 µs), so a value is
+   * reused for the rest of the event-loop turn that read it, unless a commit of this process
+   * happened meanwhile: another process's commit shows at the latest one turn later.
+   * Undefined for an in-memory database (no reader).
+   */
+  dataGeneration(): number | undefined {
+    const dataVersion = this.#dataVersion;
+    // After destroy() nothing can be read, and nothing may be served from memory either.
+    if (!dataVersion || this.#closed) return undefined;
+    if (this.#generation !== undefined && this.#generationCommits === localCommits) return this.#generation;
+    const row = dataVersion.get() as unknown as [number];
+    const generation = Number(row[0]);
+    if (this.#generation === undefined) setImmediate(() => (this.#generation = undefined));
+    this.#generation = generation;
+    this.#generationCommits = localCommits;
+    return generation;
   }
 
   async init(): Promise<void> {}
@@ -196,6 +230,7 @@ class GroupCommitDriver implements Driver {
 
   async destroy(): Promise<void> {
     await this.#mutex.lock();
+    this.#closed = true;
     if (this.#batch) this.#commitBatch();
     this.#statements.clear();
     this.#readStatements?.clear();
@@ -225,6 +260,7 @@ class GroupCommitDriver implements Driver {
     }
     // Outside a transaction, a statement that ran inside an open batch answers after the commit.
     if (!lease.inTransaction && this.#batch) await this.waitForCommit(lease);
+    else if (!lease.inTransaction) localCommits += 1; // autocommitted (schema changes)
     return result;
   }
 
@@ -300,6 +336,7 @@ class GroupCommitDriver implements Driver {
     this.#batch = undefined;
     try {
       if (this.#writer.isTransaction) this.#writer.exec('COMMIT');
+      localCommits += 1;
       batch.resolve();
     } catch (error) {
       try {
@@ -332,6 +369,9 @@ class Lease implements DatabaseConnection {
   }
 }
 
+/** Kysely's SQLite dialect with our driver, which also tells when the data last changed. */
+export type NodeSqliteDialect = SqliteDialect & { dataGeneration(): number | undefined };
+
 export interface NodeSqliteOptions {
   /** Prepared statements kept (default 300). */
   statementCacheSize?: number;
@@ -342,7 +382,7 @@ export interface NodeSqliteOptions {
  * compiled for one Node version (ARCHITECTURE.md, Runtime), with its own driver: prepared
  * statements reused, and concurrent transactions committed together (see GroupCommitDriver).
  */
-export function nodeSqliteDialect(path: string, options: NodeSqliteOptions = {}): SqliteDialect {
+export function nodeSqliteDialect(path: string, options: NodeSqliteOptions = {}): NodeSqliteDialect {
   const database = new DatabaseSync(path);
   // WAL lets readers run beside the writer; synchronous=FULL makes an acknowledged commit
   // survive a power loss, not only a process crash.
@@ -359,6 +399,10 @@ export function nodeSqliteDialect(path: string, options: NodeSqliteOptions = {})
   return new (class extends SqliteDialect {
     override createDriver(): Driver {
       return driver;
+    }
+
+    dataGeneration(): number | undefined {
+      return driver.dataGeneration();
     }
   })({ database: {} as never });
 }

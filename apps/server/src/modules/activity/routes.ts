@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SessionHeaders, StatementQuery, StatementReply, apiPaths } from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { sessionOf } from '../sessions/session-guard.ts';
-import { getStatement } from './service.ts';
+import { getStatementBody } from './service.ts';
 
 /** The statement path without its query string (the contract's helper builds the full URL). */
 const statementPath = apiPaths.statement('', '').split('?')[0] ?? '/user/account/statement';
@@ -14,6 +14,8 @@ export function activityRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   typed.get(
     statementPath,
     { preHandler: deps.requireSession, schema: { summary: "The participant's account statement, newest first, a page at a time", tags: ['Activity'], security: [{ session: [] }], headers: SessionHeaders, querystring: StatementQuery, response: { 200: StatementReply } } },
-    async (request) => getStatement(deps.db, sessionOf(request), request.query),
+    async (request, reply) =>
+      // Already serialised (and, under vitest, checked against StatementReply): sent as it is.
+      reply.type('application/json; charset=utf-8').send((await getStatementBody(deps.db, sessionOf(request), request.query)) as unknown as StatementReply),
   );
 }

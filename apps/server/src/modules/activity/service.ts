@@ -1,6 +1,7 @@
-import type { StatementEntry, StatementQuery, StatementReply } from '@rewards/contract';
-import { ErrorCode } from '@rewards/contract';
+import type { StatementEntry, StatementQuery } from '@rewards/contract';
+import { ErrorCode, StatementReply } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
+import { GenerationCache } from '../../db/generation-cache.ts';
 import type { Session } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { clientLocales } from '../clients/service.ts';
@@ -32,12 +33,50 @@ function withOffset(occurredAt: string): string {
   return Number.isNaN(time) ? occurredAt : new Date(time).toISOString();
 }
 
+/** A statement ready to send: its JSON bytes, and whose it is (the username check of every request). */
+interface ReadyStatement {
+  usernameKey: string;
+  body: Buffer;
+}
+
+/** Under vitest a statement is also checked against the contract (the bytes skip the reply serializer). */
+const checkedByZod = process.env.VITEST !== undefined;
+
+/**
+ * Statements as sent, per participant and asked locale, kept until anything is committed
+ * (docs/decisions/027): reading, describing and serialising 200 entries costs ~20 times a
+ * bare request, and a history changes only by a commit (an award, a redemption, an import),
+ * from whichever process. At most a second old besides: descriptions come from bundles in the
+ * time-limited configuration cache. Bounded in bytes (2 MB, about a hundred 200-entry
+ * statements of ~20 kB; one above 512 kB, thousands of entries, is rebuilt each time).
+ */
+const readyStatements = new GenerationCache<ReadyStatement>({
+  maxEntries: 1_000,
+  maxBytes: 2 * 1024 * 1024,
+  sizeOf: (ready) => ready.body.byteLength + 200,
+  maxAgeMs: 1_000,
+});
+
 /**
  * GET user/account/statement: the signed-in participant's own ledger, oldest first, each
- * description in the asked language. Someone else's username is refused whatever the caller
- * is; an administrator acting as the participant may read it (it changes nothing).
+ * description in the asked language, as JSON bytes. Someone else's username is refused
+ * whatever the caller is; an administrator acting as the participant may read it (it changes
+ * nothing).
  */
-export async function getStatement(db: Db, session: Session, query: StatementQuery): Promise<StatementReply> {
+export async function getStatementBody(db: Db, session: Session, query: StatementQuery): Promise<Buffer> {
+  const key = `${session.client_id}\u0000${session.participant_id}\u0000${query.locale}`;
+  const ready = await readyStatements.get(db, key, async () => {
+    const { usernameKey: owner, reply } = await buildStatement(db, session, query.locale);
+    const json = JSON.stringify(checkedByZod ? StatementReply.parse(reply) : reply);
+    return { usernameKey: owner, body: Buffer.from(json) };
+  });
+  if (!ready) throw errors.sessionRequired();
+  if (usernameKey(query.username) !== ready.usernameKey) throw notOwnStatement();
+  return ready.body;
+}
+
+/** The statement as objects (the entries hold exactly the contract's three properties). */
+async function buildStatement(db: Db, session: Session, askedLocale: string): Promise<{ usernameKey: string; reply: StatementReply }> {
   const [participant, client, locales] = await Promise.all([
     findParticipant(db, session.client_id, session.participant_id),
     findClient(db, session.client_id),
@@ -45,9 +84,7 @@ export async function getStatement(db: Db, session: Session, query: StatementQue
   ]);
   if (!participant) throw errors.sessionRequired();
   if (!client) throw errors.unknownClient();
-  if (usernameKey(query.username) !== participant.username_key) throw notOwnStatement();
-
-  const locale = pickStatementLocale(locales.map((l) => l.code), query.locale, participant.locale, client.default_locale);
+  const locale = pickStatementLocale(locales.map((l) => l.code), askedLocale, participant.locale, client.default_locale);
   const [bundle, rows] = await Promise.all([
     buildBundle(db, session.client_id, locale),
     listStatementEntries(db, session.client_id, session.participant_id),
@@ -58,5 +95,5 @@ export async function getStatement(db: Db, session: Session, query: StatementQue
     description: describe(row),
     amountOrAward: Number(row.amount),
   }));
-  return { accountNumber: participant.account_number, accountHistoryList };
+  return { usernameKey: participant.username_key, reply: { accountNumber: participant.account_number, accountHistoryList } };
 }

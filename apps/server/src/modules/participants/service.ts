@@ -1,5 +1,6 @@
 import type { Locale, UserData } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
+import { GenerationCache } from '../../db/generation-cache.ts';
 import type { Participant, Session } from '../../db/schema.ts';
 import { errors } from '../../http/api-error.ts';
 import { rewardsOfferingUnavailable } from '../catalog/service.ts';
@@ -65,8 +66,27 @@ async function participantOf(db: Db, session: Session): Promise<Participant> {
   return participant;
 }
 
+type StoredUserData = Readonly<Omit<UserData, 'sessionId'>>;
+
+/**
+ * GET user's data per participant (and administrator or not), kept until anything is committed
+ * (docs/decisions/027): an award, a redemption, an operator's change to the participant show on
+ * the next request, from this process or any other. At most a second old besides, because the
+ * client's settings, languages and catalogs come from the configuration cache, whose own bound
+ * (CLIENT_CACHE_SECONDS) a generation that does not move must not stretch. ~1.3 kB an entry,
+ * so at most ~1.3 MB.
+ */
+const userDataCache = new GenerationCache<StoredUserData>({ maxEntries: 1_000, maxAgeMs: 1_000 });
+
 export async function getUserData(db: Db, session: Session, sessionId: string): Promise<UserData> {
-  return buildUserData(db, await participantOf(db, session), session, sessionId);
+  const key = `${session.client_id}\u0000${session.participant_id}\u0000${session.admin_as_user}`;
+  const stored = await userDataCache.get(db, key, async () => {
+    const { sessionId: _omitted, ...rest } = await buildUserData(db, await participantOf(db, session), session, '');
+    return Object.freeze(rest);
+  });
+  // Never undefined: a missing participant fails the load (401), and failures are not kept.
+  if (!stored) throw errors.sessionRequired();
+  return { ...stored, sessionId };
 }
 
 export async function setLocale(db: Db, session: Session, sessionId: string, code: string): Promise<UserData> {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { GenerationCache } from '../../db/generation-cache.ts';
 import type { Session } from '../../db/schema.ts';
 import { deleteExpiredSessions, deleteSession, findSession, insertSession, touchSession } from './store.ts';
 import { hashSessionId, newSessionId } from './session-id.ts';
@@ -12,6 +13,14 @@ const MINUTE = 60_000;
 
 /** Sliding the idle expiry on every request would write on every read; once a minute is enough. */
 const TOUCH_INTERVAL_MS = MINUTE;
+
+/**
+ * Session rows as last read, kept until anything is committed (docs/decisions/027): a logout,
+ * the CLI ending a session or changing a participant, another process's login all show on the
+ * next request. Keyed by the id itself, so a hit costs no SHA-256; expiry is still checked
+ * against the clock on every request. ~1 kB an entry, so at most ~2 MB.
+ */
+const sessionRows = new GenerationCache<KnownSession>({ maxEntries: 2_000 });
 
 export async function startSession(
   db: Db,
@@ -36,6 +45,14 @@ export async function startSession(
   return { sessionId, session };
 }
 
+/** A session row as read, with its times parsed once rather than on every request. */
+interface KnownSession {
+  row: Session;
+  idleExpiresAt: number;
+  absoluteExpiresAt: number;
+  lastSeenAt: number;
+}
+
 /** The live session behind an id, its idle expiry slid forward; undefined when missing or expired. */
 export async function resumeSession(
   db: Db,
@@ -44,17 +61,30 @@ export async function resumeSession(
   sessionId: string,
   now = new Date(),
 ): Promise<Session | undefined> {
-  const idHash = hashSessionId(sessionId);
-  const session = await findSession(db, clientId, idHash);
-  if (!session) return undefined;
-  const nowIso = now.toISOString();
-  if (session.idle_expires_at <= nowIso || session.absolute_expires_at <= nowIso) {
-    await deleteSession(db, clientId, idHash);
+  const known = await sessionRows.get(db, `${clientId}\u0000${sessionId}`, async () => {
+    const row = await findSession(db, clientId, hashSessionId(sessionId));
+    if (!row) return undefined;
+    // Shared by every request of the session until the next commit: nobody may change it.
+    return {
+      row: Object.freeze(row),
+      idleExpiresAt: Date.parse(row.idle_expires_at),
+      absoluteExpiresAt: Date.parse(row.absolute_expires_at),
+      lastSeenAt: Date.parse(row.last_seen_at),
+    };
+  });
+  if (!known) return undefined;
+  const session = known.row;
+  const nowMs = now.getTime();
+  // Written as "not later than now" so that an unreadable time (NaN) counts as expired.
+  if (!(known.idleExpiresAt > nowMs && known.absoluteExpiresAt > nowMs)) {
+    await deleteSession(db, clientId, session.id_hash);
     return undefined;
   }
-  if (now.getTime() - Date.parse(session.last_seen_at) >= TOUCH_INTERVAL_MS) {
-    const idleExpiresAt = new Date(now.getTime() + policy.idleMinutes * MINUTE).toISOString();
-    await touchSession(db, idHash, nowIso, idleExpiresAt);
+  if (!(nowMs - known.lastSeenAt < TOUCH_INTERVAL_MS)) {
+    const nowIso = now.toISOString();
+    const idleExpiresAt = new Date(nowMs + policy.idleMinutes * MINUTE).toISOString();
+    // A commit: the cached row is replaced on the next request.
+    await touchSession(db, session.id_hash, nowIso, idleExpiresAt);
     return { ...session, last_seen_at: nowIso, idle_expires_at: idleExpiresAt };
   }
   return session;

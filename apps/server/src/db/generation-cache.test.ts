@@ -1,0 +1,167 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createDatabase, type Db } from './database.ts';
+import { dataGeneration } from './data-generation.ts';
+import { GenerationCache } from './generation-cache.ts';
+
+/** Another process committing to the file, as the CLI or a second portal process would. */
+async function commitFromAnotherProcess(path: string, value: string): Promise<void> {
+  const script = `const { DatabaseSync } = require('node:sqlite');
+    const db = new DatabaseSync(process.argv[1]);
+    db.exec('PRAGMA busy_timeout = 5000');
+    db.prepare("UPDATE notes SET body = ? WHERE id = 1").run(process.argv[2]);
+    db.close();`;
+  await promisify(execFile)(process.execPath, ['-e', script, path, value]);
+}
+
+describe('the generation cache over a SQLite file', () => {
+  let dir: string;
+  let path: string;
+  let db: Db;
+  let other: Db;
+  let loads: number;
+  const cache = new GenerationCache<string>({ maxEntries: 10 });
+
+  // The note as the cache hands it out, counting the loads that really read the file.
+  const note = (from: Db = db) =>
+    cache.get(from, 'note', async () => {
+      loads += 1;
+      const { rows } = await sql<{ body: string }>`SELECT body FROM notes WHERE id = 1`.execute(from);
+      return rows[0]?.body;
+    });
+  const write = (to: Db, body: string) => sql`UPDATE notes SET body = ${body} WHERE id = 1`.execute(to);
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rewards-generation-'));
+    path = join(dir, 'cache.db');
+    db = createDatabase({ dialect: 'sqlite', path });
+    other = createDatabase({ dialect: 'sqlite', path });
+    await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db);
+    await sql`INSERT INTO notes VALUES (1, 'first')`.execute(db);
+    loads = 0;
+  });
+
+  afterEach(async () => {
+    await db.destroy();
+    await other.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the file once while nothing is committed, and again after its own write', async () => {
+    expect(await note()).toBe('first');
+    expect(await note()).toBe('first');
+    expect(loads).toBe(1);
+    await write(db, 'second');
+    expect(await note()).toBe('second');
+    expect(loads).toBe(2);
+  });
+
+  it('sees its own commit at once, even within the event-loop turn that read the generation', async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    const writing = write(db, 'second');
+    // Let the UPDATE run in the open batch; its COMMIT waits for the next turn's setImmediate.
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    expect(await note()).toBe('first');
+    // Resumes right after the COMMIT, in the same turn as the read above.
+    await writing;
+    expect(await note()).toBe('second');
+  });
+
+  it("shows another connection's commit on the next read", async () => {
+    expect(await note()).toBe('first');
+    await write(other, 'from the other connection');
+    expect(await note()).toBe('from the other connection');
+  });
+
+  it("shows another process's commit on the next read", async () => {
+    const before = dataGeneration(db);
+    expect(await note()).toBe('first');
+    await commitFromAnotherProcess(path, 'from the CLI');
+    expect(dataGeneration(db)).not.toBe(before);
+    expect(await note()).toBe('from the CLI');
+    expect(await note()).toBe('from the CLI');
+    expect(loads).toBe(2);
+  });
+
+  it('never keeps what a load read before a commit that raced it', async () => {
+    // The load reads the old note, then someone commits before the load has answered.
+    const raced = await cache.get(db, 'note', async () => {
+      const { rows } = await sql<{ body: string }>`SELECT body FROM notes WHERE id = 1`.execute(db);
+      await write(other, 'committed during the load');
+      return rows[0]?.body;
+    });
+    expect(raced).toBe('first');
+    expect(await note()).toBe('committed during the load');
+  });
+
+  it('shares one load between concurrent callers, and keeps neither failures nor "not found"', async () => {
+    expect(await Promise.all([note(), note(), note()])).toEqual(['first', 'first', 'first']);
+    expect(loads).toBe(1);
+    let attempts = 0;
+    const flaky = () =>
+      cache.get(db, 'flaky', async () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('the disk hiccupped');
+        return attempts === 2 ? undefined : 'found';
+      });
+    await expect(flaky()).rejects.toThrow('the disk hiccupped');
+    expect(await flaky()).toBeUndefined();
+    expect(await flaky()).toBe('found');
+    expect(await flaky()).toBe('found');
+    expect(attempts).toBe(3);
+  });
+
+  it('keeps at most its number of entries, the least recently used going first', async () => {
+    const small = new GenerationCache<string>({ maxEntries: 3 });
+    const loaded: string[] = [];
+    const get = (key: string) =>
+      small.get(db, key, async () => {
+        loaded.push(key);
+        return key;
+      });
+    for (const key of ['a', 'b', 'c', 'a', 'd']) await get(key);
+    // 'b' was the least recently used when 'd' came.
+    for (const key of ['a', 'c', 'b']) await get(key);
+    expect(loaded).toEqual(['a', 'b', 'c', 'd', 'b']);
+  });
+
+  it('keeps at most its bytes, and never a value above a quarter of them', async () => {
+    const small = new GenerationCache<string>({ maxEntries: 10, maxBytes: 100, sizeOf: (value) => value.length });
+    const loaded: string[] = [];
+    const get = (key: string, bytes: number) =>
+      small.get(db, key, async () => {
+        loaded.push(key);
+        return key.repeat(bytes);
+      });
+    await get('big', 26);
+    await get('big', 26);
+    for (const key of ['p', 'q', 'r', 's']) await get(key, 25);
+    // 100 bytes are kept; the fifth value of 25 pushes the least recently used out.
+    await get('t', 25);
+    await get('q', 25);
+    await get('p', 25);
+    expect(loaded).toEqual(['big', 'big', 'p', 'q', 'r', 's', 't', 'p']);
+  });
+
+  it('loads every time where the database cannot tell what changed (in memory, in a transaction)', async () => {
+    const memory = createDatabase({ dialect: 'sqlite', path: ':memory:' });
+    try {
+      expect(dataGeneration(memory)).toBeUndefined();
+      await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(memory);
+      await sql`INSERT INTO notes VALUES (1, 'in memory')`.execute(memory);
+      expect(await note(memory)).toBe('in memory');
+      expect(await note(memory)).toBe('in memory');
+      expect(loads).toBe(2);
+    } finally {
+      await memory.destroy();
+    }
+    await db.transaction().execute(async (trx) => {
+      expect(dataGeneration(trx)).toBeUndefined();
+    });
+  });
+});

@@ -1,0 +1,108 @@
+import { dataGeneration } from './data-generation.ts';
+
+/**
+ * Per-process cache of values read from the database, each kept only while nothing has been
+ * committed to it since (docs/decisions/027): an entry remembers the database's data generation
+ * read BEFORE its load started, and is served only while the generation is still that number.
+ * A commit racing the load therefore only makes the entry useless, never stale. A commit by
+ * this process, another portal process or the CLI invalidates every entry at once: coarse, but
+ * exact and free of messages between processes. Databases without a generation (PostgreSQL,
+ * `:memory:`, transactions) are never cached: every call loads.
+ *
+ * Concurrent misses of one key share one load; failed loads and `undefined` ("not found") are
+ * not kept, so unknown keys sent by anyone do not fill it. Bounded in entries and, with
+ * `sizeOf`, in bytes (least recently used dropped first).
+ */
+export interface GenerationCacheOptions<V> {
+  maxEntries: number;
+  /** Bytes kept at most, counted by `sizeOf`; a value above a quarter of it is not kept. */
+  maxBytes?: number;
+  sizeOf?: (value: V) => number;
+  /**
+   * Entries older than this load again even when nothing was committed: for values built
+   * partly from the time-limited configuration cache (read-cache.ts), whose own staleness must
+   * not be kept for longer than this by a generation that does not move.
+   */
+  maxAgeMs?: number;
+}
+
+interface Entry<V> {
+  generation: number;
+  value: Promise<V | undefined>;
+  loadedAt: number;
+  bytes: number;
+}
+
+interface Store<V> {
+  entries: Map<string, Entry<V>>;
+  bytes: number;
+}
+
+export class GenerationCache<V> {
+  readonly #options: GenerationCacheOptions<V>;
+  readonly #stores = new WeakMap<object, Store<V>>();
+
+  constructor(options: GenerationCacheOptions<V>) {
+    this.#options = options;
+  }
+
+  /** `load()`'s value, or the one kept from an earlier call if nothing was committed since. */
+  get(db: object, key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const generation = dataGeneration(db);
+    if (generation === undefined) return load();
+    let store = this.#stores.get(db);
+    if (!store) {
+      store = { entries: new Map(), bytes: 0 };
+      this.#stores.set(db, store);
+    }
+    const { maxAgeMs } = this.#options;
+    const now = maxAgeMs === undefined ? 0 : Date.now();
+    const hit = store.entries.get(key);
+    if (hit) {
+      store.entries.delete(key);
+      if (hit.generation === generation && (maxAgeMs === undefined || now - hit.loadedAt < maxAgeMs)) {
+        // Re-inserted: the Map's order is the least recently used first.
+        store.entries.set(key, hit);
+        return hit.value;
+      }
+      store.bytes -= hit.bytes;
+    }
+    // The generation was read before the load starts: what the load sees is at least that new.
+    const value = load();
+    const entry: Entry<V> = { generation, value, loadedAt: now, bytes: 0 };
+    store.entries.set(key, entry);
+    this.#evict(store);
+    value.then(
+      (result) => {
+        if (result === undefined) this.#forget(store, key, entry);
+        else this.#sized(store, key, entry, result);
+      },
+      () => this.#forget(store, key, entry),
+    );
+    return value;
+  }
+
+  #sized(store: Store<V>, key: string, entry: Entry<V>, result: V): void {
+    const { sizeOf, maxBytes } = this.#options;
+    if (!sizeOf || maxBytes === undefined || store.entries.get(key) !== entry) return;
+    entry.bytes = sizeOf(result);
+    store.bytes += entry.bytes;
+    if (entry.bytes > maxBytes / 4) this.#forget(store, key, entry);
+    else this.#evict(store);
+  }
+
+  #forget(store: Store<V>, key: string, entry: Entry<V>): void {
+    if (store.entries.get(key) !== entry) return;
+    store.entries.delete(key);
+    store.bytes -= entry.bytes;
+  }
+
+  #evict(store: Store<V>): void {
+    const { maxEntries, maxBytes } = this.#options;
+    while (store.entries.size > maxEntries || (maxBytes !== undefined && store.bytes > maxBytes)) {
+      const oldest = store.entries.entries().next().value;
+      if (!oldest) return;
+      this.#forget(store, oldest[0], oldest[1]);
+    }
+  }
+}
