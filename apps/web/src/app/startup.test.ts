@@ -3,7 +3,7 @@ import type { ApiClient } from '../api/client.ts';
 import { RequestError } from '../api/client.ts';
 import { createStore } from '../state/store.ts';
 import { makeClient, makeUser } from '../test/fixtures.ts';
-import { readEmbeddedClientData, sessionTimeout, startUp } from './startup.ts';
+import { nextTask, readEmbeddedClientData, sessionTimeout, startUp } from './startup.ts';
 
 type Answer = (path: string, sessionId: string | null | undefined) => unknown;
 
@@ -84,6 +84,32 @@ describe('the start-up sequence (spec section 4)', () => {
       // The guess from the stored session starts the download first; loaded waited for the answer.
       expect(loadFirstScreen.mock.calls).toEqual([[true], [true]]);
       expect(screenReady).toBe(true);
+    } finally {
+      script.remove();
+    }
+  });
+
+  it('lets the browser run between its steps, with the same single call and order', async () => {
+    const script = document.createElement('script');
+    script.id = 'client-data';
+    script.type = 'application/json';
+    script.textContent = JSON.stringify(makeClient());
+    document.body.append(script);
+    sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored' })));
+    sessionStorage.setItem('bundleState', JSON.stringify({ locale: { code: 'en-US', dir: 'ltr' }, properties: { 'login.heading': 'Sign in' } }));
+    try {
+      const s = services((path) => (path === '/user' ? makeUser({ sessionId: 'stored', accountBalance: 120 }) : new Error(path)));
+      // What each pause finds: nothing yet, then client data but no user, the user still to come.
+      const seen: string[] = [];
+      const yieldToBrowser = vi.fn(async () => {
+        const state = s.store.getState();
+        seen.push(`${state.client ? 'client' : 'no client'}, ${s.request.mock.calls.length} calls, ${state.status}`);
+        await nextTask();
+      });
+      await startUp(s, { yieldToBrowser });
+      expect(seen).toEqual(['no client, 0 calls, loading', 'client, 0 calls, loading', 'client, 0 calls, loading']);
+      expect(s.request.mock.calls.map(([method, path]) => `${method} ${path}`)).toEqual(['GET /user']);
+      expect(s.store.getState()).toMatchObject({ status: 'loaded', user: { accountBalance: 120 } });
     } finally {
       script.remove();
     }
