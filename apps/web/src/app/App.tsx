@@ -11,7 +11,7 @@ import { AppRoutes } from './AppRoutes.tsx';
 import { IdleWarning } from '../features/session-timeout/IdleWarning.tsx';
 import { getSessionActivity } from '../features/session-timeout/activity.ts';
 import { findRoute, firstScreenChunks, routes } from './routes.ts';
-import { preloadWhenIdle } from './preload.ts';
+import { preloadWhenIdle, whenIdle } from './preload.ts';
 import { nextTask, sessionTimeout, startUp } from './startup.ts';
 
 export function createServices(): AppServices {
@@ -112,7 +112,7 @@ export function App({ services }: { services: AppServices }) {
   useEffect(() => {
     if (started.has(services)) return;
     started.add(services);
-    void startUp(services, { loadFirstScreen, yieldToBrowser: nextTask });
+    void startUp(services, { loadFirstScreen, yieldToBrowser: nextTask, later: (task) => void whenIdle(task) });
   }, [services]);
   return (
     <AppProviders services={services}>

@@ -44,6 +44,8 @@ export interface StartUpOptions {
    * rather than one long one on a slow phone (decision 030). None in tests: the steps run on.
    */
   yieldToBrowser?: () => Promise<void>;
+  /** Runs work that can wait until the first screen shows (an idle period); at once by default. */
+  later?: (task: () => void) => void;
 }
 
 /** A new task: what the browser has waiting (a paint, input) runs before the rest. */
@@ -82,9 +84,6 @@ export async function startUp(services: AppServices, options: StartUpOptions = {
   const bundles: Record<string, Properties> = {};
   for (const [code, bundle] of Object.entries(client.bundleList)) bundles[code] = bundle.properties;
   store.setState({ client, bundles, locale: client.locale });
-  await breathe();
-  // Its own step: the first read of local storage can take a while (the cookie notice's answer).
-  store.setState({ anonymousPrivacyAck: readAnonymousAck() });
   await breathe();
 
   // After the reload of the session-timeout path (spec section 4, Session timeout).
@@ -135,6 +134,12 @@ export async function startUp(services: AppServices, options: StartUpOptions = {
 
   const properties = store.getState().bundles[locale.code];
   if (properties) writeBundleState({ locale, properties });
+
+  // The cookie notice's answer for a visitor is in local storage, whose first read can take a
+  // while: a visitor needs it for the first screen, a participant only after signing out.
+  const readAck = () => store.setState({ anonymousPrivacyAck: readAnonymousAck() });
+  if (user) (options.later ?? ((task: () => void) => task()))(readAck);
+  else readAck();
 
   // 4. Loaded, with the first screen's scripts at hand.
   await loadFirstScreen(user !== null);
