@@ -22,6 +22,16 @@ export default defineConfig({
     emptyOutDir: true,
     // Keep the main chunk lean; pages arrive as their own chunks (React.lazy).
     target: 'es2022',
+    // One style sheet for every page, loaded with the page: a page chunk then brings no style
+    // sheet of its own, so opening or preloading it never re-styles the whole document (each
+    // late style sheet was a long task on a slow phone, decision 030).
+    cssCodeSplit: false,
+    modulePreload: {
+      // The first screens' scripts are hinted in index.html (first-screen-plugin.ts). A page
+      // opened later finds its shared chunks preloaded already; adding <link> elements for them
+      // at every dynamic import only cost main-thread time (decision 030).
+      resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []),
+    },
   },
   test: {
     name: 'web',

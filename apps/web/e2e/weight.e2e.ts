@@ -51,3 +51,35 @@ test('a reload of home asks for the user once before the balance shows, and does
   await page.waitForTimeout(1500);
   expect(await layoutShift(page)).toBeLessThanOrEqual(0.01);
 });
+
+test('after home shows, every other page is fetched in the background, one after another', async ({ page }) => {
+  await signIn(page, 'newbie');
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    const name = new URL(request.url()).pathname.match(/^\/assets\/([A-Za-z]+)Page-[\w-]+\.js$/)?.[1];
+    if (name) scripts.push(name);
+  });
+  await page.reload();
+  await expectVisible(page.getByRole('main').locator('.points__message'));
+  // The last pages of the spec's preload order arrive once the browser has been idle a while.
+  await expect.poll(() => scripts.includes('SsoLogout'), { timeout: 15_000 }).toBe(true);
+  for (const name of ['Activation', 'Profile', 'ActivityHistory', 'Contact', 'Faqs', 'PrivacyNotice', 'Error', 'LaunchAs']) {
+    expect(scripts).toContain(name);
+  }
+  // Spec order: activation (priority 3) before profile (4) before the activity history (8).
+  expect(scripts.indexOf('Activation')).toBeLessThan(scripts.indexOf('Profile'));
+  expect(scripts.indexOf('Profile')).toBeLessThan(scripts.indexOf('ActivityHistory'));
+  // Opening a preloaded page shows it at once, without a loading spinner in between.
+  await page.evaluate(() => {
+    const w = window as unknown as { sawSpinner: boolean };
+    w.sawSpinner = false;
+    new MutationObserver(() => {
+      if (document.querySelector('.route-loading')) w.sawSpinner = true;
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+  await page.getByRole('link', { name: 'Profile', exact: true }).first().click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/profile');
+  // The profile opens as a dialog over home.
+  await expectVisible(page.getByRole('dialog', { name: 'Your profile' }));
+  expect(await page.evaluate(() => (window as unknown as { sawSpinner: boolean }).sawSpinner)).toBe(false);
+});

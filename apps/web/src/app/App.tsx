@@ -1,16 +1,18 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router';
 import { createApiClient } from '../api/client.ts';
 import { createStore } from '../state/store.ts';
 import { useAppState, useServices, type AppServices } from '../state/StoreContext.tsx';
+import type { AppState } from '../state/store.ts';
 import { useI18n } from '../i18n/I18nContext.tsx';
 import { LoadingOverlay } from '../ui/Spinner.tsx';
 import { AppProviders } from './AppProviders.tsx';
 import { AppRoutes } from './AppRoutes.tsx';
 import { IdleWarning } from '../features/session-timeout/IdleWarning.tsx';
 import { getSessionActivity } from '../features/session-timeout/activity.ts';
-import { findRoute, firstScreenChunks, preloadRoutes, routes } from './routes.ts';
-import { sessionTimeout, startUp } from './startup.ts';
+import { findRoute, firstScreenChunks, routes } from './routes.ts';
+import { preloadWhenIdle, whenIdle } from './preload.ts';
+import { nextTask, sessionTimeout, startUp } from './startup.ts';
 
 export function createServices(): AppServices {
   const store = createStore();
@@ -35,9 +37,10 @@ const onIdleTimeout = () => sessionTimeout();
 const loadFirstScreen = (signedIn: boolean) =>
   Promise.all(firstScreenChunks(window.location.pathname, signedIn).map((chunk) => chunk.load()));
 
+type AppStatus = AppState['status'];
+
 /** The loading overlay fades out over 400 ms (spec section 9) once start-up is done. */
-function Loading() {
-  const status = useAppState((s) => s.status);
+function Loading({ status }: { status: AppStatus }) {
   const { t, has } = useI18n();
   const [gone, setGone] = useState(false);
   useEffect(() => {
@@ -50,7 +53,11 @@ function Loading() {
 }
 
 function Shell() {
-  const status = useAppState((s) => s.status);
+  // The app's first render after start-up (frame and page, tens of milliseconds on a slow phone)
+  // runs as a transition: React renders it in slices of a few milliseconds, so the main thread
+  // is never blocked for long (Lighthouse's total blocking time, decision 030). The overlay stays
+  // until that render is committed.
+  const status = useDeferredValue(useAppState((s) => s.status));
   const redirect = useAppState((s) => s.redirect);
   const { store } = useServices();
   const navigate = useNavigate();
@@ -65,8 +72,7 @@ function Shell() {
   useEffect(() => {
     if (status !== 'loaded') return;
     // After start-up, fetch every page in the background, the current one first.
-    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
-    idle(() => void preloadRoutes(findRoute(location.pathname)));
+    return preloadWhenIdle(findRoute(location.pathname));
     // Only once per start-up: later navigations find the pages already loaded.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [status]);
@@ -80,7 +86,7 @@ function Shell() {
           <DevPanel routes={devRoutes} />
         </Suspense>
       ) : null}
-      <Loading />
+      <Loading status={status} />
     </>
   );
 }
@@ -106,7 +112,7 @@ export function App({ services }: { services: AppServices }) {
   useEffect(() => {
     if (started.has(services)) return;
     started.add(services);
-    void startUp(services, { loadFirstScreen });
+    void startUp(services, { loadFirstScreen, yieldToBrowser: nextTask, later: (task) => void whenIdle(task) });
   }, [services]);
   return (
     <AppProviders services={services}>

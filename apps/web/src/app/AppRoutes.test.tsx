@@ -75,7 +75,8 @@ describe('AppRoutes: guards, redirects and modals', () => {
   it('opens a modal deep link over /home, and closes it there', async () => {
     const user = userEvent.setup();
     renderWithApp(<AppRoutes />, { path: '/profile', user: makeUser() });
-    const dialog = await screen.findByRole('dialog', { name: 'Your profile' });
+    // The profile page's module is transformed on first import: slow on a busy machine.
+    const dialog = await screen.findByRole('dialog', { name: 'Your profile' }, { timeout: 5000 });
     expect(dialog).toBeInTheDocument();
     // The page behind stays in the document.
     expect(screen.getByRole('heading', { level: 1, name: 'Home', hidden: true })).toBeInTheDocument();

@@ -100,17 +100,8 @@ export function firstScreenChunks(pathname: string, signedIn: boolean): Chunk[] 
   return [...new Set(needed.flatMap((r) => (r ? [r.chunk] : [])))];
 }
 
-/** Preloads every page in priority order, the current one first, one at a time. */
-export async function preloadRoutes(current: RouteDef | undefined): Promise<void> {
+/** Every page's chunk once, in the preload order of spec section 2, the current page's first. */
+export function preloadOrder(current: RouteDef | undefined): Chunk[] {
   const ordered = [...routes].sort((a, b) => a.priority - b.priority);
-  const seen = new Set<Chunk>();
-  for (const r of current ? [current, ...ordered] : ordered) {
-    if (seen.has(r.chunk)) continue;
-    seen.add(r.chunk);
-    try {
-      await r.chunk.load();
-    } catch {
-      // A failed preload is retried when the page is opened, where its error is shown.
-    }
-  }
+  return [...new Set((current ? [current, ...ordered] : ordered).map((r) => r.chunk))];
 }

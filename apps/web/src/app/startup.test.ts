@@ -3,7 +3,8 @@ import type { ApiClient } from '../api/client.ts';
 import { RequestError } from '../api/client.ts';
 import { createStore } from '../state/store.ts';
 import { makeClient, makeUser } from '../test/fixtures.ts';
-import { readEmbeddedClientData, sessionTimeout, startUp } from './startup.ts';
+import { nextTask, readEmbeddedClientData, sessionTimeout, startUp } from './startup.ts';
+import { ANONYMOUS_PRIVACY_ACK } from '../state/storage.ts';
 
 type Answer = (path: string, sessionId: string | null | undefined) => unknown;
 
@@ -86,6 +87,54 @@ describe('the start-up sequence (spec section 4)', () => {
       expect(screenReady).toBe(true);
     } finally {
       script.remove();
+    }
+  });
+
+  it('lets the browser run between its steps, with the same single call and order', async () => {
+    const script = document.createElement('script');
+    script.id = 'client-data';
+    script.type = 'application/json';
+    script.textContent = JSON.stringify(makeClient());
+    document.body.append(script);
+    sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored' })));
+    sessionStorage.setItem('bundleState', JSON.stringify({ locale: { code: 'en-US', dir: 'ltr' }, properties: { 'login.heading': 'Sign in' } }));
+    try {
+      const s = services((path) => (path === '/user' ? makeUser({ sessionId: 'stored', accountBalance: 120 }) : new Error(path)));
+      // What each pause finds: nothing yet, then client data but no user, the user still to come.
+      const seen: string[] = [];
+      const yieldToBrowser = vi.fn(async () => {
+        const state = s.store.getState();
+        seen.push(`${state.client ? 'client' : 'no client'}, ${s.request.mock.calls.length} calls, ${state.status}`);
+        await nextTask();
+      });
+      await startUp(s, { yieldToBrowser });
+      expect(seen).toEqual(['no client, 0 calls, loading', 'client, 0 calls, loading']);
+      expect(s.request.mock.calls.map(([method, path]) => `${method} ${path}`)).toEqual(['GET /user']);
+      expect(s.store.getState()).toMatchObject({ status: 'loaded', user: { accountBalance: 120 } });
+    } finally {
+      script.remove();
+    }
+  });
+
+  it("reads a visitor's cookie-notice answer before loaded, a participant's only later", async () => {
+    localStorage.setItem(ANONYMOUS_PRIVACY_ACK, '3');
+    try {
+      const visitor = services((path) => (path === '/viewConfig/client' ? makeClient() : new Error(path)));
+      const laterForVisitor = vi.fn();
+      await startUp(visitor, { later: laterForVisitor });
+      expect(visitor.store.getState()).toMatchObject({ status: 'loaded', user: null, anonymousPrivacyAck: 3 });
+      expect(laterForVisitor).not.toHaveBeenCalled();
+
+      sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored' })));
+      const participant = services((path) => (path === '/viewConfig/client' ? makeClient() : path === '/user' ? makeUser({ sessionId: 'stored' }) : new Error(path)));
+      const waiting: Array<() => void> = [];
+      await startUp(participant, { later: (task) => waiting.push(task) });
+      expect(participant.store.getState()).toMatchObject({ status: 'loaded', anonymousPrivacyAck: 0 });
+      expect(waiting).toHaveLength(1);
+      waiting[0]!();
+      expect(participant.store.getState().anonymousPrivacyAck).toBe(3);
+    } finally {
+      localStorage.removeItem(ANONYMOUS_PRIVACY_ACK);
     }
   });
 

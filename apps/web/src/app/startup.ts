@@ -39,7 +39,17 @@ export interface StartUpOptions {
    * calls, and again before loaded with the answer, which start-up then waits for.
    */
   loadFirstScreen?: (signedIn: boolean) => Promise<unknown>;
+  /**
+   * Lets the browser run between the steps (paint, input), so start-up is a few short tasks
+   * rather than one long one on a slow phone (decision 030). None in tests: the steps run on.
+   */
+  yieldToBrowser?: () => Promise<void>;
+  /** Runs work that can wait until the first screen shows (an idle period); at once by default. */
+  later?: (task: () => void) => void;
 }
+
+/** A new task: what the browser has waiting (a paint, input) runs before the rest. */
+export const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * The start-up sequence of spec section 4: client data, then the session bundle, then the
@@ -51,7 +61,10 @@ export async function startUp(services: AppServices, options: StartUpOptions = {
   const loadFirstScreen = (signedIn: boolean) => options.loadFirstScreen?.(signedIn).catch(() => {
     // A page that cannot load shows its own error screen when it is rendered.
   });
+  const breathe = options.yieldToBrowser ?? (() => Promise.resolve());
   void loadFirstScreen(Boolean(readUserState()?.sessionId));
+  // The first render (the loading overlay) ends its task before the start-up's own work.
+  await breathe();
 
   // 1. Client data.
   let client: ClientData;
@@ -70,7 +83,8 @@ export async function startUp(services: AppServices, options: StartUpOptions = {
   }
   const bundles: Record<string, Properties> = {};
   for (const [code, bundle] of Object.entries(client.bundleList)) bundles[code] = bundle.properties;
-  store.setState({ client, bundles, locale: client.locale, anonymousPrivacyAck: readAnonymousAck() });
+  store.setState({ client, bundles, locale: client.locale });
+  await breathe();
 
   // After the reload of the session-timeout path (spec section 4, Session timeout).
   const timedOut = sessionStorage.getItem(SESSION_TIMED_OUT) !== null;
@@ -120,6 +134,12 @@ export async function startUp(services: AppServices, options: StartUpOptions = {
 
   const properties = store.getState().bundles[locale.code];
   if (properties) writeBundleState({ locale, properties });
+
+  // The cookie notice's answer for a visitor is in local storage, whose first read can take a
+  // while: a visitor needs it for the first screen, a participant only after signing out.
+  const readAck = () => store.setState({ anonymousPrivacyAck: readAnonymousAck() });
+  if (user) (options.later ?? ((task: () => void) => task()))(readAck);
+  else readAck();
 
   // 4. Loaded, with the first screen's scripts at hand.
   await loadFirstScreen(user !== null);

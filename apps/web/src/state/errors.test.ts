@@ -41,6 +41,23 @@ describe('the error store', () => {
     store.dismissAllErrors();
     expect(store.getState().errors).toEqual([]);
   });
+
+  it('leaves the state alone, and tells no one, when there is nothing of that type to dismiss', () => {
+    const store = createStore();
+    store.addError('login', { errorCode: 1, message: 'm' });
+    store.addSuccess({ successType: 'ots', message: 'ots.success' });
+    const before = store.getState();
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.dismissErrors('ots');
+    store.dismissSuccess('contactUs');
+    expect(listener).not.toHaveBeenCalled();
+    expect(store.getState()).toBe(before);
+    store.dismissErrors('login');
+    store.dismissSuccess('ots');
+    expect(listener).toHaveBeenCalledTimes(2);
+    expect(store.getState()).toMatchObject({ errors: [], successes: [] });
+  });
 });
 
 describe('error messages', () => {

@@ -85,13 +85,19 @@ export function createStore(initial: Partial<AppState> = {}): Store {
     addError: (type, error) =>
       setState((s) => ({ errors: addError(s.errors, s.nextErrorId, type, error), nextErrorId: s.nextErrorId + 1 })),
     dismissError: (errorId) => setState((s) => ({ errors: dismissError(s.errors, errorId) })),
-    dismissErrors: (...types) => setState((s) => ({ errors: dismissErrorsOfType(s.errors, ...types) })),
+    // Pages dismiss their messages on every mount; with none shown that changes nothing, and
+    // every subscriber need not be asked (decision 030).
+    dismissErrors: (...types) => {
+      if (state.errors.some((e) => types.includes(e.errorType))) setState((s) => ({ errors: dismissErrorsOfType(s.errors, ...types) }));
+    },
     dismissAllErrors: () => setState({ errors: [] }),
     addSuccess: (success) =>
       setState((s) => ({
         successes: [...s.successes.filter((x) => x.successType !== success.successType), { ...success, done: true }],
       })),
-    dismissSuccess: (type) => setState((s) => ({ successes: s.successes.filter((x) => x.successType !== type) })),
+    dismissSuccess: (type) => {
+      if (state.successes.some((x) => x.successType === type)) setState((s) => ({ successes: s.successes.filter((x) => x.successType !== type) }));
+    },
     setBusy: (key, value) => setState((s) => ({ busy: { ...s.busy, [key]: value } })),
   };
 }
