@@ -64,6 +64,12 @@ const child = spawn(process.execPath, [...flags, '--import', join(import.meta.di
 const alive = () => child.exitCode === null && child.signalCode === null;
 const base = `http://127.0.0.1:${port}`;
 
+/** CPU seconds the server process has used (user + system, all threads). */
+function cpuSeconds(): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function status(): { rss: number; anon: number; file: number } {
   const text = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   const kb = (name: string) => Math.round(Number(new RegExp(`${name}:\\s+(\\d+)`).exec(text)?.[1] ?? 0) / 1024);
@@ -115,6 +121,7 @@ async function fixed(name: string, amount: number, options: Partial<autocannon.O
   const result = await autocannon({ url: base, connections: 16, amount: Math.max(16, Math.round(amount)), ...options });
   const bad = result.errors + result.non2xx;
   console.log(`  ${name}: ${result.requests.total} requests, ${Math.round(result.requests.average)}/s${bad ? `, ${result.errors} errors, ${result.non2xx} non-2xx` : ''}`);
+  if (values.maps) console.log(`    RSS ${status().rss} MB; anonymous maps (MB): ${anonymousMaps()}`);
 }
 
 try {
@@ -126,6 +133,8 @@ try {
   const demo = await signIn(base, 'demo');
   const statement = await signIn(base, STATEMENT_USER);
   const redeem = await signIn(base, REDEEM_USER);
+  if (values.maps) console.log(`  3 sign-ins: RSS ${status().rss} MB; anonymous maps (MB): ${anonymousMaps()}`);
+  const cpuBefore = cpuSeconds();
   const user = { url: `${api}/user`, headers: apiHeaders(demo) };
   const statement200 = { url: `${api}/user/account/statement?username=${STATEMENT_USER}&locale=en-US`, headers: apiHeaders(statement) };
   await fixed('GET user', 20_000 * scale, user);
@@ -142,10 +151,11 @@ try {
   await fixed('GET user', 20_000 * scale, user);
   await fixed('GET statement (200)', 4_000 * scale, statement200);
   await fixed('POST login (4 connections)', 60 * scale, { url: `${api}/login`, method: 'POST', connections: 4, headers: apiHeaders(), body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }) });
+  console.log(`server CPU for the load: ${(cpuSeconds() - cpuBefore).toFixed(1)} s`);
   await report('after the load');
   if (values.big) {
     const big = await signIn(base, 'bigspender');
-    await fixed('GET statement (10,000 entries), 16 at once', 320, { url: `${api}/user/account/statement?username=bigspender&locale=en-US`, headers: apiHeaders(big) });
+    await fixed('GET statement (10,000 entries), 16 at once', 64, { timeout: 120, url: `${api}/user/account/statement?username=bigspender&locale=en-US`, headers: apiHeaders(big) });
     await report('after the 10,000-entry statements');
   }
   if (!alive()) throw new Error('the server stopped during the load');
