@@ -11,6 +11,8 @@
  *   --flags   node flags instead of process-settings.ts's SERVER_NODE_FLAGS ("" for none)
  *   --scale   multiplies the request counts (0.25 for a quick look)
  *   --big     adds 16 concurrent 10,000-entry statements (the live heap's worst case)
+ *   --logins  sign-ins at the end of the load (default 60; argon2id, 4 at a time)
+ *   --maps    also prints where the anonymous memory is after each step (from /proc/<pid>/smaps)
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     big: { type: 'boolean', default: false },
     maps: { type: 'boolean', default: false },
+    logins: { type: 'string', default: '60' },
   },
 });
 const scale = Number(values.scale);
@@ -150,7 +153,7 @@ try {
   });
   await fixed('GET user', 20_000 * scale, user);
   await fixed('GET statement (200)', 4_000 * scale, statement200);
-  await fixed('POST login (4 connections)', 60 * scale, { url: `${api}/login`, method: 'POST', connections: 4, headers: apiHeaders(), body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }) });
+  await fixed('POST login (4 connections)', Number(values.logins) * scale, { url: `${api}/login`, method: 'POST', connections: 4, headers: apiHeaders(), body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }) });
   console.log(`server CPU for the load: ${(cpuSeconds() - cpuBefore).toFixed(1)} s`);
   await report('after the load');
   if (values.big) {
