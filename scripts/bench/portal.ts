@@ -1,16 +1,17 @@
 /**
- * The real portal as the bench runs it: `node apps/server/src/main.ts` in its own process on a
- * free loopback port, so that the bench's own work (autocannon, the browser) is not counted in
- * the server's memory and its pid is known for /proc.
+ * The real portal as the bench runs it: the built server (apps/server/dist/main.js, as `npm
+ * start` runs it; built first when its sources changed) in its own process on a free loopback
+ * port, so that the bench's own work (autocannon, the browser) is not counted in the server's
+ * memory and its pid is known for /proc.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
+import { ensureServerBuild, SERVER_MAIN_JS } from '../build-server.ts';
 import { freePort } from '../lib/ports.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const MAIN = join(ROOT, 'apps', 'server', 'src', 'main.ts');
 export const CLI = join(ROOT, 'apps', 'server', 'src', 'cli', 'rewards.ts');
 export const WEB_DIST = join(ROOT, 'apps', 'web', 'dist');
 
@@ -41,10 +42,11 @@ export async function waitFor200(url: string, timeoutMs: number, alive: () => bo
 
 /** Starts the portal over `databaseUrl` (already migrated and seeded by the caller). */
 export async function startPortal(databaseUrl: string, logFile: string, env: Record<string, string> = {}): Promise<Portal> {
+  await ensureServerBuild();
   const port = await freePort();
   const log = createWriteStream(logFile, { flags: 'a' });
   // Started as `npm start` starts it (flags and environment of process-settings.ts).
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, MAIN], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN_JS], {
     cwd: ROOT,
     env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -28,8 +28,8 @@ function descendants(pid: number): number[] {
 }
 
 /**
- * The node process serving the portal, not npm's nor the shell's: the one running main.ts,
- * else (a start script that imports the server) the node process holding the most memory.
+ * The node process serving the portal, not npm's nor the shell's: the one running main.js or
+ * main.ts, else (a start script that imports the server) the node process holding the most memory.
  */
 function serverPid(npmPid: number): number | undefined {
   const read = (pid: number, file: string) => {
@@ -41,7 +41,7 @@ function serverPid(npmPid: number): number | undefined {
   };
   // By argv[0]: npm rewrites its own to "npm start", and node 24 names its main thread "MainThread".
   const nodes = descendants(npmPid).filter((pid) => /(^|\/)node$/.test(read(pid, 'cmdline').split('\0')[0] ?? ''));
-  const main = nodes.filter((pid) => read(pid, 'cmdline').split('\0').some((arg) => arg.endsWith('main.ts')));
+  const main = nodes.filter((pid) => read(pid, 'cmdline').split('\0').some((arg) => /main\.[jt]s$/.test(arg)));
   const byMemory = (list: number[]) => [...list].sort((a, b) => (rssMb(b) ?? 0) - (rssMb(a) ?? 0))[0];
   return main.length > 0 ? byMemory(main) : byMemory(nodes);
 }
