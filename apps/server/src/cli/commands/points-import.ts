@@ -15,10 +15,16 @@ import { emptyCounts, formatImportReport, progressBar, type ImportCounts, type R
 import { operatorOrigin } from './audit.ts';
 import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn, type PointsLine } from './points-lines.ts';
 
-/** Lines per transaction: big enough that commits (an fsync each) cost little, small enough to stay flat in memory. */
-const DEFAULT_BATCH = 10_000;
+/**
+ * Lines per transaction. Pages written per line fall as batches grow (a statement-index leaf or a
+ * participant's page takes more lines per commit); memory grows with the batch, not the file
+ * (docs/decisions/022: 50,000 peaked at ~225 MB resident for a million lines).
+ */
+const DEFAULT_BATCH = 50_000;
 /** SQLite page cache of an import (see importPoints). */
 const IMPORT_CACHE_MB = 32;
+/** WAL pages between checkpoints during an import (4 KB each: 256 MB); SQLite's default is 1,000. */
+const IMPORT_CHECKPOINT_PAGES = 65_536;
 /** Keys per IN list: a power of two (see padded()), well under both engines' parameter limits. */
 const IN_CHUNK = 1_024;
 /** Rejected lines kept for the summary and --json; all of them go to --rejects, as they come. */
@@ -37,7 +43,7 @@ export function registerPointsImport(points: Command): void {
   action<{ client?: string; rejects?: string; batchSize: string }>(command, async (db, { args, options, operator }) => {
     const client = await requireClient(db, options.client);
     const file = args[0]!;
-    const batchSize = wholeNumber('--batch-size', options.batchSize, 1, 50_000);
+    const batchSize = wholeNumber('--batch-size', options.batchSize, 1, 200_000);
     let size: number;
     try {
       const stat = statSync(file);
@@ -97,11 +103,7 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
     skipped.push({ line, reason: `unreadable CSV: ${error.message.split('\n')[0]}` });
   });
 
-  // SQLite's default page cache (2 MB) is far smaller than the pages one batch changes (the
-  // statement index and the participants, scattered): it spilled them to the WAL again and again
-  // within a transaction, 30 KB written per line. 32 MB holds a batch's pages until its commit.
-  // This process's own connection only; synchronous=FULL stays.
-  if (db.getExecutor().adapter instanceof SqliteAdapter) await sql.raw(`pragma cache_size = -${IMPORT_CACHE_MB * 1024}`).execute(db);
+  const restore = db.getExecutor().adapter instanceof SqliteAdapter ? await tuneSqlite(db) : async () => {};
   const progress = progressBar(`Importing ${basename(file)}`, size);
   // Ctrl-C: the batch under way rolls back (its transaction never commits), the committed ones
   // stay, and the same command finishes the job. Said plainly rather than dying silently.
@@ -139,6 +141,7 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
   } finally {
     process.off('SIGINT', interrupted);
     progress.stop();
+    await restore();
     if (rejectsOut) await rejectsOut.close();
   }
 
@@ -190,16 +193,24 @@ async function postBatch(
   const outcome = await db.transaction().execute(async (trx) => {
     const local: LineProblem[] = [];
     let unchanged = 0;
+    // The balances come with the ids (locked on PostgreSQL until the commit), so that
+    // appendLedgerEntries needs no second read of the same rows.
     const ids = new Map<string, string>();
+    const balances = new Map<string, number | null>();
+    const postgres = !(trx.getExecutor().adapter instanceof SqliteAdapter);
     const keys = [...new Set(candidates.map((c) => usernameKey(c.username)))];
     for (let from = 0; from < keys.length; from += IN_CHUNK) {
       const rows = await trx
         .selectFrom('participants')
-        .select(['id', 'username_key'])
+        .select(['id', 'username_key', 'balance'])
         .where('client_id', '=', clientId)
         .where('username_key', 'in', padded(keys.slice(from, from + IN_CHUNK)))
+        .$if(postgres, (qb) => qb.forUpdate())
         .execute();
-      for (const row of rows) ids.set(row.username_key, row.id);
+      for (const row of rows) {
+        ids.set(row.username_key, row.id);
+        balances.set(row.id, row.balance === null ? null : Number(row.balance));
+      }
     }
     const existing = new Map<string, Existing>();
     const references = candidates.map((c) => c.reference);
@@ -248,7 +259,7 @@ async function postBatch(
         reference: line.reference,
       })),
       runAt,
-      { requireCovered: true },
+      { requireCovered: true, balances },
     );
     for (const index of refused) {
       const line = toPost[index]!;
@@ -260,6 +271,34 @@ async function postBatch(
   counts.added += outcome.added;
   counts.unchanged += outcome.unchanged;
   for (const problem of [...problems, ...outcome.problems].sort((a, b) => a.line - b.line)) reject(problem);
+}
+
+/**
+ * The import's own SQLite settings, on this process's connection only, undone at the end
+ * (docs/decisions/022, "Measured again"). What a batch writes was measured per line at a
+ * million entries: each page it changes went to the WAL, to the database at a checkpoint after
+ * every commit, and to temp files twice (SQLite's statement journals and the sub-journal of the
+ * group-commit driver's savepoint).
+ * - cache_size 32 MB (SQLite's default is 2 MB): fewer re-reads of the pages a batch changes
+ *   (the statement index and the participants, scattered). 128 MB wrote no less.
+ * - wal_autocheckpoint: a checkpoint per 256 MB of WAL rather than per 4 MB (each commit): the
+ *   pages every batch changes again (the participants' balances) reach the database file once
+ *   per checkpoint instead of once per batch. synchronous=FULL stays: each batch's commit is
+ *   durable in the WAL before it is counted.
+ * - foreign_keys off: with it on, a multi-row INSERT may fail a key check at its end, so SQLite
+ *   keeps a statement journal for it; the checks would only repeat what the batch already did
+ *   in the same transaction (every participant looked up by the client's username, the
+ *   balances read, appendLedgerEntries refusing an unknown id).
+ */
+async function tuneSqlite(db: Db): Promise<() => Promise<void>> {
+  const read = async (pragma: string) => Number(Object.values((await sql.raw(`pragma ${pragma}`).execute(db)).rows[0] as object)[0]);
+  const before = { cache_size: await read('cache_size'), wal_autocheckpoint: await read('wal_autocheckpoint'), foreign_keys: await read('foreign_keys') };
+  await sql.raw(`pragma cache_size = -${IMPORT_CACHE_MB * 1024}`).execute(db);
+  await sql.raw(`pragma wal_autocheckpoint = ${IMPORT_CHECKPOINT_PAGES}`).execute(db);
+  await sql.raw('pragma foreign_keys = off').execute(db);
+  return async () => {
+    for (const [pragma, value] of Object.entries(before)) await sql.raw(`pragma ${pragma} = ${value}`).execute(db);
+  };
 }
 
 /** The --rejects CSV, written as lines are rejected, so that a million bad lines take no memory. */
@@ -285,5 +324,3 @@ function openRejects(path: string): { write(problem: LineProblem): void; close()
     },
   };
 }
-
-

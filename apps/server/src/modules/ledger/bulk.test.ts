@@ -57,4 +57,22 @@ describe.each(dialects)('appendLedgerEntries on %s', (dialect) => {
     expect(await balance(2)).toBe(7);
     await expectLedgerMatchesBalances(database.db);
   });
+
+  it('takes the balances the caller read in the same transaction, and still refuses a participant not among them', async () => {
+    // The import reads each balance with the participant's id (one query, locked on PostgreSQL).
+    const result = await database.db.transaction().execute(async (trx) => {
+      const rows = await trx.selectFrom('participants').select(['id', 'balance']).where('id', 'in', [id(0), id(2)]).execute();
+      const balances = new Map(rows.map((row) => [row.id, row.balance === null ? null : Number(row.balance)]));
+      return appendLedgerEntries(trx, 'acme', [move(2, 5), move(0, -50), move(2, -12), move(0, -40)], new Date(), { requireCovered: true, balances });
+    });
+    expect(result).toEqual({ appended: [0, 2, 3], refused: [1] });
+    expect(await balance(0)).toBe(0);
+    expect(await balance(2)).toBe(0);
+    const missing = database.db.transaction().execute((trx) =>
+      appendLedgerEntries(trx, 'acme', [move(0, 1), move(1, 1)], new Date(), { balances: new Map([[id(0), 0]]) }),
+    );
+    await expect(missing).rejects.toThrow('No such participant');
+    expect(await balance(0)).toBe(0);
+    await expectLedgerMatchesBalances(database.db);
+  });
 });
