@@ -19,7 +19,9 @@ export function bundleRoutes(app: FastifyInstance, db: Db): void {
       // Revalidate every time, answer 304 when unchanged: an operator's edit shows within the
       // read cache's few seconds. The URL names no version, so it cannot be cached for long.
       reply.header('etag', etag).header('cache-control', 'no-cache');
-      if (request.headers['if-none-match'] === etag) return reply.status(304).send(null);
+      // No body, so no content-type or content-length either (a "null" body's length of 4 made
+      // strict HTTP/1.1 clients wait for bytes a 304 never carries).
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send(undefined as never);
       // Serialised once per cache lifetime (BundleReply-shaped by construction), sent as is.
       return reply.type('application/json; charset=utf-8').send(replyBody as unknown as BundleReply);
     },
