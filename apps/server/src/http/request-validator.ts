@@ -33,9 +33,14 @@ interface Def {
   checks?: { _zod: { def: { check: string; format?: string; minimum?: number; maximum?: number; pattern?: RegExp } } }[];
 }
 
+function onlyKeys(def: Def, allowed: string[]): boolean {
+  return Object.keys(def).every((key) => allowed.includes(key));
+}
+
 /** A check of a plain string schema (length bounds, patterns), or undefined for anything else. */
 function stringCheck(def: Def): Check | undefined {
-  if (def.type !== 'string') return undefined;
+  // Only a plain z.string() with checks: a string format (email, uuid…) or coercion is zod's.
+  if (def.type !== 'string' || !onlyKeys(def, ['type', 'checks'])) return undefined;
   const checks: Check[] = [];
   for (const { _zod } of def.checks ?? []) {
     const { check, format, minimum, maximum, pattern } = _zod.def;
@@ -63,13 +68,15 @@ function stringCheck(def: Def): Check | undefined {
 export function fastObjectCheck(schema: unknown): ((data: unknown) => boolean) | undefined {
   if (!(schema instanceof z.ZodType)) return undefined;
   const def = (schema as unknown as { def: Def }).def;
-  if (def.type !== 'object' || !def.shape) return undefined;
+  // No refinements of the whole object (they would be `checks` here).
+  if (def.type !== 'object' || !def.shape || !onlyKeys(def, ['type', 'shape', 'catchall'])) return undefined;
   const catchall = def.catchall?.def.type;
   if (catchall !== undefined && catchall !== 'unknown') return undefined;
   const loose = catchall === 'unknown';
   const fields: Field[] = [];
   for (const [name, field] of Object.entries(def.shape)) {
     const optional = field.def.type === 'optional';
+    if (optional && !onlyKeys(field.def, ['type', 'innerType'])) return undefined;
     const inner = optional ? field.def.innerType?.def : field.def;
     const check = inner && stringCheck(inner);
     if (!check) return undefined;
