@@ -83,6 +83,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   app.addHook('preClose', async () => {
     draining = true;
   });
+  app.decorate('isDraining', () => draining);
   // Callback-style hooks here and below: an async hook costs a promise on every reply (decision 026).
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');

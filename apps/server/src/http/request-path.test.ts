@@ -59,6 +59,31 @@ describe.each(dialects)('every reply of the request path on %s', (dialect) => {
     expect(again.headers['content-type']).toBeUndefined();
   });
 
+  it('writes ready-bytes replies with exactly the headers of the ordinary path (which HEAD takes)', async () => {
+    const comparable = (headers: Record<string, unknown>) => {
+      const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+      return rest;
+    };
+    const etag = String((await t.api('GET', '/viewConfig/bundle/en-US')).headers.etag);
+    for (const [path, extra] of [
+      ['/viewConfig/client', {}],
+      ['/viewConfig/bundle/en-US', {}],
+      ['/viewConfig/bundle/en-US', { 'if-none-match': etag }],
+    ] as const) {
+      const get = await t.api('GET', path, { headers: extra });
+      const head = await t.api('HEAD', path, { headers: extra });
+      expect(get.statusCode).toBe(head.statusCode);
+      if (get.statusCode === 200) {
+        expect(comparable(get.headers)).toEqual(comparable(head.headers));
+        expect(Number(get.headers['content-length'])).toBe(get.rawPayload.length);
+      } else {
+        // Fastify's HEAD route adds a content-length of 0 to a 304; a GET's 304 has none.
+        expect(comparable(get.headers)).toEqual({ ...comparable(head.headers), 'content-length': undefined });
+      }
+    }
+    expect((await t.api('GET', '/viewConfig/client')).headers['cache-control']).toBe('no-store');
+  });
+
   it('still refuses a malformed header or path parameter with the 400 it gave before', async () => {
     const { sessionId } = await t.login('demo');
     const longSession = await t.api('GET', '/user', { headers: { 'x-session-id': 'x'.repeat(257) } });
