@@ -7,7 +7,9 @@
  * µs of CPU (utime+stime from /proc) per request.
  *
  *   node scripts/bench/cpu-per-request.ts [--tree=/other/checkout] [--requests=20000] [--rounds=3]
- *        [--cases=bare,client,bundle,bundle304,user,healthz,notfound] [--prof=/dir]
+ *        [--cases=bare,bytes27283,client,bundle,bundle304,user,healthz,notfound] [--prof=/dir]
+ *
+ * bundle304 waits forever on trees before decision 028: their 304 announced a 4-byte body it never sent.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -24,7 +26,7 @@ const { values } = parseArgs({
     tree: { type: 'string', multiple: true, default: [ROOT] },
     requests: { type: 'string', default: '20000' },
     rounds: { type: 'string', default: '3' },
-    cases: { type: 'string', default: 'bare,client,bundle,bundle304,user' },
+    cases: { type: 'string', default: 'bare,client,bundle,user' },
     connections: { type: 'string', default: '16' },
     prof: { type: 'string' },
     dir: { type: 'string', default: '/tmp/cpu-per-request' },
