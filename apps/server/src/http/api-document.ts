@@ -220,7 +220,7 @@ export async function registerApiDocument(app: FastifyInstance): Promise<void> {
       }
       // Public, like the JWKS: any origin may read it, caches may keep it a while.
       reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').header('etag', served.etag);
-      if (request.headers['if-none-match'] === served.etag) return reply.status(304).send(null);
+      if (request.headers['if-none-match'] === served.etag) return reply.status(304).send(undefined as never); // no body, no content-length
       return reply.type('application/json; charset=utf-8').send(served.body as unknown as z.infer<typeof ApiDocumentReply>);
     },
   );

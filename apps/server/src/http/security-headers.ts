@@ -49,6 +49,8 @@ async function helmetHeaders(): Promise<Record<string, string>> {
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   const headers = await helmetHeaders();
   if (!headers['content-security-policy']) throw new Error('helmet set no Content-Security-Policy');
+  // For replies written in one go from ready bytes (ready-reply.ts).
+  app.decorate('securityHeaderList', Object.entries(headers).flat());
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();

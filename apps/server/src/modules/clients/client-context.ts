@@ -21,6 +21,24 @@ function hostnameOf(origin: string): string | undefined {
 }
 
 /**
+ * A caller sends the same origin on every call: the parse is remembered (a pure function of the
+ * text, so nothing to invalidate). Bounded, because the header is anyone's to choose; "no
+ * hostname" is remembered as ''.
+ */
+const ORIGINS_KEPT = 1_000;
+const hostnames = new Map<string, string>();
+
+function cachedHostnameOf(origin: string): string | undefined {
+  let hostname = hostnames.get(origin);
+  if (hostname === undefined) {
+    if (hostnames.size >= ORIGINS_KEPT) hostnames.clear();
+    hostname = hostnameOf(origin) ?? '';
+    hostnames.set(origin, hostname);
+  }
+  return hostname === '' ? undefined : hostname;
+}
+
+/**
  * Addresses a browser navigates to (single sign-on, decision 024): a navigation sends no client-id
  * header, so the client is the one of the Host, like the HTML page's (decision 003).
  */
@@ -38,17 +56,25 @@ function isNavigation(url: string): boolean {
  */
 export function registerClientContext(app: FastifyInstance, db: Db): void {
   app.decorateRequest('clientId', '');
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // A callback hook and a remembered parse: this runs on every API call (docs/decisions/028).
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
+    const url = request.url;
     // The admin API names its client in the key or the body (docs/decisions/025).
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/admin/')) return;
+    if (!url.startsWith('/api/') || url.startsWith('/api/admin/')) return done();
     // The API document is the same for every client: integrators read it before they have one.
-    if (request.routeOptions.url === API_DOCUMENT_PATH) return;
-    const header = isNavigation(request.url) ? `http://${request.host}` : request.headers[CLIENT_HEADER];
+    // (The route is only asked for where it could be that one: building routeOptions costs.)
+    if ((url.startsWith(API_DOCUMENT_PATH) || url.includes('%')) && request.routeOptions.url === API_DOCUMENT_PATH) return done();
+    const header = isNavigation(url) ? `http://${request.host}` : request.headers[CLIENT_HEADER];
     const origin = typeof header === 'string' ? header : undefined;
-    const hostname = origin && origin.length <= 2048 ? hostnameOf(origin) : undefined;
-    if (!hostname) throw errors.unknownClient();
-    const clientId = await findClientIdByHostname(db, hostname);
-    if (!clientId) throw errors.unknownClient();
-    request.clientId = clientId;
+    const hostname = origin && origin.length <= 2048 ? cachedHostnameOf(origin) : undefined;
+    if (!hostname) return done(errors.unknownClient());
+    findClientIdByHostname(db, hostname).then(
+      (clientId) => {
+        if (!clientId) return done(errors.unknownClient());
+        request.clientId = clientId;
+        done();
+      },
+      (error: unknown) => done(error as Error),
+    );
   });
 }

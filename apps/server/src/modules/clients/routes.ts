@@ -3,16 +3,22 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClientData, ClientHeaders, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import { JSON_TYPE, readyReplies } from '../../http/ready-reply.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
 import { clientDataBody, getClientLogo } from './service.ts';
 
 export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
+  // Under the API's no-store rule (app.ts).
+  const ready = readyReplies(app, { noStore: true });
   app.withTypeProvider<ZodTypeProvider>().get(
     apiPaths.clientData,
     { schema: { summary: "The site's program: name, branding, languages, sign-in and password rules", tags: ['Program'], headers: ClientHeaders, response: { 200: ClientData } } },
-    async (request, reply) =>
+    async (request, reply) => {
       // Already serialised and checked against ClientData; bytes are sent as they are.
-      reply.type('application/json; charset=utf-8').send((await clientDataBody(db, request.clientId, sessionPolicy)) as unknown as ClientData),
+      const body = await clientDataBody(db, request.clientId, sessionPolicy);
+      if (ready.send(request, reply, body, [])) return reply;
+      return reply.type(JSON_TYPE).send(body as unknown as ClientData);
+    },
   );
 }
 

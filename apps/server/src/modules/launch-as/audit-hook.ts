@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { recordAudit } from '../audit/store.ts';
 import { findLaunchBySession } from './store.ts';
@@ -24,9 +24,7 @@ export function auditLaunchedSessions(app: FastifyInstance, db: Db): void {
     return found;
   };
 
-  app.addHook('onResponse', async (request, reply) => {
-    const session = request.session;
-    if (!session || session.admin_as_user !== 1) return;
+  const record = async (request: FastifyRequest, reply: FastifyReply, session: NonNullable<FastifyRequest['session']>) => {
     try {
       const launch = await launchOf(session.client_id, session.id_hash);
       await recordAudit(db, {
@@ -42,5 +40,12 @@ export function auditLaunchedSessions(app: FastifyInstance, db: Db): void {
       // The reply has gone; a failed audit write is logged for the operator, not the caller's problem.
       request.log.error({ err: { type: (error as Error).name, message: (error as Error).message } }, 'launch-as audit failed');
     }
+  };
+
+  // A callback hook: every other request passes with one test and no promise (docs/decisions/028).
+  app.addHook('onResponse', (request, reply, done) => {
+    const session = request.session;
+    if (!session || session.admin_as_user !== 1) return done();
+    void record(request, reply, session).then(() => done());
   });
 }

@@ -1,0 +1,163 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ErrorCode } from '@rewards/contract';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { seedDemo } from '../db/seed/demo.ts';
+import { createTestDatabase, dialects } from '../../test/databases.ts';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { fastObjectCheck } from './request-validator.ts';
+
+// The cheaper per-request path of docs/decisions/028 answers exactly as before.
+
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
+describe.each(dialects)('every reply of the request path on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  it('carries all twelve security headers, whatever its status', async () => {
+    const bundle = await t.api('GET', '/viewConfig/bundle/fr-FR');
+    const replies = {
+      200: await t.api('GET', '/viewConfig/client'),
+      304: await t.api('GET', '/viewConfig/bundle/fr-FR', { headers: { 'if-none-match': String(bundle.headers.etag) } }),
+      400: await t.api('GET', '/viewConfig/bundle/x'),
+      401: await t.api('GET', '/user'),
+      404: await t.api('GET', '/no-such-thing'),
+    };
+    for (const [status, reply] of Object.entries(replies)) {
+      expect(reply.statusCode, status).toBe(Number(status));
+      for (const name of SECURITY_HEADERS) expect(reply.headers[name], `${name} on ${status}`).toBeTruthy();
+    }
+  });
+
+  it('answers a revalidated bundle with a bare 304: its ETag, no body, no length, no type', async () => {
+    const first = await t.api('GET', '/viewConfig/bundle/ar');
+    const again = await t.api('GET', '/viewConfig/bundle/ar', { headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers['cache-control']).toBe('no-cache');
+    expect(again.body).toBe('');
+    expect(again.headers['content-length']).toBeUndefined();
+    expect(again.headers['content-type']).toBeUndefined();
+  });
+
+  it('writes ready-bytes replies with exactly the headers of the ordinary path (which HEAD takes)', async () => {
+    const comparable = (headers: Record<string, unknown>) => {
+      const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+      return rest;
+    };
+    const etag = String((await t.api('GET', '/viewConfig/bundle/en-US')).headers.etag);
+    for (const [path, extra] of [
+      ['/viewConfig/client', {}],
+      ['/viewConfig/bundle/en-US', {}],
+      ['/viewConfig/bundle/en-US', { 'if-none-match': etag }],
+    ] as const) {
+      const get = await t.api('GET', path, { headers: extra });
+      const head = await t.api('HEAD', path, { headers: extra });
+      expect(get.statusCode).toBe(head.statusCode);
+      if (get.statusCode === 200) {
+        expect(comparable(get.headers)).toEqual(comparable(head.headers));
+        expect(Number(get.headers['content-length'])).toBe(get.rawPayload.length);
+      } else {
+        // Fastify's HEAD route adds a content-length of 0 to a 304; a GET's 304 has none.
+        expect(comparable(get.headers)).toEqual({ ...comparable(head.headers), 'content-length': undefined });
+      }
+    }
+    expect((await t.api('GET', '/viewConfig/client')).headers['cache-control']).toBe('no-store');
+  });
+
+  it('still refuses a malformed header or path parameter with the 400 it gave before', async () => {
+    const { sessionId } = await t.login('demo');
+    const longSession = await t.api('GET', '/user', { headers: { 'x-session-id': 'x'.repeat(257) } });
+    expect(longSession.statusCode).toBe(400);
+    expect(longSession.json()).toEqual({ errorCode: ErrorCode.validation, responseMessage: 'error.validation', message: 'Invalid headers: x-session-id' });
+    const badLocale = await t.api('GET', '/viewConfig/bundle/x');
+    expect(badLocale.json()).toEqual({ errorCode: ErrorCode.validation, responseMessage: 'error.validation', message: 'Invalid params: locale' });
+    // A session id of the wrong shape but a bearable size is no session: 401, as before.
+    expect((await t.api('GET', '/user', { headers: { 'x-session-id': 'not-a-session' } })).statusCode).toBe(401);
+    expect((await t.api('GET', '/user', { session: sessionId })).statusCode).toBe(200);
+  });
+
+  it('refuses an origin that is no address, every time it is sent, and serves a known one each time', async () => {
+    for (let i = 0; i < 2; i++) {
+      const reply = await t.api('GET', '/viewConfig/client', { origin: 'not an origin' });
+      expect(reply.statusCode).toBe(400);
+      expect(reply.json()).toMatchObject({ errorCode: ErrorCode.unknownClient });
+      expect((await t.api('GET', '/viewConfig/client', { origin: 'http://unknown.example' })).json()).toMatchObject({ errorCode: ErrorCode.unknownClient });
+      expect((await t.api('GET', '/viewConfig/client')).statusCode).toBe(200);
+    }
+  });
+});
+
+describe.each(dialects)('request logging on %s', (dialect) => {
+  it('writes each request id, UUID-shaped and distinct, on the lines of that request only', async () => {
+    const database = await createTestDatabase(dialect);
+    const lines: { reqId?: string; msg: string }[] = [];
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { reqId?: string; msg: string })));
+    await seedDemo(database.db);
+    const app = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'debug', CLIENT_CACHE_SECONDS: '0' }), webDist: undefined }, db: database.db, logStream });
+    for (let i = 0; i < 2; i++) await app.inject({ method: 'GET', url: '/api/v1.0/viewConfig/client', headers: { 'client-id': 'http://localhost' } });
+    await app.close();
+    await database.drop();
+    const incoming = lines.filter((line) => line.msg === 'incoming request');
+    const completed = lines.filter((line) => line.msg === 'request completed');
+    expect(incoming).toHaveLength(2);
+    expect(completed.map((line) => line.reqId)).toEqual(incoming.map((line) => line.reqId));
+    for (const line of incoming) expect(line.reqId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(incoming[0]?.reqId).not.toBe(incoming[1]?.reqId);
+  });
+});
+
+describe('the compiled check of header and path schemas', () => {
+  const headers = z.looseObject({ 'client-id': z.string().min(1).max(20), 'x-session-id': z.string().max(5).optional() });
+
+  it('says yes only to what zod accepts, and leaves everything else to zod', () => {
+    const check = fastObjectCheck(headers)!;
+    expect(check({ 'client-id': 'http://a', other: 'kept' })).toBe(true);
+    expect(check({ 'client-id': 'http://a', 'x-session-id': '12345' })).toBe(true);
+    expect(check({ 'client-id': '' })).toBe(false);
+    expect(check({ 'client-id': 'x'.repeat(21) })).toBe(false);
+    expect(check({ 'x-session-id': '1' })).toBe(false);
+    expect(check({ 'client-id': 'http://a', 'x-session-id': '123456' })).toBe(false);
+    expect(check({ 'client-id': ['a', 'b'] })).toBe(false);
+    expect(check(null)).toBe(false);
+  });
+
+  it('tests patterns as zod does and leaves undeclared keys of a plain object to zod', () => {
+    const check = fastObjectCheck(z.object({ locale: z.string().min(2).regex(/^[a-z]{2}(-[A-Z]{2})?$/g) }))!;
+    expect(check({ locale: 'fr-FR' })).toBe(true);
+    expect(check({ locale: 'fr-FR' })).toBe(true); // a /g pattern's lastIndex does not carry over
+    expect(check({ locale: 'fr_FR' })).toBe(false);
+    expect(check({ locale: 'fr', extra: '1' })).toBe(false);
+  });
+
+  it('compiles nothing for schemas it cannot decide alone', () => {
+    expect(fastObjectCheck(z.looseObject({ a: z.string().trim() }))).toBeUndefined();
+    expect(fastObjectCheck(z.object({ n: z.coerce.number() }))).toBeUndefined();
+    expect(fastObjectCheck(z.strictObject({ a: z.string() }))).toBeUndefined();
+    expect(fastObjectCheck(z.looseObject({ a: z.email() }))).toBeUndefined();
+    expect(fastObjectCheck(z.looseObject({ a: z.coerce.string() }))).toBeUndefined();
+    expect(fastObjectCheck(z.looseObject({ a: z.string() }).refine((v) => v.a !== 'x'))).toBeUndefined();
+    expect(fastObjectCheck(z.looseObject({ a: z.string().refine((v) => v !== 'x') }))).toBeUndefined();
+    expect(fastObjectCheck(z.string())).toBeUndefined();
+  });
+});
