@@ -8,15 +8,15 @@
  *   semi-space under the request load and keeps its pages (heapTotal 150 MB after the bench's
  *   load, 51-62 MB with this flag); the portal's short-lived garbage fits in 1 MB (heap after a
  *   forced GC is ~33 MB). The price is more frequent scavenges (decision 026).
- * - `--max-old-space-size=128` (MB): without a limit V8 lets the old generation fill with garbage
- *   up to ~100-160 MB before collecting it; with it, resident memory after the same 88,000
- *   requests was 164 MB instead of 263 MB. The live heap is ~35-50 MB, also with 16 concurrent
- *   10,000-entry statements (which survived, at about half their throughput). A load that needed
- *   more than 128 MB live would stop the process with an out-of-memory error: raise it here then.
- * - `--optimize-for-size`: V8 grows the old generation by smaller steps and compacts more; resident
- *   memory after the bench's fixed load 128-137 MB instead of 138-163 MB, for ~8% more CPU over
- *   that load (decision 029; drop it here if throughput matters more than the 150 MB budget).
+ * - `--max-old-space-size=96` (MB): without a limit V8 lets the old generation fill with garbage
+ *   up to ~100-160 MB before collecting it; with 128, resident memory after the same 88,000
+ *   requests was 164 MB instead of 263 MB (decision 026), and 96 brought the bench's figure under
+ *   150 MB once `pg` and nodemailer were no longer loaded at start (decision 029). The live heap is
+ *   ~35-50 MB, also with 16 concurrent 10,000-entry statements. A load that needed more than 96 MB
+ *   live would stop the process with an out-of-memory error: raise it here then.
+ * - Not `--optimize-for-size`: it kept resident memory ~15 MB lower but cost 25-35% of the
+ *   throughput of `GET user`, client data and redeem in the quiet bench (decision 029).
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=128', '--optimize-for-size'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=96'];
 /** Environment for the server process (none needed today; kept so both callers stay in step). */
 export const SERVER_ENV: Readonly<Record<string, string>> = {};

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --max-old-space-size=170
+#!/usr/bin/env -S node --max-semi-space-size=2 --max-old-space-size=96
 /**
  * `npm run rewards -- <command>` (also the `rewards` bin of the server package): the operator's
  * tool (docs/decisions/020). Every command has --help, prints a summary or --json, and exits

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pgModule from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { registerDataGeneration } from './data-generation.ts';
 import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
@@ -17,6 +18,8 @@ export function createDatabase(config: DatabaseConfig): Db {
     registerDataGeneration(db, () => dialect.dataGeneration());
     return db;
   }
+  // pg only when PostgreSQL is configured: the embedded default need not hold it (docs/decisions/029).
+  const pg = createRequire(import.meta.url)('pg') as typeof pgModule;
   const pool = new pg.Pool({ connectionString: config.url, max: 10 });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});

@@ -18,11 +18,12 @@ import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn, type P
 /**
  * Lines per transaction. Pages written per line fall as batches grow (a statement-index leaf or a
  * participant's page takes more lines per commit); memory grows with the batch, not the file
- * (docs/decisions/022: 50,000 peaked at ~225 MB resident for a million lines).
+ * (docs/decisions/022: 50,000 peaked at ~225 MB resident for a million lines; 20,000 with an 8 MB
+ * page cache at 174 MB, in 43 s, on a quiet machine).
  */
-const DEFAULT_BATCH = 50_000;
-/** SQLite page cache of an import (see importPoints). */
-const IMPORT_CACHE_MB = 32;
+const DEFAULT_BATCH = 20_000;
+/** SQLite page cache of an import (see tuneSqlite): 32 MB wrote no less and cost 26 MB resident. */
+const IMPORT_CACHE_MB = 8;
 /** WAL pages between checkpoints during an import (4 KB each: 256 MB); SQLite's default is 1,000. */
 const IMPORT_CHECKPOINT_PAGES = 65_536;
 /** Keys per IN list: a power of two (see padded()), well under both engines' parameter limits. */
@@ -279,8 +280,8 @@ async function postBatch(
  * million entries: each page it changes went to the WAL, to the database at a checkpoint after
  * every commit, and to temp files twice (SQLite's statement journals and the sub-journal of the
  * group-commit driver's savepoint).
- * - cache_size 32 MB (SQLite's default is 2 MB): fewer re-reads of the pages a batch changes
- *   (the statement index and the participants, scattered). 128 MB wrote no less.
+ * - cache_size 8 MB (SQLite's default is 2 MB): fewer re-reads of the pages a batch changes
+ *   (the statement index and the participants, scattered). 32 and 128 MB wrote no less.
  * - wal_autocheckpoint: a checkpoint per 256 MB of WAL rather than per 4 MB (each commit): the
  *   pages every batch changes again (the participants' balances) reach the database file once
  *   per checkpoint instead of once per batch. synchronous=FULL stays: each batch's commit is

@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
-import type { SendMailOptions } from 'nodemailer/lib/mailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
@@ -86,8 +85,25 @@ export function classifySmtpError(error: unknown): Outcome {
   return { kind: 'failed', error: `outcome unknown, not retried (at most once): ${what}` };
 }
 
+/**
+ * nodemailer is loaded with the first mail, not at start: ~5 MB of heap a portal that sends no
+ * mail for hours need not hold (docs/decisions/029).
+ */
+function lazyTransport(options: Parameters<typeof import('nodemailer').createTransport>[0]) {
+  let transport: Promise<Transporter> | undefined;
+  let opened: Transporter | undefined;
+  return {
+    get: () =>
+      (transport ??= import('nodemailer').then(({ default: nodemailer }) => {
+        opened = nodemailer.createTransport(options);
+        return opened;
+      })),
+    close: () => opened?.close(),
+  };
+}
+
 function smtpSender(smtpUrl: string): Sender {
-  const transport = nodemailer.createTransport({
+  const transport = lazyTransport({
     url: smtpUrl,
     // Bounded, so a send always ends well within the lease.
     connectionTimeout: 20_000,
@@ -97,7 +113,7 @@ function smtpSender(smtpUrl: string): Sender {
   return {
     async send(row, from) {
       try {
-        const info = await transport.sendMail(message(row, from));
+        const info = await (await transport.get()).sendMail(message(row, from));
         return { kind: 'sent', note: `smtp: ${String(info.response ?? '').slice(0, 200)}` };
       } catch (error) {
         return classifySmtpError(error);
@@ -108,11 +124,11 @@ function smtpSender(smtpUrl: string): Sender {
 }
 
 function fileSender(outboxDir: string, log: MailLog): Sender {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  const transport = lazyTransport({ streamTransport: true, buffer: true });
   return {
     async send(row, from) {
       try {
-        const info = await transport.sendMail(message(row, from));
+        const info = await (await transport.get()).sendMail(message(row, from));
         await mkdir(outboxDir, { recursive: true });
         const stamp = row.created_at.replace(/[^0-9]/g, '').slice(0, 14);
         const path = join(outboxDir, `${stamp}-${row.template}-${row.id}.eml`);
