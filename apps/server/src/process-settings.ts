@@ -11,12 +11,15 @@
  * - `--max-old-space-size=96` (MB): without a limit V8 lets the old generation fill with garbage
  *   up to ~100-160 MB before collecting it; with 128, resident memory after the same 88,000
  *   requests was 164 MB instead of 263 MB (decision 026), and 96 brought the bench's figure under
- *   150 MB once `pg` and nodemailer were no longer loaded at start (decision 029). The live heap is
+ *   150 MB with the flag below (decision 029). The live heap is
  *   ~35-50 MB, also with 16 concurrent 10,000-entry statements. A load that needed more than 96 MB
  *   live would stop the process with an out-of-memory error: raise it here then.
- * - Not `--optimize-for-size`: it kept resident memory ~15 MB lower but cost 25-35% of the
- *   throughput of `GET user`, client data and redeem in the quiet bench (decision 029).
+ * - `--optimize-for-size`: V8 grows the old generation by smaller steps, compacts more and keeps
+ *   fewer background threads busy. It is what keeps resident memory after the bench's load under
+ *   150 MB (131 MB against 146-173 MB without it, whatever the old-space cap: 64, 96 and 128 were
+ *   tried). Its price in throughput was 25-35% in one pair of quiet runs and nothing in the next
+ *   (decision 029, "Settled"): drop it here if throughput matters more than the memory budget.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=96'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=96', '--optimize-for-size'];
 /** Environment for the server process (none needed today; kept so both callers stay in step). */
 export const SERVER_ENV: Readonly<Record<string, string>> = {};
