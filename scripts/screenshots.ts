@@ -138,6 +138,9 @@ async function switchTo(page: Page, locale: { code: string; name: RegExp }) {
 async function shoot(page: Page, name: string) {
   await page.waitForLoadState('networkidle'); // lazy pages, bundles and the logo are in
   await page.evaluate(() => document.fonts.ready);
+  // Playwright scrolls to reach what it clicks (a button under the cookie notice); a full-page
+  // picture of a scrolled page draws the sticky header mid-page, which no participant sees.
+  await page.evaluate(() => window.scrollTo(0, 0));
   const file = join(OUT, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   written.push(relative(ROOT, file));
