@@ -1,25 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { UserData } from '@rewards/contract';
 import { createEmptyPostgresDatabase, dialects } from '../test/databases.ts';
+import { freePort } from '../test/ports.ts';
 
 const CLI = join(import.meta.dirname, 'cli', 'rewards.ts');
 
 const MAIN = join(import.meta.dirname, 'main.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { freePort } from './ports.ts';
 
 /** A message as the SMTP server received it, with the few parts the mail tests read. */
 export interface ReceivedMail {
@@ -24,16 +24,6 @@ export interface SmtpSink {
   mode: 'accept' | 'tempfail' | 'permfail';
   up(): Promise<void>;
   down(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export async function createSmtpSink(): Promise<SmtpSink> {

@@ -19,6 +19,16 @@ function services(answer: Answer) {
   return { store, api, request };
 }
 
+/** Client data in the page, as the server inlines it into index.html. */
+function embedClientData(): HTMLScriptElement {
+  const script = document.createElement('script');
+  script.id = 'client-data';
+  script.type = 'application/json';
+  script.textContent = JSON.stringify(makeClient());
+  document.body.append(script);
+  return script;
+}
+
 describe('the start-up sequence (spec section 4)', () => {
   it('loads client data, then is loaded and anonymous without a stored session', async () => {
     const s = services((path) => (path === '/viewConfig/client' ? makeClient() : new Error(path)));
@@ -32,11 +42,7 @@ describe('the start-up sequence (spec section 4)', () => {
   });
 
   it('uses client data embedded in the page instead of fetching it', async () => {
-    const script = document.createElement('script');
-    script.id = 'client-data';
-    script.type = 'application/json';
-    script.textContent = JSON.stringify(makeClient());
-    document.body.append(script);
+    const script = embedClientData();
     try {
       expect(readEmbeddedClientData()?.clientBranding.clientName).toBe('Acme Rewards');
       const s = services((path) => new Error(path));
@@ -65,11 +71,7 @@ describe('the start-up sequence (spec section 4)', () => {
 
   it('reloads a signed-in tab with one call, GET /user, and the first screen ready', async () => {
     // What a reload of /home finds: client data in the page, the bundle and the user in session storage.
-    const script = document.createElement('script');
-    script.id = 'client-data';
-    script.type = 'application/json';
-    script.textContent = JSON.stringify(makeClient());
-    document.body.append(script);
+    const script = embedClientData();
     sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored', accountBalance: 100 })));
     sessionStorage.setItem('bundleState', JSON.stringify({ locale: { code: 'en-US', dir: 'ltr' }, properties: { 'login.heading': 'Sign in' } }));
     try {
@@ -91,11 +93,7 @@ describe('the start-up sequence (spec section 4)', () => {
   });
 
   it('lets the browser run between its steps, with the same single call and order', async () => {
-    const script = document.createElement('script');
-    script.id = 'client-data';
-    script.type = 'application/json';
-    script.textContent = JSON.stringify(makeClient());
-    document.body.append(script);
+    const script = embedClientData();
     sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored' })));
     sessionStorage.setItem('bundleState', JSON.stringify({ locale: { code: 'en-US', dir: 'ltr' }, properties: { 'login.heading': 'Sign in' } }));
     try {
