@@ -22,6 +22,11 @@ declare module 'fastify' {
 export interface ReadyReplies {
   /** Sends `body` with status 200 and the given headers (lower-case names); false if the caller must reply the ordinary way. */
   send(request: FastifyRequest, reply: FastifyReply, body: Buffer, headers: readonly string[]): boolean;
+  /**
+   * Sends a body made for this one request (GET user: the session's own id inside), with status 200,
+   * the security headers and `no-store`; the header list is built from a prefix made once.
+   */
+  sendOwn(request: FastifyRequest, reply: FastifyReply, body: Buffer): boolean;
   /** A 304 with the given headers and no body, as above. */
   notModified(request: FastifyRequest, reply: FastifyReply, key: object, headers: readonly string[]): boolean;
 }
@@ -38,7 +43,14 @@ export function readyReplies(app: FastifyInstance, options: { noStore: boolean }
     reply.raw.writeHead(status, list);
     reply.raw.end(body);
   };
+  let ownPrefix: string[] | undefined;
   return {
+    sendOwn(request, reply, body) {
+      if (!usable(request)) return false;
+      ownPrefix ??= [...app.securityHeaderList, ...cacheControl([]), 'content-type', JSON_TYPE, 'content-length'];
+      write(reply, 200, [...ownPrefix, String(body.length)], body);
+      return true;
+    },
     send(request, reply, body, headers) {
       if (!usable(request)) return false;
       let list = ok.get(body);

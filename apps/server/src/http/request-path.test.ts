@@ -48,6 +48,17 @@ describe.each(dialects)('every reply of the request path on %s', (dialect) => {
     }
   });
 
+  it("sends a participant's GET user, written from ready bytes, with every security header, no-store and JSON", async () => {
+    const { sessionId } = await t.login('demo');
+    const reply = await t.api('GET', '/user', { session: sessionId });
+    expect(reply.statusCode).toBe(200);
+    for (const name of SECURITY_HEADERS) expect(reply.headers[name], name).toBeTruthy();
+    expect(reply.headers['cache-control']).toBe('no-store');
+    expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.body));
+    expect(reply.json()).toMatchObject({ sessionId, userName: 'demo', authenticated: true });
+  });
+
   it('answers a revalidated bundle with a bare 304: its ETag, no body, no length, no type', async () => {
     const first = await t.api('GET', '/viewConfig/bundle/ar');
     const again = await t.api('GET', '/viewConfig/bundle/ar', { headers: { 'if-none-match': String(first.headers.etag) } });

@@ -5,7 +5,8 @@ import type { Db } from '../../db/database.ts';
 import { requireSession, sessionOf } from '../sessions/session-guard.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
 import { ssoHandoffOrSession, startedBySso } from '../sso/handoff-guard.ts';
-import { acknowledgePrivacyNotice, getProgramNames, getUserData, setLocale } from './service.ts';
+import { readyReplies } from '../../http/ready-reply.ts';
+import { acknowledgePrivacyNotice, getProgramNames, getUserData, setLocale, userDataBody } from './service.ts';
 
 export function participantRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -14,8 +15,12 @@ export function participantRoutes(app: FastifyInstance, db: Db, sessionPolicy: S
 
   // GET user also swaps the one-time id of single sign-on for a session (decision 024).
   const userPreHandler = ssoHandoffOrSession(db, sessionPolicy, preHandler);
-  typed.get(apiPaths.user, { preHandler: userPreHandler, schema: { summary: 'The signed-in participant: names, balance, programs, language (also swaps the one-time id of single sign-on)', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: UserData } } }, async (request) => {
-    const user = await getUserData(db, sessionOf(request), sessionIdOf(request));
+  // Ready bytes for the ordinary case, the most frequent signed-in call (docs/decisions/027, 028).
+  const ready = readyReplies(app, { noStore: true });
+  typed.get(apiPaths.user, { preHandler: userPreHandler, schema: { summary: 'The signed-in participant: names, balance, programs, language (also swaps the one-time id of single sign-on)', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: UserData } } }, async (request, reply) => {
+    const session = sessionOf(request);
+    if (!startedBySso(request) && ready.sendOwn(request, reply, await userDataBody(db, session, sessionIdOf(request)))) return reply;
+    const user = await getUserData(db, session, sessionIdOf(request));
     return startedBySso(request) ? { ...user, ssoAuthenticated: true } : user;
   });
 

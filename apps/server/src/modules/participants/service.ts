@@ -1,4 +1,4 @@
-import type { Locale, UserData } from '@rewards/contract';
+import { UserData, type Locale } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { GenerationCache } from '../../db/generation-cache.ts';
 import type { Participant, Session } from '../../db/schema.ts';
@@ -68,6 +68,17 @@ async function participantOf(db: Db, session: Session): Promise<Participant> {
 
 type StoredUserData = Readonly<Omit<UserData, 'sessionId'>>;
 
+/** The data and its JSON without the session id, which each request adds (see userDataBody). */
+interface StoredUser {
+  data: StoredUserData;
+  /** `{"sessionId":` comes before it, then the id, then this: `,"authenticated":true,…}`. */
+  jsonTail: string;
+}
+
+// Under vitest the ready bytes of GET user are checked against the contract when built, as zod
+// checks every other reply there (docs/decisions/026).
+const checkedByZod = process.env.VITEST !== undefined;
+
 /**
  * GET user's data per participant (and administrator or not), kept until anything is committed
  * (docs/decisions/027): an award, a redemption, an operator's change to the participant show on
@@ -76,17 +87,32 @@ type StoredUserData = Readonly<Omit<UserData, 'sessionId'>>;
  * (CLIENT_CACHE_SECONDS) a generation that does not move must not stretch. ~1.3 kB an entry,
  * so at most ~1.3 MB.
  */
-const userDataCache = new GenerationCache<StoredUserData>({ maxEntries: 1_000, maxAgeMs: 1_000 });
+const userDataCache = new GenerationCache<StoredUser>({ maxEntries: 1_000, maxAgeMs: 1_000 });
 
-export async function getUserData(db: Db, session: Session, sessionId: string): Promise<UserData> {
+async function storedUser(db: Db, session: Session): Promise<StoredUser> {
   const key = `${session.client_id}\u0000${session.participant_id}\u0000${session.admin_as_user}`;
   const stored = await userDataCache.get(db, key, async () => {
     const { sessionId: _omitted, ...rest } = await buildUserData(db, await participantOf(db, session), session, '');
-    return Object.freeze(rest);
+    if (checkedByZod) UserData.parse({ ...rest, sessionId: 'checked' });
+    return { data: Object.freeze(rest), jsonTail: JSON.stringify(rest).slice(1) };
   });
   // Never undefined: a missing participant fails the load (401), and failures are not kept.
   if (!stored) throw errors.sessionRequired();
-  return { ...stored, sessionId };
+  return stored;
+}
+
+export async function getUserData(db: Db, session: Session, sessionId: string): Promise<UserData> {
+  return { ...(await storedUser(db, session)).data, sessionId };
+}
+
+/**
+ * GET user's reply as bytes: the cached JSON with this session's id put in front, so a signed-in
+ * request serialises nothing (docs/decisions/027). The id matched the session-id pattern
+ * (base64url), so it needs no escaping; JSON.stringify is kept for safety all the same.
+ */
+export async function userDataBody(db: Db, session: Session, sessionId: string): Promise<Buffer> {
+  const { jsonTail } = await storedUser(db, session);
+  return Buffer.from(`{"sessionId":${JSON.stringify(sessionId)},${jsonTail}`);
 }
 
 export async function setLocale(db: Db, session: Session, sessionId: string, code: string): Promise<UserData> {
