@@ -19,9 +19,11 @@ export function participantRoutes(app: FastifyInstance, db: Db, sessionPolicy: S
   const ready = readyReplies(app, { noStore: true });
   typed.get(apiPaths.user, { preHandler: userPreHandler, schema: { summary: 'The signed-in participant: names, balance, programs, language (also swaps the one-time id of single sign-on)', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: UserData } } }, async (request, reply) => {
     const session = sessionOf(request);
-    if (!startedBySso(request) && ready.sendOwn(request, reply, await userDataBody(db, session, sessionIdOf(request)))) return reply;
-    const user = await getUserData(db, session, sessionIdOf(request));
-    return startedBySso(request) ? { ...user, ssoAuthenticated: true } : user;
+    const sessionId = sessionIdOf(request);
+    if (startedBySso(request)) return { ...(await getUserData(db, session, sessionId)), ssoAuthenticated: true };
+    if (ready.sendOwn(request, reply, await userDataBody(db, session, sessionId))) return reply;
+    // HEAD, or a server shutting down: Fastify's ordinary reply.
+    return getUserData(db, session, sessionId);
   });
 
   typed.post(
