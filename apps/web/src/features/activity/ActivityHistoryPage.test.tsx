@@ -68,6 +68,28 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
     expect(descriptions()).toEqual(['Bonus', 'Redemption', 'Catalog', 'Award']);
   });
 
+  it('keeps equal amounts in one order whatever was sorted before: by amount, by date newest first, by amount again', async () => {
+    const { user } = renderHistory([
+      entry(at(2026, 3, 1), 'First fifty', 50),
+      entry(at(2026, 3, 2), 'Second fifty', 50),
+      entry(at(2026, 3, 3), 'Refund', -20),
+      entry(at(2026, 3, 4), 'Third fifty', 50),
+    ]);
+    await screen.findByRole('table');
+    const points = () => screen.getByRole('button', { name: /Points/ });
+    await user.click(points());
+    // Descending is the ascending order reversed, ties included: the latest of equal amounts first.
+    expect(descriptions()).toEqual(['Third fifty', 'Second fifty', 'First fifty', 'Refund']);
+    await user.click(points());
+    expect(descriptions()).toEqual(['Refund', 'First fifty', 'Second fifty', 'Third fifty']);
+    await user.click(screen.getByRole('button', { name: /Date/ }));
+    expect(header(/Date/)).toHaveAttribute('aria-sort', 'descending');
+    expect(header(/Points/)).not.toHaveAttribute('aria-sort');
+    expect(descriptions()).toEqual(['Third fifty', 'Refund', 'Second fifty', 'First fifty']);
+    await user.click(points());
+    expect(descriptions()).toEqual(['Third fifty', 'Second fifty', 'First fifty', 'Refund']);
+  });
+
   it('sorts from the keyboard too', async () => {
     const { user } = renderHistory([entry(at(2026, 3, 1), 'Small', 5), entry(at(2026, 3, 2), 'Big', 500)]);
     await screen.findByRole('table');

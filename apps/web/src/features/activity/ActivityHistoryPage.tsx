@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState } from '../../state/StoreContext.tsx';
 import { Alert } from '../../ui/Alert.tsx';
@@ -15,6 +15,7 @@ import {
   pageCount,
   pageOf,
   PAGE_SIZE,
+  prepareOrders,
   shownRows,
   toRows,
   type DateRange,
@@ -66,6 +67,8 @@ function Statement({ accountNumber, rows }: { accountNumber: string; rows: State
   const collator = useMemo(() => new Intl.Collator(locale.code, { numeric: true, sensitivity: 'base' }), [locale.code]);
   // Sorted once per column; a click then only filters (one pass) and maybe reverses (decision 015).
   const orderOf = useMemo(() => createOrders(rows, collator), [rows, collator]);
+  // …and the columns not shown yet are sorted when the browser is idle, before the first click.
+  useEffect(() => prepareOrders(orderOf), [orderOf]);
   const shown = useMemo(() => shownRows(orderOf, sort, range), [orderOf, sort, range]);
   const pages = pageCount(shown.length);
   const current = Math.min(page, pages);

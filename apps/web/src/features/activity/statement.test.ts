@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createOrders, nextSort, normaliseDate, rangeBounds, shownRows, sortRows, toRows, type SortState } from './statement.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { createOrders, nextSort, normaliseDate, prepareOrders, rangeBounds, shownRows, sortRows, toRows, type SortState } from './statement.ts';
 
 describe('the statement rules', () => {
   it('reads a date whatever spelling its offset has', () => {
@@ -55,5 +55,38 @@ describe('the statement rules', () => {
         }
       }
     }
+  });
+
+  it('sorts the other columns one idle period at a time before the first click, and stops when the table goes', () => {
+    const rows = toRows([
+      { date: '2026-03-01T09:00:00Z', description: 'Bonus', amountOrAward: 50 },
+      { date: '2026-03-02T09:00:00Z', description: 'Award', amountOrAward: 50 },
+      { date: '2026-03-03T09:00:00Z', description: 'Catalog', amountOrAward: -20 },
+    ]);
+    const collator = new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' });
+    const orderOf = vi.fn(createOrders(rows, collator));
+    const idle: Array<() => void> = [];
+    const schedule = (task: () => void) => {
+      idle.push(task);
+      return () => idle.splice(idle.indexOf(task), 1);
+    };
+
+    prepareOrders(orderOf, schedule);
+    // One column per idle period: nothing sorted yet, one task waiting.
+    expect([orderOf.mock.calls.length, idle.length]).toEqual([0, 1]);
+    idle.shift()?.();
+    expect(orderOf.mock.calls.map(([column]) => column)).toEqual(['amount']);
+    idle.shift()?.();
+    expect(orderOf.mock.calls.map(([column]) => column)).toEqual(['amount', 'description']);
+    expect(idle).toEqual([]);
+    // A click then gets the order prepared, the same one it would have sorted; ties keep time order.
+    const amounts = orderOf('amount');
+    expect(orderOf('amount')).toBe(amounts);
+    expect(amounts.map((row) => row.description)).toEqual(['Catalog', 'Bonus', 'Award']);
+
+    const stop = prepareOrders(orderOf, schedule);
+    orderOf.mockClear();
+    stop();
+    expect([idle.length, orderOf.mock.calls.length]).toEqual([0, 0]);
   });
 });
