@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { webBuildIsCurrent } from '../apps/web/build-stamp.ts';
 import { ensureWebBuild } from '../apps/web/e2e/harness/server.ts';
 import { runApi } from './bench/api.ts';
 import { evaluateBudgets } from './bench/budgets.ts';
@@ -21,7 +22,7 @@ import { runBrowser } from './bench/browser.ts';
 import { addBenchData, redeemCredits, seedDemo } from './bench/fixtures.ts';
 import { runHistory } from './bench/history.ts';
 import { runLighthouse } from './bench/lighthouse.ts';
-import { startPortal } from './bench/portal.ts';
+import { startPortal, WEB_DIST } from './bench/portal.ts';
 import { runPostgres } from './bench/postgres.ts';
 import { writeResults, type Results } from './bench/report.ts';
 import { runStartup } from './bench/startup.ts';
@@ -79,7 +80,9 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
   }
 }
 
-ensureWebBuild();
+// Like `npm start`: a web build older than its sources is rebuilt, so the bench never measures
+// yesterday's app.
+ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
   if (only.has('api') || only.has('history') || only.has('browser')) {
