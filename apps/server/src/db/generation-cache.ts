@@ -29,6 +29,8 @@ export interface GenerationCacheOptions<V> {
 interface Entry<V> {
   generation: number;
   value: Promise<V | undefined>;
+  /** The value once the load has answered, for `peek`. */
+  settled: V | undefined;
   loadedAt: number;
   bytes: number;
 }
@@ -44,6 +46,25 @@ export class GenerationCache<V> {
 
   constructor(options: GenerationCacheOptions<V>) {
     this.#options = options;
+  }
+
+  /**
+   * The value `get` would answer without loading, when it has one at hand: an entry of the current
+   * generation (and age) whose load has answered. Lets a hot path skip the promises of `get` on a
+   * hit (docs/decisions/035); on undefined the caller goes through `get`.
+   */
+  peek(db: object, key: string): V | undefined {
+    const store = this.#stores.get(db);
+    if (!store) return undefined;
+    const hit = store.entries.get(key);
+    if (hit?.settled === undefined) return undefined;
+    const generation = dataGeneration(db);
+    const { maxAgeMs } = this.#options;
+    if (generation === undefined || hit.generation !== generation || (maxAgeMs !== undefined && Date.now() - hit.loadedAt >= maxAgeMs)) return undefined;
+    // Re-inserted: the Map's order is the least recently used first.
+    store.entries.delete(key);
+    store.entries.set(key, hit);
+    return hit.settled;
   }
 
   /** `load()`'s value, or the one kept from an earlier call if nothing was committed since. */
@@ -69,13 +90,16 @@ export class GenerationCache<V> {
     }
     // The generation was read before the load starts: what the load sees is at least that new.
     const value = load();
-    const entry: Entry<V> = { generation, value, loadedAt: now, bytes: 0 };
+    const entry: Entry<V> = { generation, value, settled: undefined, loadedAt: now, bytes: 0 };
     store.entries.set(key, entry);
     this.#evict(store);
     value.then(
       (result) => {
         if (result === undefined) this.#forget(store, key, entry);
-        else this.#sized(store, key, entry, result);
+        else {
+          entry.settled = result;
+          this.#sized(store, key, entry, result);
+        }
       },
       () => this.#forget(store, key, entry),
     );
