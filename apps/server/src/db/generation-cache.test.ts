@@ -148,6 +148,38 @@ describe('the generation cache over a SQLite file', () => {
     expect(loaded).toEqual(['big', 'big', 'p', 'q', 'r', 's', 't', 'p']);
   });
 
+  it('hands out at once, without a promise, exactly what get would answer from memory', async () => {
+    expect(cache.peek(db, 'note')).toBeUndefined();
+    const loading = note();
+    // Not before the load has answered: the caller then goes through get and shares that load.
+    expect(cache.peek(db, 'note')).toBeUndefined();
+    expect(await loading).toBe('first');
+    expect(cache.peek(db, 'note')).toBe('first');
+    await write(other, 'second');
+    expect(cache.peek(db, 'note')).toBeUndefined();
+    expect(await note()).toBe('second');
+    expect(cache.peek(db, 'note')).toBe('second');
+    expect(loads).toBe(2);
+    const memory = createDatabase({ dialect: 'sqlite', path: ':memory:' });
+    try {
+      await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(memory);
+      await sql`INSERT INTO notes VALUES (1, 'in memory')`.execute(memory);
+      await note(memory);
+      expect(cache.peek(memory, 'note')).toBeUndefined();
+    } finally {
+      await memory.destroy();
+    }
+  });
+
+  it('hands out nothing older than its maximum age', async () => {
+    const aging = new GenerationCache<string>({ maxEntries: 10, maxAgeMs: 1 });
+    await aging.get(db, 'k', async () => 'value');
+    const loadedAt = Date.now();
+    // Deterministic: wait until the clock has moved past the age, then ask.
+    while (Date.now() - loadedAt < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(aging.peek(db, 'k')).toBeUndefined();
+  });
+
   it('loads every time where the database cannot tell what changed (in memory, in a transaction)', async () => {
     const memory = createDatabase({ dialect: 'sqlite', path: ':memory:' });
     try {
