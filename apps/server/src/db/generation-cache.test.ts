@@ -130,6 +130,23 @@ describe('the generation cache over a SQLite file', () => {
     expect(loaded).toEqual(['a', 'b', 'c', 'd', 'b']);
   });
 
+  it('never drops an entry used every other lookup, however many new keys come (hits move it back only now and then)', async () => {
+    const small = new GenerationCache<string>({ maxEntries: 4 });
+    const loaded: string[] = [];
+    const get = (key: string) =>
+      small.get(db, key, async () => {
+        loaded.push(key);
+        return key;
+      });
+    for (const key of ['hot', 'b', 'c', 'd']) await get(key);
+    for (const key of ['e', 'f', 'g', 'h', 'i', 'j', 'k']) {
+      expect(small.peek(db, 'hot')).toBe('hot');
+      await get(key);
+    }
+    expect(loaded.filter((key) => key === 'hot')).toEqual(['hot']);
+    expect(small.peek(db, 'b')).toBeUndefined();
+  });
+
   it('keeps at most its bytes, and never a value above a quarter of them', async () => {
     const small = new GenerationCache<string>({ maxEntries: 10, maxBytes: 100, sizeOf: (value) => value.length });
     const loaded: string[] = [];

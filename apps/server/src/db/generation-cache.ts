@@ -11,7 +11,7 @@ import { dataGeneration } from './data-generation.ts';
  *
  * Concurrent misses of one key share one load; failed loads and `undefined` ("not found") are
  * not kept, so unknown keys sent by anyone do not fill it. Bounded in entries and, with
- * `sizeOf`, in bytes (least recently used dropped first).
+ * `sizeOf`, in bytes (about the least recently used dropped first: see #used).
  */
 export interface GenerationCacheOptions<V> {
   maxEntries: number;
@@ -33,11 +33,15 @@ interface Entry<V> {
   settled: V | undefined;
   loadedAt: number;
   bytes: number;
+  /** `Store.uses` when the entry last moved to the back of the Map. */
+  movedAt: number;
 }
 
 interface Store<V> {
   entries: Map<string, Entry<V>>;
   bytes: number;
+  /** Lookups so far (hits and loads). */
+  uses: number;
 }
 
 export class GenerationCache<V> {
@@ -61,10 +65,22 @@ export class GenerationCache<V> {
     const generation = dataGeneration(db);
     const { maxAgeMs } = this.#options;
     if (generation === undefined || hit.generation !== generation || (maxAgeMs !== undefined && Date.now() - hit.loadedAt >= maxAgeMs)) return undefined;
-    // Re-inserted: the Map's order is the least recently used first.
-    store.entries.delete(key);
-    store.entries.set(key, hit);
+    this.#used(store, key, hit);
     return hit.settled;
+  }
+
+  /**
+   * A hit moves its entry to the back of the Map (the front goes first when full), but only if it
+   * has not moved in the last maxEntries/2 lookups: moving on every hit made the Map's table
+   * churn and rehash, ~300 bytes of garbage per GET user (docs/decisions/035). So the entry that
+   * goes is one not used in at least the last ~maxEntries/2 lookups, nearly the least recently used.
+   */
+  #used(store: Store<V>, key: string, entry: Entry<V>): void {
+    store.uses += 1;
+    if (store.uses - entry.movedAt <= this.#options.maxEntries / 2) return;
+    entry.movedAt = store.uses;
+    store.entries.delete(key);
+    store.entries.set(key, entry);
   }
 
   /** `load()`'s value, or the one kept from an earlier call if nothing was committed since. */
@@ -73,24 +89,24 @@ export class GenerationCache<V> {
     if (generation === undefined) return load();
     let store = this.#stores.get(db);
     if (!store) {
-      store = { entries: new Map(), bytes: 0 };
+      store = { entries: new Map(), bytes: 0, uses: 0 };
       this.#stores.set(db, store);
     }
     const { maxAgeMs } = this.#options;
     const now = maxAgeMs === undefined ? 0 : Date.now();
     const hit = store.entries.get(key);
     if (hit) {
-      store.entries.delete(key);
       if (hit.generation === generation && (maxAgeMs === undefined || now - hit.loadedAt < maxAgeMs)) {
-        // Re-inserted: the Map's order is the least recently used first.
-        store.entries.set(key, hit);
+        this.#used(store, key, hit);
         return hit.value;
       }
+      store.entries.delete(key);
       store.bytes -= hit.bytes;
     }
     // The generation was read before the load starts: what the load sees is at least that new.
     const value = load();
-    const entry: Entry<V> = { generation, value, settled: undefined, loadedAt: now, bytes: 0 };
+    store.uses += 1;
+    const entry: Entry<V> = { generation, value, settled: undefined, loadedAt: now, bytes: 0, movedAt: store.uses };
     store.entries.set(key, entry);
     this.#evict(store);
     value.then(
