@@ -7,7 +7,10 @@
  * µs of CPU (utime+stime from /proc) per request.
  *
  *   node scripts/bench/cpu-per-request.ts [--tree=/other/checkout] [--requests=20000] [--rounds=3]
- *        [--cases=bare,bytes27283,client,bundle,bundle304,user,healthz,notfound] [--prof=/dir]
+ *        [--cases=bare,bytes27283,client,bundle,bundle304,user,healthz,notfound] [--prof=/dir] [--gc]
+ *
+ * --gc starts the portals with --trace-gc and adds the kB of JavaScript heap allocated per request
+ * (what each scavenge found minus what the previous collection left; docs/decisions/035).
  *
  * bundle304 waits forever on trees before decision 028: their 304 announced a 4-byte body it never sent.
  */
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     cases: { type: 'string', default: 'bare,client,bundle,user' },
     connections: { type: 'string', default: '16' },
     prof: { type: 'string' },
+    gc: { type: 'boolean', default: false },
     dir: { type: 'string', default: '/tmp/cpu-per-request' },
   },
 });
@@ -46,17 +50,45 @@ interface Server {
   name: string;
   base: string;
   pid: number;
+  /** MB of heap allocated so far, from --trace-gc (0 without --gc). */
+  allocatedMb(): number;
   stop(): Promise<void>;
+}
+
+/** Sums, over --trace-gc lines (`Scavenge 5.1 (6.0) -> 4.3 (6.5) MB`), the growth since the previous collection. */
+function allocationCounter(): { line(text: string): void; total(): number } {
+  let total = 0;
+  let lastAfter: number | undefined;
+  return {
+    line(text) {
+      const m = /(Scavenge|Mark-Compact|Mark-sweep)[^\d]*([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB/.exec(text);
+      if (!m) return;
+      const before = Number(m[2]);
+      if (lastAfter !== undefined && before > lastAfter) total += before - lastAfter;
+      lastAfter = Number(m[3]);
+    },
+    total: () => total,
+  };
 }
 
 async function startTree(tree: string, databaseUrl: string, index: number): Promise<Server> {
   const port = await freePort();
   const prof = values.prof ? ['--cpu-prof', `--cpu-prof-dir=${values.prof}`, `--cpu-prof-name=tree${index}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...prof, join(tree, 'apps/server/src/main.ts')], {
+  const gc = values.gc ? ['--trace-gc'] : [];
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...prof, ...gc, join(tree, 'apps/server/src/main.ts')], {
     cwd: tree,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', values.gc ? 'pipe' : 'inherit', 'inherit'],
   });
+  const allocation = allocationCounter();
+  if (child.stdout) {
+    let rest = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) allocation.line(line);
+    });
+  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
   await waitFor200(`${base}/healthz`, 60_000, () => child.exitCode === null, 100);
@@ -64,6 +96,7 @@ async function startTree(tree: string, databaseUrl: string, index: number): Prom
     name: `tree${index} ${tree}`,
     base,
     pid: child.pid!,
+    allocatedMb: allocation.total,
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -121,22 +154,27 @@ try {
     const bareUrl = name === 'bare' ? bare.url : name.startsWith('bytes') ? `${bare.url}/bytes/${name.slice(5)}` : undefined;
     const targets = bareUrl
         ? [{ label: 'bare', url: bareUrl, pid: barePid, headers: {} }]
-        : servers.map((s, i) => ({ label: `tree${i}`, url: `${s.base}${cases[name]!.path}`, pid: s.pid, headers: cases[name]!.headers }));
+        : servers.map((s, i) => ({ label: `tree${i}`, url: `${s.base}${cases[name]!.path}`, pid: s.pid, headers: cases[name]!.headers, allocatedMb: s.allocatedMb }));
     const samples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+    const allocations = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const notes = new Map<string, string>();
     for (const t of targets) await fire(t.url, t.headers, Math.min(requests, 5000)); // warm-up
     for (let round = 0; round < rounds; round++) {
       for (const t of targets) {
+        const allocatedBefore = 'allocatedMb' in t ? t.allocatedMb() : 0;
         const before = ticks(t.pid);
         const r = await fire(t.url, t.headers, requests);
         const used = ticks(t.pid) - before;
         samples.get(t.label)!.push((used * TICK_US) / requests);
+        if ('allocatedMb' in t) allocations.get(t.label)!.push(((t.allocatedMb() - allocatedBefore) * 1024) / requests);
         notes.set(t.label, `rps≈${r.rps} non2xx=${r.non2xx} errors=${r.errors}`);
       }
     }
     for (const t of targets) {
       const xs = samples.get(t.label)!;
-      console.log(`${name.padEnd(10)} ${t.label.padEnd(6)} median ${median(xs).toFixed(1).padStart(7)} µs/req  [${xs.map((x) => x.toFixed(1)).join(', ')}]  ${notes.get(t.label)}`);
+      const kb = allocations.get(t.label)!;
+      const heap = values.gc && kb.length > 0 ? `  heap ${median(kb).toFixed(2)} kB/req` : '';
+      console.log(`${name.padEnd(10)} ${t.label.padEnd(6)} median ${median(xs).toFixed(1).padStart(7)} µs/req  [${xs.map((x) => x.toFixed(1)).join(', ')}]${heap}  ${notes.get(t.label)}`);
     }
   }
 } finally {

@@ -8,7 +8,7 @@ import { registerErrorHandler } from './http/error-handler.ts';
 import { replySerializerCompiler } from './http/reply-serializer.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
 import { requestValidatorCompiler } from './http/request-validator.ts';
-import { lazyChildLogger, requestIdGenerator } from './http/request-logging.ts';
+import { lazyChildLogger, requestIdGenerator, writesDebug } from './http/request-logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -43,13 +43,15 @@ export interface AppDeps {
  * (docs/decisions/014): requests are logged at debug, failures still at error.
  */
 class QuietRequestLog extends LogController {
+  // The level is asked first: the line's object and the elapsed time are built only for a line
+  // that is written (docs/decisions/035); the lines themselves are unchanged.
   override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ req: request }, 'incoming request');
+    if (writesDebug(request.log)) request.log.debug({ req: request }, 'incoming request');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    else if (writesDebug(reply.log)) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
 
@@ -77,25 +79,22 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   app.decorateRequest('session', null);
   app.decorateRequest('sessionId', null);
 
-  // Responses finished while draining close their connection; a keep-alive socket would
-  // otherwise hold the process open until its timeout.
+  // Responses finished while draining close their connection (the security headers' onSend hook
+  // adds `connection: close`; ready-byte replies take Fastify's path then).
   let draining = false;
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.decorate('isDraining', () => draining);
-  // Callback-style hooks here and below: an async hook costs a promise on every reply (decision 026).
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  const isDraining = () => draining;
+  app.decorate('isDraining', isDraining);
 
   configureReadCache(db, config.clientCacheSeconds);
 
   registerErrorHandler(app);
   await registerApiDocument(app);
   acceptEmptyJsonBodies(app);
-  await registerSecurityHeaders(app);
+  // Callback-style hooks here and below: an async hook costs a promise on every reply (decision 026).
+  await registerSecurityHeaders(app, isDraining);
   registerClientContext(app, db);
 
   app.get('/healthz', async (_request, reply) => {

@@ -130,6 +130,23 @@ describe('the generation cache over a SQLite file', () => {
     expect(loaded).toEqual(['a', 'b', 'c', 'd', 'b']);
   });
 
+  it('never drops an entry used every other lookup, however many new keys come (hits move it back only now and then)', async () => {
+    const small = new GenerationCache<string>({ maxEntries: 4 });
+    const loaded: string[] = [];
+    const get = (key: string) =>
+      small.get(db, key, async () => {
+        loaded.push(key);
+        return key;
+      });
+    for (const key of ['hot', 'b', 'c', 'd']) await get(key);
+    for (const key of ['e', 'f', 'g', 'h', 'i', 'j', 'k']) {
+      expect(small.peek(db, 'hot')).toBe('hot');
+      await get(key);
+    }
+    expect(loaded.filter((key) => key === 'hot')).toEqual(['hot']);
+    expect(small.peek(db, 'b')).toBeUndefined();
+  });
+
   it('keeps at most its bytes, and never a value above a quarter of them', async () => {
     const small = new GenerationCache<string>({ maxEntries: 10, maxBytes: 100, sizeOf: (value) => value.length });
     const loaded: string[] = [];
@@ -146,6 +163,38 @@ describe('the generation cache over a SQLite file', () => {
     await get('q', 25);
     await get('p', 25);
     expect(loaded).toEqual(['big', 'big', 'p', 'q', 'r', 's', 't', 'p']);
+  });
+
+  it('hands out at once, without a promise, exactly what get would answer from memory', async () => {
+    expect(cache.peek(db, 'note')).toBeUndefined();
+    const loading = note();
+    // Not before the load has answered: the caller then goes through get and shares that load.
+    expect(cache.peek(db, 'note')).toBeUndefined();
+    expect(await loading).toBe('first');
+    expect(cache.peek(db, 'note')).toBe('first');
+    await write(other, 'second');
+    expect(cache.peek(db, 'note')).toBeUndefined();
+    expect(await note()).toBe('second');
+    expect(cache.peek(db, 'note')).toBe('second');
+    expect(loads).toBe(2);
+    const memory = createDatabase({ dialect: 'sqlite', path: ':memory:' });
+    try {
+      await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(memory);
+      await sql`INSERT INTO notes VALUES (1, 'in memory')`.execute(memory);
+      await note(memory);
+      expect(cache.peek(memory, 'note')).toBeUndefined();
+    } finally {
+      await memory.destroy();
+    }
+  });
+
+  it('hands out nothing older than its maximum age', async () => {
+    const aging = new GenerationCache<string>({ maxEntries: 10, maxAgeMs: 1 });
+    await aging.get(db, 'k', async () => 'value');
+    const loadedAt = Date.now();
+    // Deterministic: wait until the clock has moved past the age, then ask.
+    while (Date.now() - loadedAt < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(aging.peek(db, 'k')).toBeUndefined();
   });
 
   it('loads every time where the database cannot tell what changed (in memory, in a transaction)', async () => {

@@ -6,6 +6,7 @@ import { loadConfig } from '../config.ts';
 import { dialects } from '../../test/databases.ts';
 import { createTestApp, DEMO_ORIGIN, type TestApp } from '../../test/test-app.ts';
 import { createDatabase, type Db } from './database.ts';
+import { cachedRead, cachedReadAtHand, clearReadCache, configureReadCache } from './read-cache.ts';
 
 /** A second server process over the same database: its own connection, its own cache. */
 async function secondProcess(t: TestApp, cacheSeconds: string): Promise<{ app: FastifyInstance; db: Db }> {
@@ -76,5 +77,29 @@ describe.each(dialects)('configuration cached in each process on %s', (dialect) 
     expect(await clientName(slow.app)).toBe('Acme Rewards');
     // Without a cache (the tests' default) the change shows at once.
     expect(await clientName(t.app)).toBe('Acme Loyalty');
+  });
+});
+
+describe('the read cache at hand (docs/decisions/035)', () => {
+  // The cache only needs an object's identity; a fake database is enough here.
+  const fakeDb = () => ({ isTransaction: false }) as unknown as Db;
+
+  it('answers without a promise once a load has answered, and never "not found", a pending load or a disabled cache', async () => {
+    const db = fakeDb();
+    configureReadCache(db, 60);
+    expect(cachedReadAtHand(db, 'host:a')).toBeUndefined();
+    const loading = cachedRead(db, 'host:a', async () => 'client-a');
+    expect(cachedReadAtHand(db, 'host:a')).toBeUndefined();
+    await loading;
+    expect(cachedReadAtHand(db, 'host:a')).toBe('client-a');
+    await cachedRead(db, 'host:none', async () => undefined);
+    expect(cachedReadAtHand(db, 'host:none')).toBeUndefined();
+    clearReadCache(db);
+    expect(cachedReadAtHand(db, 'host:a')).toBeUndefined();
+
+    const uncached = fakeDb();
+    configureReadCache(uncached, 0);
+    await cachedRead(uncached, 'host:a', async () => 'client-a');
+    expect(cachedReadAtHand(uncached, 'host:a')).toBeUndefined();
   });
 });

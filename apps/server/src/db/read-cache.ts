@@ -16,6 +16,8 @@ const MAX_ENTRIES = 2_000;
 interface Entry {
   value: Promise<unknown>;
   expiresAt: number;
+  /** The value once the load has answered (never undefined: "not found" is not kept), for `atHand`. */
+  settled: unknown;
 }
 
 class TtlCache {
@@ -39,15 +41,24 @@ class TtlCache {
     const forget = () => {
       if (this.#entries.get(key)?.value === value) this.#entries.delete(key);
     };
+    const entry: Entry = { value, expiresAt: now + this.ttlMs, settled: undefined };
     value.then((result) => {
       if (result === undefined) forget();
+      else entry.settled = result;
     }, forget);
-    this.#entries.set(key, { value, expiresAt: now + this.ttlMs });
+    this.#entries.set(key, entry);
     if (this.#entries.size > MAX_ENTRIES) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
     return value;
+  }
+
+  /** What `get` would answer without loading, if its load has answered and it is still fresh. */
+  atHand(key: string): unknown {
+    if (this.ttlMs <= 0) return undefined;
+    const hit = this.#entries.get(key);
+    return hit && hit.expiresAt > Date.now() ? hit.settled : undefined;
   }
 
   clear(): void {
@@ -85,4 +96,14 @@ export function clearReadCache(db: AnyDb): void {
 export function cachedRead<T>(db: AnyDb, key: string, load: () => Promise<T>): Promise<T> {
   if (db.isTransaction) return load();
   return cacheOf(db).get(key, load);
+}
+
+/**
+ * The value cachedRead would answer from memory right now, without a promise; undefined when it
+ * would load (nothing kept, expired, load still under way, not found). For per-request hooks
+ * (docs/decisions/035); on undefined they go through cachedRead.
+ */
+export function cachedReadAtHand<T>(db: AnyDb, key: string): T | undefined {
+  if (db.isTransaction) return undefined;
+  return caches.get(db)?.atHand(key) as T | undefined;
 }

@@ -80,6 +80,15 @@ class LazyRequestLogger {
 }
 
 /**
+ * Whether a line at debug would be written (pino, and the lazy logger above, answer it; any other
+ * logger is assumed to write): lets a caller skip building a line's object (docs/decisions/035).
+ */
+export function writesDebug(log: FastifyBaseLogger): boolean {
+  const { isLevelEnabled } = log as Partial<Logger>;
+  return typeof isLevelEnabled === 'function' ? isLevelEnabled.call(log, 'debug') : true;
+}
+
+/**
  * Fastify's `childLoggerFactory`: a lazy child unless the route sets its own level or serializers
  * (then pino's child at once, as Fastify would).
  */

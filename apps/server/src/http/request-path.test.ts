@@ -95,6 +95,28 @@ describe.each(dialects)('every reply of the request path on %s', (dialect) => {
     expect((await t.api('GET', '/viewConfig/client')).headers['cache-control']).toBe('no-store');
   });
 
+  it("writes GET user's ready bytes with exactly the headers and body of the ordinary path (which HEAD and a 401 take)", async () => {
+    const { sessionId } = await t.login('demo');
+    const comparable = (headers: Record<string, unknown>) => {
+      const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+      return rest;
+    };
+    // Twice: the first read fills the caches, the second is served from them without a promise.
+    for (let i = 0; i < 2; i++) {
+      const get = await t.api('GET', '/user', { session: sessionId });
+      const head = await t.api('HEAD', '/user', { session: sessionId });
+      expect(get.statusCode).toBe(200);
+      expect(comparable(get.headers)).toEqual(comparable(head.headers));
+      expect(Number(get.headers['content-length'])).toBe(get.rawPayload.length);
+      expect(get.json()).toMatchObject({ sessionId, userName: 'demo' });
+    }
+    // The refusal, sent the ordinary way, carries the same security headers and no-store.
+    const refused = await t.api('GET', '/user', { session: 'A'.repeat(43) });
+    expect(refused.statusCode).toBe(401);
+    for (const name of SECURITY_HEADERS) expect(refused.headers[name], name).toBe((await t.api('GET', '/user', { session: sessionId })).headers[name]);
+    expect(refused.headers['cache-control']).toBe('no-store');
+  });
+
   it('still refuses a malformed header or path parameter with the 400 it gave before', async () => {
     const { sessionId } = await t.login('demo');
     const longSession = await t.api('GET', '/user', { headers: { 'x-session-id': 'x'.repeat(257) } });

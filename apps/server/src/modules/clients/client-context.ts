@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_BASE, API_DOCUMENT_PATH, CLIENT_HEADER, ssoPaths } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { findClientIdByHostname } from './store.ts';
+import { clientIdAtHand, findClientIdByHostname } from './store.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -68,6 +68,12 @@ export function registerClientContext(app: FastifyInstance, db: Db): void {
     const origin = typeof header === 'string' ? header : undefined;
     const hostname = origin && origin.length <= 2048 ? cachedHostnameOf(origin) : undefined;
     if (!hostname) return done(errors.unknownClient());
+    // The usual case: the read cache has the answer, no promise needed (docs/decisions/035).
+    const known = clientIdAtHand(db, hostname);
+    if (known) {
+      request.clientId = known;
+      return done();
+    }
     findClientIdByHostname(db, hostname).then(
       (clientId) => {
         if (!clientId) return done(errors.unknownClient());

@@ -71,9 +71,14 @@ type StoredUserData = Readonly<Omit<UserData, 'sessionId'>>;
 /** The data and its JSON without the session id, which each request adds (see userDataBody). */
 interface StoredUser {
   data: StoredUserData;
-  /** `{"sessionId":` comes before it, then the id, then this: `,"authenticated":true,…}`. */
-  jsonTail: string;
+  /** `{"sessionId":"` comes before it, then the id, then these bytes: `","authenticated":true,…}`. */
+  tail: Buffer;
 }
+
+/** What every GET user body starts with. */
+const BODY_HEAD = Buffer.from('{"sessionId":"');
+/** Session ids that JSON carries as they are (the session-id pattern's alphabet). */
+const PLAIN_ID = /^[A-Za-z0-9_-]*$/;
 
 // Under vitest the ready bytes of GET user are checked against the contract when built, as zod
 // checks every other reply there (docs/decisions/026).
@@ -89,12 +94,13 @@ const checkedByZod = process.env.VITEST !== undefined;
  */
 const userDataCache = new GenerationCache<StoredUser>({ maxEntries: 1_000, maxAgeMs: 1_000 });
 
+const userKey = (session: Session) => `${session.client_id}\u0000${session.participant_id}\u0000${session.admin_as_user}`;
+
 async function storedUser(db: Db, session: Session): Promise<StoredUser> {
-  const key = `${session.client_id}\u0000${session.participant_id}\u0000${session.admin_as_user}`;
-  const stored = await userDataCache.get(db, key, async () => {
+  const stored = await userDataCache.get(db, userKey(session), async () => {
     const { sessionId: _omitted, ...rest } = await buildUserData(db, await participantOf(db, session), session, '');
     if (checkedByZod) UserData.parse({ ...rest, sessionId: 'checked' });
-    return { data: Object.freeze(rest), jsonTail: JSON.stringify(rest).slice(1) };
+    return { data: Object.freeze(rest), tail: Buffer.from(`",${JSON.stringify(rest).slice(1)}`) };
   });
   // Never undefined: a missing participant fails the load (401), and failures are not kept.
   if (!stored) throw errors.sessionRequired();
@@ -108,11 +114,27 @@ export async function getUserData(db: Db, session: Session, sessionId: string): 
 /**
  * GET user's reply as bytes: the cached JSON with this session's id put in front, so a signed-in
  * request serialises nothing (docs/decisions/027). The id matched the session-id pattern
- * (base64url), so it needs no escaping; JSON.stringify is kept for safety all the same.
+ * (base64url), so it is copied in as it is, between bytes made once (docs/decisions/035: no string
+ * of the whole body to build and encode per request); any other text would go through
+ * JSON.stringify, for safety all the same.
  */
+function bodyOf({ tail }: StoredUser, sessionId: string): Buffer {
+  if (!PLAIN_ID.test(sessionId)) return Buffer.concat([Buffer.from(`{"sessionId":${JSON.stringify(sessionId)}`), tail.subarray(1)]);
+  const body = Buffer.allocUnsafe(BODY_HEAD.length + sessionId.length + tail.length);
+  BODY_HEAD.copy(body, 0);
+  body.write(sessionId, BODY_HEAD.length, 'latin1');
+  tail.copy(body, BODY_HEAD.length + sessionId.length);
+  return body;
+}
+
 export async function userDataBody(db: Db, session: Session, sessionId: string): Promise<Buffer> {
-  const { jsonTail } = await storedUser(db, session);
-  return Buffer.from(`{"sessionId":${JSON.stringify(sessionId)},${jsonTail}`);
+  return bodyOf(await storedUser(db, session), sessionId);
+}
+
+/** userDataBody when the participant's data is at hand in the cache, without a promise; else undefined. */
+export function userDataBodyAtHand(db: Db, session: Session, sessionId: string): Buffer | undefined {
+  const stored = userDataCache.peek(db, userKey(session));
+  return stored && bodyOf(stored, sessionId);
 }
 
 export async function setLocale(db: Db, session: Session, sessionId: string, code: string): Promise<UserData> {

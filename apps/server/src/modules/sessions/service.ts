@@ -53,6 +53,22 @@ interface KnownSession {
   lastSeenAt: number;
 }
 
+const sessionKey = (clientId: string, sessionId: string) => `${clientId}\u0000${sessionId}`;
+
+/**
+ * The session behind an id when the answer is at hand and needs no write: a row cached under the
+ * current generation, neither expired nor due for its once-a-minute touch. Undefined means "ask
+ * resumeSession", which also handles unknown, expired and touched sessions. The hot path of GET
+ * user (docs/decisions/035): no promise, no await.
+ */
+export function liveSessionAtHand(db: Db, clientId: string, sessionId: string, nowMs = Date.now()): Session | undefined {
+  const known = sessionRows.peek(db, sessionKey(clientId, sessionId));
+  if (!known) return undefined;
+  // The same tests as resumeSession, written so that an unreadable time (NaN) goes there.
+  if (!(known.idleExpiresAt > nowMs && known.absoluteExpiresAt > nowMs && nowMs - known.lastSeenAt < TOUCH_INTERVAL_MS)) return undefined;
+  return known.row;
+}
+
 /** The live session behind an id, its idle expiry slid forward; undefined when missing or expired. */
 export async function resumeSession(
   db: Db,
@@ -61,7 +77,7 @@ export async function resumeSession(
   sessionId: string,
   now = new Date(),
 ): Promise<Session | undefined> {
-  const known = await sessionRows.get(db, `${clientId}\u0000${sessionId}`, async () => {
+  const known = await sessionRows.get(db, sessionKey(clientId, sessionId), async () => {
     const row = await findSession(db, clientId, hashSessionId(sessionId));
     if (!row) return undefined;
     // Shared by every request of the session until the next commit: nobody may change it.

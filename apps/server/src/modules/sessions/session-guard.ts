@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { SESSION_HEADER } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import type { Session } from '../../db/schema.ts';
 import { errors } from '../../http/api-error.ts';
-import { resumeSession, type SessionPolicy } from './service.ts';
+import { liveSessionAtHand, resumeSession, type SessionPolicy } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,11 +16,47 @@ declare module 'fastify' {
 /** A plausible id: base64url of 32 bytes is 43 characters. Anything else is not looked up. */
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/** The session id of the request's header if it is plausible; anything else is never looked up. */
+function plausibleSessionId(request: FastifyRequest): string | undefined {
+  const header = request.headers[SESSION_HEADER];
+  return typeof header === 'string' && SESSION_ID_PATTERN.test(header) ? header : undefined;
+}
+
+/** A callback-style preHandler (Fastify's `(request, reply, done)`). */
+export type SessionHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+
+/**
+ * requireSession as a callback hook, for the hottest signed-in route (GET user,
+ * docs/decisions/035): a session at hand in the cache passes with no promise at all; anything
+ * else (unknown, expired, due for its touch, not cached) takes resumeSession as requireSession
+ * does. Same refusals: 401 for a missing, implausible, unknown or expired session.
+ */
+export function sessionHook(db: Db, policy: SessionPolicy): SessionHook {
+  return (request, _reply, done) => {
+    const sessionId = plausibleSessionId(request);
+    if (!sessionId) return done(errors.sessionRequired());
+    const atHand = liveSessionAtHand(db, request.clientId, sessionId);
+    if (atHand) {
+      request.session = atHand;
+      request.sessionId = sessionId;
+      return done();
+    }
+    resumeSession(db, policy, request.clientId, sessionId).then(
+      (session) => {
+        if (!session) return done(errors.sessionRequired());
+        request.session = session;
+        request.sessionId = sessionId;
+        done();
+      },
+      (error: unknown) => done(error as Error),
+    );
+  };
+}
+
 /** preHandler for signed-in-only routes: 401 for a missing, unknown or expired session. */
 export function requireSession(db: Db, policy: SessionPolicy) {
   return async (request: FastifyRequest): Promise<void> => {
-    const header = request.headers[SESSION_HEADER];
-    const sessionId = typeof header === 'string' && SESSION_ID_PATTERN.test(header) ? header : undefined;
+    const sessionId = plausibleSessionId(request);
     if (!sessionId) throw errors.sessionRequired();
     const session = await resumeSession(db, policy, request.clientId, sessionId);
     if (!session) throw errors.sessionRequired();
