@@ -14,6 +14,7 @@ const file = process.env.MEMORY_PROBE_FILE;
 if (file) {
   let gc;
   process.on('SIGUSR2', () => {
+    let gcCpuMs;
     if (existsSync(`${file}.gc`)) {
       const flavor = readFileSync(`${file}.gc`, 'utf8').trim() || 'regular';
       rmSync(`${file}.gc`);
@@ -21,10 +22,14 @@ if (file) {
         setFlagsFromString('--expose-gc');
         gc = runInNewContext('gc');
       }
+      // CPU, not wall time: on a shared machine the wall time is mostly waiting for a core.
+      const start = process.cpuUsage();
       gc({ type: 'major', execution: 'sync', flavor });
+      const used = process.cpuUsage(start);
+      gcCpuMs = Math.round((used.user + used.system) / 100) / 10;
     }
     const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.space_size / 2 ** 20)]));
     const mb = Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 2 ** 20)]));
-    writeFileSync(file, JSON.stringify({ ...mb, spaces }));
+    writeFileSync(file, JSON.stringify({ ...(gcCpuMs === undefined ? {} : { gcCpuMs }), ...mb, spaces }));
   });
 }
