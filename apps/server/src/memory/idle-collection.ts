@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -32,10 +31,20 @@ export interface IdleCollection {
   stop(): void;
 }
 
+/** What is needed of the HTTP server (node's Server fits): its request event and the reply's end. */
+interface Reply {
+  on(event: 'close', listener: () => void): unknown;
+}
+type RequestListener = (request: unknown, reply: Reply) => void;
+export interface RequestSource {
+  on(event: 'request', listener: RequestListener): unknown;
+  off(event: 'request', listener: RequestListener): unknown;
+}
+
 export const DEFAULT_IDLE_MS = 500;
 export const DEFAULT_MIN_GROWTH_BYTES = 4 * 2 ** 20;
 
-export function collectWhenIdle(server: Pick<Server, 'on' | 'off'>, options: IdleCollectionOptions = {}): IdleCollection {
+export function collectWhenIdle(server: RequestSource, options: IdleCollectionOptions = {}): IdleCollection {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const minGrowth = options.minGrowthBytes ?? DEFAULT_MIN_GROWTH_BYTES;
   const collect = options.collect ?? memoryReducingCollection();
@@ -54,7 +63,7 @@ export function collectWhenIdle(server: Pick<Server, 'on' | 'off'>, options: Idl
     inFlight--;
     if (inFlight === 0 && timer === undefined) arm();
   }
-  function onRequest(_request: unknown, response: { on(event: 'close', listener: () => void): unknown }): void {
+  function onRequest(_request: unknown, response: Reply): void {
     inFlight++;
     started++;
     response.on('close', finished);
