@@ -21,7 +21,10 @@ export interface ApiResults {
   cases: ApiCase[];
   login: ApiCase;
   rssAfterStartMb: number | undefined;
+  /** At the instant the load ends: with the argon2id runs still in flight (19 MiB each). */
   rssAfterLoadMb: number | undefined;
+  /** After RSS_IDLE_SECONDS without requests: what a portal holds between bursts (decision 031). */
+  rssAfterIdleMb?: number | undefined;
   /**
    * Redemptions answered 200, and credits found in the ledger after the server was killed (-9):
    * at least as many (those in flight when a load stopped may have committed unanswered).
@@ -40,6 +43,9 @@ export function redeemBodies(): () => string {
   let next = 0;
   return () => JSON.stringify({ code: benchCode(next++), userName: REDEEM_USER });
 }
+
+/** How long the portal is left without requests before its memory between bursts is read. */
+export const RSS_IDLE_SECONDS = 2;
 
 const ratioOf = (r: LoadResult, baseline: LoadResult) => Math.round((r.requestsPerSecond / baseline.requestsPerSecond) * 1000) / 1000;
 
@@ -96,5 +102,7 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
   log(`login: ${login.requestsPerSecond} requests/s`);
   // At the end of the whole load, login included: what a portal that has served all of it holds.
   const rssAfterLoadMb = rssMb(portal.pid);
-  return { baseline, baselineRuns, cases, login, rssAfterStartMb, rssAfterLoadMb };
+  await new Promise((resolve) => setTimeout(resolve, RSS_IDLE_SECONDS * 1000));
+  const rssAfterIdleMb = rssMb(portal.pid);
+  return { baseline, baselineRuns, cases, login, rssAfterStartMb, rssAfterLoadMb, rssAfterIdleMb };
 }

@@ -13,9 +13,13 @@
  *   --big     adds 16 concurrent 10,000-entry statements (the live heap's worst case)
  *   --logins  sign-ins at the end of the load (default 60; argon2id, 4 at a time)
  *   --maps    also prints where the anonymous memory is after each step (from /proc/<pid>/smaps)
+ *   --seconds a load by duration instead (like the bench: each case for 2 + N seconds, sign-ins for
+ *             N seconds), to see what the bench's own figure depends on
+ *   --settle  seconds after the load's end at which to report again (default "1,3,10"; "" for none),
+ *             then once more after a forced full garbage collection (--no-gc to skip it)
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -34,10 +38,16 @@ const { values } = parseArgs({
     big: { type: 'boolean', default: false },
     maps: { type: 'boolean', default: false },
     logins: { type: 'string', default: '60' },
+    seconds: { type: 'string' },
+    settle: { type: 'string', default: '1,3,10' },
+    gc: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const scale = Number(values.scale);
-const REDEEMS = Math.round(5_000 * scale);
+const seconds = values.seconds === undefined ? undefined : Number(values.seconds);
+// By duration: enough distinct codes for 5,000 redemptions/s (as the bench seeds).
+const REDEEMS = seconds === undefined ? Math.round(5_000 * scale) : Math.max(10_000, 5_000 * (seconds + 2));
 const dir = join(ROOT, '.tmp', 'memory-run');
 const seeded = join(dir, `seeded-${REDEEMS}.db`);
 const flags = values.flags === undefined ? [...SERVER_NODE_FLAGS] : values.flags.split(' ').filter(Boolean);
@@ -79,8 +89,10 @@ function status(): { rss: number; anon: number; file: number } {
   return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
 }
 
-async function probe(): Promise<string> {
+/** V8's view, read in the server by scripts/bench/memory-probe.js (after a full collection with `gc`). */
+async function probe(gc?: 'regular' | 'last-resort'): Promise<string> {
   rmSync(probeFile, { force: true });
+  if (gc) writeFileSync(`${probeFile}.gc`, gc);
   child.kill('SIGUSR2');
   for (let i = 0; i < 100 && !existsSync(probeFile); i++) await new Promise((resolve) => setTimeout(resolve, 20));
   return existsSync(probeFile) ? readFileSync(probeFile, 'utf8') : '(no probe)';
@@ -113,15 +125,19 @@ function anonymousMaps(): string {
   return [...groups].filter(([, kb]) => kb >= 1024).sort((a, b) => b[1] - a[1]).map(([k, kb]) => `${k}: ${Math.round(kb / 1024)}`).join(', ');
 }
 
-async function report(label: string): Promise<void> {
-  const s = status();
-  console.log(`${label}: RSS ${s.rss} MB (anon ${s.anon}, file ${s.file}) ${await probe()}`);
+async function report(label: string, gc?: 'regular' | 'last-resort'): Promise<void> {
+  const before = status();
+  const view = await probe(gc);
+  // After a collection, resident memory is read once the probe has answered (the collection's result).
+  const s = gc ? status() : before;
+  console.log(`${label}: RSS ${s.rss} MB (anon ${s.anon}, file ${s.file}) ${view}`);
   if (values.maps) console.log(`  anonymous maps (MB): ${anonymousMaps()}`);
 }
 
-/** A fixed number of requests (autocannon `amount`), 16 connections. */
+/** A fixed number of requests (autocannon `amount`), 16 connections; with --seconds, a duration. */
 async function fixed(name: string, amount: number, options: Partial<autocannon.Options> = {}): Promise<void> {
-  const result = await autocannon({ url: base, connections: 16, amount: Math.max(16, Math.round(amount)), ...options });
+  const size = seconds === undefined ? { amount: Math.max(16, Math.round(amount)) } : { duration: options.connections === 4 ? seconds : seconds + 2 };
+  const result = await autocannon({ url: base, connections: 16, ...size, ...options });
   const bad = result.errors + result.non2xx;
   console.log(`  ${name}: ${result.requests.total} requests, ${Math.round(result.requests.average)}/s${bad ? `, ${result.errors} errors, ${result.non2xx} non-2xx` : ''}`);
   if (values.maps) console.log(`    RSS ${status().rss} MB; anonymous maps (MB): ${anonymousMaps()}`);
@@ -151,15 +167,32 @@ try {
     headers: apiHeaders(redeem),
     requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: JSON.stringify({ code: benchCode(next++ % REDEEMS), userName: REDEEM_USER }) }) }],
   });
-  await fixed('GET user', 20_000 * scale, user);
-  await fixed('GET statement (200)', 4_000 * scale, statement200);
+  if (seconds === undefined) {
+    await fixed('GET user', 20_000 * scale, user);
+    await fixed('GET statement (200)', 4_000 * scale, statement200);
+  }
   await fixed('POST login (4 connections)', Number(values.logins) * scale, { url: `${api}/login`, method: 'POST', connections: 4, headers: apiHeaders(), body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }) });
   console.log(`server CPU for the load: ${(cpuSeconds() - cpuBefore).toFixed(1)} s`);
+  const loadEnd = performance.now();
   await report('after the load');
+  for (const seconds of values.settle.split(',').filter(Boolean).map(Number)) {
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, loadEnd + seconds * 1000 - performance.now())));
+    await report(`${seconds} s after the load`);
+  }
+  if (values.gc) {
+    await report('after a forced full garbage collection', 'regular');
+    await report("after V8's memory-reducing (last-resort) collections", 'last-resort');
+  }
   if (values.big) {
     const big = await signIn(base, 'bigspender');
     await fixed('GET statement (10,000 entries), 16 at once', 64, { timeout: 120, url: `${api}/user/account/statement?username=bigspender&locale=en-US`, headers: apiHeaders(big) });
     await report('after the 10,000-entry statements');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await report('3 s later');
+    if (values.gc) {
+      await report('after a forced full garbage collection', 'regular');
+      await report("after V8's memory-reducing (last-resort) collections", 'last-resort');
+    }
   }
   if (!alive()) throw new Error('the server stopped during the load');
 } finally {
@@ -168,4 +201,5 @@ try {
   console.log(`server exit: ${child.exitCode ?? child.signalCode}`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(database + suffix, { force: true });
   rmSync(probeFile, { force: true });
+  rmSync(`${probeFile}.gc`, { force: true });
 }

@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   // Account lifecycle (issue 7): how long a password reset link works.
   RESET_LINK_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60),
+  // Memory (docs/decisions/031): a memory-reducing collection when the server goes quiet after a burst.
+  RETURN_MEMORY_WHEN_IDLE: flag.default(true),
 });
 
 export type DatabaseConfig =
@@ -79,6 +81,8 @@ export interface Config {
   };
   /** Account lifecycle (issue 7): minutes a password reset link works. */
   account: { resetLinkMinutes: number };
+  /** Give memory back (one memory-reducing collection) when the server goes quiet after a burst. */
+  returnMemoryWhenIdle: boolean;
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -118,5 +122,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, maxAttempts: e.MAIL_MAX_ATTEMPTS, outboxDir: join(dataDir, 'outbox') },
     account: { resetLinkMinutes: e.RESET_LINK_MINUTES },
+    returnMemoryWhenIdle: e.RETURN_MEMORY_WHEN_IDLE,
   };
 }

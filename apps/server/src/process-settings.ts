@@ -19,6 +19,10 @@
  *   150 MB (131 MB against 146-173 MB without it, whatever the old-space cap: 64, 96 and 128 were
  *   tried). Its price in throughput was 25-35% in one pair of quiet runs and nothing in the next
  *   (decision 029, "Settled"): drop it here if throughput matters more than the memory budget.
+ *
+ * What the process keeps between bursts is lowered further at run time, not by flags: a
+ * memory-reducing collection once requests stop (src/memory/idle-collection.ts), and argon2id
+ * runs limited to one per core (decision 031).
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=96', '--optimize-for-size'];
 /** Environment for the server process (none needed today; kept so both callers stay in step). */
