@@ -6,6 +6,7 @@ import { errors } from '../../http/api-error.ts';
 import { rewardsOfferingUnavailable } from '../catalog/service.ts';
 import { clientLocales } from '../clients/service.ts';
 import { findClient } from '../clients/store.ts';
+import { userReadWithSession } from '../sessions/service.ts';
 import {
   findParticipant,
   listProgramNames,
@@ -25,11 +26,13 @@ export async function buildUserData(
   participant: Participant,
   session: Pick<Session, 'admin_as_user'>,
   sessionId: string,
+  /** Already read with the session (PostgreSQL's GET user, docs/decisions/034). */
+  programNames?: string[],
 ): Promise<UserData> {
   const [client, offered, programs, offeringUnavailable] = await Promise.all([
     findClient(db, participant.client_id),
     clientLocales(db, participant.client_id),
-    listProgramNames(db, participant.client_id, participant.id),
+    programNames ?? listProgramNames(db, participant.client_id, participant.id),
     rewardsOfferingUnavailable(db, participant),
   ]);
   if (!client) throw errors.unknownClient();
@@ -92,7 +95,11 @@ const userDataCache = new GenerationCache<StoredUser>({ maxEntries: 1_000, maxAg
 async function storedUser(db: Db, session: Session): Promise<StoredUser> {
   const key = `${session.client_id}\u0000${session.participant_id}\u0000${session.admin_as_user}`;
   const stored = await userDataCache.get(db, key, async () => {
-    const { sessionId: _omitted, ...rest } = await buildUserData(db, await participantOf(db, session), session, '');
+    // PostgreSQL: read with the session by the guard, in the same statement (docs/decisions/034).
+    const read = userReadWithSession(session);
+    if (read && !read.participant) throw errors.sessionRequired();
+    const participant = read?.participant ?? (await participantOf(db, session));
+    const { sessionId: _omitted, ...rest } = await buildUserData(db, participant, session, '', read?.programs);
     if (checkedByZod) UserData.parse({ ...rest, sessionId: 'checked' });
     return { data: Object.freeze(rest), jsonTail: JSON.stringify(rest).slice(1) };
   });
