@@ -10,6 +10,7 @@ import { userReadWithSession } from '../sessions/service.ts';
 import {
   findParticipant,
   listProgramNames,
+  type UserParticipant,
   updateParticipantLocale,
   updatePrivacyAcknowledgement,
 } from './store.ts';
@@ -23,7 +24,7 @@ function resolveLocale(offered: Locale[], wanted: string, clientDefault: string)
 /** User data of spec section 3, as login, GET user and POST user/locale return it. */
 export async function buildUserData(
   db: Db,
-  participant: Participant,
+  participant: UserParticipant,
   session: Pick<Session, 'admin_as_user'>,
   sessionId: string,
   /** Already read with the session (PostgreSQL's GET user, docs/decisions/034). */

@@ -1,7 +1,8 @@
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { GenerationCache } from '../../db/generation-cache.ts';
-import type { Participant, Session } from '../../db/schema.ts';
+import type { Session } from '../../db/schema.ts';
+import type { UserParticipant } from '../participants/store.ts';
 import { deleteExpiredSessions, deleteSession, findSession, findSessionWithUser, insertSession, touchSession } from './store.ts';
 import { hashSessionId, newSessionId } from './session-id.ts';
 
@@ -99,7 +100,7 @@ async function liveSession(db: Db, policy: SessionPolicy, clientId: string, know
 /** What GET user needs besides the session, read with it (docs/decisions/034). */
 export interface UserReadWithSession {
   /** undefined when the session's participant is gone (the caller refuses the session). */
-  participant: Participant | undefined;
+  participant: UserParticipant | undefined;
   programs: string[];
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Participant, Session } from '../../db/schema.ts';
+import type { Session } from '../../db/schema.ts';
+import type { UserParticipant } from '../participants/store.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 
 // Run on every signed-in request: compiled to SQL once (docs/decisions/014).
@@ -26,10 +27,10 @@ const selectSessionWithUser = compiledOnce((db: Db, idHash: string, clientId: st
     .leftJoin('participants as p', (join) => join.onRef('p.client_id', '=', 's.client_id').onRef('p.id', '=', 's.participant_id'))
     .select([
       's.id_hash', 's.client_id', 's.participant_id', 's.admin_as_user', 's.created_at', 's.last_seen_at', 's.idle_expires_at', 's.absolute_expires_at',
-      'p.id as p_id', 'p.username as p_username', 'p.username_key as p_username_key', 'p.email as p_email', 'p.first_name as p_first_name',
-      'p.last_name as p_last_name', 'p.password_hash as p_password_hash', 'p.status as p_status', 'p.locale as p_locale',
-      'p.account_number as p_account_number', 'p.offers_merchandise as p_offers_merchandise', 'p.offers_experiences as p_offers_experiences',
-      'p.ots_enabled as p_ots_enabled', 'p.privacy_ack_version as p_privacy_ack_version', 'p.balance as p_balance', 'p.created_at as p_created_at',
+      // Only what user data is built from: every column more is parsed and sent on each request.
+      'p.id as p_id', 'p.username as p_username', 'p.first_name as p_first_name', 'p.last_name as p_last_name', 'p.status as p_status',
+      'p.locale as p_locale', 'p.account_number as p_account_number', 'p.offers_merchandise as p_offers_merchandise',
+      'p.offers_experiences as p_offers_experiences', 'p.ots_enabled as p_ots_enabled', 'p.privacy_ack_version as p_privacy_ack_version', 'p.balance as p_balance',
     ])
     .select((eb) =>
       eb
@@ -48,7 +49,7 @@ const selectSessionWithUser = compiledOnce((db: Db, idHash: string, clientId: st
 export interface SessionWithUser {
   session: Session;
   /** undefined when the session's participant is gone. */
-  participant: Participant | undefined;
+  participant: UserParticipant | undefined;
   programs: string[];
 }
 
@@ -67,18 +68,15 @@ export async function findSessionWithUser(db: Db, clientId: string, idHash: stri
     idle_expires_at: row.idle_expires_at,
     absolute_expires_at: row.absolute_expires_at,
   };
-  const participant: Participant | undefined =
+  const participant: UserParticipant | undefined =
     row.p_id === null
       ? undefined
       : {
           id: row.p_id,
           client_id: row.client_id,
           username: row.p_username!,
-          username_key: row.p_username_key!,
-          email: row.p_email!,
           first_name: row.p_first_name!,
           last_name: row.p_last_name!,
-          password_hash: row.p_password_hash!,
           status: row.p_status!,
           locale: row.p_locale!,
           account_number: row.p_account_number!,
@@ -87,7 +85,6 @@ export async function findSessionWithUser(db: Db, clientId: string, idHash: stri
           ots_enabled: row.p_ots_enabled!,
           privacy_ack_version: row.p_privacy_ack_version!,
           balance: row.p_balance,
-          created_at: row.p_created_at!,
         };
   return { session, participant, programs: row.programs ?? [] };
 }
