@@ -73,7 +73,17 @@ describe.each(dialects)('GET user reads the session and its participant together
     expect((await user(sessionId)).json<UserData>().participantRules).toEqual([]);
   });
 
-  it.runIf(dialect === 'postgres')('reads it as one prepared statement, which only the given client can match', async () => {
+});
+
+// The statement itself is PostgreSQL's only (SQLite serves GET user from its caches).
+describe.runIf(dialects.includes('postgres'))('the session-with-user statement on postgres', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+  });
+  afterAll(() => t.close());
+
+  it('reads it as one prepared statement, which only the given client can match', async () => {
     const { sessionId } = await t.login('spent');
     const idHash = hashSessionId(sessionId);
     const names = await t.database.db.connection().execute(async (connection) => {
