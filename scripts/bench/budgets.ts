@@ -58,7 +58,9 @@ export function evaluateBudgets(r: Results): Budget[] {
     if ('error' in r.postgres) add('two processes on PostgreSQL', '≥ 1.5× one on `GET user`; race credits once', `error: ${r.postgres.error}`, false);
     else {
       const user = r.postgres.cases.find((c) => c.name === 'GET user');
-      if (user) add('two processes on PostgreSQL, `GET user`', '≥ 1.5× one process', `×${user.speedup} (${user.one.requestsPerSecond} → ${user.two.requestsPerSecond}/s)`, user.speedup >= 1.5);
+      // The ceiling is context, not the verdict: what these cores allow at the measured costs (decision 034).
+      const ceiling = user?.ceiling ? `; ×${user.ceiling.bestRatio} at best on ${user.ceiling.cores} cores` : '';
+      if (user) add('two processes on PostgreSQL, `GET user`', '≥ 1.5× one process', `×${user.speedup} (${user.one.requestsPerSecond} → ${user.two.requestsPerSecond}/s${ceiling})`, user.speedup >= 1.5);
       const race = r.postgres.race;
       add('cross-process race on one code', 'credits exactly once', `${race.credits} credit(s), ${race.ok} × 200 of ${race.requests}`, race.credits === 1 && race.ok === 1 && race.balanceMatchesLedger);
     }

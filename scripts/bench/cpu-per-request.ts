@@ -7,10 +7,13 @@
  * µs of CPU (utime+stime from /proc) per request.
  *
  *   node scripts/bench/cpu-per-request.ts [--tree=/other/checkout] [--requests=20000] [--rounds=3]
- *        [--cases=bare,bytes27283,client,bundle,bundle304,user,healthz,notfound] [--prof=/dir] [--gc]
+ *        [--cases=bare,bytes27283,client,bundle,bundle304,user,healthz,notfound] [--prof=/dir] [--gc] [--postgres]
  *
  * --gc starts the portals with --trace-gc and adds the kB of JavaScript heap allocated per request
  * (what each scavenge found minus what the previous collection left; docs/decisions/035).
+ * --postgres: the trees run on a throwaway PostgreSQL server instead of a SQLite file, and each
+ * line also gives the µs per request of the PostgreSQL processes (postmaster and backends) and
+ * of this process, which generates the load (decision 034).
  *
  * bundle304 waits forever on trees before decision 028: their 304 announced a 4-byte body it never sent.
  */
@@ -21,6 +24,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { freePort } from '../lib/ports.ts';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../lib/postgres.ts';
+import { ownCpuMicros, processTreeTicks } from './cpu.ts';
 import { addBenchData, apiHeaders, seedDemo, signIn } from './fixtures.ts';
 import { ROOT, waitFor200 } from './portal.ts';
 
@@ -34,6 +39,7 @@ const { values } = parseArgs({
     prof: { type: 'string' },
     gc: { type: 'boolean', default: false },
     dir: { type: 'string', default: '/tmp/cpu-per-request' },
+    postgres: { type: 'boolean', default: false },
   },
 });
 const requests = Number(values.requests);
@@ -127,12 +133,22 @@ async function startBare(): Promise<{ url: string; pid: number; stop(): Promise<
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 mkdirSync(values.dir, { recursive: true });
-const dbFile = join(values.dir, 'bench.db');
-const databaseUrl = `file:${dbFile}`;
-if (!existsSync(dbFile)) {
+let pg: ThrowawayPostgres | undefined;
+let databaseUrl: string;
+if (values.postgres) {
+  pg = await startThrowawayPostgres();
+  databaseUrl = pg.url;
   await seedDemo(databaseUrl);
   await addBenchData(databaseUrl, 10);
+} else {
+  const dbFile = join(values.dir, 'bench.db');
+  databaseUrl = `file:${dbFile}`;
+  if (!existsSync(dbFile)) {
+    await seedDemo(databaseUrl);
+    await addBenchData(databaseUrl, 10);
+  }
 }
+const pgPid = pg?.pid;
 const bare = await startBare();
 const barePid = bare.pid;
 const servers: Server[] = [];
@@ -157,27 +173,37 @@ try {
         : servers.map((s, i) => ({ label: `tree${i}`, url: `${s.base}${cases[name]!.path}`, pid: s.pid, headers: cases[name]!.headers, allocatedMb: s.allocatedMb }));
     const samples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const allocations = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+    const pgSamples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+    const ownSamples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const notes = new Map<string, string>();
     for (const t of targets) await fire(t.url, t.headers, Math.min(requests, 5000)); // warm-up
     for (let round = 0; round < rounds; round++) {
       for (const t of targets) {
         const allocatedBefore = 'allocatedMb' in t ? t.allocatedMb() : 0;
         const before = ticks(t.pid);
+        const pgBefore = pgPid ? processTreeTicks(pgPid) : 0;
+        const ownBefore = ownCpuMicros();
         const r = await fire(t.url, t.headers, requests);
         const used = ticks(t.pid) - before;
         samples.get(t.label)!.push((used * TICK_US) / requests);
         if ('allocatedMb' in t) allocations.get(t.label)!.push(((t.allocatedMb() - allocatedBefore) * 1024) / requests);
+        if (pgPid) pgSamples.get(t.label)!.push(((processTreeTicks(pgPid) - pgBefore) * TICK_US) / requests);
+        ownSamples.get(t.label)!.push((ownCpuMicros() - ownBefore) / requests);
         notes.set(t.label, `rps≈${r.rps} non2xx=${r.non2xx} errors=${r.errors}`);
       }
     }
+    const show = (xs: number[]) => `${median(xs).toFixed(1).padStart(7)} µs/req  [${xs.map((x) => x.toFixed(1)).join(', ')}]`;
     for (const t of targets) {
-      const xs = samples.get(t.label)!;
       const kb = allocations.get(t.label)!;
       const heap = values.gc && kb.length > 0 ? `  heap ${median(kb).toFixed(2)} kB/req` : '';
-      console.log(`${name.padEnd(10)} ${t.label.padEnd(6)} median ${median(xs).toFixed(1).padStart(7)} µs/req  [${xs.map((x) => x.toFixed(1)).join(', ')}]${heap}  ${notes.get(t.label)}`);
+      const others = pgPid
+        ? `  postgres ${show(pgSamples.get(t.label)!)}  load generator ${show(ownSamples.get(t.label)!)}`
+        : '';
+      console.log(`${name.padEnd(10)} ${t.label.padEnd(6)} median ${show(samples.get(t.label)!)}${heap}${others}  ${notes.get(t.label)}`);
     }
   }
 } finally {
   for (const s of servers) await s.stop();
   await bare.stop();
+  await pg?.stop();
 }

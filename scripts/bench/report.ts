@@ -9,6 +9,7 @@ import type { LighthouseResults } from './lighthouse.ts';
 import type { LoadResult } from './load.ts';
 import { ROOT } from './portal.ts';
 import type { PostgresResults } from './postgres.ts';
+import { ceilingLines } from './scale-ceiling.ts';
 import type { StartupResults } from './startup.ts';
 
 export interface Results {
@@ -81,6 +82,8 @@ export function markdown(r: Results): string {
       for (const c of r.postgres.cases) {
         lines.push(`| \`${c.name}\` | ${n(c.one.requestsPerSecond)} | ${n(c.two.requestsPerSecond)} | ${c.speedup} | ${c.one.non2xx} / ${c.two.non2xx} | ${busy(c, 'one')} / ${busy(c, 'two')} | ${cores(c, 'one')} / ${cores(c, 'two')} |`);
       }
+      const ceiling = ceilingLines(r.postgres.cases);
+      if (ceiling.length > 0) lines.push('', ...ceiling);
       const race = r.postgres.race;
       lines.push('', `100-way race on one code across both processes: ${race.requests} requests answered ${Object.entries(race.statuses).map(([s, k]) => `${k} × ${s}`).join(', ')}; ${race.credits} ledger credit(s), balance ${race.balanceMatchesLedger ? 'matches' : 'does NOT match'} the ledger.`, '');
     }

@@ -16,6 +16,8 @@ const run = promisify(execFile);
 export interface ThrowawayPostgres {
   /** Admin URL: postgres://postgres@127.0.0.1:PORT/postgres */
   url: string;
+  /** The postmaster's pid (its backends are its children), for CPU accounting; undefined for TEST_DATABASE_URL. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -97,8 +99,11 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   };
   process.once('exit', stopNow);
 
+  // postmaster.pid's first line is the postmaster's pid.
+  const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    ...(pid > 0 ? { pid } : {}),
     async stop() {
       process.removeListener('exit', stopNow);
       try {

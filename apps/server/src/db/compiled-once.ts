@@ -1,4 +1,5 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { PostgresAdapter, type Compilable, type CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import { prepareOnPostgres } from './prepared-statements.ts';
 
 /** Stands in for argument i while the query is compiled; replaced by the real value on each run. */
 const SLOT = '\u0000compiled-once-argument:';
@@ -20,12 +21,21 @@ type AnyKysely = Kysely<any>; // eslint-disable-line @typescript-eslint/no-expli
  * (never to choose the query's shape); the SQL is compiled once per database adapter, so both
  * engines get their own.
  */
-export function compiledOnce<A extends unknown[], R>(build: (db: AnyKysely, ...args: A) => Compilable<R>) {
+export function compiledOnce<A extends unknown[], R>(
+  build: (db: AnyKysely, ...args: A) => Compilable<R>,
+  /**
+   * `prepared`: on PostgreSQL, a named prepared statement, parsed and planned once per
+   * connection (docs/decisions/034). For queries run on most requests whose plan does not
+   * depend on the values (lookups by key).
+   */
+  { prepared = false }: { prepared?: boolean } = {},
+) {
   const byAdapter = new WeakMap<object, Compiled>();
 
   function compile(db: AnyKysely, arity: number): Compiled {
     const placeholders = Array.from({ length: arity }, (_, i) => `${SLOT}${i}`) as unknown as A;
     const query = build(db, ...placeholders).compile();
+    if (prepared && db.getExecutor().adapter instanceof PostgresAdapter) prepareOnPostgres(query.sql);
     const slots = query.parameters.map((value): Slot => {
       if (typeof value === 'string' && value.startsWith(SLOT)) return Number(value.slice(SLOT.length));
       return { constant: value };

@@ -6,6 +6,7 @@ import type pgModule from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { registerDataGeneration } from './data-generation.ts';
 import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { withPreparedStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -23,5 +24,5 @@ export function createDatabase(config: DatabaseConfig): Db {
   const pool = new pg.Pool({ connectionString: config.url, max: 10 });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
 }

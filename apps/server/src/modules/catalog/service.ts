@@ -12,7 +12,7 @@ import { findClientCatalog, punchOutKinds } from './store.ts';
 /** A punch-out link lives this long: long enough to open, too short to be worth stealing. */
 export const TOKEN_LIFETIME_SECONDS = 5 * 60;
 
-function offers(participant: Participant, type: CatalogType): boolean {
+function offers(participant: Pick<Participant, 'offers_merchandise' | 'offers_experiences'>, type: CatalogType): boolean {
   return type === 'merchandise' ? participant.offers_merchandise === 1 : participant.offers_experiences === 1;
 }
 
@@ -78,7 +78,7 @@ function catalogLocation(configured: string, portalOrigin: string): URL {
  * catalog for none of them (one missing catalog of two shows only that tile as down, through
  * its catalog-url call failing).
  */
-export async function rewardsOfferingUnavailable(db: Db, participant: Participant): Promise<boolean> {
+export async function rewardsOfferingUnavailable(db: Db, participant: Pick<Participant, 'client_id' | 'offers_merchandise' | 'offers_experiences'>): Promise<boolean> {
   const offered = CatalogType.options.filter((type) => offers(participant, type));
   if (offered.length === 0) return false;
   const configured = await punchOutKinds(db, participant.client_id);

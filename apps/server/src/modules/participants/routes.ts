@@ -14,8 +14,9 @@ export function participantRoutes(app: FastifyInstance, db: Db, sessionPolicy: S
   const preHandler = requireSession(db, sessionPolicy);
   const sessionIdOf = (request: { sessionId: string | null }) => request.sessionId ?? '';
 
-  // GET user also swaps the one-time id of single sign-on for a session (decision 024).
-  const userPreHandler = ssoHandoffOrSession(db, sessionPolicy, sessionHook(db, sessionPolicy));
+  // GET user also swaps the one-time id of single sign-on for a session (decision 024); on
+  // PostgreSQL its session, participant and programs come in one statement (decision 034).
+  const userPreHandler = ssoHandoffOrSession(db, sessionPolicy, sessionHook(db, sessionPolicy, { withUser: true }));
   // Ready bytes for the ordinary case, the most frequent signed-in call (docs/decisions/027, 028).
   const ready = readyReplies(app, { noStore: true });
   const userReply = async (request: FastifyRequest, reply: FastifyReply, session: Session, sessionId: string) => {

@@ -6,9 +6,11 @@ import { errors } from '../../http/api-error.ts';
 import { rewardsOfferingUnavailable } from '../catalog/service.ts';
 import { clientLocales } from '../clients/service.ts';
 import { findClient } from '../clients/store.ts';
+import { userReadWithSession } from '../sessions/service.ts';
 import {
   findParticipant,
   listProgramNames,
+  type UserParticipant,
   updateParticipantLocale,
   updatePrivacyAcknowledgement,
 } from './store.ts';
@@ -22,14 +24,16 @@ function resolveLocale(offered: Locale[], wanted: string, clientDefault: string)
 /** User data of spec section 3, as login, GET user and POST user/locale return it. */
 export async function buildUserData(
   db: Db,
-  participant: Participant,
+  participant: UserParticipant,
   session: Pick<Session, 'admin_as_user'>,
   sessionId: string,
+  /** Already read with the session (PostgreSQL's GET user, docs/decisions/034). */
+  programNames?: string[],
 ): Promise<UserData> {
   const [client, offered, programs, offeringUnavailable] = await Promise.all([
     findClient(db, participant.client_id),
     clientLocales(db, participant.client_id),
-    listProgramNames(db, participant.client_id, participant.id),
+    programNames ?? listProgramNames(db, participant.client_id, participant.id),
     rewardsOfferingUnavailable(db, participant),
   ]);
   if (!client) throw errors.unknownClient();
@@ -98,7 +102,11 @@ const userKey = (session: Session) => `${session.client_id}\u0000${session.parti
 
 async function storedUser(db: Db, session: Session): Promise<StoredUser> {
   const stored = await userDataCache.get(db, userKey(session), async () => {
-    const { sessionId: _omitted, ...rest } = await buildUserData(db, await participantOf(db, session), session, '');
+    // PostgreSQL: read with the session by the guard, in the same statement (docs/decisions/034).
+    const read = userReadWithSession(session);
+    if (read && !read.participant) throw errors.sessionRequired();
+    const participant = read?.participant ?? (await participantOf(db, session));
+    const { sessionId: _omitted, ...rest } = await buildUserData(db, participant, session, '', read?.programs);
     if (checkedByZod) UserData.parse({ ...rest, sessionId: 'checked' });
     return { data: Object.freeze(rest), tail: Buffer.from(`",${JSON.stringify(rest).slice(1)}`) };
   });

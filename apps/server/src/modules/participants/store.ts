@@ -16,6 +16,12 @@ const selectProgramNames = compiledOnce((db: Db, clientId: string, participantId
     .orderBy('position'),
 );
 
+/** The participant's columns that user data is built from (no password hash, no e-mail). */
+export type UserParticipant = Pick<
+  Participant,
+  'id' | 'client_id' | 'username' | 'first_name' | 'last_name' | 'status' | 'locale' | 'account_number' | 'offers_merchandise' | 'offers_experiences' | 'ots_enabled' | 'privacy_ack_version' | 'balance'
+>;
+
 export function usernameKey(username: string): string {
   return username.trim().toLowerCase();
 }

@@ -1,7 +1,9 @@
+import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { GenerationCache } from '../../db/generation-cache.ts';
 import type { Session } from '../../db/schema.ts';
-import { deleteExpiredSessions, deleteSession, findSession, insertSession, touchSession } from './store.ts';
+import type { UserParticipant } from '../participants/store.ts';
+import { deleteExpiredSessions, deleteSession, findSession, findSessionWithUser, insertSession, touchSession } from './store.ts';
 import { hashSessionId, newSessionId } from './session-id.ts';
 
 export interface SessionPolicy {
@@ -89,6 +91,11 @@ export async function resumeSession(
     };
   });
   if (!known) return undefined;
+  return liveSession(db, policy, clientId, known, now);
+}
+
+/** The expiry and sliding rules, the same whichever way the row was read. */
+async function liveSession(db: Db, policy: SessionPolicy, clientId: string, known: KnownSession, now: Date): Promise<Session | undefined> {
   const session = known.row;
   const nowMs = now.getTime();
   // Written as "not later than now" so that an unreadable time (NaN) counts as expired.
@@ -103,6 +110,53 @@ export async function resumeSession(
     await touchSession(db, session.id_hash, nowIso, idleExpiresAt);
     return { ...session, last_seen_at: nowIso, idle_expires_at: idleExpiresAt };
   }
+  return session;
+}
+
+/** What GET user needs besides the session, read with it (docs/decisions/034). */
+export interface UserReadWithSession {
+  /** undefined when the session's participant is gone (the caller refuses the session). */
+  participant: UserParticipant | undefined;
+  programs: string[];
+}
+
+/**
+ * Keyed by the very session object resumeSessionWithUser returned, which is new on every
+ * PostgreSQL request: the participant read in the same statement as the session, for this
+ * request only, and gone with it.
+ */
+const readWithSession = new WeakMap<Session, UserReadWithSession>();
+
+/** The participant and programs read together with this request's session, if they were. */
+export function userReadWithSession(session: Session): UserReadWithSession | undefined {
+  return readWithSession.get(session);
+}
+
+/**
+ * resumeSession for GET user. On PostgreSQL, which has no generation cache (decision 027), the
+ * session, its participant and their programs come in ONE statement instead of three round
+ * trips (docs/decisions/034); the participants service takes them through userReadWithSession.
+ * Elsewhere (SQLite's cached path) it is resumeSession itself.
+ */
+export async function resumeSessionWithUser(
+  db: Db,
+  policy: SessionPolicy,
+  clientId: string,
+  sessionId: string,
+  now = new Date(),
+): Promise<Session | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return resumeSession(db, policy, clientId, sessionId, now);
+  const found = await findSessionWithUser(db, clientId, hashSessionId(sessionId));
+  if (!found) return undefined;
+  const { session: row, participant, programs } = found;
+  const known: KnownSession = {
+    row,
+    idleExpiresAt: Date.parse(row.idle_expires_at),
+    absoluteExpiresAt: Date.parse(row.absolute_expires_at),
+    lastSeenAt: Date.parse(row.last_seen_at),
+  };
+  const session = await liveSession(db, policy, clientId, known, now);
+  if (session) readWithSession.set(session, { participant, programs });
   return session;
 }
 

@@ -3,7 +3,7 @@ import { SESSION_HEADER } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import type { Session } from '../../db/schema.ts';
 import { errors } from '../../http/api-error.ts';
-import { liveSessionAtHand, resumeSession, type SessionPolicy } from './service.ts';
+import { liveSessionAtHand, resumeSession, resumeSessionWithUser, type SessionPolicy } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,9 +29,12 @@ export type SessionHook = (request: FastifyRequest, reply: FastifyReply, done: H
  * requireSession as a callback hook, for the hottest signed-in route (GET user,
  * docs/decisions/035): a session at hand in the cache passes with no promise at all; anything
  * else (unknown, expired, due for its touch, not cached) takes resumeSession as requireSession
- * does. Same refusals: 401 for a missing, implausible, unknown or expired session.
+ * does; `withUser`, resumeSessionWithUser instead: on PostgreSQL the participant and their
+ * programs are read in the same statement as the session, for the handler (docs/decisions/034).
+ * Same refusals: 401 for a missing, implausible, unknown or expired session.
  */
-export function sessionHook(db: Db, policy: SessionPolicy): SessionHook {
+export function sessionHook(db: Db, policy: SessionPolicy, { withUser = false }: { withUser?: boolean } = {}): SessionHook {
+  const resume = withUser ? resumeSessionWithUser : resumeSession;
   return (request, _reply, done) => {
     const sessionId = plausibleSessionId(request);
     if (!sessionId) return done(errors.sessionRequired());
@@ -41,7 +44,7 @@ export function sessionHook(db: Db, policy: SessionPolicy): SessionHook {
       request.sessionId = sessionId;
       return done();
     }
-    resumeSession(db, policy, request.clientId, sessionId).then(
+    resume(db, policy, request.clientId, sessionId).then(
       (session) => {
         if (!session) return done(errors.sessionRequired());
         request.session = session;
