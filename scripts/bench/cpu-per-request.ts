@@ -7,7 +7,7 @@
  * µs of CPU (utime+stime from /proc) per request.
  *
  *   node scripts/bench/cpu-per-request.ts [--tree=/other/checkout] [--requests=20000] [--rounds=3]
- *        [--cases=bare,bytes27283,client,bundle,bundle304,user,healthz,notfound] [--prof=/dir]
+ *        [--cases=bare,bytes27283,client,bundle,bundle304,clientbr,bundlebr,bundle304br,user,healthz,notfound] [--prof=/dir]
  *
  * bundle304 waits forever on trees before decision 028: their 304 announced a 4-byte body it never sent.
  */
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { freePort } from '../lib/ports.ts';
-import { addBenchData, apiHeaders, seedDemo, signIn } from './fixtures.ts';
+import { addBenchData, apiHeaders, BROWSER_ACCEPT_ENCODING, seedDemo, signIn } from './fixtures.ts';
 import { ROOT, waitFor200 } from './portal.ts';
 
 const { values } = parseArgs({
@@ -107,11 +107,20 @@ try {
   for (const [i, tree] of values.tree.entries()) servers.push(await startTree(tree, databaseUrl, i));
   const session = await signIn(servers[0]!.base, 'demo');
   // Sessions are per database: one sign-in serves every tree.
-  const etag = (await fetch(`${servers[0]!.base}/api/v1.0/viewConfig/bundle/fr-FR`, { headers: apiHeaders() })).headers.get('etag') ?? '';
+  // Each form of a bundle has its own ETag (decision 032): the uncompressed one's and brotli's.
+  const etagOf = async (acceptEncoding: string) =>
+    (await fetch(`${servers[0]!.base}/api/v1.0/viewConfig/bundle/fr-FR`, { headers: { ...apiHeaders(), 'accept-encoding': acceptEncoding } })).headers.get('etag') ?? '';
+  const etag = await etagOf('identity');
+  const brEtag = await etagOf(BROWSER_ACCEPT_ENCODING);
+  const browser = { ...apiHeaders(), 'accept-encoding': BROWSER_ACCEPT_ENCODING };
   const cases: Record<string, { path: string; headers: Record<string, string> }> = {
     client: { path: '/api/v1.0/viewConfig/client', headers: apiHeaders() },
     bundle: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: apiHeaders() },
     bundle304: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: { ...apiHeaders(), 'if-none-match': etag } },
+    // As a browser asks: brotli.
+    clientbr: { path: '/api/v1.0/viewConfig/client', headers: browser },
+    bundlebr: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: browser },
+    bundle304br: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: { ...browser, 'if-none-match': brEtag } },
     user: { path: '/api/v1.0/user', headers: apiHeaders(session) },
     healthz: { path: '/healthz', headers: {} },
     notfound: { path: '/api/v1.0/nothing-here', headers: apiHeaders() },
@@ -123,20 +132,27 @@ try {
         ? [{ label: 'bare', url: bareUrl, pid: barePid, headers: {} }]
         : servers.map((s, i) => ({ label: `tree${i}`, url: `${s.base}${cases[name]!.path}`, pid: s.pid, headers: cases[name]!.headers }));
     const samples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+    // The load generator's own CPU per request (autocannon runs in this process): it shares the
+    // cores with the server in the bench, so what a reply costs it to read counts too (decision 032).
+    const clientSamples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const notes = new Map<string, string>();
     for (const t of targets) await fire(t.url, t.headers, Math.min(requests, 5000)); // warm-up
     for (let round = 0; round < rounds; round++) {
       for (const t of targets) {
         const before = ticks(t.pid);
+        const ownBefore = process.cpuUsage();
         const r = await fire(t.url, t.headers, requests);
         const used = ticks(t.pid) - before;
+        const own = process.cpuUsage(ownBefore);
         samples.get(t.label)!.push((used * TICK_US) / requests);
+        clientSamples.get(t.label)!.push((own.user + own.system) / requests);
         notes.set(t.label, `rps≈${r.rps} non2xx=${r.non2xx} errors=${r.errors}`);
       }
     }
     for (const t of targets) {
       const xs = samples.get(t.label)!;
-      console.log(`${name.padEnd(10)} ${t.label.padEnd(6)} median ${median(xs).toFixed(1).padStart(7)} µs/req  [${xs.map((x) => x.toFixed(1)).join(', ')}]  ${notes.get(t.label)}`);
+      const client = median(clientSamples.get(t.label)!);
+      console.log(`${name.padEnd(10)} ${t.label.padEnd(6)} median ${median(xs).toFixed(1).padStart(7)} µs/req  [${xs.map((x) => x.toFixed(1)).join(', ')}]  load generator ${client.toFixed(1)} µs/req  ${notes.get(t.label)}`);
     }
   }
 } finally {
