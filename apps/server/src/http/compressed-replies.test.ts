@@ -1,9 +1,10 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '@rewards/contract';
 import { dialects } from '../../test/databases.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
-// Client data and bundles in the form the caller accepts (docs/decisions/032).
+// Client data, bundles and the statement in the form the caller accepts (docs/decisions/032).
 
 const BROWSER = 'gzip, deflate, br, zstd';
 
@@ -78,6 +79,28 @@ describe.each(dialects)('client data and bundles, compressed as the caller accep
     expect(stale.statusCode).toBe(200);
     expect(stale.headers.etag).not.toBe(before.headers.etag);
     expect(JSON.parse(brotliDecompressSync(stale.rawPayload).toString()).bundleList['en-US'].properties['login.title']).toBe('Welcome to Acme Loyalty');
+  });
+
+  it("sends a participant's statement in brotli to a browser, as a GET's and a HEAD's same headers, and plain to others", async () => {
+    const { sessionId } = await t.login('demo');
+    const path = apiPaths.statement('demo', 'en-US');
+    const plain = await t.api('GET', path, { session: sessionId });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    expect(plain.headers['cache-control']).toBe('no-store');
+    const br = await t.api('GET', path, { session: sessionId, headers: { 'accept-encoding': BROWSER } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('no-store');
+    expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const gzip = await t.api('GET', path, { session: sessionId, headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(gzip.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const head = await t.api('HEAD', path, { session: sessionId, headers: { 'accept-encoding': BROWSER } });
+    const { date: _date, ...headHeaders } = head.headers;
+    const { date: _date2, ...getHeaders } = br.headers;
+    expect(headHeaders).toEqual(getHeaders);
+    // Someone else's statement is still refused, whatever the caller accepts.
+    expect((await t.api('GET', apiPaths.statement('spent', 'en-US'), { session: sessionId, headers: { 'accept-encoding': BROWSER } })).statusCode).toBe(403);
   });
 
   it('answers HEAD with the headers GET sends, for every form and for a 304', async () => {

@@ -29,15 +29,18 @@ export class NegotiatedBody {
   readonly #etag: string | undefined;
   readonly #own: readonly string[];
   readonly #coded = new Map<ContentCoding, Representation | Promise<Representation>>();
+  readonly #options: CodingOptions;
 
-  constructor(body: Buffer, etag: string | undefined, headers: readonly string[] = []) {
+  constructor(body: Buffer, etag: string | undefined, headers: readonly string[] = [], options: CodingOptions = {}) {
     this.#etag = etag;
     this.#own = headers;
+    this.#options = options;
     this.identity = this.#representation(body, undefined);
   }
 
   /** The form to send for this Accept-Encoding header; a promise only while that form is first being made. */
   select(acceptEncoding: string | undefined): Representation | Promise<Representation> {
+    if (this.#options.identityOnly) return this.identity;
     const coding = preferredCoding(acceptEncoding);
     return coding ? this.coded(coding) : this.identity;
   }
@@ -45,7 +48,7 @@ export class NegotiatedBody {
   coded(coding: ContentCoding): Representation | Promise<Representation> {
     const known = this.#coded.get(coding);
     if (known) return known;
-    const made = compress(this.identity.body, coding).then((body) => {
+    const made = compress(this.identity.body, coding, this.#options).then((body) => {
       const representation = this.#representation(body, coding);
       this.#coded.set(coding, representation);
       return representation;
@@ -74,11 +77,19 @@ export class NegotiatedBody {
  */
 export const BROTLI_QUALITY = 11;
 
-function compress(body: Buffer, coding: ContentCoding): Promise<Buffer> {
-  if (coding === 'gzip') return gzipped(body, { level: 9 });
-  return brotli(body, {
-    params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
-  });
+export interface CodingOptions {
+  /** Brotli's quality, lower for bodies made often (the statement: once per commit); BROTLI_QUALITY if not given. */
+  brotliQuality?: number;
+  /** gzip's level (9 if not given: no dearer than 6 on these bodies; only a caller without brotli gets it). */
+  gzipLevel?: number;
+  /** Always the identity form (still with `vary`): a body too big to compress for every request. */
+  identityOnly?: boolean;
+}
+
+function compress(body: Buffer, coding: ContentCoding, options: CodingOptions): Promise<Buffer> {
+  if (coding === 'gzip') return gzipped(body, { level: options.gzipLevel ?? 9 });
+  const quality = options.brotliQuality ?? BROTLI_QUALITY;
+  return brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
 
 const MAX_KEPT = 500;
