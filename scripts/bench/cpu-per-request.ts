@@ -7,7 +7,7 @@
  * µs of CPU (utime+stime from /proc) per request.
  *
  *   node scripts/bench/cpu-per-request.ts [--tree=/other/checkout] [--requests=20000] [--rounds=3]
- *        [--cases=bare,bytes27283,client,bundle,bundle304,clientbr,bundlebr,bundle304br,user,healthz,notfound] [--prof=/dir]
+ *        [--cases=bare,bytes27283,client,bundle,bundle304,clientbr,bundlebr,bundle304br,user,statement,statementbr,healthz,notfound] [--prof=/dir]
  *
  * bundle304 waits forever on trees before decision 028: their 304 announced a 4-byte body it never sent.
  */
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { freePort } from '../lib/ports.ts';
-import { addBenchData, apiHeaders, BROWSER_ACCEPT_ENCODING, seedDemo, signIn } from './fixtures.ts';
+import { addBenchData, apiHeaders, BROWSER_ACCEPT_ENCODING, seedDemo, signIn, STATEMENT_USER } from './fixtures.ts';
 import { ROOT, waitFor200 } from './portal.ts';
 
 const { values } = parseArgs({
@@ -106,6 +106,8 @@ const servers: Server[] = [];
 try {
   for (const [i, tree] of values.tree.entries()) servers.push(await startTree(tree, databaseUrl, i));
   const session = await signIn(servers[0]!.base, 'demo');
+  const statementSession = await signIn(servers[0]!.base, STATEMENT_USER);
+  const statementPath = `/api/v1.0/user/account/statement?username=${STATEMENT_USER}&locale=en-US`;
   // Sessions are per database: one sign-in serves every tree.
   // Each form of a bundle has its own ETag (decision 032): the uncompressed one's and brotli's.
   const etagOf = async (acceptEncoding: string) =>
@@ -122,6 +124,8 @@ try {
     bundlebr: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: browser },
     bundle304br: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: { ...browser, 'if-none-match': brEtag } },
     user: { path: '/api/v1.0/user', headers: apiHeaders(session) },
+    statement: { path: statementPath, headers: apiHeaders(statementSession) },
+    statementbr: { path: statementPath, headers: { ...apiHeaders(statementSession), 'accept-encoding': BROWSER_ACCEPT_ENCODING } },
     healthz: { path: '/healthz', headers: {} },
     notfound: { path: '/api/v1.0/nothing-here', headers: apiHeaders() },
   };
