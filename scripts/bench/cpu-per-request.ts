@@ -109,9 +109,10 @@ try {
   const statementSession = await signIn(servers[0]!.base, STATEMENT_USER);
   const statementPath = `/api/v1.0/user/account/statement?username=${STATEMENT_USER}&locale=en-US`;
   // Sessions are per database: one sign-in serves every tree.
-  // Each form of a bundle has its own ETag (decision 032): the uncompressed one's and brotli's.
+  // Each form of a bundle has its own ETag (decision 032): the uncompressed one's and brotli's, from
+  // the last tree given (a tree before 032 tags only the uncompressed form).
   const etagOf = async (acceptEncoding: string) =>
-    (await fetch(`${servers[0]!.base}/api/v1.0/viewConfig/bundle/fr-FR`, { headers: { ...apiHeaders(), 'accept-encoding': acceptEncoding } })).headers.get('etag') ?? '';
+    (await fetch(`${servers.at(-1)!.base}/api/v1.0/viewConfig/bundle/fr-FR`, { headers: { ...apiHeaders(), 'accept-encoding': acceptEncoding } })).headers.get('etag') ?? '';
   const etag = await etagOf('identity');
   const brEtag = await etagOf(BROWSER_ACCEPT_ENCODING);
   const browser = { ...apiHeaders(), 'accept-encoding': BROWSER_ACCEPT_ENCODING };
