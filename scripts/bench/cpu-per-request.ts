@@ -7,7 +7,8 @@
  * µs of CPU (utime+stime from /proc) per request.
  *
  *   node scripts/bench/cpu-per-request.ts [--tree=/other/checkout] [--requests=20000] [--rounds=3]
- *        [--cases=bare,bytes27283,client,bundle,bundle304,user,healthz,notfound] [--prof=/dir] [--gc] [--postgres]
+ *        [--cases=bare,bytes27283,client,bundle,bundle304,clientbr,bundlebr,bundle304br,user,statement,statementbr,healthz,notfound]
+ *        [--prof=/dir] [--gc] [--postgres]
  *
  * --gc starts the portals with --trace-gc and adds the kB of JavaScript heap allocated per request
  * (what each scavenge found minus what the previous collection left; docs/decisions/035).
@@ -26,7 +27,7 @@ import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { freePort } from '../lib/ports.ts';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../lib/postgres.ts';
 import { ownCpuMicros, processTreeTicks } from './cpu.ts';
-import { addBenchData, apiHeaders, seedDemo, signIn } from './fixtures.ts';
+import { addBenchData, apiHeaders, BROWSER_ACCEPT_ENCODING, seedDemo, signIn, STATEMENT_USER } from './fixtures.ts';
 import { ROOT, waitFor200 } from './portal.ts';
 
 const { values } = parseArgs({
@@ -155,13 +156,27 @@ const servers: Server[] = [];
 try {
   for (const [i, tree] of values.tree.entries()) servers.push(await startTree(tree, databaseUrl, i));
   const session = await signIn(servers[0]!.base, 'demo');
+  const statementSession = await signIn(servers[0]!.base, STATEMENT_USER);
+  const statementPath = `/api/v1.0/user/account/statement?username=${STATEMENT_USER}&locale=en-US`;
   // Sessions are per database: one sign-in serves every tree.
-  const etag = (await fetch(`${servers[0]!.base}/api/v1.0/viewConfig/bundle/fr-FR`, { headers: apiHeaders() })).headers.get('etag') ?? '';
+  // Each form of a bundle has its own ETag (decision 032): the uncompressed one's and brotli's, from
+  // the last tree given (a tree before 032 tags only the uncompressed form).
+  const etagOf = async (acceptEncoding: string) =>
+    (await fetch(`${servers.at(-1)!.base}/api/v1.0/viewConfig/bundle/fr-FR`, { headers: { ...apiHeaders(), 'accept-encoding': acceptEncoding } })).headers.get('etag') ?? '';
+  const etag = await etagOf('identity');
+  const brEtag = await etagOf(BROWSER_ACCEPT_ENCODING);
+  const browser = { ...apiHeaders(), 'accept-encoding': BROWSER_ACCEPT_ENCODING };
   const cases: Record<string, { path: string; headers: Record<string, string> }> = {
     client: { path: '/api/v1.0/viewConfig/client', headers: apiHeaders() },
     bundle: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: apiHeaders() },
     bundle304: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: { ...apiHeaders(), 'if-none-match': etag } },
+    // As a browser asks: brotli.
+    clientbr: { path: '/api/v1.0/viewConfig/client', headers: browser },
+    bundlebr: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: browser },
+    bundle304br: { path: '/api/v1.0/viewConfig/bundle/fr-FR', headers: { ...browser, 'if-none-match': brEtag } },
     user: { path: '/api/v1.0/user', headers: apiHeaders(session) },
+    statement: { path: statementPath, headers: apiHeaders(statementSession) },
+    statementbr: { path: statementPath, headers: { ...apiHeaders(statementSession), 'accept-encoding': BROWSER_ACCEPT_ENCODING } },
     healthz: { path: '/healthz', headers: {} },
     notfound: { path: '/api/v1.0/nothing-here', headers: apiHeaders() },
   };
@@ -174,6 +189,8 @@ try {
     const samples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const allocations = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const pgSamples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+    // The load generator's own CPU per request (autocannon runs in this process): it shares the
+    // cores with the server in the bench, so what a reply costs it to read counts too (decision 032).
     const ownSamples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const notes = new Map<string, string>();
     for (const t of targets) await fire(t.url, t.headers, Math.min(requests, 5000)); // warm-up
@@ -196,10 +213,8 @@ try {
     for (const t of targets) {
       const kb = allocations.get(t.label)!;
       const heap = values.gc && kb.length > 0 ? `  heap ${median(kb).toFixed(2)} kB/req` : '';
-      const others = pgPid
-        ? `  postgres ${show(pgSamples.get(t.label)!)}  load generator ${show(ownSamples.get(t.label)!)}`
-        : '';
-      console.log(`${name.padEnd(10)} ${t.label.padEnd(6)} median ${show(samples.get(t.label)!)}${heap}${others}  ${notes.get(t.label)}`);
+      const postgres = pgPid ? `  postgres ${show(pgSamples.get(t.label)!)}` : '';
+      console.log(`${name.padEnd(10)} ${t.label.padEnd(6)} median ${show(samples.get(t.label)!)}${heap}${postgres}  load generator ${show(ownSamples.get(t.label)!)}  ${notes.get(t.label)}`);
     }
   }
 } finally {

@@ -103,6 +103,9 @@ export async function signIn(baseUrl: string, username: string): Promise<string>
   return ((await response.json()) as { sessionId: string }).sessionId;
 }
 
+/** What Chromium (and every current browser) sends with a fetch: the portal answers it in brotli (decision 032). */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
 export function apiHeaders(sessionId?: string): Record<string, string> {
   return { 'content-type': 'application/json', 'client-id': 'http://localhost', ...(sessionId ? { 'x-session-id': sessionId } : {}) };
 }

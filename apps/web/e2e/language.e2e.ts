@@ -11,7 +11,13 @@ test('choosing Arabic turns the page right-to-left and translates it', async ({ 
   expect(await html.getAttribute('dir')).toBe('ltr');
   const english = await heading.textContent();
 
+  // The Arabic texts come from the API, in brotli as the browser asks (decision 032).
+  const bundle = page.waitForResponse((response) => /\/viewConfig\/bundle\/ar$/.test(response.url()));
   await chooseLanguage(page, /العربية|arabic/i);
+  const reply = await bundle;
+  expect(reply.status()).toBe(200);
+  expect(reply.headers()['content-encoding']).toBe('br');
+  expect(Object.keys((await reply.json()).bundleList.ar.properties).length).toBeGreaterThan(0);
 
   await page.waitForFunction(() => document.documentElement.dir === 'rtl');
   expect(await html.getAttribute('lang')).toBe('ar');

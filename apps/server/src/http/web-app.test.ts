@@ -57,6 +57,12 @@ describe('the served web app', () => {
     const gzip = await app.inject({ method: 'GET', url: '/home', headers: { host: 'localhost:3000', 'accept-encoding': 'gzip' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    // Brotli refused by its weight: gzip; both refused: the page as it is.
+    const noBrotli = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000', 'accept-encoding': 'br;q=0, gzip' } });
+    expect(noBrotli.headers['content-encoding']).toBe('gzip');
+    const neither = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000', 'accept-encoding': 'br;q=0, gzip;q=0' } });
+    expect(neither.headers['content-encoding']).toBeUndefined();
+    expect(neither.body).toBe(plain.body);
   });
 
   it('serves an unknown site the bare page, which then shows its error', async () => {

@@ -7,6 +7,7 @@ import type { Db } from '../db/database.ts';
 import { clientDataJson } from '../modules/clients/service.ts';
 import { findClientIdByHostname } from '../modules/clients/store.ts';
 import type { SessionPolicy } from '../modules/sessions/service.ts';
+import { preferredCoding } from './accept-encoding.ts';
 
 const PLACEHOLDER = '<!--client-data-->';
 
@@ -48,8 +49,8 @@ export async function registerWebApp(app: FastifyInstance, db: Db, distDir: stri
     }
     const clientId = await findClientIdByHostname(db, request.hostname.toLowerCase());
     const page = pages.get(clientId, clientId ? await clientDataJson(db, clientId, sessionPolicy) : '');
-    const accepted = request.headers['accept-encoding'] ?? '';
-    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+    // q-values count: `br;q=0` is a refusal, not a request (decision 032).
+    const encoding = preferredCoding(request.headers['accept-encoding']);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding');
     if (!encoding) return reply.send(page.html);
     return reply.header('content-encoding', encoding).send(encoding === 'br' ? page.br() : page.gzip());

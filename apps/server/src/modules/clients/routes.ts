@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClientData, ClientHeaders, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { JSON_TYPE, readyReplies } from '../../http/ready-reply.ts';
+import { replyNegotiated } from '../../http/negotiated-reply.ts';
+import { readyReplies } from '../../http/ready-reply.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
 import { clientDataBody, getClientLogo } from './service.ts';
 
@@ -14,10 +15,9 @@ export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: Sessio
     apiPaths.clientData,
     { schema: { summary: "The site's program: name, branding, languages, sign-in and password rules", tags: ['Program'], headers: ClientHeaders, response: { 200: ClientData } } },
     async (request, reply) => {
-      // Already serialised and checked against ClientData; bytes are sent as they are.
-      const body = await clientDataBody(db, request.clientId, sessionPolicy);
-      if (ready.send(request, reply, body, [])) return reply;
-      return reply.type(JSON_TYPE).send(body as unknown as ClientData);
+      // Already serialised and checked against ClientData; the bytes (or their brotli or gzip
+      // form, as the caller accepts) are sent as they are.
+      return replyNegotiated(ready, request, reply, await clientDataBody(db, request.clientId, sessionPolicy));
     },
   );
 }

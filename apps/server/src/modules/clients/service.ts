@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.ts';
 import type { LogoType } from '../../db/schema.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import { errors } from '../../http/api-error.ts';
+import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';
 import { findClientCatalog } from '../catalog/store.ts';
 import { buildBundle } from '../i18n/service.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
@@ -42,11 +43,14 @@ export function clientDataJson(db: Db, clientId: string, sessionPolicy: Pick<Ses
   );
 }
 
-/** The same as UTF-8 bytes: encoding tens of kilobytes on every reply was a fifth of its time. */
-export function clientDataBody(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<Buffer> {
-  return cachedRead(db, `clientDataBody:${clientId}:${sessionPolicy.idleMinutes}`, async () =>
-    Buffer.from(await clientDataJson(db, clientId, sessionPolicy)),
-  );
+/**
+ * The same as UTF-8 bytes (encoding tens of kilobytes on every reply was a fifth of its time), with
+ * its brotli and gzip forms made once per content (docs/decisions/032). No ETag: the reply is
+ * `no-store` like the rest of the API, so no cache would ever revalidate it.
+ */
+export function clientDataBody(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<NegotiatedBody> {
+  const key = `clientDataBody:${clientId}:${sessionPolicy.idleMinutes}`;
+  return cachedRead(db, key, async () => negotiatedBody(key, Buffer.from(await clientDataJson(db, clientId, sessionPolicy))));
 }
 
 /** GET viewConfig/client: everything the portal needs before anyone signs in. */

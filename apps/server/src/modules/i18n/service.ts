@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Bundle } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { cachedRead } from '../../db/read-cache.ts';
+import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';
 import { baseBundles, FALLBACK_LOCALE } from './base-bundles.ts';
 import { listClientTranslations } from './store.ts';
 
@@ -9,8 +10,8 @@ import { listClientTranslations } from './store.ts';
 export interface PreparedBundle {
   bundle: Bundle;
   etag: string;
-  /** The route's reply body, serialised to UTF-8 once. */
-  replyBody: Buffer;
+  /** The route's reply body, serialised to UTF-8 once, with its ETag, headers and coded forms (decision 032). */
+  reply: NegotiatedBody;
 }
 
 /**
@@ -23,7 +24,8 @@ export async function buildBundle(db: Db, clientId: string, locale: string): Pro
 }
 
 export function preparedBundle(db: Db, clientId: string, locale: string): Promise<PreparedBundle> {
-  return cachedRead(db, `bundle:${clientId}:${locale}`, async () => {
+  const key = `bundle:${clientId}:${locale}`;
+  return cachedRead(db, key, async () => {
     const overrides = await listClientTranslations(db, clientId, locale);
     const properties: Record<string, string> = {
       ...baseBundles.get(FALLBACK_LOCALE),
@@ -31,7 +33,11 @@ export function preparedBundle(db: Db, clientId: string, locale: string): Promis
     };
     for (const { key, text } of overrides) properties[key] = text;
     const bundle = { locale, properties };
-    return { bundle, etag: bundleEtag(bundle), replyBody: Buffer.from(JSON.stringify({ bundleList: { [locale]: bundle } })) };
+    const etag = bundleEtag(bundle);
+    // Revalidated every time (no-cache), answered 304 when unchanged: an operator's edit shows
+    // within the read cache's few seconds. The URL names no version, so it cannot be kept long.
+    const reply = negotiatedBody(key, Buffer.from(JSON.stringify({ bundleList: { [locale]: bundle } })), etag, ['cache-control', 'no-cache']);
+    return { bundle, etag, reply };
   });
 }
 
