@@ -1,5 +1,6 @@
 /** One autocannon load: warm-up first (discarded), then the measured run. */
 import autocannon from 'autocannon';
+import './autocannon-bodies.ts';
 
 export interface LoadSpec {
   url: string;

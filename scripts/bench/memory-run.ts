@@ -23,6 +23,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import './autocannon-bodies.ts';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { ensureServerBuild, SERVER_MAIN_JS } from '../build-server.ts';
 import { freePort } from '../lib/ports.ts';
