@@ -6,8 +6,8 @@ import { runInNewContext } from 'node:vm';
  *
  * Under load V8 grows its heap and, after its own collections, keeps the freed pages pooled for
  * the next burst; by itself it only returns them much later, if ever. Once no request has been in
- * flight for `idleMs` (noticed between one and two `idleMs` after the last one), and resident memory has grown by at least `minGrowthBytes` since the last
- * collection (or since start), this runs V8's memory-reducing collection once (the one V8 runs
+ * flight for `idleMs` (noticed between one and two `idleMs` after the last one), and resident
+ * memory has grown by at least `minGrowthBytes` since the last collection (or since start), this runs V8's memory-reducing collection once (the one V8 runs
  * under memory pressure: full, compacting, and it releases the pooled pages).
  *
  * Never while a request is in flight; at most once per quiet period (the next one needs new
@@ -41,7 +41,13 @@ export interface RequestSource {
   off(event: 'request', listener: RequestListener): unknown;
 }
 
-export const DEFAULT_IDLE_MS = 500;
+/**
+ * Half a minute, not half a second: the memory-reducing collection also drops compiled code, so
+ * the next burst runs cold. After 0.5 s idle every pause between bursts did that, and the bench's
+ * cases (each after a few idle seconds) ran at 24-36% of the bare route instead of 44-65%
+ * (decision 031, "Settled"). A portal quiet for 30 s loses little by warming up again.
+ */
+export const DEFAULT_IDLE_MS = 30_000;
 export const DEFAULT_MIN_GROWTH_BYTES = 4 * 2 ** 20;
 
 export function collectWhenIdle(server: RequestSource, options: IdleCollectionOptions = {}): IdleCollection {
