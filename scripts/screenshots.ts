@@ -62,6 +62,9 @@ try {
         if (width === 1280) {
           await page.getByRole('contentinfo').getByRole('link', { name: /faq|الأسئلة/i }).click();
           await expectVisible(page.getByRole('dialog'));
+          // The questions come after the dialog opens; a busy machine can take longer than
+          // networkidle's half second to start fetching them.
+          await page.getByRole('dialog').locator('.ui-loading').waitFor({ state: 'detached', timeout: 15_000 });
           await shoot(page, `home-faqs-modal-${locale.code}-${width}`);
         }
         await page.context().close();
