@@ -71,6 +71,16 @@ export function liveSessionAtHand(db: Db, clientId: string, sessionId: string, n
   return known.row;
 }
 
+/** A session row with its times parsed once, as the expiry and sliding rules read them. */
+function knownSession(row: Session): KnownSession {
+  return {
+    row,
+    idleExpiresAt: Date.parse(row.idle_expires_at),
+    absoluteExpiresAt: Date.parse(row.absolute_expires_at),
+    lastSeenAt: Date.parse(row.last_seen_at),
+  };
+}
+
 /** The live session behind an id, its idle expiry slid forward; undefined when missing or expired. */
 export async function resumeSession(
   db: Db,
@@ -83,12 +93,7 @@ export async function resumeSession(
     const row = await findSession(db, clientId, hashSessionId(sessionId));
     if (!row) return undefined;
     // Shared by every request of the session until the next commit: nobody may change it.
-    return {
-      row: Object.freeze(row),
-      idleExpiresAt: Date.parse(row.idle_expires_at),
-      absoluteExpiresAt: Date.parse(row.absolute_expires_at),
-      lastSeenAt: Date.parse(row.last_seen_at),
-    };
+    return knownSession(Object.freeze(row));
   });
   if (!known) return undefined;
   return liveSession(db, policy, clientId, known, now);
@@ -149,13 +154,7 @@ export async function resumeSessionWithUser(
   const found = await findSessionWithUser(db, clientId, hashSessionId(sessionId));
   if (!found) return undefined;
   const { session: row, participant, programs } = found;
-  const known: KnownSession = {
-    row,
-    idleExpiresAt: Date.parse(row.idle_expires_at),
-    absoluteExpiresAt: Date.parse(row.absolute_expires_at),
-    lastSeenAt: Date.parse(row.last_seen_at),
-  };
-  const session = await liveSession(db, policy, clientId, known, now);
+  const session = await liveSession(db, policy, clientId, knownSession(row), now);
   if (session) readWithSession.set(session, { participant, programs });
   return session;
 }
