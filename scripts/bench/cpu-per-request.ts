@@ -19,7 +19,7 @@
  * bundle304 waits forever on trees before decision 028: their 304 announced a 4-byte body it never sent.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -27,7 +27,7 @@ import './autocannon-bodies.ts';
 import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { freePort } from '../lib/ports.ts';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../lib/postgres.ts';
-import { ownCpuMicros, processTreeTicks } from './cpu.ts';
+import { ownCpuMicros, processTicks, processTreeTicks, TICKS_PER_SECOND } from './cpu.ts';
 import { addBenchData, apiHeaders, BROWSER_ACCEPT_ENCODING, seedDemo, signIn, STATEMENT_USER } from './fixtures.ts';
 import { ROOT, waitFor200 } from './portal.ts';
 
@@ -47,12 +47,8 @@ const { values } = parseArgs({
 const requests = Number(values.requests);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
-const TICK_US = 1_000_000 / 100; // USER_HZ
+const TICK_US = 1_000_000 / TICKS_PER_SECOND;
 
-function ticks(pid: number): number {
-  const after = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return Number(after[11]) + Number(after[12]);
-}
 
 interface Server {
   name: string;
@@ -198,11 +194,11 @@ try {
     for (let round = 0; round < rounds; round++) {
       for (const t of targets) {
         const allocatedBefore = 'allocatedMb' in t ? t.allocatedMb() : 0;
-        const before = ticks(t.pid);
+        const before = processTicks(t.pid);
         const pgBefore = pgPid ? processTreeTicks(pgPid) : 0;
         const ownBefore = ownCpuMicros();
         const r = await fire(t.url, t.headers, requests);
-        const used = ticks(t.pid) - before;
+        const used = processTicks(t.pid) - before;
         samples.get(t.label)!.push((used * TICK_US) / requests);
         if ('allocatedMb' in t) allocations.get(t.label)!.push(((t.allocatedMb() - allocatedBefore) * 1024) / requests);
         if (pgPid) pgSamples.get(t.label)!.push(((processTreeTicks(pgPid) - pgBefore) * TICK_US) / requests);

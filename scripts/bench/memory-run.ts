@@ -27,6 +27,7 @@ import './autocannon-bodies.ts';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { ensureServerBuild, SERVER_MAIN_JS } from '../build-server.ts';
 import { freePort } from '../lib/ports.ts';
+import { processTicks, TICKS_PER_SECOND } from './cpu.ts';
 import { addBenchData, apiHeaders, benchCode, REDEEM_USER, seedDemo, signIn, STATEMENT_USER } from './fixtures.ts';
 import { ROOT, waitFor200, WEB_DIST } from './portal.ts';
 
@@ -80,8 +81,7 @@ const base = `http://127.0.0.1:${port}`;
 
 /** CPU seconds the server process has used (user + system, all threads). */
 function cpuSeconds(): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return processTicks(child.pid!) / TICKS_PER_SECOND;
 }
 
 function status(): { rss: number; anon: number; file: number } {

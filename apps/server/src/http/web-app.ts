@@ -1,13 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { clientDataJson } from '../modules/clients/service.ts';
 import { findClientIdByHostname } from '../modules/clients/store.ts';
 import type { SessionPolicy } from '../modules/sessions/service.ts';
-import { preferredCoding } from './accept-encoding.ts';
+import { NegotiatedBody } from './negotiated-body.ts';
 
 const PLACEHOLDER = '<!--client-data-->';
 
@@ -49,20 +48,21 @@ export async function registerWebApp(app: FastifyInstance, db: Db, distDir: stri
     }
     const clientId = await findClientIdByHostname(db, request.hostname.toLowerCase());
     const page = pages.get(clientId, clientId ? await clientDataJson(db, clientId, sessionPolicy) : '');
-    // q-values count: `br;q=0` is a refusal, not a request (decision 032).
-    const encoding = preferredCoding(request.headers['accept-encoding']);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding');
-    if (!encoding) return reply.send(page.html);
-    return reply.header('content-encoding', encoding).send(encoding === 'br' ? page.br() : page.gzip());
+    // The form the caller accepts, q-values counted (`br;q=0` is a refusal), with its `vary`,
+    // `content-encoding` and `cache-control` (decision 032).
+    const form = await page.body.select(request.headers['accept-encoding']);
+    for (let i = 0; i < form.headers.length; i += 2) reply.header(form.headers[i]!, form.headers[i + 1]);
+    return reply.type('text/html; charset=utf-8').send(form.body);
   });
 }
 
 interface RenderedPage {
   clientData: string;
-  html: string;
-  br(): Buffer;
-  gzip(): Buffer;
+  body: NegotiatedBody;
 }
+
+/** Quality 5 and level 6: a few milliseconds per page, within a few percent of the best. */
+const PAGE_CODING = { brotliQuality: 5, gzipLevel: 6 };
 
 /**
  * index.html with a client's data inlined, kept with its compressed forms (issue 6: the page
@@ -85,15 +85,8 @@ class RenderedPages {
     const html = clientId
       ? this.#template.replace(PLACEHOLDER, `<script id="client-data" type="application/json">${scriptSafeJson(clientData)}</script>`)
       : this.#template;
-    let br: Buffer | undefined;
-    let gz: Buffer | undefined;
-    const page: RenderedPage = {
-      clientData,
-      html,
-      // Quality 5: a few milliseconds per page, within a few percent of the best brotli.
-      br: () => (br ??= brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })),
-      gzip: () => (gz ??= gzipSync(html)),
-    };
+    // Its brotli and gzip forms are made on the first request that accepts them, off the event loop.
+    const page: RenderedPage = { clientData, body: new NegotiatedBody(Buffer.from(html), undefined, ['cache-control', 'no-store'], PAGE_CODING) };
     // Clients come from the database (unknown hostnames share the '' page), so the map stays small.
     this.#byClient.set(key, page);
     return page;

@@ -1,18 +1,9 @@
 import type { Chunk } from './chunks.ts';
 import { preloadOrder, type RouteDef } from './routes.ts';
+import { idleScheduler, type IdleScheduler } from '../ui/idle-scheduler.ts';
 
-/** Runs `task` when the browser has nothing else to do; returns a cancel function. */
-export type IdleScheduler = (task: () => void) => () => void;
-
-export const whenIdle: IdleScheduler = (task) => {
-  if (typeof window.requestIdleCallback === 'function') {
-    // The timeout keeps a busy page (an animation) from postponing the preload for ever.
-    const id = window.requestIdleCallback(task, { timeout: 2000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(task, 50);
-  return () => window.clearTimeout(id);
-};
+/** The preloads and start-up's later work: within 2 s even on a busy page. */
+export const whenIdle: IdleScheduler = idleScheduler(2000);
 
 /** Resolves once the page's own load is over (the `load` event), at once if it already is. */
 export function afterLoad(doc: Document = document): Promise<void> {

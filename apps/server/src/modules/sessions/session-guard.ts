@@ -25,46 +25,46 @@ function plausibleSessionId(request: FastifyRequest): string | undefined {
 /** A callback-style preHandler (Fastify's `(request, reply, done)`). */
 export type SessionHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
 
-/**
- * requireSession as a callback hook, for the hottest signed-in route (GET user,
- * docs/decisions/035): a session at hand in the cache passes with no promise at all; anything
- * else (unknown, expired, due for its touch, not cached) takes resumeSession as requireSession
- * does; `withUser`, resumeSessionWithUser instead: on PostgreSQL the participant and their
- * programs are read in the same statement as the session, for the handler (docs/decisions/034).
- * Same refusals: 401 for a missing, implausible, unknown or expired session.
- */
-export function sessionHook(db: Db, policy: SessionPolicy, { withUser = false }: { withUser?: boolean } = {}): SessionHook {
-  const resume = withUser ? resumeSessionWithUser : resumeSession;
-  return (request, _reply, done) => {
+type Resume = typeof resumeSession;
+
+/** The guard's ordinary path: the session looked up (and slid, or ended) by `resume`. */
+function guardWith(db: Db, policy: SessionPolicy, resume: Resume) {
+  return async (request: FastifyRequest): Promise<void> => {
     const sessionId = plausibleSessionId(request);
-    if (!sessionId) return done(errors.sessionRequired());
-    const atHand = liveSessionAtHand(db, request.clientId, sessionId);
-    if (atHand) {
-      request.session = atHand;
-      request.sessionId = sessionId;
-      return done();
-    }
-    resume(db, policy, request.clientId, sessionId).then(
-      (session) => {
-        if (!session) return done(errors.sessionRequired());
-        request.session = session;
-        request.sessionId = sessionId;
-        done();
-      },
-      (error: unknown) => done(error as Error),
-    );
+    if (!sessionId) throw errors.sessionRequired();
+    const session = await resume(db, policy, request.clientId, sessionId);
+    if (!session) throw errors.sessionRequired();
+    request.session = session;
+    request.sessionId = sessionId;
   };
 }
 
 /** preHandler for signed-in-only routes: 401 for a missing, unknown or expired session. */
 export function requireSession(db: Db, policy: SessionPolicy) {
-  return async (request: FastifyRequest): Promise<void> => {
+  return guardWith(db, policy, resumeSession);
+}
+
+/**
+ * requireSession as a callback hook, for the hottest signed-in route (GET user,
+ * docs/decisions/035): a session at hand in the cache passes with no promise at all; anything
+ * else (missing, unknown, expired, due for its touch, not cached) takes requireSession's path;
+ * `withUser` with resumeSessionWithUser: on PostgreSQL the participant and their programs are
+ * read in the same statement as the session, for the handler (docs/decisions/034).
+ */
+export function sessionHook(db: Db, policy: SessionPolicy, { withUser = false }: { withUser?: boolean } = {}): SessionHook {
+  const guard = guardWith(db, policy, withUser ? resumeSessionWithUser : resumeSession);
+  return (request, _reply, done) => {
     const sessionId = plausibleSessionId(request);
-    if (!sessionId) throw errors.sessionRequired();
-    const session = await resumeSession(db, policy, request.clientId, sessionId);
-    if (!session) throw errors.sessionRequired();
-    request.session = session;
-    request.sessionId = sessionId;
+    const atHand = sessionId && liveSessionAtHand(db, request.clientId, sessionId);
+    if (atHand) {
+      request.session = atHand;
+      request.sessionId = sessionId;
+      return done();
+    }
+    guard(request).then(
+      () => done(),
+      (error: unknown) => done(error as Error),
+    );
   };
 }
 

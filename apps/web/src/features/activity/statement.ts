@@ -1,4 +1,5 @@
 import type { StatementEntry } from '@rewards/contract';
+import { idleScheduler, type IdleScheduler } from '../../ui/idle-scheduler.ts';
 
 /** One line of the history as the screen uses it: parsed once, with the balance after it. */
 export interface StatementRow {
@@ -87,18 +88,8 @@ export function createOrders(rows: readonly StatementRow[], collator: Intl.Colla
   };
 }
 
-/** Runs a task when the browser has nothing else to do; returns a function that cancels it. */
-export type IdleScheduler = (task: () => void) => () => void;
-
-export const whenIdle: IdleScheduler = (task) => {
-  if (typeof window.requestIdleCallback === 'function') {
-    // The timeout keeps a busy page from postponing the work for ever.
-    const id = window.requestIdleCallback(task, { timeout: 1000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(task, 50);
-  return () => window.clearTimeout(id);
-};
+/** The columns' background sorting: within a second even on a busy page. */
+const whenIdle: IdleScheduler = idleScheduler(1000);
 
 /**
  * Sorts the other columns while the participant reads the first page, one column an idle
