@@ -8,13 +8,17 @@
  *
  *   node scripts/bench/cpu-per-request.ts [--tree=/other/checkout] [--requests=20000] [--rounds=3]
  *        [--cases=bare,bytes27283,client,bundle,bundle304,clientbr,bundlebr,bundle304br,user,statement,statementbr,healthz,notfound]
- *        [--prof=/dir] [--gc] [--postgres]
+ *        [--prof=/dir] [--gc] [--postgres] [--flags="node flags" …]
  *
  * --gc starts the portals with --trace-gc and adds the kB of JavaScript heap allocated per request
  * (what each scavenge found minus what the previous collection left; docs/decisions/035).
  * --postgres: the trees run on a throwaway PostgreSQL server instead of a SQLite file, and each
  * line also gives the µs per request of the PostgreSQL processes (postmaster and backends) and
  * of this process, which generates the load (decision 034).
+ *
+ * --flags, given once per --tree in the same order, starts that tree with these node flags instead
+ * of process-settings.ts's SERVER_NODE_FLAGS ("" for none): the same tree twice with two sets of
+ * flags compares the flags (decision 036).
  *
  * bundle304 waits forever on trees before decision 028: their 304 announced a 4-byte body it never sent.
  */
@@ -42,6 +46,7 @@ const { values } = parseArgs({
     gc: { type: 'boolean', default: false },
     dir: { type: 'string', default: '/tmp/cpu-per-request' },
     postgres: { type: 'boolean', default: false },
+    flags: { type: 'string', multiple: true, default: [] },
   },
 });
 const requests = Number(values.requests);
@@ -76,10 +81,12 @@ function allocationCounter(): { line(text: string): void; total(): number } {
 }
 
 async function startTree(tree: string, databaseUrl: string, index: number): Promise<Server> {
+  const given = values.flags[index];
+  const flags = given === undefined ? [...SERVER_NODE_FLAGS] : given.split(' ').filter(Boolean);
   const port = await freePort();
   const prof = values.prof ? ['--cpu-prof', `--cpu-prof-dir=${values.prof}`, `--cpu-prof-name=tree${index}.cpuprofile`] : [];
   const gc = values.gc ? ['--trace-gc'] : [];
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...prof, ...gc, join(tree, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, [...flags, ...prof, ...gc, join(tree, 'apps/server/src/main.ts')], {
     cwd: tree,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', values.gc ? 'pipe' : 'inherit', 'inherit'],
@@ -97,7 +104,7 @@ async function startTree(tree: string, databaseUrl: string, index: number): Prom
   const base = `http://127.0.0.1:${port}`;
   await waitFor200(`${base}/healthz`, 60_000, () => child.exitCode === null, 100);
   return {
-    name: `tree${index} ${tree}`,
+    name: `tree${index} ${tree}${given === undefined ? '' : ` [${given}]`}`,
     base,
     pid: child.pid!,
     allocatedMb: allocation.total,

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The security headers every reply carries, as name, value, name, value… (security-headers.ts). */
-    securityHeaderList: readonly string[];
+    /** The security headers every API reply carries, as name, value, name, value… (security-headers.ts). */
+    apiSecurityHeaderList: readonly string[];
     /** True once the server has begun to close: replies then carry `connection: close` (app.ts). */
     isDraining(): boolean;
   }
@@ -14,7 +14,7 @@ declare module 'fastify' {
  * built once per body (docs/decisions/028). Fastify's way — the headers gathered one by one into
  * the reply, the content type parsed again, the onSend hooks, the length computed — was most of
  * what these two routes cost beyond the bytes. The list holds exactly what that way sent: the
- * security headers, the route's own headers, the content type and length, and `cache-control:
+ * API's security headers, the route's own headers, the content type and length, and `cache-control:
  * no-store` where the API's onSend hook would have added it. onResponse hooks and request logging
  * still run (they follow the response's end). Only GET outside a shutdown takes this path; HEAD and
  * a draining server use Fastify's ordinary one.
@@ -47,7 +47,7 @@ export function readyReplies(app: FastifyInstance, options: { noStore: boolean }
   return {
     sendOwn(request, reply, body) {
       if (!usable(request)) return false;
-      ownPrefix ??= [...app.securityHeaderList, ...cacheControl([]), 'content-type', JSON_TYPE, 'content-length'];
+      ownPrefix ??= [...app.apiSecurityHeaderList, ...cacheControl([]), 'content-type', JSON_TYPE, 'content-length'];
       write(reply, 200, [...ownPrefix, String(body.length)], body);
       return true;
     },
@@ -55,7 +55,7 @@ export function readyReplies(app: FastifyInstance, options: { noStore: boolean }
       if (!usable(request)) return false;
       let list = ok.get(body);
       if (!list) {
-        list = [...app.securityHeaderList, ...headers, ...cacheControl(headers), 'content-type', JSON_TYPE, 'content-length', String(body.length)];
+        list = [...app.apiSecurityHeaderList, ...headers, ...cacheControl(headers), 'content-type', JSON_TYPE, 'content-length', String(body.length)];
         ok.set(body, list);
       }
       write(reply, 200, list, body);
@@ -65,7 +65,7 @@ export function readyReplies(app: FastifyInstance, options: { noStore: boolean }
       if (!usable(request)) return false;
       let list = unchanged.get(key);
       if (!list) {
-        list = [...app.securityHeaderList, ...headers, ...cacheControl(headers)];
+        list = [...app.apiSecurityHeaderList, ...headers, ...cacheControl(headers)];
         unchanged.set(key, list);
       }
       write(reply, 304, list);

@@ -26,7 +26,7 @@ const helmetOptions = {
 };
 
 /**
- * The headers helmet sets, asked once. @fastify/helmet rebuilds its whole middleware (parsing
+ * The headers helmet sets for documents, asked once. @fastify/helmet rebuilds its whole middleware (parsing
  * the CSP again) on every request, which cost more than our route handlers (decision 014); the
  * headers never vary, so they are computed at start-up and copied onto each reply.
  */
@@ -46,11 +46,40 @@ async function helmetHeaders(): Promise<Record<string, string>> {
 }
 
 /**
- * Security headers on every response; the policy allows no inline script at all.
+ * What an API reply needs (docs/decisions/036): OWASP's REST Security Cheat Sheet names, for every
+ * API response, a Content-Security-Policy with frame-ancestors 'none', Strict-Transport-Security,
+ * X-Content-Type-Options: nosniff and X-Frame-Options: DENY (with Cache-Control: no-store and the
+ * Content-Type, which the API sets itself). The rest of helmet's list — cross-origin opener
+ * policy, origin agent cluster, DNS prefetch, download options, cross-domain policies, XSS
+ * auditor — acts only on a document a browser renders, and the API renders none: its replies
+ * are JSON and redirects. Two are kept for what they still do on JSON: the resource policy stops
+ * other sites reading a reply through a no-cors load, and no-referrer covers the sign-on
+ * navigations (/api/v1.0/sso/…) whose addresses carry a code until they redirect. The policy
+ * allows nothing at all, which is stricter than the page's for a reply opened on its own.
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=15552000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/** Whether a request's reply is the API's (JSON or a redirect) rather than a document or a file. */
+export function isApiAddress(url: string): boolean {
+  return url.startsWith('/api/');
+}
+
+/**
+ * Security headers on every response: helmet's for the pages and files a browser renders (the
+ * policy allows no inline script at all), API_SECURITY_HEADERS for the API's replies, which are
+ * a fifth of the bytes and half the lines — the client data and bundles spent a tenth of their
+ * CPU, on both ends, writing and parsing the other seven (decision 036).
  *
  * Added when a reply is sent through Fastify (onSend), not when the request comes in (onRequest):
  * replies written from ready bytes (http/ready-reply.ts: GET user, client data, bundles) carry
- * them in their prebuilt header list and never reach onSend, so setting the twelve headers into
+ * them in their prebuilt header list and never reach onSend, so setting the headers into
  * Fastify's reply on every one of those requests was work thrown away (docs/decisions/035).
  * Every reply sent the ordinary way — a route's, an error's, a 404's — passes onSend. A header a
  * route set itself (the logo's own Content-Security-Policy) is kept, as it was when these were
@@ -58,13 +87,14 @@ async function helmetHeaders(): Promise<Record<string, string>> {
  * reply pays one root hook for both.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, isDraining: () => boolean): Promise<void> {
-  const headers = await helmetHeaders();
-  if (!headers['content-security-policy']) throw new Error('helmet set no Content-Security-Policy');
-  // For replies written in one go from ready bytes (ready-reply.ts).
-  app.decorate('securityHeaderList', Object.entries(headers).flat());
-  const names = Object.keys(headers);
-  const values = Object.values(headers);
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  const documentHeaders = await helmetHeaders();
+  if (!documentHeaders['content-security-policy']) throw new Error('helmet set no Content-Security-Policy');
+  // For API replies written in one go from ready bytes (ready-reply.ts).
+  app.decorate('apiSecurityHeaderList', Object.entries(API_SECURITY_HEADERS).flat());
+  const forDocuments = { names: Object.keys(documentHeaders), values: Object.values(documentHeaders) };
+  const forApi = { names: Object.keys(API_SECURITY_HEADERS), values: Object.values(API_SECURITY_HEADERS) };
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const { names, values } = isApiAddress(request.url) ? forApi : forDocuments;
     for (let i = 0; i < names.length; i++) if (!reply.hasHeader(names[i]!)) reply.header(names[i]!, values[i]);
     // Responses finished while draining close their connection; a keep-alive socket would
     // otherwise hold the process open until its timeout.

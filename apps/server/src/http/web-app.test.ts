@@ -46,6 +46,20 @@ describe('the served web app', () => {
     }
   });
 
+  it("gives the page a policy that allows no inline script, and helmet's other headers for documents", async () => {
+    const reply = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000' } });
+    const csp = String(reply.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(reply.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(reply.headers['referrer-policy']).toBe('no-referrer');
+    expect(reply.headers['x-frame-options']).toBe('SAMEORIGIN');
+    // An asset is a file the browser renders too: the same list.
+    const asset = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(asset.headers['content-security-policy']).toBe(csp);
+  });
+
   it('sends the page compressed to a browser that accepts it, the same page either way', async () => {
     const plain = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
