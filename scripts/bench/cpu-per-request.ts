@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import './autocannon-bodies.ts';
-import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { freePort } from '../lib/ports.ts';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../lib/postgres.ts';
 import { ownCpuMicros, processTicks, processTreeTicks, TICKS_PER_SECOND } from './cpu.ts';
@@ -88,7 +88,7 @@ async function startTree(tree: string, databaseUrl: string, index: number): Prom
   const gc = values.gc ? ['--trace-gc'] : [];
   const child = spawn(process.execPath, [...flags, ...prof, ...gc, join(tree, 'apps/server/src/main.ts')], {
     cwd: tree,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', values.gc ? 'pipe' : 'inherit', 'inherit'],
   });
   const allocation = allocationCounter();
