@@ -14,9 +14,23 @@ export function replyNegotiated(ready: ReadyReplies, request: FastifyRequest, re
   return send(ready, request, reply, chosen);
 }
 
+/**
+ * The same at once, without a promise, when the wanted form is already made and the reply can be
+ * written from ready bytes (a GET outside a shutdown); false when the caller must take
+ * replyNegotiated's way (decision 036, as decision 035 did for GET user).
+ */
+export function replyNegotiatedAtOnce(ready: ReadyReplies, request: FastifyRequest, reply: FastifyReply, body: NegotiatedBody): boolean {
+  const form = body.select(request.headers['accept-encoding']);
+  return !(form instanceof Promise) && sendReady(ready, request, reply, form, etagMatches(request.headers['if-none-match'], form.etag));
+}
+
+function sendReady(ready: ReadyReplies, request: FastifyRequest, reply: FastifyReply, form: Representation, unchanged: boolean): boolean {
+  return unchanged ? ready.notModified(request, reply, form.body, form.unchangedHeaders) : ready.send(request, reply, form.body, form.headers);
+}
+
 function send(ready: ReadyReplies, request: FastifyRequest, reply: FastifyReply, form: Representation): FastifyReply {
   const unchanged = etagMatches(request.headers['if-none-match'], form.etag);
-  if (unchanged ? ready.notModified(request, reply, form.body, form.unchangedHeaders) : ready.send(request, reply, form.body, form.headers)) return reply;
+  if (sendReady(ready, request, reply, form, unchanged)) return reply;
   const headers = unchanged ? form.unchangedHeaders : form.headers;
   for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]);
   // No body, so no content-type or content-length either (a "null" body's length of 4 made

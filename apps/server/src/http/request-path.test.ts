@@ -93,6 +93,29 @@ describe.each(dialects)('every reply of the request path on %s', (dialect) => {
     expect((await t.api('GET', '/viewConfig/client')).headers['cache-control']).toBe('no-store');
   });
 
+  it('answers from what is at hand exactly as from a fresh load: the same bytes, a 304, a refused language', async () => {
+    // The first asks load (the client's languages, the bundle, their brotli forms); the rest are written at once (decision 036).
+    const asks = [
+      { path: '/viewConfig/client', headers: { 'accept-encoding': 'br' } },
+      { path: '/viewConfig/bundle/fr-FR', headers: { 'accept-encoding': 'gzip' } },
+      { path: '/viewConfig/bundle/FR-fr', headers: {} },
+    ];
+    for (const { path, headers } of asks) {
+      const first = await t.api('GET', path, { headers });
+      const again = await t.api('GET', path, { headers });
+      expect(again.statusCode, path).toBe(200);
+      expect(again.rawPayload.equals(first.rawPayload), path).toBe(true);
+      expect(again.headers['content-encoding'], path).toBe(first.headers['content-encoding']);
+      expect(again.headers.etag, path).toBe(first.headers.etag);
+    }
+    const etag = String((await t.api('GET', '/viewConfig/bundle/fr-FR')).headers.etag);
+    expect((await t.api('GET', '/viewConfig/bundle/fr-FR', { headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    // A language the client does not offer, asked while its languages are at hand.
+    const refused = await t.api('GET', '/viewConfig/bundle/de-DE');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ errorCode: ErrorCode.unsupportedLocale });
+  });
+
   it("writes GET user's ready bytes with exactly the headers and body of the ordinary path (which HEAD and a 401 take)", async () => {
     const { sessionId } = await t.login('demo');
     const comparable = (headers: Record<string, unknown>) => {

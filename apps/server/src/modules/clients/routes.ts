@@ -1,23 +1,27 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClientData, ClientHeaders, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { replyNegotiated } from '../../http/negotiated-reply.ts';
+import { replyNegotiated, replyNegotiatedAtOnce } from '../../http/negotiated-reply.ts';
 import { readyReplies } from '../../http/ready-reply.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
-import { clientDataBody, getClientLogo } from './service.ts';
+import { clientDataBody, clientDataBodyAtHand, getClientLogo } from './service.ts';
 
 export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
   // Under the API's no-store rule (app.ts).
   const ready = readyReplies(app, { noStore: true });
+  const loadAndReply = async (request: FastifyRequest, reply: FastifyReply) => replyNegotiated(ready, request, reply, await clientDataBody(db, request.clientId, sessionPolicy));
   app.withTypeProvider<ZodTypeProvider>().get(
     apiPaths.clientData,
     { schema: { summary: "The site's program: name, branding, languages, sign-in and password rules", tags: ['Program'], headers: ClientHeaders, response: { 200: ClientData } } },
-    async (request, reply) => {
+    (request, reply) => {
       // Already serialised and checked against ClientData; the bytes (or their brotli or gzip
-      // form, as the caller accepts) are sent as they are.
-      return replyNegotiated(ready, request, reply, await clientDataBody(db, request.clientId, sessionPolicy));
+      // form, as the caller accepts) are sent as they are. With everything at hand, at once and
+      // without a promise (decision 036); undefined tells Fastify the reply is taken care of.
+      const body = clientDataBodyAtHand(db, request.clientId, sessionPolicy);
+      if (body && replyNegotiatedAtOnce(ready, request, reply, body)) return undefined;
+      return loadAndReply(request, reply);
     },
   );
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { LogoType } from '../../db/schema.ts';
-import { cachedRead } from '../../db/read-cache.ts';
+import { cachedRead, cachedReadAtHand } from '../../db/read-cache.ts';
 import { errors } from '../../http/api-error.ts';
 import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';
 import { findClientCatalog } from '../catalog/store.ts';
@@ -25,12 +25,24 @@ export function logoVersion(logo: string): string {
   return createHash('sha256').update(logo).digest('base64url').slice(0, 12);
 }
 
+/** One language a client offers. */
+export interface ClientLocale {
+  code: string;
+  dir: Direction;
+  name: string;
+}
+
 /** The locales a client offers, in its order; the first step of every locale check. */
-export async function clientLocales(db: Db, clientId: string) {
+export async function clientLocales(db: Db, clientId: string): Promise<ClientLocale[]> {
   return cachedRead(db, `clientLocales:${clientId}`, async () => {
     const rows = await listClientLocales(db, clientId);
     return rows.map((row) => ({ code: row.code, dir: Direction.parse(row.dir), name: row.name }));
   });
+}
+
+/** What clientLocales would answer from memory right now, without a promise (decision 036). */
+export function clientLocalesAtHand(db: Db, clientId: string): ClientLocale[] | undefined {
+  return cachedReadAtHand<ClientLocale[]>(db, `clientLocales:${clientId}`);
 }
 
 /**
@@ -49,9 +61,16 @@ export function clientDataJson(db: Db, clientId: string, sessionPolicy: Pick<Ses
  * `no-store` like the rest of the API, so no cache would ever revalidate it.
  */
 export function clientDataBody(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<NegotiatedBody> {
-  const key = `clientDataBody:${clientId}:${sessionPolicy.idleMinutes}`;
+  const key = clientDataBodyKey(clientId, sessionPolicy);
   return cachedRead(db, key, async () => negotiatedBody(key, Buffer.from(await clientDataJson(db, clientId, sessionPolicy))));
 }
+
+/** What clientDataBody would answer from memory right now, without a promise (decision 036). */
+export function clientDataBodyAtHand(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): NegotiatedBody | undefined {
+  return cachedReadAtHand<NegotiatedBody>(db, clientDataBodyKey(clientId, sessionPolicy));
+}
+
+const clientDataBodyKey = (clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>) => `clientDataBody:${clientId}:${sessionPolicy.idleMinutes}`;
 
 /** GET viewConfig/client: everything the portal needs before anyone signs in. */
 export async function getClientData(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<ClientData> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Bundle } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { cachedRead } from '../../db/read-cache.ts';
+import { cachedRead, cachedReadAtHand } from '../../db/read-cache.ts';
 import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';
 import { baseBundles, FALLBACK_LOCALE } from './base-bundles.ts';
 import { listClientTranslations } from './store.ts';
@@ -21,6 +21,11 @@ export interface PreparedBundle {
  */
 export async function buildBundle(db: Db, clientId: string, locale: string): Promise<Bundle> {
   return (await preparedBundle(db, clientId, locale)).bundle;
+}
+
+/** What preparedBundle would answer from memory right now, without a promise (decision 036). */
+export function preparedBundleAtHand(db: Db, clientId: string, locale: string): PreparedBundle | undefined {
+  return cachedReadAtHand<PreparedBundle>(db, `bundle:${clientId}:${locale}`);
 }
 
 export function preparedBundle(db: Db, clientId: string, locale: string): Promise<PreparedBundle> {
