@@ -403,6 +403,22 @@ export type AdminKey = Selectable<AdminKeysTable>;
 
 
 
+// ── contact mail (migration 014) ──────────────────────────────────────────
+
+/** Merged into MailOutboxTable above (docs/decisions/038). */
+export interface MailOutboxTable {
+  /** Reply-To of the mail (a contact message: the participant's address); null: none. */
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Merged into ContactRequestsTable above. */
+export interface ContactRequestsTable {
+  /** The outbox row that carries the message to the support desk; null: not mailed (no support address). */
+  mail_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+
+
 export interface Database {
   clients: ClientsTable;
   client_hosts: ClientHostsTable;
