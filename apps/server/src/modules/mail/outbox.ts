@@ -157,7 +157,7 @@ export async function insertOutboxRow(trx: Transaction<Database>, mail: Rendered
       locale: mail.locale,
       template: mail.template,
       // Headers are one line: whatever a caller put in, a line break never reaches the row.
-      subject: mail.rendered.subject.replace(/\p{Cc}+/gu, ' ').trim(),
+      subject: mail.rendered.subject.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim(),
       text_body: mail.rendered.text,
       html_body: mail.rendered.html,
       status: 'pending',
