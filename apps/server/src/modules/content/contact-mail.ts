@@ -87,12 +87,12 @@ export function renderContactMail(texts: Readonly<Record<string, string>>, facts
       `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px;font-size:14px;">`,
       ...rows.map(
         ([label, value]) =>
-          `<tr><td style="${cell}color:#4b5563;white-space:nowrap;">${escapeHtml(label)}</td><td dir="auto" style="${cell}word-break:break-word;">${escapeHtml(oneLine(value))}</td></tr>`,
+          `<tr><td style="${cell}color:#4b5563;white-space:nowrap;">${escapeHtml(label)}</td><td dir="auto" style="${cell}text-align:start;word-break:break-word;">${escapeHtml(oneLine(value))}</td></tr>`,
       ),
       '</table>',
       `<p style="margin:0 0 8px;font-weight:bold;">${escapeHtml(t('contactMail.message'))}</p>`,
       // The participant's own words, in their own direction; line breaks kept as <br>.
-      `<div dir="auto" style="margin:0 0 16px;padding:12px;border:1px solid #e5e7eb;border-radius:6px;word-break:break-word;">${escapeHtml(message).replaceAll('\n', '<br>\n')}</div>`,
+      `<div dir="auto" style="margin:0 0 16px;padding:12px;border:1px solid #e5e7eb;border-radius:6px;text-align:start;word-break:break-word;">${escapeHtml(message).replaceAll('\n', '<br>\n')}</div>`,
     ]
       .filter((part) => part !== '')
       .join('\n'),
