@@ -10,6 +10,7 @@ declare module 'oidc-provider' {
     oidc: {
       result?: { consent?: { grantId?: string } };
       session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
+      entities?: { IdTokenHint?: { payload: Record<string, unknown> } };
       client?: { clientId: string };
       provider: {
         Grant: { new (fields: { clientId: string; accountId: string }): Grant; find(id: string): Promise<Grant | undefined> };

@@ -15,6 +15,8 @@ export interface TestProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** The query of every request to the end-session endpoint, in order. */
+  endSessionRequests: URLSearchParams[];
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export interface TestProviderOptions {
 export async function startTestProvider(options: TestProviderOptions): Promise<TestProvider> {
   const clientId = options.clientId ?? 'rewards-portal';
   const clientSecret = options.clientSecret ?? 'test-provider-secret-5f1e9c0a7b';
+  const endSessionRequests: URLSearchParams[] = [];
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -52,7 +55,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       return { accountId: id, claims: async () => ({ sub: id, ...claims }) };
     },
     claims: { openid: ['sub'], profile: ['preferred_username', 'name', 'upn'], email: ['email'] },
-    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true, logoutSource } },
     pkce: { required: () => true },
     // A first-party client: no consent screen, every requested scope granted.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
@@ -68,12 +71,18 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     ttl: { Interaction: 600, Grant: 3600, Session: 3600, AccessToken: 600, IdToken: 600 },
   };
   const provider = new Provider(issuer, configuration);
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  server.on('request', (request, response) => {
+    const url = new URL(request.url ?? '/', issuer);
+    if (url.pathname === '/session/end') endSessionRequests.push(url.searchParams);
+    handle(request, response);
+  });
 
   return {
     issuer,
     clientId,
     clientSecret,
+    endSessionRequests,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -81,8 +90,26 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
   };
 }
 
+/**
+ * The sign-out page. oidc-provider asks "Do you want to sign-out?" on every RP-initiated logout;
+ * its maintainers point to a self-submitting form for providers that skip the question
+ * (panva/node-oidc-provider#536, #223). This one skips it the way Keycloak or IdentityServer do:
+ * when the request carried an id_token_hint (oidc-provider has validated it: issuer, signature,
+ * audience) naming the account signed in here. Without it, the question.
+ */
+async function logoutSource(ctx: KoaContextWithOIDC & { body?: string }, form: string): Promise<void> {
+  const hint = ctx.oidc.entities?.IdTokenHint?.payload;
+  const accountId = ctx.oidc.session?.accountId;
+  if (hint && accountId && hint.sub === accountId) {
+    const confirmed = form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>');
+    ctx.body = `<!DOCTYPE html><html><body>${confirmed}<script>document.forms[0].submit()</script></body></html>`;
+    return;
+  }
+  ctx.body = `<!DOCTYPE html><html><body><h1>Do you want to sign-out?</h1>${form}<button type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button></body></html>`;
+}
+
 /** Cookies per name, as a browser keeps them for the provider's one origin (enough for its flow). */
-class CookieJar {
+export class CookieJar {
   private readonly cookies = new Map<string, string>();
 
   take(response: Response): void {
@@ -104,10 +131,11 @@ class CookieJar {
 /**
  * Does at the provider what a person does in a browser: opens the authorization URL, types
  * `login` on the login page (or cancels there), and returns the URL the provider finally sends
- * the browser to (the portal's callback with code and state, or with an error).
+ * the browser to (the portal's callback with code and state, or with an error). Pass a `jar` to
+ * keep the provider's session for a later signOutAtProvider.
  */
-export async function signInAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean } = {}): Promise<URL> {
-  const jar = new CookieJar();
+export async function signInAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean; jar?: CookieJar } = {}): Promise<URL> {
+  const jar = options.jar ?? new CookieJar();
   const providerOrigin = new URL(authorizationUrl).origin;
   let url = new URL(authorizationUrl);
   let method: 'GET' | 'POST' = 'GET';
@@ -140,6 +168,43 @@ export async function signInAtProvider(authorizationUrl: string, login: string, 
     method = 'POST';
     url = submit;
     body = new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString();
+  }
+  throw new Error('Too many redirects at the provider');
+}
+
+/**
+ * Follows a browser sent to the provider's end-session endpoint: a self-submitting page is
+ * submitted (as a browser runs its script); a page that asks the person to confirm is where it
+ * stops. Returns where the browser ends, and whether it was asked.
+ */
+export async function signOutAtProvider(endSessionUrl: string, jar: CookieJar): Promise<{ url: URL; asked: boolean }> {
+  const providerOrigin = new URL(endSessionUrl).origin;
+  let url = new URL(endSessionUrl);
+  let body: string | undefined;
+  for (let hop = 0; hop < 20; hop += 1) {
+    if (url.origin !== providerOrigin) return { url, asked: false };
+    const response = await fetch(url, {
+      method: body ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(body ? { body } : {}),
+    });
+    jar.take(response);
+    const location = response.headers.get('location');
+    if (location) {
+      url = new URL(location, url);
+      body = undefined;
+      continue;
+    }
+    const page = await response.text();
+    const action = /action="([^"]+)"/.exec(page)?.[1];
+    if (response.status !== 200 || !action) throw new Error(`The provider answered ${response.status} at ${url.pathname}`);
+    // A page that submits itself (this provider's hinted sign-out, oidc-provider's own form_post).
+    if (!page.includes('document.forms[0].submit()')) return { url, asked: true };
+    const fields = new URLSearchParams();
+    for (const input of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)) fields.set(input[1]!, input[2]!);
+    url = new URL(action.replaceAll('&amp;', '&'), url);
+    body = fields.toString();
   }
   throw new Error('Too many redirects at the provider');
 }

@@ -82,11 +82,13 @@ test('signs in with the company account, lands on home with the balance, and sig
   await expectPath(page, '/home');
   await expectVisible(page.getByText('12,500').first());
 
+  // The portal sends the session's ID token as id_token_hint (decision 038): this provider then
+  // signs the person out without its "Do you want to sign-out?" question.
+  const asked = provider.endSessionRequests.length;
   await signOutControl(page).click();
-  await page.waitForURL((url) => url.origin === provider.issuer);
-  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
   await page.waitForURL(siteUrl);
   await expectVisible(page.getByRole('heading', { name: 'Acme Intranet home' }));
+  expect(provider.endSessionRequests.slice(asked).map((query) => query.has('id_token_hint'))).toEqual([true]);
   await closePage(page);
 });
 
@@ -98,7 +100,8 @@ test('a session that times out takes the same way out: through the provider to t
   await expectPath(page, '/home');
   await rewardsCli(server.databaseUrl, ['sessions', 'revoke', '--username', 'demo']);
 
-  // The next call with the dead session gets 401: the spec's timeout path, then /sso-logout.
+  // The next call with the dead session gets 401: the spec's timeout path, then /sso-logout. The
+  // session, and its ID token with it, is gone: no hint, so the provider asks.
   await page.reload();
   await page.waitForURL((url) => url.origin === provider.issuer);
   await page.getByRole('button', { name: 'Yes, sign me out' }).click();

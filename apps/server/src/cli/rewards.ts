@@ -15,6 +15,7 @@ import { registerAudit } from './commands/audit.ts';
 import { registerClients } from './commands/clients.ts';
 import { registerClientsSso } from './commands/clients-sso.ts';
 import { registerCodes } from './commands/codes.ts';
+import { registerContact } from './commands/contact.ts';
 import { registerDatabase } from './commands/database.ts';
 import { registerLaunchAs } from './commands/launch-as.ts';
 import { registerOutbox } from './commands/outbox.ts';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerStatements(program);
   registerSessions(program);
   registerOutbox(program);
+  registerContact(program);
   registerAudit(program);
   registerLaunchAs(program);
   registerAdmins(program);

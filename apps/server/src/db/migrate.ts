@@ -12,6 +12,7 @@ import * as operatorClients from './migrations/010-operator-clients.ts';
 import * as pointsImport from './migrations/011-points-import.ts';
 import * as sso from './migrations/012-sso.ts';
 import * as launchAs from './migrations/013-launch-as.ts';
+import * as contactMailAndSignOutHint from './migrations/014-contact-mail-and-sign-out-hint.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '011-points-import': pointsImport,
   '012-sso': sso,
   '013-launch-as': launchAs,
+  '014-contact-mail-and-sign-out-hint': contactMailAndSignOutHint,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

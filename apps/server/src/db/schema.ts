@@ -403,6 +403,45 @@ export type AdminKey = Selectable<AdminKeysTable>;
 
 
 
+// ── contact mail and the sign-out hint (migration 014) ────────────────────
+
+/** Merged into MailOutboxTable above (docs/decisions/038). */
+export interface MailOutboxTable {
+  /** Reply-To of the mail (a contact message: the participant's address); null: none. */
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Merged into ContactRequestsTable above. */
+export interface ContactRequestsTable {
+  /** The outbox row that carries the message to the support desk; null: not mailed (no support address). */
+  mail_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Merged into SsoHandoffsTable above: the provider's ID token, sealed, on its way to the session. */
+export interface SsoHandoffsTable {
+  id_token_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The provider's ID token of a session that single sign-on started; deleted with the session (cascade). */
+export interface SsoSessionTokensTable {
+  session_hash: string;
+  client_id: string;
+  /** AES-256-GCM with the installation's SSO key, the client id authenticated with it. */
+  id_token_sealed: string;
+  expires_at: string;
+}
+
+/** An ID token kept from the portal's sign-out for the browser's next stop, sso/logout (single use). */
+export interface SsoSignoutsTable {
+  /** SHA-256 of the browser's HttpOnly sign-out cookie. */
+  hint_hash: string;
+  client_id: string;
+  id_token_sealed: string;
+  expires_at: string;
+}
+
+
+
 export interface Database {
   clients: ClientsTable;
   client_hosts: ClientHostsTable;
@@ -450,6 +489,9 @@ export interface Database {
   // launch-as
   launch_tokens: LaunchTokensTable;
   admin_keys: AdminKeysTable;
+  // contact mail and the sign-out hint
+  sso_session_tokens: SsoSessionTokensTable;
+  sso_signouts: SsoSignoutsTable;
 
 
 }

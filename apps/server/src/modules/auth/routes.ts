@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClientHeaders, LoginRequest, SESSION_HEADER, SessionHeaders, UserData, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
+import { keepSignOutHint, SIGNOUT_TTL_MS } from '../sso/service.ts';
+import { SIGNOUT_COOKIE, ssoCookie } from '../sso/signout-cookie.ts';
 import { login, logout, type LoginContext } from './service.ts';
 
 export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
@@ -20,7 +22,11 @@ export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
 
   // Ending a session that is already gone is still a successful sign-out.
   typed.get(apiPaths.logout, { schema: { summary: 'End the session sent (also when it has already ended)', tags: ['Sign-in'], headers: SessionHeaders, response: { 204: z.undefined() } } }, async (request, reply) => {
-    await logout(ctx.db, request.clientId, request.headers[SESSION_HEADER]);
+    const sessionId = request.headers[SESSION_HEADER];
+    // A session single sign-on started hands its ID token on to sso/logout (decision 038).
+    const hint = await keepSignOutHint(ctx.db, request.clientId, sessionId);
+    if (hint) reply.header('set-cookie', ssoCookie(request, SIGNOUT_COOKIE, hint, SIGNOUT_TTL_MS / 1000));
+    await logout(ctx.db, request.clientId, sessionId);
     return reply.status(204).send();
   });
 }

@@ -14,6 +14,7 @@ import type { Session } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { findClient } from '../clients/store.ts';
 import { findParticipant, listProgramNames } from '../participants/store.ts';
+import { oneLine, queueContactMail } from './contact-mail.ts';
 import { renderMarkdown } from './markdown.ts';
 import { countContactRequestsSince, findContentEntries, insertContactRequest } from './store.ts';
 
@@ -74,7 +75,8 @@ export async function getContent(db: Db, reader: ContentReader, key: string): Pr
 }
 
 /**
- * `POST contactUs`: stored for the client's support desk with who wrote it. At most
+ * `POST contactUs`: stored for the client's support desk with who wrote it, and mailed to the
+ * desk's support_email in the same transaction when the client has one (decision 038). At most
  * CONTACT_THROTTLE.max per participant per window, counted from the stored rows so that every
  * server process sees the same count.
  */
@@ -85,16 +87,16 @@ export async function submitContact(db: Db, session: Session, form: ContactReque
   const recent = await countContactRequestsSince(db, session.client_id, participant.id, since);
   if (recent >= CONTACT_THROTTLE.max) throw contactThrottled();
 
-  const id = randomUUID();
-  await insertContactRequest(db, {
-    id,
+  const request = {
+    id: randomUUID(),
     client_id: session.client_id,
     participant_id: participant.id,
     username: participant.username,
     account_number: participant.account_number,
     account_email: participant.email,
     topic: form.topic,
-    subject: form.subject,
+    // A subject is one line (it becomes a mail header): control characters become spaces.
+    subject: oneLine(form.subject),
     message: form.message,
     reply_email: form.replyEmail || null,
     phone: form.phone || null,
@@ -102,6 +104,13 @@ export async function submitContact(db: Db, session: Session, form: ContactReque
     admin_as_user: session.admin_as_user,
     status: 'new',
     created_at: now.toISOString(),
+  };
+  // Stored and mailed together (decision 038): a rollback leaves neither, a commit both.
+  await db.transaction().execute(async (trx) => {
+    const client = await findClient(trx, session.client_id);
+    if (!client) throw errors.unknownClient();
+    const mailId = await queueContactMail(trx, client, participant, request);
+    await insertContactRequest(trx, { ...request, mail_id: mailId });
   });
-  return { requestId: id, status: 'new' };
+  return { requestId: request.id, status: 'new' };
 }

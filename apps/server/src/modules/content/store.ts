@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import type { Insertable } from 'kysely';
 import type { ContactRequestsTable } from '../../db/schema.ts';
 
 /** The entries of a key in the given locales, for the service to pick the best one. */
@@ -12,7 +13,7 @@ export async function findContentEntries(db: Db, clientId: string, key: string, 
     .execute();
 }
 
-export async function insertContactRequest(db: Db, row: ContactRequestsTable): Promise<void> {
+export async function insertContactRequest(db: Db, row: Insertable<ContactRequestsTable>): Promise<void> {
   await db.insertInto('contact_requests').values(row).execute();
 }
 
@@ -26,4 +27,38 @@ export async function countContactRequestsSince(db: Db, clientId: string, partic
     .executeTakeFirst();
   // PostgreSQL returns count(*) as a string (bigint).
   return Number(row?.count ?? 0);
+}
+
+/** A client's contact requests, newest first, with the state of the mail that carries each (if any). */
+export async function listContactRequests(db: Db, options: { clientId: string; since?: string | undefined; limit: number }) {
+  let query = db
+    .selectFrom('contact_requests as c')
+    .leftJoin('mail_outbox as m', (join) => join.onRef('m.id', '=', 'c.mail_id').onRef('m.client_id', '=', 'c.client_id'))
+    .select([
+      'c.id',
+      'c.created_at',
+      'c.participant_id',
+      'c.username',
+      'c.account_number',
+      'c.account_email',
+      'c.reply_email',
+      'c.phone',
+      'c.locale',
+      'c.topic',
+      'c.subject',
+      'c.message',
+      'c.admin_as_user',
+      'c.status',
+      'c.mail_id',
+      'm.status as mail_status',
+      'm.to_address as mail_to',
+      'm.sent_at as mail_sent_at',
+      'm.last_error as mail_error',
+    ])
+    .where('c.client_id', '=', options.clientId)
+    .orderBy('c.created_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(options.limit);
+  if (options.since !== undefined) query = query.where('c.created_at', '>=', options.since);
+  return query.execute();
 }

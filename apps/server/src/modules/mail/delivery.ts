@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Selectable } from 'kysely';
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -43,7 +44,7 @@ export function defaultBackoffMs(failedAttempts: number): number {
 const LEASE_MS = 5 * 60_000;
 const BATCH = 20;
 
-type Row = Pick<MailOutboxTable, 'id' | 'client_id' | 'to_address' | 'template' | 'subject' | 'text_body' | 'html_body' | 'attempts' | 'message_id' | 'created_at'>;
+type Row = Pick<Selectable<MailOutboxTable>, 'id' | 'client_id' | 'to_address' | 'reply_to' | 'template' | 'subject' | 'text_body' | 'html_body' | 'attempts' | 'message_id' | 'created_at'>;
 
 type Outcome = { kind: 'sent'; note: string } | { kind: 'retry' | 'failed'; error: string };
 
@@ -150,6 +151,7 @@ function message(row: Row, from: SendMailOptions['from']): SendMailOptions {
   return {
     from,
     to: row.to_address,
+    ...(row.reply_to ? { replyTo: row.reply_to } : {}),
     subject: row.subject,
     text: row.text_body,
     html: row.html_body,
@@ -199,7 +201,7 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
 
     const due = await db
       .selectFrom('mail_outbox')
-      .select(['id', 'client_id', 'to_address', 'template', 'subject', 'text_body', 'html_body', 'attempts', 'message_id', 'created_at'])
+      .select(['id', 'client_id', 'to_address', 'reply_to', 'template', 'subject', 'text_body', 'html_body', 'attempts', 'message_id', 'created_at'])
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', at)
       .orderBy('next_attempt_at')

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Client, Database } from '../../db/schema.ts';
 import { logoUrl } from '../clients/service.ts';
 import { findClient, listClientLocales } from '../clients/store.ts';
 import { buildBundle } from '../i18n/service.ts';
-import { LINK_PARAMS, renderMail, TEMPLATES } from './render.ts';
+import { LINK_PARAMS, renderMail, TEMPLATES, type MailBranding, type RenderedMail } from './render.ts';
 
 /** The mails the portal sends (issue 7); each has a template per client and locale. */
 export type MailTemplate = 'forgotUsername' | 'resetPassword' | 'activated' | 'passwordChanged';
@@ -29,6 +29,8 @@ export interface OutgoingMail {
   params: Readonly<Record<string, string>>;
   /** The client's origin (https://host[:port]) for the logo; default: the origin of params.link. */
   origin?: string;
+  /** Reply-To; a plain address. */
+  replyTo?: string;
 }
 
 const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur']);
@@ -51,6 +53,32 @@ function absoluteHttpUrl(value: string): URL | undefined {
 }
 
 /**
+ * The client's texts in a locale and the branding of its mails: name, colour, logo (on the
+ * origin, when known) and the locale's direction.
+ */
+export async function mailLook(
+  trx: Transaction<Database>,
+  client: Pick<Client, 'id' | 'name' | 'brand_color'>,
+  locale: string,
+  origin?: URL,
+): Promise<{ texts: Readonly<Record<string, string>>; branding: MailBranding }> {
+  const [bundle, locales] = await Promise.all([buildBundle(trx, client.id, locale), listClientLocales(trx, client.id)]);
+  const offered = locales.find((l) => l.code === locale);
+  const dir = offered ? (offered.dir === 'rtl' ? 'rtl' : 'ltr') : RTL_LANGUAGES.has(locale.split('-')[0] ?? '') ? 'rtl' : 'ltr';
+  return {
+    texts: bundle.properties,
+    branding: {
+      clientName: client.name,
+      // The colour lands in inline styles: only a plain hex colour is let through.
+      brandColor: /^#[0-9a-fA-F]{3,8}$/.test(client.brand_color) ? client.brand_color : '#1f2937',
+      logoUrl: origin ? `${origin.origin}${logoUrl(client.id)}` : undefined,
+      dir,
+      locale,
+    },
+  };
+}
+
+/**
  * Queues a mail in the caller's transaction, so it is sent only if the change that caused it
  * commits; delivery happens after the reply (never blocking it), with retries. The mail is
  * rendered now, in the client's texts for the locale, so what is sent is what the outbox shows.
@@ -68,9 +96,8 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
 
   const client = await findClient(trx, mail.clientId);
   if (!client) throw new Error(`queueMail: unknown client ${mail.clientId}`);
-  const [bundle, locales] = await Promise.all([buildBundle(trx, mail.clientId, mail.locale), listClientLocales(trx, mail.clientId)]);
-  const offered = locales.find((l) => l.code === mail.locale);
-  const dir = offered ? (offered.dir === 'rtl' ? 'rtl' : 'ltr') : RTL_LANGUAGES.has(mail.locale.split('-')[0] ?? '') ? 'rtl' : 'ltr';
+  const origin = absoluteHttpUrl(mail.origin ?? '') ?? absoluteHttpUrl(mail.params.link ?? '');
+  const { texts, branding } = await mailLook(trx, client, mail.locale, origin);
 
   const params: Record<string, string> = { ...mail.params };
   if (params.name === undefined && mail.participantId) {
@@ -83,16 +110,40 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
     if (participant?.first_name) params.name = participant.first_name;
   }
 
-  const origin = absoluteHttpUrl(mail.origin ?? '') ?? absoluteHttpUrl(mail.params.link ?? '');
-  const rendered = renderMail(mail.template, bundle.properties, params, {
-    clientName: client.name,
-    // The colour lands in inline styles: only a plain hex colour is let through.
-    brandColor: /^#[0-9a-fA-F]{3,8}$/.test(client.brand_color) ? client.brand_color : '#1f2937',
-    logoUrl: origin ? `${origin.origin}${logoUrl(client.id)}` : undefined,
-    dir,
-    locale: mail.locale,
-  });
+  const rendered = renderMail(mail.template, texts, params, branding);
 
+  await insertOutboxRow(trx, {
+    clientId: mail.clientId,
+    participantId: mail.participantId,
+    to: mail.to,
+    replyTo: mail.replyTo,
+    locale: mail.locale,
+    template: mail.template,
+    rendered,
+    host: origin?.hostname,
+  });
+}
+
+/** A mail rendered by its caller (e.g. the support desk's copy of a contact message, decision 038). */
+export interface RenderedOutgoingMail {
+  clientId: string;
+  participantId?: string | undefined;
+  to: string;
+  /** Reply-To; a plain address, checked by the caller. */
+  replyTo?: string | undefined;
+  locale: string;
+  /** What the outbox listing shows as the kind of mail. */
+  template: string;
+  rendered: RenderedMail;
+  /** The client's host, for the Message-ID; default <client>.rewards.localhost. */
+  host?: string | undefined;
+}
+
+/**
+ * Inserts a rendered mail into the outbox in the caller's transaction (see queueMail) and wakes
+ * the delivery workers; resolves with the row's id.
+ */
+export async function insertOutboxRow(trx: Transaction<Database>, mail: RenderedOutgoingMail): Promise<string> {
   const id = randomUUID();
   const now = new Date().toISOString();
   await trx
@@ -102,11 +153,13 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
       client_id: mail.clientId,
       participant_id: mail.participantId ?? null,
       to_address: mail.to,
+      reply_to: mail.replyTo ?? null,
       locale: mail.locale,
       template: mail.template,
-      subject: rendered.subject,
-      text_body: rendered.text,
-      html_body: rendered.html,
+      // Headers are one line: whatever a caller put in, a line break never reaches the row.
+      subject: mail.rendered.subject.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim(),
+      text_body: mail.rendered.text,
+      html_body: mail.rendered.html,
       status: 'pending',
       attempts: 0,
       next_attempt_at: now,
@@ -115,7 +168,7 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
       delivery_note: null,
       sent_at: null,
       // Stable for the row: were it ever delivered twice, the copies would show as one message.
-      message_id: `<${id}@${origin?.hostname ?? `${mail.clientId}.rewards.localhost`}>`,
+      message_id: `<${id}@${mail.host ?? `${mail.clientId}.rewards.localhost`}>`,
       created_at: now,
     })
     .execute();
@@ -127,4 +180,5 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
       for (const listener of wakeListeners) listener();
     }, delay).unref();
   }
+  return id;
 }

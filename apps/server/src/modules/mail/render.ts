@@ -130,7 +130,8 @@ function button(label: string, href: string, color: string): string {
   return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 16px;"><tr><td style="background:${color};border-radius:6px;"><a href="${escapeHtml(href)}" style="display:inline-block;padding:12px 20px;color:#ffffff;font-weight:bold;text-decoration:none;">${escapeHtml(label)}</a></td></tr></table>`;
 }
 
-function page(subject: string, body: string, footer: string, b: MailBranding): string {
+/** The mail's HTML document around a body of email-safe HTML; subject and footer are escaped here. */
+export function page(subject: string, body: string, footer: string, b: MailBranding): string {
   const align = b.dir === 'rtl' ? 'right' : 'left';
   // The name beside it says who writes, so the logo is decorative (empty alt): a client that
   // blocks images (many block SVG) shows the wordmark once, not the name twice.

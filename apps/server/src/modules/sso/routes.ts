@@ -4,10 +4,7 @@ import { ssoPaths } from '@rewards/contract';
 import { z } from 'zod';
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { beginLogin, completeLogin, failureRoutes, logoutLocation, type SsoContext, type SsoOutcome } from './service.ts';
-
-/** The cookie that binds a sign-in to the browser that started it (login CSRF); sent to sso/* only. */
-const BINDING_COOKIE = 'rewards_sso';
-const COOKIE_PATH = '/api/v1.0/sso';
+import { BINDING_COOKIE, cookieOf, SIGNOUT_COOKIE, ssoCookie } from './signout-cookie.ts';
 
 const Redirect = z.null().describe('302 to the provider or to a portal page (Location header)');
 const CallbackQuery = z.object({
@@ -22,18 +19,11 @@ function siteOrigin(request: FastifyRequest): string {
 }
 
 function bindingCookieOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === BINDING_COOKIE) return value.join('=');
-  }
-  return undefined;
+  return cookieOf(request, BINDING_COOKIE);
 }
 
 function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
-  return `${BINDING_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+  return ssoCookie(request, BINDING_COOKIE, value, maxAgeSeconds);
 }
 
 /** Where a navigation ends when the portal itself fails: a screen, not a JSON error. */
@@ -84,7 +74,10 @@ export function ssoRoutes(api: FastifyInstance, deps: ModuleDeps): void {
     }),
   );
 
-  typed.get(ssoPaths.logout, { schema: { summary: 'Single sign-on: end the session at the provider, then go to the client\'s site', response: { 302: Redirect } } }, async (request, reply) =>
-    follow(request, reply, await logoutLocation(ctx, request.clientId), 'logout'),
-  );
+  typed.get(ssoPaths.logout, { schema: { summary: 'Single sign-on: end the session at the provider (with id_token_hint when the portal\'s sign-out kept one), then go to the client\'s site', response: { 302: Redirect } } }, async (request, reply) => {
+    const hint = cookieOf(request, SIGNOUT_COOKIE);
+    // Used once, whatever happens next.
+    if (hint !== undefined) reply.header('set-cookie', ssoCookie(request, SIGNOUT_COOKIE, '', 0));
+    return follow(request, reply, await logoutLocation(ctx, request.clientId, hint), 'logout');
+  });
 }

@@ -6,14 +6,33 @@ import type { Session } from '../../db/schema.ts';
 import { findParticipantByUsername } from '../participants/store.ts';
 import { startSession, type SessionPolicy } from '../sessions/service.ts';
 import { hashSessionId } from '../sessions/session-id.ts';
+import { findClient } from '../clients/store.ts';
 import { isUnreachable, providerConfig } from './provider.ts';
+import { openSecret, sealSecret, secretKey } from './secret-box.ts';
 import { loadSsoSettings, ssoSignInOffered, type SsoSettings } from './settings.ts';
-import { deleteExpiredSsoRows, insertHandoff, insertSsoLogin, takeHandoff, takeSsoLogin } from './store.ts';
+import {
+  deleteExpiredSsoRows,
+  findSessionToken,
+  insertHandoff,
+  insertSessionToken,
+  insertSignout,
+  insertSsoLogin,
+  takeHandoff,
+  takeSignout,
+  takeSsoLogin,
+} from './store.ts';
 
 /** A sign-in must come back from the provider within this. */
 const LOGIN_TTL_MS = 10 * 60_000;
 /** The id in /sso-authenticated?JSESSIONID=… travels in a URL: good once, for at most a minute. */
 export const HANDOFF_TTL_MS = 60_000;
+/** From the portal's sign-out to the browser's arrival at sso/logout: one redirect, so two minutes is ample. */
+export const SIGNOUT_TTL_MS = 2 * 60_000;
+/**
+ * An ID token longer than this is not kept (sign-out then goes without the hint). Real ones are
+ * 1–3 kB; the bound keeps one session's row small whatever a provider puts in its tokens.
+ */
+export const MAX_KEPT_ID_TOKEN = 16_384;
 
 /** Where the browser goes when a sign-in fails (spec sections 2, 4 and 8; decision 024). */
 export const failureRoutes = {
@@ -184,6 +203,10 @@ export async function completeLogin(ctx: SsoContext, clientId: string, input: Ca
     return { location: failureRoutes.invalid, refused: { reason: 'the participant is inactive', detail: { username } } };
   }
 
+  // The ID token, sealed at once: kept with the session for sign-out's id_token_hint (decision 038).
+  const idToken = tokens.id_token;
+  const idTokenSealed =
+    typeof idToken === 'string' && idToken.length <= MAX_KEPT_ID_TOKEN ? sealSecret(await secretKey(ctx.dataDir), clientId, idToken) : null;
   const handoffId = randomBytes(33).toString('base64url');
   await insertHandoff(ctx.db, {
     id_hash: hashSessionId(handoffId),
@@ -191,6 +214,7 @@ export async function completeLogin(ctx: SsoContext, clientId: string, input: Ca
     participant_id: participant.id,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + HANDOFF_TTL_MS).toISOString(),
+    id_token_sealed: idTokenSealed,
   });
   return { location: `/sso-authenticated?${SSO_SESSION_PARAM}=${handoffId}` };
 }
@@ -211,15 +235,65 @@ export async function redeemHandoff(
 ): Promise<{ sessionId: string; session: Session } | undefined> {
   const handoff = await takeHandoff(db, clientId, hashSessionId(handoffId));
   if (!handoff || handoff.expires_at <= now.toISOString()) return undefined;
-  return startSession(db, policy, clientId, handoff.participant_id, false, now);
+  const sealed = handoff.id_token_sealed;
+  if (!sealed) return startSession(db, policy, clientId, handoff.participant_id, false, now);
+  // The session and its ID token together: the token row exists only while the session does.
+  return db.transaction().execute(async (trx) => {
+    const started = await startSession(trx, policy, clientId, handoff.participant_id, false, now);
+    await insertSessionToken(trx, {
+      session_hash: started.session.id_hash,
+      client_id: clientId,
+      id_token_sealed: sealed,
+      expires_at: started.session.absolute_expires_at,
+    });
+    return started;
+  });
 }
 
 /**
- * GET sso/logout: the provider's end-session endpoint (RP-initiated logout, with client_id and
- * post_logout_redirect_uri = clientSite.url), or straight to clientSite.url when the provider has
+ * The portal's sign-out (GET logout), before the session ends: when the session was started by
+ * single sign-on and the client signs out at the provider, its ID token is kept for two minutes
+ * under a random value that the browser gets as an HttpOnly cookie for sso/logout (the next
+ * stop, a navigation that carries no session). Resolves with that value, or undefined.
+ */
+export async function keepSignOutHint(db: Db, clientId: string, sessionId: string | undefined, now = new Date()): Promise<string | undefined> {
+  if (!sessionId) return undefined;
+  const client = await findClient(db, clientId);
+  if (!client || client.sso_logout_type === 'login') return undefined;
+  const token = await findSessionToken(db, clientId, hashSessionId(sessionId), now.toISOString());
+  if (!token) return undefined;
+  const hint = randomBytes(32).toString('base64url');
+  await insertSignout(db, {
+    hint_hash: sha256(hint),
+    client_id: clientId,
+    id_token_sealed: token.id_token_sealed,
+    expires_at: new Date(now.getTime() + SIGNOUT_TTL_MS).toISOString(),
+  });
+  return hint;
+}
+
+/** The ID token a sign-out cookie names, once; undefined when unknown, used, expired or unreadable. */
+async function idTokenHint(ctx: SsoContext, clientId: string, hint: string | undefined, now: Date): Promise<string | undefined> {
+  if (!hint || hint.length > 100) return undefined;
+  try {
+    await deleteExpiredSsoRows(ctx.db, now.toISOString());
+    const row = await takeSignout(ctx.db, clientId, sha256(hint));
+    if (!row) return undefined;
+    return openSecret(await secretKey(ctx.dataDir), clientId, row.id_token_sealed);
+  } catch {
+    // Sign-out still works without the hint (the provider may ask for a confirmation).
+    return undefined;
+  }
+}
+
+/**
+ * GET sso/logout: the provider's end-session endpoint (RP-initiated logout, with client_id,
+ * post_logout_redirect_uri = clientSite.url and, when the portal's sign-out kept it, the session's
+ * ID token as id_token_hint), or straight to clientSite.url when the provider has
  * none or cannot be reached, or to the portal's /login when the client has no site.
  */
-export async function logoutLocation(ctx: SsoContext, clientId: string): Promise<SsoOutcome> {
+export async function logoutLocation(ctx: SsoContext, clientId: string, signOutHint?: string, now = new Date()): Promise<SsoOutcome> {
+  const idToken = await idTokenHint(ctx, clientId, signOutHint, now);
   const settings = await settingsFor(ctx, clientId);
   const site = settings?.site.url || '/login';
   const provider = settings?.provider;
@@ -228,6 +302,9 @@ export async function logoutLocation(ctx: SsoContext, clientId: string): Promise
     const config = await providerConfig(clientId, { issuer: provider.issuer, clientId: provider.oidcClientId, clientSecret: provider.clientSecret });
     if (!config.serverMetadata().end_session_endpoint) return { location: site };
     const params: Record<string, string> = { client_id: provider.oidcClientId };
+    // RP-Initiated Logout 1.0 recommends it; providers use it to skip their confirmation and to
+    // trust post_logout_redirect_uri. Never logged (follow() logs reasons only).
+    if (idToken) params.id_token_hint = idToken;
     if (settings.site.url) params.post_logout_redirect_uri = settings.site.url;
     return { location: oidc.buildEndSessionUrl(config, params).href };
   } catch (error) {

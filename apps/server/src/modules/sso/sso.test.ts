@@ -10,7 +10,8 @@ import { loadConfig } from '../../config.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { dialects } from '../../../test/databases.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.ts';
-import { signInAtProvider, startTestProvider, type TestProvider } from '../../../test/oidc-provider.ts';
+import { CookieJar, signInAtProvider, signOutAtProvider, startTestProvider, type TestProvider } from '../../../test/oidc-provider.ts';
+import { hashSessionId } from '../sessions/session-id.ts';
 import { OTHER_CLIENT_ID, seedOtherClient } from '../../../test/other-client.ts';
 import { configureSsoForTest, copyParticipant } from './test-support.ts';
 
@@ -272,6 +273,75 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     } finally {
       await database.db.updateTable('clients').set({ sso_logout_type: 'sso' }).where('id', '=', 'acme').execute();
     }
+  });
+
+  it('keeps the ID token with the session, server side, and sends it as id_token_hint on sign-out: no question at the provider', async () => {
+    const jar = new CookieJar();
+    const start = await startSignIn();
+    const location = await arrive(await signInAtProvider(start.location, 'dana', { jar }), start.cookie);
+    const user = UserData.parse((await getUser(handoffOf(location))).json());
+    expect(JSON.stringify(user)).not.toMatch(/eyJ/);
+    const sessionHash = hashSessionId(user.sessionId);
+    const tokens = () => database.db.selectFrom('sso_session_tokens').selectAll().where('session_hash', '=', sessionHash).execute();
+    const [kept] = await tokens();
+    // Sealed: a copy of the database holds no usable token.
+    expect(kept?.id_token_sealed).toMatch(/^v1\./);
+    expect(kept?.id_token_sealed).not.toContain('eyJ');
+
+    // The portal's sign-out ends the session (the token goes with it) and hands the browser a cookie for sso/logout.
+    const signOut = await app.inject({ method: 'GET', url: `${API_BASE}/logout`, headers: { [CLIENT_HEADER]: 'http://localhost:3000', [SESSION_HEADER]: user.sessionId } });
+    expect(signOut.statusCode).toBe(204);
+    const setCookie = String(signOut.headers['set-cookie'] ?? '');
+    expect(setCookie).toMatch(/^rewards_sso_signout=[A-Za-z0-9_-]{43}; Path=\/api\/v1.0\/sso; Max-Age=120; HttpOnly; SameSite=Lax$/);
+    expect(await tokens()).toEqual([]);
+    const cookie = setCookie.split(';')[0] ?? '';
+
+    const logout = await app.inject({ method: 'GET', url: `${API_BASE}/sso/logout`, headers: { host: ACME_HOST, cookie } });
+    expect(logout.statusCode).toBe(302);
+    expect(String(logout.headers['set-cookie'])).toMatch(/^rewards_sso_signout=; .*Max-Age=0/);
+    const endSession = new URL(String(logout.headers.location));
+    const hint = endSession.searchParams.get('id_token_hint') ?? '';
+    const payload = JSON.parse(Buffer.from(hint.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+    expect(payload).toMatchObject({ sub: 'dana', aud: provider.clientId, iss: provider.issuer });
+    expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe('https://intranet.acme.example/');
+
+    // The provider gets the hint, signs the person out without asking, and sends them to the client's site.
+    const before = provider.endSessionRequests.length;
+    const after = await signOutAtProvider(endSession.href, jar);
+    expect(provider.endSessionRequests[before]?.get('id_token_hint')).toBe(hint);
+    expect(after).toEqual({ url: new URL('https://intranet.acme.example/'), asked: false });
+
+    // The cookie works once.
+    const again = await app.inject({ method: 'GET', url: `${API_BASE}/sso/logout`, headers: { host: ACME_HOST, cookie } });
+    expect(new URL(String(again.headers.location)).searchParams.has('id_token_hint')).toBe(false);
+  });
+
+  it('signs out without a hint when there is none: the provider then asks; the token never outlives its session', async () => {
+    const jar = new CookieJar();
+    const start = await startSignIn();
+    const location = await arrive(await signInAtProvider(start.location, 'dana', { jar }), start.cookie);
+    const user = UserData.parse((await getUser(handoffOf(location))).json());
+    // A session ended any other way (expiry, a password change, the operator) takes its token along.
+    await database.db.deleteFrom('sessions').where('id_hash', '=', hashSessionId(user.sessionId)).execute();
+    expect(await database.db.selectFrom('sso_session_tokens').select('session_hash').where('session_hash', '=', hashSessionId(user.sessionId)).execute()).toEqual([]);
+
+    const signOut = await app.inject({ method: 'GET', url: `${API_BASE}/logout`, headers: { [CLIENT_HEADER]: 'http://localhost:3000', [SESSION_HEADER]: user.sessionId } });
+    expect(signOut.statusCode).toBe(204);
+    expect(signOut.headers['set-cookie']).toBeUndefined();
+    const logout = await app.inject({ method: 'GET', url: `${API_BASE}/sso/logout`, headers: { host: ACME_HOST } });
+    const endSession = new URL(String(logout.headers.location));
+    expect(endSession.searchParams.has('id_token_hint')).toBe(false);
+    expect((await signOutAtProvider(endSession.href, jar)).asked).toBe(true);
+
+    // A password session has no token: its sign-out sets no cookie.
+    const password = await app.inject({
+      method: 'POST',
+      url: `${API_BASE}/login`,
+      headers: { [CLIENT_HEADER]: 'http://localhost:3000', 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }),
+    });
+    const passwordOut = await app.inject({ method: 'GET', url: `${API_BASE}/logout`, headers: { [CLIENT_HEADER]: 'http://localhost:3000', [SESSION_HEADER]: UserData.parse(password.json()).sessionId } });
+    expect([passwordOut.statusCode, passwordOut.headers['set-cookie']]).toEqual([204, undefined]);
   });
 
   it('never writes the client secret, a code or a token to the log', () => {

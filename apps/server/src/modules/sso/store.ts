@@ -68,7 +68,7 @@ export async function takeSsoLogin(db: Db, clientId: string, state: string) {
 
 export async function insertHandoff(
   db: Db,
-  handoff: { id_hash: string; client_id: string; participant_id: string; created_at: string; expires_at: string },
+  handoff: { id_hash: string; client_id: string; participant_id: string; created_at: string; expires_at: string; id_token_sealed: string | null },
 ): Promise<void> {
   await db.insertInto('sso_handoffs').values(handoff).execute();
 }
@@ -81,8 +81,40 @@ export async function takeHandoff(db: Db, clientId: string, idHash: string) {
   return Number(deleted.numDeletedRows) === 1 ? row : undefined;
 }
 
-/** Sign-ins never finished and hand-offs never used: rows of no use once expired. */
+/**
+ * Sign-ins never finished, hand-offs never used, sign-out hints never fetched and the ID tokens of
+ * sessions past their absolute expiry (whose rows wait for a purge): of no use once expired.
+ */
 export async function deleteExpiredSsoRows(db: Db, now: string): Promise<void> {
   await db.deleteFrom('sso_logins').where('expires_at', '<=', now).execute();
   await db.deleteFrom('sso_handoffs').where('expires_at', '<=', now).execute();
+  await db.deleteFrom('sso_signouts').where('expires_at', '<=', now).execute();
+  await db.deleteFrom('sso_session_tokens').where('expires_at', '<=', now).execute();
+}
+
+/** The sealed ID token of a session single sign-on started (decision 038); deleted with the session by the foreign key. */
+export async function insertSessionToken(db: Db, row: { session_hash: string; client_id: string; id_token_sealed: string; expires_at: string }): Promise<void> {
+  await db.insertInto('sso_session_tokens').values(row).execute();
+}
+
+export async function findSessionToken(db: Db, clientId: string, sessionHash: string, now: string) {
+  return db
+    .selectFrom('sso_session_tokens')
+    .select('id_token_sealed')
+    .where('session_hash', '=', sessionHash)
+    .where('client_id', '=', clientId)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export async function insertSignout(db: Db, row: { hint_hash: string; client_id: string; id_token_sealed: string; expires_at: string }): Promise<void> {
+  await db.insertInto('sso_signouts').values(row).execute();
+}
+
+/** Single use, like takeSsoLogin. */
+export async function takeSignout(db: Db, clientId: string, hintHash: string) {
+  const row = await db.selectFrom('sso_signouts').selectAll().where('hint_hash', '=', hintHash).where('client_id', '=', clientId).executeTakeFirst();
+  if (!row) return undefined;
+  const deleted = await db.deleteFrom('sso_signouts').where('hint_hash', '=', hintHash).where('client_id', '=', clientId).executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1 ? row : undefined;
 }
