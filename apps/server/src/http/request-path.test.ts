@@ -95,7 +95,7 @@ describe.each(dialects)('every reply of the request path on %s', (dialect) => {
 
   it('answers from what is at hand exactly as from a fresh load: the same bytes, a 304, a refused language', async () => {
     // The first asks load (the client's languages, the bundle, their brotli forms); the rest are written at once (decision 036).
-    const asks = [
+    const asks: { path: string; headers: Record<string, string> }[] = [
       { path: '/viewConfig/client', headers: { 'accept-encoding': 'br' } },
       { path: '/viewConfig/bundle/fr-FR', headers: { 'accept-encoding': 'gzip' } },
       { path: '/viewConfig/bundle/FR-fr', headers: {} },
