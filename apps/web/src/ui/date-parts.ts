@@ -52,14 +52,16 @@ function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.D
 export function localeDates(locale: string): LocaleDates {
   let dates = cache.get(locale);
   if (dates) return dates;
-  const numeric = dateFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' });
+  // Gregorian whatever the locale's own calendar (ar-SA's is the Hijri one): the value is ISO.
+  const numeric = dateFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC', calendar: 'gregory' });
   const order = numeric
     .formatToParts(Date.UTC(2000, 11, 31))
     .map((part) => part.type)
     .filter((type): type is DatePart => type === 'day' || type === 'month' || type === 'year');
-  const monthName = dateFormat(locale, { month: 'long', timeZone: 'UTC' });
+  const monthName = dateFormat(locale, { month: 'long', timeZone: 'UTC', calendar: 'gregory' });
   const months = Array.from({ length: 12 }, (_, month) => monthName.format(Date.UTC(2000, month, 1)));
-  const numbers = new Intl.NumberFormat(numeric.resolvedOptions().locale, { useGrouping: false });
+  const { locale: resolved, numberingSystem } = numeric.resolvedOptions();
+  const numbers = new Intl.NumberFormat(resolved, { useGrouping: false, numberingSystem });
   const digits = Array.from({ length: 10 }, (_, digit) => numbers.format(digit));
   dates = { order: order.length === 3 ? order : ['day', 'month', 'year'], months, digits };
   cache.set(locale, dates);

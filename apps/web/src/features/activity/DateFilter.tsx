@@ -56,20 +56,20 @@ export function DateFilter({ range, onChange }: DateFilterProps) {
           describedBy={`${id}-hint`}
           onChange={change('to')}
         />
-        {range.from || range.to || typing.from || typing.to ? (
-          <button
-            type="button"
-            className="ui-button ui-button--link activity__clear"
-            onClick={() => {
-              setTyping({ from: false, to: false });
-              onChange({ from: '', to: '' });
-              setCleared((n) => n + 1);
-            }}
-          >
-            {t('activity.filter.clear')}
-          </button>
-        ) : null}
       </div>
+      {range.from || range.to || typing.from || typing.to ? (
+        <button
+          type="button"
+          className="ui-button ui-button--link activity__clear"
+          onClick={() => {
+            setTyping({ from: false, to: false });
+            onChange({ from: '', to: '' });
+            setCleared((n) => n + 1);
+          }}
+        >
+          {t('activity.filter.clear')}
+        </button>
+      ) : null}
     </fieldset>
   );
 }
