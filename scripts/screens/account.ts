@@ -60,4 +60,26 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
       await page.context().close();
     }
   }
+
+  // A client asking for a date of birth (decision 037): the demo's client does not, so the page's
+  // inlined client data is given one more field. February 31 is typed, to show the message.
+  const locales: ScreenLocale[] = [...kit.locales.filter((l) => l.code === 'en-US'), { code: 'fr-FR', name: /français|french/i }, ...kit.locales.filter((l) => l.code !== 'en-US')];
+  for (const locale of locales) {
+    for (const width of kit.widths) {
+      const page = await kit.newPage(width);
+      await page.route(/\/activation$/, async (route) => {
+        const reply = await route.fetch();
+        const html = (await reply.text()).replace('"activationFields":["accountNumber","lastName"]', '"activationFields":["accountNumber","lastName","dateOfBirth"]');
+        await route.fulfill({ status: reply.status(), contentType: 'text/html; charset=utf-8', body: html });
+      });
+      await open(kit, page, '/activation', locale);
+      const birth = page.locator('main .date-field');
+      await birth.locator('.date-field__part--day input').fill('31');
+      await birth.locator('select').selectOption('2');
+      await birth.locator('.date-field__part--year input').fill('1990');
+      await expectVisible(birth.locator('.date-field__error'));
+      await kit.shoot(page, `account-activation-birth-${locale.code}-${width}`);
+      await page.context().close();
+    }
+  }
 }

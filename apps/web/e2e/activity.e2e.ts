@@ -4,10 +4,19 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { acknowledgeCookieNotice, expectNoSeriousA11yViolations, expectPath, expectVisible, signIn, test } from './harness/browser.ts';
 
-/** The local date `days` before today as a date input takes it. */
+/** The local date `days` before today, as ISO `YYYY-MM-DD`. */
 function localDay(days: number): string {
   const d = new Date(Date.now() - days * 86_400_000);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** Types a date as a participant does in the history filter's day, month and year (decision 037). */
+async function enterDate(page: Page, name: 'From' | 'To', iso: string): Promise<void> {
+  const [year = '', month = '', day = ''] = iso.split('-');
+  const field = page.getByRole('dialog').getByRole('group', { name, exact: true });
+  await field.getByLabel('Day').fill(String(Number(day)));
+  await field.getByLabel('Month').selectOption(String(Number(month)));
+  await field.getByLabel('Year').fill(year);
 }
 
 const bodyRows = (page: Page) => page.getByRole('dialog').locator('tbody tr');
@@ -40,8 +49,8 @@ test('Dana sorts, filters, pages and downloads her history', async ({ page }) =>
   // Pages, then a date range that takes the view back to page 1.
   await dialog.getByRole('button', { name: 'Next page' }).click();
   await expectVisible(dialog.getByText('Page 2 of'));
-  await dialog.getByLabel('From').fill(localDay(100));
-  await dialog.getByLabel('To').fill(localDay(30));
+  await enterDate(page, 'From', localDay(100));
+  await enterDate(page, 'To', localDay(30));
   await expectVisible(dialog.getByText(/^Showing 1–/));
   const inRange = await totalOf(page);
   expect(inRange).toBeGreaterThan(0);

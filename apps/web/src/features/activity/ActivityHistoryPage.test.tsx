@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StatementEntry, StatementReply } from '@rewards/contract';
 import { RequestError } from '../../api/client.ts';
@@ -27,6 +27,18 @@ const bodyRows = () => within(screen.getByRole('table')).getAllByRole('row').sli
 const column = (index: number) => bodyRows().map((row) => within(row).getAllByRole('cell')[index]?.textContent ?? '');
 const descriptions = () => column(1);
 const header = (name: RegExp) => screen.getByRole('columnheader', { name });
+const dateField = (name: 'From' | 'To') => within(screen.getByRole('group', { name }));
+
+/** Types an ISO date into the From or To field as a participant does: day, month, then year. */
+async function enterDate(user: ReturnType<typeof userEvent.setup>, name: 'From' | 'To', iso: string) {
+  const [year = '', month = '', day = ''] = iso.split('-');
+  const field = dateField(name);
+  await user.clear(field.getByLabelText('Day'));
+  await user.type(field.getByLabelText('Day'), String(Number(day)));
+  await user.selectOptions(field.getByLabelText('Month'), String(Number(month)));
+  await user.clear(field.getByLabelText('Year'));
+  await user.type(field.getByLabelText('Year'), year);
+}
 
 /** Forty days of January–February 2026, one entry a day at noon: day n earns n × 10 points. */
 const fortyDays = Array.from({ length: 40 }, (_, n) => entry(at(2026, 1, 1 + n), `Award ${n + 1}`, (n + 1) * 10));
@@ -128,8 +140,8 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
     await user.click(pager.getByRole('button', { name: 'Next page' }));
     expect(pager.getByText('Page 3 of 3')).toBeInTheDocument();
 
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-01' } });
-    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-01-31' } });
+    await enterDate(user, 'From', '2026-01-01');
+    await enterDate(user, 'To', '2026-01-31');
     expect(within(screen.getByRole('navigation', { name: 'Pages' })).getByText('Page 1 of 3')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Showing 1–15 of 31 entries');
   });
@@ -144,7 +156,7 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
   });
 
   it('reads a start date alone as that whole day, from midnight to its last minute', async () => {
-    renderHistory([
+    const { user } = renderHistory([
       entry(at(2026, 3, 9, 23, 59), 'Day before', 1),
       entry(at(2026, 3, 10, 0, 0), 'Midnight', 2),
       entry(at(2026, 3, 10, 13, 30), 'Afternoon', 3),
@@ -152,7 +164,7 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
       entry(at(2026, 3, 11, 0, 0), 'Next day', 5),
     ]);
     await screen.findByRole('table');
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-10' } });
+    await enterDate(user, 'From', '2026-03-10');
     expect(descriptions()).toEqual(['Last minute', 'Afternoon', 'Midnight']);
   });
 
@@ -165,18 +177,45 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
       entry(at(2026, 3, 13, 0, 0), 'After', 5),
     ]);
     await screen.findByRole('table');
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-10' } });
-    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-03-12' } });
+    await enterDate(user, 'From', '2026-03-10');
+    await enterDate(user, 'To', '2026-03-12');
     expect(descriptions()).toEqual(['Last day', 'Middle', 'First day']);
     await user.click(screen.getByRole('button', { name: 'Clear dates' }));
     expect(descriptions()).toHaveLength(5);
-    expect(screen.getByLabelText('From')).toHaveFocus();
+    expect(dateField('From').getByLabelText('Month')).toHaveFocus();
+  });
+
+  it('keeps the first day on or before the last: a later one is pointed out and left out of the range', async () => {
+    const { user } = renderHistory(fortyDays);
+    await screen.findByRole('table');
+    await enterDate(user, 'To', '2026-01-10');
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 1–10 of 10 entries');
+    await enterDate(user, 'From', '2026-01-20');
+    expect(screen.getByText('Enter a date on or before January 10, 2026.')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 1–10 of 10 entries');
+    // Moving the last day later makes the first one fit: the range then holds both.
+    await enterDate(user, 'To', '2026-01-25');
+    expect(screen.queryByText(/Enter a date/)).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 1–6 of 6 entries');
+  });
+
+  it('clears a half-typed date too, and says what is missing in a date left half typed', async () => {
+    const { user } = renderHistory(fortyDays);
+    await screen.findByRole('table');
+    await user.type(dateField('From').getByLabelText('Day'), '12');
+    await user.click(screen.getByRole('heading', { level: 1 }));
+    expect(screen.getByText('Enter a day, a month and a year.')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('of 40 entries');
+    await user.click(screen.getByRole('button', { name: 'Clear dates' }));
+    expect(dateField('From').getByLabelText('Day')).toHaveValue('');
+    expect(screen.queryByText(/Enter a day/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Clear dates' })).not.toBeInTheDocument();
   });
 
   it('says so when no entry falls between the dates chosen', async () => {
-    renderHistory(fortyDays);
+    const { user } = renderHistory(fortyDays);
     await screen.findByRole('table');
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-06-01' } });
+    await enterDate(user, 'From', '2025-06-01');
     expect(screen.getByRole('status')).toHaveTextContent('There is no activity between these dates.');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: /Download as CSV/ })).toBeDisabled();
@@ -205,8 +244,8 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
       entry(at(2026, 4, 1), 'Outside the range', 5),
     ]);
     await screen.findByRole('table');
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-01' } });
-    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-03-31' } });
+    await enterDate(user, 'From', '2026-03-01');
+    await enterDate(user, 'To', '2026-03-31');
     await user.click(screen.getByRole('button', { name: /Points/ }));
     await user.click(screen.getByRole('button', { name: /Download as CSV/ }));
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type SetStateAction } from 'react';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState } from '../../state/StoreContext.tsx';
 import { Alert } from '../../ui/Alert.tsx';
@@ -75,7 +75,7 @@ function Statement({ accountNumber, rows }: { accountNumber: string; rows: State
   const first = (current - 1) * PAGE_SIZE + 1;
 
   // Spec section 4: a new filter (and a new order) starts again at page 1.
-  const changeRange = (next: DateRange) => {
+  const changeRange = (next: SetStateAction<DateRange>) => {
     setRange(next);
     setPage(1);
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ApiClient } from '../../api/client.ts';
 import { RequestError } from '../../api/client.ts';
@@ -32,12 +32,16 @@ describe('the activation page', () => {
   it("asks for the client's activation fields, a user id of one's own choice and a new password", () => {
     open({ fields: ['accountNumber', 'lastName', 'firstName', 'email', 'dateOfBirth', 'postalCode', 'employeeId'] });
     expect(screen.getByRole('heading', { level: 1, name: 'Activate your account' })).toBeInTheDocument();
-    for (const label of ['Account number', 'Last name', 'First name', 'Email address', 'Date of birth', 'Postal code']) {
+    for (const label of ['Account number', 'Last name', 'First name', 'Email address', 'Postal code']) {
       expect(screen.getByLabelText(label)).toBeInTheDocument();
     }
     expect(screen.getByLabelText('Employee id')).toBeInTheDocument();
     expect(screen.getByLabelText('Email address')).toHaveAttribute('type', 'email');
-    expect(screen.getByLabelText('Date of birth')).toHaveAttribute('type', 'date');
+    // The date of birth is typed as day, month and year in the page's language (decision 037).
+    const birth = within(screen.getByRole('group', { name: 'Date of birth' }));
+    expect(birth.getByLabelText('Day')).toHaveAttribute('autocomplete', 'bday-day');
+    expect(birth.getByLabelText('Month')).toHaveAttribute('autocomplete', 'bday-month');
+    expect(birth.getByLabelText('Year')).toHaveAttribute('autocomplete', 'bday-year');
     expect(screen.getByLabelText('Choose a user ID (optional)')).toHaveValue('');
     expect(screen.getByText('Your new password needs:')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Read the privacy policy' })).toHaveAttribute('href', '/privacy-shield');
@@ -135,6 +139,37 @@ describe('the activation page', () => {
     expect(screen.getByLabelText('Account number')).toHaveValue('1000004');
     expect(store.getState().user).toBeNull();
     expect(store.getState().errors.map((e) => e.errorType)).toEqual(['activation']);
+  });
+
+  it('asks for the date of birth in full and sends it as an ISO date', async () => {
+    const { request } = open({ fields: ['accountNumber', 'dateOfBirth'], privacy: 0, request: () => Promise.resolve(makeUser()) as never });
+    const user = userEvent.setup();
+    const birth = within(screen.getByRole('group', { name: 'Date of birth' }));
+    await user.type(screen.getByLabelText('Account number'), '1000004');
+    await user.type(screen.getByLabelText('New password'), GOOD);
+    await user.type(screen.getByLabelText('Confirm new password'), GOOD);
+    await submit(user);
+    expect(screen.getByText('Fill in this field.')).toBeInTheDocument();
+    expect(birth.getByLabelText('Month')).toHaveFocus();
+
+    await user.selectOptions(birth.getByLabelText('Month'), 'April');
+    await user.type(birth.getByLabelText('Day'), '31');
+    await user.type(birth.getByLabelText('Year'), '1984');
+    expect(screen.getByText('Enter a day from 1 to 30.')).toBeInTheDocument();
+    await submit(user);
+    expect(screen.getByText('Enter a day from 1 to 30.')).toBeInTheDocument();
+    expect(birth.getByLabelText('Month')).toHaveFocus();
+    expect(request).not.toHaveBeenCalled();
+
+    await user.clear(birth.getByLabelText('Day'));
+    await user.type(birth.getByLabelText('Day'), '30');
+    await submit(user);
+    await waitFor(() =>
+      expect(request).toHaveBeenCalledWith('POST', '/activate', {
+        body: { characteristics: { accountNumber: '1000004', dateOfBirth: '1984-04-30' }, password: GOOD },
+        sessionId: null,
+      }),
+    );
   });
 
   it('puts an unknown field name into words', () => {

@@ -8,6 +8,8 @@ import { activate } from '../../state/session.ts';
 import { paths } from '../../routing/paths.ts';
 import { AppLink } from '../../ui/AppLink.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DateField, dateProblemText, type DateProblem } from '../../ui/DateField.tsx';
+import { localToday } from '../../ui/date-parts.ts';
 import { PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
 import { AuthAlerts } from './AuthAlerts.tsx';
 import { PasswordInput, TextField } from './fields.tsx';
@@ -21,7 +23,7 @@ const KNOWN_FIELDS: Readonly<Record<string, InputHints>> = {
   lastName: { autoComplete: 'family-name' },
   firstName: { autoComplete: 'given-name' },
   email: { type: 'email', autoComplete: 'email', dir: 'ltr', autoCapitalize: 'none' },
-  dateOfBirth: { type: 'date', autoComplete: 'bday' },
+  // dateOfBirth is a DateField (day, month, year in the page's language), not a text input.
   postalCode: { autoComplete: 'postal-code', autoCapitalize: 'characters' },
 };
 
@@ -31,7 +33,11 @@ export function fieldNameInWords(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-type Problems = Record<string, string | undefined>;
+/** A translation key, or why a date field's parts are not a date. */
+type Problems = Record<string, string | DateProblem | undefined>;
+
+/** The earliest date of birth the form takes: a plain typo guard, the program's data decides. */
+const OLDEST_BIRTH = '1900-01-01';
 
 /**
  * Activation (issue 7): the participant proves who they are with the client's activation fields,
@@ -41,13 +47,15 @@ type Problems = Record<string, string | undefined>;
 export default function ActivationPage() {
   const services = useServices();
   const { store } = services;
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const id = useId();
   const client = useAppState((s) => s.client);
   const fields = client?.clientBranding.activationFields ?? [];
   const rules = client?.passwordRules;
   const privacyVersion = client?.privacyNoticeVersion ?? 0;
   const [values, setValues] = useState<Record<string, string>>({});
+  const [dateProblems, setDateProblems] = useState<Record<string, DateProblem | undefined>>({});
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -61,7 +69,11 @@ export default function ActivationPage() {
 
   const validate = (): Problems => {
     const found: Problems = {};
-    for (const name of fields) if (!values[name]?.trim()) found[characteristicId(name)] = 'account.validation.required';
+    for (const name of fields) {
+      const dateProblem = dateProblems[name];
+      if (dateProblem) found[characteristicId(name)] = dateProblem;
+      else if (!values[name]?.trim()) found[characteristicId(name)] = 'account.validation.required';
+    }
     if (!password) found[fieldId('password')] = 'account.validation.password';
     else if (rules && !meetsPasswordRules(rules, password, username)) found[fieldId('password')] = 'account.validation.rules';
     if (confirm !== password) found[fieldId('confirm')] = 'account.validation.confirm';
@@ -99,7 +111,11 @@ export default function ActivationPage() {
   const clear = (key: string) => {
     if (problems[key]) setProblems((p) => ({ ...p, [key]: undefined }));
   };
-  const problem = (key: string) => (problems[key] ? t(problems[key]) : undefined);
+  const problem = (key: string) => {
+    const found = problems[key];
+    if (!found) return undefined;
+    return typeof found === 'string' ? t(found) : dateProblemText(i18n, found);
+  };
 
   return (
     <div className="auth">
@@ -116,6 +132,26 @@ export default function ActivationPage() {
               {fields.map((name) => {
                 const key = characteristicId(name);
                 const known = KNOWN_FIELDS[name];
+                if (name === 'dateOfBirth') {
+                  return (
+                    <DateField
+                      key={name}
+                      id={key}
+                      className="auth__date"
+                      label={t('account.field.dateOfBirth')}
+                      autoComplete="bday"
+                      min={OLDEST_BIRTH}
+                      max={localToday()}
+                      value={values[name] ?? ''}
+                      onChange={(value, dateProblem) => {
+                        setValues((v) => (v[name] === value ? v : { ...v, [name]: value }));
+                        setDateProblems((p) => ({ ...p, [name]: dateProblem }));
+                        clear(key);
+                      }}
+                      error={problem(key)}
+                    />
+                  );
+                }
                 return (
                   <TextField
                     key={name}
