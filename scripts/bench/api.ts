@@ -4,7 +4,7 @@
  */
 import { startBareServer } from './baseline.ts';
 import { apiHeaders, benchCode, BROWSER_ACCEPT_ENCODING, REDEEM_USER, signIn, STATEMENT_USER } from './fixtures.ts';
-import { load, type LoadResult } from './load.ts';
+import { load, loadSideBySide, type LoadResult } from './load.ts';
 import { rssMb } from './memory.ts';
 import type { Portal } from './portal.ts';
 
@@ -15,7 +15,7 @@ export interface ApiCase extends LoadResult {
 }
 
 export interface ApiResults {
-  /** The median of the baseline's runs (one right before each case, the case's ratio is to it). */
+  /** The median of the baseline's runs (one beside each case, in turns with it; the case's ratio is to it). */
   baseline: LoadResult;
   baselineRuns: number[];
   cases: ApiCase[];
@@ -75,13 +75,16 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
   const statementSession = await signIn(portal.baseUrl, STATEMENT_USER);
   const redeemSession = await signIn(portal.baseUrl, REDEEM_USER);
 
-  // The baseline runs again right before each case and the case's ratio is to that run: a
-  // neighbour's load that comes or goes during the bench shifts both sides of a ratio alike.
+  // Each case runs in turns with the baseline and its ratio is to the baseline's turns
+  // (loadSideBySide): a neighbour's load that comes or goes during the bench shifts both sides of
+  // a ratio alike.
   const bare = await startBareServer();
   const cases: ApiCase[] = [];
   const baselines: LoadResult[] = [];
   try {
-    const baselineSeconds = Math.max(2, Math.round(seconds / 2));
+    // Turns of 2 s, as many as fit in the case's seconds (two at least).
+    const sliceSeconds = Math.min(2, seconds);
+    const slices = Math.max(2, Math.round(seconds / sliceSeconds));
     // Client data and bundles are sent as ready bytes; what sending that many bytes costs the bare
     // framework on loopback is their ceiling. Measured alike, reported apart (no budget).
     // (fetch would ask for and undo a compression: the lengths are read as sent, from the header.)
@@ -95,9 +98,10 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
       { name: `reference: bare Fastify route sending ${kB(brotliBytes)} kB (client data's size in brotli)`, url: `${bare.url}/bytes/${brotliBytes}`, headers: {} },
     ];
     for (const spec of [...specsOf(api, demo, statementSession, redeemSession), ...references]) {
-      const before = await load({ url: bare.url, connections }, baselineSeconds, baselines.length === 0 ? warmupSeconds : 0);
+      // The bare route warms up once, before the first case.
+      if (baselines.length === 0) await load({ url: bare.url, connections }, warmupSeconds, 0);
+      const { result, baseline: before } = await loadSideBySide({ ...spec, connections }, { url: bare.url, connections }, slices, sliceSeconds, warmupSeconds);
       baselines.push(before);
-      const result = await load({ ...spec, connections }, seconds, warmupSeconds);
       cases.push({ name: spec.name, ...result, ratio: ratioOf(result, before) });
       log(`${spec.name}: ${result.requestsPerSecond} requests/s (baseline ${before.requestsPerSecond}), ${result.non2xx} non-2xx, ${result.errors} errors`);
     }

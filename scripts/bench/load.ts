@@ -45,6 +45,56 @@ export async function load(spec: LoadSpec, seconds: number, warmupSeconds: numbe
   return { ...result, acknowledged: result.acknowledged + warm };
 }
 
+/**
+ * A case and the baseline side by side (decision 036): after the case's warm-up, `slices` turns
+ * of each, `sliceSeconds` long, in the order baseline-case, case-baseline, … (so a neighbour's
+ * load that grows or fades through the turns weighs on both alike), each side's requests added
+ * up over its turns. On this shared machine the bare route alone moved between 26,000 and
+ * 51,000 requests/s from one 4-second run to the next; a ratio to one baseline run taken before
+ * an 8-second case swung with it by ±15 points. Latency: the median of the turns' p50 and the
+ * worst of their p99.
+ */
+export async function loadSideBySide(
+  spec: LoadSpec,
+  baseline: LoadSpec,
+  slices: number,
+  sliceSeconds: number,
+  warmupSeconds: number,
+): Promise<{ result: LoadResult; baseline: LoadResult }> {
+  const warm = warmupSeconds > 0 ? (await once(spec, warmupSeconds))['2xx'] : 0;
+  const ours: autocannon.Result[] = [];
+  const theirs: autocannon.Result[] = [];
+  for (let turn = 0; turn < slices; turn++) {
+    if (turn % 2 === 0) {
+      theirs.push(await once(baseline, sliceSeconds));
+      ours.push(await once(spec, sliceSeconds));
+    } else {
+      ours.push(await once(spec, sliceSeconds));
+      theirs.push(await once(baseline, sliceSeconds));
+    }
+  }
+  const result = combine(ours, spec.connections, slices * sliceSeconds);
+  return { result: { ...result, acknowledged: result.acknowledged + warm }, baseline: combine(theirs, baseline.connections, slices * sliceSeconds) };
+}
+
+function combine(results: autocannon.Result[], connections: number, seconds: number): LoadResult {
+  const sum = (pick: (r: autocannon.Result) => number) => results.reduce((total, r) => total + pick(r), 0);
+  const p50s = results.map((r) => r.latency.p50).sort((a, b) => a - b);
+  const requests = sum((r) => r.requests.total);
+  return {
+    requestsPerSecond: Math.round(requests / seconds),
+    p50: p50s[Math.floor(p50s.length / 2)]!,
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    requests,
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    non2xx: sum((r) => r.non2xx),
+    acknowledged: sum((r) => r['2xx']),
+    connections,
+    seconds,
+  };
+}
+
 /** Runs the spec against several URLs at once (one server process each) and adds them up. */
 export async function loadAcross(specs: LoadSpec[], seconds: number, warmupSeconds: number): Promise<LoadResult> {
   const warm = warmupSeconds > 0 ? (await Promise.all(specs.map((s) => once(s, warmupSeconds)))).reduce((sum, r) => sum + r['2xx'], 0) : 0;

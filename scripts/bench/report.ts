@@ -37,7 +37,7 @@ function apiTable(api: ApiResults): string[] {
     `| ${name} | ${n(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${failed(r)} | ${r.non2xx} | ${ratio} |`;
   const pct = (c: ApiCase) => `${Math.round(c.ratio * 1000) / 10}%`;
   return [
-    '| case | requests/s | p50 ms | p99 ms | errors | non-2xx | of the baseline run just before |',
+    '| case | requests/s | p50 ms | p99 ms | errors | non-2xx | of the baseline run in turns with it |',
     '|---|---:|---:|---:|---:|---:|---:|',
     row(`bare Fastify route (baseline: median of ${api.baselineRuns.map(n).join(', ')})`, api.baseline, '100%'),
     ...api.cases.map((c) => row(`\`${c.name}\``, c, pct(c))),
