@@ -7,7 +7,7 @@ import { cachedRead, cachedReadAtHand } from '../../db/read-cache.ts';
 import { errors } from '../../http/api-error.ts';
 import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';
 import { findClientCatalog } from '../catalog/store.ts';
-import { buildBundle } from '../i18n/service.ts';
+import { buildWebBundle } from '../i18n/service.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
 import { ssoProviderEnabled } from '../sso/settings.ts';
 import { findClient, listClientLocales, listMediaLabels } from './store.ts';
@@ -79,7 +79,7 @@ export async function getClientData(db: Db, clientId: string, sessionPolicy: Pic
   const [locales, labels, bundle, travel, ssoProvider] = await Promise.all([
     clientLocales(db, clientId),
     listMediaLabels(db, clientId),
-    buildBundle(db, clientId, client.default_locale),
+    buildWebBundle(db, clientId, client.default_locale),
     findClientCatalog(db, clientId, 'travel'),
     ssoProviderEnabled(db, clientId),
   ]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BundleReply, ErrorCode } from '@rewards/contract';
+import { BundleReply, ClientData, ErrorCode } from '@rewards/contract';
+import { buildBundle } from './service.ts';
 import { dialects } from '../../../test/databases.ts';
 import { createTestApp, OTHER_ORIGIN, type TestApp } from '../../../test/test-app.ts';
 
@@ -43,6 +44,19 @@ describe.each(dialects)('GET viewConfig/bundle/{locale} on %s', (dialect) => {
     const acme = BundleReply.parse((await t.api('GET', '/viewConfig/bundle/fr-FR')).json());
     expect(globex.bundleList['fr-FR']?.properties['login.title']).toBe('Bienvenue chez Globex');
     expect(acme.bundleList['fr-FR']?.properties['login.title']).not.toBe('Bienvenue chez Globex');
+  });
+
+  it("sends browsers none of the server's own texts (mails, statement lines), which the server still has", async () => {
+    const served = BundleReply.parse((await t.api('GET', '/viewConfig/bundle/fr-FR')).json()).bundleList['fr-FR']?.properties ?? {};
+    const page = ClientData.parse((await t.api('GET', '/viewConfig/client')).json()).bundleList['en-US']?.properties ?? {};
+    for (const properties of [served, page]) {
+      expect(Object.keys(properties).filter((key) => /^(mail|contactMail|ledger)\./.test(key))).toEqual([]);
+      expect(properties['login.heading']).toBeTruthy();
+    }
+    const own = (await buildBundle(t.database.db, 'acme', 'fr-FR')).properties;
+    expect(own['mail.greeting']).toBeTruthy();
+    expect(own['ledger.ots.redeemed']).toBeTruthy();
+    expect(own['contactMail.intro']).toBeTruthy();
   });
 
   it('refuses a language the client does not offer, and malformed tags', async () => {

@@ -4,11 +4,16 @@ import type { Db } from '../../db/database.ts';
 import { cachedRead, cachedReadAtHand } from '../../db/read-cache.ts';
 import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';
 import { baseBundles, FALLBACK_LOCALE } from './base-bundles.ts';
+import { webBundle } from './server-only-keys.ts';
 import { listClientTranslations } from './store.ts';
 
 /** A built bundle with what its route sends: computed once per cache lifetime, not per request. */
 export interface PreparedBundle {
+  /** Every text, the server's own included (mails, statements). */
   bundle: Bundle;
+  /** What browsers get: the same without the server's own texts (server-only-keys.ts). */
+  web: Bundle;
+  /** The ETag of `web`, the bytes the route sends. */
   etag: string;
   /** The route's reply body, serialised to UTF-8 once, with its ETag, headers and coded forms (decision 032). */
   reply: NegotiatedBody;
@@ -21,6 +26,11 @@ export interface PreparedBundle {
  */
 export async function buildBundle(db: Db, clientId: string, locale: string): Promise<Bundle> {
   return (await preparedBundle(db, clientId, locale)).bundle;
+}
+
+/** The same as browsers get it, without the texts only the server reads (decision 036). */
+export async function buildWebBundle(db: Db, clientId: string, locale: string): Promise<Bundle> {
+  return (await preparedBundle(db, clientId, locale)).web;
 }
 
 /** What preparedBundle would answer from memory right now, without a promise (decision 036). */
@@ -38,11 +48,12 @@ export function preparedBundle(db: Db, clientId: string, locale: string): Promis
     };
     for (const { key, text } of overrides) properties[key] = text;
     const bundle = { locale, properties };
-    const etag = bundleEtag(bundle);
+    const web = webBundle(bundle);
+    const etag = bundleEtag(web);
     // Revalidated every time (no-cache), answered 304 when unchanged: an operator's edit shows
     // within the read cache's few seconds. The URL names no version, so it cannot be kept long.
-    const reply = negotiatedBody(key, Buffer.from(JSON.stringify({ bundleList: { [locale]: bundle } })), etag, ['cache-control', 'no-cache']);
-    return { bundle, etag, reply };
+    const reply = negotiatedBody(key, Buffer.from(JSON.stringify({ bundleList: { [locale]: web } })), etag, ['cache-control', 'no-cache']);
+    return { bundle, web, etag, reply };
   });
 }
 
