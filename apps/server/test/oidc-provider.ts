@@ -128,6 +128,45 @@ export class CookieJar {
   }
 }
 
+/** What a browser does with the provider's page it has landed on: stop there, or submit a form. */
+type PageStep = { stop: true } | { submit: URL; body?: string };
+
+/**
+ * Walks a browser through the provider from `start`: follows redirects with the provider's
+ * cookies (GET after a redirect, as browsers do), lets `onPage` decide at each page (a step
+ * without a body is a GET), and returns
+ * where the browser leaves the provider (or the page `onPage` stopped on), with whether it stopped.
+ */
+async function walkProvider(start: string, jar: CookieJar, onPage: (page: string, action: URL) => PageStep): Promise<{ url: URL; stopped: boolean }> {
+  const providerOrigin = new URL(start).origin;
+  let url = new URL(start);
+  let body: string | undefined;
+  for (let hop = 0; hop < 20; hop += 1) {
+    if (url.origin !== providerOrigin) return { url, stopped: false };
+    const response = await fetch(url, {
+      method: body === undefined ? 'GET' : 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+      ...(body === undefined ? {} : { body }),
+    });
+    jar.take(response);
+    const location = response.headers.get('location');
+    if (location) {
+      url = new URL(location, url);
+      body = undefined;
+      continue;
+    }
+    const page = await response.text();
+    const action = /action="([^"]+)"/.exec(page)?.[1];
+    if (response.status !== 200 || !action) throw new Error(`The provider answered ${response.status} at ${url.pathname}`);
+    const step = onPage(page, new URL(action.replaceAll('&amp;', '&'), url));
+    if ('stop' in step) return { url, stopped: true };
+    url = step.submit;
+    body = step.body;
+  }
+  throw new Error('Too many redirects at the provider');
+}
+
 /**
  * Does at the provider what a person does in a browser: opens the authorization URL, types
  * `login` on the login page (or cancels there), and returns the URL the provider finally sends
@@ -135,41 +174,12 @@ export class CookieJar {
  * keep the provider's session for a later signOutAtProvider.
  */
 export async function signInAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean; jar?: CookieJar } = {}): Promise<URL> {
-  const jar = options.jar ?? new CookieJar();
-  const providerOrigin = new URL(authorizationUrl).origin;
-  let url = new URL(authorizationUrl);
-  let method: 'GET' | 'POST' = 'GET';
-  let body: string | undefined;
-  for (let hop = 0; hop < 20; hop += 1) {
-    if (url.origin !== providerOrigin) return url;
-    const response = await fetch(url, {
-      method,
-      redirect: 'manual',
-      headers: { cookie: jar.header(), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-      ...(body ? { body } : {}),
-    });
-    jar.take(response);
-    const location = response.headers.get('location');
-    if (location) {
-      url = new URL(location, url);
-      method = 'GET';
-      body = undefined;
-      continue;
-    }
-    const page = await response.text();
-    const action = /action="([^"]+)"/.exec(page)?.[1];
-    if (response.status !== 200 || !action) throw new Error(`The provider answered ${response.status} at ${url.pathname}`);
-    const submit = new URL(action.replaceAll('&amp;', '&'), url);
-    if (options.cancel) {
-      // The development login page's "[ Cancel ]" link: the interaction's abort address.
-      url = new URL(`${submit.pathname.replace(/\/$/, '')}/abort`, url);
-      continue;
-    }
-    method = 'POST';
-    url = submit;
-    body = new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString();
-  }
-  throw new Error('Too many redirects at the provider');
+  const walked = await walkProvider(authorizationUrl, options.jar ?? new CookieJar(), (_page, submit) => {
+    // The development login page's "[ Cancel ]" link: the interaction's abort address, opened.
+    if (options.cancel) return { submit: new URL(`${submit.pathname.replace(/\/$/, '')}/abort`, submit) };
+    return { submit, body: new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString() };
+  });
+  return walked.url;
 }
 
 /**
@@ -178,33 +188,12 @@ export async function signInAtProvider(authorizationUrl: string, login: string, 
  * stops. Returns where the browser ends, and whether it was asked.
  */
 export async function signOutAtProvider(endSessionUrl: string, jar: CookieJar): Promise<{ url: URL; asked: boolean }> {
-  const providerOrigin = new URL(endSessionUrl).origin;
-  let url = new URL(endSessionUrl);
-  let body: string | undefined;
-  for (let hop = 0; hop < 20; hop += 1) {
-    if (url.origin !== providerOrigin) return { url, asked: false };
-    const response = await fetch(url, {
-      method: body ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: { cookie: jar.header(), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-      ...(body ? { body } : {}),
-    });
-    jar.take(response);
-    const location = response.headers.get('location');
-    if (location) {
-      url = new URL(location, url);
-      body = undefined;
-      continue;
-    }
-    const page = await response.text();
-    const action = /action="([^"]+)"/.exec(page)?.[1];
-    if (response.status !== 200 || !action) throw new Error(`The provider answered ${response.status} at ${url.pathname}`);
+  const walked = await walkProvider(endSessionUrl, jar, (page, submit) => {
     // A page that submits itself (this provider's hinted sign-out, oidc-provider's own form_post).
-    if (!page.includes('document.forms[0].submit()')) return { url, asked: true };
+    if (!page.includes('document.forms[0].submit()')) return { stop: true };
     const fields = new URLSearchParams();
     for (const input of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)) fields.set(input[1]!, input[2]!);
-    url = new URL(action.replaceAll('&amp;', '&'), url);
-    body = fields.toString();
-  }
-  throw new Error('Too many redirects at the provider');
+    return { submit, body: fields.toString() };
+  });
+  return { url: walked.url, asked: walked.stopped };
 }
