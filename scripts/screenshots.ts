@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuild, ROOT, startPortalServer } from '../apps/web/e2e/harness/server.ts';
+import { ensureWebBuild, rewardsCli, ROOT, startPortalServer } from '../apps/web/e2e/harness/server.ts';
 import { chooseLanguage, DEMO_PASSWORD, expectPath, expectVisible, launchChromium, loginForm, signIn } from '../apps/web/e2e/harness/pages.ts';
 import { ensureSystemPackages, requirements } from './lib/system.ts';
 import type { ScreenKit } from './screens/kit.ts';
@@ -105,6 +105,7 @@ try {
     signIn: (page, username) => signIn(page, username),
     switchTo,
     shoot,
+    rewards: (args) => rewardsCli(server.databaseUrl, args),
   };
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
   const capabilities = { activity: activityScenes, ots: otsScenes, shops: shopsScenes, profile: profileScenes, content: contentScenes, extras: extrasScenes, account: accountScenes, sso: ssoScenes, 'launch-as': launchAsScenes, neighbour: neighbourScenes,

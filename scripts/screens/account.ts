@@ -1,3 +1,4 @@
+import { ACTIVATION_FIELDS } from '@rewards/contract/activation-fields';
 import type { Page } from 'playwright-core';
 import { acknowledgeCookieNotice, expectVisible } from '../../apps/web/e2e/harness/pages.ts';
 import type { ScreenKit, ScreenLocale } from './kit.ts';
@@ -61,25 +62,49 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
     }
   }
 
-  // A client asking for a date of birth (decision 037): the demo's client does not, so the page's
-  // inlined client data is given one more field. February 31 is typed, to show the message.
+  // A client asking for a date of birth (decisions 037, 039): the operator makes Acme ask for it,
+  // as `rewards clients update --activation-fields` does, and sets it back afterwards. February
+  // 31 is typed, to show the message.
   const locales: ScreenLocale[] = [...kit.locales.filter((l) => l.code === 'en-US'), { code: 'fr-FR', name: /français|french/i }, ...kit.locales.filter((l) => l.code !== 'en-US')];
-  for (const locale of locales) {
-    for (const width of kit.widths) {
-      const page = await kit.newPage(width);
-      await page.route(/\/activation$/, async (route) => {
-        const reply = await route.fetch();
-        const html = (await reply.text()).replace('"activationFields":["accountNumber","lastName"]', '"activationFields":["accountNumber","lastName","dateOfBirth"]');
-        await route.fulfill({ status: reply.status(), contentType: 'text/html; charset=utf-8', body: html });
-      });
+  await setAcmeFields(kit, 'accountNumber,dateOfBirth', '.date-field', true);
+  try {
+    for (const locale of locales) {
+      for (const width of kit.widths) {
+        const page = await kit.newPage(width);
+        await open(kit, page, '/activation', locale);
+        const birth = page.locator('main .date-field');
+        await birth.locator('.date-field__part--day input').fill('31');
+        await birth.locator('select').selectOption('2');
+        await birth.locator('.date-field__part--year input').fill('1990');
+        await expectVisible(birth.locator('.date-field__error'));
+        await kit.shoot(page, `account-activation-birth-${locale.code}-${width}`);
+        await page.context().close();
+      }
+    }
+    // Every field the operator command accepts, each with its label in the page's language.
+    await setAcmeFields(kit, ACTIVATION_FIELDS.join(','), 'input[type=email]', true);
+    for (const locale of kit.locales) {
+      const page = await kit.newPage(375);
       await open(kit, page, '/activation', locale);
-      const birth = page.locator('main .date-field');
-      await birth.locator('.date-field__part--day input').fill('31');
-      await birth.locator('select').selectOption('2');
-      await birth.locator('.date-field__part--year input').fill('1990');
-      await expectVisible(birth.locator('.date-field__error'));
-      await kit.shoot(page, `account-activation-birth-${locale.code}-${width}`);
+      await kit.shoot(page, `account-activation-all-fields-${locale.code}-375`);
       await page.context().close();
     }
+  } finally {
+    await setAcmeFields(kit, 'accountNumber,lastName', '.date-field', false);
   }
+}
+
+/** Sets Acme's activation fields and waits until the portal's cached client data shows them (the form has, or has not, `sign`). */
+async function setAcmeFields(kit: ScreenKit, fields: string, sign: string, present: boolean): Promise<void> {
+  await kit.rewards(['clients', 'update', '--client', 'acme', '--activation-fields', fields]);
+  const page = await kit.newPage(1280);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await page.goto('/activation');
+    await expectVisible(page.locator('main h1'));
+    if ((await page.locator(`main form ${sign}`).count()) > 0 === present) break;
+    if (Date.now() > deadline) throw new Error(`Acme's activation fields did not become ${fields}`);
+    await page.waitForTimeout(1000);
+  }
+  await page.context().close();
 }

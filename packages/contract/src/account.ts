@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTIVATION_FIELDS } from './activation-fields.ts';
 
 /**
  * Account lifecycle (issue 7): activation, forgot user id, forgot and reset password.
@@ -6,7 +7,12 @@ import { z } from 'zod';
  */
 
 /** The facts that prove who an enrolled participant is, by activation field (clientBranding.activationFields). */
-export const ActivationCharacteristics = z.record(z.string().min(1).max(40), z.string().trim().min(1).max(200));
+export const ActivationCharacteristics = z
+  .record(z.string().min(1).max(40), z.string().trim().min(1).max(200))
+  .describe(
+    `Exactly the client's clientBranding.activationFields, each with its value. The fields a client can ask for: ${ACTIVATION_FIELDS.join(', ')}; ` +
+      'dateOfBirth as YYYY-MM-DD. Names and e-mail addresses are compared ignoring case (names also accents), the rest exactly.',
+  );
 
 export const ActivateRequest = z.object({
   characteristics: ActivationCharacteristics,

@@ -10,6 +10,7 @@ export * from './catalog.ts';
 export * from './profile.ts';
 export * from './content.ts';
 export * from './account.ts';
+export * from './activation-fields.ts';
 export * from './sso.ts';
 export * from './launch-as.ts';
 export * from './admin.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EmailAddress } from '@rewards/contract';
+import { EmailAddress, isIsoDate, OLDEST_BIRTH_DATE } from '@rewards/contract';
 import type { NewParticipant } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 
@@ -18,6 +18,8 @@ export interface ParticipantFields {
   programs: string[];
   /** Undefined: pending for a new participant, unchanged for a known one. */
   status: ParticipantStatus | undefined;
+  /** ISO YYYY-MM-DD; null: none on file; undefined: not given (a known participant's stays). */
+  dateOfBirth: string | null | undefined;
 }
 
 export const PARTICIPANT_STATUSES = ['pending', 'active', 'inactive'] as const;
@@ -37,7 +39,12 @@ export const IMPORT_COLUMNS = [
   'programs',
   'status',
 ] as const;
+/** Columns a file may leave out: absent, a known participant's value stays as it is. */
+export const OPTIONAL_IMPORT_COLUMNS = ['date_of_birth'] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+export type OptionalImportColumn = (typeof OPTIONAL_IMPORT_COLUMNS)[number];
+/** One participant's raw values: every required column, and the optional ones the file has. */
+export type RawParticipant = Record<ImportColumn, string> & Partial<Record<OptionalImportColumn, string>>;
 
 export type FieldsResult = { ok: true; fields: ParticipantFields } | { ok: false; reason: string };
 
@@ -83,7 +90,7 @@ export function parsePrograms(value: string): string[] | { reason: string } {
  * normalised: trimmed, the locale spelled as the client does (empty: the client's default),
  * flags as booleans. The first problem found is the reason.
  */
-export function checkParticipant(raw: Record<ImportColumn, string>, client: ClientRules): FieldsResult {
+export function checkParticipant(raw: RawParticipant, client: ClientRules, today = new Date().toISOString().slice(0, 10)): FieldsResult {
   const username = raw.username.trim();
   if (!USERNAME.test(username)) return { ok: false, reason: `username "${username}" must be 3 to 100 characters without spaces` };
   const firstName = text('first_name', raw.first_name.trim(), 100);
@@ -108,10 +115,26 @@ export function checkParticipant(raw: Record<ImportColumn, string>, client: Clie
   const askedStatus = raw.status.trim().toLowerCase();
   const status = askedStatus === '' ? undefined : PARTICIPANT_STATUSES.find((s) => s === askedStatus);
   if (askedStatus !== '' && !status) return { ok: false, reason: `status "${raw.status.trim()}" must be pending, active or inactive` };
+  const dateOfBirth = raw.date_of_birth === undefined ? undefined : parseDateOfBirth(raw.date_of_birth, today);
+  if (typeof dateOfBirth === 'object' && dateOfBirth !== null) return { ok: false, ...dateOfBirth };
   return {
     ok: true,
-    fields: { username, firstName, lastName, email: email.data, locale, accountNumber, merchandise, experiences, ots, programs, status },
+    fields: { username, firstName, lastName, email: email.data, locale, accountNumber, merchandise, experiences, ots, programs, status, dateOfBirth },
   };
+}
+
+/**
+ * A date of birth as an operator writes it: ISO YYYY-MM-DD naming a real day between
+ * OLDEST_BIRTH_DATE and today (what the activation form accepts), or empty for none.
+ */
+export function parseDateOfBirth(value: string, today: string): string | null | { reason: string } {
+  const date = value.trim();
+  if (date === '') return null;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return { reason: `date_of_birth "${date}" must be written YYYY-MM-DD, e.g. 1987-03-14` };
+  if (!isIsoDate(date)) return { reason: `date_of_birth "${date}" is not a day of the calendar` };
+  if (date < OLDEST_BIRTH_DATE) return { reason: `date_of_birth "${date}" is before ${OLDEST_BIRTH_DATE}` };
+  if (date > today) return { reason: `date_of_birth "${date}" is in the future` };
+  return date;
 }
 
 /**
@@ -157,6 +180,7 @@ export function participantRow(
     offers_experiences: fields.experiences ? 1 : 0,
     ots_enabled: fields.ots ? 1 : 0,
     privacy_ack_version: 0,
+    date_of_birth: fields.dateOfBirth ?? null,
     balance: null,
     created_at: row.createdAt,
   };

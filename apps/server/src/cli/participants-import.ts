@@ -19,7 +19,19 @@ import { usernameKey } from '../modules/participants/store.ts';
 import { CliError, type CommandResult } from './cli-context.ts';
 import { operatorOrigin } from './commands/audit.ts';
 import { emptyCounts, formatImportReport, progressBar, writeRejects, type ImportReport, type RejectedLine } from './import-report.ts';
-import { checkParticipant, IMPORT_COLUMNS, participantRow, resultingStatus, unusablePasswordHash, type ClientRules, type ImportColumn, type ParticipantFields } from './participant-fields.ts';
+import {
+  checkParticipant,
+  IMPORT_COLUMNS,
+  OPTIONAL_IMPORT_COLUMNS,
+  participantRow,
+  resultingStatus,
+  unusablePasswordHash,
+  type ClientRules,
+  type ImportColumn,
+  type OptionalImportColumn,
+  type ParticipantFields,
+  type RawParticipant,
+} from './participant-fields.ts';
 
 /** Lines per transaction: few commits, and a stopped import loses at most one batch (which a re-run redoes). */
 export const IMPORT_BATCH = 1000;
@@ -29,10 +41,12 @@ interface GoodLine {
   fields: ParticipantFields;
 }
 
+type HeaderColumn = ImportColumn | OptionalImportColumn;
+
 /** The header's columns by position, or a CliError naming what is missing, unknown or repeated. */
-function readHeader(record: string[]): ImportColumn[] {
+function readHeader(record: string[]): HeaderColumn[] {
   const names = record.map((name) => name.trim().toLowerCase());
-  const known = new Set<string>(IMPORT_COLUMNS);
+  const known = new Set<string>([...IMPORT_COLUMNS, ...OPTIONAL_IMPORT_COLUMNS]);
   const unknown = names.filter((name) => !known.has(name));
   const missing = IMPORT_COLUMNS.filter((column) => !names.includes(column));
   const repeated = names.filter((name, index) => names.indexOf(name) !== index);
@@ -41,8 +55,10 @@ function readHeader(record: string[]): ImportColumn[] {
     unknown.length > 0 ? `unknown ${unknown.map((n) => `"${n}"`).join(', ')}` : '',
     repeated.length > 0 ? `repeated ${repeated.join(', ')}` : '',
   ].filter((p) => p !== '');
-  if (problems.length > 0) throw new CliError(`The header row must name the columns ${IMPORT_COLUMNS.join(',')} (in any order): ${problems.join('; ')}`);
-  return names as ImportColumn[];
+  if (problems.length > 0) {
+    throw new CliError(`The header row must name the columns ${IMPORT_COLUMNS.join(',')} (in any order; optional: ${OPTIONAL_IMPORT_COLUMNS.join(',')}): ${problems.join('; ')}`);
+  }
+  return names as HeaderColumn[];
 }
 
 async function requireFile(path: string): Promise<number> {
@@ -118,7 +134,7 @@ export async function importParticipants(
     }),
   );
   const progress = progressBar('participants', size);
-  let header: ImportColumn[] | undefined;
+  let header: HeaderColumn[] | undefined;
   let batch: GoodLine[] = [];
   try {
     for await (const { info, record } of parser as AsyncIterable<{ info: { lines: number }; record: string[] }>) {
@@ -132,7 +148,7 @@ export async function importParticipants(
         reject(line, `expected ${header.length} fields, found ${record.length}`);
         continue;
       }
-      const raw = {} as Record<ImportColumn, string>;
+      const raw = {} as RawParticipant;
       header.forEach((column, index) => (raw[column] = record[index] ?? ''));
       const checked = checkParticipant(raw, rules);
       if (!checked.ok) {
@@ -214,7 +230,9 @@ async function writeParticipants(db: Db, clientId: string, batch: GoodLine[], pa
     }
     const current = existing.get(key);
     const status = resultingStatus(current?.status, fields.status);
-    const row = participantRow(fields, { id: current?.id ?? randomUUID(), clientId, usernameKey: key, passwordHash, status, createdAt: now.toISOString() });
+    // A file without the date_of_birth column leaves the date on file as it is.
+    const dateOfBirth = fields.dateOfBirth === undefined ? (current?.date_of_birth ?? null) : fields.dateOfBirth;
+    const row = participantRow({ ...fields, dateOfBirth }, { id: current?.id ?? randomUUID(), clientId, usernameKey: key, passwordHash, status, createdAt: now.toISOString() });
     if (!current) {
       outcome.added += 1;
       upserts.push(row);
@@ -232,7 +250,8 @@ async function writeParticipants(db: Db, clientId: string, batch: GoodLine[], pa
       current.account_number !== row.account_number ||
       Number(current.offers_merchandise) !== row.offers_merchandise ||
       Number(current.offers_experiences) !== row.offers_experiences ||
-      Number(current.ots_enabled) !== row.ots_enabled;
+      Number(current.ots_enabled) !== row.ots_enabled ||
+      current.date_of_birth !== row.date_of_birth;
     if (!rowChanged && !programsChanged) {
       outcome.unchanged += 1;
       continue;

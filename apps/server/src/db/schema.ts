@@ -71,6 +71,8 @@ export interface ParticipantsTable {
   offers_experiences: number;
   ots_enabled: number;
   privacy_ack_version: number;
+  /** ISO YYYY-MM-DD, an activation fact (migration 015); null: not given by the program. */
+  date_of_birth: string | null;
   /** Cache of the ledger's sum, updated in the same transaction; null until the first entry. */
   balance: number | null;
   created_at: string;

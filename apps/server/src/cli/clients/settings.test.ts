@@ -1,3 +1,4 @@
+import { ACTIVATION_FIELDS } from '@rewards/contract';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +49,12 @@ describe('client settings from flags', () => {
     expect(parseActivationFields('--activation-fields', 'userName,firstName')).toEqual(['userName', 'firstName']);
     expect(parseActivationFields('--activation-fields', 'none')).toEqual([]);
     expect(() => parseActivationFields('--activation-fields', 'lastName')).toThrow('must include accountNumber or userName');
+  });
+
+  it('knows exactly the fields of the contract, the date of birth among them', () => {
+    expect(parseActivationFields('--activation-fields', 'accountNumber,dateOfBirth')).toEqual(['accountNumber', 'dateOfBirth']);
+    expect(parseActivationFields('--activation-fields', ACTIVATION_FIELDS.join(','))).toEqual([...ACTIVATION_FIELDS]);
+    expect(() => parseActivationFields('--activation-fields', 'accountNumber,postalCode')).toThrow('unknown field "postalCode" (use accountNumber, userName, lastName, firstName, emailAddress, dateOfBirth, or none)');
   });
 });
 

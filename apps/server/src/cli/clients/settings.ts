@@ -1,4 +1,4 @@
-import { EmailAddress, LocaleCode, PasswordRules } from '@rewards/contract';
+import { ACTIVATION_FIELDS, ACTIVATION_LOCATORS, EmailAddress, isActivationField, LocaleCode, PasswordRules } from '@rewards/contract';
 import { z } from 'zod';
 import { CliError } from '../cli-context.ts';
 
@@ -131,18 +131,19 @@ export function parsePasswordRules(flag: string, value: string): PasswordRules {
   return parseFlag(flag, BoundedPasswordRules, rules);
 }
 
-/** The facts activation can ask for (modules/account/characteristics.ts). */
-export const ACTIVATION_FACTS = ['accountNumber', 'userName', 'lastName', 'firstName', 'emailAddress'] as const;
-
-/** A comma list of facts, or `none` (no self-activation). One of them must find the account: accountNumber or userName. */
+/**
+ * A comma list of the contract's ACTIVATION_FIELDS (the ones the server compares and the web
+ * translates, decision 039), or `none` (no self-activation). One of them must find the account:
+ * accountNumber or userName.
+ */
 export function parseActivationFields(flag: string, value: string): string[] {
   if (value.trim() === 'none') return [];
   const fields = value.split(',').map((f) => f.trim()).filter(Boolean);
   for (const field of fields) {
-    if (!(ACTIVATION_FACTS as readonly string[]).includes(field)) throw new CliError(`${flag}: unknown field "${field}" (use ${ACTIVATION_FACTS.join(', ')}, or none)`);
+    if (!isActivationField(field)) throw new CliError(`${flag}: unknown field "${field}" (use ${ACTIVATION_FIELDS.join(', ')}, or none)`);
   }
   if (new Set(fields).size !== fields.length) throw new CliError(`${flag}: a field is named twice`);
-  if (!fields.includes('accountNumber') && !fields.includes('userName')) throw new CliError(`${flag}: must include accountNumber or userName, which find the account`);
+  if (!ACTIVATION_LOCATORS.some((locator) => fields.includes(locator))) throw new CliError(`${flag}: must include ${ACTIVATION_LOCATORS.join(' or ')}, which find the account`);
   return fields;
 }
 

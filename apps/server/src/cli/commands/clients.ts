@@ -1,3 +1,4 @@
+import { ACTIVATION_FIELDS } from '@rewards/contract';
 import type { Command } from 'commander';
 import { applyClientChange, type ChangeOutcome, type ClientChange } from '../clients/apply.ts';
 import { CONTENT_LAYOUT, formatContentReport, importContent } from '../clients/content.ts';
@@ -63,7 +64,7 @@ function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
     .option('--default-locale <code>', 'the language shown first; one of the locales')
     .option('--media-label <locale:forms>', 'what the points are called in a locale, by plural form: "fr-FR:one=point Nimbus;many=de points Nimbus;other=points Nimbus" (forms of Intl.PluralRules for that locale, other required; repeatable)', repeat)
     .option('--password-rules <rules>', 'the whole rule set: "min=10,max=128,upper,lower,digit,symbol,not-username" (rules not named are off; max at most 200)')
-    .option('--activation-fields <fields>', 'facts activation asks for: accountNumber,userName,lastName,firstName,emailAddress (accountNumber or userName needed), or none')
+    .option('--activation-fields <fields>', `facts activation asks for: ${ACTIVATION_FIELDS.join(',')} (accountNumber or userName needed), or none`)
     .option('--merchandise <url>', 'the merchandise catalog (http(s) URL or a path on the portal), or none to withdraw it')
     .option('--merchandise-partner <id>', 'its partner id; a new one gets a secret, printed once')
     .option('--experiences <url>', 'the experiences catalog, or none')

@@ -98,6 +98,7 @@ interface CreateOptions {
   program: string[];
   status: string;
   passwordFile?: string;
+  dateOfBirth?: string;
 }
 
 export function registerParticipants(program: Command): void {
@@ -116,6 +117,7 @@ export function registerParticipants(program: Command): void {
     .option('--offerings <list>', 'comma-separated: merchandise, experiences, ots, or none', 'merchandise,experiences')
     .option('--program <name>', 'a program the participant is in (repeat for several)', collect, [])
     .option('--status <status>', 'pending, active or inactive', 'pending')
+    .option('--date-of-birth <YYYY-MM-DD>', 'date of birth, for clients whose activation asks for dateOfBirth')
     .option('--password-file <file>', "an initial password, first line of the file (/dev/stdin to pipe it); checked against the client's rules");
   action<CreateOptions>(create, async (db, { args, options, operator }) => {
     const client = await requireClient(db, options.client);
@@ -134,6 +136,7 @@ export function registerParticipants(program: Command): void {
         ots: String(offerings.ots),
         programs: options.program.join('|'),
         status: parseStatus(options.status),
+        ...(options.dateOfBirth === undefined ? {} : { date_of_birth: options.dateOfBirth }),
       },
       { locales, defaultLocale: client.default_locale },
     );
@@ -279,7 +282,9 @@ export function registerParticipants(program: Command): void {
     .description(
       'enrol or update participants from a CSV file with the header ' +
         'username,first_name,last_name,email,locale,account_number,merchandise,experiences,ots,programs,status ' +
-        '(any order; programs separated by |; flags true/false/1/0/yes/no; empty locale: the default; empty status: pending for new, unchanged otherwise). ' +
+        'and optionally date_of_birth ' +
+        '(any order; programs separated by |; flags true/false/1/0/yes/no; empty locale: the default; empty status: pending for new, unchanged otherwise; ' +
+        'date_of_birth YYYY-MM-DD, empty for none, a file without the column leaves dates as they are). ' +
         'Idempotent on username: a re-run updates changed lines and leaves the rest.',
     )
     .argument('<file>', 'the CSV file (UTF-8)')
@@ -325,6 +330,7 @@ async function showParticipant(db: Db, participant: Participant): Promise<Comman
     balance: participant.balance,
     offerings: { merchandise: participant.offers_merchandise === 1, experiences: participant.offers_experiences === 1, ots: participant.ots_enabled === 1 },
     programs: programs.get(participant.id) ?? [],
+    dateOfBirth: participant.date_of_birth,
     privacyNoticeAcknowledged: participant.privacy_ack_version,
     createdAt: participant.created_at,
     liveSessions,
@@ -342,7 +348,7 @@ async function showParticipant(db: Db, participant: Participant): Promise<Comman
   const failureText = Object.entries(failures).filter(([, count]) => count > 0).map(([name, count]) => `${name} ${count}/${limitOf(name)}`);
   const lines = [
     `${json.username} (${json.firstName} ${json.lastName}) in ${clientId}: ${json.status}`,
-    `  account ${json.accountNumber}, ${json.email}, ${json.locale}, enrolled ${json.createdAt}`,
+    `  account ${json.accountNumber}, ${json.email}, ${json.locale}, born ${json.dateOfBirth ?? 'unknown'}, enrolled ${json.createdAt}`,
     `  balance ${json.balance ?? 'none (no entries yet)'}`,
     `  offerings: ${offerings.join(', ') || 'none'}; programs: ${json.programs.join(', ') || 'none'}`,
     `  sessions: ${liveSessions} live`,

@@ -31,6 +31,8 @@ interface NeighbourParticipant {
   locale: string;
   /** Amounts, oldest first, one entry every few weeks. */
   amounts: number[];
+  /** Not yet activated: proves who they are with account number and date of birth. */
+  pending?: { dateOfBirth: string };
 }
 
 const PARTICIPANTS: NeighbourParticipant[] = [
@@ -38,7 +40,12 @@ const PARTICIPANTS: NeighbourParticipant[] = [
   { username: 'demo', firstName: 'Noémie', lastName: 'Nuage', locale: 'fr-FR', amounts: [1500, 400, 750, -900, 1200, 300] },
   { username: 'voyageur', firstName: 'Victor', lastName: 'Vent', locale: 'fr-FR', amounts: [600, 200] },
   { username: 'skyler', firstName: 'Skyler', lastName: 'Stratus', locale: 'en-US', amounts: [2000, -1500, 250] },
+  // Nimbus asks for the date of birth at activation (decision 039): Élise, 2000004, 1987-03-14.
+  { username: 'escale', firstName: 'Élise', lastName: 'Escale', locale: 'fr-FR', amounts: [], pending: { dateOfBirth: '1987-03-14' } },
 ];
+
+/** The demo's participant who activates with a date of birth (README, browser tests). */
+export const NIMBUS_PENDING = { username: 'escale', accountNumber: '2000004', dateOfBirth: '1987-03-14' } as const;
 
 const CONTENT: Record<string, Record<string, string>> = {
   'fr-FR': {
@@ -101,7 +108,8 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
       site_name: 'Nimbus',
       site_url: 'https://www.nimbus.example',
       password_rules: JSON.stringify({ minLength: 10, maxLength: 128, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: false, notUsername: true }),
-      activation_fields: JSON.stringify(['accountNumber', 'lastName']),
+      // The demo's client that asks for a date of birth (Acme asks for the last name).
+      activation_fields: JSON.stringify(['accountNumber', 'dateOfBirth']),
       countries: JSON.stringify([{ code: 'FR', name: 'France' }, { code: 'BE', name: 'Belgique' }]),
       support_email: 'aide@nimbus.example',
       created_at: created,
@@ -151,7 +159,7 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
       first_name: person.firstName,
       last_name: person.lastName,
       password_hash: demoPasswordHash,
-      status: 'active',
+      status: person.pending ? 'pending' : 'active',
       locale: person.locale,
       account_number: String(2_000_001 + index),
       offers_merchandise: 0,
@@ -159,6 +167,7 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
       // On-the-spot codes are offered (the home shows where to enter one); catalogs are not.
       ots_enabled: 1,
       privacy_ack_version: 0,
+      date_of_birth: person.pending?.dateOfBirth ?? null,
       // The cached balance is the entries' sum, written with them (no entry: no balance yet).
       balance: person.amounts.length > 0 ? person.amounts.reduce((a, b) => a + b, 0) : null,
       created_at: created,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { ledgerSum } from '../../modules/ledger/store.ts';
 import { DEMO_CLIENT_ID, seedDemo } from './demo.ts';
-import { NEIGHBOUR_CLIENT_ID } from './demo-neighbour.ts';
+import { NEIGHBOUR_CLIENT_ID, NIMBUS_PENDING } from './demo-neighbour.ts';
 
 describe.each(dialects)('the demo program on %s', (dialect) => {
   let database: TestDatabase;
@@ -96,5 +96,17 @@ describe.each(dialects)('the demo program on %s', (dialect) => {
       { client_id: DEMO_CLIENT_ID, first_name: 'Dana', balance: 12_500 },
       { client_id: NEIGHBOUR_CLIENT_ID, first_name: 'Noémie', balance: 3_250 },
     ]);
+  });
+
+  it('has, in Nimbus, a participant to activate with account number and date of birth', async () => {
+    const client = await database.db.selectFrom('clients').select('activation_fields').where('id', '=', NEIGHBOUR_CLIENT_ID).executeTakeFirstOrThrow();
+    expect(JSON.parse(client.activation_fields)).toEqual(['accountNumber', 'dateOfBirth']);
+    const escale = await database.db
+      .selectFrom('participants')
+      .select(['username', 'account_number', 'date_of_birth', 'status'])
+      .where('client_id', '=', NEIGHBOUR_CLIENT_ID)
+      .where('date_of_birth', 'is not', null)
+      .execute();
+    expect(escale).toEqual([{ username: NIMBUS_PENDING.username, account_number: NIMBUS_PENDING.accountNumber, date_of_birth: NIMBUS_PENDING.dateOfBirth, status: 'pending' }]);
   });
 });

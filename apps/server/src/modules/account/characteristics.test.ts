@@ -8,6 +8,7 @@ const pat = {
   first_name: 'Zoë  Anne',
   email: 'Pat@Example.com',
   username: 'pat',
+  date_of_birth: '1987-03-14',
 } as Participant;
 const fields = ['accountNumber', 'lastName'];
 
@@ -23,6 +24,17 @@ describe('matching activation facts', () => {
     expect(characteristicsMatch(fields, { accountNumber: '1000004', lastName: 'Müller-Lüdenscheidt' }, undefined)).toBe(false);
     expect(characteristicsMatch([], {}, pat)).toBe(false);
     expect(characteristicsMatch(['accountNumber', 'shoeSize'], { accountNumber: '1000004', shoeSize: '42' }, pat)).toBe(false);
+  });
+
+  it('matches a date of birth exactly, and never one the participant has not on file', () => {
+    const asked = ['accountNumber', 'dateOfBirth'];
+    expect(characteristicsMatch(asked, { accountNumber: '1000004', dateOfBirth: '1987-03-14' }, pat)).toBe(true);
+    expect(characteristicsMatch(asked, { accountNumber: '1000004', dateOfBirth: '1987-03-15' }, pat)).toBe(false);
+    expect(characteristicsMatch(asked, { accountNumber: '1000004', dateOfBirth: '14/03/1987' }, pat)).toBe(false);
+    const undated = { ...pat, date_of_birth: null };
+    expect(characteristicsMatch(asked, { accountNumber: '1000004', dateOfBirth: '1987-03-14' }, undated)).toBe(false);
+    // The decoy a missing date is compared with is random bytes, not a date anyone can type.
+    expect(characteristicsMatch(asked, { accountNumber: '1000004', dateOfBirth: '' }, undated)).toBe(false);
   });
 
   it('finds the participant by a unique fact only', () => {

@@ -4,7 +4,7 @@ import type { Database, NewParticipant } from '../../db/schema.ts';
 /** A database or a transaction: the operator's reads run in either. */
 type Q = Kysely<Database>;
 
-/** Rows per multi-row INSERT: 17 values a participant stays far below both engines' limit of bound values. */
+/** Rows per multi-row INSERT: 18 values a participant stays far below both engines' limit of bound values. */
 const INSERT_CHUNK = 500;
 
 /** The columns an operator compares and sets (never the password hash). */
@@ -21,6 +21,7 @@ export const OPERATOR_COLUMNS = [
   'offers_merchandise',
   'offers_experiences',
   'ots_enabled',
+  'date_of_birth',
 ] as const;
 
 export async function findParticipantsByKeys(db: Q, clientId: string, keys: readonly string[]) {
@@ -82,6 +83,7 @@ export async function upsertParticipants(db: Q, rows: readonly NewParticipant[])
           offers_merchandise: eb.ref('excluded.offers_merchandise'),
           offers_experiences: eb.ref('excluded.offers_experiences'),
           ots_enabled: eb.ref('excluded.ots_enabled'),
+          date_of_birth: eb.ref('excluded.date_of_birth'),
         })),
       )
       .execute();

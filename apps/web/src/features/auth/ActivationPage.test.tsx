@@ -5,7 +5,13 @@ import type { ApiClient } from '../../api/client.ts';
 import { RequestError } from '../../api/client.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { enUS, makeClient, makeUser } from '../../test/fixtures.ts';
-import ActivationPage, { fieldNameInWords } from './ActivationPage.tsx';
+import { ACTIVATION_FIELDS } from '@rewards/contract/activation-fields';
+import ActivationPage, { fieldLabelKey, fieldNameInWords } from './ActivationPage.tsx';
+
+// The server's bundles, core and every area, per locale: what the portal sends to a browser.
+const files = import.meta.glob<Record<string, string>>('../../../../server/src/modules/i18n/bundles/*.json', { eager: true, import: 'default' });
+const bundleOf = (locale: string) =>
+  Object.assign({}, ...Object.entries(files).filter(([path]) => path.endsWith(`/${locale}.json`) || path.endsWith(`.${locale}.json`)).map(([, texts]) => texts)) as Record<string, string>;
 
 const GOOD = 'Garden-Path-42';
 const client = (activationFields: string[], privacyNoticeVersion = 1) =>
@@ -30,13 +36,20 @@ const submit = (user: ReturnType<typeof userEvent.setup>) => user.click(screen.g
 
 describe('the activation page', () => {
   it("asks for the client's activation fields, a user id of one's own choice and a new password", () => {
-    open({ fields: ['accountNumber', 'lastName', 'firstName', 'email', 'dateOfBirth', 'postalCode', 'employeeId'] });
+    open({ fields: [...ACTIVATION_FIELDS, 'employeeId'] });
     expect(screen.getByRole('heading', { level: 1, name: 'Activate your account' })).toBeInTheDocument();
-    for (const label of ['Account number', 'Last name', 'First name', 'Email address', 'Postal code']) {
+    for (const label of ['Account number', 'User ID', 'Last name', 'First name', 'Email address']) {
       expect(screen.getByLabelText(label)).toBeInTheDocument();
     }
-    expect(screen.getByLabelText('Employee id')).toBeInTheDocument();
+    // A name the operator command refuses (set by other means) is still asked, in words.
+    expect(screen.getByLabelText('Employee id')).toHaveAttribute('autocomplete', 'off');
+    // Each known field with the keyboard and autofill it needs.
     expect(screen.getByLabelText('Email address')).toHaveAttribute('type', 'email');
+    expect(screen.getByLabelText('Email address')).toHaveAttribute('autocomplete', 'email');
+    expect(screen.getByLabelText('User ID')).toHaveAttribute('autocomplete', 'username');
+    expect(screen.getByLabelText('User ID')).toHaveAttribute('autocapitalize', 'none');
+    expect(screen.getByLabelText('Last name')).toHaveAttribute('autocomplete', 'family-name');
+    expect(screen.getByLabelText('First name')).toHaveAttribute('autocomplete', 'given-name');
     // The date of birth is typed as day, month and year in the page's language (decision 037).
     const birth = within(screen.getByRole('group', { name: 'Date of birth' }));
     expect(birth.getByLabelText('Day')).toHaveAttribute('autocomplete', 'bday-day');
@@ -49,7 +62,7 @@ describe('the activation page', () => {
   });
 
   it('shows only the fields the client asks for, and no privacy checkbox without a notice', () => {
-    open({ fields: ['email'], privacy: 0 });
+    open({ fields: ['emailAddress'], privacy: 0 });
     expect(screen.getByLabelText('Email address')).toBeInTheDocument();
     expect(screen.queryByLabelText('Account number')).not.toBeInTheDocument();
     expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
@@ -170,6 +183,28 @@ describe('the activation page', () => {
         sessionId: null,
       }),
     );
+  });
+
+  it('has a label for every field the operator command accepts, in each language of the portal', () => {
+    for (const locale of ['en-US', 'fr-FR', 'ar']) {
+      const bundle = bundleOf(locale);
+      for (const name of ACTIVATION_FIELDS) expect([locale, name, bundle[fieldLabelKey(name)]?.trim()]).toEqual([locale, name, expect.any(String)]);
+    }
+    const arabic = bundleOf('ar');
+    for (const name of ACTIVATION_FIELDS) expect(arabic[fieldLabelKey(name)]).toMatch(/^[\u0600-\u06FF\s]+$/);
+  });
+
+  it('asks for every field in Arabic, with no English word on the page', () => {
+    renderWithApp(<ActivationPage />, {
+      path: '/activation',
+      client: client([...ACTIVATION_FIELDS], 0),
+      state: { locale: { code: 'ar', dir: 'rtl' }, bundles: { 'en-US': enUS, ar: bundleOf('ar') } },
+    });
+    expect(screen.getByLabelText('البريد الإلكتروني')).toHaveAttribute('type', 'email');
+    expect(screen.getByLabelText('معرّف المستخدم')).toHaveAttribute('autocomplete', 'username');
+    expect(screen.getByRole('group', { name: 'تاريخ الميلاد' })).toBeInTheDocument();
+    const labels = [...document.querySelectorAll('label, legend')].map((element) => element.textContent ?? '');
+    expect(labels.filter((text) => /[A-Za-z]/.test(text))).toEqual([]);
   });
 
   it('puts an unknown field name into words', () => {

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Link } from 'react-router';
+import { isActivationField, OLDEST_BIRTH_DATE, type ActivationField } from '@rewards/contract/activation-fields';
 import { meetsPasswordRules } from '@rewards/contract/password-rules';
 import type { ActivateRequest } from '@rewards/contract';
 import { useI18n } from '../../i18n/I18nContext.tsx';
@@ -17,17 +18,27 @@ import './auth.css';
 
 type InputHints = Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'dir' | 'autoCapitalize'>;
 
-/** The activation fields the portal knows: how each is typed and filled in (autofill names). */
-const KNOWN_FIELDS: Readonly<Record<string, InputHints>> = {
-  accountNumber: { autoComplete: 'off', dir: 'ltr' },
+/**
+ * How each of the contract's activation fields (the list the server and the operator command
+ * know, decision 039) is typed and filled in: keyboard, autofill name, direction. Its label is
+ * the translation `account.field.<name>`. The date of birth is a DateField (day, month, year in
+ * the page's language, decision 037), not a text input.
+ */
+const FIELD_HINTS: Readonly<Record<Exclude<ActivationField, 'dateOfBirth'>, InputHints>> = {
+  accountNumber: { autoComplete: 'off', dir: 'ltr', autoCapitalize: 'none' },
+  userName: { autoComplete: 'username', dir: 'ltr', autoCapitalize: 'none' },
   lastName: { autoComplete: 'family-name' },
   firstName: { autoComplete: 'given-name' },
-  email: { type: 'email', autoComplete: 'email', dir: 'ltr', autoCapitalize: 'none' },
-  // dateOfBirth is a DateField (day, month, year in the page's language), not a text input.
-  postalCode: { autoComplete: 'postal-code', autoCapitalize: 'characters' },
+  emailAddress: { type: 'email', autoComplete: 'email', dir: 'ltr', autoCapitalize: 'none' },
 };
 
-/** A field the portal has no text for is labelled with its name in words ("employeeId" → "Employee id"). */
+/** The translation key of a known field's label. */
+export const fieldLabelKey = (name: ActivationField) => `account.field.${name}`;
+
+/**
+ * A field the portal does not know (a name the operator command would refuse, so only from data
+ * set by other means) is labelled with its name in words ("employeeId" → "Employee id").
+ */
 export function fieldNameInWords(name: string): string {
   const words = name.replace(/[_-]+/g, ' ').replace(/([a-z\d])([A-Z])/g, '$1 $2').trim().toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
@@ -35,9 +46,6 @@ export function fieldNameInWords(name: string): string {
 
 /** A translation key, or why a date field's parts are not a date. */
 type Problems = Record<string, string | DateProblem | undefined>;
-
-/** The earliest date of birth the form takes: a plain typo guard, the program's data decides. */
-const OLDEST_BIRTH = '1900-01-01';
 
 /**
  * Activation (issue 7): the participant proves who they are with the client's activation fields,
@@ -131,16 +139,15 @@ export default function ActivationPage() {
               <p className="auth__group-hint">{t('account.activation.identityHint')}</p>
               {fields.map((name) => {
                 const key = characteristicId(name);
-                const known = KNOWN_FIELDS[name];
                 if (name === 'dateOfBirth') {
                   return (
                     <DateField
                       key={name}
                       id={key}
                       className="auth__date"
-                      label={t('account.field.dateOfBirth')}
+                      label={t(fieldLabelKey(name))}
                       autoComplete="bday"
-                      min={OLDEST_BIRTH}
+                      min={OLDEST_BIRTH_DATE}
                       max={localToday()}
                       value={values[name] ?? ''}
                       onChange={(value, dateProblem) => {
@@ -152,13 +159,14 @@ export default function ActivationPage() {
                     />
                   );
                 }
+                const known = isActivationField(name) && name !== 'dateOfBirth';
                 return (
                   <TextField
                     key={name}
                     id={key}
-                    label={known ? t(`account.field.${name}`) : fieldNameInWords(name)}
+                    label={known ? t(fieldLabelKey(name)) : fieldNameInWords(name)}
                     hint={name === 'accountNumber' ? t('account.field.accountNumber.hint') : undefined}
-                    {...(known ?? { autoComplete: 'off' })}
+                    {...(known ? FIELD_HINTS[name] : { autoComplete: 'off' })}
                     value={values[name] ?? ''}
                     onChange={(value) => {
                       setValues((v) => ({ ...v, [name]: value }));
