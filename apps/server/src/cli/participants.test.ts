@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportReport } from './import-report.ts';
 import { apiPaths, ErrorCode } from '@rewards/contract';
 import { runRewards, rewardsJson } from '../../test/cli.ts';
 import { dialects } from '../../test/databases.ts';
@@ -12,14 +13,6 @@ const HEADER = 'username,first_name,last_name,email,locale,account_number,mercha
 const NEW_PASSWORD = 'Fresh-Start-2026!';
 /** Each test runs the real command several times, a process each: seconds on a busy machine. */
 const SLOW = 120_000;
-
-interface ImportJson {
-  added: number;
-  updated: number;
-  unchanged: number;
-  rejected: number;
-  rejects: Array<{ line: number; reason: string }>;
-}
 
 describe.each(dialects)('rewards participants on %s', (dialect) => {
   let t: TestApp;
@@ -155,7 +148,7 @@ describe.each(dialects)('rewards participants on %s', (dialect) => {
         '',
       ].join('\r\n'),
     );
-    const first = await rewardsJson<ImportJson>(t.database, acme('participants', 'import', file, '--rejects', rejectsFile));
+    const first = await rewardsJson<ImportReport>(t.database, acme('participants', 'import', file, '--rejects', rejectsFile));
     expect(first).toMatchObject({ added: 2, updated: 1, unchanged: 0, rejected: 6 });
     expect(first.rejects).toEqual([
       { line: 4, reason: 'email "not-an-email" is not an email address' },
@@ -178,7 +171,7 @@ describe.each(dialects)('rewards participants on %s', (dialect) => {
     expect((await login('bo.ng', DEMO_PASSWORD)).statusCode).toBe(401);
     expect((await login('demo')).statusCode).toBe(200);
 
-    const again = await rewardsJson<ImportJson>(t.database, acme('participants', 'import', file));
+    const again = await rewardsJson<ImportReport>(t.database, acme('participants', 'import', file));
     expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 3, rejected: 6 });
     expect(await countOf('ann.lee')).toBe(1);
 

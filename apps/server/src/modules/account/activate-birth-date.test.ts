@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportReport } from '../../cli/import-report.ts';
 import { apiPaths, ErrorCode, type ClientData, type UserData } from '@rewards/contract';
 import { rewardsJson, runRewards } from '../../../test/cli.ts';
 import { dialects } from '../../../test/databases.ts';
@@ -13,14 +14,6 @@ const HEADER = 'username,first_name,last_name,email,locale,account_number,mercha
 const PASSWORD = 'Fresh-Start-2026!';
 /** Several runs of the real command, a process each: seconds on a busy machine. */
 const SLOW = 120_000;
-
-interface ImportJson {
-  added: number;
-  updated: number;
-  unchanged: number;
-  rejected: number;
-  rejects: Array<{ line: number; reason: string }>;
-}
 
 describe.each(dialects)('activating with a date of birth on %s', (dialect) => {
   let t: TestApp;
@@ -57,7 +50,7 @@ describe.each(dialects)('activating with a date of birth on %s', (dialect) => {
         'leapday,Leo,Leapday,leapday@globex.example,,9100006,no,no,no,,,2000-02-29',
       ].join('\n'),
     );
-    const report = await rewardsJson<ImportJson>(t.database, globex('participants', 'import', file));
+    const report = await rewardsJson<ImportReport>(t.database, globex('participants', 'import', file));
     expect(report).toMatchObject({ added: 3, rejected: 3 });
     expect(report.rejects).toEqual([
       { line: 4, reason: 'date_of_birth "1990-02-30" is not a day of the calendar' },
@@ -70,7 +63,7 @@ describe.each(dialects)('activating with a date of birth on %s', (dialect) => {
     // A file without the column leaves the dates on file as they are.
     const withoutDates = join(dir, 'without-dates.csv');
     await writeFile(withoutDates, [HEADER.replace(',date_of_birth', ''), 'born,Bea,Born,born@globex.example,,9100001,no,no,no,,'].join('\n'));
-    expect(await rewardsJson<ImportJson>(t.database, globex('participants', 'import', withoutDates))).toMatchObject({ unchanged: 1, updated: 0 });
+    expect(await rewardsJson<ImportReport>(t.database, globex('participants', 'import', withoutDates))).toMatchObject({ unchanged: 1, updated: 0 });
     // One participant enrolled by hand: the same check, as one line on stderr.
     const create = await runRewards(
       t.database,
