@@ -25,7 +25,8 @@ beforeAll(async () => {
   await writeFile(
     people,
     'username,first_name,last_name,email,locale,account_number,merchandise,experiences,ots,programs,status,date_of_birth\n' +
-      'farah,Farah,Faris,farah@example.com,ar,3000001,yes,yes,yes,,pending,1987-03-14\n',
+      'farah,Farah,Faris,farah@example.com,ar,3000001,yes,yes,yes,,pending,1987-03-14\n' +
+      'lucie,Lucie,Lenoir,lucie@example.com,fr-FR,3000002,yes,yes,yes,,pending,1990-02-28\n',
   );
   await rewardsCli(server.databaseUrl, ['participants', 'import', people, '--client', 'acme']);
 });
@@ -35,6 +36,8 @@ afterAll(async () => {
   await server?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
+
+const inlineStart = async (page: Page, label: string) => (await page.getByLabel(label, { exact: true }).boundingBox())?.x ?? Number.NaN;
 
 async function fillPasswords(page: Page): Promise<void> {
   await page.getByLabel('كلمة المرور الجديدة', { exact: true }).fill(PASSWORD);
@@ -77,5 +80,36 @@ test('Farah, imported with her date of birth, activates on the Arabic page after
   await page.locator('main button[type="submit"]').click();
   await expectPath(page, '/home');
   expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('userState'))) ?? 'null')).toMatchObject({ userName: 'farah' });
+  await closePage(page);
+});
+
+test('Lucie, reading in French on an English browser, types her date of birth day first and activates', async () => {
+  const page = await openPageOn(browser, server.baseUrl);
+  await page.goto('/activation');
+  await acknowledgeCookieNotice(page);
+  await chooseLanguage(page, /français|french/i);
+  await page.waitForFunction(() => document.documentElement.lang === 'fr-FR');
+
+  // Day, month, year as French writes a date, whatever the browser's own language.
+  const birth = page.getByRole('group', { name: 'Date de naissance' });
+  await expectVisible(birth);
+  expect(await birth.locator('label').allTextContents()).toEqual(['Jour', 'Mois', 'Année']);
+  expect(await inlineStart(page, 'Jour')).toBeLessThan(await inlineStart(page, 'Année'));
+
+  // 31 February is pointed out in French and never becomes a date.
+  await birth.getByLabel('Jour').fill('31');
+  await birth.getByLabel('Mois').selectOption({ label: 'février' });
+  await birth.getByLabel('Année').fill('1990');
+  await expectVisible(birth.getByText('Saisissez un jour entre 1 et 28.'));
+  await expectNoSeriousA11yViolations(page);
+
+  await birth.getByLabel('Jour').fill('28');
+  await page.getByLabel('Numéro de compte').fill('3000002');
+  await page.getByLabel('Nouveau mot de passe', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirmez le nouveau mot de passe', { exact: true }).fill(PASSWORD);
+  await page.getByRole('checkbox').check();
+  await page.locator('main button[type="submit"]').click();
+  await expectPath(page, '/home');
+  expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('userState'))) ?? 'null')).toMatchObject({ userName: 'lucie' });
   await closePage(page);
 });

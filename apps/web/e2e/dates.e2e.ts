@@ -1,5 +1,6 @@
 // Date fields speak the page's language, not the browser's (decision 037): the browser here is
-// English (the context's locale), the pages Arabic and French.
+// English (the context's locale), the page Arabic. The date of birth, in French and Arabic, is
+// activation.e2e.ts's (a client that really asks for it).
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { acknowledgeCookieNotice, chooseLanguage, expectNoSeriousA11yViolations, expectPath, expectVisible, signIn, test } from './harness/browser.ts';
@@ -53,39 +54,4 @@ test('Dana, reading in Arabic, types the history dates in Arabic, right to left'
     await page.goto('/home');
     await chooseAndWait(page, /english/i, 'en-US');
   }
-});
-
-test('a French visitor types a date of birth day first, and the form sends it as an ISO date', async ({ page }) => {
-  // The demo client asks for no date of birth: its inlined client data is given one.
-  await page.route(/\/activation$/, async (route) => {
-    const reply = await route.fetch();
-    const html = (await reply.text()).replace('"activationFields":["accountNumber","lastName"]', '"activationFields":["accountNumber","dateOfBirth"]');
-    await route.fulfill({ status: reply.status(), contentType: 'text/html; charset=utf-8', body: html });
-  });
-  let sent: unknown;
-  await page.route(/\/api\/v1\.0\/activate$/, async (route) => {
-    sent = route.request().postDataJSON();
-    await route.abort();
-  });
-  await page.goto('/activation');
-  await acknowledgeCookieNotice(page);
-  await chooseAndWait(page, /français|french/i, 'fr-FR');
-  const birth = page.getByRole('group', { name: 'Date de naissance' });
-  await expectVisible(birth);
-  expect(await partLabels(birth)).toEqual(['Jour', 'Mois', 'Année']);
-  expect(await inlineStart(birth.getByLabel('Jour'))).toBeLessThan(await inlineStart(birth.getByLabel('Année')));
-
-  await birth.getByLabel('Jour').fill('31');
-  await birth.getByLabel('Mois').selectOption({ label: 'février' });
-  await birth.getByLabel('Année').fill('1990');
-  await expectVisible(birth.getByText('Saisissez un jour entre 1 et 28.'));
-  await expectNoSeriousA11yViolations(page);
-
-  await birth.getByLabel('Jour').fill('28');
-  await page.getByLabel('Numéro de compte').fill('1000004');
-  await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('Garden-Path-42');
-  await page.getByLabel('Confirmez le nouveau mot de passe', { exact: true }).fill('Garden-Path-42');
-  await page.getByRole('checkbox').check();
-  await page.locator('main button[type="submit"]').click();
-  await expect.poll(() => sent).toMatchObject({ characteristics: { accountNumber: '1000004', dateOfBirth: '1990-02-28' } });
 });
