@@ -7,6 +7,7 @@ import {
   signIn,
   test,
 } from './harness/browser.ts';
+import { expect } from 'vitest';
 
 test('demo reads the rules of both her programs', async ({ page }) => {
   await signIn(page);
@@ -18,6 +19,23 @@ test('demo reads the rules of both her programs', async ({ page }) => {
   await expectVisible(dialog.getByRole('region', { name: 'Sales Incentive 2026' }).getByText('A new customer contract signed'));
   await expectVisible(dialog.getByRole('region', { name: 'Service Awards' }).getByRole('table'));
   await expectNoSeriousA11yViolations(page);
+});
+
+test('on a 320 px phone the rules dialog and its points table fit the screen', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await signIn(page);
+  await acknowledgeCookieNotice(page);
+  await page.goto('/rules');
+  const dialog = page.getByRole('dialog');
+  const table = dialog.getByRole('region', { name: 'Sales Incentive 2026' }).getByRole('table');
+  await expectVisible(table);
+  const box = await dialog.boundingBox();
+  expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(320);
+  // Both columns readable without scrolling sideways: the points are on the screen.
+  const points = table.getByRole('columnheader').last();
+  const header = await points.boundingBox();
+  expect((header?.x ?? 0) + (header?.width ?? 0)).toBeLessThanOrEqual((box?.x ?? 0) + (box?.width ?? 0));
 });
 
 test('demo opens the FAQs and expands a question', async ({ page }) => {
