@@ -109,6 +109,34 @@ describe.each(dialects)('rewards participants on %s', (dialect) => {
     expect([bad.code, bad.stderr.trim()]).toEqual([2, 'rewards: status must be pending, active, inactive (found "asleep")']);
   }, SLOW);
 
+  it("corrects a participant's name, e-mail, date of birth and programs, which the portal shows at once; what is not given stays", async () => {
+    const { sessionId } = await t.login('newbie');
+    const updated = await rewardsJson<{ changed: string[] }>(
+      t.database,
+      acme('participants', 'update', 'Newbie', '--first-name', 'Nina-Maria', '--email', 'nina.m@example.com', '--date-of-birth', '1992-07-30', '--program', 'Gold Club'),
+    );
+    expect(updated.changed).toEqual(['firstName', 'email', 'programs', 'dateOfBirth']);
+    expect((await t.api('GET', apiPaths.user, { session: sessionId })).json()).toMatchObject({ firstName: 'Nina-Maria', lastName: 'Newbie' });
+    const shown = await rewardsJson<Record<string, unknown>>(t.database, acme('participants', 'show', 'newbie'));
+    expect(shown).toMatchObject({ email: 'nina.m@example.com', dateOfBirth: '1992-07-30', programs: ['Gold Club'], accountNumber: '1000003', status: 'active' });
+    // The same again changes nothing; --no-programs and an empty date clear them.
+    expect(await rewardsJson(t.database, acme('participants', 'update', 'newbie', '--email', 'nina.m@example.com'))).toMatchObject({ changed: [] });
+    expect(await rewardsJson(t.database, acme('participants', 'update', 'newbie', '--no-programs', '--date-of-birth', ''))).toMatchObject({ changed: ['programs', 'dateOfBirth'] });
+    // Refused, changing nothing: nothing asked, another's account number, an impossible date.
+    for (const [args, reason] of [
+      [[], /^rewards: Nothing to change: give at least one of --first-name/],
+      [['--account-number', '1000002'], /^rewards: Account number 1000002 already belongs to "spent"$/],
+      [['--date-of-birth', '1990-02-30'], /^rewards: date_of_birth "1990-02-30" is not a day of the calendar$/],
+    ] as const) {
+      const refused = await runRewards(t.database, acme('participants', 'update', 'newbie', ...args));
+      expect(refused.code).toBe(2);
+      expect(refused.stderr.trim()).toMatch(reason);
+    }
+    expect(await rewardsJson(t.database, acme('participants', 'show', 'newbie'))).toMatchObject({ accountNumber: '1000003', dateOfBirth: null, programs: [] });
+    const audit = await rewardsJson<Array<{ action: string; details: unknown }>>(t.database, acme('audit', '--action', 'participants.update'));
+    expect(audit.map((entry) => entry.details)).toEqual([{ changed: ['programs', 'dateOfBirth'] }, { changed: ['firstName', 'email', 'programs', 'dateOfBirth'] }]);
+  }, SLOW);
+
   it('unlocks a participant throttled by failed sign-ins, and signs one out everywhere', async () => {
     for (let i = 0; i < 5; i += 1) expect((await login('merch', 'wrong-password')).statusCode).toBe(401);
     expect((await login('merch')).statusCode).toBe(429);

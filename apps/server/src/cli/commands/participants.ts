@@ -53,8 +53,8 @@ export function throttleSubjects(participant: Participant) {
   };
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 /** `--offerings merchandise,ots` (or `none`) as the three flags. */
@@ -100,6 +100,25 @@ interface CreateOptions {
   passwordFile?: string;
   dateOfBirth?: string;
 }
+
+/** The options of `participants update` that set one field each (programs: --program or --no-programs). */
+const UPDATABLE = ['firstName', 'lastName', 'email', 'accountNumber', 'locale', 'offerings', 'program', 'dateOfBirth'] as const;
+
+interface UpdateOptions {
+  client?: string;
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  accountNumber?: string;
+  locale?: string;
+  offerings?: string;
+  program?: string[];
+  /** false with --no-programs; commander's default for a --no- option is true. */
+  programs?: boolean;
+  dateOfBirth?: string;
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 export function registerParticipants(program: Command): void {
   const participants = program.command('participants').description("enrol and look after a client's participants");
@@ -179,6 +198,92 @@ export function registerParticipants(program: Command): void {
       human: `Created ${fields.username} (${status}, account ${fields.accountNumber}) in ${client.id}.${status === 'pending' ? ' They activate on the portal to choose a password.' : ''}`,
       json: { id, username: fields.username, clientId: client.id, status, accountNumber: fields.accountNumber, passwordSet: options.passwordFile !== undefined },
     };
+  });
+
+  const update = participants
+    .command('update')
+    .summary("change a participant's names, e-mail, account number, language, offerings, programs or date of birth")
+    .description(
+      "change what an operator sets on one participant; what is not given stays as it is. The status has its own command " +
+        '(set-status, which also ends sessions); the password is the participant\'s (forgot password).',
+    )
+    .argument('<username>', 'sign-in name (case ignored)')
+    .option('--client <id>', 'the client (required)')
+    .option('--first-name <name>', 'first name')
+    .option('--last-name <name>', 'last name')
+    .option('--email <address>', 'e-mail address')
+    .option('--account-number <number>', "the program's account number, unique in the client")
+    .option('--locale <code>', "one of the client's locales")
+    .option('--offerings <list>', 'comma-separated: merchandise, experiences, ots, or none (replaces them)')
+    .option('--program <name>', 'a program the participant is in (repeat for several; replaces them)', collect)
+    .option('--no-programs', 'in no program any more')
+    .option('--date-of-birth <YYYY-MM-DD>', 'date of birth ("" for none)');
+  action<UpdateOptions>(update, async (db, { args, options, operator }) => {
+    const client = await requireClient(db, options.client);
+    const participant = await requireParticipant(db, client, args[0] ?? '');
+    const given = UPDATABLE.filter((name) => options[name] !== undefined).concat(options.programs === false ? ['program'] : []);
+    if (given.length === 0) throw new CliError(`Nothing to change: give at least one of ${UPDATABLE.map((name) => `--${kebab(name)}`).join(', ')}, --no-programs`);
+    const before = (await programsOf(db, client.id, [participant.id])).get(participant.id) ?? [];
+    const offerings = options.offerings === undefined ? undefined : parseOfferings(options.offerings);
+    const programs = options.programs === false ? [] : (options.program ?? before);
+    const checked = checkParticipant(
+      {
+        username: participant.username,
+        first_name: options.firstName ?? participant.first_name,
+        last_name: options.lastName ?? participant.last_name,
+        email: options.email ?? participant.email,
+        locale: options.locale ?? participant.locale,
+        account_number: options.accountNumber ?? participant.account_number,
+        merchandise: String(offerings?.merchandise ?? participant.offers_merchandise === 1),
+        experiences: String(offerings?.experiences ?? participant.offers_experiences === 1),
+        ots: String(offerings?.ots ?? participant.ots_enabled === 1),
+        programs: programs.join('|'),
+        status: '',
+        date_of_birth: options.dateOfBirth ?? participant.date_of_birth ?? '',
+      },
+      { locales: (await clientLocales(db, client.id)).map((l) => l.code), defaultLocale: client.default_locale },
+    );
+    if (!checked.ok) throw new CliError(checked.reason);
+    const fields = checked.fields;
+    // What differs from the stored participant, by name only: the audit log keeps no personal data.
+    const changed = [
+      fields.firstName !== participant.first_name && 'firstName',
+      fields.lastName !== participant.last_name && 'lastName',
+      fields.email !== participant.email && 'email',
+      fields.accountNumber !== participant.account_number && 'accountNumber',
+      fields.locale !== participant.locale && 'locale',
+      (fields.merchandise !== (participant.offers_merchandise === 1) || fields.experiences !== (participant.offers_experiences === 1) || fields.ots !== (participant.ots_enabled === 1)) && 'offerings',
+      fields.programs.join('|') !== before.join('|') && 'programs',
+      (fields.dateOfBirth ?? null) !== participant.date_of_birth && 'dateOfBirth',
+    ].filter((name): name is string => name !== false);
+    if (changed.length === 0) return { human: `${participant.username}: already so; nothing changed.`, json: { username: participant.username, changed: [] } };
+    await db.transaction().execute(async (trx) => {
+      if (changed.includes('accountNumber')) {
+        const owner = (await accountNumberOwners(trx, client.id, [fields.accountNumber])).get(fields.accountNumber);
+        if (owner && owner.key !== participant.username_key) throw new CliError(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
+      }
+      await upsertParticipants(trx, [
+        participantRow(fields, {
+          id: participant.id,
+          clientId: client.id,
+          usernameKey: participant.username_key,
+          passwordHash: participant.password_hash,
+          status: participant.status,
+          createdAt: participant.created_at,
+        }),
+      ]);
+      if (changed.includes('programs')) await replacePrograms(trx, client.id, new Map([[participant.id, fields.programs]]));
+      await recordAudit(trx, {
+        clientId: client.id,
+        actor: operator,
+        actorKind: 'operator',
+        action: 'participants.update',
+        subject: participant.username,
+        details: { changed },
+        origin: operatorOrigin,
+      });
+    });
+    return { human: `Updated ${participant.username} in ${client.id}: ${changed.join(', ')}.`, json: { username: participant.username, changed } };
   });
 
   const show = participants
