@@ -73,6 +73,14 @@ export async function requireClient(db: Db, clientId: string | undefined): Promi
   return client;
 }
 
+/**
+ * Commander's collector for an option given several times (`--locale fr-FR --locale ar`): the
+ * values in the order given. Pass no default, or commander prints "(default: [])" in --help.
+ */
+export function repeatable(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 /** A whole number from a flag, within bounds, or a CliError naming the flag. */
 export function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number {
   const n = Number(value);

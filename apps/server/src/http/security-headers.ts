@@ -57,7 +57,7 @@ async function helmetHeaders(): Promise<Record<string, string>> {
  * navigations (/api/v1.0/sso/…) whose addresses carry a code until they redirect. The policy
  * allows nothing at all, which is stricter than the page's for a reply opened on its own.
  */
-export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',
@@ -67,7 +67,7 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Whether a request's reply is the API's (JSON or a redirect) rather than a document or a file. */
-export function isApiAddress(url: string): boolean {
+function isApiAddress(url: string): boolean {
   return url.startsWith('/api/');
 }
 

@@ -22,7 +22,7 @@ import {
   parsePasswordRules,
 } from '../clients/settings.ts';
 import { formatTranslationsReport, importTranslations } from '../clients/translations.ts';
-import { action, CliError, requireClient } from '../cli-context.ts';
+import { action, CliError, repeatable, requireClient } from '../cli-context.ts';
 
 /** The flags of `clients create` and `clients update`, as commander hands them over. */
 interface SettingsOptions {
@@ -47,8 +47,6 @@ interface SettingsOptions {
   privacyNoticeVersion?: string;
 }
 
-// No default value: commander would print "(default: [])" in --help.
-const repeat = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 const MAX_REPEATED = 20;
 
 function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
@@ -57,12 +55,12 @@ function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
     .option('--name <text>', 'the program\'s name, shown in the header and mails')
     .option('--logo <file>', 'an .svg or .png of at most 256 KB (PNG: at most 4096 px a side)')
     .option('--brand-color <#rrggbb>', 'the brand colour')
-    .option('--origin <origin>', `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`, repeat);
-  if (mode === 'update') command.option('--remove-origin <origin>', 'stop serving this client at an origin (repeatable)', repeat);
+    .option('--origin <origin>', `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`, repeatable);
+  if (mode === 'update') command.option('--remove-origin <origin>', 'stop serving this client at an origin (repeatable)', repeatable);
   return command
-    .option('--locale <code[:dir[:name]]>', 'a language offered, e.g. fr-FR or ar:rtl:العربية; repeat for each, in menu order: the list replaces the current one', repeat)
+    .option('--locale <code[:dir[:name]]>', 'a language offered, e.g. fr-FR or ar:rtl:العربية; repeat for each, in menu order: the list replaces the current one', repeatable)
     .option('--default-locale <code>', 'the language shown first; one of the locales')
-    .option('--media-label <locale:forms>', 'what the points are called in a locale, by plural form: "fr-FR:one=point Nimbus;many=de points Nimbus;other=points Nimbus" (forms of Intl.PluralRules for that locale, other required; repeatable)', repeat)
+    .option('--media-label <locale:forms>', 'what the points are called in a locale, by plural form: "fr-FR:one=point Nimbus;many=de points Nimbus;other=points Nimbus" (forms of Intl.PluralRules for that locale, other required; repeatable)', repeatable)
     .option('--password-rules <rules>', 'the whole rule set: "min=10,max=128,upper,lower,digit,symbol,not-username" (rules not named are off; max at most 200)')
     .option('--activation-fields <fields>', `facts activation asks for: ${ACTIVATION_FIELDS.join(',')} (accountNumber or userName needed), or none`)
     .option('--merchandise <url>', 'the merchandise catalog (http(s) URL or a path on the portal), or none to withdraw it')
@@ -70,7 +68,7 @@ function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
     .option('--experiences <url>', 'the experiences catalog, or none')
     .option('--experiences-partner <id>', 'its partner id; a new one gets a secret, printed once')
     .option('--travel <url>', 'the travel link of the redeem menu, or none')
-    .option('--new-partner-secret <partnerId>', 'replace a catalog partner\'s secret with a new one, printed once (repeatable)', repeat)
+    .option('--new-partner-secret <partnerId>', 'replace a catalog partner\'s secret with a new one, printed once (repeatable)', repeatable)
     .option('--support-email <address>', 'the support desk\'s address, or none')
     .option('--privacy-notice-version <n>', 'the privacy notice version participants must accept (0: none)');
 }

@@ -23,7 +23,7 @@ import {
   upsertParticipants,
 } from '../../modules/participants/operator-store.ts';
 import { findParticipantByUsername, usernameKey } from '../../modules/participants/store.ts';
-import { action, CliError, requireClient, type CommandResult } from '../cli-context.ts';
+import { action, CliError, repeatable, requireClient, type CommandResult } from '../cli-context.ts';
 import { checkParticipant, PARTICIPANT_STATUSES, participantRow, unusablePasswordHash, type ParticipantStatus } from '../participant-fields.ts';
 import { importParticipants } from '../participants-import.ts';
 import { operatorOrigin } from './audit.ts';
@@ -51,10 +51,6 @@ export function throttleSubjects(participant: Participant) {
     forgotPassword: `forgot-password-account:${participant.username_key}`,
     resetLink: `reset-account:${participant.id}`,
   };
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 /** `--offerings merchandise,ots` (or `none`) as the three flags. */
@@ -134,7 +130,7 @@ export function registerParticipants(program: Command): void {
     .requiredOption('--account-number <number>', "the program's account number, unique in the client")
     .option('--locale <code>', "one of the client's locales (default: the client's default)")
     .option('--offerings <list>', 'comma-separated: merchandise, experiences, ots, or none', 'merchandise,experiences')
-    .option('--program <name>', 'a program the participant is in (repeat for several)', collect, [])
+    .option('--program <name>', 'a program the participant is in (repeat for several)', repeatable, [])
     .option('--status <status>', 'pending, active or inactive', 'pending')
     .option('--date-of-birth <YYYY-MM-DD>', 'date of birth, for clients whose activation asks for dateOfBirth')
     .option('--password-file <file>', "an initial password, first line of the file (/dev/stdin to pipe it); checked against the client's rules");
@@ -215,14 +211,13 @@ export function registerParticipants(program: Command): void {
     .option('--account-number <number>', "the program's account number, unique in the client")
     .option('--locale <code>', "one of the client's locales")
     .option('--offerings <list>', 'comma-separated: merchandise, experiences, ots, or none (replaces them)')
-    .option('--program <name>', 'a program the participant is in (repeat for several; replaces them)', collect)
+    .option('--program <name>', 'a program the participant is in (repeat for several; replaces them)', repeatable)
     .option('--no-programs', 'in no program any more')
     .option('--date-of-birth <YYYY-MM-DD>', 'date of birth ("" for none)');
   action<UpdateOptions>(update, async (db, { args, options, operator }) => {
     const client = await requireClient(db, options.client);
     const participant = await requireParticipant(db, client, args[0] ?? '');
-    const given = UPDATABLE.filter((name) => options[name] !== undefined).concat(options.programs === false ? ['program'] : []);
-    if (given.length === 0) throw new CliError(`Nothing to change: give at least one of ${UPDATABLE.map((name) => `--${kebab(name)}`).join(', ')}, --no-programs`);
+    if (UPDATABLE.every((name) => options[name] === undefined) && options.programs !== false) throw new CliError(`Nothing to change: give at least one of ${UPDATABLE.map((name) => `--${kebab(name)}`).join(', ')}, --no-programs`);
     const before = (await programsOf(db, client.id, [participant.id])).get(participant.id) ?? [];
     const offerings = options.offerings === undefined ? undefined : parseOfferings(options.offerings);
     const programs = options.programs === false ? [] : (options.program ?? before);

@@ -1,4 +1,4 @@
-import { ClientData, Direction, PasswordRules, PluralForms, SsoLogoutType, SsoType, ClientCountry } from '@rewards/contract';
+import { ClientData, Direction, type LocaleOption, PasswordRules, PluralForms, SsoLogoutType, SsoType, ClientCountry } from '@rewards/contract';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
@@ -25,15 +25,8 @@ export function logoVersion(logo: string): string {
   return createHash('sha256').update(logo).digest('base64url').slice(0, 12);
 }
 
-/** One language a client offers. */
-export interface ClientLocale {
-  code: string;
-  dir: Direction;
-  name: string;
-}
-
 /** The locales a client offers, in its order; the first step of every locale check. */
-export async function clientLocales(db: Db, clientId: string): Promise<ClientLocale[]> {
+export async function clientLocales(db: Db, clientId: string): Promise<LocaleOption[]> {
   return cachedRead(db, `clientLocales:${clientId}`, async () => {
     const rows = await listClientLocales(db, clientId);
     return rows.map((row) => ({ code: row.code, dir: Direction.parse(row.dir), name: row.name }));
@@ -41,8 +34,8 @@ export async function clientLocales(db: Db, clientId: string): Promise<ClientLoc
 }
 
 /** What clientLocales would answer from memory right now, without a promise (decision 036). */
-export function clientLocalesAtHand(db: Db, clientId: string): ClientLocale[] | undefined {
-  return cachedReadAtHand<ClientLocale[]>(db, `clientLocales:${clientId}`);
+export function clientLocalesAtHand(db: Db, clientId: string): LocaleOption[] | undefined {
+  return cachedReadAtHand<LocaleOption[]>(db, `clientLocales:${clientId}`);
 }
 
 /**

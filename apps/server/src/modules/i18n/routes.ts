@@ -1,16 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BundleParams, BundleReply, ClientHeaders } from '@rewards/contract';
+import { BundleParams, BundleReply, ClientHeaders, type LocaleOption } from '@rewards/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { replyNegotiated, replyNegotiatedAtOnce } from '../../http/negotiated-reply.ts';
 import { readyReplies } from '../../http/ready-reply.ts';
-import { clientLocales, clientLocalesAtHand, type ClientLocale } from '../clients/service.ts';
+import { clientLocales, clientLocalesAtHand } from '../clients/service.ts';
 import { preparedBundle, preparedBundleAtHand } from './service.ts';
 
 /** The client's locale a path names, whatever its letter case. */
-function offeredLocale(offered: readonly ClientLocale[], asked: string): ClientLocale | undefined {
+function offeredLocale(offered: readonly LocaleOption[], asked: string): LocaleOption | undefined {
   const wanted = asked.toLowerCase();
   return offered.find((l) => l.code.toLowerCase() === wanted);
 }
