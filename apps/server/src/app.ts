@@ -12,7 +12,6 @@ import { lazyChildLogger, requestIdGenerator, writesDebug } from './http/request
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { authRoutes } from './modules/auth/routes.ts';
-import { loginThrottle } from './modules/auth/throttle.ts';
 import { registerClientContext } from './modules/clients/client-context.ts';
 import { brandRoutes, clientRoutes } from './modules/clients/routes.ts';
 import { bundleRoutes } from './modules/i18n/routes.ts';
@@ -104,8 +103,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   brandRoutes(app, db);
 
   const sessionPolicy = config.session;
-  const throttle = loginThrottle(db, config.loginThrottle);
-  const deps: ModuleDeps = { config, db, sessionPolicy, requireSession: requireSession(db, sessionPolicy), loginThrottle: throttle };
+  const deps: ModuleDeps = { config, db, sessionPolicy, requireSession: requireSession(db, sessionPolicy) };
   // Outside /api/v1.0: the published keys, the catalogs' partner API, the demo catalog.
   catalogPublicRoutes(app, deps);
   demoCatalogRoutes(app, deps);
@@ -120,7 +118,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       });
       clientRoutes(api, db, sessionPolicy);
       bundleRoutes(api, db);
-      authRoutes(api, { db, sessionPolicy, throttle });
+      authRoutes(api, { db, sessionPolicy, limits: config.limits });
       participantRoutes(api, db, sessionPolicy);
       activityRoutes(api, deps);
       otsRoutes(api, deps);

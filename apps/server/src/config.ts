@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import type { LimitPolicy } from './modules/limits/policy.ts';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/demo-catalog.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -14,6 +15,7 @@ const EnvSchema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(1).default(20),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   LOGIN_THROTTLE_MINUTES: z.coerce.number().int().min(1).default(15),
   OTS_MAX_FAILURES_PER_PARTICIPANT: z.coerce.number().int().min(1).default(10),
@@ -54,9 +56,8 @@ export interface Config {
   host: string;
   database: DatabaseConfig;
   session: { idleMinutes: number; maxHours: number };
-  loginThrottle: { maxPerAccount: number; maxPerAddress: number; windowMinutes: number };
-  /** Failed on-the-spot redeems per participant over a sliding window (codes can be guessed). */
-  otsThrottle: { maxPerParticipant: number; windowMinutes: number };
+  /** Attempts per account, address and participant (sign-in, activation, recovery, codes; decision 040). */
+  limits: LimitPolicy;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   /** Seconds a client's configuration is served from the process's read cache. */
   clientCacheSeconds: number;
@@ -105,12 +106,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     database,
     session: { idleMinutes: e.SESSION_IDLE_MINUTES, maxHours: e.SESSION_MAX_HOURS },
-    loginThrottle: {
-      maxPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-      maxPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
+    limits: {
+      perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      perAccountPerDay: e.LOGIN_MAX_FAILURES_PER_ACCOUNT_PER_DAY,
+      perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowMinutes: e.LOGIN_THROTTLE_MINUTES,
+      otsPerParticipant: e.OTS_MAX_FAILURES_PER_PARTICIPANT,
+      otsWindowMinutes: e.OTS_THROTTLE_MINUTES,
     },
-    otsThrottle: { maxPerParticipant: e.OTS_MAX_FAILURES_PER_PARTICIPANT, windowMinutes: e.OTS_THROTTLE_MINUTES },
     logLevel: e.LOG_LEVEL,
     clientCacheSeconds: e.CLIENT_CACHE_SECONDS,
     webDist: e.WEB_DIST,

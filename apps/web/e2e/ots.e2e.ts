@@ -25,7 +25,7 @@ async function undoRedeem(): Promise<void> {
         .where('client_id', '=', 'acme')
         .where('code_hash', '=', otsCodeHash(normaliseOtsCode(CODE.typed)))
         .executeTakeFirstOrThrow();
-      await trx.deleteFrom('login_failures').where('client_id', '=', 'acme').where('subject', '=', `ots:${demo.id}`).execute();
+      await trx.deleteFrom('attempt_limits').where('client_id', '=', 'acme').where('subject', '=', `ots:${demo.id}`).execute();
       if (code.status !== 'redeemed') return;
       await trx.deleteFrom('ledger_entries').where('client_id', '=', 'acme').where('reference', '=', `ots:${code.id}`).execute();
       await trx.updateTable('participants').set({ balance: sql<number>`balance - ${code.value}` }).where('id', '=', demo.id).execute();

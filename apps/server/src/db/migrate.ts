@@ -14,6 +14,7 @@ import * as sso from './migrations/012-sso.ts';
 import * as launchAs from './migrations/013-launch-as.ts';
 import * as contactMailAndSignOutHint from './migrations/014-contact-mail-and-sign-out-hint.ts';
 import * as dateOfBirth from './migrations/015-date-of-birth.ts';
+import * as attemptLimits from './migrations/016-attempt-limits.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '013-launch-as': launchAs,
   '014-contact-mail-and-sign-out-hint': contactMailAndSignOutHint,
   '015-date-of-birth': dateOfBirth,
+  '016-attempt-limits': attemptLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -115,12 +115,13 @@ export interface SessionsTable {
   absolute_expires_at: string;
 }
 
-export interface LoginFailuresTable {
-  id: string;
+/** Slots taken per limited subject in its current window (modules/limits, decision 040). */
+export interface AttemptLimitsTable {
   client_id: string;
-  /** "account:<username_key>" or "address:<ip>" */
+  /** What is limited, e.g. "sign-in-account:<username_key>" or "sign-in-address:<ip>". */
   subject: string;
-  failed_at: string;
+  taken: number;
+  window_ends_at: string;
 }
 
 // ── activity (migration 002) ──────────────────────────────────────────────
@@ -454,7 +455,7 @@ export interface Database {
   participant_programs: ParticipantProgramsTable;
   ledger_entries: LedgerEntriesTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
+  attempt_limits: AttemptLimitsTable;
   // activity
 
 

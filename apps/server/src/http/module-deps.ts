@@ -1,7 +1,6 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { LoginThrottle } from '../modules/auth/throttle.ts';
 import type { SessionPolicy } from '../modules/sessions/service.ts';
 
 /** What every module's routes are built from: one object, so adding a module touches no other. */
@@ -11,6 +10,4 @@ export interface ModuleDeps {
   sessionPolicy: SessionPolicy;
   /** preHandler of signed-in-only routes (401 without a live session of this client). */
   requireSession: preHandlerAsyncHookHandler;
-  /** Failed sign-ins per account and address; also guards re-entering a password. */
-  loginThrottle: LoginThrottle;
 }

@@ -8,14 +8,13 @@ import type { Client, Participant } from '../../db/schema.ts';
 import { createDescriber } from '../../modules/activity/describe.ts';
 import { recordAudit } from '../../modules/audit/store.ts';
 import { hashPassword } from '../../modules/auth/password.ts';
+import { participantLimitStanding, unlockParticipant } from '../../modules/limits/service.ts';
 import { clientLocales } from '../../modules/clients/service.ts';
 import { buildBundle } from '../../modules/i18n/service.ts';
 import {
   accountNumberOwners,
   countLiveSessions,
-  deleteFailures,
   deleteSessionsOf,
-  failureCounts,
   latestEntries,
   programsOf,
   replacePrograms,
@@ -36,21 +35,6 @@ export async function requireParticipant(db: Db, client: Client, username: strin
   const participant = await findParticipantByUsername(db, client.id, username);
   if (!participant) throw new CliError(`No participant "${username}" in client "${client.id}"`);
   return participant;
-}
-
-/**
- * The throttles that count against one participant (login_failures subjects): sign-in, code
- * guesses, activation by account number or username, password reset requests and refused links.
- */
-export function throttleSubjects(participant: Participant) {
-  return {
-    signIn: `account:${participant.username_key}`,
-    codes: `ots:${participant.id}`,
-    activationByAccountNumber: `activate-account:accountNumber:${participant.account_number}`,
-    activationByUsername: `activate-account:userName:${participant.username_key}`,
-    forgotPassword: `forgot-password-account:${participant.username_key}`,
-    resetLink: `reset-account:${participant.id}`,
-  };
 }
 
 /** `--offerings merchandise,ots` (or `none`) as the three flags. */
@@ -336,7 +320,7 @@ export function registerParticipants(program: Command): void {
     const client = await requireClient(db, options.client);
     const participant = await requireParticipant(db, client, args[0] ?? '');
     const cleared = await db.transaction().execute(async (trx) => {
-      const count = await deleteFailures(trx, client.id, Object.values(throttleSubjects(participant)));
+      const count = await unlockParticipant(trx, loadConfig().limits, participant);
       await recordAudit(trx, {
         clientId: client.id,
         actor: operator,
@@ -399,24 +383,16 @@ export function registerParticipants(program: Command): void {
 async function showParticipant(db: Db, participant: Participant): Promise<CommandResult> {
   const clientId = participant.client_id;
   const now = new Date();
-  const throttle = loadConfig().loginThrottle;
-  const otsThrottle = loadConfig().otsThrottle;
-  const subjects = throttleSubjects(participant);
-  const since = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
-  const [programs, liveSessions, entries, signInFailures, codeFailures, bundle] = await Promise.all([
+  const [programs, liveSessions, entries, limits, bundle] = await Promise.all([
     programsOf(db, clientId, [participant.id]),
     countLiveSessions(db, clientId, participant.id, now.toISOString()),
     latestEntries(db, clientId, participant.id, SHOWN_ENTRIES),
-    failureCounts(db, clientId, Object.values(subjects), since(throttle.windowMinutes)),
-    failureCounts(db, clientId, [subjects.codes], since(otsThrottle.windowMinutes)),
+    participantLimitStanding(db, loadConfig().limits, participant, now),
     buildBundle(db, clientId, participant.locale),
   ]);
   const describe = createDescriber(bundle.properties, participant.locale);
-  const failures = Object.fromEntries(
-    Object.entries(subjects).map(([name, subject]) => [name, (name === 'codes' ? codeFailures : signInFailures).get(subject) ?? 0]),
-  );
-  const limitOf = (name: string) => (name === 'codes' ? otsThrottle.maxPerParticipant : throttle.maxPerAccount);
-  const throttled = Object.entries(failures).filter(([name, count]) => count >= limitOf(name)).map(([name]) => name);
+  const failures = Object.fromEntries(limits.map((limit) => [limit.name, limit.taken]));
+  const throttled = limits.filter((limit) => limit.taken >= limit.max).map((limit) => limit.name);
   const json = {
     id: participant.id,
     clientId,
@@ -445,7 +421,7 @@ async function showParticipant(db: Db, participant: Participant): Promise<Comman
     })),
   };
   const offerings = Object.entries(json.offerings).filter(([, on]) => on).map(([name]) => name);
-  const failureText = Object.entries(failures).filter(([, count]) => count > 0).map(([name, count]) => `${name} ${count}/${limitOf(name)}`);
+  const failureText = limits.filter((limit) => limit.taken > 0).map((limit) => `${limit.name} ${limit.taken}/${limit.max}`);
   const lines = [
     `${json.username} (${json.firstName} ${json.lastName}) in ${clientId}: ${json.status}`,
     `  account ${json.accountNumber}, ${json.email}, ${json.locale}, born ${json.dateOfBirth ?? 'unknown'}, enrolled ${json.createdAt}`,

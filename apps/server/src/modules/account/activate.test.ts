@@ -155,7 +155,7 @@ describe.each(dialects)('activating an account on %s', (dialect) => {
 
   it('throttles wrong facts per target account, even with the right facts after', async () => {
     await addParticipant(t, { username: 'hammered', lastName: 'Target', accountNumber: '2000006' });
-    for (let i = 0; i < t.config.loginThrottle.maxPerAccount; i += 1) {
+    for (let i = 0; i < t.config.limits.perAccount; i += 1) {
       const reply = await postFrom(t, `10.1.0.${i}`, '/activate', request('2000006', `Guess${i}`));
       expect(reply.statusCode).toBe(400);
     }
@@ -167,7 +167,7 @@ describe.each(dialects)('activating an account on %s', (dialect) => {
 
   it('throttles wrong facts per address, across accounts', async () => {
     await addParticipant(t, { username: 'bystander', lastName: 'Innocent', accountNumber: '2000007' });
-    for (let i = 0; i < t.config.loginThrottle.maxPerAddress; i += 1) {
+    for (let i = 0; i < t.config.limits.perAddress; i += 1) {
       expect((await postFrom(t, '10.2.0.1', '/activate', request(String(3_000_000 + i), 'Nobody'))).statusCode).toBe(400);
     }
     const blocked = await postFrom(t, '10.2.0.1', '/activate', request('2000007', 'Innocent'));

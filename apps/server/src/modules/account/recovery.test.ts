@@ -82,14 +82,14 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
     });
 
     it('throttles per e-mail address and per network address (429)', async () => {
-      for (let i = 0; i < t.config.loginThrottle.maxPerAccount; i += 1) {
+      for (let i = 0; i < t.config.limits.perAccount; i += 1) {
         expect((await postFrom(t, `10.3.0.${i}`, '/forgotUsername', { emailAddress: 'spent@example.com' })).statusCode).toBe(200);
       }
       const perEmail = await post('/forgotUsername', { emailAddress: 'spent@example.com' });
       expect(perEmail.statusCode).toBe(429);
       expect(perEmail.json()).toMatchObject({ errorCode: ErrorCode.accountThrottled, responseMessage: 'account.error.throttled' });
 
-      for (let i = 0; i < t.config.loginThrottle.maxPerAddress; i += 1) {
+      for (let i = 0; i < t.config.limits.perAddress; i += 1) {
         expect((await postFrom(t, '10.3.1.1', '/forgotUsername', { emailAddress: `someone${i}@example.com` })).statusCode).toBe(200);
       }
       expect((await postFrom(t, '10.3.1.1', '/forgotUsername', { emailAddress: 'demo@example.com' })).statusCode).toBe(429);
@@ -159,14 +159,14 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
 
     it('throttles per account and per network address (429)', async () => {
       await addParticipant(t, { username: 'spammed', lastName: 'S', accountNumber: '4000013', status: 'active' });
-      for (let i = 0; i < t.config.loginThrottle.maxPerAccount; i += 1) {
+      for (let i = 0; i < t.config.limits.perAccount; i += 1) {
         expect((await postFrom(t, `10.4.0.${i}`, '/forgotPassword', { emailAddress: 'spammed@example.com', userName: 'spammed' })).statusCode).toBe(200);
       }
       const perAccount = await post('/forgotPassword', { emailAddress: 'spammed@example.com', userName: 'spammed' });
       expect(perAccount.statusCode).toBe(429);
       expect(perAccount.json().errorCode).toBe(ErrorCode.accountThrottled);
 
-      for (let i = 0; i < t.config.loginThrottle.maxPerAddress; i += 1) {
+      for (let i = 0; i < t.config.limits.perAddress; i += 1) {
         expect((await postFrom(t, '10.4.1.1', '/forgotPassword', { emailAddress: 'x@example.com', userName: `guess${i}` })).statusCode).toBe(200);
       }
       expect((await postFrom(t, '10.4.1.1', '/forgotPassword', { emailAddress: 'demo@example.com', userName: 'demo' })).statusCode).toBe(429);
@@ -184,7 +184,7 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       await addParticipant(t, { username: 'resetter', lastName: 'R', accountNumber: '4000020', status: 'active', password: DEMO_PASSWORD });
       const first = await t.login('resetter');
       const second = await t.login('resetter');
-      for (let i = 0; i < t.config.loginThrottle.maxPerAccount; i += 1) expect(await signIn('resetter', `wrong-${i}`)).toBe(401);
+      for (let i = 0; i < t.config.limits.perAccount; i += 1) expect(await signIn('resetter', `wrong-${i}`)).toBe(401);
       expect(await signIn('resetter', DEMO_PASSWORD)).toBe(429);
 
       const { guid } = await requestLink('resetter');
@@ -265,7 +265,7 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       await addParticipant(t, { username: 'stubborn', lastName: 'S', accountNumber: '4000025', status: 'active', password: DEMO_PASSWORD });
       const older = await requestLink('stubborn');
       const newer = await requestLink('stubborn');
-      for (let i = 0; i < t.config.loginThrottle.maxPerAccount; i += 1) {
+      for (let i = 0; i < t.config.limits.perAccount; i += 1) {
         expect((await postFrom(t, `10.6.0.${i}`, '/savePassword', { passwordGuid: older.guid, password: NEW_PASSWORD })).statusCode).toBe(410);
       }
       const blocked = await save(newer.guid);
@@ -275,7 +275,7 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
     });
 
     it('throttles bad links per network address (429)', async () => {
-      for (let i = 0; i < t.config.loginThrottle.maxPerAddress; i += 1) {
+      for (let i = 0; i < t.config.limits.perAddress; i += 1) {
         expect((await postFrom(t, '10.5.0.1', '/savePassword', { passwordGuid: `${'B'.repeat(40)}${String(i).padStart(3, '0')}`, password: NEW_PASSWORD })).statusCode).toBe(400);
       }
       const blocked = await postFrom(t, '10.5.0.1', '/savePassword', { passwordGuid: 'C'.repeat(43), password: NEW_PASSWORD });

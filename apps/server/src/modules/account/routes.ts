@@ -15,7 +15,6 @@ import {
 } from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { activate, forgotPassword, forgotUsername, savePassword, type AccountContext, type Caller } from './service.ts';
-import { accountThrottle } from './throttle.ts';
 
 /** The request's client, site origin (links in mails point there) and address. */
 function callerOf(request: FastifyRequest): Caller {
@@ -31,7 +30,7 @@ export function accountRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   const ctx: AccountContext = {
     db: deps.db,
     sessionPolicy: deps.sessionPolicy,
-    throttle: accountThrottle(deps.db, deps.config.loginThrottle),
+    limits: deps.config.limits,
     resetLinkMinutes: deps.config.account.resetLinkMinutes,
   };
 

@@ -13,7 +13,6 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
-import { clearFailures } from '../auth/throttle-store.ts';
 import { findClient } from '../clients/store.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { buildUserData } from '../participants/service.ts';
@@ -36,12 +35,13 @@ import {
   usernameTakenByOther,
   voidOpenResets,
 } from './store.ts';
-import type { AccountThrottle } from './throttle.ts';
+import { limitsOf, participantLimits, subjects, type LimitPolicy } from '../limits/policy.ts';
+import { clearLimits, succeeded, takeSlots } from '../limits/service.ts';
 
 export interface AccountContext {
   db: Db;
   sessionPolicy: SessionPolicy;
-  throttle: AccountThrottle;
+  limits: LimitPolicy;
   resetLinkMinutes: number;
 }
 
@@ -89,17 +89,12 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
   if (privacyVersion > 0 && (request.acceptedPrivacyNoticeVersion ?? 0) < privacyVersion) throw accountErrors.privacyNoticeNotAccepted();
 
   const locator = locatorOf(fields, request.characteristics);
-  const addressSubject = `activate-address:${caller.address}`;
-  const accountSubject = `activate-account:${locator?.field ?? 'none'}:${locator?.value ?? ''}`;
-  await ctx.throttle.check(caller.clientId, [
-    { subject: addressSubject, max: ctx.throttle.perAddress },
-    { subject: accountSubject, max: ctx.throttle.perAccount },
-  ]);
+  // Slots before the facts are compared: a burst of guesses gets at most the limit checked.
+  const limits = limitsOf(ctx.limits);
+  const slots = await takeSlots(ctx.db, caller.clientId, limits.activation(locator, caller.address), accountErrors.throttled);
   const participant = locator ? await findParticipantByLocator(ctx.db, caller.clientId, locator) : undefined;
-  if (!characteristicsMatch(fields, request.characteristics, participant) || !participant) {
-    await ctx.throttle.record(caller.clientId, [addressSubject, accountSubject]);
-    throw accountErrors.activationFailed();
-  }
+  if (!characteristicsMatch(fields, request.characteristics, participant) || !participant) throw accountErrors.activationFailed();
+  await succeeded(ctx.db, slots, locator ? [subjects.activation(locator.field, locator.value)] : []);
   if (participant.status !== 'pending') throw accountErrors.alreadyActive();
 
   const username = request.username ?? participant.username;
@@ -129,7 +124,6 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
       }
       throw error;
     });
-  await ctx.throttle.clear(caller.clientId, accountSubject);
 
   const active = await findParticipant(ctx.db, caller.clientId, participant.id);
   if (!active) throw accountErrors.activationFailed();
@@ -145,12 +139,8 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
  */
 export async function forgotUsername(ctx: AccountContext, caller: Caller, request: ForgotUsernameRequest): Promise<AcceptedReply> {
   const email = request.emailAddress.toLowerCase();
-  const subjects = [`forgot-username-address:${caller.address}`, `forgot-username-email:${email}`];
-  await ctx.throttle.check(caller.clientId, [
-    { subject: subjects[0] ?? '', max: ctx.throttle.perAddress },
-    { subject: subjects[1] ?? '', max: ctx.throttle.perAccount },
-  ]);
-  await ctx.throttle.record(caller.clientId, subjects);
+  // Every request counts (the reply never tells whether anything matched), taken before the work.
+  await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).forgotUsername(email, caller.address), accountErrors.throttled);
   await ctx.db.transaction().execute(async (trx) => {
     const found = (await findParticipantsByEmail(trx, caller.clientId, email)).filter((p) => p.status !== 'pending');
     const first = found[0];
@@ -175,12 +165,7 @@ export async function forgotUsername(ctx: AccountContext, caller: Caller, reques
  */
 export async function forgotPassword(ctx: AccountContext, caller: Caller, request: ForgotPasswordRequest, now = new Date()): Promise<AcceptedReply> {
   const key = usernameKey(request.userName);
-  const subjects = [`forgot-password-address:${caller.address}`, `forgot-password-account:${key}`];
-  await ctx.throttle.check(caller.clientId, [
-    { subject: subjects[0] ?? '', max: ctx.throttle.perAddress },
-    { subject: subjects[1] ?? '', max: ctx.throttle.perAccount },
-  ]);
-  await ctx.throttle.record(caller.clientId, subjects, now);
+  await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).forgotPassword(key, caller.address), accountErrors.throttled, now);
   const token = newResetToken();
   const tokenHash = hashResetToken(token);
   const nowIso = now.toISOString();
@@ -219,15 +204,10 @@ export async function forgotPassword(ctx: AccountContext, caller: Caller, reques
  * clears their failed sign-ins and queues the "password changed" mail, in one transaction.
  */
 export async function savePassword(ctx: AccountContext, caller: Caller, request: SavePasswordRequest, now = new Date()): Promise<SavePasswordReply> {
-  const addressSubject = `reset-address:${caller.address}`;
   const tokenHash = hashResetToken(request.passwordGuid);
   const reset = await findReset(ctx.db, caller.clientId, tokenHash);
   // A link names its account: refusals of that account's links count toward its own limit too.
-  const accountSubject = reset ? `reset-account:${reset.participant_id}` : undefined;
-  await ctx.throttle.check(caller.clientId, [
-    { subject: addressSubject, max: ctx.throttle.perAddress },
-    ...(accountSubject ? [{ subject: accountSubject, max: ctx.throttle.perAccount }] : []),
-  ]);
+  const slots = await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).resetLink(reset?.participant_id, caller.address), accountErrors.throttled, now);
   const nowIso = now.toISOString();
   const refusal = !reset
     ? accountErrors.resetLinkInvalid()
@@ -238,10 +218,9 @@ export async function savePassword(ctx: AccountContext, caller: Caller, request:
         : reset.expires_at <= nowIso
           ? accountErrors.resetLinkExpired()
           : undefined;
-  if (refusal || !reset) {
-    await ctx.throttle.record(caller.clientId, accountSubject ? [addressSubject, accountSubject] : [addressSubject], now);
-    throw refusal ?? accountErrors.resetLinkInvalid();
-  }
+  if (refusal || !reset) throw refusal ?? accountErrors.resetLinkInvalid();
+  // A working link: it proves the mailbox, so it counts against nothing.
+  await succeeded(ctx.db, slots);
   const [client, participant] = await Promise.all([
     clientOf(ctx.db, caller.clientId),
     findParticipant(ctx.db, caller.clientId, reset.participant_id),
@@ -260,8 +239,9 @@ export async function savePassword(ctx: AccountContext, caller: Caller, request:
       .where('id', '=', participant.id)
       .execute();
     await deleteParticipantSessions(trx, caller.clientId, participant.id);
-    // Whoever was locked out by wrong passwords now knows the right one.
-    await clearFailures(trx, caller.clientId, `account:${participant.username_key}`);
+    // Whoever was locked out by wrong passwords (their own, or someone else's, decision 040)
+    // now knows the right one: the sign-in limits of the day go too.
+    await clearLimits(trx, caller.clientId, participantLimits(ctx.limits, participant).signIn.map((limit) => limit.subject));
     await queueMail(trx, { clientId: caller.clientId, participantId: participant.id, to: participant.email, locale: participant.locale, template: 'passwordChanged', params: {} });
   });
   return { result: 'saved' };

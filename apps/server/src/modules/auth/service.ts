@@ -6,12 +6,13 @@ import { findParticipantByUsername, usernameKey } from '../participants/store.ts
 import { endSession, startSession, type SessionPolicy } from '../sessions/service.ts';
 import { passwordSignInOff } from '../sso/settings.ts';
 import { decoyPasswordHash, verifyPassword } from './password.ts';
-import type { LoginThrottle } from './throttle.ts';
+import { limitsOf, subjects, type LimitPolicy } from '../limits/policy.ts';
+import { succeeded, takeSlots } from '../limits/service.ts';
 
 export interface LoginContext {
   db: Db;
   sessionPolicy: SessionPolicy;
-  throttle: LoginThrottle;
+  limits: LimitPolicy;
 }
 
 /**
@@ -23,14 +24,13 @@ export async function login(ctx: LoginContext, clientId: string, address: string
     throw new ApiError(403, ErrorCode.passwordSignInOff, 'ssoFlow.error.passwordSignInOff', 'This program signs in through the company account only');
   }
   const key = usernameKey(request.username);
-  await ctx.throttle.check(clientId, key, address);
+  // The slot is taken before the password is tried: a burst gets at most the limit checked.
+  const slots = await takeSlots(ctx.db, clientId, limitsOf(ctx.limits).signIn(key, address), errors.loginThrottled);
   const participant = await findParticipantByUsername(ctx.db, clientId, request.username);
   const passwordOk = await verifyPassword(participant?.password_hash ?? (await decoyPasswordHash()), request.password);
-  if (!participant || !passwordOk) {
-    await ctx.throttle.recordFailure(clientId, key, address);
-    throw errors.invalidCredentials();
-  }
-  await ctx.throttle.recordSuccess(clientId, key);
+  if (!participant || !passwordOk) throw errors.invalidCredentials();
+  // The right password: its earlier wrong guesses of the short window are forgiven.
+  await succeeded(ctx.db, slots, [subjects.signIn(key)]);
   if (participant.status === 'pending') throw errors.preActivation();
   if (participant.status === 'inactive' && (participant.balance ?? 0) <= 0) throw errors.accountInactive();
   const { sessionId, session } = await startSession(ctx.db, ctx.sessionPolicy, clientId, participant.id, false);

@@ -159,7 +159,7 @@ describe.each(dialects)('contact messages reach the support desk on %s', (dialec
     expect(await rewardsJson<ListedMessage[]>(t.database, ['contact', 'list', '--client', 'acme', '--since', '2999-01-01', '--json'])).toEqual([]);
     const bad = await runRewards(t.database, ['contact', 'list', '--client', 'nobody']);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('Unknown client "nobody"')]);
-  });
+  }, 60_000); // four runs of the rewards command
 
   it('queues nothing for an invalid or a throttled message', async () => {
     const { sessionId } = await t.login('merch');

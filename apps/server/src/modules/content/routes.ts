@@ -36,6 +36,6 @@ export function contentRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   typed.post(
     apiPaths.contactUs,
     { preHandler: deps.requireSession, schema: { summary: 'Send a message to the program\'s support', tags: ['Content'], security: [{ session: [] }], headers: SessionHeaders, body: ContactRequest, response: { 200: ContactReply } } },
-    async (request) => submitContact(deps.db, sessionOf(request), request.body),
+    async (request) => submitContact(deps.db, deps.config.limits, sessionOf(request), request.body),
   );
 }

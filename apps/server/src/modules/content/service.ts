@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  CONTACT_THROTTLE,
   ErrorCode,
   PUBLIC_CONTENT_KEYS,
   RULES_KEY_PREFIX,
@@ -13,10 +12,12 @@ import type { Db } from '../../db/database.ts';
 import type { Session } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { findClient } from '../clients/store.ts';
+import { limitsOf, type LimitPolicy } from '../limits/policy.ts';
+import { giveBack, takeSlots } from '../limits/service.ts';
 import { findParticipant, listProgramNames } from '../participants/store.ts';
 import { oneLine, queueContactMail } from './contact-mail.ts';
 import { renderMarkdown } from './markdown.ts';
-import { countContactRequestsSince, findContentEntries, insertContactRequest } from './store.ts';
+import { findContentEntries, insertContactRequest } from './store.ts';
 
 /** The language every client's content falls back to last. */
 const LAST_RESORT_LOCALE = 'en-US';
@@ -77,15 +78,13 @@ export async function getContent(db: Db, reader: ContentReader, key: string): Pr
 /**
  * `POST contactUs`: stored for the client's support desk with who wrote it, and mailed to the
  * desk's support_email in the same transaction when the client has one (decision 038). At most
- * CONTACT_THROTTLE.max per participant per window, counted from the stored rows so that every
- * server process sees the same count.
+ * CONTACT_THROTTLE.max per participant per window: the slot is taken before the message is
+ * stored (decision 040), and given back if storing it fails.
  */
-export async function submitContact(db: Db, session: Session, form: ContactRequest, now = new Date()): Promise<ContactReply> {
+export async function submitContact(db: Db, limits: LimitPolicy, session: Session, form: ContactRequest, now = new Date()): Promise<ContactReply> {
   const participant = await findParticipant(db, session.client_id, session.participant_id);
   if (!participant) throw errors.sessionRequired();
-  const since = new Date(now.getTime() - CONTACT_THROTTLE.windowMinutes * 60_000).toISOString();
-  const recent = await countContactRequestsSince(db, session.client_id, participant.id, since);
-  if (recent >= CONTACT_THROTTLE.max) throw contactThrottled();
+  const slots = await takeSlots(db, session.client_id, limitsOf(limits).contact(participant.id), contactThrottled, now);
 
   const request = {
     id: randomUUID(),
@@ -106,11 +105,16 @@ export async function submitContact(db: Db, session: Session, form: ContactReque
     created_at: now.toISOString(),
   };
   // Stored and mailed together (decision 038): a rollback leaves neither, a commit both.
-  await db.transaction().execute(async (trx) => {
-    const client = await findClient(trx, session.client_id);
-    if (!client) throw errors.unknownClient();
-    const mailId = await queueContactMail(trx, client, participant, request);
-    await insertContactRequest(trx, { ...request, mail_id: mailId });
-  });
+  try {
+    await db.transaction().execute(async (trx) => {
+      const client = await findClient(trx, session.client_id);
+      if (!client) throw errors.unknownClient();
+      const mailId = await queueContactMail(trx, client, participant, request);
+      await insertContactRequest(trx, { ...request, mail_id: mailId });
+    });
+  } catch (error) {
+    await giveBack(db, slots);
+    throw error;
+  }
   return { requestId: request.id, status: 'new' };
 }

@@ -17,17 +17,7 @@ export async function insertContactRequest(db: Db, row: Insertable<ContactReques
   await db.insertInto('contact_requests').values(row).execute();
 }
 
-export async function countContactRequestsSince(db: Db, clientId: string, participantId: string, sinceIso: string): Promise<number> {
-  const row = await db
-    .selectFrom('contact_requests')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .where('created_at', '>', sinceIso)
-    .executeTakeFirst();
-  // PostgreSQL returns count(*) as a string (bigint).
-  return Number(row?.count ?? 0);
-}
+
 
 /** A client's contact requests, newest first, with the state of the mail that carries each (if any). */
 export async function listContactRequests(db: Db, options: { clientId: string; since?: string | undefined; limit: number }) {

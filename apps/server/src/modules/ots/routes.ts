@@ -4,12 +4,11 @@ import { OtsRedeemReply, OtsRedeemRequest, SessionHeaders, apiPaths } from '@rew
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { sessionOf } from '../sessions/session-guard.ts';
 import { redeemOtsCode } from './service.ts';
-import { otsThrottle } from './throttle.ts';
 
 /** POST ots/redeem (issue 5, section 2). */
 export function otsRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const ctx = { db: deps.db, throttle: otsThrottle(deps.db, deps.config.otsThrottle) };
+  const ctx = { db: deps.db, limits: deps.config.limits };
 
   typed.post(
     apiPaths.otsRedeem,

@@ -7,11 +7,12 @@ import { findParticipant, usernameKey } from '../participants/store.ts';
 import { normaliseOtsCode, otsCodeHash } from './code.ts';
 import { otsErrors } from './errors.ts';
 import { claimOtsCode, findOtsCode, participantBalance } from './store.ts';
-import type { OtsThrottle } from './throttle.ts';
+import { limitsOf, type LimitPolicy } from '../limits/policy.ts';
+import { giveBack, takeSlotsIn } from '../limits/service.ts';
 
 export interface OtsContext {
   db: Db;
-  throttle: OtsThrottle;
+  limits: LimitPolicy;
 }
 
 /** Translation key of the reply's message: takes {value} and {mediaLabel}. */
@@ -35,14 +36,15 @@ export async function redeemOtsCode(ctx: OtsContext, session: Session, request: 
   const codeHash = otsCodeHash(normalised);
   const at = now.toISOString();
 
-  // One transaction (see throttle.ts): the throttle's check before the code is looked at, then
-  // the claim with its ledger entry, or the record of the failure.
+  // One transaction (decision 040): a slot of the participant's wrong-code limit is taken before
+  // the code is looked at (on PostgreSQL its row stays locked to the commit, so one participant's
+  // redeems take turns); a redeemed code gives it back, a refused one keeps it. A success does
+  // not forgive earlier failures: one good code must not buy more guesses.
   const outcome = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await ctx.throttle.allows(trx, session.client_id, participant.id, now))) return 'throttled' as const;
-    if (!(await claimOtsCode(trx, session.client_id, codeHash, participant.id, at))) {
-      await ctx.throttle.failed(trx, session.client_id, participant.id, now);
-      return 'refused' as const;
-    }
+    const slots = await takeSlotsIn(trx, session.client_id, limitsOf(ctx.limits).ots(participant.id), now);
+    if (!slots) return 'throttled' as const;
+    if (!(await claimOtsCode(trx, session.client_id, codeHash, participant.id, at))) return 'refused' as const;
+    await giveBack(trx, slots);
     const code = await findOtsCode(trx, session.client_id, codeHash);
     if (!code) throw new Error('A claimed code vanished');
     await appendLedgerEntry(

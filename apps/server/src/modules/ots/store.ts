@@ -25,33 +25,6 @@ const selectCode = compiledOnce((db: Db, clientId: string, codeHash: string) =>
 const selectBalance = compiledOnce((db: Db, clientId: string, participantId: string) =>
   db.selectFrom('participants').select('balance').where('client_id', '=', clientId).where('id', '=', participantId),
 );
-const lockParticipant = compiledOnce((db: Db, clientId: string, participantId: string) =>
-  db
-    .updateTable('participants')
-    .set((eb) => ({ status: eb.ref('status') }))
-    .where('client_id', '=', clientId)
-    .where('id', '=', participantId),
-);
-const insertAttempt = compiledOnce((db: Db, id: string, clientId: string, subject: string, at: string) =>
-  db.insertInto('login_failures').values({ id, client_id: clientId, subject, failed_at: at }),
-);
-const deleteFailuresBefore = compiledOnce((db: Db, clientId: string, subject: string, before: string) =>
-  db.deleteFrom('login_failures').where('client_id', '=', clientId).where('subject', '=', subject).where('failed_at', '<=', before),
-);
-const countFailures = compiledOnce((db: Db, clientId: string, subject: string, since: string) =>
-  db
-    .selectFrom('login_failures')
-    .select((eb) => eb.fn.countAll().as('count'))
-    .where('client_id', '=', clientId)
-    .where('subject', '=', subject)
-    .where('failed_at', '>', since),
-);
-
-/** Failures of one subject since a time (the login throttle counts its own the same way). */
-export async function countOtsFailuresSince(db: Db | Transaction<Database>, clientId: string, subject: string, since: string): Promise<number> {
-  const { rows } = await countFailures(db, clientId, subject, since);
-  return Number(rows[0]?.count ?? 0);
-}
 
 export interface OtsCodeInput {
   code: string;
@@ -109,24 +82,4 @@ export async function participantBalance(trx: Transaction<Database>, clientId: s
   const { rows } = await selectBalance(trx, clientId, participantId);
   if (!rows[0]) throw new Error('No such participant');
   return rows[0].balance ?? 0;
-}
-
-/**
- * A no-op write on the participant's row: on PostgreSQL it holds the row lock until the
- * transaction ends, which makes one participant's redeems take turns (see throttle.ts).
- */
-export async function lockParticipantForOts(trx: Transaction<Database>, clientId: string, participantId: string): Promise<void> {
-  await lockParticipant(trx, clientId, participantId);
-}
-
-/** A failed attempt (see throttle.ts). Returns its id. */
-export async function insertOtsAttempt(db: Db | Transaction<Database>, clientId: string, subject: string, at: string): Promise<string> {
-  const id = randomUUID();
-  await insertAttempt(db, id, clientId, subject, at);
-  return id;
-}
-
-/** Old failed attempts of this one subject; the login throttle purges its own the same way. */
-export async function deleteOtsFailuresBefore(db: Db | Transaction<Database>, clientId: string, subject: string, before: string): Promise<void> {
-  await deleteFailuresBefore(db, clientId, subject, before);
 }

@@ -125,24 +125,6 @@ export async function countLiveSessions(db: Q, clientId: string, participantId: 
   return Number(row?.count ?? 0);
 }
 
-/** Failures recorded since a time, per subject (subjects without any are left out). */
-export async function failureCounts(db: Q, clientId: string, subjects: readonly string[], since: string): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('login_failures')
-    .select((eb) => ['subject', eb.fn.countAll().as('count')])
-    .where('client_id', '=', clientId)
-    .where('subject', 'in', subjects)
-    .where('failed_at', '>', since)
-    .groupBy('subject')
-    .execute();
-  return new Map(rows.map((row) => [row.subject, Number(row.count)]));
-}
-
-export async function deleteFailures(db: Q, clientId: string, subjects: readonly string[]): Promise<number> {
-  const result = await db.deleteFrom('login_failures').where('client_id', '=', clientId).where('subject', 'in', subjects).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 /** The newest ledger entries, newest first. */
 export async function latestEntries(db: Q, clientId: string, participantId: string, limit: number) {
   return db

@@ -52,7 +52,7 @@ describe.each(dialects)('changing the password on %s', (dialect) => {
 
   it('throttles wrong current passwords like sign-in, sharing the per-account limit', async () => {
     const { sessionId } = await t.login('spent');
-    const limit = t.config.loginThrottle.maxPerAccount;
+    const limit = t.config.limits.perAccount;
     for (let i = 0; i < limit; i += 1) {
       const reply = await change(sessionId, { oldPassword: `guess-${i}`, newPassword: NEW_PASSWORD });
       expect(reply.statusCode).toBe(400);
@@ -64,7 +64,7 @@ describe.each(dialects)('changing the password on %s', (dialect) => {
     expect(await signInStatus('spent', DEMO_PASSWORD)).toBe(429);
     // The session itself is untouched and the password is still the old one.
     expect((await t.api('GET', '/user', { session: sessionId })).statusCode).toBe(200);
-    await t.database.db.deleteFrom('login_failures').execute();
+    await t.database.db.deleteFrom('attempt_limits').execute();
     expect(await signInStatus('spent', DEMO_PASSWORD)).toBe(200);
   });
 

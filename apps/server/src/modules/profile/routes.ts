@@ -8,7 +8,7 @@ import { changePassword } from './service.ts';
 /** PUT user/password (issue 5, section 5). The language change is POST user/locale (participants). */
 export function profileRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const ctx = { db: deps.db, throttle: deps.loginThrottle };
+  const ctx = { db: deps.db, limits: deps.config.limits };
 
   typed.put(
     apiPaths.userPassword,

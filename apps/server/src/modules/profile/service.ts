@@ -3,14 +3,15 @@ import type { Db } from '../../db/database.ts';
 import type { Session } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
-import type { LoginThrottle } from '../auth/throttle.ts';
 import { findClient } from '../clients/store.ts';
+import { limitsOf, subjects, type LimitPolicy } from '../limits/policy.ts';
+import { succeeded, takeSlots } from '../limits/service.ts';
 import { findParticipant } from '../participants/store.ts';
 import { deleteOtherSessions, updatePasswordHash } from './store.ts';
 
 export interface PasswordChangeContext {
   db: Db;
-  throttle: LoginThrottle;
+  limits: LimitPolicy;
 }
 
 export const profileErrors = {
@@ -50,16 +51,10 @@ export async function changePassword(
   if (!checkPasswordRules(rules, request.newPassword, participant.username).every((r) => r.met)) throw profileErrors.rulesNotMet();
   if (request.newPassword === request.oldPassword) throw profileErrors.samePassword();
 
-  try {
-    await ctx.throttle.check(session.client_id, participant.username_key, address);
-  } catch (error) {
-    throw error instanceof ApiError && error.statusCode === 429 ? profileErrors.throttled() : error;
-  }
-  if (!(await verifyPassword(participant.password_hash, request.oldPassword))) {
-    await ctx.throttle.recordFailure(session.client_id, participant.username_key, address);
-    throw profileErrors.wrongCurrentPassword();
-  }
-  await ctx.throttle.recordSuccess(session.client_id, participant.username_key);
+  const key = participant.username_key;
+  const slots = await takeSlots(ctx.db, session.client_id, limitsOf(ctx.limits).signIn(key, address), profileErrors.throttled);
+  if (!(await verifyPassword(participant.password_hash, request.oldPassword))) throw profileErrors.wrongCurrentPassword();
+  await succeeded(ctx.db, slots, [subjects.signIn(key)]);
 
   const passwordHash = await hashPassword(request.newPassword);
   const otherSessionsEnded = await ctx.db.transaction().execute(async (trx) => {
