@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,33 +6,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { UserData } from '@rewards/contract';
 import { createEmptyPostgresDatabase, dialects } from '../test/databases.ts';
-import { freePort } from '../test/ports.ts';
+import { exited, startServer } from '../test/server-process.ts';
 
 const CLI = join(import.meta.dirname, 'cli', 'rewards.ts');
 
 const MAIN = join(import.meta.dirname, 'main.ts');
-
-async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { child, base };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
 const headers = { 'content-type': 'application/json', 'client-id': 'http://localhost:3000' };
 
