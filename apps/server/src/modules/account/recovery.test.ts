@@ -205,6 +205,17 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       expect(await signIn('resetter', NEW_PASSWORD)).toBe(200);
     });
 
+    it('lets a participant whom someone else locked out for the day back in by resetting the password (decision 040)', async () => {
+      await addParticipant(t, { username: 'targeted', lastName: 'T', accountNumber: '4000091', status: 'active', password: DEMO_PASSWORD });
+      // Someone has spent the account's daily ceiling of guesses: a new quarter of an hour does not help.
+      const tomorrow = new Date(Date.now() + 24 * 60 * 60_000).toISOString();
+      await t.database.db.insertInto('attempt_limits').values({ client_id: 'acme', subject: 'sign-in:targeted#day', taken: t.config.limits.perAccountPerDay, window_ends_at: tomorrow }).execute();
+      expect(await signIn('targeted', DEMO_PASSWORD)).toBe(429);
+      const { guid } = await requestLink('targeted');
+      expect((await save(guid)).statusCode).toBe(200);
+      expect(await signIn('targeted', NEW_PASSWORD)).toBe(200);
+    });
+
     it('refuses an expired link with its own error', async () => {
       await addParticipant(t, { username: 'tardy', lastName: 'T', accountNumber: '4000021', status: 'active', password: DEMO_PASSWORD });
       const { guid } = await requestLink('tardy');

@@ -165,7 +165,7 @@ export async function forgotUsername(ctx: AccountContext, caller: Caller, reques
  */
 export async function forgotPassword(ctx: AccountContext, caller: Caller, request: ForgotPasswordRequest, now = new Date()): Promise<AcceptedReply> {
   const key = usernameKey(request.userName);
-  await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).forgotPassword(key, caller.address), accountErrors.throttled, now);
+  await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).forgotPassword(key, request.emailAddress.toLowerCase(), caller.address), accountErrors.throttled, now);
   const token = newResetToken();
   const tokenHash = hashResetToken(token);
   const nowIso = now.toISOString();

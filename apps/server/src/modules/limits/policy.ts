@@ -26,7 +26,8 @@ export const subjects = {
   signIn: (usernameKey: string) => `sign-in:${usernameKey}`,
   activation: (field: string, value: string) => `activation:${field}:${value}`,
   forgotUsername: (email: string) => `forgot-username:${email}`,
-  forgotPassword: (usernameKey: string) => `forgot-password:${usernameKey}`,
+  // Username and address together: only someone who knows both can use up an account's reset mails.
+  forgotPassword: (usernameKey: string, email: string) => `forgot-password:${usernameKey}:${email}`,
   resetLink: (participantId: string) => `reset-link:${participantId}`,
   ots: (participantId: string) => `ots:${participantId}`,
   contact: (participantId: string) => `contact:${participantId}`,
@@ -57,7 +58,7 @@ export function limitsOf(policy: LimitPolicy) {
       address('activation', ip),
     ],
     forgotUsername: (email: string, ip: string) => [...account(subjects.forgotUsername(email)), address('forgot-username', ip)],
-    forgotPassword: (usernameKey: string, ip: string) => [...account(subjects.forgotPassword(usernameKey)), address('forgot-password', ip)],
+    forgotPassword: (usernameKey: string, email: string, ip: string) => [...account(subjects.forgotPassword(usernameKey, email)), address('forgot-password', ip)],
     /** A reset link's account is known only when the link is. */
     resetLink: (participantId: string | undefined, ip: string) => [
       ...(participantId ? account(subjects.resetLink(participantId)) : []),
@@ -72,14 +73,14 @@ export function limitsOf(policy: LimitPolicy) {
  * Every limit that counts against one participant, by what it limits (each account limit with
  * its daily twin): what `participants show` reports and `participants unlock` clears.
  */
-export function participantLimits(policy: LimitPolicy, participant: { id: string; username_key: string; account_number: string | null }) {
+export function participantLimits(policy: LimitPolicy, participant: { id: string; username_key: string; email: string; account_number: string | null }) {
   const account = (subject: string) => accountLimits(policy, subject);
   return {
     signIn: account(subjects.signIn(participant.username_key)),
     codes: limitsOf(policy).ots(participant.id),
     activationByAccountNumber: participant.account_number ? account(subjects.activation('accountNumber', participant.account_number)) : [],
     activationByUsername: account(subjects.activation('userName', participant.username_key)),
-    forgotPassword: account(subjects.forgotPassword(participant.username_key)),
+    forgotPassword: account(subjects.forgotPassword(participant.username_key, participant.email.toLowerCase())),
     resetLink: account(subjects.resetLink(participant.id)),
   };
 }
