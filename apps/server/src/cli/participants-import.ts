@@ -31,7 +31,7 @@ import {
   type OptionalImportColumn,
   type ParticipantFields,
   type RawParticipant,
-} from './participant-fields.ts';
+} from '../modules/participants/fields.ts';
 
 /** Lines per transaction: few commits, and a stopped import loses at most one batch (which a re-run redoes). */
 export const IMPORT_BATCH = 1000;

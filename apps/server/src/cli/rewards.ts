@@ -9,6 +9,7 @@
  * (docs/decisions/022).
  */
 import { Command, CommanderError } from 'commander';
+import { ApiError } from '../http/api-error.ts';
 import { CliError } from './cli-context.ts';
 import { registerAdmins } from './commands/admins.ts';
 import { registerAudit } from './commands/audit.ts';
@@ -65,7 +66,8 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end here too, with exit code 0; commander has printed them.
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof CliError) {
+    // A service's refusal (a rule the input breaks) is as much the operator's to fix as a bad flag.
+    if (error instanceof CliError || error instanceof ApiError) {
       process.stderr.write(`rewards: ${error.message}\n`);
       return 2;
     }

@@ -22,8 +22,9 @@ import {
   upsertParticipants,
 } from '../../modules/participants/operator-store.ts';
 import { findParticipantByUsername, usernameKey } from '../../modules/participants/store.ts';
+import { updateParticipant, type ParticipantChanges } from '../../modules/participants/operator-service.ts';
 import { action, CliError, repeatable, requireClient, type CommandResult } from '../cli-context.ts';
-import { checkParticipant, PARTICIPANT_STATUSES, participantRow, unusablePasswordHash, type ParticipantStatus } from '../participant-fields.ts';
+import { checkParticipant, PARTICIPANT_STATUSES, participantRow, unusablePasswordHash, type ParticipantStatus } from '../../modules/participants/fields.ts';
 import { importParticipants } from '../participants-import.ts';
 import { operatorOrigin } from './audit.ts';
 
@@ -202,66 +203,18 @@ export function registerParticipants(program: Command): void {
     const client = await requireClient(db, options.client);
     const participant = await requireParticipant(db, client, args[0] ?? '');
     if (UPDATABLE.every((name) => options[name] === undefined) && options.programs !== false) throw new CliError(`Nothing to change: give at least one of ${UPDATABLE.map((name) => `--${kebab(name)}`).join(', ')}, --no-programs`);
-    const before = (await programsOf(db, client.id, [participant.id])).get(participant.id) ?? [];
-    const offerings = options.offerings === undefined ? undefined : parseOfferings(options.offerings);
-    const programs = options.programs === false ? [] : (options.program ?? before);
-    const checked = checkParticipant(
-      {
-        username: participant.username,
-        first_name: options.firstName ?? participant.first_name,
-        last_name: options.lastName ?? participant.last_name,
-        email: options.email ?? participant.email,
-        locale: options.locale ?? participant.locale,
-        account_number: options.accountNumber ?? participant.account_number,
-        merchandise: String(offerings?.merchandise ?? participant.offers_merchandise === 1),
-        experiences: String(offerings?.experiences ?? participant.offers_experiences === 1),
-        ots: String(offerings?.ots ?? participant.ots_enabled === 1),
-        programs: programs.join('|'),
-        status: '',
-        date_of_birth: options.dateOfBirth ?? participant.date_of_birth ?? '',
-      },
-      { locales: (await clientLocales(db, client.id)).map((l) => l.code), defaultLocale: client.default_locale },
-    );
-    if (!checked.ok) throw new CliError(checked.reason);
-    const fields = checked.fields;
-    // What differs from the stored participant, by name only: the audit log keeps no personal data.
-    const changed = [
-      fields.firstName !== participant.first_name && 'firstName',
-      fields.lastName !== participant.last_name && 'lastName',
-      fields.email !== participant.email && 'email',
-      fields.accountNumber !== participant.account_number && 'accountNumber',
-      fields.locale !== participant.locale && 'locale',
-      (fields.merchandise !== (participant.offers_merchandise === 1) || fields.experiences !== (participant.offers_experiences === 1) || fields.ots !== (participant.ots_enabled === 1)) && 'offerings',
-      fields.programs.join('|') !== before.join('|') && 'programs',
-      (fields.dateOfBirth ?? null) !== participant.date_of_birth && 'dateOfBirth',
-    ].filter((name): name is string => name !== false);
+    const changes: ParticipantChanges = {
+      ...(options.firstName === undefined ? {} : { firstName: options.firstName }),
+      ...(options.lastName === undefined ? {} : { lastName: options.lastName }),
+      ...(options.email === undefined ? {} : { email: options.email }),
+      ...(options.accountNumber === undefined ? {} : { accountNumber: options.accountNumber }),
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
+      ...(options.offerings === undefined ? {} : { offerings: parseOfferings(options.offerings) }),
+      ...(options.programs === false ? { programs: [] } : options.program === undefined ? {} : { programs: options.program }),
+      ...(options.dateOfBirth === undefined ? {} : { dateOfBirth: options.dateOfBirth }),
+    };
+    const changed = await updateParticipant(db, { name: operator, kind: 'operator', origin: operatorOrigin }, client, participant, changes);
     if (changed.length === 0) return { human: `${participant.username}: already so; nothing changed.`, json: { username: participant.username, changed: [] } };
-    await db.transaction().execute(async (trx) => {
-      if (changed.includes('accountNumber')) {
-        const owner = (await accountNumberOwners(trx, client.id, [fields.accountNumber])).get(fields.accountNumber);
-        if (owner && owner.key !== participant.username_key) throw new CliError(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
-      }
-      await upsertParticipants(trx, [
-        participantRow(fields, {
-          id: participant.id,
-          clientId: client.id,
-          usernameKey: participant.username_key,
-          passwordHash: participant.password_hash,
-          status: participant.status,
-          createdAt: participant.created_at,
-        }),
-      ]);
-      if (changed.includes('programs')) await replacePrograms(trx, client.id, new Map([[participant.id, fields.programs]]));
-      await recordAudit(trx, {
-        clientId: client.id,
-        actor: operator,
-        actorKind: 'operator',
-        action: 'participants.update',
-        subject: participant.username,
-        details: { changed },
-        origin: operatorOrigin,
-      });
-    });
     return { human: `Updated ${participant.username} in ${client.id}: ${changed.join(', ')}.`, json: { username: participant.username, changed } };
   });
 

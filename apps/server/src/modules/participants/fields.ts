@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EmailAddress, isIsoDate, OLDEST_BIRTH_DATE } from '@rewards/contract';
-import type { NewParticipant } from '../db/schema.ts';
-import { hashPassword } from '../modules/auth/password.ts';
+import type { NewParticipant } from '../../db/schema.ts';
+import { hashPassword } from '../auth/password.ts';
 
 /** What an operator may set on a participant, by `participants create` or a line of an import. */
 export interface ParticipantFields {

@@ -1,0 +1,95 @@
+import type { Db } from '../../db/database.ts';
+import type { Client, Participant } from '../../db/schema.ts';
+import { errors } from '../../http/api-error.ts';
+import { recordAudit, type AuditActorKind } from '../audit/store.ts';
+import { clientLocales } from '../clients/service.ts';
+import { checkParticipant, participantRow } from './fields.ts';
+import { accountNumberOwners, programsOf, replacePrograms, upsertParticipants } from './operator-store.ts';
+
+/** Who changes something, for the audit log: an operator's command, a staff member, an admin key. */
+export interface Actor {
+  name: string;
+  kind: AuditActorKind;
+  /** Where from: `cli@host`, an address. */
+  origin: string;
+}
+
+/** What an operator may correct on a participant; what is not given stays. */
+export interface ParticipantChanges {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  accountNumber?: string;
+  locale?: string;
+  offerings?: { merchandise: boolean; experiences: boolean; ots: boolean };
+  programs?: string[];
+  /** YYYY-MM-DD, or '' for none. */
+  dateOfBirth?: string;
+}
+
+/**
+ * Corrects one participant's details: checked by the same rules as an import line, the fields
+ * that differ written with an audit entry naming them (never their values), in one transaction.
+ * The status and the password have their own paths. Returns the names of the changed fields.
+ */
+export async function updateParticipant(db: Db, actor: Actor, client: Client, participant: Participant, changes: ParticipantChanges): Promise<string[]> {
+  const before = (await programsOf(db, client.id, [participant.id])).get(participant.id) ?? [];
+  const offerings = changes.offerings;
+  const checked = checkParticipant(
+    {
+      username: participant.username,
+      first_name: changes.firstName ?? participant.first_name,
+      last_name: changes.lastName ?? participant.last_name,
+      email: changes.email ?? participant.email,
+      locale: changes.locale ?? participant.locale,
+      account_number: changes.accountNumber ?? participant.account_number,
+      merchandise: String(offerings?.merchandise ?? participant.offers_merchandise === 1),
+      experiences: String(offerings?.experiences ?? participant.offers_experiences === 1),
+      ots: String(offerings?.ots ?? participant.ots_enabled === 1),
+      programs: (changes.programs ?? before).join('|'),
+      status: '',
+      date_of_birth: changes.dateOfBirth ?? participant.date_of_birth ?? '',
+    },
+    { locales: (await clientLocales(db, client.id)).map((l) => l.code), defaultLocale: client.default_locale },
+  );
+  if (!checked.ok) throw errors.validation(checked.reason);
+  const fields = checked.fields;
+  const changed = [
+    fields.firstName !== participant.first_name && 'firstName',
+    fields.lastName !== participant.last_name && 'lastName',
+    fields.email !== participant.email && 'email',
+    fields.accountNumber !== participant.account_number && 'accountNumber',
+    fields.locale !== participant.locale && 'locale',
+    (fields.merchandise !== (participant.offers_merchandise === 1) || fields.experiences !== (participant.offers_experiences === 1) || fields.ots !== (participant.ots_enabled === 1)) && 'offerings',
+    fields.programs.join('|') !== before.join('|') && 'programs',
+    (fields.dateOfBirth ?? null) !== participant.date_of_birth && 'dateOfBirth',
+  ].filter((name): name is string => name !== false);
+  if (changed.length === 0) return [];
+  await db.transaction().execute(async (trx) => {
+    if (changed.includes('accountNumber')) {
+      const owner = (await accountNumberOwners(trx, client.id, [fields.accountNumber])).get(fields.accountNumber);
+      if (owner && owner.key !== participant.username_key) throw errors.validation(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
+    }
+    await upsertParticipants(trx, [
+      participantRow(fields, {
+        id: participant.id,
+        clientId: client.id,
+        usernameKey: participant.username_key,
+        passwordHash: participant.password_hash,
+        status: participant.status,
+        createdAt: participant.created_at,
+      }),
+    ]);
+    if (changed.includes('programs')) await replacePrograms(trx, client.id, new Map([[participant.id, fields.programs]]));
+    await recordAudit(trx, {
+      clientId: client.id,
+      actor: actor.name,
+      actorKind: actor.kind,
+      action: 'participants.update',
+      subject: participant.username,
+      details: { changed },
+      origin: actor.origin,
+    });
+  });
+  return changed;
+}
