@@ -60,7 +60,7 @@ export const PartnerDebitReply = z.object({
 export type PartnerDebitReply = z.infer<typeof PartnerDebitReply>;
 
 /** POST {PARTNER_API_BASE}/punchouts/{jti}: the token's jti. */
-export const PunchoutParams = z.object({ jti: z.string().min(1).max(100) });
+export const PunchoutParams = z.object({ jti: z.string().min(1).max(100).regex(/^[A-Za-z0-9._:-]+$/) });
 
 /**
  * A redeemed punch-out link: from now on the catalog's own session carries the visit. Refused
