@@ -208,11 +208,12 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
     const other = orderForms(await (await openCatalog('demo')).page.text())[0];
     const before = await balanceOf(sessionId);
     const token = new URL(link).searchParams.get('token') ?? '';
-    for (const fields of [
+    const attempts: Array<Record<string, string>> = [
       { token, item: 'M-MUG', orderId: mug.fields.orderId ?? '' },
       { ...mug.fields, visit: other?.fields.visit ?? '' },
       { ...mug.fields, visit: '' },
-    ]) {
+    ];
+    for (const fields of attempts) {
       const refused = await submit(mug.action, fields);
       expect(refused.status).toBe(401);
       expect(await refused.text()).toContain('This link is not valid');
