@@ -60,7 +60,7 @@ export function catalogPublicRoutes(app: FastifyInstance, deps: ModuleDeps): voi
       schema: {
         summary: 'Redeem a punch-out link on opening it: once per link, while the portal session that asked for it lives',
         description:
-          "The token's jti. 409 (errorCode 50007): the link was used before; 410: it has expired (50008) or the participant's portal session has ended (50009); 404 (50006): no such link for this partner. The catalog then shows a page sending the participant back to the portal.",
+          "The token's jti; no body. 409 (errorCode 50007): the link was used before; 410: it has expired (50008) or the participant's portal session has ended (50009); 404 (50006): no such link for this partner. The catalog then shows a page sending the participant back to the portal.",
         tags: ['Partner API'],
         headers: PartnerHeaders,
         params: PunchoutParams,
