@@ -18,8 +18,8 @@ async function catalogLink(page: Page, locale: string, type = 'merchandise'): Pr
 }
 
 /**
- * Screens of the demo catalog (issue 5): the catalog, an order's confirmation and a refused
- * link, at each width in English and Arabic. Ordering debits Mona (merch) 450 points per
+ * Screens of the demo catalog (issue 5): the catalog, an order's confirmation, a link opened a
+ * second time and a refused link, at each width in English and Arabic. Ordering debits Mona (merch) 450 points per
  * language; her language is left Arabic, as seeded.
  */
 export default async function scenes(kit: ScreenKit): Promise<void> {
@@ -27,7 +27,8 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
     const widest = kit.widths[kit.widths.length - 1] ?? 1280;
     for (const width of kit.widths) {
       const page = await kit.newPage(width);
-      await page.goto(await catalogLink(page, locale.code));
+      const opened = await catalogLink(page, locale.code);
+      await page.goto(opened);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await kit.shoot(page, `catalog-merchandise-${locale.code}-${width}`);
       // One order per language, at the widest size; the confirmation is shot at every width after it.
@@ -39,6 +40,10 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
           await kit.shoot(page, `catalog-ordered-${locale.code}-${each}`);
         }
       }
+      // The same link again: spent on the first opening (docs/decisions/043).
+      await page.goto(opened);
+      await page.getByRole('alert').waitFor();
+      await kit.shoot(page, `catalog-used-link-${locale.code}-${width}`);
       const link = new URL(await catalogLink(page, locale.code));
       link.searchParams.set('token', `${link.searchParams.get('token') ?? ''}x`);
       await page.setExtraHTTPHeaders({ 'accept-language': locale.code });

@@ -240,6 +240,27 @@ const SAMPLES: Record<string, Sample> = {
       ];
     },
   },
+  [`POST ${PARTNER_API_BASE}/punchouts/{jti}`]: {
+    request: (c, as) =>
+      c.call('POST', `${PARTNER_API_BASE}${partnerPaths.punchout(randomUUID())}`, {
+        at: as.at,
+        headers: { authorization: as.at === 'acme' ? basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET) : basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret) },
+        body: {},
+      }),
+    attacks: async (c) => {
+      // An acme punch-out link (its token's jti), redeemed through globex.
+      const link = (await c.call('GET', v1(apiPaths.catalogUrl('merchandise')), { at: 'acme', session: c.acmeSession })).json<{ catalogUrl: string }>().catalogUrl;
+      const token = new URL(link).searchParams.get('token') ?? '';
+      const { jti } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti: string };
+      const url = `${PARTNER_API_BASE}${partnerPaths.punchout(jti)}`;
+      const as = (partner: string, at: Client) => ({ at, headers: { authorization: partner }, body: {} });
+      return [
+        { what: "acme's link, globex's partner", at: 'globex', status: [404], reply: await c.call('POST', url, as(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret), 'globex')) },
+        { what: "acme's link, acme's partner at globex", at: 'globex', status: [401], reply: await c.call('POST', url, as(basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET), 'globex')) },
+        { what: "acme's link, globex's partner at acme", at: 'acme', status: [401], reply: await c.call('POST', url, as(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret), 'acme')) },
+      ];
+    },
+  },
 };
 
 interface DocumentOperation {
@@ -387,6 +408,7 @@ describe.each(dialects)('two clients share nothing, on %s', (dialect) => {
     expect(await db.selectFrom('password_resets').select(['used_at']).where('client_id', '=', OTHER_CLIENT_ID).execute()).toEqual([{ used_at: null }]);
     expect(await db.selectFrom('participants').select('status').where('username', '=', GLOBEX_PENDING.username).executeTakeFirstOrThrow()).toEqual({ status: 'pending' });
     expect(await db.selectFrom('ots_codes').select(['status', 'redeemed_by']).where('code_hint', '=', ACME_CODE.code.slice(-4)).execute()).toEqual([{ status: 'unused', redeemed_by: null }]);
+    expect(await db.selectFrom('catalog_punchouts').select('jti').where('redeemed_at', 'is not', null).execute()).toEqual([]);
     await expectLedgerMatchesBalances(db);
   });
 });

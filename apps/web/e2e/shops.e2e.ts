@@ -131,9 +131,16 @@ test('ordering in the catalog tab: the portal shows the lower balance when the p
   // The catalog tab must have no handle on the portal.
   expect(await catalog.evaluate(() => window.opener)).toBeNull();
 
+  const link = catalog.url();
+
   // Order the first item the catalog offers and wait for its confirmation.
   await catalog.getByRole('button', { name: /order|redeem|buy|اطلب|استبدل/i }).first().click();
   await expectVisible(catalog.getByRole('status').or(catalog.getByRole('alert')));
+
+  // The link opened the catalog once: opening it again says so and offers nothing to order.
+  await catalog.goto(link);
+  await expectVisible(catalog.getByRole('heading', { name: /already used|تم استخدام هذا الرابط/i }));
+  expect(await catalog.locator('form').count()).toBe(0);
 
   // Back in the portal. Headless Chromium keeps every tab visible and focused, so the test
   // says what a real browser says when the participant returns to the tab: focus.

@@ -16,11 +16,13 @@ export type ClientCatalogs = z.infer<typeof ClientCatalogs>;
 
 /**
  * What the punch-out token (a JWT signed by the portal, verified with the keys at JWKS_PATH)
- * says besides iss (the portal origin), aud (the catalog's partner id), sub (the participant
- * id), iat, exp (at most 5 minutes later) and jti.
+ * says besides iss (the portal origin), aud (the catalog's partner id), iat and exp (at most
+ * 5 minutes later).
  */
 export const CatalogTokenClaims = z.object({
   sub: z.string(),
+  /** The link's one-use id: the catalog redeems it (POST {PARTNER_API_BASE}/punchouts/{jti}) before showing anything. */
+  jti: z.string(),
   name: z.string(),
   locale: z.string(),
   /** Points available now; null if the participant never earned any. */
@@ -56,6 +58,22 @@ export const PartnerDebitReply = z.object({
   accountBalance: z.number().int(),
 });
 export type PartnerDebitReply = z.infer<typeof PartnerDebitReply>;
+
+/** POST {PARTNER_API_BASE}/punchouts/{jti}: the token's jti. */
+export const PunchoutParams = z.object({ jti: z.string().min(1).max(100).regex(/^[A-Za-z0-9._:-]+$/) });
+
+/**
+ * A redeemed punch-out link: from now on the catalog's own session carries the visit. Refused
+ * when the link was used before (409), has expired or its portal session has ended (410).
+ */
+export const PunchoutReply = z.object({
+  punchoutId: z.string(),
+  /** The same as the token's sub. */
+  participantId: z.string(),
+  offering: CatalogType,
+  redeemedAt: z.string(),
+});
+export type PunchoutReply = z.infer<typeof PunchoutReply>;
 
 /** The public keys at JWKS_PATH (RFC 7517). */
 export const JwksReply = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });

@@ -43,6 +43,10 @@ export const ErrorCode = {
   insufficientBalance: 50003,
   orderConflict: 50004,
   participantNotFound: 50005,
+  punchoutNotFound: 50006,
+  punchoutUsed: 50007,
+  punchoutExpired: 50008,
+  punchoutSessionEnded: 50009,
   // content and contact (60xxx)
   contentNotFound: 60004,
   rulesNotYourProgram: 60003,

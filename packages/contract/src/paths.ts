@@ -29,7 +29,11 @@ export const apiPaths = {
 
 /** The catalogs' partner API (not under API_BASE: callers are partners, not the portal). */
 export const PARTNER_API_BASE = '/api/partner/v1';
-export const partnerPaths = { debits: '/debits' } as const;
+export const partnerPaths = {
+  debits: '/debits',
+  /** A catalog redeems a punch-out link (its token's jti) once, on opening it. */
+  punchout: (jti: string) => `/punchouts/${encodeURIComponent(jti)}`,
+} as const;
 
 /** Where the portal publishes the public keys that verify its punch-out links. */
 export const JWKS_PATH = '/.well-known/jwks.json';

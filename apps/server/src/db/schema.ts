@@ -191,6 +191,23 @@ export interface CatalogOrdersTable {
   created_at: string;
 }
 
+/** A punch-out link issued (migration 019, docs/decisions/043): redeemed once, while its session lives. */
+export interface CatalogPunchoutsTable {
+  client_id: string;
+  /** The token's jti. */
+  jti: string;
+  /** The token's audience: only this partner may redeem it. */
+  partner_id: string;
+  participant_id: string;
+  /** merchandise | experiences */
+  offering: string;
+  /** id_hash of the session that asked for the link. */
+  session_hash: string;
+  issued_at: string;
+  expires_at: string;
+  redeemed_at: string | null;
+}
+
 
 
 // ── content and contact (migration 005) ───────────────────────────────────
@@ -467,6 +484,7 @@ export interface Database {
   client_catalogs: ClientCatalogsTable;
   catalog_partners: CatalogPartnersTable;
   catalog_orders: CatalogOrdersTable;
+  catalog_punchouts: CatalogPunchoutsTable;
 
 
   // content and contact

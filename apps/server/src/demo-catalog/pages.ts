@@ -42,6 +42,8 @@ export interface Shopper {
   balance: number | null;
   offering: Offering;
   token: string;
+  /** The catalog's proof that this page came from redeeming the link (see routes.ts). */
+  visit: string;
   portal: string;
 }
 
@@ -58,6 +60,7 @@ export function catalogPage(lang: CatalogLanguage, shopper: Shopper, orderIdFor:
 <p class="price">${esc(numberIn(lang, item.points))} ${esc(t.points)}</p>
 <form method="post" action="/demo-catalog/${shopper.offering}/order">
 <input type="hidden" name="token" value="${esc(shopper.token)}">
+<input type="hidden" name="visit" value="${esc(shopper.visit)}">
 <input type="hidden" name="item" value="${esc(item.sku)}">
 <input type="hidden" name="orderId" value="${esc(orderIdFor())}">
 <button type="submit"${affordable ? '' : ' disabled'} aria-label="${esc(`${affordable ? t.order : t.notEnough}: ${item.name[lang]}`)}">${esc(affordable ? t.order : t.notEnough)}</button>

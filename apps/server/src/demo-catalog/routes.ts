@@ -1,3 +1,4 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -11,20 +12,25 @@ import {
   JWKS_PATH,
   PARTNER_API_BASE,
   PartnerDebitReply,
+  PunchoutReply,
   partnerPaths,
   type PartnerDebitRequest,
 } from '@rewards/contract';
 import type { ModuleDeps } from '../http/module-deps.ts';
 import { catalogPage, confirmationPage, messagePage } from './pages.ts';
 import { items, languageOf, texts, type CatalogLanguage } from './texts.ts';
-import { randomUUID } from 'node:crypto';
 
 const Token = z.string().min(1).max(4000);
 const OrderForm = z.object({
   token: Token,
   item: z.string().min(1).max(40),
   orderId: z.string().regex(/^demo-[0-9a-f-]{36}$/),
+  // Optional in the schema so that a form without it gets the "not valid" page, not a bare 400.
+  visit: z.string().max(100).optional(),
 });
+
+/** What the portal said to redeeming a link. */
+type Redemption = 'redeemed' | 'used' | 'expired' | 'ended' | 'invalid' | 'failed';
 
 type Verified =
   | { ok: true; claims: CatalogTokenClaims; portal: string }
@@ -77,9 +83,20 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
     return set;
   };
 
+  // The proof, in each order form, that the page came from redeeming the link: a keyed hash of
+  // the link's jti. Whoever holds only the link (its one use spent) cannot order with it. Keyed
+  // by the partner secret, so every process serving the demo agrees without sharing state.
+  const visitKey = createHmac('sha256', demo.partnerSecret).update('demo-catalog visit').digest();
+  const visitProof = (jti: string) => createHmac('sha256', visitKey).update(jti, 'utf8').digest('base64url');
+  const provesVisit = (jti: string, visit: string | undefined) => {
+    const expected = Buffer.from(visitProof(jti), 'utf8');
+    const given = Buffer.from(visit ?? '', 'utf8');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
   async function verify(token: string, offering: CatalogType): Promise<Verified> {
     try {
-      const { payload } = await jwtVerify(token, keysOf(portalBase()), { audience: demo.partnerId, algorithms: ['EdDSA', 'ES256'], requiredClaims: ['exp', 'sub', 'iss'] });
+      const { payload } = await jwtVerify(token, keysOf(portalBase()), { audience: demo.partnerId, algorithms: ['EdDSA', 'ES256'], requiredClaims: ['exp', 'sub', 'iss', 'jti'] });
       const claims = CatalogTokenClaims.safeParse(payload);
       const portal = portalHome(payload.iss);
       if (!claims.success || claims.data.offering !== offering || !portal) return { ok: false, problem: 'invalid', portal: undefined };
@@ -96,6 +113,37 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
     return verified.problem === 'expired'
       ? page(reply, 401, messagePage(lang, t.expiredTitle, t.expired, verified.portal))
       : page(reply, 401, messagePage(lang, t.invalidTitle, t.invalid, verified.portal));
+  }
+
+  /**
+   * What a catalog does on opening a link: redeem it with the portal, once. A second opening
+   * (a reload, a copied link, the browser's history after signing out) is refused by the portal.
+   */
+  async function redeem(portal: string, claims: CatalogTokenClaims): Promise<Redemption> {
+    const credentials = Buffer.from(`${demo.partnerId}:${demo.partnerSecret}`, 'utf8').toString('base64');
+    const response = await fetch(`${portalBase()}${PARTNER_API_BASE}${partnerPaths.punchout(claims.jti)}`, {
+      method: 'POST',
+      headers: { 'client-id': portal.replace(/\/$/, ''), authorization: `Basic ${credentials}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const json: unknown = await response.json().catch(() => undefined);
+    if (response.status === 200) {
+      const reply = PunchoutReply.safeParse(json);
+      return reply.success && reply.data.participantId === claims.sub && reply.data.offering === claims.offering ? 'redeemed' : 'invalid';
+    }
+    const errorCode = z.object({ errorCode: z.number() }).safeParse(json);
+    switch (errorCode.success ? errorCode.data.errorCode : undefined) {
+      case ErrorCode.punchoutUsed:
+        return 'used';
+      case ErrorCode.punchoutExpired:
+        return 'expired';
+      case ErrorCode.punchoutSessionEnded:
+        return 'ended';
+      case ErrorCode.punchoutNotFound:
+        return 'invalid';
+      default:
+        return 'failed';
+    }
   }
 
   async function placeOrder(portal: string, body: PartnerDebitRequest): Promise<{ status: number; reply?: PartnerDebitReply; errorCode?: number }> {
@@ -154,13 +202,22 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
         if (!request.query.token) return refused(reply, lang, { ok: false, problem: 'invalid', portal: undefined });
         const verified = await verify(request.query.token, type.data);
         if (!verified.ok) return refused(reply, lang, verified);
-        const { claims } = verified;
+        const { claims, portal } = verified;
+        const shopperLang = languageOf(claims.locale);
+        const t = texts[shopperLang];
+        const redemption = await redeem(portal, claims).catch((): Redemption => 'failed');
+        // A spent or orphaned link: say so in the participant's language, send them back, offer nothing to order.
+        if (redemption === 'used') return page(reply, 409, messagePage(shopperLang, t.usedTitle, t.used, portal));
+        if (redemption === 'ended') return page(reply, 410, messagePage(shopperLang, t.endedTitle, t.ended, portal));
+        if (redemption === 'expired') return refused(reply, shopperLang, { ok: false, problem: 'expired', portal });
+        if (redemption === 'invalid') return refused(reply, shopperLang, { ok: false, problem: 'invalid', portal: undefined });
+        if (redemption === 'failed') return page(reply, 502, messagePage(shopperLang, t.unreachableTitle, t.unreachable, portal));
         return page(
           reply,
           200,
           catalogPage(
-            languageOf(claims.locale),
-            { name: claims.name, balance: claims.balance, offering: claims.offering, token: request.query.token, portal: verified.portal },
+            shopperLang,
+            { name: claims.name, balance: claims.balance, offering: claims.offering, token: request.query.token, visit: visitProof(claims.jti), portal },
             // A fresh order id per form: submitting the same form twice is the same order.
             () => `demo-${randomUUID()}`,
           ),
@@ -172,10 +229,12 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
       '/:type/order',
       { logLevel: 'warn', schema: { params: z.object({ type: CatalogType }), body: OrderForm } },
       async (request, reply) => {
-        const { token, item: sku, orderId } = request.body;
+        const { token, item: sku, orderId, visit } = request.body;
         const verified = await verify(token, request.params.type);
         if (!verified.ok) return refused(reply, languageFromHeader(request.headers['accept-language']), verified);
         const { claims, portal } = verified;
+        // Only the page that redeemed the link can order with it.
+        if (!provesVisit(claims.jti, visit)) return refused(reply, languageOf(claims.locale), { ok: false, problem: 'invalid', portal: undefined });
         const lang = languageOf(claims.locale);
         const t = texts[lang];
         const item = items[request.params.type].find((i) => i.sku === sku);

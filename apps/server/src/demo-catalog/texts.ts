@@ -23,6 +23,12 @@ export interface CatalogTexts {
   expired: string;
   invalidTitle: string;
   invalid: string;
+  usedTitle: string;
+  used: string;
+  endedTitle: string;
+  ended: string;
+  unreachableTitle: string;
+  unreachable: string;
   refusedTitle: string;
   insufficient: string;
   conflict: string;
@@ -52,6 +58,12 @@ export const texts: Record<CatalogLanguage, CatalogTexts> = {
     expired: 'Catalog links are valid for five minutes. Open the catalog again from the portal.',
     invalidTitle: 'This link is not valid',
     invalid: 'We could not confirm who you are. Open the catalog from the portal.',
+    usedTitle: 'This link was already used',
+    used: 'Each catalog link opens the catalog once, and this one has been opened before. Nothing can be ordered with it. Open the catalog again from the portal.',
+    endedTitle: 'Your portal session has ended',
+    ended: 'You signed out of the portal, or your session there expired, so this link no longer opens the catalog. Sign in to the portal and open the catalog again from there.',
+    unreachableTitle: 'The catalog cannot open right now',
+    unreachable: 'We could not confirm this link with the portal. Please open the catalog again from the portal in a moment.',
     refusedTitle: 'The order was not placed',
     insufficient: 'Your balance does not cover this item. Nothing was debited.',
     conflict: 'This order number was already used for a different order. Nothing was debited.',
@@ -79,6 +91,12 @@ export const texts: Record<CatalogLanguage, CatalogTexts> = {
     expired: 'Les liens du catalogue sont valables cinq minutes. Ouvrez à nouveau le catalogue depuis le portail.',
     invalidTitle: "Ce lien n'est pas valide",
     invalid: "Nous n'avons pas pu confirmer votre identité. Ouvrez le catalogue depuis le portail.",
+    usedTitle: 'Ce lien a déjà servi',
+    used: "Chaque lien n'ouvre le catalogue qu'une fois, et celui-ci a déjà été ouvert. Il ne permet aucune commande. Ouvrez à nouveau le catalogue depuis le portail.",
+    endedTitle: 'Votre session sur le portail est terminée',
+    ended: "Vous vous êtes déconnecté du portail, ou votre session y a expiré : ce lien n'ouvre plus le catalogue. Connectez-vous au portail et ouvrez à nouveau le catalogue depuis celui-ci.",
+    unreachableTitle: "Le catalogue ne peut pas s'ouvrir pour le moment",
+    unreachable: "Nous n'avons pas pu confirmer ce lien auprès du portail. Ouvrez à nouveau le catalogue depuis le portail dans un instant.",
     refusedTitle: "La commande n'a pas été passée",
     insufficient: "Votre solde ne couvre pas cet article. Rien n'a été débité.",
     conflict: "Ce numéro de commande a déjà servi pour une autre commande. Rien n'a été débité.",
@@ -106,6 +124,12 @@ export const texts: Record<CatalogLanguage, CatalogTexts> = {
     expired: 'روابط الكتالوج صالحة لمدة خمس دقائق. افتح الكتالوج مرة أخرى من البوابة.',
     invalidTitle: 'هذا الرابط غير صالح',
     invalid: 'تعذّر علينا التحقق من هويتك. افتح الكتالوج من البوابة.',
+    usedTitle: 'تم استخدام هذا الرابط من قبل',
+    used: 'كل رابط يفتح الكتالوج مرة واحدة فقط، وقد فُتح هذا الرابط من قبل. لا يمكن الطلب به. افتح الكتالوج مرة أخرى من البوابة.',
+    endedTitle: 'انتهت جلستك في البوابة',
+    ended: 'لقد سجّلت الخروج من البوابة أو انتهت جلستك فيها، لذلك لم يعد هذا الرابط يفتح الكتالوج. سجّل الدخول إلى البوابة وافتح الكتالوج مرة أخرى من هناك.',
+    unreachableTitle: 'تعذّر فتح الكتالوج الآن',
+    unreachable: 'تعذّر علينا التحقق من هذا الرابط لدى البوابة. يُرجى فتح الكتالوج مرة أخرى من البوابة بعد قليل.',
     refusedTitle: 'لم يتم تنفيذ الطلب',
     insufficient: 'رصيدك لا يغطي هذا المنتج. لم يتم خصم أي نقاط.',
     conflict: 'رقم الطلب هذا مستخدم بالفعل لطلب مختلف. لم يتم خصم أي نقاط.',

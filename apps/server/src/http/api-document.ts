@@ -21,7 +21,7 @@ export const API_TAGS = [
   { name: 'Catalogs', description: "Signed punch-out links to the client's reward catalogs." },
   { name: 'Profile', description: 'Changing the password.' },
   { name: 'Content', description: 'Program rules, FAQs, privacy texts, and the contact form.' },
-  { name: 'Partner API', description: "For catalogs: debiting a participant's points for an order (HTTP Basic, the partner's id and secret)." },
+  { name: 'Partner API', description: "For catalogs: redeeming a punch-out link once on opening it, debiting a participant's points for an order (HTTP Basic, the partner's id and secret)." },
   { name: 'Keys', description: 'The public keys (JWKS) that verify the punch-out links the portal signs.' },
   { name: 'Admin API', description: "For a client's support tools (bearer key)." },
   { name: 'API document', description: 'This document.' },

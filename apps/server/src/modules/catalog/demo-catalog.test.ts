@@ -141,6 +141,87 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
     expect(await balanceOf(sessionId)).toBe(12_050);
   });
 
+  it('shows a reused link as already used, in the participant\'s language, with the way back and nothing to order', async () => {
+    const { sessionId, link, page } = await openCatalog('demo');
+    expect(page.status).toBe(200);
+    // A reload, a copied link, the history: every later opening is refused.
+    for (const language of ['en-US', 'fr-FR']) {
+      const again = await fetch(link, { headers: { 'accept-language': language } });
+      expect(again.status).toBe(409);
+      expect(again.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(again.headers.get('cache-control')).toBe('no-store');
+      const html = await again.text();
+      // Dana's language (the link's), whatever the browser asks for.
+      expect(html).toContain('<html lang="en" dir="ltr">');
+      expect(html).toContain('This link was already used');
+      expect(html).toContain('Open the catalog again from the portal.');
+      expect(html).toContain(`href="${base}/"`);
+      expect(orderForms(html)).toEqual([]);
+    }
+    // Signing out changes nothing: still used.
+    expect((await t.api('GET', '/logout', { session: sessionId, origin: base })).statusCode).toBe(204);
+    const afterSignOut = await fetch(link);
+    expect(afterSignOut.status).toBe(409);
+    expect(await afterSignOut.text()).toContain('This link was already used');
+
+    const mona = await openCatalog('merch');
+    const monaAgain = await fetch(mona.link);
+    expect(monaAgain.status).toBe(409);
+    const arabic = await monaAgain.text();
+    expect(arabic).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic).toContain('تم استخدام هذا الرابط من قبل');
+  });
+
+  it('says the portal session has ended for a link opened after signing out, and offers nothing to order', async () => {
+    const { sessionId } = await t.login('demo', undefined, base);
+    const link = (await t.api('GET', '/user/catalog-url/merchandise', { session: sessionId, origin: base })).json<{ catalogUrl: string }>().catalogUrl;
+    expect((await t.api('GET', '/logout', { session: sessionId, origin: base })).statusCode).toBe(204);
+    const page = await fetch(link);
+    expect(page.status).toBe(410);
+    const html = await page.text();
+    expect(html).toContain('Your portal session has ended');
+    expect(html).toContain(`href="${base}/"`);
+    expect(orderForms(html)).toEqual([]);
+  });
+
+  it('opens one catalog page for 20 simultaneous openings of one link; the rest are told it was used', async () => {
+    const { sessionId } = await t.login('demo', undefined, base);
+    const link = (await t.api('GET', '/user/catalog-url/experiences', { session: sessionId, origin: base })).json<{ catalogUrl: string }>().catalogUrl;
+    const pages = await Promise.all(Array.from({ length: 20 }, async () => {
+      const reply = await fetch(link);
+      return { status: reply.status, html: await reply.text() };
+    }));
+    expect(pages.filter((p) => p.status === 200).map((p) => orderForms(p.html).length)).toEqual([4]);
+    const refused = pages.filter((p) => p.status !== 200);
+    expect(refused).toHaveLength(19);
+    for (const p of refused) {
+      expect(p.status).toBe(409);
+      expect(p.html).toContain('This link was already used');
+    }
+  });
+
+  it('orders only from the page that redeemed the link: the token alone, or with another page\'s proof, orders nothing', async () => {
+    const { sessionId, link, page } = await openCatalog('demo');
+    const mug = orderForms(await page.text()).find((f) => f.fields.item === 'M-MUG');
+    if (!mug) throw new Error('no travel mug on the page');
+    expect(mug.fields.visit).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const other = orderForms(await (await openCatalog('demo')).page.text())[0];
+    const before = await balanceOf(sessionId);
+    const token = new URL(link).searchParams.get('token') ?? '';
+    const attempts: Array<Record<string, string>> = [
+      { token, item: 'M-MUG', orderId: mug.fields.orderId ?? '' },
+      { ...mug.fields, visit: other?.fields.visit ?? '' },
+      { ...mug.fields, visit: '' },
+    ];
+    for (const fields of attempts) {
+      const refused = await submit(mug.action, fields);
+      expect(refused.status).toBe(401);
+      expect(await refused.text()).toContain('This link is not valid');
+    }
+    expect(await balanceOf(sessionId)).toBe(before);
+    await expectLedgerMatchesBalances(t.database.db);
+  });
+
   it('serves its style sheet and a travel page; an unknown page is a 404 page', async () => {
     const css = await fetch(`${base}/demo-catalog/catalog.css`);
     expect(css.headers.get('content-type')).toMatch(/^text\/css/);

@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { PartnerDebitReply, PartnerDebitRequest } from '@rewards/contract';
+import { CatalogType, type PartnerDebitReply, type PartnerDebitRequest, type PunchoutReply } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { appendLedgerEntry, InsufficientBalanceError } from '../ledger/store.ts';
+import { findSession } from '../sessions/store.ts';
 import { catalogErrors } from './errors.ts';
-import { findOrder, findParticipantBalance, findPartner, insertOrder, setOrderReply } from './store.ts';
+import { claimPunchout, findOrder, findParticipantBalance, findPartner, findPunchout, insertOrder, setOrderReply } from './store.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -93,4 +94,24 @@ export async function debitForOrder(db: Db, clientId: string, partnerId: string,
     if (error instanceof InsufficientBalanceError) throw catalogErrors.insufficientBalance();
     throw error;
   }
+}
+
+/**
+ * POST partner punchouts/{jti}: the catalog opening a punch-out link redeems it, once
+ * (docs/decisions/043). Refused: a jti this partner was not given (404, also another partner's
+ * or another client's), a link used before (409), one past its expiry, or one whose portal
+ * session has ended — signed out, expired, ended by an operator (410). Only the one redemption
+ * that flips redeemed_at wins; a simultaneous twin is told "used".
+ */
+export async function redeemPunchout(db: Db, clientId: string, partnerId: string, jti: string, now = new Date()): Promise<PunchoutReply> {
+  const punchout = await findPunchout(db, clientId, jti);
+  if (!punchout || punchout.partner_id !== partnerId) throw catalogErrors.punchoutNotFound();
+  if (punchout.redeemed_at !== null) throw catalogErrors.punchoutUsed();
+  const nowIso = now.toISOString();
+  if (!(punchout.expires_at > nowIso)) throw catalogErrors.punchoutExpired();
+  const session = await findSession(db, clientId, punchout.session_hash);
+  // The same expiry rules as the session guard; a deleted row is a signed-out session.
+  if (!session || !(session.idle_expires_at > nowIso && session.absolute_expires_at > nowIso)) throw catalogErrors.punchoutSessionEnded();
+  if (!(await claimPunchout(db, clientId, jti, nowIso))) throw catalogErrors.punchoutUsed();
+  return { punchoutId: jti, participantId: punchout.participant_id, offering: CatalogType.parse(punchout.offering), redeemedAt: nowIso };
 }

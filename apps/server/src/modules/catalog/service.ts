@@ -7,10 +7,13 @@ import { errors } from '../../http/api-error.ts';
 import { findParticipant } from '../participants/store.ts';
 import { catalogErrors } from './errors.ts';
 import type { SigningKey } from './signing-key.ts';
-import { findClientCatalog, punchOutKinds } from './store.ts';
+import { deleteExpiredPunchouts, findClientCatalog, insertPunchout, punchOutKinds } from './store.ts';
 
 /** A punch-out link lives this long: long enough to open, too short to be worth stealing. */
 export const TOKEN_LIFETIME_SECONDS = 5 * 60;
+
+/** Redeemed and unredeemed rows alike are kept a day past expiry: a late use is then told "expired", not "unknown". */
+const PUNCHOUT_KEPT_MS = 24 * 60 * 60_000;
 
 function offers(participant: Pick<Participant, 'offers_merchandise' | 'offers_experiences'>, type: CatalogType): boolean {
   return type === 'merchandise' ? participant.offers_merchandise === 1 : participant.offers_experiences === 1;
@@ -20,6 +23,8 @@ function offers(participant: Pick<Participant, 'offers_merchandise' | 'offers_ex
  * GET user/catalog-url/{type}: a signed, short-lived link to the client's catalog of that type,
  * telling the catalog who the participant is. `portalOrigin` is the origin the participant
  * uses (the client-id header): the token's issuer, and the base of a relative catalog URL.
+ * The link's jti is recorded with the session that asked, so the catalog can redeem it once,
+ * and only while that session lives (docs/decisions/043).
  */
 export async function catalogUrl(
   db: Db,
@@ -40,7 +45,7 @@ export async function catalogUrl(
   if (!catalog?.partner_id) throw catalogErrors.unavailable();
   const url = catalogLocation(catalog.url, portalOrigin);
 
-  const claims: Omit<CatalogTokenClaims, 'sub'> = {
+  const claims: Omit<CatalogTokenClaims, 'sub' | 'jti'> = {
     name: `${participant.first_name} ${participant.last_name}`.trim(),
     locale: participant.locale,
     balance: participant.balance,
@@ -49,6 +54,7 @@ export async function catalogUrl(
   };
   const key = await signingKey();
   const issuedAt = Math.floor(now.getTime() / 1000);
+  const jti = randomUUID();
   const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
     .setIssuer(portalOrigin)
@@ -56,8 +62,20 @@ export async function catalogUrl(
     .setSubject(participant.id)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + TOKEN_LIFETIME_SECONDS)
-    .setJti(randomUUID())
+    .setJti(jti)
     .sign(key.privateKey);
+  await deleteExpiredPunchouts(db, new Date(now.getTime() - PUNCHOUT_KEPT_MS).toISOString());
+  await insertPunchout(db, {
+    client_id: session.client_id,
+    jti,
+    partner_id: catalog.partner_id,
+    participant_id: participant.id,
+    offering: type.data,
+    session_hash: session.id_hash,
+    issued_at: new Date(issuedAt * 1000).toISOString(),
+    expires_at: new Date((issuedAt + TOKEN_LIFETIME_SECONDS) * 1000).toISOString(),
+    redeemed_at: null,
+  });
   url.searchParams.set('token', token);
   return url.toString();
 }

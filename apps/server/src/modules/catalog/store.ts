@@ -61,3 +61,32 @@ export async function setOrderReply(trx: Transaction<Database>, clientId: string
     .where('order_id', '=', orderId)
     .execute();
 }
+
+export async function insertPunchout(db: Db, row: Database['catalog_punchouts']): Promise<void> {
+  await db.insertInto('catalog_punchouts').values(row).execute();
+}
+
+/** Links that expired before `before`: nobody can redeem them any more. */
+export async function deleteExpiredPunchouts(db: Db, before: string): Promise<void> {
+  await db.deleteFrom('catalog_punchouts').where('expires_at', '<', before).execute();
+}
+
+export async function findPunchout(db: Db, clientId: string, jti: string) {
+  return db.selectFrom('catalog_punchouts').selectAll().where('client_id', '=', clientId).where('jti', '=', jti).executeTakeFirst();
+}
+
+/**
+ * Marks the link redeemed if nobody has: true for the one caller that did. A conditional update
+ * is atomic on both engines (PostgreSQL re-checks the condition after waiting on the row's
+ * lock; SQLite writes one at a time), so of simultaneous redemptions exactly one wins.
+ */
+export async function claimPunchout(db: Db, clientId: string, jti: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('catalog_punchouts')
+    .set({ redeemed_at: now })
+    .where('client_id', '=', clientId)
+    .where('jti', '=', jti)
+    .where('redeemed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
