@@ -54,6 +54,16 @@ class QuietRequestLog extends LogController {
   }
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it (docs/decisions/041). A hop count is given as the function
+ * proxy-addr would make of it: Fastify ignores a bare number (it cannot check the peer), so the
+ * operator who chose a count is told in the README that it believes whoever connects directly.
+ */
+function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 /** The one factory that start-up and tests use. The database is migrated by the caller. */
 export async function buildApp({ config, db, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -66,7 +76,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     genReqId: requestIdGenerator(),
     childLoggerFactory: lazyChildLogger,
     logController: new QuietRequestLog(),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     // SIGTERM: stop taking requests, let those under way finish, then close.
     return503OnClosing: true,

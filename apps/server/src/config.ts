@@ -1,9 +1,48 @@
+import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { LimitPolicy } from './modules/limits/policy.ts';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/demo-catalog.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Fastify's names for address ranges (proxy-addr's): 127.0.0.1/8 and ::1, fe80::/10 and 169.254.0.0/16, fc00::/7 and the private IPv4 ranges. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+const TRUST_PROXY_FORMS = 'false, the number of proxies in front of the portal (e.g. 1), or their addresses and CIDR ranges separated by commas (e.g. 10.0.0.5,10.1.0.0/16 or loopback)';
+
+/**
+ * TRUST_PROXY (docs/decisions/041): whose X-Forwarded-For / -Proto / -Host to believe. `true`
+ * would believe the whole X-Forwarded-For, whose left-most entries the caller writes, so it is
+ * refused; a hop count or the proxies' addresses take the client address the proxy appended.
+ */
+const TrustProxy = z.string().transform((raw, ctx): false | number | string[] => {
+  const value = raw.trim().toLowerCase();
+  if (value === 'false' || value === '0') return false;
+  if (value === 'true') {
+    ctx.addIssue({ code: 'custom', message: `true would trust every X-Forwarded-For entry, which callers can write; use ${TRUST_PROXY_FORMS}` });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 10) return hops;
+    ctx.addIssue({ code: 'custom', message: `at most 10 proxies; use ${TRUST_PROXY_FORMS}` });
+    return z.NEVER;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isAddressOrRange(entry));
+  if (wrong === undefined) return entries;
+  ctx.addIssue({ code: 'custom', message: `"${wrong.slice(0, 60)}" is not an address or CIDR range; use ${TRUST_PROXY_FORMS}` });
+  return z.NEVER;
+});
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -25,7 +64,7 @@ const EnvSchema = z.object({
   CLIENT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: TrustProxy.default(false),
   // Catalogs (issue 5, docs/decisions/009): the punch-out signing key as a private JWK in JSON;
   // absent, one is generated once and kept in DATA_DIR (default: beside the SQLite file, else ./data).
   CATALOG_SIGNING_KEY: z
@@ -63,7 +102,12 @@ export interface Config {
   clientCacheSeconds: number;
   /** Folder of the built web app; undefined serves the API only (tests). */
   webDist: string | undefined;
-  trustProxy: boolean;
+  /**
+   * Fastify's trustProxy: false (no proxy: the socket's address), the number of proxies in front
+   * (the client address is the one that many entries from the right of X-Forwarded-For), or the
+   * proxies' addresses and ranges. Never true (docs/decisions/041).
+   */
+  trustProxy: false | number | string[];
   catalog: {
     /** Private JWK (JSON) that signs punch-out links; undefined: generated and kept in dataDir. */
     signingKey: string | undefined;

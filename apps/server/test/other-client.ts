@@ -25,6 +25,7 @@ export async function seedOtherClient(db: Db): Promise<void> {
       sso_logout_type: 'login',
       site_name: 'Globex',
       site_url: 'https://globex.example',
+      portal_url: 'https://rewards.globex.example',
       password_rules: JSON.stringify({ minLength: 8, maxLength: 64, requireUpper: false, requireLower: true, requireDigit: true, requireSymbol: false, notUsername: true }),
       activation_fields: '[]',
       countries: '[]',

@@ -120,6 +120,8 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
     const shown = await runRewards(database, ['clients', 'show', '--client', 'initrode']);
     expect(shown.stdout).toContain('Initrode Perks');
     expect(shown.stdout).toContain('https://shop.initrode.example/punchout (partner initrode-shop)');
+    // No --portal-url: links in mails start at https:// and the first origin (decision 041).
+    expect(shown.stdout).toMatch(/^Portal address +https:\/\/rewards\.initrode\.example \(links in mails\)$/m);
     expect(shown.stdout).not.toContain(issued?.secret);
     expect(shown.stdout).not.toContain(partner.secret_hash);
   }, SLOW);
@@ -127,10 +129,11 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
   it('updates only the settings given, and refuses bad input in one line without changing anything', async () => {
     const outcome = await rewardsJson<Outcome>(database, [
       'clients', 'update', '--client', 'initrode', '--name', 'Initrode Rewards', '--origin', 'http://127.0.0.3:3000', '--default-locale', 'en-US', '--new-partner-secret', 'initrode-shop',
+      '--portal-url', 'HTTP://127.0.0.3:3000/',
     ]);
-    expect(outcome.changed.sort()).toEqual(['defaultLocale', 'name', 'origins', 'partnerSecrets']);
+    expect(outcome.changed.sort()).toEqual(['defaultLocale', 'name', 'origins', 'partnerSecrets', 'portalUrl']);
     const before = await rewardsJson<Record<string, unknown>>(database, ['clients', 'show', '--client', 'initrode']);
-    expect(before).toMatchObject({ name: 'Initrode Rewards', defaultLocale: 'en-US', origins: ['127.0.0.3', 'rewards.initrode.example'], supportEmail: 'help@initrode.example' });
+    expect(before).toMatchObject({ name: 'Initrode Rewards', defaultLocale: 'en-US', origins: ['127.0.0.3', 'rewards.initrode.example'], supportEmail: 'help@initrode.example', portalUrl: 'http://127.0.0.3:3000' });
     const auditBefore = await database.db.selectFrom('audit_log').select('id').execute();
 
     const bad: Array<[string[], string]> = [
@@ -142,6 +145,9 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
       [['--logo', file('bad.svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>')], `rewards: --logo: ${join(dir, 'bad.svg')} contains script, event handlers or embedded content; export a plain drawing`],
       [['--logo', file('fake.png', '<svg/>')], `rewards: --logo: ${join(dir, 'fake.png')} is not a PNG image`],
       [['--experiences', 'https://x.example', '--experiences-partner', 'demo-catalog'], 'rewards: partner id demo-catalog belongs to another client; choose another'],
+      [['--portal-url', 'https://rewards.globex.example'], 'rewards: --portal-url: rewards.globex.example is not an origin of initrode (add it with --origin)'],
+      [['--portal-url', 'ftp://127.0.0.3'], 'rewards: --portal-url: "ftp://127.0.0.3" is not an origin such as https://rewards.example.com (http or https, no path, query or credentials)'],
+      [['--remove-origin', '127.0.0.3'], 'rewards: the portal address http://127.0.0.3:3000 would not open initrode (origins: rewards.initrode.example); give --portal-url too'],
     ];
     for (const [args, message] of bad) {
       const run = await runRewards(database, ['clients', 'update', '--client', 'initrode', ...args]);

@@ -15,6 +15,7 @@ import * as launchAs from './migrations/013-launch-as.ts';
 import * as contactMailAndSignOutHint from './migrations/014-contact-mail-and-sign-out-hint.ts';
 import * as dateOfBirth from './migrations/015-date-of-birth.ts';
 import * as attemptLimits from './migrations/016-attempt-limits.ts';
+import * as portalUrl from './migrations/017-portal-url.ts';
 import * as catalogPunchouts from './migrations/019-catalog-punchouts.ts';
 import type { Db } from './database.ts';
 
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '014-contact-mail-and-sign-out-hint': contactMailAndSignOutHint,
   '015-date-of-birth': dateOfBirth,
   '016-attempt-limits': attemptLimits,
+  '017-portal-url': portalUrl,
   '019-catalog-punchouts': catalogPunchouts,
 };
 

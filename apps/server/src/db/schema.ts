@@ -337,6 +337,14 @@ export interface ClientsTable {
 }
 export type LogoType = 'image/svg+xml' | 'image/png';
 
+// ── clients: the portal address (migration 017) ──────────────────────────
+
+/** Merged into ClientsTable above; required on insert: a client's mails cannot link without it (decision 041). */
+export interface ClientsTable {
+  /** The portal's origin (https://rewards.acme.example): every link in the client's mails starts there. */
+  portal_url: string;
+}
+
 
 // ── operator: points import (migration 011) ───────────────────────────────
 

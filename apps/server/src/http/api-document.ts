@@ -66,7 +66,7 @@ const securitySchemes = {
 
 const headerDescriptions: Record<string, string> = {
   [CLIENT_HEADER]:
-    "The origin of the program's site (for example https://rewards.example.com): it selects the client (program). Required on every /api call.",
+    "The origin of the program's site (for example https://rewards.example.com): it selects the client (program). Required on every /api call; http or https, host and optional port only (no path, query or credentials), else 400 error.unknownClient.",
   [SESSION_HEADER]: 'The session, where one is sent.',
 };
 

@@ -8,7 +8,7 @@ import { partnerSecretHash } from '../../modules/catalog/partner-service.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError } from '../cli-context.ts';
 import { placeholderLogo, type StoredLogo } from './logo.ts';
-import type { LocaleSetting, Offering, PluralFormsSetting } from './settings.ts';
+import { defaultPortalUrl, type LocaleSetting, type Offering, type PluralFormsSetting } from './settings.ts';
 
 /** What one `clients create|update` asks for, every value already checked on its own (settings.ts). */
 export interface ClientChange {
@@ -31,6 +31,8 @@ export interface ClientChange {
   newPartnerSecrets: string[];
   supportEmail?: string;
   privacyNoticeVersion?: number;
+  /** Where links in mails point; its host must be one of the client's (decision 041). */
+  portalUrl?: string;
 }
 
 export interface ChangeOutcome {
@@ -93,6 +95,7 @@ export async function applyClientChange(
           sso_logout_type: 'login',
           site_name: change.name,
           site_url: `https://${change.addHosts[0]}`,
+          portal_url: change.portalUrl ?? defaultPortalUrl(change.addHosts),
           password_rules: JSON.stringify(change.passwordRules ?? DEFAULT_RULES),
           activation_fields: JSON.stringify(change.activationFields ?? ['accountNumber', 'lastName']),
           countries: '[]',
@@ -101,7 +104,7 @@ export async function applyClientChange(
         })
         .execute();
       await replaceLocales(trx, clientId, locales);
-      for (const field of ['name', 'logo', 'brandColor', 'locales', 'defaultLocale', 'passwordRules', 'activationFields', 'supportEmail', 'privacyNoticeVersion']) changed.add(field);
+      for (const field of ['name', 'logo', 'brandColor', 'locales', 'defaultLocale', 'passwordRules', 'activationFields', 'supportEmail', 'privacyNoticeVersion', 'portalUrl']) changed.add(field);
     } else {
       const columns: Record<string, string | number> = {};
       const set = (field: string, column: string, value: string | number | undefined, current: string | number) => {
@@ -121,6 +124,7 @@ export async function applyClientChange(
       set('activationFields', 'activation_fields', change.activationFields && JSON.stringify(change.activationFields), existing.activation_fields);
       set('supportEmail', 'support_email', change.supportEmail, existing.support_email);
       set('privacyNoticeVersion', 'privacy_notice_version', change.privacyNoticeVersion, existing.privacy_notice_version);
+      set('portalUrl', 'portal_url', change.portalUrl, existing.portal_url);
       if (Object.keys(columns).length > 0) await trx.updateTable('clients').set(columns).where('id', '=', clientId).execute();
       if (change.locales) {
         const before = await trx.selectFrom('client_locales').select(['code', 'dir', 'name']).where('client_id', '=', clientId).orderBy('position').execute();
@@ -136,6 +140,7 @@ export async function applyClientChange(
     await checkDefaultLocale(trx, clientId, change.defaultLocale !== undefined);
     await changeHosts(trx, clientId, change, outcome);
     if (outcome.hostsAdded.length + outcome.hostsRemoved.length > 0) changed.add('origins');
+    await checkPortalHost(trx, clientId, change.portalUrl !== undefined);
     if (await changeMediaLabels(trx, clientId, change.mediaLabels)) changed.add('mediaLabels');
     await changeCatalogs(trx, clientId, change, outcome, changed, now);
 
@@ -199,6 +204,24 @@ async function changeHosts(trx: Transaction<Database>, clientId: string, change:
   }
   const left = await trx.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).executeTakeFirst();
   if (!left) throw new CliError(`${clientId} would have no origin left: its portal could not be reached`);
+}
+
+/**
+ * The portal address must open this client: the page there sends its own origin as client-id,
+ * so a host of another client (or of none) would answer every link with unknownClient.
+ */
+async function checkPortalHost(trx: Transaction<Database>, clientId: string, given: boolean): Promise<void> {
+  const { portal_url: portalUrl } = await trx.selectFrom('clients').select('portal_url').where('id', '=', clientId).executeTakeFirstOrThrow();
+  const hosts = (await trx.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).execute()).map((h) => h.hostname);
+  let host = '';
+  try {
+    host = new URL(portalUrl).hostname.toLowerCase();
+  } catch {
+    // A row written by hand; refused below like a foreign host.
+  }
+  if (hosts.includes(host)) return;
+  if (given) throw new CliError(`--portal-url: ${host || portalUrl} is not an origin of ${clientId} (add it with --origin)`);
+  throw new CliError(`the portal address ${portalUrl || '(none)'} would not open ${clientId} (origins: ${hosts.join(', ')}); give --portal-url too`);
 }
 
 /** True when a label changed. Each given locale's forms replace the ones it had. */

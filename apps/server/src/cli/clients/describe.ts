@@ -30,6 +30,7 @@ export async function describeClient(db: Db, clientId: string) {
     name: client.name,
     createdAt: client.created_at,
     origins: hosts.map((h) => h.hostname),
+    portalUrl: client.portal_url,
     branding: {
       logo: { type: client.logo_type, bytes: client.logo_type === 'image/png' ? Buffer.from(client.logo, 'base64').length : Buffer.byteLength(client.logo), url: logoUrl(client.id, client.logo_type) },
       brandColor: client.brand_color,
@@ -61,6 +62,7 @@ export function formatClient(c: ClientDescription): string {
     ['Client', `${c.id}  ${c.name}`],
     ['Created', c.createdAt],
     ['Origins', c.origins.join(', ') || 'none'],
+    ['Portal address', `${c.portalUrl || 'none'} (links in mails)`],
     ['Logo', `${c.branding.logo.type}, ${c.branding.logo.bytes} bytes, served at ${c.branding.logo.url}`],
     ['Brand colour', c.branding.brandColor],
     ['Locales', c.locales.map((l) => `${l.code} (${l.dir}, ${l.name})${l.code === c.defaultLocale ? ' default' : ''}`).join(', ')],

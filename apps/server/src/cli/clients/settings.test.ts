@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { localeFromFileName, placeholders, readBundleFile } from './bundle-file.ts';
 import { readLogo } from './logo.ts';
-import { OriginHost, parseActivationFields, parseFlag, parseLocale, parseMediaLabel, parsePasswordRules } from './settings.ts';
+import { defaultPortalUrl, OriginHost, parseActivationFields, parseFlag, parseLocale, parseMediaLabel, parsePasswordRules, PortalUrl } from './settings.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rewards-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,6 +23,25 @@ describe('client settings from flags', () => {
     expect(host('http://[::1]:3000/')).toBe('[::1]');
     expect(() => host('https://x.example/path')).toThrow('--origin: "https://x.example/path" is not an origin');
     expect(() => host('ftp://x.example')).toThrow('is not an origin');
+  });
+
+  it('keeps a portal address as its origin, and refuses one that is not an http(s) origin (decision 041)', () => {
+    const portal = (value: string) => parseFlag('--portal-url', PortalUrl, value);
+    expect(portal('HTTPS://Rewards.Example.com/')).toBe('https://rewards.example.com');
+    expect(portal('https://rewards.example.com:443')).toBe('https://rewards.example.com');
+    expect(portal('http://[::1]:3000')).toBe('http://[::1]:3000');
+    for (const value of ['ftp://x.example', 'javascript://x.example', 'https://x.example/portal', 'https://x.example?a=1', 'https://u:p@x.example', 'x.example', 'http://x.example:99999', '']) {
+      expect(() => portal(value), value).toThrow(/^--portal-url: /);
+    }
+  });
+
+  it('defaults a portal address to the first public host over https, else a local name on the default port', () => {
+    expect(defaultPortalUrl(['rewards.initech.example'])).toBe('https://rewards.initech.example');
+    expect(defaultPortalUrl(['localhost', '10.0.0.9', 'b.example', 'a.example'])).toBe('https://a.example');
+    expect(defaultPortalUrl(['203.0.113.5', 'localhost'])).toBe('https://203.0.113.5');
+    expect(defaultPortalUrl(['localhost', '127.0.0.1', '[::1]'])).toBe('http://localhost:3000');
+    expect(defaultPortalUrl(['127.0.0.2', 'nimbus.localhost'])).toBe('http://nimbus.localhost:3000');
+    expect(defaultPortalUrl(['127.0.0.2'])).toBe('http://127.0.0.2:3000');
   });
 
   it('fills a locale\'s direction and own name from Intl, and canonicalises its code', () => {

@@ -48,6 +48,44 @@ export const OriginHost = z
     return url.hostname.toLowerCase();
   });
 
+/**
+ * The portal's address (docs/decisions/041): the http(s) origin every link in the client's mails
+ * starts with. Scheme, host and port only; kept as the URL's origin (lower case, no default port).
+ */
+export const PortalUrl = z
+  .string()
+  .trim()
+  .max(300, 'at most 300 characters')
+  .transform((value, ctx) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/' || /[?#]/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin such as https://rewards.example.com (http or https, no path, query or credentials)` });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+const LOCAL_HOST = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+const isAddress = (host: string) => /^[\d.]+$/.test(host) || host.startsWith('[');
+
+/**
+ * A new client's portal address when --portal-url is not given: its first public host (names
+ * before addresses) over https; with only loopback hosts, the first such name on the default
+ * port over http (a local set-up like the demo's). Migration 017 gave older clients the same.
+ */
+export function defaultPortalUrl(hosts: readonly string[]): string {
+  const sorted = [...hosts].sort();
+  const first = (list: string[]) => list.find((host) => !isAddress(host)) ?? list[0];
+  const publicHost = first(sorted.filter((host) => !LOCAL_HOST.test(host)));
+  if (publicHost) return `https://${publicHost}`;
+  return `http://${first(sorted) ?? 'localhost'}:3000`;
+}
+
 export const LocaleSetting = z.object({ code: LocaleCode, dir: z.enum(['ltr', 'rtl']), name: z.string().trim().min(1).max(60).refine(noControl) });
 export type LocaleSetting = z.infer<typeof LocaleSetting>;
 

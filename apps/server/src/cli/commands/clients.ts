@@ -12,6 +12,7 @@ import {
   OFFERINGS,
   OriginHost,
   PartnerId,
+  PortalUrl,
   PrivacyNoticeVersion,
   SupportEmail,
   canonicalLocale,
@@ -45,6 +46,7 @@ interface SettingsOptions {
   newPartnerSecret?: string[];
   supportEmail?: string;
   privacyNoticeVersion?: string;
+  portalUrl?: string;
 }
 
 const MAX_REPEATED = 20;
@@ -55,7 +57,8 @@ function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
     .option('--name <text>', 'the program\'s name, shown in the header and mails')
     .option('--logo <file>', 'an .svg or .png of at most 256 KB (PNG: at most 4096 px a side)')
     .option('--brand-color <#rrggbb>', 'the brand colour')
-    .option('--origin <origin>', `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`, repeatable);
+    .option('--origin <origin>', `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`, repeatable)
+    .option('--portal-url <origin>', `where links in mails point, e.g. https://rewards.example.com; its host must be one of the origins${mode === 'create' ? ' (default: https:// and the first public origin; with only local ones, http://<name>:3000)' : ''}`);
   if (mode === 'update') command.option('--remove-origin <origin>', 'stop serving this client at an origin (repeatable)', repeatable);
   return command
     .option('--locale <code[:dir[:name]]>', 'a language offered, e.g. fr-FR or ar:rtl:العربية; repeat for each, in menu order: the list replaces the current one', repeatable)
@@ -112,6 +115,7 @@ function changeFrom(options: SettingsOptions): ClientChange {
     newPartnerSecrets: newPartnerSecret.map((value) => parseFlag('--new-partner-secret', PartnerId, value)),
     supportEmail: options.supportEmail === undefined ? undefined : parseFlag('--support-email', SupportEmail, options.supportEmail),
     privacyNoticeVersion: options.privacyNoticeVersion === undefined ? undefined : parseFlag('--privacy-notice-version', PrivacyNoticeVersion, options.privacyNoticeVersion),
+    portalUrl: options.portalUrl === undefined ? undefined : parseFlag('--portal-url', PortalUrl, options.portalUrl),
   };
 }
 

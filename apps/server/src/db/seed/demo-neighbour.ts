@@ -107,6 +107,7 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
       sso_logout_type: 'login',
       site_name: 'Nimbus',
       site_url: 'https://www.nimbus.example',
+      portal_url: 'http://nimbus.localhost:3000',
       password_rules: JSON.stringify({ minLength: 10, maxLength: 128, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: false, notUsername: true }),
       // The demo's client that asks for a date of birth (Acme asks for the last name).
       activation_fields: JSON.stringify(['accountNumber', 'dateOfBirth']),

@@ -120,6 +120,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
         sso_logout_type: 'login',
         site_name: 'Acme Corporation',
         site_url: 'https://www.acme.example',
+        portal_url: 'http://localhost:3000',
         password_rules: JSON.stringify({
           minLength: 10, maxLength: 128, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: true, notUsername: true,
         }),

@@ -131,10 +131,26 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       expect(await resetRows('demo')).toEqual([]);
     });
 
-    it('builds the link on the origin the request came from', async () => {
+    it("builds every link of the mail on the client's portal address, whatever origin the request names (decision 041)", async () => {
       await addParticipant(t, { username: 'viaip', lastName: 'V', accountNumber: '4000011', status: 'active' });
-      const { origin } = await requestLink('viaip', 'http://127.0.0.1:3000');
-      expect(origin).toBe('http://127.0.0.1:3000');
+      for (const requested of ['http://localhost:6666', 'http://127.0.0.1:3000', 'https://LOCALHOST']) {
+        const { origin } = await requestLink('viaip', requested);
+        expect(origin, requested).toBe('http://localhost:3000');
+      }
+      // What the participant receives: no link, logo included, on the port the caller named.
+      const rows = await t.database.db.selectFrom('mail_outbox').select(['text_body', 'html_body']).where('to_address', '=', 'viaip@example.com').execute();
+      expect(rows).toHaveLength(3);
+      for (const row of rows) {
+        expect(row.text_body).toContain('http://localhost:3000/reset-password?passwordGuid=');
+        expect(`${row.text_body}${row.html_body}`).not.toMatch(/:6666|127\.0\.0\.1|https:\/\/localhost/i);
+      }
+      // The operator's address, not the request's, even when they differ entirely.
+      await t.database.db.updateTable('clients').set({ portal_url: 'https://rewards.acme.example' }).where('id', '=', 'acme').execute();
+      try {
+        expect((await requestLink('viaip', 'http://localhost:6666')).origin).toBe('https://rewards.acme.example');
+      } finally {
+        await t.database.db.updateTable('clients').set({ portal_url: 'http://localhost:3000' }).where('id', '=', 'acme').execute();
+      }
     });
 
     it('sends an inactive participant a link too: one with points may still sign in', async () => {

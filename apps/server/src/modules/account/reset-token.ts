@@ -10,7 +10,7 @@ export function hashResetToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
-/** The link a reset mail carries, on the site origin the request came from. */
+/** The link a reset mail carries, on the client's portal address (never the request's origin). */
 export function resetLink(origin: string, token: string): string {
   return `${origin}/reset-password?passwordGuid=${token}`;
 }

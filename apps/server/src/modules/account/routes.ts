@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AcceptedReply,
   ActivateRequest,
-  CLIENT_HEADER,
   ClientHeaders,
   ForgotPasswordRequest,
   ForgotUsernameRequest,
@@ -13,15 +12,20 @@ import {
   UserData,
   apiPaths,
 } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import { errors } from '../../http/api-error.ts';
 import type { ModuleDeps } from '../../http/module-deps.ts';
+import { findClient } from '../clients/store.ts';
 import { activate, forgotPassword, forgotUsername, savePassword, type AccountContext, type Caller } from './service.ts';
 
-/** The request's client, site origin (links in mails point there) and address. */
-function callerOf(request: FastifyRequest): Caller {
-  // The client-context hook resolved request.clientId from this header's hostname, so the
-  // origin is one of the client's own sites.
-  const header = request.headers[CLIENT_HEADER];
-  return { clientId: request.clientId, origin: new URL(String(header)).origin, address: request.ip };
+/**
+ * The request's client, that client's portal address and the caller's address. Links in mails
+ * start at the configured portal address, never at the client-id the caller wrote (decision 041).
+ */
+async function callerOf(db: Db, request: FastifyRequest): Promise<Caller> {
+  const client = await findClient(db, request.clientId);
+  if (!client) throw errors.unknownClient();
+  return { clientId: request.clientId, portalUrl: client.portal_url, address: request.ip };
 }
 
 /** POST activate, forgotUsername, forgotPassword, savePassword (issue 7; docs/decisions/018). */
@@ -38,7 +42,7 @@ export function accountRoutes(app: FastifyInstance, deps: ModuleDeps): void {
     apiPaths.activate,
     { schema: { summary: 'Activate an account (first sign-in): signs in on success', tags: ['Account'], headers: ClientHeaders, body: ActivateRequest, response: { 200: UserData } } },
     async (request, reply) => {
-      const user = await activate(ctx, callerOf(request), request.body);
+      const user = await activate(ctx, await callerOf(deps.db, request), request.body);
       // Signed in, like sign-in: the new session id travels in the header too.
       reply.header(SESSION_HEADER, user.sessionId);
       return user;
@@ -48,18 +52,18 @@ export function accountRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   typed.post(
     apiPaths.forgotUsername,
     { schema: { summary: 'Mail the username to the address on file (same reply whether or not it matches)', tags: ['Account'], headers: ClientHeaders, body: ForgotUsernameRequest, response: { 200: AcceptedReply } } },
-    async (request) => forgotUsername(ctx, callerOf(request), request.body),
+    async (request) => forgotUsername(ctx, await callerOf(deps.db, request), request.body),
   );
 
   typed.post(
     apiPaths.forgotPassword,
     { schema: { summary: 'Mail a link to set a new password (same reply whether or not it matches)', tags: ['Account'], headers: ClientHeaders, body: ForgotPasswordRequest, response: { 200: AcceptedReply } } },
-    async (request) => forgotPassword(ctx, callerOf(request), request.body),
+    async (request) => forgotPassword(ctx, await callerOf(deps.db, request), request.body),
   );
 
   typed.post(
     apiPaths.savePassword,
     { schema: { summary: 'Set a new password with the mailed link', tags: ['Account'], headers: ClientHeaders, body: SavePasswordRequest, response: { 200: SavePasswordReply } } },
-    async (request) => savePassword(ctx, callerOf(request), request.body),
+    async (request) => savePassword(ctx, await callerOf(deps.db, request), request.body),
   );
 }

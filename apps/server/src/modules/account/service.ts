@@ -45,11 +45,11 @@ export interface AccountContext {
   resetLinkMinutes: number;
 }
 
-/** Who is asking: the client the origin resolved to, that site origin, and the caller's address. */
+/** Who is asking: the client the origin resolved to, its portal address, and the caller's address. */
 export interface Caller {
   clientId: string;
-  /** scheme://host[:port] of the client-id header; its hostname is one of the client's hosts. */
-  origin: string;
+  /** The client's configured portal origin (clients.portal_url): links in mails start there, never at the request's origin. */
+  portalUrl: string;
   address: string;
 }
 
@@ -190,7 +190,7 @@ export async function forgotPassword(ctx: AccountContext, caller: Caller, reques
       to: participant.email,
       locale: participant.locale,
       template: 'resetPassword',
-      params: { link: resetLink(caller.origin, token), minutes: String(ctx.resetLinkMinutes) },
+      params: { link: resetLink(caller.portalUrl, token), minutes: String(ctx.resetLinkMinutes) },
     });
   });
   return { result: 'accepted' };

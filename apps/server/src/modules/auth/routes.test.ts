@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, type UserData } from '@rewards/contract';
+import { API_BASE, CLIENT_HEADER, ErrorCode, type UserData } from '@rewards/contract';
+import { appOver } from '../../../test/app-over.ts';
 import { dialects } from '../../../test/databases.ts';
-import { createTestApp, OTHER_ORIGIN, type TestApp } from '../../../test/test-app.ts';
+import { createTestApp, DEMO_ORIGIN, OTHER_ORIGIN, type TestApp } from '../../../test/test-app.ts';
 import { OTHER_PASSWORD } from '../../../test/other-client.ts';
 
 describe.each(dialects)('sign-in and sign-out on %s', (dialect) => {
@@ -136,8 +137,9 @@ describe.each(dialects)('sign-in and sign-out on %s', (dialect) => {
 
 describe.each(dialects)('throttling by address on %s', (dialect) => {
   let t: TestApp;
+  // One proxy in front (docs/decisions/041): the client address is the one it appended, right-most.
   beforeAll(async () => {
-    t = await createTestApp(dialect, { LOGIN_MAX_FAILURES_PER_ADDRESS: '3', TRUST_PROXY: 'true' });
+    t = await createTestApp(dialect, { LOGIN_MAX_FAILURES_PER_ADDRESS: '3', TRUST_PROXY: '1' });
   });
   afterAll(() => t.close());
 
@@ -151,5 +153,38 @@ describe.each(dialects)('throttling by address on %s', (dialect) => {
     expect(blocked.statusCode).toBe(429);
     const elsewhere = await t.api('POST', '/login', { body: { username: 'demo', password: 'Rewards-2026!' }, headers: from('198.51.100.7') });
     expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it('counts a caller that writes its own left-most X-Forwarded-For under the address the proxy appended', async () => {
+    // The caller's forged entries come first; the proxy appends the address it saw.
+    const via = (forged: string) => ({ 'x-forwarded-for': `${forged}, 203.0.113.44` });
+    for (let i = 1; i <= 3; i++) {
+      const reply = await t.api('POST', '/login', { body: { username: `nobody-${i}`, password: 'guess' }, headers: via(`198.18.0.${i}`) });
+      expect(reply.statusCode).toBe(401);
+    }
+    for (const forged of ['198.18.0.99', '198.51.100.7', '10.0.0.1, 192.0.2.1']) {
+      const blocked = await t.api('POST', '/login', { body: { username: 'demo', password: 'Rewards-2026!' }, headers: via(forged) });
+      expect(blocked.statusCode).toBe(429);
+    }
+    // Naming the blocked address on the left gives another address nothing either way.
+    const other = await t.api('POST', '/login', { body: { username: 'demo', password: 'Rewards-2026!' }, headers: { 'x-forwarded-for': '203.0.113.44, 198.51.100.8' } });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it("with the proxies named by address, believes X-Forwarded-For only from them, and only the proxy's entry", async () => {
+    const named = await appOver(t.database, { LOGIN_MAX_FAILURES_PER_ADDRESS: '3', TRUST_PROXY: '10.0.0.0/8' });
+    try {
+      // A new unknown username each time, so only the address limit can stop a guess.
+      const login = (remoteAddress: string, forwardedFor: string, username = `nobody-${forwardedFor}`, password = 'guess') =>
+        named.app.inject({ method: 'POST', url: `${API_BASE}/login`, remoteAddress, headers: { 'content-type': 'application/json', [CLIENT_HEADER]: DEMO_ORIGIN, 'x-forwarded-for': forwardedFor }, payload: JSON.stringify({ username, password }) });
+      // Through the proxy 10.0.0.5: counted under the address it appended, whatever came before.
+      for (const forged of ['198.18.1.1', '198.18.1.2', '198.18.1.3']) expect((await login('10.0.0.5', `${forged}, 203.0.113.66`)).statusCode).toBe(401);
+      expect((await login('10.0.0.6', '198.18.1.4, 203.0.113.66', 'demo', 'Rewards-2026!')).statusCode).toBe(429);
+      // Straight from 192.0.2.77 (no proxy): its X-Forwarded-For is not believed at all.
+      for (const forged of ['198.18.2.1', '198.18.2.2', '198.18.2.3']) expect((await login('192.0.2.77', forged)).statusCode).toBe(401);
+      expect((await login('192.0.2.77', '198.18.2.4', 'demo', 'Rewards-2026!')).statusCode).toBe(429);
+    } finally {
+      await named.close();
+    }
   });
 });

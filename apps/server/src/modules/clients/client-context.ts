@@ -11,10 +11,18 @@ declare module 'fastify' {
   }
 }
 
-/** The site origin of spec section 7's client-id header, reduced to its hostname. */
+/** scheme://host[:port], an optional trailing slash, nothing else: no credentials, path, query or fragment. */
+const ORIGIN_SHAPE = /^https?:\/\/[^\s/?#@\\]+\/?$/i;
+
+/**
+ * The site origin of spec section 7's client-id header, reduced to its hostname; undefined when
+ * the header is not an http(s) origin, which the caller gets as unknownClient (docs/decisions/041).
+ * Scheme and host are case-insensitive (RFC 3986); the URL parser checks the host and the port.
+ */
 function hostnameOf(origin: string): string | undefined {
+  if (!ORIGIN_SHAPE.test(origin)) return undefined;
   try {
-    return new URL(origin).hostname.toLowerCase();
+    return new URL(origin).hostname.toLowerCase() || undefined;
   } catch {
     return undefined;
   }

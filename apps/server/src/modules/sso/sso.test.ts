@@ -100,6 +100,27 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     expect(reply.body).not.toContain(provider.issuer);
   });
 
+  it('takes the redirect URI\'s protocol from X-Forwarded-Proto only when a trusted proxy sends it (TRUST_PROXY, decision 041)', async () => {
+    const cases: Array<[trust: string, peer: string, protocol: string]> = [
+      ['1', '127.0.0.1', 'https'],
+      ['10.0.0.0/8', '10.0.0.5', 'https'],
+      ['10.0.0.0/8', '192.0.2.7', 'http'],
+      ['false', '127.0.0.1', 'http'],
+    ];
+    for (const [trust, peer, protocol] of cases) {
+      const config = { ...loadConfig({ LOG_LEVEL: 'silent', CLIENT_CACHE_SECONDS: '0', DATA_DIR: dataDir, TRUST_PROXY: trust }), webDist: undefined };
+      const proxied = await buildApp({ config, db: database.db });
+      try {
+        const reply = await proxied.inject({ method: 'GET', url: `${API_BASE}/sso/login`, remoteAddress: peer, headers: { host: ACME_HOST, 'x-forwarded-proto': 'https' } });
+        expect(reply.statusCode).toBe(302);
+        const redirectUri = new URL(String(reply.headers.location)).searchParams.get('redirect_uri');
+        expect(redirectUri, `TRUST_PROXY=${trust} from ${peer}`).toBe(`${protocol}://${ACME_HOST}${API_BASE}/sso/callback`);
+      } finally {
+        await proxied.close();
+      }
+    }
+  });
+
   it('signs a participant in through the provider, matching the claim without regard to case', async () => {
     const start = await startSignIn();
     expect(start.status).toBe(302);
