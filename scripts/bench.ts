@@ -3,10 +3,12 @@
  * machines are shared and noisy, so budgets are ratios to a baseline of the same run, counts
  * or sizes). See docs/decisions/016-benchmark.md.
  *
- * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup --postgres --check]
+ * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery --postgres --check]
  *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
  *   --connections N   autocannon connections (default 16; login always 4)
- *   --only=…      the parts to run (default all but postgres; --postgres adds it)
+ *   --only=…      the parts to run (default all but postgres; --postgres adds it); one part
+ *                 alone, e.g. `npm run bench -- --only=recovery` (forgot-password and
+ *                 forgot-user-id, match against no match: decision 042)
  *   --check       exit 1 when a budget is missed
  * Writes bench/results/latest.json and bench/results/latest.md.
  */
@@ -24,10 +26,11 @@ import { runHistory } from './bench/history.ts';
 import { runLighthouse } from './bench/lighthouse.ts';
 import { startPortal, WEB_DIST } from './bench/portal.ts';
 import { runPostgres } from './bench/postgres.ts';
+import { addRecoveryData, runRecovery } from './bench/recovery.ts';
 import { writeResults, type Results } from './bench/report.ts';
 import { runStartup } from './bench/startup.ts';
 
-const PARTS = ['api', 'postgres', 'browser', 'history', 'startup'] as const;
+const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -85,13 +88,18 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
-  if (only.has('api') || only.has('history') || only.has('browser')) {
+  if (only.has('api') || only.has('history') || only.has('browser') || only.has('recovery')) {
     const databaseUrl = `file:${join(dir, 'rewards.db')}`;
     log('seeding the demo program and the bench data on SQLite');
     await seedDemo(databaseUrl);
     await addBenchData(databaseUrl, only.has('api') ? codes : 0);
-    const portal = await startPortal(databaseUrl, join(dir, 'server.log'), { OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000' });
+    if (only.has('recovery')) await addRecoveryData(databaseUrl);
+    // TRUST_PROXY: the recovery part sends each request from an address of its own (X-Forwarded-For),
+    // so the per-address attempt limit counts them all and refuses none; no other part sends one.
+    const portal = await startPortal(databaseUrl, join(dir, 'server.log'), { OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000', TRUST_PROXY: 'true' });
     try {
+      // First, on a quiet portal: its figures are milliseconds of single requests.
+      if (only.has('recovery')) results.recovery = await part('recovery', () => runRecovery(portal.baseUrl, databaseUrl, log));
       if (only.has('api')) results.api = await part('api', () => runApi(portal, timing, log));
       if (only.has('history')) results.history = await part('history', () => runHistory(portal.baseUrl, log));
       if (only.has('browser')) {

@@ -4,6 +4,7 @@
  * A part that was not run has no verdict (pass: null); a part that failed to measure misses.
  */
 import { AS_A_BROWSER, RSS_IDLE_SECONDS } from './api.ts';
+import { withinTolerance } from './recovery.ts';
 import type { Results } from './report.ts';
 
 export interface Budget {
@@ -101,6 +102,14 @@ export function evaluateBudgets(r: Results): Budget[] {
     }
   } else {
     notRun('10,000-entry history in Chromium', '< 50 ms');
+  }
+
+  if (r.recovery) {
+    for (const c of r.recovery.cases) {
+      add(`\`POST ${c.endpoint}\`: reply time, match against no match`, 'within 10%, 0 refused', `${c.matchMs} / ${c.noMatchMs} ms (×${c.ratio}), ${c.non200} non-200`, withinTolerance(c));
+    }
+  } else {
+    notRun('forgot-password and forgot-user-id: match against no match', 'within 10%');
   }
 
   if (r.startup) add('restart with nothing changed, `npm start` → /healthz', '< 2 s', `${r.startup.restartSeconds} s`, r.startup.restartSeconds < 2);

@@ -9,6 +9,7 @@ import type { LighthouseResults } from './lighthouse.ts';
 import type { LoadResult } from './load.ts';
 import { ROOT } from './portal.ts';
 import type { PostgresResults } from './postgres.ts';
+import { RECOVERY_TOLERANCE, withinTolerance, type RecoveryResults } from './recovery.ts';
 import { ceilingLines } from './scale-ceiling.ts';
 import type { StartupResults } from './startup.ts';
 
@@ -22,6 +23,7 @@ export interface Results {
   browser?: BrowserResults;
   lighthouse?: LighthouseResults;
   startup?: StartupResults;
+  recovery?: RecoveryResults;
   budgets?: Budget[];
   /** Parts that threw, with the first line of their error. */
   failures?: Record<string, string>;
@@ -107,6 +109,17 @@ export function markdown(r: Results): string {
       if (failing.length > 0) lines.push('', `Audits below full score: ${failing.join('; ')}.`);
       lines.push('');
     }
+  }
+  if (r.recovery) {
+    const samples = r.recovery.cases[0]?.samples ?? 0;
+    lines.push(
+      `**Account recovery: does the reply time tell a match?** (sequential requests on loopback, median of ${samples} each, in alternating order)`,
+      '',
+      '| endpoint | match ms | no match ms | match / no match | non-200 | within 10% |',
+      '|---|---:|---:|---:|---:|---|',
+      ...r.recovery.cases.map((c) => `| \`POST ${c.endpoint}\` | ${c.matchMs} | ${c.noMatchMs} | ${c.ratio} | ${c.non200} | ${withinTolerance(c) ? 'pass' : `**miss** (±${RECOVERY_TOLERANCE * 100}%)`} |`),
+      '',
+    );
   }
   if (r.startup || r.api) {
     const parts: string[] = [];
