@@ -16,6 +16,7 @@ import * as contactMailAndSignOutHint from './migrations/014-contact-mail-and-si
 import * as dateOfBirth from './migrations/015-date-of-birth.ts';
 import * as attemptLimits from './migrations/016-attempt-limits.ts';
 import * as portalUrl from './migrations/017-portal-url.ts';
+import * as mailRenderedAtDelivery from './migrations/018-mail-rendered-at-delivery.ts';
 import * as catalogPunchouts from './migrations/019-catalog-punchouts.ts';
 import type { Db } from './database.ts';
 
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '015-date-of-birth': dateOfBirth,
   '016-attempt-limits': attemptLimits,
   '017-portal-url': portalUrl,
+  '018-mail-rendered-at-delivery': mailRenderedAtDelivery,
   '019-catalog-punchouts': catalogPunchouts,
 };
 

@@ -254,14 +254,14 @@ export interface ContactRequestsTable {
 /** pending: to send (at next_attempt_at) · sending: claimed by a worker until claimed_until · sent · failed */
 export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
-/** A mail the portal sends, rendered when queued; delivered after the change that caused it commits. */
+/** A mail the portal sends, queued with the change that causes it, rendered and delivered after it commits (decision 042). */
 export interface MailOutboxTable {
   id: string;
   client_id: string;
   participant_id: string | null;
   to_address: string;
   locale: string;
-  /** forgotUsername | resetPassword | activated | passwordChanged */
+  /** forgotUsername | resetPassword | activated | passwordChanged | contactMessage | noMail (decision 042) */
   template: string;
   subject: string;
   text_body: string;
@@ -468,6 +468,19 @@ export interface SsoSignoutsTable {
   expires_at: string;
 }
 
+
+
+// ── mail rendered at delivery (migration 018) ─────────────────────────────
+
+/** Merged into MailOutboxTable above (docs/decisions/042). */
+export interface MailOutboxTable {
+  /**
+   * What the delivery worker renders the mail from (JSON: the template's values and the client's
+   * origin); null once the mail is sent or given up, and on rows rendered when queued (before 018).
+   * subject, text_body and html_body stay '' until delivery, and the bodies are '' again after it.
+   */
+  params: ColumnType<string | null, string | null | undefined, string | null>;
+}
 
 
 export interface Database {

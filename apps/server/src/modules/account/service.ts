@@ -14,7 +14,7 @@ import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { findClient } from '../clients/store.ts';
-import { queueMail } from '../mail/outbox.ts';
+import { queueMail, queueNoMail } from '../mail/outbox.ts';
 import { buildUserData } from '../participants/service.ts';
 import { findParticipant, usernameKey } from '../participants/store.ts';
 import { profileErrors } from '../profile/service.ts';
@@ -133,9 +133,9 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
 
 /**
  * POST forgotUsername. The same reply and the same database work whether or not the address is
- * known: every request is counted, the lookup always runs, and only the queueing of the mail
- * (one insert, in the same transaction) differs. The mail names every username of the address
- * that can sign in (pending accounts activate instead).
+ * known: every request is counted, the lookup always runs, and one outbox row is written either
+ * way (a miss's is dropped unsent; the worker renders a mail: decision 042). The mail names
+ * every username of the address that can sign in (pending accounts activate instead).
  */
 export async function forgotUsername(ctx: AccountContext, caller: Caller, request: ForgotUsernameRequest): Promise<AcceptedReply> {
   const email = request.emailAddress.toLowerCase();
@@ -144,7 +144,7 @@ export async function forgotUsername(ctx: AccountContext, caller: Caller, reques
   await ctx.db.transaction().execute(async (trx) => {
     const found = (await findParticipantsByEmail(trx, caller.clientId, email)).filter((p) => p.status !== 'pending');
     const first = found[0];
-    if (!first) return;
+    if (!first) return queueNoMail(trx, caller.clientId);
     await queueMail(trx, {
       clientId: caller.clientId,
       ...(found.length === 1 ? { participantId: first.id } : {}),
@@ -160,8 +160,8 @@ export async function forgotUsername(ctx: AccountContext, caller: Caller, reques
 /**
  * POST forgotPassword. The same reply and work whether or not the username and address belong
  * together: a token is always generated and the "void older links" update always runs (against
- * nobody on a miss); only a match stores the token's hash and queues the link. Pending accounts
- * get nothing: they activate instead.
+ * nobody on a miss); only a match stores the token's hash and queues the link, a miss an outbox
+ * row the worker drops (decision 042). Pending accounts get nothing: they activate instead.
  */
 export async function forgotPassword(ctx: AccountContext, caller: Caller, request: ForgotPasswordRequest, now = new Date()): Promise<AcceptedReply> {
   const key = usernameKey(request.userName);
@@ -174,7 +174,7 @@ export async function forgotPassword(ctx: AccountContext, caller: Caller, reques
     const participant = found && found.status !== 'pending' ? found : undefined;
     await voidOpenResets(trx, caller.clientId, participant?.id ?? randomUUID(), nowIso);
     await deleteResetsExpiredBefore(trx, new Date(now.getTime() - WEEK).toISOString());
-    if (!participant) return;
+    if (!participant) return queueNoMail(trx, caller.clientId);
     await insertReset(trx, {
       token_hash: tokenHash,
       client_id: caller.clientId,

@@ -113,9 +113,13 @@ describe.each(dialects)('contact messages reach the support desk on %s', (dialec
     const stored = await t.database.db.selectFrom('contact_requests').select('subject').where('username', '=', 'spent').executeTakeFirstOrThrow();
     expect(stored.subject).toBe('Help Bcc: victim@evil.example X-Injected: yes Content-Type: text/html');
 
-    // Even a row that carried line breaks past us (written by hand here) is sent as one header
-    // line: nodemailer folds CR and LF of a subject into spaces.
-    await t.database.db.insertInto('mail_outbox').values({ ...(await outbox()).at(-1)!, id: 'raw-row', subject: 'Raw\r\nBcc: victim@evil.example\r\nX-Injected: yes', message_id: '<raw-row@acme>' }).execute();
+    // Even a row that carried line breaks past us (written by hand here, as a row rendered when
+    // queued before migration 018 is sent as stored) is sent as one header line: nodemailer
+    // folds CR and LF of a subject into spaces.
+    await t.database.db
+      .insertInto('mail_outbox')
+      .values({ ...(await outbox()).at(-1)!, id: 'raw-row', params: null, subject: 'Raw\r\nBcc: victim@evil.example\r\nX-Injected: yes', text_body: 'Raw', html_body: '<p>Raw</p>', message_id: '<raw-row@acme>' })
+      .execute();
 
     expect(await deliver()).toBe(2);
     expect(sink.received).toHaveLength(2);

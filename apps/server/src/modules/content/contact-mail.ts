@@ -1,4 +1,6 @@
 import type { Transaction } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
 import type { Client, ContactRequestsTable, Database, Participant } from '../../db/schema.ts';
 import { insertOutboxRow, mailLook } from '../mail/outbox.ts';
 import { escapeHtml, fill, page, type MailBranding, type RenderedMail } from '../mail/render.ts';
@@ -105,19 +107,20 @@ export function renderContactMail(texts: Readonly<Record<string, string>>, facts
 /**
  * Queues the desk's mail in the caller's transaction (the one that stores the request); resolves
  * with the outbox row's id, or null when the client has no (usable) support address: the
- * request is then only stored, and `rewards contact list` shows it.
+ * request is then only stored, and `rewards contact list` shows it. The row carries the facts;
+ * the delivery worker renders them (composeContactMail), like every outbox mail (decision 042).
  */
 export async function queueContactMail(
   trx: Transaction<Database>,
-  client: Pick<Client, 'id' | 'name' | 'brand_color' | 'default_locale' | 'support_email'>,
+  client: Pick<Client, 'id' | 'default_locale' | 'support_email'>,
   participant: Pick<Participant, 'first_name' | 'last_name'>,
   request: Omit<ContactFacts, 'name'>,
 ): Promise<string | null> {
   const to = plainAddress(client.support_email);
   if (!to) return null;
   const replyTo = plainAddress(request.reply_email) ?? plainAddress(request.account_email);
-  const { texts, branding } = await mailLook(trx, client, client.default_locale);
   const name = `${participant.first_name} ${participant.last_name}`.trim() || request.username;
+  const facts: ContactFacts = { ...request, name };
   return insertOutboxRow(trx, {
     clientId: client.id,
     participantId: request.participant_id,
@@ -125,6 +128,37 @@ export async function queueContactMail(
     replyTo,
     locale: client.default_locale,
     template: CONTACT_MAIL_TEMPLATE,
-    rendered: renderContactMail(texts, { ...request, name }, replyTo, branding),
+    content: { values: facts },
   });
+}
+
+/** The facts as queueContactMail wrote them into the outbox row. */
+const StoredFacts = z.object({
+  id: z.string(),
+  participant_id: z.string(),
+  username: z.string(),
+  account_number: z.string(),
+  account_email: z.string(),
+  topic: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  reply_email: z.string().nullable(),
+  phone: z.string().nullable(),
+  locale: z.string(),
+  admin_as_user: z.number(),
+  created_at: z.string(),
+  name: z.string(),
+});
+
+/** The desk's mail of a queued row, rendered in the client's texts of `locale` (its default language when queued). */
+export async function composeContactMail(
+  db: Db,
+  client: Pick<Client, 'id' | 'name' | 'brand_color'>,
+  locale: string,
+  values: unknown,
+  replyTo: string | undefined,
+): Promise<RenderedMail> {
+  const facts = StoredFacts.parse(values);
+  const { texts, branding } = await mailLook(db, client, locale);
+  return renderContactMail(texts, facts, replyTo, branding);
 }

@@ -1,11 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Selectable } from 'kysely';
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
-import { onMailQueued } from './outbox.ts';
+import { composeQueuedMail, oneLineSubject } from './compose.ts';
+import { NO_MAIL_TEMPLATE, onMailQueued } from './outbox.ts';
 import { linksIn } from './render.ts';
 
 /**
@@ -14,6 +15,11 @@ import { linksIn } from './render.ts';
  * Delivery is at most once: a row is tried again only when the SMTP server surely did not take
  * it (it answered with a refusal, or could not be reached); an outcome that cannot be known
  * (the connection dropped mid-message, the process died while sending) ends as failed.
+ *
+ * The worker renders each mail just before sending it (docs/decisions/042), and once a mail is
+ * sent or given up it erases what could hold a link (the params, the text and the HTML), keeping
+ * who, which template, the subject, the status and the times for the listings. Without SMTP the
+ * .eml files are written 0600 in a 0700 folder, like the installation's keys.
  */
 
 export interface MailLog {
@@ -44,14 +50,33 @@ export function defaultBackoffMs(failedAttempts: number): number {
 const LEASE_MS = 5 * 60_000;
 const BATCH = 20;
 
-type Row = Pick<Selectable<MailOutboxTable>, 'id' | 'client_id' | 'to_address' | 'reply_to' | 'template' | 'subject' | 'text_body' | 'html_body' | 'attempts' | 'message_id' | 'created_at'>;
+const ROW_COLUMNS = ['id', 'client_id', 'participant_id', 'to_address', 'reply_to', 'locale', 'template', 'subject', 'text_body', 'html_body', 'params', 'attempts', 'message_id', 'created_at'] as const;
+type Row = Pick<Selectable<MailOutboxTable>, (typeof ROW_COLUMNS)[number]>;
+
+/** A mail as it goes out: the row's envelope and what was rendered for it. */
+interface Message {
+  id: string;
+  template: string;
+  to: string;
+  replyTo: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  createdAt: string;
+}
 
 type Outcome = { kind: 'sent'; note: string } | { kind: 'retry' | 'failed'; error: string };
 
 interface Sender {
-  send(row: Row, from: SendMailOptions['from']): Promise<Outcome>;
+  /** Run before each pass (the file sender tightens the folder's mode). */
+  prepare(): Promise<void>;
+  send(mail: Message, from: SendMailOptions['from']): Promise<Outcome>;
   close(): void;
 }
+
+/** What a sent or given-up row keeps of its content: nothing that could hold a link (decision 042). */
+const ERASED = { params: null, text_body: '', html_body: '' } as const;
 
 /** Reports from nodemailer carry these; see NodemailerError in its errors.d.ts. */
 interface SmtpError {
@@ -112,9 +137,10 @@ function smtpSender(smtpUrl: string): Sender {
     socketTimeout: 60_000,
   });
   return {
-    async send(row, from) {
+    prepare: async () => {},
+    async send(mail, from) {
       try {
-        const info = await (await transport.get()).sendMail(message(row, from));
+        const info = await (await transport.get()).sendMail(message(mail, from));
         return { kind: 'sent', note: `smtp: ${String(info.response ?? '').slice(0, 200)}` };
       } catch (error) {
         return classifySmtpError(error);
@@ -124,20 +150,38 @@ function smtpSender(smtpUrl: string): Sender {
   };
 }
 
+/** Owner only, as the signing keys (catalog/signing-key.ts): a delivered .eml holds its links. */
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
+
 function fileSender(outboxDir: string, log: MailLog): Sender {
   const transport = lazyTransport({ streamTransport: true, buffer: true });
+  // Absolute, so the delivery note names the file wherever the listing runs from.
+  const folder = resolve(outboxDir);
+  let prepared: Promise<void> | undefined;
+  /** Creates the folder 0700, and brings one an earlier version made (0755) to 0700. */
+  const ensureFolder = async () => {
+    await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
+    await chmod(folder, FOLDER_MODE);
+  };
   return {
-    async send(row, from) {
+    // Once per worker: a folder an earlier version left 0755 is closed before anything else.
+    prepare: () =>
+      (prepared ??= chmod(folder, FOLDER_MODE).catch(() => {
+        // Not there yet (the first mail creates it 0700), or not ours to change: each write
+        // tries again and reports its own error.
+      })),
+    async send(mail, from) {
       try {
-        const info = await (await transport.get()).sendMail(message(row, from));
-        await mkdir(outboxDir, { recursive: true });
-        const stamp = row.created_at.replace(/[^0-9]/g, '').slice(0, 14);
-        const path = join(outboxDir, `${stamp}-${row.template}-${row.id}.eml`);
-        await writeFile(path, info.message as Buffer);
+        const info = await (await transport.get()).sendMail(message(mail, from));
+        await ensureFolder();
+        const stamp = mail.createdAt.replace(/[^0-9]/g, '').slice(0, 14);
+        const path = join(folder, `${stamp}-${mail.template}-${mail.id}.eml`);
+        await writeFile(path, info.message as Buffer, { mode: FILE_MODE });
         // Development mode only (no SMTP_URL): the link is a secret, shown so that a newcomer can
         // finish every flow on their own machine. With SMTP no link is ever logged.
-        const link = linksIn(row.text_body)[0];
-        log.info(`mail ${row.template} to ${row.to_address}: ${link ?? row.subject} (written to ${path})`);
+        const link = linksIn(mail.text)[0];
+        log.info(`mail ${mail.template} to ${mail.to}: ${link ?? mail.subject} (written to ${path})`);
         return { kind: 'sent', note: `file: ${path}` };
       } catch (error) {
         return { kind: 'retry', error: `could not write the .eml: ${(error as NodeJS.ErrnoException).code ?? 'error'}` };
@@ -147,17 +191,32 @@ function fileSender(outboxDir: string, log: MailLog): Sender {
   };
 }
 
-function message(row: Row, from: SendMailOptions['from']): SendMailOptions {
+function message(mail: Message, from: SendMailOptions['from']): SendMailOptions {
   return {
     from,
-    to: row.to_address,
-    ...(row.reply_to ? { replyTo: row.reply_to } : {}),
-    subject: row.subject,
-    text: row.text_body,
-    html: row.html_body,
-    messageId: row.message_id,
-    date: new Date(row.created_at),
+    to: mail.to,
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    messageId: mail.messageId,
+    date: new Date(mail.createdAt),
   };
+}
+
+/**
+ * The row rendered now (its params), or as it was stored when queued (a row written before
+ * migration 018); undefined when it cannot be rendered now.
+ */
+async function messageOf(db: Db, row: Row): Promise<Message | undefined> {
+  const envelope = { id: row.id, template: row.template, to: row.to_address, replyTo: row.reply_to, messageId: row.message_id, createdAt: row.created_at };
+  if (row.params === null) return { ...envelope, subject: row.subject, text: row.text_body, html: row.html_body };
+  try {
+    const rendered = await composeQueuedMail(db, { ...row, params: row.params });
+    return { ...envelope, subject: oneLineSubject(rendered.subject), text: rendered.text, html: rendered.html };
+  } catch {
+    return undefined;
+  }
 }
 
 /** MAIL_FROM as given when it names a sender, else the client's name over its address. */
@@ -194,14 +253,17 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
     // it is not sent again (at most once).
     await db
       .updateTable('mail_outbox')
-      .set({ status: 'failed', claimed_until: null, last_error: 'interrupted while sending; not retried (at most once)' })
+      .set({ status: 'failed', claimed_until: null, last_error: 'interrupted while sending; not retried (at most once)', ...ERASED })
       .where('status', '=', 'sending')
       .where('claimed_until', '<', at)
       .execute();
+    // Rows that stand for no mail (a request that matched nobody, decision 042) go unsent.
+    await db.deleteFrom('mail_outbox').where('template', '=', NO_MAIL_TEMPLATE).where('status', '=', 'pending').execute();
+    await transport.prepare();
 
     const due = await db
       .selectFrom('mail_outbox')
-      .select(['id', 'client_id', 'to_address', 'reply_to', 'template', 'subject', 'text_body', 'html_body', 'attempts', 'message_id', 'created_at'])
+      .select(ROW_COLUMNS)
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', at)
       .orderBy('next_attempt_at')
@@ -224,12 +286,18 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
       handled += 1;
 
       const attempts = row.attempts + 1;
-      const outcome = await transport.send(row, sender(mail.from, await clientName(row.client_id)));
+      const rendered = await messageOf(db, row);
+      // Nothing was sent: safe to try again (the client's texts may be readable later).
+      const outcome: Outcome = rendered
+        ? await transport.send(rendered, sender(mail.from, await clientName(row.client_id)))
+        : { kind: 'retry', error: 'could not render the mail' };
       const finishedAt = now();
+      // The subject stays for the listings; it never holds a link.
+      const subject = rendered ? { subject: rendered.subject } : {};
       if (outcome.kind === 'sent') {
         await db
           .updateTable('mail_outbox')
-          .set({ status: 'sent', sent_at: finishedAt.toISOString(), claimed_until: null, last_error: null, delivery_note: outcome.note })
+          .set({ status: 'sent', sent_at: finishedAt.toISOString(), claimed_until: null, last_error: null, delivery_note: outcome.note, ...subject, ...ERASED })
           .where('id', '=', row.id)
           .where('status', '=', 'sending')
           .execute();
@@ -243,6 +311,9 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
           claimed_until: null,
           last_error: outcome.error.slice(0, 300),
           next_attempt_at: giveUp ? finishedAt.toISOString() : new Date(finishedAt.getTime() + backoffMs(attempts)).toISOString(),
+          ...subject,
+          // Kept while it may be tried again: the next attempt renders it from them.
+          ...(giveUp ? ERASED : {}),
         })
         .where('id', '=', row.id)
         .where('status', '=', 'sending')

@@ -1,4 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import type { Db } from '../../db/database.ts';
+import { composeQueuedMail, oneLineSubject } from './compose.ts';
+import { parseEml } from './eml.ts';
+import { NO_MAIL_TEMPLATE } from './outbox.ts';
 import { linksIn } from './render.ts';
 
 /** One mail as `npm run rewards -- outbox --json` prints it (the browser tests read this shape). */
@@ -15,25 +19,57 @@ export interface OutboxEntry {
   links: string[];
 }
 
+type Content = Pick<OutboxEntry, 'subject' | 'text' | 'html'>;
+
+const FILE_NOTE = 'file: ';
+
+/**
+ * What a mail says (docs/decisions/042): a mail not sent yet is rendered as the worker would
+ * render it now; one sent or given up keeps no text in the database, so it is read back from
+ * its delivered .eml when it went to a file and that file can be read here (the embedded
+ * default), and is otherwise its subject alone. A row written before migration 018 and still
+ * pending holds its text.
+ */
+async function contentOf(
+  db: Db,
+  row: { client_id: string; participant_id: string | null; locale: string; template: string; reply_to: string | null; params: string | null; subject: string; text_body: string; html_body: string; delivery_note: string | null },
+): Promise<Content> {
+  const stored = { subject: row.subject, text: row.text_body, html: row.html_body };
+  if (row.params !== null) {
+    try {
+      const rendered = await composeQueuedMail(db, { ...row, params: row.params });
+      return { subject: oneLineSubject(rendered.subject), text: rendered.text, html: rendered.html };
+    } catch {
+      return stored;
+    }
+  }
+  if (stored.text === '' && row.delivery_note?.startsWith(FILE_NOTE)) {
+    try {
+      const eml = parseEml(await readFile(row.delivery_note.slice(FILE_NOTE.length), 'utf8'));
+      return { subject: row.subject, text: eml.text, html: eml.html };
+    } catch {
+      // Removed, moved, or not readable by whoever lists: the subject alone.
+    }
+  }
+  return stored;
+}
+
 /** The latest mails, newest first; of one client or of all. */
 export async function listOutbox(db: Db, options: { limit: number; clientId?: string | undefined }): Promise<OutboxEntry[]> {
   let query = db
     .selectFrom('mail_outbox')
-    .select(['id', 'to_address', 'subject', 'template', 'status', 'created_at', 'text_body', 'html_body'])
+    .select(['id', 'client_id', 'participant_id', 'to_address', 'reply_to', 'locale', 'subject', 'template', 'status', 'created_at', 'text_body', 'html_body', 'params', 'delivery_note'])
+    // Rows that stand for no mail are not mails (decision 042).
+    .where('template', '<>', NO_MAIL_TEMPLATE)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(options.limit);
   if (options.clientId !== undefined) query = query.where('client_id', '=', options.clientId);
   const rows = await query.execute();
-  return rows.map((row) => ({
-    id: row.id,
-    to: row.to_address,
-    subject: row.subject,
-    template: row.template,
-    status: row.status,
-    createdAt: row.created_at,
-    text: row.text_body,
-    html: row.html_body,
-    links: linksIn(row.text_body),
-  }));
+  const entries: OutboxEntry[] = [];
+  for (const row of rows) {
+    const { subject, text, html } = await contentOf(db, row);
+    entries.push({ id: row.id, to: row.to_address, subject, template: row.template, status: row.status, createdAt: row.created_at, text, html, links: linksIn(text) });
+  }
+  return entries;
 }

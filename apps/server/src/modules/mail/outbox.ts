@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import type { Db } from '../../db/database.ts';
 import type { Client, Database } from '../../db/schema.ts';
 import { logoUrl } from '../clients/service.ts';
-import { findClient, listClientLocales } from '../clients/store.ts';
+import { listClientLocales } from '../clients/store.ts';
 import { buildBundle } from '../i18n/service.ts';
-import { LINK_PARAMS, renderMail, TEMPLATES, type MailBranding, type RenderedMail } from './render.ts';
+import { LINK_PARAMS, TEMPLATES, type MailBranding } from './render.ts';
 
 /** The mails the portal sends (issue 7); each has a template per client and locale. */
 export type MailTemplate = 'forgotUsername' | 'resetPassword' | 'activated' | 'passwordChanged';
@@ -43,7 +44,7 @@ export function onMailQueued(listener: () => void): () => void {
   return () => wakeListeners.delete(listener);
 }
 
-function absoluteHttpUrl(value: string): URL | undefined {
+export function absoluteHttpUrl(value: string): URL | undefined {
   try {
     const url = new URL(value);
     return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
@@ -57,12 +58,12 @@ function absoluteHttpUrl(value: string): URL | undefined {
  * origin, when known) and the locale's direction.
  */
 export async function mailLook(
-  trx: Transaction<Database>,
+  db: Db,
   client: Pick<Client, 'id' | 'name' | 'brand_color'>,
   locale: string,
   origin?: URL,
 ): Promise<{ texts: Readonly<Record<string, string>>; branding: MailBranding }> {
-  const [bundle, locales] = await Promise.all([buildBundle(trx, client.id, locale), listClientLocales(trx, client.id)]);
+  const [bundle, locales] = await Promise.all([buildBundle(db, client.id, locale), listClientLocales(db, client.id)]);
   const offered = locales.find((l) => l.code === locale);
   const dir = offered ? (offered.dir === 'rtl' ? 'rtl' : 'ltr') : RTL_LANGUAGES.has(locale.split('-')[0] ?? '') ? 'rtl' : 'ltr';
   return {
@@ -78,11 +79,20 @@ export async function mailLook(
   };
 }
 
+/** What a queued row carries for the worker to render it from (the params column, JSON). */
+export interface QueuedContent {
+  /** The template's values (OutgoingMail.params; a contact message: its facts). */
+  values: Readonly<Record<string, unknown>>;
+  /** The client's origin, for the logo. */
+  origin?: string | undefined;
+}
+
 /**
  * Queues a mail in the caller's transaction, so it is sent only if the change that caused it
- * commits; delivery happens after the reply (never blocking it), with retries. The mail is
- * rendered now, in the client's texts for the locale, so what is sent is what the outbox shows.
- * A missing param or a relative link is a programming error: it throws (and so rolls back).
+ * commits; delivery happens after the reply (never blocking it), with retries. The row carries
+ * the template, locale and params; the delivery worker renders it in the client's texts
+ * (docs/decisions/042), so the request does one insert and no rendering. A missing param or a
+ * relative link is a programming error: it throws (and so rolls back).
  */
 export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail): Promise<void> {
   const shape = TEMPLATES[mail.template];
@@ -93,25 +103,7 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
     const value = mail.params[name];
     if (value !== undefined && !absoluteHttpUrl(value)) throw new Error(`queueMail ${mail.template}: ${name} must be an absolute http(s) URL`);
   }
-
-  const client = await findClient(trx, mail.clientId);
-  if (!client) throw new Error(`queueMail: unknown client ${mail.clientId}`);
   const origin = absoluteHttpUrl(mail.origin ?? '') ?? absoluteHttpUrl(mail.params.link ?? '');
-  const { texts, branding } = await mailLook(trx, client, mail.locale, origin);
-
-  const params: Record<string, string> = { ...mail.params };
-  if (params.name === undefined && mail.participantId) {
-    const participant = await trx
-      .selectFrom('participants')
-      .select('first_name')
-      .where('client_id', '=', mail.clientId)
-      .where('id', '=', mail.participantId)
-      .executeTakeFirst();
-    if (participant?.first_name) params.name = participant.first_name;
-  }
-
-  const rendered = renderMail(mail.template, texts, params, branding);
-
   await insertOutboxRow(trx, {
     clientId: mail.clientId,
     participantId: mail.participantId,
@@ -119,31 +111,47 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
     replyTo: mail.replyTo,
     locale: mail.locale,
     template: mail.template,
-    rendered,
+    content: { values: mail.params, origin: origin?.origin },
     host: origin?.hostname,
   });
 }
 
-/** A mail rendered by its caller (e.g. the support desk's copy of a contact message, decision 038). */
-export interface RenderedOutgoingMail {
+/**
+ * The template of a row that stands for no mail: written where a request that matched nobody
+ * would otherwise have written nothing, so that a match and a miss do the same database work
+ * (docs/decisions/042). The worker deletes it unsent; the listing never shows it.
+ */
+export const NO_MAIL_TEMPLATE = 'noMail';
+
+/**
+ * Writes, in the caller's transaction, the outbox row a mail would have written, marked to be
+ * dropped: for the request that matched nobody, whose reply and time must not say so.
+ */
+export async function queueNoMail(trx: Transaction<Database>, clientId: string): Promise<void> {
+  await insertOutboxRow(trx, { clientId, to: '', locale: '', template: NO_MAIL_TEMPLATE, content: { values: {} } });
+}
+
+/** An outbox row to insert: who it goes to and what the worker renders it from. */
+export interface QueuedOutboxRow {
   clientId: string;
   participantId?: string | undefined;
   to: string;
   /** Reply-To; a plain address, checked by the caller. */
   replyTo?: string | undefined;
   locale: string;
-  /** What the outbox listing shows as the kind of mail. */
+  /** What the worker renders it with (a key of TEMPLATES, contactMessage, noMail); the listing shows it as the kind of mail. */
   template: string;
-  rendered: RenderedMail;
+  content: QueuedContent;
   /** The client's host, for the Message-ID; default <client>.rewards.localhost. */
   host?: string | undefined;
 }
 
 /**
- * Inserts a rendered mail into the outbox in the caller's transaction (see queueMail) and wakes
- * the delivery workers; resolves with the row's id.
+ * Inserts a mail into the outbox in the caller's transaction (see queueMail) and wakes the
+ * delivery workers; resolves with the row's id. The subject, text and HTML are rendered by the
+ * worker; until then they are empty.
  */
-export async function insertOutboxRow(trx: Transaction<Database>, mail: RenderedOutgoingMail): Promise<string> {
+export async function insertOutboxRow(trx: Transaction<Database>, mail: QueuedOutboxRow): Promise<string> {
   const id = randomUUID();
   const now = new Date().toISOString();
   await trx
@@ -156,10 +164,10 @@ export async function insertOutboxRow(trx: Transaction<Database>, mail: Rendered
       reply_to: mail.replyTo ?? null,
       locale: mail.locale,
       template: mail.template,
-      // Headers are one line: whatever a caller put in, a line break never reaches the row.
-      subject: mail.rendered.subject.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim(),
-      text_body: mail.rendered.text,
-      html_body: mail.rendered.html,
+      subject: '',
+      text_body: '',
+      html_body: '',
+      params: JSON.stringify(mail.content),
       status: 'pending',
       attempts: 0,
       next_attempt_at: now,

@@ -5,6 +5,7 @@ import { seedDemo } from '../../db/seed/demo.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID, seedOtherClient } from '../../../test/other-client.ts';
 import { createSmtpSink } from '../../../test/smtp-sink.ts';
+import { composeQueuedMail } from './compose.ts';
 import { createMailDelivery } from './delivery.ts';
 import { queueMail, type OutgoingMail } from './outbox.ts';
 
@@ -28,10 +29,16 @@ describe.each(dialects)('mail templates on %s', (dialect) => {
     await db.deleteFrom('translations').where('key', 'like', 'mail.%').execute();
   });
 
-  /** Queues one mail in its own transaction and reads back the row as the outbox holds it. */
+  /**
+   * Queues one mail in its own transaction and reads back the row, with the subject, text and
+   * HTML the delivery worker renders from it (decision 042; in a transaction, which reads the
+   * client's texts past the process's cache, as the wording tests need).
+   */
   async function queued(mail: OutgoingMail) {
     await db.transaction().execute((trx) => queueMail(trx, mail));
-    return db.selectFrom('mail_outbox').selectAll().orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const row = await db.selectFrom('mail_outbox').selectAll().orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const rendered = await db.transaction().execute((trx) => composeQueuedMail(trx, { ...row, params: row.params ?? '' }));
+    return { ...row, subject: rendered.subject, text_body: rendered.text, html_body: rendered.html };
   }
 
   it('writes the reset mail in French, greeting the participant, branded with the client name and logo', async () => {
