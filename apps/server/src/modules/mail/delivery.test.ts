@@ -201,6 +201,24 @@ describe.each(dialects)('mail delivery on %s', (dialect) => {
     expect((await outbox()).every((row) => row.status === 'sent' && row.attempts === 1)).toBe(true);
   });
 
+  it('tries a mail it cannot render again later, sends nothing, and gives it up after the configured attempts', async () => {
+    await sink.up();
+    const clock = manualClock();
+    await queue(resetMail());
+    // A row whose template this version does not know (written by hand).
+    await db.updateTable('mail_outbox').set({ template: 'fromTheFuture' }).execute();
+    const log = collectingLog();
+    const delivery = createMailDelivery({ db, mail: mailConfig({ smtpUrl: sink.url, maxAttempts: 2 }), log, now: clock.now });
+    expect(await delivery.deliverDue()).toBe(1);
+    expect(await outbox()).toMatchObject([{ status: 'pending', attempts: 1, last_error: 'could not render the mail' }]);
+    clock.advance(30_000);
+    expect(await delivery.deliverDue()).toBe(1);
+    delivery.close();
+    expect(await outbox()).toMatchObject([{ status: 'failed', attempts: 2, params: null, text_body: '', html_body: '' }]);
+    expect(sink.received).toEqual([]);
+    expect(log.lines.join('\n')).not.toContain('passwordGuid');
+  });
+
   it('does not send again a mail whose worker died while sending (at most once)', async () => {
     await sink.up();
     const clock = manualClock();
