@@ -113,7 +113,7 @@ export function markdown(r: Results): string {
   if (r.recovery) {
     const samples = r.recovery.cases[0]?.samples ?? 0;
     lines.push(
-      `**Account recovery: does the reply time tell a match?** (sequential requests on loopback, median of ${samples} each, in alternating order)`,
+      `**Account recovery: does the reply time tell a match?** (sequential requests on loopback, median of ${samples} each, each kind after each kind equally often)`,
       '',
       '| endpoint | match ms | no match ms | match / no match | non-200 | within 10% |',
       '|---|---:|---:|---:|---:|---|',

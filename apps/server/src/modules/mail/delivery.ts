@@ -265,6 +265,8 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
       .selectFrom('mail_outbox')
       .select(ROW_COLUMNS)
       .where('status', '=', 'pending')
+      // One written after the delete above waits for the next pass's.
+      .where('template', '<>', NO_MAIL_TEMPLATE)
       .where('next_attempt_at', '<=', at)
       .orderBy('next_attempt_at')
       .orderBy('id')
