@@ -162,7 +162,8 @@ function fileSender(outboxDir: string, log: MailLog): Sender {
   /** Creates the folder 0700, and brings one an earlier version made (0755) to 0700. */
   const ensureFolder = async () => {
     await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
-    await chmod(folder, FOLDER_MODE);
+    // A folder that is not ours to change stays as it is: the file itself is 0600.
+    await chmod(folder, FOLDER_MODE).catch(() => {});
   };
   return {
     // Once per worker: a folder an earlier version left 0755 is closed before anything else.
