@@ -96,7 +96,7 @@ try {
     if (only.has('recovery')) await addRecoveryData(databaseUrl);
     // TRUST_PROXY: the recovery part sends each request from an address of its own (X-Forwarded-For),
     // so the per-address attempt limit counts them all and refuses none; no other part sends one.
-    const portal = await startPortal(databaseUrl, join(dir, 'server.log'), { OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000', TRUST_PROXY: 'true' });
+    const portal = await startPortal(databaseUrl, join(dir, 'server.log'), { OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000', TRUST_PROXY: 'loopback' });
     try {
       // First, on a quiet portal: its figures are milliseconds of single requests.
       if (only.has('recovery')) results.recovery = await part('recovery', () => runRecovery(portal.baseUrl, databaseUrl, log));

@@ -6,8 +6,8 @@
  * The attempt limits (per account and per address) would refuse most of these requests, so each
  * matching request names a bench participant of its own (benchmailNN, added before the server
  * starts), each missing one a name of its own, and each request comes from an address of its own
- * (X-Forwarded-For, the portal started with TRUST_PROXY=true): every request is counted as usual,
- * none reaches a limit. Between two requests the bench waits until the outbox has no pending
+ * (X-Forwarded-For, the portal started with TRUST_PROXY=loopback, as behind a proxy on the same
+ * host): every request is counted as usual, none reaches a limit. Between two requests the bench waits until the outbox has no pending
  * row, then SETTLE_MS more, so that the mail worker's pass after one request (rendering and
  * writing the .eml, or dropping the row) runs outside the next one's measurement. Whatever a
  * request still leaves behind weighs on each kind alike: the four kinds (each endpoint, match and
