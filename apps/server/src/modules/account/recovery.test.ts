@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '@rewards/contract';
+import { composeQueuedMail } from '../mail/compose.ts';
 import type { OutgoingMail } from '../mail/outbox.ts';
 import { dialects } from '../../../test/databases.ts';
 import { createTestApp, DEMO_ORIGIN, DEMO_PASSWORD, OTHER_ORIGIN, type TestApp } from '../../../test/test-app.ts';
@@ -137,8 +138,15 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
         const { origin } = await requestLink('viaip', requested);
         expect(origin, requested).toBe('http://localhost:3000');
       }
-      // What the participant receives: no link, logo included, on the port the caller named.
-      const rows = await t.database.db.selectFrom('mail_outbox').select(['text_body', 'html_body']).where('to_address', '=', 'viaip@example.com').execute();
+      // What the participant receives (rendered as the delivery worker renders it, decision 042):
+      // no link, logo included, on the port the caller named.
+      const queuedRows = await t.database.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'viaip@example.com').execute();
+      const rows = await Promise.all(
+        queuedRows.map(async (row) => {
+          const rendered = await composeQueuedMail(t.database.db, { ...row, params: row.params ?? '' });
+          return { text_body: rendered.text, html_body: rendered.html };
+        }),
+      );
       expect(rows).toHaveLength(3);
       for (const row of rows) {
         expect(row.text_body).toContain('http://localhost:3000/reset-password?passwordGuid=');
