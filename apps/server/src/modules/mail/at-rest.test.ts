@@ -5,10 +5,9 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../config.ts';
-import * as migration018 from '../../db/migrations/018-mail-rendered-at-delivery.ts';
 import { dialects } from '../../../test/databases.ts';
 import { createSmtpSink, type SmtpSink } from '../../../test/smtp-sink.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
@@ -174,26 +173,5 @@ describe.each(dialects)('mail at rest on %s', (dialect) => {
     } finally {
       await sink.down();
     }
-  });
-
-  it('migration 018 erases the text of mails sent or given up before it, and leaves those still to send', async () => {
-    const db = t.database.db;
-    // Migrations are written against an untyped database.
-    const untyped = db as unknown as Kysely<unknown>;
-    await migration018.down(untyped);
-    const legacy = (id: string, status: 'sent' | 'failed' | 'pending') =>
-      sql`insert into mail_outbox (id, client_id, participant_id, to_address, reply_to, locale, template, subject, text_body, html_body, status, attempts, next_attempt_at, message_id, created_at)
-          values (${id}, 'acme', null, 'demo@example.com', null, 'en-US', 'resetPassword', 'Reset', ${`link http://localhost/reset-password?passwordGuid=${id}`}, ${`<a href="http://localhost/reset-password?passwordGuid=${id}">`}, ${status}, 1, '2026-01-01T00:00:00.000Z', ${`<${id}@localhost>`}, '2026-01-01T00:00:00.000Z')`.execute(db);
-    await legacy('old-sent', 'sent');
-    await legacy('old-failed', 'failed');
-    await legacy('old-pending', 'pending');
-    await migration018.up(untyped);
-
-    const rows = await db.selectFrom('mail_outbox').select(['id', 'subject', 'text_body', 'html_body', 'params']).orderBy('id').execute();
-    expect(rows).toEqual([
-      { id: 'old-failed', subject: 'Reset', text_body: '', html_body: '', params: null },
-      { id: 'old-pending', subject: 'Reset', text_body: 'link http://localhost/reset-password?passwordGuid=old-pending', html_body: '<a href="http://localhost/reset-password?passwordGuid=old-pending">', params: null },
-      { id: 'old-sent', subject: 'Reset', text_body: '', html_body: '', params: null },
-    ]);
   });
 });
