@@ -101,7 +101,7 @@ try {
       // First, on a quiet portal: its figures are milliseconds of single requests.
       if (only.has('recovery')) results.recovery = await part('recovery', () => runRecovery(portal.baseUrl, databaseUrl, log));
       if (only.has('api')) results.api = await part('api', () => runApi(portal, timing, log));
-      if (only.has('history')) results.history = await part('history', () => runHistory(portal.baseUrl, log));
+      if (only.has('history')) results.history = await part('history', () => runHistory(portal.baseUrl, timing, log));
       if (only.has('browser')) {
         results.browser = await part('browser', () => runBrowser(portal.baseUrl, log));
         results.lighthouse = await runLighthouse(portal.baseUrl, log, quick ? 1 : 3);

@@ -5,6 +5,7 @@
  */
 import { AS_A_BROWSER, RSS_IDLE_SECONDS } from './api.ts';
 import { withinTolerance } from './recovery.ts';
+import { MAX_P99_RATIO } from './statement-load.ts';
 import type { Results } from './report.ts';
 
 export interface Budget {
@@ -93,6 +94,14 @@ export function evaluateBudgets(r: Results): Budget[] {
   }
 
   if (r.history) {
+    // Older results have no underLoad: no verdict for them.
+    const loaded = r.history.underLoad;
+    const what = "`GET user` p99 while 4 connections pull bigspender's statement";
+    if (loaded && 'error' in loaded) add(what, `≤ ${MAX_P99_RATIO}× its p99 alone`, `error: ${loaded.error}`, false);
+    else if (loaded) {
+      const failures = loaded.alone.errors + loaded.alone.non2xx + loaded.withStatements.errors + loaded.withStatements.non2xx + loaded.statements.errors + loaded.statements.non2xx;
+      add(what, `≤ ${MAX_P99_RATIO}× its p99 alone, 0 errors`, `×${loaded.ratio} (${loaded.alone.p99} → ${loaded.withStatements.p99} ms), ${failures} errors`, loaded.ratio <= MAX_P99_RATIO && failures === 0);
+    }
     const b = r.history.browser;
     if ('error' in b) add('10,000-entry history in Chromium', '< 50 ms', `error: ${b.error}`, false);
     else {

@@ -6,10 +6,14 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { acknowledgeCookieNotice, launchChromium, signIn as signInPage } from '../../apps/web/e2e/harness/pages.ts';
+import type { LoadTiming } from './api.ts';
 import { apiHeaders, signIn } from './fixtures.ts';
+import { runStatementLoad, type StatementLoadResults } from './statement-load.ts';
 
 export interface HistoryResults {
   statement: { medianMs: number; samplesMs: number[]; bytes: number; entries: number };
+  /** `GET user`'s p99 alone and while bigspender's statement is pulled (decision 044); older results lack it. */
+  underLoad?: StatementLoadResults | { error: string };
   browser: { sortMs: number; filterMs: number; pageMs: number; samples: { sort: number[]; filter: number[]; page: number[] } } | { error: string };
 }
 
@@ -23,9 +27,16 @@ export const median = (values: number[]): number => {
 };
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-export async function runHistory(baseUrl: string, log: (line: string) => void): Promise<HistoryResults> {
+export async function runHistory(baseUrl: string, timing: LoadTiming, log: (line: string) => void): Promise<HistoryResults> {
   const statement = await statementTime(baseUrl);
   log(`bigspender's statement: ${statement.medianMs} ms median (${statement.entries} entries, ${statement.bytes} bytes)`);
+  let underLoad: HistoryResults['underLoad'];
+  try {
+    underLoad = await runStatementLoad(baseUrl, timing, log);
+  } catch (error) {
+    underLoad = { error: (error as Error).message.split('\n')[0] ?? 'failed' };
+    log(`GET user beside the statement failed: ${underLoad.error}`);
+  }
   let browser: HistoryResults['browser'];
   try {
     browser = await interactions(baseUrl);
@@ -34,7 +45,7 @@ export async function runHistory(baseUrl: string, log: (line: string) => void): 
     browser = { error: (error as Error).message.split('\n')[0] ?? 'failed' };
     log(`history in Chromium failed: ${browser.error}`);
   }
-  return { statement, browser };
+  return { statement, underLoad, browser };
 }
 
 async function statementTime(baseUrl: string): Promise<HistoryResults['statement']> {

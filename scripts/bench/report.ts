@@ -93,6 +93,15 @@ export function markdown(r: Results): string {
   if (r.history) {
     const s = r.history.statement;
     lines.push('**Big history** (bigspender, 10,000 entries)', '', `Statement from the server: ${s.medianMs} ms median of ${s.samplesMs.length} sequential requests (${n(s.bytes)} bytes).`);
+    const u = r.history.underLoad;
+    if (u && 'error' in u) lines.push(`\`GET user\` beside the statement: not measured (${u.error}).`);
+    else if (u) {
+      lines.push(
+        `\`GET user\` (${u.connections} connections, ${u.seconds} s each way, in turns): p99 ${u.alone.p99} ms alone (${n(u.alone.requestsPerSecond)}/s), ` +
+          `${u.withStatements.p99} ms while ${u.statementConnections} connections pull the statement as a browser asks (${n(u.withStatements.requestsPerSecond)}/s; ` +
+          `statements ${n(u.statements.requestsPerSecond)}/s, ${n(u.statements.bytesPerReply)} bytes each, p99 ${u.statements.p99} ms): ×${u.ratio}.`,
+      );
+    }
     const b = r.history.browser;
     lines.push('error' in b ? `In Chromium: not measured (${b.error}).` : `In Chromium, real input to the frame showing the result (Event Timing, median of 6; 16 means under 16 ms): sort ${b.sortMs} ms, date filter ${b.filterMs} ms, page change ${b.pageMs} ms.`, '');
   }
