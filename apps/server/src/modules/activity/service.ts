@@ -1,16 +1,21 @@
+import { createHash } from 'node:crypto';
+import { channel } from 'node:diagnostics_channel';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
 import type { StatementEntry, StatementQuery } from '@rewards/contract';
 import { ErrorCode, StatementReply } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { GenerationCache } from '../../db/generation-cache.ts';
+import { dataGeneration } from '../../db/data-generation.ts';
 import type { Session } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { NegotiatedBody } from '../../http/negotiated-body.ts';
 import { clientLocales } from '../clients/service.ts';
 import { findClient } from '../clients/store.ts';
+import type { Properties } from '../i18n/base-bundles.ts';
 import { buildBundle } from '../i18n/service.ts';
-import { findParticipant, usernameKey } from '../participants/store.ts';
-import { createDescriber } from './describe.ts';
-import { listStatementEntries } from './store.ts';
+import { usernameKey } from '../participants/store.ts';
+import { createDescriber, type StoredDescription } from './describe.ts';
+import { findStatementVersion, listStatementEntries } from './store.ts';
 
 const notOwnStatement = () =>
   new ApiError(403, ErrorCode.statementNotOwn, 'activity.error.notOwn', 'A statement can only be read by its own participant');
@@ -40,32 +45,88 @@ interface ReadyStatement {
   body: NegotiatedBody;
 }
 
+/** Everything a statement is made of, read cheaply before deciding whether to build it. */
+interface StatementSource {
+  db: Db;
+  clientId: string;
+  participantId: string;
+  /** The language the descriptions are in (pickStatementLocale), not the one asked for. */
+  locale: string;
+  usernameKey: string;
+  accountNumber: string;
+  properties: Properties;
+  /** Changes whenever the statement's bytes may: the ledger's length, the balance, the account number, the username, the texts. */
+  version: string;
+}
+
 /**
- * Compressed once per cached statement (decision 032): brotli at quality 3 costs ~0.1 ms for 200
- * entries (20 kB → 2.4 kB), against ~1 ms to build it; quality 11 would cost 24 ms. A statement
- * above the cache's per-entry bound (thousands of entries, built on every request) is sent as it is:
- * compressing a megabyte on every request was not measured to pay.
+ * Compressed once per built statement (decision 032), on libuv's thread pool: brotli at quality 3
+ * costs ~0.1 ms for 200 entries (20 kB → 2.4 kB) and ~5–10 ms of a pool thread for 10,000
+ * (1.1 MB → 92 kB), once per ledger version now that big statements are kept too (decision 044).
  */
 const STATEMENT_CODING = { brotliQuality: 3, gzipLevel: 6 };
-const LARGEST_CODED = 512 * 1024;
 
 /** Under vitest a statement is also checked against the contract (the bytes skip the reply serializer). */
 const checkedByZod = process.env.VITEST !== undefined;
 
 /**
- * Statements as sent, per participant and asked locale, kept until anything is committed
- * (docs/decisions/027): reading, describing and serialising 200 entries costs ~20 times a
- * bare request, and a history changes only by a commit (an award, a redemption, an import),
- * from whichever process. At most a second old besides: descriptions come from bundles in the
- * time-limited configuration cache. Bounded in bytes (2 MB, about a hundred 200-entry
- * statements of ~20 kB; one above 512 kB, thousands of entries, is rebuilt each time).
+ * Each build is published here as it starts (not each request served), with the client,
+ * participant and locale: how often histories are rebuilt can be watched, and a test can count
+ * that concurrent requests share one build.
  */
-const readyStatements = new GenerationCache<ReadyStatement>({
-  maxEntries: 1_000,
-  maxBytes: 2 * 1024 * 1024,
-  sizeOf: (ready) => ready.body.identity.body.byteLength + 200,
-  maxAgeMs: 1_000,
-});
+export const STATEMENT_BUILT_CHANNEL = 'rewards:statement-built';
+const statementBuilds = channel(STATEMENT_BUILT_CHANNEL);
+
+/** Entries described and serialised between two yields to the event loop (~1–2 ms of work). */
+const ENTRIES_PER_TURN = 1_000;
+
+/** Bytes of built statements kept per process: a 10,000-entry one is ~1.1 MB and its coded forms ~0.2 MB. */
+const MAX_STATEMENT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * How long a check on SQLite holds while nothing is committed: descriptions come from bundles in
+ * the time-limited configuration cache (read-cache.ts), whose reloads no commit announces.
+ */
+const CHECK_HOLDS_MS = 1_000;
+
+/** Per database (two apps over one database in a test are two processes' worth of caches). */
+interface StatementCaches {
+  /**
+   * Built statements by client, participant, locale and version (docs/decisions/044). A request
+   * first reads the version (one cheap query), so a statement is built once per change of its
+   * inputs, whoever made the change and in whichever process; concurrent requests for one version
+   * share one build (lru-cache's fetch). Superseded versions are never asked for again and go
+   * out first.
+   */
+  built: LRUCache<string, ReadyStatement, StatementSource>;
+  /**
+   * On SQLite: the version key last checked for a participant and asked locale, with the data
+   * generation read before that check (decision 027). While nobody has committed since, and for
+   * CHECK_HOLDS_MS at most, the statement is served without even reading its version.
+   */
+  checked: LRUCache<string, { key: string; generation: number }>;
+}
+
+const caches = new WeakMap<Db, StatementCaches>();
+
+function cachesOf(db: Db): StatementCaches {
+  let kept = caches.get(db);
+  if (!kept) {
+    kept = {
+      built: new LRUCache<string, ReadyStatement, StatementSource>({
+        maxSize: MAX_STATEMENT_BYTES,
+        // Room for the brotli and gzip forms (~8% of the identity bytes each), made when first asked.
+        sizeCalculation: (ready) => ready.body.identity.body.byteLength + Math.ceil(ready.body.identity.body.byteLength / 5) + 200,
+        fetchMethod: (_key, _stale, { context }) => buildReady(context),
+        // An entry evicted while being built still answers the callers waiting for it.
+        ignoreFetchAbort: true,
+      }),
+      checked: new LRUCache<string, { key: string; generation: number }>({ max: 2_000, ttl: CHECK_HOLDS_MS }),
+    };
+    caches.set(db, kept);
+  }
+  return kept;
+}
 
 /**
  * GET user/account/statement: the signed-in participant's own ledger, oldest first, each
@@ -74,37 +135,99 @@ const readyStatements = new GenerationCache<ReadyStatement>({
  * nothing).
  */
 export async function getStatementBody(db: Db, session: Session, query: StatementQuery): Promise<NegotiatedBody> {
-  const key = `${session.client_id}\u0000${session.participant_id}\u0000${query.locale}`;
-  const ready = await readyStatements.get(db, key, async () => {
-    const { usernameKey: owner, reply } = await buildStatement(db, session, query.locale);
-    const json = JSON.stringify(checkedByZod ? StatementReply.parse(reply) : reply);
-    const body = Buffer.from(json);
-    return { usernameKey: owner, body: new NegotiatedBody(body, undefined, [], body.byteLength > LARGEST_CODED ? { identityOnly: true } : STATEMENT_CODING) };
-  });
-  if (!ready) throw errors.sessionRequired();
+  const { built, checked } = cachesOf(db);
+  const asked = `${session.client_id}\u0000${session.participant_id}\u0000${query.locale}`;
+  // Read before the version: a commit racing the check only makes the check useless (decision 027).
+  const generation = dataGeneration(db);
+  if (generation !== undefined) {
+    const seen = checked.get(asked);
+    const ready = seen?.generation === generation ? built.get(seen.key) : undefined;
+    if (ready) return own(ready, query);
+  }
+  const source = await statementSource(db, session, query.locale);
+  // Checked before building: asking for someone else's statement costs no build.
+  if (usernameKey(query.username) !== source.usernameKey) throw notOwnStatement();
+  const key = `${source.clientId}\u0000${source.participantId}\u0000${source.locale}\u0000${source.version}`;
+  const ready = await built.fetch(key, { context: source });
+  // fetchMethod always answers a statement or throws; lru-cache's types allow undefined.
+  if (!ready) throw new Error('The statement cache answered nothing');
+  if (generation !== undefined) checked.set(asked, { key, generation });
+  return own(ready, query);
+}
+
+function own(ready: ReadyStatement, query: StatementQuery): NegotiatedBody {
   if (usernameKey(query.username) !== ready.usernameKey) throw notOwnStatement();
   return ready.body;
 }
 
-/** The statement as objects (the entries hold exactly the contract's three properties). */
-async function buildStatement(db: Db, session: Session, askedLocale: string): Promise<{ usernameKey: string; reply: StatementReply }> {
+/** Texts' versions by bundle object: the read cache hands out a new object every few seconds, usually with the same texts. */
+const textVersions = new WeakMap<Properties, string>();
+
+function textVersion(properties: Properties): string {
+  let version = textVersions.get(properties);
+  if (version === undefined) {
+    version = createHash('sha256').update(JSON.stringify(properties)).digest('base64url');
+    textVersions.set(properties, version);
+  }
+  return version;
+}
+
+/** The participant's side (one query) and the client's (configuration cache): what decides the bytes. */
+async function statementSource(db: Db, session: Session, askedLocale: string): Promise<StatementSource> {
   const [participant, client, locales] = await Promise.all([
-    findParticipant(db, session.client_id, session.participant_id),
+    findStatementVersion(db, session.client_id, session.participant_id),
     findClient(db, session.client_id),
     clientLocales(db, session.client_id),
   ]);
   if (!participant) throw errors.sessionRequired();
   if (!client) throw errors.unknownClient();
   const locale = pickStatementLocale(locales.map((l) => l.code), askedLocale, participant.locale, client.default_locale);
-  const [bundle, rows] = await Promise.all([
-    buildBundle(db, session.client_id, locale),
-    listStatementEntries(db, session.client_id, session.participant_id),
-  ]);
-  const describe = createDescriber(bundle.properties, locale);
-  const accountHistoryList: StatementEntry[] = rows.map((row) => ({
-    date: withOffset(row.occurred_at),
-    description: describe(row),
-    amountOrAward: Number(row.amount),
-  }));
-  return { usernameKey: participant.username_key, reply: { accountNumber: participant.account_number, accountHistoryList } };
+  const { properties } = await buildBundle(db, session.client_id, locale);
+  const version = JSON.stringify([Number(participant.entries), participant.balance, participant.account_number, participant.username_key, textVersion(properties)]);
+  return {
+    db,
+    clientId: session.client_id,
+    participantId: session.participant_id,
+    locale,
+    usernameKey: participant.username_key,
+    accountNumber: participant.account_number,
+    properties,
+    version,
+  };
+}
+
+/**
+ * Reads the entries (at least as new as the version read before) and turns them into the
+ * reply's bytes, yielding to the event loop between slices so that other participants' requests
+ * are answered meanwhile (issue 16: one 10,000-entry statement was ~70 ms of the loop at once).
+ */
+async function buildReady(source: StatementSource): Promise<ReadyStatement> {
+  if (statementBuilds.hasSubscribers) statementBuilds.publish({ clientId: source.clientId, participantId: source.participantId, locale: source.locale });
+  const rows = await listStatementEntries(source.db, source.clientId, source.participantId);
+  const json = await statementJson(source.accountNumber, rows, createDescriber(source.properties, source.locale));
+  const body = Buffer.from(json);
+  return { usernameKey: source.usernameKey, body: new NegotiatedBody(body, undefined, [], STATEMENT_CODING) };
+}
+
+/**
+ * The same bytes as JSON.stringify of {accountNumber, accountHistoryList} (entries with exactly
+ * the contract's three properties, in its order), made a slice at a time.
+ */
+async function statementJson(
+  accountNumber: string,
+  rows: readonly (StoredDescription & { occurred_at: string; amount: number })[],
+  describe: (entry: StoredDescription) => string,
+): Promise<string> {
+  const slices: string[] = [];
+  for (let from = 0; from < rows.length; from += ENTRIES_PER_TURN) {
+    if (from > 0) await nextTurn();
+    const entries: StatementEntry[] = rows.slice(from, from + ENTRIES_PER_TURN).map((row) => ({
+      date: withOffset(row.occurred_at),
+      description: describe(row),
+      amountOrAward: Number(row.amount),
+    }));
+    if (checkedByZod) StatementReply.parse({ accountNumber, accountHistoryList: entries });
+    slices.push(JSON.stringify(entries).slice(1, -1));
+  }
+  return `{"accountNumber":${JSON.stringify(accountNumber)},"accountHistoryList":[${slices.join(',')}]}`;
 }
