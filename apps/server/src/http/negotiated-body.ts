@@ -78,7 +78,7 @@ export class NegotiatedBody {
 export const BROTLI_QUALITY = 11;
 
 export interface CodingOptions {
-  /** Brotli's quality, lower for bodies made often (the statement: once per commit); BROTLI_QUALITY if not given. */
+  /** Brotli's quality, lower for bodies made often (a statement: once per ledger version, decision 044); BROTLI_QUALITY if not given. */
   brotliQuality?: number;
   /** gzip's level (9 if not given: no dearer than 6 on these bodies; only a caller without brotli gets it). */
   gzipLevel?: number;
