@@ -7,7 +7,7 @@
  * µs of CPU (utime+stime from /proc) per request.
  *
  *   node scripts/bench/cpu-per-request.ts [--tree=/other/checkout] [--requests=20000] [--rounds=3]
- *        [--cases=bare,bytes27283,client,bundle,bundle304,clientbr,bundlebr,bundle304br,user,statement,statementbr,healthz,notfound]
+ *        [--cases=bare,bytes27283,client,bundle,bundle304,clientbr,bundlebr,bundle304br,user,statement,statementbr,big,bigbr,healthz,notfound]
  *        [--prof=/dir] [--gc] [--postgres] [--flags="node flags" …]
  *
  * --gc starts the portals with --trace-gc and adds the kB of JavaScript heap allocated per request
@@ -162,6 +162,8 @@ try {
   const session = await signIn(servers[0]!.base, 'demo');
   const statementSession = await signIn(servers[0]!.base, STATEMENT_USER);
   const statementPath = `/api/v1.0/user/account/statement?username=${STATEMENT_USER}&locale=en-US`;
+  const bigSession = await signIn(servers[0]!.base, 'bigspender');
+  const bigPath = '/api/v1.0/user/account/statement?username=bigspender&locale=en-US';
   // Sessions are per database: one sign-in serves every tree.
   // Each form of a bundle has its own ETag (decision 032): the uncompressed one's and brotli's, from
   // the last tree given (a tree before 032 tags only the uncompressed form).
@@ -181,6 +183,9 @@ try {
     user: { path: '/api/v1.0/user', headers: apiHeaders(session) },
     statement: { path: statementPath, headers: apiHeaders(statementSession) },
     statementbr: { path: statementPath, headers: { ...apiHeaders(statementSession), 'accept-encoding': BROWSER_ACCEPT_ENCODING } },
+    // bigspender's 10,000 entries (decision 044); on a tree before 044 each one is a ~70 ms build: use few --requests.
+    big: { path: bigPath, headers: apiHeaders(bigSession) },
+    bigbr: { path: bigPath, headers: { ...apiHeaders(bigSession), 'accept-encoding': BROWSER_ACCEPT_ENCODING } },
     healthz: { path: '/healthz', headers: {} },
     notfound: { path: '/api/v1.0/nothing-here', headers: apiHeaders() },
   };

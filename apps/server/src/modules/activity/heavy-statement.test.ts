@@ -110,13 +110,48 @@ describe.each(dialects)("bigspender's statement among other participants, on %s"
     await expectLedgerMatchesBalances(t.database.db);
   });
 
+  it('never mixes two states of the ledger when entries are written while it is read a page at a time', async () => {
+    const other = createDatabase(t.database.config);
+    let written: Promise<void> | undefined;
+    // As the build starts, after its first page: an old entry (on the first page) and a new one
+    // (on the last) in one transaction. A reply with only the new one would match no balance ever held.
+    const whenBuilding = () => {
+      written ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+        other.transaction().execute(async (trx) => {
+          await appendLedgerEntry(trx, { clientId: 'acme', participantId: beaId, occurredAt: '2020-01-02T00:00:00.000Z', description: 'Backdated bonus', amount: 11, kind: 'award' });
+          await appendLedgerEntry(trx, { clientId: 'acme', participantId: beaId, occurredAt: '2030-01-02T00:00:00.000Z', description: 'Future bonus', amount: 13, kind: 'award' });
+        }),
+      );
+    };
+    const before = await balance();
+    subscribe(CHANNEL, whenBuilding);
+    let reply: StatementReply;
+    try {
+      // Arabic: not built yet by the tests above.
+      reply = (await statement(bea, 'ar')).json<StatementReply>();
+      await written;
+    } finally {
+      unsubscribe(CHANNEL, whenBuilding);
+      await other.destroy();
+    }
+    const descriptions = reply.accountHistoryList.map((e) => e.description);
+    const sum = reply.accountHistoryList.reduce((total, e) => total + e.amountOrAward, 0);
+    expect([sum, descriptions.includes('Backdated bonus'), descriptions.includes('Future bonus')]).toSatisfy(
+      ([total, old, young]: [number, boolean, boolean]) => (total === before && !old && !young) || (total === before + 24 && old && young),
+    );
+    // And the next one has both.
+    const next = (await statement(bea, 'ar')).json<StatementReply>();
+    expect(next.accountHistoryList.reduce((total, e) => total + e.amountOrAward, 0)).toBe(before + 24);
+    expect(next.accountHistoryList.at(-1)).toMatchObject({ description: 'Future bonus' });
+  });
+
   it("shows an operator's adjustment (rewards points adjust, its own process) in the next statement", { timeout: CLI_TIMEOUT }, async () => {
     const before = (await statement()).json<StatementReply>();
     const adjust = await runRewards(t.database, ['points', 'adjust', '--client', 'acme', '--username', 'bigspender', '--points=-7', '--reason', 'ticket 4711']);
     expect(adjust.code).toBe(0);
     const after = (await statement()).json<StatementReply>();
     expect(after.accountHistoryList).toHaveLength(before.accountHistoryList.length + 1);
-    expect(after.accountHistoryList.at(-1)).toMatchObject({ description: 'Balance adjustment', amountOrAward: -7 });
+    expect(after.accountHistoryList).toContainEqual(expect.objectContaining({ description: 'Balance adjustment', amountOrAward: -7 }));
     expect(after.accountHistoryList.reduce((sum, e) => sum + e.amountOrAward, 0)).toBe(await balance());
     await expectLedgerMatchesBalances(t.database.db);
   });
