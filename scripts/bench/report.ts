@@ -97,8 +97,9 @@ export function markdown(r: Results): string {
     if (u && 'error' in u) lines.push(`\`GET user\` beside the statement: not measured (${u.error}).`);
     else if (u) {
       lines.push(
-        `\`GET user\` (${u.connections} connections, ${u.seconds} s each way, in turns): p99 ${u.alone.p99} ms alone (${n(u.alone.requestsPerSecond)}/s), ` +
-          `${u.withStatements.p99} ms while ${u.statementConnections} connections pull the statement as a browser asks (${n(u.withStatements.requestsPerSecond)}/s; ` +
+        `\`GET user\` (${u.connections} connections, ${u.seconds} s each way in turns of 2 s; p99 the median of the turns', the worst in brackets): ` +
+          `p99 ${u.alone.p99} ms alone (${u.alone.p99Worst}; ${n(u.alone.requestsPerSecond)}/s), ` +
+          `${u.withStatements.p99} ms (${u.withStatements.p99Worst}) while ${u.statementConnections} connections of another process pull the statement as a browser asks (${n(u.withStatements.requestsPerSecond)}/s; ` +
           `statements ${n(u.statements.requestsPerSecond)}/s, ${n(u.statements.bytesPerReply)} bytes each, p99 ${u.statements.p99} ms): ×${u.ratio}.`,
       );
     }

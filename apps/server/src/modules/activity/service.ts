@@ -219,7 +219,10 @@ async function buildReady(source: StatementSource): Promise<ReadyStatement> {
   // The same bytes as JSON.stringify of {accountNumber, accountHistoryList}, entries in the contract's
   // order. Encoded a page at a time: one megabyte-long string encoded at once took 15–25 ms.
   const parts: Buffer[] = [Buffer.from(`{"accountNumber":${JSON.stringify(source.accountNumber)},"accountHistoryList":[`)];
-  for (const [i, page] of pages.entries()) parts.push(...(i > 0 ? [COMMA, page] : [page]));
+  for (const [i, page] of pages.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(page);
+  }
   parts.push(CLOSE);
   const body = Buffer.concat(parts);
   return { usernameKey: source.usernameKey, body: new NegotiatedBody(body, undefined, [], STATEMENT_CODING) };
@@ -230,10 +233,11 @@ const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');
 
 /**
- * The statement's entries serialised, a page each (UTF-8 JSON without the array's brackets). Pages are separate
- * reads, so a write between two of them could mix two states of the ledger; the ledger is
- * append-only, so an unchanged count from before the first page to after the last proves that
- * nothing was written in between, and the pages are one state. Otherwise they are read again.
+ * The statement's entries serialised, a page each (UTF-8 JSON without the array's brackets).
+ * Pages are separate reads, so a write between two of them could mix two states of the ledger;
+ * the ledger is append-only, so an unchanged count from before the first page to after the last
+ * proves that nothing was written in between, and the pages are one state. Otherwise they are
+ * read again.
  */
 async function describedPages(source: StatementSource, describe: (entry: StoredDescription) => string): Promise<Buffer[]> {
   const { db, clientId, participantId } = source;
