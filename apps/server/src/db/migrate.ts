@@ -16,6 +16,7 @@ import * as contactMailAndSignOutHint from './migrations/014-contact-mail-and-si
 import * as dateOfBirth from './migrations/015-date-of-birth.ts';
 import * as attemptLimits from './migrations/016-attempt-limits.ts';
 import * as catalogPunchouts from './migrations/019-catalog-punchouts.ts';
+import * as staff from './migrations/021-staff.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '015-date-of-birth': dateOfBirth,
   '016-attempt-limits': attemptLimits,
   '019-catalog-punchouts': catalogPunchouts,
+  '021-staff': staff,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
