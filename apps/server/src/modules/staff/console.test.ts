@@ -54,6 +54,8 @@ describe.each(dialects)('the staff console: enrolment, sign-in and sessions on %
       const weak = await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: 'Short-1a' } });
       expect(weak.statusCode).toBe(400);
       expect(weak.json()).toMatchObject({ errorCode: ErrorCode.staffPasswordRulesNotMet });
+      // Nor the address's name in it.
+      expect((await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: 'My-pat.manager-2026' } })).statusCode).toBe(400);
       // No code before a password.
       expect((await t.console('POST', consolePaths.enrolmentTotp, { token, body: { code: '123456' } })).json()).toMatchObject({ errorCode: ErrorCode.staffEnrolmentStep });
 

@@ -11,8 +11,14 @@ import { startFullSession, staffMe, type StartedSession } from './sessions.ts';
 import type { StaffContext } from './sign-in.ts';
 import { claimEnrolment, deleteStaffSessionsOf, findEnrolment, findStaffById, replaceRecoveryCodes, rolesOf, setEnrolmentSecrets, updateStaff } from './store.ts';
 
-/** Only the part before the @ is compared by the rules' "not the username": the whole address never appears in a password anyway. */
-const ruleName = (email: string) => email.split('@')[0] ?? email;
+/**
+ * What the rules' "not the username" compares: the part of the address before the @, when it is
+ * long enough to mean something (a password may contain "al" even if Al's address is al@…).
+ */
+function ruleName(email: string): string {
+  const local = email.split('@')[0] ?? '';
+  return [...local].length >= 4 ? local : '';
+}
 
 /**
  * The enrolment a token opens, if it can still be used: unknown tokens are invalid, used ones
