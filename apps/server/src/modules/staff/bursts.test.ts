@@ -70,7 +70,7 @@ describe.each(dialects)('console limits under a burst of parallel requests on %s
   });
 
   it('the same right code on 20 half sessions at once signs in one of them (no replay in parallel)', async () => {
-    const halves = [];
+    const halves: string[] = [];
     for (let i = 0; i < 20; i++) halves.push(await halfSession());
     const code = await freshCode(t, agent.email, agent.secret);
     const before = await fullSessions();
@@ -81,7 +81,7 @@ describe.each(dialects)('console limits under a burst of parallel requests on %s
   });
 
   it('the same recovery code on 20 half sessions at once signs in one of them', async () => {
-    const halves = [];
+    const halves: string[] = [];
     for (let i = 0; i < 20; i++) halves.push(await halfSession());
     const replies = await burst(20, (i) => t.console('POST', consolePaths.signInRecoveryCode, { cookie: halves[i], body: { code: agent.recoveryCodes[0] } }));
     expect(replies.filter((r) => r.statusCode === 200)).toHaveLength(1);
