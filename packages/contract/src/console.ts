@@ -17,6 +17,10 @@ export const consolePaths = {
   enrolment: '/enrolment',
   enrolmentPassword: '/enrolment/password',
   enrolmentTotp: '/enrolment/totp',
+  enrolmentPasskeyOptions: '/enrolment/passkey/options',
+  enrolmentPasskey: '/enrolment/passkey',
+  signInPasskeyOptions: '/sign-in/passkey/options',
+  signInPasskey: '/sign-in/passkey',
   clients: '/clients',
   client: (clientId: string) => `/clients/${encodeURIComponent(clientId)}`,
 } as const;
@@ -46,8 +50,8 @@ export const STAFF_PASSWORD_RULES: PasswordRules = {
   notUsername: true,
 };
 
-/** The second factors a person can complete a sign-in with. Passkeys come with the next slice. */
-export const SecondFactor = z.enum(['totp', 'recoveryCode']);
+/** The second factors a person can complete a sign-in with. */
+export const SecondFactor = z.enum(['passkey', 'totp', 'recoveryCode']);
 export type SecondFactor = z.infer<typeof SecondFactor>;
 
 const Email = z.string().trim().min(3).max(320);
@@ -106,9 +110,28 @@ export type EnrolmentPasswordRequest = z.infer<typeof EnrolmentPasswordRequest>;
 export const EnrolmentPasswordReply = z.object({ totpSecret: z.string(), otpauthUri: z.string() });
 export type EnrolmentPasswordReply = z.infer<typeof EnrolmentPasswordReply>;
 
-/** The enrolment is complete and the person signed in: the recovery codes are shown this once. */
+/** The enrolment is complete (by a code or a passkey) and the person signed in: the recovery codes are shown this once. */
 export const EnrolmentTotpReply = z.object({ recoveryCodes: z.array(z.string()), me: StaffMe });
 export type EnrolmentTotpReply = z.infer<typeof EnrolmentTotpReply>;
+
+/**
+ * WebAuthn (passkeys), as @simplewebauthn/browser hands them over. The options are the
+ * library's PublicKeyCredential{Creation,Request}OptionsJSON, passed to startRegistration /
+ * startAuthentication as they are; the credential is what those return. Only the outline is
+ * checked here: @simplewebauthn/server verifies the rest, signature included.
+ */
+export const PasskeyOptions = z.looseObject({ challenge: z.string() });
+export type PasskeyOptions = z.infer<typeof PasskeyOptions>;
+const b64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/);
+export const PasskeyCredential = z.looseObject({
+  id: b64url.max(2048),
+  rawId: b64url.max(2048),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: b64url }),
+  clientExtensionResults: z.looseObject({}),
+});
+export const PasskeyRequest = z.object({ credential: PasskeyCredential });
+export type PasskeyRequest = z.infer<typeof PasskeyRequest>;
 
 export const ConsoleClient = z.object({
   id: z.string(),

@@ -81,6 +81,7 @@ export const ErrorCode = {
   staffEnrolmentUsed: 92005,
   staffPasswordRulesNotMet: 92006,
   staffEnrolmentStep: 92007,
+  staffNoPasskey: 92008,
   staffDisabled: 92403,
   staffCrossSite: 92404,
   staffThrottled: 92429,

@@ -512,6 +512,7 @@ export interface StaffEnrolmentsTable {
   expires_at: string;
   password_hash: string | null;
   totp_secret_sealed: string | null;
+  webauthn_challenge: string | null;
   used_at: string | null;
 }
 export type StaffEnrolment = Selectable<StaffEnrolmentsTable>;
@@ -526,8 +527,22 @@ export interface StaffSessionsTable {
   idle_expires_at: string;
   absolute_expires_at: string;
   second_factor_at: string | null;
+  webauthn_challenge: string | null;
 }
 export type StaffSession = Selectable<StaffSessionsTable>;
+
+/** A passkey (WebAuthn credential) of a staff member: its id, public key and signature counter. */
+export interface StaffPasskeysTable {
+  id: string;
+  staff_id: string;
+  public_key: string;
+  /** bigint: PostgreSQL returns it as text; read with Number(). */
+  counter: ColumnType<string | number, number, number>;
+  transports: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+export type StaffPasskey = Selectable<StaffPasskeysTable>;
 
 
 
@@ -588,6 +603,7 @@ export interface Database {
   staff_recovery_codes: StaffRecoveryCodesTable;
   staff_enrolments: StaffEnrolmentsTable;
   staff_sessions: StaffSessionsTable;
+  staff_passkeys: StaffPasskeysTable;
 
 
 }

@@ -55,6 +55,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     /** Set by the enrolment's password step; moved to the staff row when the code is confirmed. */
     .addColumn('password_hash', 'text')
     .addColumn('totp_secret_sealed', 'text')
+    /** The passkey registration's challenge, while one is asked for. */
+    .addColumn('webauthn_challenge', 'varchar(128)')
     .addColumn('used_at', 'varchar(32)')
     .execute();
   await db.schema.createIndex('staff_enrolments_staff_idx').on('staff_enrolments').columns(['staff_id']).execute();
@@ -70,11 +72,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('absolute_expires_at', 'varchar(32)', (c) => c.notNull())
     /** Null: half signed in (the password only), which can do nothing but pass the second factor. */
     .addColumn('second_factor_at', 'varchar(32)')
+    /** A half session's passkey challenge, while one is asked for (taken by the one check that uses it). */
+    .addColumn('webauthn_challenge', 'varchar(128)')
     .execute();
+  await db.schema
+    .createTable('staff_passkeys')
+    /** The credential id (base64url), as the authenticator gave it. */
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('staff_id', 'varchar(36)', (c) => c.notNull().references('staff.id').onDelete('cascade'))
+    /** The COSE public key, base64url: a public key, nothing secret. */
+    .addColumn('public_key', 'text', (c) => c.notNull())
+    .addColumn('counter', 'bigint', (c) => c.notNull())
+    /** JSON list of transports (internal, usb, hybrid …), for the browser's hints. */
+    .addColumn('transports', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+    .addColumn('last_used_at', 'varchar(32)')
+    .execute();
+  await db.schema.createIndex('staff_passkeys_staff_idx').on('staff_passkeys').columns(['staff_id']).execute();
   await db.schema.createIndex('staff_sessions_staff_idx').on('staff_sessions').columns(['staff_id']).execute();
   await db.schema.createIndex('staff_sessions_expiry_idx').on('staff_sessions').columns(['absolute_expires_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['staff_sessions', 'staff_enrolments', 'staff_recovery_codes', 'staff_roles', 'staff']) await db.schema.dropTable(table).execute();
+  for (const table of ['staff_passkeys', 'staff_sessions', 'staff_enrolments', 'staff_recovery_codes', 'staff_roles', 'staff']) await db.schema.dropTable(table).execute();
 }

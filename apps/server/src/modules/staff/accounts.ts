@@ -10,6 +10,7 @@ import { hashEnrolmentToken, newEnrolmentToken } from './secrets.ts';
 import {
   clientNames,
   deleteEnrolmentsOf,
+  deletePasskeysOf,
   deleteRole,
   deleteStaffSessionsOf,
   emailKey,
@@ -103,6 +104,7 @@ async function newEnrolment(trx: Kysely<Database>, consoleOrigin: string, staffI
     expires_at: expiresAt,
     password_hash: null,
     totp_secret_sealed: null,
+    webauthn_challenge: null,
     used_at: null,
   });
   // After the `#`: a browser never sends it, so no server or proxy log ever holds the token.
@@ -254,7 +256,7 @@ export async function enableStaff(db: Db, actor: StaffActor, email: string, now 
 }
 
 /**
- * `staff reset`: the password, TOTP secret and recovery codes are void at once and every
+ * `staff reset`: the password, TOTP secret, passkeys and recovery codes are void at once and every
  * session ends; a new enrolment link sets them again. For a lost phone or a leaked password.
  */
 export async function resetStaff(db: Db, consoleOrigin: string, actor: StaffActor, email: string, now = new Date()): Promise<{ staff: StaffView; enrolment: EnrolmentLink; sessionsEnded: number }> {
@@ -263,6 +265,7 @@ export async function resetStaff(db: Db, consoleOrigin: string, actor: StaffActo
     const staff = await requireStaffMember(trx, email);
     await updateStaff(trx, staff.id, { password_hash: null, totp_secret_sealed: null, totp_last_step: null, enrolled_at: null });
     await replaceRecoveryCodes(trx, staff.id, [], now.toISOString());
+    await deletePasskeysOf(trx, staff.id);
     const sessionsEnded = await deleteStaffSessionsOf(trx, staff.id);
     await audit(trx, actor, 'staff.reset', staff, { sessionsEnded }, null, now);
     return { enrolment: await newEnrolment(trx, consoleOrigin, staff.id, actor.name, now), sessionsEnded };

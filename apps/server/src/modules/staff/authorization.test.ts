@@ -8,6 +8,7 @@ import { registeredRoutes } from '../../http/api-document.ts';
 import { registerErrorHandler } from '../../http/error-handler.ts';
 import { createStaff } from './accounts.ts';
 import { consoleGate, requireRole } from './guard.ts';
+import { TestAuthenticator } from './test-authenticator.ts';
 import { consoleCookieOf, createConsoleTestApp, enrolStaff, freshCode, STAFF_PASSWORD, TEST_ACTOR, tokenOf, type ConsoleTestApp, type EnrolledStaff } from './test-support.ts';
 
 /**
@@ -39,10 +40,14 @@ const expected: Row[] = [
   // Only a half session can pass the second factor (the half column sends a right one).
   { route: route('POST', consolePaths.signInTotp), ...everyone(401), half: 200 },
   { route: route('POST', consolePaths.signInRecoveryCode), ...everyone(401), half: 200 },
+  { route: route('POST', consolePaths.signInPasskeyOptions), ...everyone(401), half: 200 },
+  { route: route('POST', consolePaths.signInPasskey), ...everyone(401), half: 200 },
   // The enrolment link is the credential, not the caller: a live link opens for anyone, an unknown one for no one.
   { route: route('GET', consolePaths.enrolment), ...everyone(200) },
   { route: route('POST', consolePaths.enrolmentPassword), ...everyone(400) },
   { route: route('POST', consolePaths.enrolmentTotp), ...everyone(400) },
+  { route: route('POST', consolePaths.enrolmentPasskeyOptions), ...everyone(200) },
+  { route: route('POST', consolePaths.enrolmentPasskey), ...everyone(400) },
   { route: route('GET', consolePaths.me), ...signedIn(all(200), all(200)) },
   { route: route('GET', consolePaths.clients), ...signedIn(all(200), all(200)) },
   { route: route('GET', `${consolePaths.clients}/:clientId`), ...signedIn(all(200), { ...all(403), owner: 200 }) },
@@ -60,6 +65,8 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
   const people = {} as Record<Kind, EnrolledStaff>;
   const sessions = {} as Record<Kind, string>;
   let liveEnrolmentToken = '';
+  /** Someone who enrolled with a passkey: the half column of the passkey rows is theirs. */
+  let passkeyHolder: { email: string; authenticator: TestAuthenticator };
 
   beforeAll(async () => {
     t = await createConsoleTestApp(dialect);
@@ -68,12 +75,19 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
     for (const kind of KINDS) sessions[kind] = people[kind].cookie;
     const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: 'invited@acme.test', name: 'Invited', owner: false, roles: [{ clientId: OWN, role: 'auditor' }] });
     liveEnrolmentToken = tokenOf(enrolment.url);
+    expect((await t.console('POST', consolePaths.enrolmentPassword, { token: liveEnrolmentToken, body: { password: STAFF_PASSWORD } })).statusCode).toBe(200);
+    passkeyHolder = { email: 'passkey@acme.test', authenticator: new TestAuthenticator('console.localhost', t.config.console.origin) };
+    const { enrolment: passkeyLink } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: passkeyHolder.email, name: 'Passkey', owner: false, roles: [{ clientId: OWN, role: 'support_agent' }] });
+    const passkeyToken = tokenOf(passkeyLink.url);
+    await t.console('POST', consolePaths.enrolmentPassword, { token: passkeyToken, body: { password: STAFF_PASSWORD } });
+    const creation = (await t.console('POST', consolePaths.enrolmentPasskeyOptions, { token: passkeyToken })).json<{ challenge: string }>();
+    expect((await t.console('POST', consolePaths.enrolmentPasskey, { token: passkeyToken, body: { credential: passkeyHolder.authenticator.register(creation) } })).statusCode).toBe(200);
   });
   afterAll(() => t.close());
 
-  /** A new half session of the support agent: the password passed, nothing more. */
-  async function halfSession(): Promise<string> {
-    const reply = await t.console('POST', consolePaths.signIn, { body: { email: people.support_agent.email, password: STAFF_PASSWORD } });
+  /** A new half session (the password passed, nothing more) of the support agent, or of the passkey holder. */
+  async function halfSession(email = people.support_agent.email): Promise<string> {
+    const reply = await t.console('POST', consolePaths.signIn, { body: { email, password: STAFF_PASSWORD } });
     return consoleCookieOf(reply) ?? '';
   }
 
@@ -81,7 +95,8 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
   async function call(row: string, column: Column): Promise<LightMyRequestResponse> {
     const [kind, scope] = column.split(':') as [Kind | 'anonymous' | 'half', 'own' | 'other' | undefined];
     const clientId = scope === 'other' ? OTHER : OWN;
-    const cookie = kind === 'anonymous' ? undefined : kind === 'half' ? await halfSession() : sessions[kind];
+    const passkeyRow = row.includes('/sign-in/passkey');
+    const cookie = kind === 'anonymous' ? undefined : kind === 'half' ? await halfSession(passkeyRow ? passkeyHolder.email : undefined) : sessions[kind];
     const send = (method: HTTPMethods, path: string, options: { body?: unknown; token?: string } = {}) => t.console(method, path, { cookie, ...options });
     switch (row) {
       case route('POST', consolePaths.signIn):
@@ -91,6 +106,18 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       case route('POST', consolePaths.signInRecoveryCode):
         // A new code for each cell: a used one would fail for its own reason.
         return send('POST', consolePaths.signInRecoveryCode, { body: { code: people.support_agent.recoveryCodes.pop() } });
+      case route('POST', consolePaths.signInPasskeyOptions):
+        return send('POST', consolePaths.signInPasskeyOptions);
+      case route('POST', consolePaths.signInPasskey): {
+        // The options first, as the console asks for them; a caller who may not gets none.
+        const options = await send('POST', consolePaths.signInPasskeyOptions);
+        const challenge = options.statusCode === 200 ? options.json<{ challenge: string }>().challenge : 'bm8tY2hhbGxlbmdlLWZvci15b3U';
+        return send('POST', consolePaths.signInPasskey, { body: { credential: passkeyHolder.authenticator.authenticate({ challenge }) } });
+      }
+      case route('POST', consolePaths.enrolmentPasskeyOptions):
+        return send('POST', consolePaths.enrolmentPasskeyOptions, { token: liveEnrolmentToken });
+      case route('POST', consolePaths.enrolmentPasskey):
+        return send('POST', consolePaths.enrolmentPasskey, { token: 'unknown-link', body: { credential: passkeyHolder.authenticator.register({ challenge: 'bm8tY2hhbGxlbmdl' }) } });
       case route('GET', consolePaths.enrolment):
         return send('GET', consolePaths.enrolment, { token: liveEnrolmentToken });
       case route('POST', consolePaths.enrolmentPassword):

@@ -12,5 +12,6 @@ export const staffErrors = {
   enrolmentExpired: () => new ApiError(400, ErrorCode.staffEnrolmentExpired, 'console.error.enrolmentExpired', 'This enrolment link has expired: ask for a new one'),
   enrolmentUsed: () => new ApiError(409, ErrorCode.staffEnrolmentUsed, 'console.error.enrolmentUsed', 'This enrolment link has been used'),
   enrolmentStep: () => new ApiError(409, ErrorCode.staffEnrolmentStep, 'console.error.enrolmentStep', 'Set a password first'),
+  noPasskey: () => new ApiError(409, ErrorCode.staffNoPasskey, 'console.error.noPasskey', 'No passkey is registered for this account'),
   passwordRulesNotMet: () => new ApiError(400, ErrorCode.staffPasswordRulesNotMet, 'console.error.passwordRules', 'The password does not meet the rules'),
 };

@@ -13,6 +13,8 @@ import {
   EnrolmentPasswordRequest,
   EnrolmentTotpReply,
   EnrolmentView,
+  PasskeyOptions,
+  PasskeyRequest,
   STAFF_ROLES,
   StaffCodeRequest,
   StaffMe,
@@ -23,6 +25,7 @@ import {
 } from '@rewards/contract/console';
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { confirmEnrolment, setEnrolmentPassword, viewEnrolment } from './enrolment.ts';
+import { confirmEnrolmentWithPasskey, enrolmentPasskeyOptions, signInPasskeyOptions, signInWithPasskey } from './passkeys.ts';
 import { clearConsoleCookie, consoleCookie, consoleGate, requireHalfSession, requireRole, requireStaff, setConsoleCookie, staffOf, type ConsoleOrigin } from './guard.ts';
 import { endStaffSession, staffMe } from './sessions.ts';
 import { signInWithPassword, signInWithRecoveryCode, signInWithTotp, type StaffContext } from './sign-in.ts';
@@ -99,6 +102,22 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       );
 
       typed.post(
+        consolePaths.signInPasskeyOptions,
+        { preHandler: half, schema: { summary: "Passkey sign-in, step 1: WebAuthn options naming the person's passkeys, with a challenge kept on the half session", response: { 200: PasskeyOptions }, ...documented('password passed') } },
+        async (request) => signInPasskeyOptions(ctx, staffOf(request)),
+      );
+
+      typed.post(
+        consolePaths.signInPasskey,
+        { preHandler: half, schema: { summary: "Passkey sign-in, step 2: the authenticator's answer completes the sign-in: a full session under a new cookie", body: PasskeyRequest, response: { 200: StaffMe }, ...documented('password passed') } },
+        async (request, reply) => {
+          const { started, me } = await signInWithPasskey(ctx, staffOf(request), request.ip, request.body);
+          setConsoleCookie(reply, origin, started.sessionId, true);
+          return me;
+        },
+      );
+
+      typed.post(
         consolePaths.signOut,
         { schema: { summary: 'Sign out: the session the cookie names ends, the cookie is cleared', response: { 204: z.undefined() }, ...documented('public') } },
         async (request, reply) => {
@@ -135,6 +154,22 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
         { schema: { summary: 'Enrolment: confirm a code of the new secret; ends the link, returns ten recovery codes (shown once) and signs in', headers: EnrolmentHeaders, body: StaffCodeRequest, response: { 200: EnrolmentTotpReply }, ...documented('enrolment link') } },
         async (request, reply) => {
           const { started, recoveryCodes, me } = await confirmEnrolment(ctx, request.headers[ENROLMENT_TOKEN_HEADER], request.body.code, request.ip);
+          setConsoleCookie(reply, origin, started.sessionId, true);
+          return { recoveryCodes, me };
+        },
+      );
+
+      typed.post(
+        consolePaths.enrolmentPasskeyOptions,
+        { schema: { summary: 'Enrolment with a passkey instead of TOTP, step 1 (after the password): WebAuthn creation options', headers: EnrolmentHeaders, response: { 200: PasskeyOptions }, ...documented('enrolment link') } },
+        async (request) => enrolmentPasskeyOptions(ctx, request.headers[ENROLMENT_TOKEN_HEADER]),
+      );
+
+      typed.post(
+        consolePaths.enrolmentPasskey,
+        { schema: { summary: 'Enrolment with a passkey, step 2: the new credential ends the link, returns ten recovery codes (shown once) and signs in', headers: EnrolmentHeaders, body: PasskeyRequest, response: { 200: EnrolmentTotpReply }, ...documented('enrolment link') } },
+        async (request, reply) => {
+          const { started, recoveryCodes, me } = await confirmEnrolmentWithPasskey(ctx, request.headers[ENROLMENT_TOKEN_HEADER], request.body, request.ip);
           setConsoleCookie(reply, origin, started.sessionId, true);
           return { recoveryCodes, me };
         },

@@ -56,7 +56,14 @@ export async function startFullSession(db: Kysely<Database>, staffId: string, ad
 
 async function insert(db: Kysely<Database>, fields: Pick<StaffSession, 'staff_id' | 'created_from' | 'idle_expires_at' | 'absolute_expires_at' | 'second_factor_at'>, now: Date): Promise<StartedSession> {
   const sessionId = newStaffSessionId();
-  const session: StaffSession = { id_hash: hashSessionId(sessionId), created_at: now.toISOString(), last_seen_at: now.toISOString(), ...fields, created_from: fields.created_from?.slice(0, 400) ?? null };
+  const session: StaffSession = {
+    id_hash: hashSessionId(sessionId),
+    created_at: now.toISOString(),
+    last_seen_at: now.toISOString(),
+    ...fields,
+    created_from: fields.created_from?.slice(0, 400) ?? null,
+    webauthn_challenge: null,
+  };
   await insertStaffSession(db, session);
   return { sessionId, session };
 }

@@ -7,7 +7,7 @@ import { succeeded, takeSlots } from '../limits/service.ts';
 import { staffErrors } from './errors.ts';
 import { hashRecoveryCode, openTotpSecret, totpStep } from './secrets.ts';
 import { endStaffSession, startFullSession, startHalfSession, staffMe, type StartedSession } from './sessions.ts';
-import { acceptTotpStep, emailKey, findStaffByEmail, unusedRecoveryCodes, updateStaff, useRecoveryCode } from './store.ts';
+import { acceptTotpStep, emailKey, findStaffByEmail, passkeysOf, unusedRecoveryCodes, updateStaff, useRecoveryCode } from './store.ts';
 
 /** What the console's services need. */
 export interface StaffContext {
@@ -35,6 +35,7 @@ export async function signInWithPassword(ctx: StaffContext, address: string, req
   if (staff.status !== 'active') throw staffErrors.disabled();
   const started = await startHalfSession(ctx.db, staff.id, address, now);
   const secondFactors: SecondFactor[] = [];
+  if ((await passkeysOf(ctx.db, staff.id)).length > 0) secondFactors.push('passkey');
   if (staff.totp_secret_sealed) secondFactors.push('totp');
   if ((await unusedRecoveryCodes(ctx.db, staff.id)) > 0) secondFactors.push('recoveryCode');
   return { started, reply: { secondFactors, expiresAt: started.session.absolute_expires_at } };
@@ -45,7 +46,7 @@ export async function signInWithPassword(ctx: StaffContext, address: string, req
  * the check; a right factor forgives the window's earlier wrong codes and swaps the half
  * session for a full one under a new id (the id that knew only the password stops working).
  */
-async function completeSecondFactor(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, check: () => Promise<boolean>, now: Date): Promise<{ started: StartedSession; me: StaffMe }> {
+export async function completeSecondFactor(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, check: () => Promise<boolean>, now: Date): Promise<{ started: StartedSession; me: StaffMe }> {
   const { staff } = half;
   const slots = await takeSlots(ctx.db, STAFF_LIMITS_SCOPE, limitsOf(ctx.limits).staffSecondFactor(staff.id), staffErrors.throttled, now);
   if (!(await check())) throw staffErrors.secondFactorFailed();

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database, Staff, StaffEnrolment, StaffSession, StaffSessionsTable } from '../../db/schema.ts';
+import type { Database, Staff, StaffEnrolment, StaffPasskey, StaffSession, StaffSessionsTable } from '../../db/schema.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -154,7 +154,7 @@ export async function findStaffSession(db: Db, idHash: string): Promise<{ sessio
     .selectFrom('staff_sessions as s')
     .innerJoin('staff as p', 'p.id', 's.staff_id')
     .select([
-      's.id_hash', 's.staff_id', 's.created_at', 's.created_from', 's.last_seen_at', 's.idle_expires_at', 's.absolute_expires_at', 's.second_factor_at',
+      's.id_hash', 's.staff_id', 's.created_at', 's.created_from', 's.last_seen_at', 's.idle_expires_at', 's.absolute_expires_at', 's.second_factor_at', 's.webauthn_challenge',
       'p.id', 'p.email', 'p.email_key', 'p.name', 'p.password_hash', 'p.status', 'p.owner', 'p.totp_secret_sealed', 'p.totp_last_step',
       'p.created_at as staff_created_at', 'p.enrolled_at', 'p.last_sign_in_at',
     ])
@@ -170,6 +170,7 @@ export async function findStaffSession(db: Db, idHash: string): Promise<{ sessio
     idle_expires_at: row.idle_expires_at,
     absolute_expires_at: row.absolute_expires_at,
     second_factor_at: row.second_factor_at,
+    webauthn_challenge: row.webauthn_challenge,
   };
   const staff: Staff = {
     id: row.id,
@@ -204,4 +205,52 @@ export async function deleteStaffSessionsOf(db: Q, staffId: string): Promise<num
 
 export async function deleteExpiredStaffSessions(db: Q, now: string): Promise<void> {
   await db.deleteFrom('staff_sessions').where((eb) => eb.or([eb('idle_expires_at', '<=', now), eb('absolute_expires_at', '<=', now)])).execute();
+}
+
+// ── passkeys ────────────────────────────────────────────────────────────
+
+export async function passkeysOf(db: Q, staffId: string): Promise<StaffPasskey[]> {
+  return db.selectFrom('staff_passkeys').selectAll().where('staff_id', '=', staffId).orderBy('created_at').execute();
+}
+
+export async function findPasskey(db: Q, staffId: string, credentialId: string): Promise<StaffPasskey | undefined> {
+  return db.selectFrom('staff_passkeys').selectAll().where('staff_id', '=', staffId).where('id', '=', credentialId).executeTakeFirst();
+}
+
+export async function insertPasskey(db: Q, row: { id: string; staff_id: string; public_key: string; counter: number; transports: string; created_at: string }): Promise<void> {
+  await db.insertInto('staff_passkeys').values({ ...row, last_used_at: null }).execute();
+}
+
+export async function deletePasskeysOf(db: Q, staffId: string): Promise<void> {
+  await db.deleteFrom('staff_passkeys').where('staff_id', '=', staffId).execute();
+}
+
+export async function recordPasskeyUse(db: Q, id: string, counter: number, now: string): Promise<void> {
+  await db.updateTable('staff_passkeys').set({ counter, last_used_at: now }).where('id', '=', id).execute();
+}
+
+export async function setSessionChallenge(db: Q, idHash: string, challenge: string): Promise<void> {
+  await db.updateTable('staff_sessions').set({ webauthn_challenge: challenge }).where('id_hash', '=', idHash).execute();
+}
+
+/** Takes a half session's challenge for one check: the one caller that gets it back may verify against it. */
+export async function takeSessionChallenge(db: Q, idHash: string): Promise<string | undefined> {
+  const row = await db.selectFrom('staff_sessions').select('webauthn_challenge').where('id_hash', '=', idHash).executeTakeFirst();
+  const challenge = row?.webauthn_challenge;
+  if (!challenge) return undefined;
+  const result = await db.updateTable('staff_sessions').set({ webauthn_challenge: null }).where('id_hash', '=', idHash).where('webauthn_challenge', '=', challenge).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? challenge : undefined;
+}
+
+export async function setEnrolmentChallenge(db: Q, tokenHash: string, challenge: string): Promise<void> {
+  await db.updateTable('staff_enrolments').set({ webauthn_challenge: challenge }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).execute();
+}
+
+/** The same for an enrolment's registration challenge. */
+export async function takeEnrolmentChallenge(db: Q, tokenHash: string): Promise<string | undefined> {
+  const row = await db.selectFrom('staff_enrolments').select('webauthn_challenge').where('token_hash', '=', tokenHash).executeTakeFirst();
+  const challenge = row?.webauthn_challenge;
+  if (!challenge) return undefined;
+  const result = await db.updateTable('staff_enrolments').set({ webauthn_challenge: null }).where('token_hash', '=', tokenHash).where('webauthn_challenge', '=', challenge).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? challenge : undefined;
 }
