@@ -24,23 +24,23 @@ export interface ConsoleOrigin {
  * accepts with Secure, Path=/ and no Domain, so no other host (a client's site under the same
  * domain) can set or shadow it. Over plain http (the demo) the prefix is not allowed.
  */
-export function consoleCookieName(console: ConsoleOrigin): string {
-  return isHttps(console) ? '__Host-rewards_console' : 'rewards_console';
+export function consoleCookieName(site: ConsoleOrigin): string {
+  return isHttps(site) ? '__Host-rewards_console' : 'rewards_console';
 }
-const isHttps = (console: ConsoleOrigin) => console.origin.startsWith('https:');
+const isHttps = (site: ConsoleOrigin) => site.origin.startsWith('https:');
 
 /** HttpOnly, SameSite=Strict, Path=/, Secure over https; it lives as long as the session may. */
-export function setConsoleCookie(reply: FastifyReply, console: ConsoleOrigin, sessionId: string, full: boolean): void {
+export function setConsoleCookie(reply: FastifyReply, site: ConsoleOrigin, sessionId: string, full: boolean): void {
   const maxAge = full ? STAFF_SESSION.maxHours * 3600 : STAFF_SESSION.halfMinutes * 60;
-  reply.setCookie(consoleCookieName(console), sessionId, { httpOnly: true, sameSite: 'strict', path: '/', secure: isHttps(console), maxAge });
+  reply.setCookie(consoleCookieName(site), sessionId, { httpOnly: true, sameSite: 'strict', path: '/', secure: isHttps(site), maxAge });
 }
 
-export function clearConsoleCookie(reply: FastifyReply, console: ConsoleOrigin): void {
-  reply.setCookie(consoleCookieName(console), '', { httpOnly: true, sameSite: 'strict', path: '/', secure: isHttps(console), maxAge: 0 });
+export function clearConsoleCookie(reply: FastifyReply, site: ConsoleOrigin): void {
+  reply.setCookie(consoleCookieName(site), '', { httpOnly: true, sameSite: 'strict', path: '/', secure: isHttps(site), maxAge: 0 });
 }
 
-export function consoleCookie(request: FastifyRequest, console: ConsoleOrigin): string | undefined {
-  const value = request.cookies[consoleCookieName(console)];
+export function consoleCookie(request: FastifyRequest, site: ConsoleOrigin): string | undefined {
+  const value = request.cookies[consoleCookieName(site)];
   return value === undefined || value === '' ? undefined : value;
 }
 
@@ -54,34 +54,40 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * already keeps the cookie off cross-site requests; this also covers a sibling subdomain, which
  * is "same-site" to the browser.
  */
-export function consoleGate(console: ConsoleOrigin) {
+export function consoleGate(site: ConsoleOrigin) {
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    if (request.hostname.toLowerCase() !== console.hostname) return done(errors.notFound());
+    if (request.hostname.toLowerCase() !== site.hostname) return done(errors.notFound());
     if (SAFE_METHODS.has(request.method)) return done();
     const origin = request.headers.origin;
-    const sameOrigin = origin === undefined ? request.headers['sec-fetch-site'] === 'same-origin' : origin === console.origin;
+    const sameOrigin = origin === undefined ? request.headers['sec-fetch-site'] === 'same-origin' : origin === site.origin;
     done(sameOrigin ? undefined : staffErrors.crossSite());
   };
 }
 
-async function liveSession(db: Db, console: ConsoleOrigin, request: FastifyRequest): Promise<LiveStaffSession | undefined> {
-  const id = consoleCookie(request, console);
+async function liveSession(db: Db, site: ConsoleOrigin, request: FastifyRequest): Promise<LiveStaffSession | undefined> {
+  const id = consoleCookie(request, site);
   return id ? resumeStaffSession(db, id) : undefined;
 }
 
+/** The request's full session, set on it; 401 without one. */
+async function fullSession(db: Db, site: ConsoleOrigin, request: FastifyRequest): Promise<LiveStaffSession> {
+  const live = await liveSession(db, site, request);
+  if (!live?.full) throw errors.sessionRequired();
+  request.staff = live;
+  return live;
+}
+
 /** preHandler: a full console session (password and second factor passed), else 401. */
-export function requireStaff(db: Db, console: ConsoleOrigin): preHandlerAsyncHookHandler {
+export function requireStaff(db: Db, site: ConsoleOrigin): preHandlerAsyncHookHandler {
   return async (request) => {
-    const live = await liveSession(db, console, request);
-    if (!live?.full) throw errors.sessionRequired();
-    request.staff = live;
+    await fullSession(db, site, request);
   };
 }
 
 /** preHandler of the second-factor step: a half session (the password passed, nothing more), else 401. */
-export function requireHalfSession(db: Db, console: ConsoleOrigin): preHandlerAsyncHookHandler {
+export function requireHalfSession(db: Db, site: ConsoleOrigin): preHandlerAsyncHookHandler {
   return async (request) => {
-    const live = await liveSession(db, console, request);
+    const live = await liveSession(db, site, request);
     if (!live || live.full) throw errors.sessionRequired();
     request.staff = live;
   };
@@ -92,12 +98,9 @@ export function requireHalfSession(db: Db, console: ConsoleOrigin): preHandlerAs
  * of `roles` in the client the request names (403 otherwise, the same whether the client
  * exists or not, so a role in one client learns nothing of the others).
  */
-export function requireRole(db: Db, console: ConsoleOrigin, clientIdOf: (request: FastifyRequest) => string, roles: readonly StaffRole[]): preHandlerAsyncHookHandler {
-  const staff = requireStaff(db, console);
-  return async function roleGuard(this: unknown, request, reply) {
-    await staff.call(this as never, request, reply);
-    const live = request.staff;
-    if (!live) throw errors.sessionRequired();
+export function requireRole(db: Db, site: ConsoleOrigin, clientIdOf: (request: FastifyRequest) => string, roles: readonly StaffRole[]): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const live = await fullSession(db, site, request);
     if (live.staff.owner === 1) return;
     const role = await roleIn(db, live.staff.id, clientIdOf(request));
     if (!role || !(roles as readonly string[]).includes(role)) throw errors.forbidden();
