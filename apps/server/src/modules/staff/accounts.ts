@@ -187,22 +187,23 @@ export type RoleChange = { owner: true } | { owner?: false; clientId: string; ro
 /** `staff grant`: a role in a client (replacing the one held there), or the owner flag. */
 export async function grantStaff(db: Db, actor: StaffActor, email: string, change: RoleChange, now = new Date()): Promise<{ staff: StaffView; changed: boolean }> {
   checkReason(actor);
+  const role = change.owner ? undefined : change.role;
   if (!change.owner) {
-    if (!change.role) throw errors.validation(`A role is required: ${STAFF_ROLES.join(', ')}`);
+    if (!role) throw errors.validation(`A role is required: ${STAFF_ROLES.join(', ')}`);
     await requireClients(db, [change.clientId]);
   }
   const changed = await db.transaction().execute(async (trx) => {
     const staff = await requireStaffMember(trx, email);
-    if (change.owner) {
+    if (change.owner || !role) {
       if (staff.owner === 1) return false;
       await updateStaff(trx, staff.id, { owner: 1 });
       await audit(trx, actor, 'staff.grant', staff, { owner: true }, null, now);
       return true;
     }
     const held = (await rolesOf(trx, staff.id)).find((r) => r.client_id === change.clientId);
-    if (held?.role === change.role) return false;
-    await putRole(trx, { staff_id: staff.id, client_id: change.clientId, role: change.role ?? 'auditor', granted_at: now.toISOString(), granted_by: actor.name });
-    await audit(trx, actor, 'staff.grant', staff, { role: change.role, ...(held ? { replaces: held.role } : {}) }, change.clientId, now);
+    if (held?.role === role) return false;
+    await putRole(trx, { staff_id: staff.id, client_id: change.clientId, role, granted_at: now.toISOString(), granted_by: actor.name });
+    await audit(trx, actor, 'staff.grant', staff, { role, ...(held ? { replaces: held.role } : {}) }, change.clientId, now);
     return true;
   });
   return { staff: await viewOf(db, email, now), changed };
