@@ -7,7 +7,7 @@ import { appOver, type AppOver } from '../../../test/app-over.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { totpCode } from '../../modules/staff/secrets.ts';
 import { seedDemo } from './demo.ts';
-import { DEMO_STAFF, DEMO_STAFF_PASSWORD } from './demo-staff.ts';
+import { addMissingDemoStaff, DEMO_STAFF, DEMO_STAFF_PASSWORD } from './demo-staff.ts';
 
 /** The README's console accounts work as written: password, then the code of the README's secret. */
 describe.each(dialects)("the demo's console staff on %s", (dialect) => {
@@ -48,5 +48,32 @@ describe.each(dialects)("the demo's console staff on %s", (dialect) => {
   it('keeps the secrets sealed: no demo secret is in the database as it was given', async () => {
     const rows = JSON.stringify(await database.db.selectFrom('staff').selectAll().execute());
     for (const person of DEMO_STAFF) expect(rows).not.toContain(person.totpSecret);
+  });
+});
+
+describe.each(dialects)('a demo database from before the console on %s', (dialect) => {
+  let database: TestDatabase;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'rewards-demo-staff-'));
+    database = await createTestDatabase(dialect);
+    // Seeded as before: no folder for the sealing key, so no staff.
+    await seedDemo(database.db);
+  });
+  afterAll(async () => {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('gets the missing demo staff from seed-demo, once, leaving those that are there alone', async () => {
+    expect(await database.db.selectFrom('staff').select('email').execute()).toEqual([]);
+    expect(await addMissingDemoStaff(database.db, dataDir)).toBe(3);
+    expect(await addMissingDemoStaff(database.db, dataDir)).toBe(0);
+    const owner = await database.db.selectFrom('staff').select(['id', 'password_hash']).where('email_key', '=', 'owner@rewards.localhost').executeTakeFirstOrThrow();
+    await database.db.deleteFrom('staff').where('email_key', '=', 'agent@acme.example').execute();
+    expect(await addMissingDemoStaff(database.db, dataDir)).toBe(1);
+    expect(await database.db.selectFrom('staff').select(['id', 'password_hash']).where('email_key', '=', 'owner@rewards.localhost').executeTakeFirstOrThrow()).toEqual(owner);
+    const roles = await database.db.selectFrom('staff_roles').innerJoin('staff', 'staff.id', 'staff_roles.staff_id').select(['staff.email', 'staff_roles.client_id', 'staff_roles.role']).orderBy('staff.email').orderBy('staff_roles.client_id').execute();
+    expect(roles.map((r) => `${r.email} ${r.client_id}:${r.role}`)).toEqual(['agent@acme.example acme:support_agent', 'auditor@acme.example acme:auditor', 'auditor@acme.example nimbus:program_manager']);
   });
 });

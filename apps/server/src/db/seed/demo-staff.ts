@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { StaffRole } from '@rewards/contract/console';
 import { hashPassword } from '../../modules/auth/password.ts';
 import { sealTotpSecret } from '../../modules/staff/secrets.ts';
-import type { Staff } from '../schema.ts';
-import type { DemoSeedContext } from './demo-context.ts';
+import type { Transaction } from 'kysely';
+import type { Db } from '../database.ts';
+import type { Database, Staff } from '../schema.ts';
 import { NEIGHBOUR_CLIENT_ID } from './demo-neighbour.ts';
 
 /**
@@ -55,11 +56,22 @@ export async function prepareDemoStaff(dataDir: string, now: Date): Promise<Staf
   );
 }
 
-export async function seedDemoStaff(ctx: DemoSeedContext, rows: readonly Staff[]): Promise<void> {
-  for (const [index, row] of rows.entries()) {
-    await ctx.trx.insertInto('staff').values(row).execute();
-    for (const { clientId, role } of DEMO_STAFF[index]?.roles ?? []) {
-      await ctx.trx.insertInto('staff_roles').values({ staff_id: row.id, client_id: clientId, role, granted_at: ctx.now.toISOString(), granted_by: 'demo seed' }).execute();
+export async function seedDemoStaff(trx: Transaction<Database>, rows: readonly Staff[], now: Date): Promise<void> {
+  for (const row of rows) {
+    await trx.insertInto('staff').values(row).execute();
+    for (const { clientId, role } of DEMO_STAFF.find((person) => person.email === row.email)?.roles ?? []) {
+      await trx.insertInto('staff_roles').values({ staff_id: row.id, client_id: clientId, role, granted_at: now.toISOString(), granted_by: 'demo seed' }).execute();
     }
   }
+}
+
+/**
+ * `rewards seed-demo` on a demo database seeded before the console existed: the demo staff who
+ * are missing are added (never changed if they are there). Returns how many were added.
+ */
+export async function addMissingDemoStaff(db: Db, dataDir: string, now = new Date()): Promise<number> {
+  const present = new Set((await db.selectFrom('staff').select('email_key').where('email_key', 'in', DEMO_STAFF.map((p) => p.email.toLowerCase())).execute()).map((r) => r.email_key));
+  const missing = (await prepareDemoStaff(dataDir, now)).filter((row) => !present.has(row.email_key));
+  if (missing.length > 0) await db.transaction().execute((trx) => seedDemoStaff(trx, missing, now));
+  return missing.length;
 }

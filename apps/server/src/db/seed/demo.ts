@@ -211,7 +211,7 @@ export async function seedDemo(db: Db, now = new Date(), options: DemoSeedOption
     // The second program of the demo, on its own origin (issue 8).
     await seedDemoNeighbour(ctx);
     // The console's demo staff (docs/decisions/046), in both programs.
-    await seedDemoStaff(ctx, staff);
+    await seedDemoStaff(trx, staff, now);
   });
 }
 
