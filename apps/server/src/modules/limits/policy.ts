@@ -43,6 +43,11 @@ export const subjects = {
  */
 export const STAFF_LIMITS_SCOPE = '*console';
 
+/** Every subject counting against one staff member (with the daily twins): what `staff reset` clears. */
+export function staffLimitSubjects(staff: { id: string; email_key: string }): string[] {
+  return [subjects.staffSignIn(staff.email_key), subjects.staffSecondFactor(staff.id)].flatMap((subject) => [subject, subject + DAY]);
+}
+
 /** Whether a limit is an account's daily ceiling. */
 export const isDaily = (limit: Limit) => limit.subject.endsWith(DAY);
 

@@ -6,6 +6,8 @@ import type { Db } from '../../db/database.ts';
 import type { Database, Staff } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { recordAudit, type AuditActorKind } from '../audit/store.ts';
+import { STAFF_LIMITS_SCOPE, staffLimitSubjects } from '../limits/policy.ts';
+import { clearLimits } from '../limits/service.ts';
 import { hashEnrolmentToken, newEnrolmentToken } from './secrets.ts';
 import {
   clientNames,
@@ -257,8 +259,9 @@ export async function enableStaff(db: Db, actor: StaffActor, email: string, now 
 }
 
 /**
- * `staff reset`: the password, TOTP secret, passkeys and recovery codes are void at once and every
- * session ends; a new enrolment link sets them again. For a lost phone or a leaked password.
+ * `staff reset`: the password, TOTP secret, passkeys and recovery codes are void at once, every
+ * session ends and the attempt limits on the person start afresh; a new enrolment link sets them
+ * again. For a lost phone, a leaked password, or a person locked out for the day.
  */
 export async function resetStaff(db: Db, consoleOrigin: string, actor: StaffActor, email: string, now = new Date()): Promise<{ staff: StaffView; enrolment: EnrolmentLink; sessionsEnded: number }> {
   checkReason(actor);
@@ -267,6 +270,8 @@ export async function resetStaff(db: Db, consoleOrigin: string, actor: StaffActo
     await updateStaff(trx, staff.id, { password_hash: null, totp_secret_sealed: null, totp_last_step: null, enrolled_at: null });
     await replaceRecoveryCodes(trx, staff.id, [], now.toISOString());
     await deletePasskeysOf(trx, staff.id);
+    // The operator vouches for the person: the attempts counted against them start afresh.
+    await clearLimits(trx, STAFF_LIMITS_SCOPE, staffLimitSubjects(staff));
     const sessionsEnded = await deleteStaffSessionsOf(trx, staff.id);
     await audit(trx, actor, 'staff.reset', staff, { sessionsEnded }, null, now);
     return { enrolment: await newEnrolment(trx, consoleOrigin, staff.id, actor.name, now), sessionsEnded };

@@ -199,8 +199,11 @@ describe.each(dialects)('the staff console: enrolment, sign-in and sessions on %
       expect((await me(await signIn(t, person))).statusCode).toBe(200);
     });
 
-    it('a reset voids the password and factors at once; the new link sets them again', async () => {
+    it('a reset voids the password and factors at once, lifts the limits on the person; the new link sets them again', async () => {
       const person = await enrolStaff(t, 'phone-lost@acme.test', { roles: [{ clientId: 'acme', role: 'auditor' }] });
+      // Locked out by wrong passwords first.
+      for (let i = 0; i < 5; i++) await passwordStep(person.email, `Wrong-Password-${i}`);
+      expect((await passwordStep(person.email)).reply.statusCode).toBe(429);
       const { enrolment } = await resetStaff(t.database.db, CONSOLE_ORIGIN_OF(t), TEST_ACTOR, person.email);
       expect((await me(person.cookie)).statusCode).toBe(401);
       expect((await passwordStep(person.email)).reply.statusCode).toBe(401);
@@ -209,8 +212,9 @@ describe.each(dialects)('the staff console: enrolment, sign-in and sessions on %
       expect(totpSecret).not.toBe(person.secret);
       const done = await t.console('POST', consolePaths.enrolmentTotp, { token, body: { code: totpCode(totpSecret) } });
       expect(done.statusCode).toBe(200);
-      // The old recovery codes are void.
+      // The old recovery codes are void; the new password works at once (the limit was lifted).
       const half = await passwordStep(person.email, 'A-New-Password-2026');
+      expect(half.reply.statusCode).toBe(200);
       expect((await t.console('POST', consolePaths.signInRecoveryCode, { cookie: half.cookie, body: { code: person.recoveryCodes[0] } })).statusCode).toBe(401);
     });
 
