@@ -29,6 +29,7 @@ import { demoCatalogRoutes } from './demo-catalog/routes.ts';
 import { registerApiDocument } from './http/api-document.ts';
 import { ssoRoutes } from './modules/sso/routes.ts';
 import { adminApiRoutes, launchAsRoutes } from './modules/launch-as/routes.ts';
+import { consoleRoutes } from './modules/staff/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -69,7 +70,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: ['req.headers["x-session-id"]', 'req.headers.authorization'],
+      redact: ['req.headers["x-session-id"]', 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-enrolment-token"]'],
       ...(logStream ? { stream: logStream } : {}),
     },
     // Cheaper per request than a random UUID and a pino child each (docs/decisions/028).
@@ -104,7 +105,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   acceptEmptyJsonBodies(app);
   // Callback-style hooks here and below: an async hook costs a promise on every reply (decision 026).
   await registerSecurityHeaders(app, isDraining);
-  registerClientContext(app, db);
+  registerClientContext(app, db, config.console.hostname);
 
   app.get('/healthz', async (_request, reply) => {
     await sql`select 1`.execute(db);
@@ -118,6 +119,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   catalogPublicRoutes(app, deps);
   demoCatalogRoutes(app, deps);
   adminApiRoutes(app, deps);
+  // The staff console's API, on its own origin (docs/decisions/046).
+  await consoleRoutes(app, deps);
 
   await app.register(
     async (api) => {

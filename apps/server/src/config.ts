@@ -84,6 +84,13 @@ const EnvSchema = z.object({
   RESET_LINK_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60),
   // Memory (docs/decisions/031): a memory-reducing collection when the server goes quiet after a burst.
   RETURN_MEMORY_WHEN_IDLE: flag.default(true),
+  // The staff console (issue 17, docs/decisions/046): its own origin, never a client's.
+  CONSOLE_ORIGIN: z
+    .string()
+    .max(200)
+    .refine((v) => { try { const u = new URL(v); return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, ''); } catch { return false; } }, 'must be an origin such as https://console.example.com (no path)')
+    .transform((v) => new URL(v).origin)
+    .default('http://console.localhost:3000'),
 });
 
 export type DatabaseConfig =
@@ -128,6 +135,8 @@ export interface Config {
   account: { resetLinkMinutes: number };
   /** Give memory back (one memory-reducing collection) when the server goes quiet after a burst. */
   returnMemoryWhenIdle: boolean;
+  /** The staff console (docs/decisions/046): its origin, and the host name its API answers on. */
+  console: { origin: string; hostname: string };
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -170,5 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, maxAttempts: e.MAIL_MAX_ATTEMPTS, outboxDir: join(dataDir, 'outbox') },
     account: { resetLinkMinutes: e.RESET_LINK_MINUTES },
     returnMemoryWhenIdle: e.RETURN_MEMORY_WHEN_IDLE,
+    console: { origin: e.CONSOLE_ORIGIN, hostname: new URL(e.CONSOLE_ORIGIN).hostname.toLowerCase() },
   };
 }

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const db = createDatabase(config.database);
   await migrateToLatest(db);
   // The embedded default starts with the demo program; a PostgreSQL installation only on request.
-  if (config.database.dialect === 'sqlite') await seedDemoIfEmpty(db);
+  if (config.database.dialect === 'sqlite') await seedDemoIfEmpty(db, { dataDir: config.catalog.dataDir });
 
   const app = await buildApp({ config, db });
   // Sends the outbox after each commit and every few seconds (docs/decisions/017).

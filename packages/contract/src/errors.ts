@@ -11,7 +11,7 @@ export type ApiError = z.infer<typeof ApiError>;
 /**
  * Numeric error codes. 20013 comes from the spec (pre-activation login); the others are ours,
  * grouped by thousands: 10xxx request and session, 20xxx sign-in, 30xxx profile, 40xxx on-the-spot
- * codes, 50xxx catalogs and partner API, 60xxx content and contact, 70xxx activity, 80xxx account lifecycle, 90xxx single sign-on.
+ * codes, 50xxx catalogs and partner API, 60xxx content and contact, 70xxx activity, 80xxx account lifecycle, 90xxx single sign-on, 91xxx launch-as, 92xxx the staff console.
  * Each capability adds its codes in its own group.
  */
 export const ErrorCode = {
@@ -73,5 +73,17 @@ export const ErrorCode = {
   adminKeyForbidden: 91403,
   adminParticipantNotFound: 91404,
   adminKeyThrottled: 91429,
+  // the staff console (92xxx)
+  staffInvalidCredentials: 92001,
+  staffSecondFactorFailed: 92002,
+  staffEnrolmentInvalid: 92003,
+  staffEnrolmentExpired: 92004,
+  staffEnrolmentUsed: 92005,
+  staffPasswordRulesNotMet: 92006,
+  staffEnrolmentStep: 92007,
+  staffNoPasskey: 92008,
+  staffDisabled: 92403,
+  staffCrossSite: 92404,
+  staffThrottled: 92429,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

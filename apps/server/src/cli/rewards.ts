@@ -23,6 +23,7 @@ import { registerOutbox } from './commands/outbox.ts';
 import { registerParticipants } from './commands/participants.ts';
 import { registerPoints } from './commands/points.ts';
 import { registerSessions } from './commands/sessions.ts';
+import { registerStaff } from './commands/staff.ts';
 import { registerStatements } from './commands/statements.ts';
 
 export function buildProgram(): Command {
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   registerAudit(program);
   registerLaunchAs(program);
   registerAdmins(program);
+  registerStaff(program);
   for (const command of allCommands(program)) command.exitOverride();
   return program;
 }

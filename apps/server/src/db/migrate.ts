@@ -18,6 +18,7 @@ import * as attemptLimits from './migrations/016-attempt-limits.ts';
 import * as portalUrl from './migrations/017-portal-url.ts';
 import * as mailRenderedAtDelivery from './migrations/018-mail-rendered-at-delivery.ts';
 import * as catalogPunchouts from './migrations/019-catalog-punchouts.ts';
+import * as staff from './migrations/021-staff.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '017-portal-url': portalUrl,
   '018-mail-rendered-at-delivery': mailRenderedAtDelivery,
   '019-catalog-punchouts': catalogPunchouts,
+  '021-staff': staff,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,6 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DOCUMENT_PATH, CLIENT_HEADER, JWKS_PATH } from '@rewards/contract';
+import { CONSOLE_API_BASE } from '@rewards/contract/console';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
@@ -17,6 +18,7 @@ import { isDocumentedUrl, registeredRoutes } from './api-document.ts';
 
 interface Operation {
   operationId?: string;
+  'x-role'?: string;
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
@@ -107,7 +109,11 @@ describe('the API document', () => {
         }
         if (schema.body && !operation.requestBody?.content?.['application/json']?.schema) problem('its body schema is not documented');
         if (schema.querystring && !parameters.some((p) => p.in === 'query')) problem('its query schema is not documented');
-        if (route.url.startsWith('/api/') && route.url !== API_DOCUMENT_PATH) {
+        if (route.url.startsWith(CONSOLE_API_BASE)) {
+          // The console's API names no client; each operation says who may call it (issue 17).
+          if (parameter('header', CLIENT_HEADER)) problem(`the console takes no ${CLIENT_HEADER} header`);
+          if (!operation['x-role']) problem('a console operation needs x-role: who may call it');
+        } else if (route.url.startsWith('/api/') && route.url !== API_DOCUMENT_PATH) {
           if (!parameter('header', CLIENT_HEADER)?.required) problem(`the ${CLIENT_HEADER} header is not a required parameter`);
         }
 
@@ -132,7 +138,7 @@ describe('the API document', () => {
     expect(problems).toEqual([]);
     // Sanity: the enumeration saw the APIs (not an empty list that passes vacuously).
     expect(checked).toBeGreaterThanOrEqual(21);
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([JWKS_PATH, '/api/partner/v1/debits', '/api/v1.0/user']));
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([JWKS_PATH, '/api/partner/v1/debits', '/api/v1.0/user', '/api/console/v1/me']));
   });
 
   it('shows no page that is not API: web app, health check, logo, demo catalog', () => {

@@ -7,6 +7,8 @@ import { API_BASE, API_DOCUMENT_PATH, ApiError, CLIENT_HEADER, JWKS_PATH, PARTNE
 
 /** Where the admin API lives (issue 9); its routes are documented with the bearer scheme. */
 const ADMIN_API_PREFIX = '/api/admin/';
+/** The staff console's API (issue 17): on the console's origin, with no client-id. */
+const CONSOLE_API_PREFIX = '/api/console/';
 
 /** The capabilities, in the order an integrator meets them; every documented operation has one. */
 export const API_TAGS = [
@@ -24,6 +26,11 @@ export const API_TAGS = [
   { name: 'Partner API', description: "For catalogs: redeeming a punch-out link once on opening it, debiting a participant's points for an order (HTTP Basic, the partner's id and secret)." },
   { name: 'Keys', description: 'The public keys (JWKS) that verify the punch-out links the portal signs.' },
   { name: 'Admin API', description: "For a client's support tools (bearer key)." },
+  {
+    name: 'Console',
+    description:
+      "The staff console's API, only on CONSOLE_ORIGIN (no client-id): a cookie session after a password and a second factor; changes only from the console's own origin (Origin or Sec-Fetch-Site). x-role says who may call each.",
+  },
   { name: 'API document', description: 'This document.' },
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number]['name'];
@@ -34,6 +41,7 @@ function defaultTag(url: string): ApiTag | undefined {
   if (url.startsWith(`${API_BASE}/launchAs`)) return 'Launch as';
   if (url.startsWith(ADMIN_API_PREFIX)) return 'Admin API';
   if (url.startsWith(`${PARTNER_API_BASE}/`)) return 'Partner API';
+  if (url.startsWith(CONSOLE_API_PREFIX)) return 'Console';
   return undefined;
 }
 
@@ -62,6 +70,13 @@ const securitySchemes = {
   },
   partnerBasic: { type: 'http', scheme: 'basic', description: "The catalog partner's id and secret, issued per client." },
   adminBearer: { type: 'http', scheme: 'bearer', description: "An admin API key of the client, issued by the operator." },
+  consoleSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'rewards_console',
+    description: 'The console session cookie (HttpOnly, SameSite=Strict; __Host-rewards_console when the console is served over https), set by the second factor of the sign-in or by the enrolment.',
+  },
+  enrolmentToken: { type: 'apiKey', in: 'header', name: 'x-enrolment-token', description: 'The token of a single-use enrolment link (the part after its #).' },
 } as const;
 
 const headerDescriptions: Record<string, string> = {
@@ -87,7 +102,7 @@ type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record
 function describeHeaders(url: string, headers: JsonSchema, security: FastifySchema['security']): JsonSchema {
   const properties = { ...headers.properties };
   const required = [...(headers.required ?? [])];
-  if (url.startsWith('/api/') && url !== API_DOCUMENT_PATH && !properties[CLIENT_HEADER]) {
+  if (url.startsWith('/api/') && url !== API_DOCUMENT_PATH && !url.startsWith(CONSOLE_API_PREFIX) && !properties[CLIENT_HEADER]) {
     properties[CLIENT_HEADER] = { type: 'string', minLength: 1, maxLength: 2048 };
     required.push(CLIENT_HEADER);
   }
@@ -126,6 +141,7 @@ export function operationIdOf(method: string, url: string): string {
     .replace(API_BASE, '')
     .replace(PARTNER_API_BASE, '/partner')
     .replace(/^\/api\/admin\/v\d+/, '/admin')
+    .replace(/^\/api\/console\/v\d+/, '/console')
     .replace(/^\/api\//, '/')
     .replace(JWKS_PATH, '/jwks');
   const words = path.split('/').flatMap((segment) => {
@@ -182,8 +198,8 @@ export async function registerApiDocument(app: FastifyInstance): Promise<void> {
         version: API_BASE.replace('/api/v', ''),
         description: [
           `The participant API under ${API_BASE} (what the portal's web app calls), the catalogs' partner API under ${PARTNER_API_BASE},`,
-          `the published keys at ${JWKS_PATH}, and the admin API under ${ADMIN_API_PREFIX}.`,
-          `Every /api call names its program in the ${CLIENT_HEADER} header (the site's origin). Errors share one body:`,
+          `the published keys at ${JWKS_PATH}, the admin API under ${ADMIN_API_PREFIX}, and the staff console's under ${CONSOLE_API_PREFIX}.`,
+          `Every /api call but the console's names its program in the ${CLIENT_HEADER} header (the site's origin). Errors share one body:`,
           'errorCode (a number), responseMessage (a translation key), message (English).',
         ].join(' '),
       },

@@ -23,6 +23,7 @@ import {
   parsePasswordRules,
 } from '../clients/settings.ts';
 import { formatTranslationsReport, importTranslations } from '../clients/translations.ts';
+import { loadConfig } from '../../config.ts';
 import { action, CliError, repeatable, requireClient } from '../cli-context.ts';
 
 /** The flags of `clients create` and `clients update`, as commander hands them over. */
@@ -103,7 +104,7 @@ function changeFrom(options: SettingsOptions): ClientChange {
     name: options.name === undefined ? undefined : parseFlag('--name', ClientName, options.name),
     logo: options.logo === undefined ? undefined : readLogo(options.logo),
     brandColor: options.brandColor === undefined ? undefined : parseFlag('--brand-color', BrandColor, options.brandColor),
-    addHosts: origin.map((value) => parseFlag('--origin', OriginHost, value)),
+    addHosts: origin.map((value) => notTheConsole(parseFlag('--origin', OriginHost, value))),
     removeHosts: removeOrigin.map((value) => parseFlag('--remove-origin', OriginHost, value)),
     locales: locales.length > 0 ? locales : undefined,
     defaultLocale,
@@ -117,6 +118,12 @@ function changeFrom(options: SettingsOptions): ClientChange {
     privacyNoticeVersion: options.privacyNoticeVersion === undefined ? undefined : parseFlag('--privacy-notice-version', PrivacyNoticeVersion, options.privacyNoticeVersion),
     portalUrl: options.portalUrl === undefined ? undefined : parseFlag('--portal-url', PortalUrl, options.portalUrl),
   };
+}
+
+/** The console's host is never a client's (docs/decisions/046): the participant API refuses it anyway. */
+function notTheConsole(hostname: string): string {
+  if (hostname === loadConfig().console.hostname) throw new CliError(`--origin: ${hostname} is the staff console's host (CONSOLE_ORIGIN) and can never be a client's`);
+  return hostname;
 }
 
 function formatOutcome(outcome: ChangeOutcome): string {

@@ -11,6 +11,7 @@ import { seedDemoCatalog } from './demo-catalog.ts';
 import { seedDemoContent } from './demo-content.ts';
 import { seedDemoNeighbour } from './demo-neighbour.ts';
 import { DEMO_OTS_CODES, seedDemoOts } from './demo-ots.ts';
+import { prepareDemoStaff, seedDemoStaff } from './demo-staff.ts';
 
 export const DEMO_CLIENT_ID = 'acme';
 export const DEMO_PASSWORD = 'Rewards-2026!';
@@ -102,9 +103,15 @@ function participants(now: Date): DemoParticipant[] {
   ];
 }
 
+/** Where the installation's sealing key lives: given, the demo's console staff are seeded too (their TOTP secrets are sealed with it). */
+export interface DemoSeedOptions {
+  dataDir?: string;
+}
+
 /** The demo program of the README: client "Acme Rewards" on localhost and six participants. */
-export async function seedDemo(db: Db, now = new Date()): Promise<void> {
+export async function seedDemo(db: Db, now = new Date(), options: DemoSeedOptions = {}): Promise<void> {
   const passwordHashes = await Promise.all(participants(now).map(() => hashPassword(DEMO_PASSWORD)));
+  const staff = options.dataDir === undefined ? [] : await prepareDemoStaff(options.dataDir, now);
   await db.transaction().execute(async (trx) => {
     const created = now.toISOString();
     await trx
@@ -204,14 +211,16 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
     await seedDemoAccount(ctx);
     // The second program of the demo, on its own origin (issue 8).
     await seedDemoNeighbour(ctx);
+    // The console's demo staff (docs/decisions/046), in both programs.
+    await seedDemoStaff(trx, staff, now);
   });
 }
 
 /** First start of an embedded database: an installation with no client gets the demo program. */
-export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
+export async function seedDemoIfEmpty(db: Db, options: DemoSeedOptions = {}): Promise<boolean> {
   const any = await db.selectFrom('clients').select('id').limit(1).executeTakeFirst();
   if (any) return false;
-  await seedDemo(db);
+  await seedDemo(db, new Date(), options);
   return true;
 }
 

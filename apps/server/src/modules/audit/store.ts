@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, AuditLogEntry } from '../../db/schema.ts';
 
-export type AuditActorKind = 'operator' | 'admin' | 'participant-session';
+export type AuditActorKind = 'operator' | 'admin' | 'participant-session' | 'staff';
 
 export interface AuditRecord {
   clientId: string | null;

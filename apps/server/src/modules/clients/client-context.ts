@@ -62,20 +62,22 @@ function isNavigation(url: string): boolean {
  * caller's word, which is safe because nothing of a client is reachable without that client's
  * own session or credentials: sessions and usernames are looked up together with the client.
  */
-export function registerClientContext(app: FastifyInstance, db: Db): void {
+export function registerClientContext(app: FastifyInstance, db: Db, consoleHostname: string): void {
   app.decorateRequest('clientId', '');
   // A callback hook and a remembered parse: this runs on every API call (docs/decisions/028).
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const url = request.url;
-    // The admin API names its client in the key or the body (docs/decisions/025).
-    if (!url.startsWith('/api/') || url.startsWith('/api/admin/')) return done();
+    // The admin API names its client in the key or the body (docs/decisions/025); the console's
+    // staff belong to no client (docs/decisions/046).
+    if (!url.startsWith('/api/') || url.startsWith('/api/admin/') || url.startsWith('/api/console/')) return done();
     // The API document is the same for every client: integrators read it before they have one.
     // (The route is only asked for where it could be that one: building routeOptions costs.)
     if ((url.startsWith(API_DOCUMENT_PATH) || url.includes('%')) && request.routeOptions.url === API_DOCUMENT_PATH) return done();
     const header = isNavigation(url) ? `http://${request.host}` : request.headers[CLIENT_HEADER];
     const origin = typeof header === 'string' ? header : undefined;
     const hostname = origin && origin.length <= 2048 ? cachedHostnameOf(origin) : undefined;
-    if (!hostname) return done(errors.unknownClient());
+    // The console's origin is never a client's, whatever a row may say (docs/decisions/046).
+    if (!hostname || hostname === consoleHostname) return done(errors.unknownClient());
     // The usual case: the read cache has the answer, no promise needed (docs/decisions/035).
     const known = clientIdAtHand(db, hostname);
     if (known) {

@@ -32,7 +32,21 @@ export const subjects = {
   ots: (participantId: string) => `ots:${participantId}`,
   contact: (participantId: string) => `contact:${participantId}`,
   address: (action: string, address: string) => `${action}-address:${address}`,
+  // The staff console (decision 046), counted under STAFF_LIMITS_SCOPE instead of a client.
+  staffSignIn: (emailKey: string) => `staff-sign-in:${emailKey}`,
+  staffSecondFactor: (staffId: string) => `staff-second-factor:${staffId}`,
 };
+
+/**
+ * What the console's limits are counted under in place of a client id: staff belong to no
+ * client, and no client id can be this (they are a-z, 0-9 and -).
+ */
+export const STAFF_LIMITS_SCOPE = '*console';
+
+/** Every subject counting against one staff member (with the daily twins): what `staff reset` clears. */
+export function staffLimitSubjects(staff: { id: string; email_key: string }): string[] {
+  return [subjects.staffSignIn(staff.email_key), subjects.staffSecondFactor(staff.id)].flatMap((subject) => [subject, subject + DAY]);
+}
 
 /** Whether a limit is an account's daily ceiling. */
 export const isDaily = (limit: Limit) => limit.subject.endsWith(DAY);
@@ -66,6 +80,10 @@ export function limitsOf(policy: LimitPolicy) {
     ],
     ots: (participantId: string): Limit[] => [{ subject: subjects.ots(participantId), max: policy.otsPerParticipant, windowMinutes: policy.otsWindowMinutes }],
     contact: (participantId: string): Limit[] => [{ subject: subjects.contact(participantId), ...CONTACT_THROTTLE }],
+    /** A console password: per staff e-mail (with its daily twin) and per address. */
+    staffSignIn: (emailKey: string, ip: string) => [...account(subjects.staffSignIn(emailKey)), address('staff-sign-in', ip)],
+    /** Second-factor codes (TOTP, recovery codes), at sign-in and enrolment: per staff member, with the daily twin. */
+    staffSecondFactor: (staffId: string) => account(subjects.staffSecondFactor(staffId)),
   };
 }
 

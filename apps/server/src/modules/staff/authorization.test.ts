@@ -1,0 +1,219 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type HTTPMethods, type LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_API_BASE, consolePaths, type StaffRole } from '@rewards/contract/console';
+import { dialects } from '../../../test/databases.ts';
+import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
+import { registeredRoutes } from '../../http/api-document.ts';
+import { registerErrorHandler } from '../../http/error-handler.ts';
+import { createStaff } from './accounts.ts';
+import { consoleGate, requireRole } from './guard.ts';
+import { TestAuthenticator } from './test-authenticator.ts';
+import { consoleCookieOf, createConsoleTestApp, enrolStaff, freshCode, STAFF_PASSWORD, TEST_ACTOR, tokenOf, type ConsoleTestApp, type EnrolledStaff } from './test-support.ts';
+
+/**
+ * Issue 17, section 2: every console endpoint checks the role on the server. One row per route
+ * of /api/console/v1 as the app registered it; the test FAILS when a route has no row (add one
+ * with the new endpoint) or a row names no route. Columns: no session, a half session (the
+ * password only), and each kind of staff in their own client (acme) and another (globex). An
+ * owner has no role in either: the whole installation.
+ */
+const OWN = 'acme';
+const OTHER = OTHER_CLIENT_ID;
+const KINDS = ['owner', 'program_manager', 'support_agent', 'auditor'] as const;
+type Kind = (typeof KINDS)[number];
+const COLUMNS = ['anonymous', 'half', ...KINDS.flatMap((kind) => [`${kind}:own`, `${kind}:other`] as const)] as const;
+type Column = (typeof COLUMNS)[number];
+type Row = { route: string } & Record<Column, number>;
+
+/** The same status for every caller: the route does not depend on who calls. */
+const everyone = (status: number) => Object.fromEntries(COLUMNS.map((c) => [c, status])) as Record<Column, number>;
+/** 401 without a full session, then per staff column. */
+const signedIn = (own: Record<Kind, number>, other: Record<Kind, number>) =>
+  ({ anonymous: 401, half: 401, ...Object.fromEntries(KINDS.flatMap((kind) => [[`${kind}:own`, own[kind]], [`${kind}:other`, other[kind]]])) }) as Record<Column, number>;
+const all = (status: number): Record<Kind, number> => ({ owner: status, program_manager: status, support_agent: status, auditor: status });
+
+const route = (method: string, path: string) => `${method} ${CONSOLE_API_BASE}${path}`;
+const expected: Row[] = [
+  // Public: a wrong password is a wrong password, whoever sends it.
+  { route: route('POST', consolePaths.signIn), ...everyone(401) },
+  // Only a half session can pass the second factor (the half column sends a right one).
+  { route: route('POST', consolePaths.signInTotp), ...everyone(401), half: 200 },
+  { route: route('POST', consolePaths.signInRecoveryCode), ...everyone(401), half: 200 },
+  { route: route('POST', consolePaths.signInPasskeyOptions), ...everyone(401), half: 200 },
+  { route: route('POST', consolePaths.signInPasskey), ...everyone(401), half: 200 },
+  // The enrolment link is the credential, not the caller: a live link opens for anyone, an unknown one for no one.
+  { route: route('GET', consolePaths.enrolment), ...everyone(200) },
+  { route: route('POST', consolePaths.enrolmentPassword), ...everyone(400) },
+  { route: route('POST', consolePaths.enrolmentTotp), ...everyone(400) },
+  { route: route('POST', consolePaths.enrolmentPasskeyOptions), ...everyone(200) },
+  { route: route('POST', consolePaths.enrolmentPasskey), ...everyone(400) },
+  { route: route('GET', consolePaths.me), ...signedIn(all(200), all(200)) },
+  { route: route('GET', consolePaths.clients), ...signedIn(all(200), all(200)) },
+  { route: route('GET', `${consolePaths.clients}/:clientId`), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  // Last: it ends the caller's session. Answered alike, with or without one.
+  { route: route('POST', consolePaths.signOut), ...everyone(204) },
+];
+
+function grid(rows: Row[]): string {
+  const line = (cells: readonly unknown[]) => `| ${cells.join(' | ')} |`;
+  return ['', line(['route', ...COLUMNS]), line(['---', ...COLUMNS.map(() => '---')]), ...rows.map((row) => line([row.route, ...COLUMNS.map((c) => row[c])]))].join('\n');
+}
+
+describe.each(dialects)('the console role table on %s', (dialect) => {
+  let t: ConsoleTestApp;
+  const people = {} as Record<Kind, EnrolledStaff>;
+  const sessions = {} as Record<Kind, string>;
+  let liveEnrolmentToken = '';
+  /** Someone who enrolled with a passkey: the half column of the passkey rows is theirs. */
+  let passkeyHolder: { email: string; authenticator: TestAuthenticator };
+
+  beforeAll(async () => {
+    t = await createConsoleTestApp(dialect);
+    people.owner = await enrolStaff(t, 'owner@rewards.test', { owner: true });
+    for (const role of ['program_manager', 'support_agent', 'auditor'] as const) people[role] = await enrolStaff(t, `${role}@acme.test`, { roles: [{ clientId: OWN, role }] });
+    for (const kind of KINDS) sessions[kind] = people[kind].cookie;
+    const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: 'invited@acme.test', name: 'Invited', owner: false, roles: [{ clientId: OWN, role: 'auditor' }] });
+    liveEnrolmentToken = tokenOf(enrolment.url);
+    expect((await t.console('POST', consolePaths.enrolmentPassword, { token: liveEnrolmentToken, body: { password: STAFF_PASSWORD } })).statusCode).toBe(200);
+    passkeyHolder = { email: 'passkey@acme.test', authenticator: new TestAuthenticator('console.localhost', t.config.console.origin) };
+    const { enrolment: passkeyLink } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: passkeyHolder.email, name: 'Passkey', owner: false, roles: [{ clientId: OWN, role: 'support_agent' }] });
+    const passkeyToken = tokenOf(passkeyLink.url);
+    await t.console('POST', consolePaths.enrolmentPassword, { token: passkeyToken, body: { password: STAFF_PASSWORD } });
+    const creation = (await t.console('POST', consolePaths.enrolmentPasskeyOptions, { token: passkeyToken })).json<{ challenge: string }>();
+    expect((await t.console('POST', consolePaths.enrolmentPasskey, { token: passkeyToken, body: { credential: passkeyHolder.authenticator.register(creation) } })).statusCode).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  /** A new half session (the password passed, nothing more) of the support agent, or of the passkey holder. */
+  async function halfSession(email = people.support_agent.email): Promise<string> {
+    const reply = await t.console('POST', consolePaths.signIn, { body: { email, password: STAFF_PASSWORD } });
+    return consoleCookieOf(reply) ?? '';
+  }
+
+  /** One cell: the row's request as this caller makes it. */
+  async function call(row: string, column: Column): Promise<LightMyRequestResponse> {
+    const [kind, scope] = column.split(':') as [Kind | 'anonymous' | 'half', 'own' | 'other' | undefined];
+    const clientId = scope === 'other' ? OTHER : OWN;
+    const passkeyRow = row.includes('/sign-in/passkey');
+    const cookie = kind === 'anonymous' ? undefined : kind === 'half' ? await halfSession(passkeyRow ? passkeyHolder.email : undefined) : sessions[kind];
+    const send = (method: HTTPMethods, path: string, options: { body?: unknown; token?: string } = {}) => t.console(method, path, { cookie, ...options });
+    switch (row) {
+      case route('POST', consolePaths.signIn):
+        return send('POST', consolePaths.signIn, { body: { email: `nobody-${column}@acme.test`, password: 'Not-The-Password-1' } });
+      case route('POST', consolePaths.signInTotp):
+        return send('POST', consolePaths.signInTotp, { body: { code: await freshCode(t, people.support_agent.email, people.support_agent.secret) } });
+      case route('POST', consolePaths.signInRecoveryCode):
+        // A new code for each cell: a used one would fail for its own reason.
+        return send('POST', consolePaths.signInRecoveryCode, { body: { code: people.support_agent.recoveryCodes.pop() } });
+      case route('POST', consolePaths.signInPasskeyOptions):
+        return send('POST', consolePaths.signInPasskeyOptions);
+      case route('POST', consolePaths.signInPasskey): {
+        // The options first, as the console asks for them; a caller who may not gets none.
+        const options = await send('POST', consolePaths.signInPasskeyOptions);
+        const challenge = options.statusCode === 200 ? options.json<{ challenge: string }>().challenge : 'bm8tY2hhbGxlbmdlLWZvci15b3U';
+        return send('POST', consolePaths.signInPasskey, { body: { credential: passkeyHolder.authenticator.authenticate({ challenge }) } });
+      }
+      case route('POST', consolePaths.enrolmentPasskeyOptions):
+        return send('POST', consolePaths.enrolmentPasskeyOptions, { token: liveEnrolmentToken });
+      case route('POST', consolePaths.enrolmentPasskey):
+        return send('POST', consolePaths.enrolmentPasskey, { token: 'unknown-link', body: { credential: passkeyHolder.authenticator.register({ challenge: 'bm8tY2hhbGxlbmdl' }) } });
+      case route('GET', consolePaths.enrolment):
+        return send('GET', consolePaths.enrolment, { token: liveEnrolmentToken });
+      case route('POST', consolePaths.enrolmentPassword):
+        return send('POST', consolePaths.enrolmentPassword, { token: 'unknown-link', body: { password: 'A-Good-Password-2026' } });
+      case route('POST', consolePaths.enrolmentTotp):
+        return send('POST', consolePaths.enrolmentTotp, { token: 'unknown-link', body: { code: '123456' } });
+      case route('GET', consolePaths.me):
+        return send('GET', consolePaths.me);
+      case route('GET', consolePaths.clients):
+        return send('GET', consolePaths.clients);
+      case route('GET', `${consolePaths.clients}/:clientId`):
+        return send('GET', consolePaths.client(clientId));
+      case route('POST', consolePaths.signOut):
+        return send('POST', consolePaths.signOut);
+      default:
+        throw new Error(`no request for ${row}`);
+    }
+  }
+
+  it('has a row for every console route the app registers, and no row without a route', () => {
+    const routes = registeredRoutes(t.app)
+      .filter((r) => r.url.startsWith(`${CONSOLE_API_BASE}/`))
+      .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).filter((m) => m !== 'HEAD').map((m) => `${m} ${r.url}`));
+    expect(routes.length).toBeGreaterThanOrEqual(10);
+    const rows = expected.map((r) => r.route);
+    expect(routes.filter((r) => !rows.includes(r)), 'console routes without a row in the role table').toEqual([]);
+    expect(rows.filter((r) => !routes.includes(r)), 'rows of the role table that name no route').toEqual([]);
+  });
+
+  it('answers every caller of every console route as the table says', async () => {
+    const observed: Row[] = [];
+    for (const row of expected) {
+      const cells = { route: row.route } as Row;
+      for (const column of COLUMNS) cells[column] = (await call(row.route, column)).statusCode;
+      observed.push(cells);
+    }
+    expect(observed, `observed:${grid(observed)}`).toEqual(expected);
+  }, 60_000);
+
+  it('tells each what they may see: an owner every client, the others their own only', async () => {
+    // Sessions of the table's test may have ended with its sign-out row: sign in again.
+    const owner = await enrolStaff(t, 'owner2@rewards.test', { owner: true });
+    const agent = await enrolStaff(t, 'agent2@acme.test', { roles: [{ clientId: OWN, role: 'support_agent' }, { clientId: OTHER, role: 'auditor' }] });
+    const list = async (cookie: string) => (await t.console('GET', consolePaths.clients, { cookie })).json<Array<{ id: string; role: string | null }>>().map((c) => `${c.id}:${c.role}`);
+    expect(await list(owner.cookie)).toEqual(['acme:null', 'globex:null', 'nimbus:null']);
+    expect(await list(agent.cookie)).toEqual(['acme:support_agent', 'globex:auditor']);
+  });
+});
+
+describe.each(dialects)('requireRole on %s', (dialect) => {
+  let t: ConsoleTestApp;
+  beforeAll(async () => {
+    t = await createConsoleTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  it('lets through an owner and the roles it names in the client the request names, and no one else', async () => {
+    // A route of a later slice: program managers only (an auditor reads, a support agent acts within limits).
+    const guarded = Fastify();
+    registerErrorHandler(guarded);
+    await guarded.register(cookie);
+    guarded.decorateRequest('staff', null);
+    guarded.addHook('onRequest', consoleGate(t.config.console));
+    const managersOnly: readonly StaffRole[] = ['program_manager'];
+    guarded.post('/clients/:clientId/settings', { preHandler: requireRole(t.database.db, t.config.console, (r) => (r.params as { clientId: string }).clientId, managersOnly) }, async () => ({ ok: true }));
+    await guarded.ready();
+
+    const owner = await enrolStaff(t, 'o@rewards.test', { owner: true });
+    const manager = await enrolStaff(t, 'm@acme.test', { roles: [{ clientId: OWN, role: 'program_manager' }, { clientId: OTHER, role: 'auditor' }] });
+    const agent = await enrolStaff(t, 'a@acme.test', { roles: [{ clientId: OWN, role: 'support_agent' }] });
+    const status = async (cookie: string | undefined, clientId: string) =>
+      (await guarded.inject({ method: 'POST', url: `/clients/${clientId}/settings`, headers: { host: 'console.localhost:3000', origin: t.config.console.origin, ...(cookie ? { cookie: `rewards_console=${cookie}` } : {}) } })).statusCode;
+
+    expect({
+      ownerOwn: await status(owner.cookie, OWN),
+      ownerOther: await status(owner.cookie, OTHER),
+      ownerUnknownClient: await status(owner.cookie, 'nowhere'),
+      managerOwn: await status(manager.cookie, OWN),
+      managerWhereAuditor: await status(manager.cookie, OTHER),
+      managerUnknownClient: await status(manager.cookie, 'nowhere'),
+      agentOwn: await status(agent.cookie, OWN),
+      agentOther: await status(agent.cookie, OTHER),
+      noSession: await status(undefined, OWN),
+      participantLikeId: await status('x'.repeat(43), OWN),
+    }).toEqual({
+      ownerOwn: 200,
+      ownerOther: 200,
+      ownerUnknownClient: 200,
+      managerOwn: 200,
+      managerWhereAuditor: 403,
+      managerUnknownClient: 403,
+      agentOwn: 403,
+      agentOther: 403,
+      noSession: 401,
+      participantLikeId: 401,
+    });
+    await guarded.close();
+  });
+});

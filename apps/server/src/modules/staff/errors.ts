@@ -1,0 +1,17 @@
+import { ErrorCode } from '@rewards/contract';
+import { ApiError } from '../../http/api-error.ts';
+
+/** The console's refusals (docs/decisions/046); responseMessage keys are the console's to translate. */
+export const staffErrors = {
+  invalidCredentials: () => new ApiError(401, ErrorCode.staffInvalidCredentials, 'console.error.invalidCredentials', 'Wrong e-mail address or password'),
+  secondFactorFailed: () => new ApiError(401, ErrorCode.staffSecondFactorFailed, 'console.error.secondFactorFailed', 'That code is not valid'),
+  disabled: () => new ApiError(403, ErrorCode.staffDisabled, 'console.error.disabled', 'This staff account is disabled'),
+  throttled: () => new ApiError(429, ErrorCode.staffThrottled, 'console.error.throttled', 'Too many attempts: wait a quarter of an hour'),
+  crossSite: () => new ApiError(403, ErrorCode.staffCrossSite, 'console.error.crossSite', 'Changes are only accepted from the console itself'),
+  enrolmentInvalid: () => new ApiError(400, ErrorCode.staffEnrolmentInvalid, 'console.error.enrolmentInvalid', 'This enrolment link is not valid'),
+  enrolmentExpired: () => new ApiError(400, ErrorCode.staffEnrolmentExpired, 'console.error.enrolmentExpired', 'This enrolment link has expired: ask for a new one'),
+  enrolmentUsed: () => new ApiError(409, ErrorCode.staffEnrolmentUsed, 'console.error.enrolmentUsed', 'This enrolment link has been used'),
+  enrolmentStep: () => new ApiError(409, ErrorCode.staffEnrolmentStep, 'console.error.enrolmentStep', 'Set a password first'),
+  noPasskey: () => new ApiError(409, ErrorCode.staffNoPasskey, 'console.error.noPasskey', 'No passkey is registered for this account'),
+  passwordRulesNotMet: () => new ApiError(400, ErrorCode.staffPasswordRulesNotMet, 'console.error.passwordRules', 'The password does not meet the rules'),
+};

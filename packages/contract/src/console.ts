@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import type { PasswordRules } from './client.ts';
+
+/**
+ * The staff console's API (issue 17, docs/decisions/046): on the console's own origin
+ * (CONSOLE_ORIGIN), with a cookie session and a second factor. Imported as
+ * '@rewards/contract/console', so the participant's bundle never carries it.
+ */
+export const CONSOLE_API_BASE = '/api/console/v1';
+
+export const consolePaths = {
+  signIn: '/sign-in',
+  signInTotp: '/sign-in/totp',
+  signInRecoveryCode: '/sign-in/recovery-code',
+  signOut: '/sign-out',
+  me: '/me',
+  enrolment: '/enrolment',
+  enrolmentPassword: '/enrolment/password',
+  enrolmentTotp: '/enrolment/totp',
+  enrolmentPasskeyOptions: '/enrolment/passkey/options',
+  enrolmentPasskey: '/enrolment/passkey',
+  signInPasskeyOptions: '/sign-in/passkey/options',
+  signInPasskey: '/sign-in/passkey',
+  clients: '/clients',
+  client: (clientId: string) => `/clients/${encodeURIComponent(clientId)}`,
+} as const;
+
+/**
+ * The enrolment link's token travels in this header, never in a URL: the link puts it after the
+ * `#` (which browsers never send), and the console sends it here, where no access log writes it.
+ */
+export const ENROLMENT_TOKEN_HEADER = 'x-enrolment-token';
+
+/** Where the enrolment link points, on the console origin; the token follows the `#`. */
+export const CONSOLE_ENROL_PATH = '/console/enrol';
+
+/** Roles per client. An owner (a flag on the person, not a role) has the whole installation. */
+export const STAFF_ROLES = ['program_manager', 'support_agent', 'auditor'] as const;
+export const StaffRole = z.enum(STAFF_ROLES);
+export type StaffRole = z.infer<typeof StaffRole>;
+
+/** Staff passwords: longer than most clients ask of participants (NIST SP 800-63B favours length). */
+export const STAFF_PASSWORD_RULES: PasswordRules = {
+  minLength: 12,
+  maxLength: 200,
+  requireUpper: true,
+  requireLower: true,
+  requireDigit: true,
+  requireSymbol: false,
+  notUsername: true,
+};
+
+/** The second factors a person can complete a sign-in with. */
+export const SecondFactor = z.enum(['passkey', 'totp', 'recoveryCode']);
+export type SecondFactor = z.infer<typeof SecondFactor>;
+
+const Email = z.string().trim().min(3).max(320);
+
+export const StaffSignInRequest = z.object({ email: Email, password: z.string().min(1).max(1024) });
+export type StaffSignInRequest = z.infer<typeof StaffSignInRequest>;
+
+/** The password was right: the half session (cookie) may only complete one of these factors, within `expiresAt`. */
+export const StaffSignInReply = z.object({ secondFactors: z.array(SecondFactor), expiresAt: z.string() });
+export type StaffSignInReply = z.infer<typeof StaffSignInReply>;
+
+/** A time-based code (6 digits) or a recovery code (spaces and dashes are ignored). */
+export const StaffCodeRequest = z.object({ code: z.string().trim().min(1).max(64) });
+export type StaffCodeRequest = z.infer<typeof StaffCodeRequest>;
+
+export const StaffRoleGrant = z.object({ clientId: z.string(), clientName: z.string(), role: StaffRole });
+export type StaffRoleGrant = z.infer<typeof StaffRoleGrant>;
+
+/** GET me: who is signed in, with the roles they hold per client. */
+export const StaffMe = z.object({
+  email: z.string(),
+  name: z.string(),
+  owner: z.boolean(),
+  roles: z.array(StaffRoleGrant),
+  /** When the second factor of this session was passed. */
+  secondFactorAt: z.string(),
+});
+export type StaffMe = z.infer<typeof StaffMe>;
+
+export const EnrolmentHeaders = z.looseObject({ [ENROLMENT_TOKEN_HEADER]: z.string().min(1).max(256) });
+
+/** GET enrolment: whom a link is for, and the step it is at (a password set, the code not yet confirmed: totp). */
+export const EnrolmentView = z.object({
+  email: z.string(),
+  name: z.string(),
+  owner: z.boolean(),
+  roles: z.array(StaffRoleGrant),
+  expiresAt: z.string(),
+  step: z.enum(['password', 'totp']),
+  passwordRules: z.object({
+    minLength: z.number().int(),
+    maxLength: z.number().int(),
+    requireUpper: z.boolean(),
+    requireLower: z.boolean(),
+    requireDigit: z.boolean(),
+    requireSymbol: z.boolean(),
+    notUsername: z.boolean(),
+  }),
+});
+export type EnrolmentView = z.infer<typeof EnrolmentView>;
+
+export const EnrolmentPasswordRequest = z.object({ password: z.string().min(1).max(1024) });
+export type EnrolmentPasswordRequest = z.infer<typeof EnrolmentPasswordRequest>;
+
+/** The authenticator's secret (base32) and the same as an otpauth:// URI for a QR code. */
+export const EnrolmentPasswordReply = z.object({ totpSecret: z.string(), otpauthUri: z.string() });
+export type EnrolmentPasswordReply = z.infer<typeof EnrolmentPasswordReply>;
+
+/** The enrolment is complete (by a code or a passkey) and the person signed in: the recovery codes are shown this once. */
+export const EnrolmentTotpReply = z.object({ recoveryCodes: z.array(z.string()), me: StaffMe });
+export type EnrolmentTotpReply = z.infer<typeof EnrolmentTotpReply>;
+
+/**
+ * WebAuthn (passkeys), as @simplewebauthn/browser hands them over. The options are the
+ * library's PublicKeyCredential{Creation,Request}OptionsJSON, passed to startRegistration /
+ * startAuthentication as they are; the credential is what those return. Only the outline is
+ * checked here: @simplewebauthn/server verifies the rest, signature included.
+ */
+export const PasskeyOptions = z.looseObject({ challenge: z.string() });
+export type PasskeyOptions = z.infer<typeof PasskeyOptions>;
+const b64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/);
+export const PasskeyCredential = z.looseObject({
+  id: b64url.max(2048),
+  rawId: b64url.max(2048),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: b64url }),
+  clientExtensionResults: z.looseObject({}),
+});
+export const PasskeyRequest = z.object({ credential: PasskeyCredential });
+export type PasskeyRequest = z.infer<typeof PasskeyRequest>;
+
+export const ConsoleClient = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The caller's role in this client; null for an owner without one. */
+  role: StaffRole.nullable(),
+  origins: z.array(z.string()),
+});
+export type ConsoleClient = z.infer<typeof ConsoleClient>;
+export const ConsoleClientList = z.array(ConsoleClient);
+export const ConsoleClientParams = z.object({ clientId: z.string().min(1).max(64) });
