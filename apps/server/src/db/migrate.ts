@@ -16,6 +16,7 @@ import * as contactMailAndSignOutHint from './migrations/014-contact-mail-and-si
 import * as dateOfBirth from './migrations/015-date-of-birth.ts';
 import * as attemptLimits from './migrations/016-attempt-limits.ts';
 import * as catalogPunchouts from './migrations/019-catalog-punchouts.ts';
+import * as participantSearchKeys from './migrations/020-participant-search-keys.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -37,13 +38,22 @@ const migrations: Record<string, Migration> = {
   '015-date-of-birth': dateOfBirth,
   '016-attempt-limits': attemptLimits,
   '019-catalog-punchouts': catalogPunchouts,
+  '020-participant-search-keys': participantSearchKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  await report(new Migrator({ db, provider }).migrateToLatest());
+}
+
+/** Up to and including the named migration: a test of what a later one does to existing rows. */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  await report(new Migrator({ db, provider }).migrateTo(name));
+}
+
+async function report(outcome: ReturnType<Migrator['migrateToLatest']>): Promise<void> {
+  const { error, results } = await outcome;
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });

@@ -76,6 +76,16 @@ export interface ParticipantsTable {
   /** Cache of the ledger's sum, updated in the same transaction; null until the first entry. */
   balance: number | null;
   created_at: string;
+  /**
+   * Search keys (migration 020, docs/decisions/045): normalised username, "first last", "last
+   * first", e-mail and account number, made only by modules/participants/search-keys.ts
+   * (`withSearchKeys`). Required on insert so that no writer can leave them out.
+   */
+  search_username: string;
+  search_first_last: string;
+  search_last_first: string;
+  search_email: string;
+  search_account: string;
 }
 
 export interface ParticipantProgramsTable {

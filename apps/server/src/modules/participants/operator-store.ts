@@ -84,6 +84,11 @@ export async function upsertParticipants(db: Q, rows: readonly NewParticipant[])
           offers_experiences: eb.ref('excluded.offers_experiences'),
           ots_enabled: eb.ref('excluded.ots_enabled'),
           date_of_birth: eb.ref('excluded.date_of_birth'),
+          search_username: eb.ref('excluded.search_username'),
+          search_first_last: eb.ref('excluded.search_first_last'),
+          search_last_first: eb.ref('excluded.search_last_first'),
+          search_email: eb.ref('excluded.search_email'),
+          search_account: eb.ref('excluded.search_account'),
         })),
       )
       .execute();
