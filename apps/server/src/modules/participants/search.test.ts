@@ -70,6 +70,7 @@ describe.each(dialects)('participant search on %s', (dialect) => {
       { username: 'zoe', first: 'ZOË', last: 'Zwart', email: 'zoe@example.com', account: '3000006' },
       { username: 'spaced', first: 'Mary  Ann', last: 'Van   Dyke', email: 'mav@example.com', account: '3000007' },
       { username: 'renamed', first: 'Renata', last: 'Rename', email: 'renata@example.com', account: '3000008' },
+      { username: 'maria.garcia7', first: 'María', last: 'García', email: 'maria.garcia.7@example.com', account: '3000009' },
     ]);
   });
   afterAll(() => database.drop());
@@ -109,6 +110,14 @@ describe.each(dialects)('participant search on %s', (dialect) => {
     expect((await search('jdoe')).participants[0]?.matchedOn).toBe('username');
     expect(await usernames('doe')).toEqual(['jdoe42']);
     expect(await usernames('zwart')).toEqual(['zoe']);
+  });
+
+  it('shows a participant whose keys share a start once, at the first key the query matches', async () => {
+    const matched = async (query: string) => (await search(query)).participants.map((p) => `${p.username}:${p.matchedOn}`);
+    expect(await matched('maria')).toEqual(['maria.garcia7:name']);
+    expect(await matched('maria.garcia')).toEqual(['maria.garcia7:email']);
+    expect(await matched('maria.garcia7')).toEqual(['maria.garcia7:username']);
+    expect(await matched('garcia m')).toEqual(['maria.garcia7:name']);
   });
 
   it('ignores case, accents and repeated spaces on both sides', async () => {
@@ -205,7 +214,12 @@ describe.each(dialects)('participant search on %s', (dialect) => {
     /** Every participant of the clients with a key starting with the prefix, worked out here from the rows. */
     async function expected(clientIds: string[]): Promise<string[]> {
       const rows = await db.selectFrom('participants').selectAll().where('client_id', 'in', clientIds).execute();
-      return rows.filter((row) => Object.values(searchKeyColumns(row)).some((key) => key.startsWith(PREFIX))).map((row) => row.id);
+      return rows
+        .filter((row) => {
+          const keys = searchKeyColumns(row);
+          return SEARCH_COLUMNS.some((column) => keys[column].startsWith(PREFIX));
+        })
+        .map((row) => row.id);
     }
 
     async function allPages(clientIds: string[], limit: number): Promise<ParticipantSearchResult[]> {
@@ -268,9 +282,9 @@ describe.each(dialects)('participant search on %s', (dialect) => {
     });
   });
 
-  it('reads each key column through its index: a range on (client_id, key), no table scan', async () => {
+  it('reads each key column from its index alone: a range on (client_id, key), hidden keys skipped in the index, no table scan', async () => {
     const reads = SEARCH_COLUMNS.map((column) => ({ clientId: ACME, column, limit: 26 }));
-    const cursorRead = { clientId: NIMBUS, column: 'search_username' as const, after: { key: 'page.1', id: 'x' }, limit: 26 };
+    const cursorRead = { clientId: NIMBUS, column: 'search_username' as const, after: { key: 'page.1', id: 'x' }, limit: 26, shownOnlyFor: 2, through: 'pagett' };
     const query = searchStatement(db, { from: 'pa', to: 'pa\u{10FFFF}' }, [...reads, cursorRead]).compile();
     if (db.getExecutor().adapter instanceof PostgresAdapter) {
       // A few hundred rows would be read sequentially: asked to avoid that, the planner shows the index it can use.
@@ -279,17 +293,21 @@ describe.each(dialects)('participant search on %s', (dialect) => {
         const result = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]));
         return result.rows.map((row) => row['QUERY PLAN']).join('\n');
       });
-      for (const column of SEARCH_COLUMNS) expect(plan).toMatch(new RegExp(`Index Scan using participants_${column}_idx on participants[^\\n]*\\n\\s*Index Cond: \\(\\(client_id = '[^']+'::text\\) AND \\(${column} < [^\\n]*${column} >= `));
+      for (const column of SEARCH_COLUMNS) {
+        expect(plan).toMatch(new RegExp(`Index (Only )?Scan using participants_${column}_idx on participants[^\\n]*\\n\\s*Index Cond: \\(\\(client_id = '[^']+'::text\\) AND \\(${column} < [^\\n]*${column} >= `));
+      }
+      expect(plan).toMatch(/Index Cond: [^\n]*search_username <= [^\n]*search_username_hidden < 2/);
       expect(plan).not.toMatch(/Seq Scan|Bitmap/);
       // Byte order whatever the database's collation: the range is then exactly the prefix.
       const collations = await sql<{ collation_name: string | null }>`
-        select collation_name from information_schema.columns where table_name = 'participants' and column_name like 'search%'`.execute(db);
+        select collation_name from information_schema.columns where table_name = 'participants' and column_name like 'search%' and data_type = 'text'`.execute(db);
       expect(collations.rows.map((row) => row.collation_name)).toEqual(SEARCH_COLUMNS.map(() => 'C'));
     } else {
       const plan = (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]))).rows.map((row) => row.detail);
       for (const column of SEARCH_COLUMNS) {
-        expect(plan).toContain(`SEARCH participants USING INDEX participants_${column}_idx (client_id=? AND ${column}>? AND ${column}<?)`);
+        expect(plan).toContain(`SEARCH participants USING COVERING INDEX participants_${column}_idx (client_id=? AND ${column}>? AND ${column}<?)`);
       }
+      expect(plan).toContain('SEARCH participants USING COVERING INDEX participants_search_username_idx (client_id=? AND search_username>? AND search_username<?)');
       expect(plan.filter((line) => line.includes('participants'))).toHaveLength(reads.length + 1);
       expect(plan.some((line) => /SCAN participants/.test(line))).toBe(false);
     }

@@ -2,7 +2,7 @@ import type { ParticipantSearchReply, ParticipantSearchResult } from '@rewards/c
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { compareCodePoints, normaliseSearchText, SEARCH_COLUMNS, type SearchColumn } from './search-keys.ts';
-import { readSearchStreams, type StreamRead, type StreamRow } from './search-store.ts';
+import { participantsForSearch, readSearchStreams, type StreamRead, type StreamRow } from './search-store.ts';
 
 /**
  * Participant search for the console (issue 17, docs/decisions/045): the normalised query is a
@@ -37,19 +37,20 @@ const MATCHED_ON: Record<SearchColumn, ParticipantSearchResult['matchedOn']> = {
 
 /** Above every code point: `prefix + TOP` ends the range of keys that start with the prefix. */
 const TOP = '\u{10FFFF}';
-/** A stream read again when the page is not complete yet reads this many times more rows. */
-const GROWTH = 4;
-const MAX_READ = 2_000;
 
 /**
  * A page of the participants found, in one stable order: by the key they were found by (code
  * point order of the normalised text), then client, then which key, then id. A participant
  * with several matching keys is shown once, at the first of them in that order.
  *
- * How: one read per (client, key column), each a range of that column's index in (key, id)
- * order, `limit + 1` rows long; the reads are merged here. Rows of a participant shown at
- * another key are skipped, so a read may have to go on: the page is complete once `limit + 1`
- * rows to show lie before the point up to which every unfinished read has been read.
+ * How: one stream per (client, key column), each a range of that column's index in (key, id)
+ * order, merged here. First every stream reads `limit + 1` rows. A row whose participant is
+ * shown at another key is skipped, so that may not be a page yet: the page is final once
+ * `limit + 1` rows to show lie before the point up to which every unfinished stream has been
+ * read. Until then the streams behind read on, the database skipping the rows shown
+ * elsewhere; once `limit + 1` rows to show are known anywhere, the page cannot end after the
+ * last of them, so the streams read only up to its key. The work is the page's rows and the
+ * skipped rows before its end, never the rows before the cursor.
  * Bad input is a validation error (400), never a database error.
  */
 export async function searchParticipants(db: Db, input: ParticipantSearchInput): Promise<ParticipantSearchPage> {
@@ -61,28 +62,40 @@ export async function searchParticipants(db: Db, input: ParticipantSearchInput):
   const range: Range = { from: prefix, to: prefix + TOP };
 
   const streams: Stream[] = clientIds.flatMap((clientId) =>
-    SEARCH_COLUMNS.map((column, rank) => ({ clientId, column, rank, rows: [], done: false, after: startAfter(cursor, clientId, rank) })),
+    SEARCH_COLUMNS.map((column, rank) => ({ clientId, column, rank, rows: [], done: false, knownTo: undefined, after: startAfter(cursor, clientId, rank) })),
   );
-  await read(db, range, streams, limit + 1);
+  await read(db, range, streams, { limit: limit + 1 });
   for (;;) {
     // Up to `frontier` every stream has been read: what is shown before it is final.
     const open = streams.filter((s) => !s.done);
-    const frontier = open.length === 0 ? undefined : open.map(lastPosition).reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
+    const behind = open.length === 0 ? undefined : open.reduce((a, b) => (comparePositions(knownTo(a), knownTo(b)) <= 0 ? a : b));
+    const frontier = behind && knownTo(behind);
     const shown = streams
-      .flatMap((s) => s.rows.flatMap((row, index) => (shownHere(row, s, range) ? [{ row, at: { key: row[s.column], stream: s, index } }] : [])))
-      .filter(({ at }) => frontier === undefined || comparePositions(at, frontier) <= 0)
+      .flatMap((s) => s.rows.flatMap((row, index) => (row.hidden < prefix.length ? [{ row, at: { key: row.key, stream: s, index } }] : [])))
       .sort((a, b) => comparePositions(a.at, b.at));
-    if (shown.length > limit || frontier === undefined) {
-      const page = shown.slice(0, limit);
+    const final = frontier === undefined ? shown : shown.filter(({ at }) => comparePositions(at, frontier) <= 0);
+    if (final.length > limit || !behind) {
+      const page = final.slice(0, limit);
       const last = page.at(-1);
+      const found = new Map((await participantsForSearch(db, clientIds, page.map(({ row }) => row.id))).map((p) => [p.id, p]));
       return {
-        participants: page.map(({ row, at }) => toResult(row, at.stream.column)),
-        next: shown.length > limit && last ? encodeCursor(last.at.key, last.row.client_id, last.at.stream.rank, last.row.id) : null,
+        // A participant deleted since its key was read is left out.
+        participants: page.flatMap(({ row, at }) => {
+          const participant = found.get(row.id);
+          return participant ? [toResult(participant, at.stream.column)] : [];
+        }),
+        next: final.length > limit && last ? encodeCursor(last.at.key, last.at.stream.clientId, last.at.stream.rank, last.row.id) : null,
       };
     }
-    // The stream that holds the frontier back reads on, more each time.
-    const behind = frontier.stream;
-    await read(db, range, [behind], Math.min(MAX_READ, Math.max(limit + 1, behind.rows.length * GROWTH)));
+    const end = shown[limit]?.at.key;
+    if (end === undefined) {
+      // Fewer than a page to show in all that was read: the stream furthest behind reads on.
+      await read(db, range, [behind], { limit: limit + 1, shownOnlyFor: prefix.length });
+    } else {
+      // The page ends at `end` at the latest: each stream not read that far reads up to it.
+      const through: Position = { key: end, wholeKey: true };
+      await read(db, range, open.filter((s) => comparePositions(knownTo(s), through) < 0), { limit: limit + 1, shownOnlyFor: prefix.length, through: end });
+    }
   }
 }
 
@@ -97,25 +110,27 @@ interface Stream {
   rank: number;
   /** Every row read so far, in the database's (key, id) order. */
   rows: StreamRow[];
-  /** True when the last read returned fewer rows than asked: nothing more in the range. */
+  /** True when a read without an end returned fewer rows than asked: nothing more in the range. */
   done: boolean;
+  /** Set when a read up to a key returned fewer rows than asked: everything up to that key is known. */
+  knownTo: Position | undefined;
   /** Where its next read starts. */
   after: StreamRead['after'];
 }
 
-interface Position {
-  key: string;
-  stream: Stream;
-  /** The row's place in its stream: rows of one stream are in the database's order. */
-  index: number;
-}
+/**
+ * A place in the page order: a row of a stream (key, the stream's client and column, its index
+ * in the stream), or `wholeKey`: after every row whose key is `key`.
+ */
+type Position = { key: string; stream: Stream; index: number; wholeKey?: undefined } | { key: string; wholeKey: true };
 
-/** One statement reads on in each of these streams, `limit` rows at most each. */
-async function read(db: Db, range: Range, which: Stream[], limit: number): Promise<void> {
+/** One statement reads on in each of these streams. */
+async function read(db: Db, range: Range, which: Stream[], options: { limit: number; shownOnlyFor?: number; through?: string }): Promise<void> {
+  const { limit, shownOnlyFor, through } = options;
   const rows = await readSearchStreams(
     db,
     range,
-    which.map((s) => ({ clientId: s.clientId, column: s.column, after: s.after, limit })),
+    which.map((s) => ({ clientId: s.clientId, column: s.column, after: s.after, limit, shownOnlyFor, through })),
   );
   const counts = new Array<number>(which.length).fill(0);
   for (const row of rows) {
@@ -124,40 +139,31 @@ async function read(db: Db, range: Range, which: Stream[], limit: number): Promi
     counts[row.stream]! += 1;
   }
   which.forEach((stream, i) => {
-    if (counts[i]! < limit) stream.done = true;
     const last = stream.rows.at(-1);
-    if (last) stream.after = { key: last[stream.column], id: last.id };
+    if (counts[i]! === limit && last) {
+      stream.after = { key: last.key, id: last.id };
+      stream.knownTo = undefined;
+    } else if (through === undefined) stream.done = true;
+    else {
+      stream.after = { key: through, inclusive: false };
+      stream.knownTo = { key: through, wholeKey: true };
+    }
   });
 }
 
-function lastPosition(stream: Stream): Position {
-  const row = stream.rows.at(-1);
-  // A stream not done has read at least one row (it read `limit + 1` and got them all).
-  return { key: row ? row[stream.column] : '', stream, index: stream.rows.length - 1 };
+/** Up to where a stream not done is known: its last row, or the key a read went up to. */
+function knownTo(stream: Stream): Position {
+  if (stream.knownTo) return stream.knownTo;
+  // A stream not done has read rows: its last read returned as many as it asked for.
+  return { key: stream.rows.at(-1)!.key, stream, index: stream.rows.length - 1 };
 }
 
 /** The page order: key, client, key column, then the database's order within one stream. */
 function comparePositions(a: Position, b: Position): number {
-  return (
-    compareCodePoints(a.key, b.key) ||
-    compareCodePoints(a.stream.clientId, b.stream.clientId) ||
-    a.stream.rank - b.stream.rank ||
-    a.index - b.index
-  );
-}
-
-/** True when this is the participant's first matching key in the page order (key, then column). */
-function shownHere(row: StreamRow, stream: Stream, range: Range): boolean {
-  const here = row[stream.column];
-  for (const [rank, column] of SEARCH_COLUMNS.entries()) {
-    if (rank === stream.rank) continue;
-    const other = row[column];
-    // The database's range: from <= key < to.
-    if (!other.startsWith(range.from) || compareCodePoints(other, range.to) >= 0) continue;
-    const order = compareCodePoints(other, here);
-    if (order < 0 || (order === 0 && rank < stream.rank)) return false;
-  }
-  return true;
+  const byKey = compareCodePoints(a.key, b.key);
+  if (byKey !== 0) return byKey;
+  if (a.wholeKey || b.wholeKey) return (a.wholeKey ? 1 : 0) - (b.wholeKey ? 1 : 0);
+  return compareCodePoints(a.stream.clientId, b.stream.clientId) || a.stream.rank - b.stream.rank || a.index - b.index;
 }
 
 /**
@@ -172,7 +178,7 @@ function startAfter(cursor: Cursor | undefined, clientId: string, rank: number):
   return { key: cursor.key, inclusive: order > 0 };
 }
 
-function toResult(row: StreamRow, column: SearchColumn): ParticipantSearchResult {
+function toResult(row: Awaited<ReturnType<typeof participantsForSearch>>[number], column: SearchColumn): ParticipantSearchResult {
   return {
     clientId: row.client_id,
     id: row.id,
