@@ -18,7 +18,7 @@ import { median } from './history.ts';
 import { addSearchClients, fillPostgres, fillSqlite, SEARCH_CLIENTS } from './search-data.ts';
 
 export const SEARCH_BUDGET_MS = 50;
-const REPEAT = 40;
+const REPEAT = 100;
 const WARMUP = 5;
 
 export interface SearchCase {
@@ -64,6 +64,7 @@ const QUERIES = [
 ] as const;
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
+export const clients = (count: number) => `${count} client${count === 1 ? '' : 's'}`;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -110,9 +111,9 @@ async function engine(kind: 'sqlite' | 'postgres', dir: string, log: (line: stri
     }
     // A later page of the most common prefix, through the cursors, as paging on goes.
     cases.push(await measure(db, 'common prefix, page 20', 'ma', scopes[1]!, 20));
-    for (const c of cases) log(`  ${kind} ${c.name} "${c.query}" (${c.clients} client${c.clients > 1 ? 's' : ''}, page ${c.page}): ${c.found} found, median ${c.medianMs} ms, p95 ${c.p95Ms} ms`);
+    for (const c of cases) log(`  ${kind} ${c.name} "${c.query}" (${clients(c.clients)}, page ${c.page}): ${c.found} found, median ${c.medianMs} ms, p95 ${c.p95Ms} ms`);
     const worst = cases.reduce((a, b) => (b.p95Ms > a.p95Ms ? b : a));
-    log(`search on ${kind}: worst p95 ${worst.p95Ms} ms (${worst.name}, ${worst.clients} clients): ${worst.p95Ms < SEARCH_BUDGET_MS ? 'pass' : 'MISS'} against ${SEARCH_BUDGET_MS} ms`);
+    log(`search on ${kind}: worst p95 ${worst.p95Ms} ms (${worst.name}, ${clients(worst.clients)}): ${worst.p95Ms < SEARCH_BUDGET_MS ? 'pass' : 'MISS'} against ${SEARCH_BUDGET_MS} ms`);
     return { participants, generationSeconds, ...(databaseMb === undefined ? {} : { databaseMb }), cases };
   } catch (error) {
     const message = (error as Error).message.split('\n')[0] ?? 'failed';
