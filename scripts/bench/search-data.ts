@@ -140,6 +140,8 @@ export async function addSearchClients(db: Db): Promise<void> {
 export function fillSqlite(path: string, count: number): void {
   const database = new DatabaseSync(path);
   try {
+    // No journal and no syncing while it is written (WAL again at the end, as the portal opens it).
+    database.exec('PRAGMA journal_mode = OFF');
     database.exec('PRAGMA synchronous = OFF');
     database.exec('PRAGMA cache_size = -262144'); // 256 MiB: the indexes' pages stay in memory while they grow
     // The search indexes are built after the rows, as migration 020 builds them (one sort each
@@ -174,6 +176,7 @@ export function fillSqlite(path: string, count: number): void {
     database.exec('commit');
     for (const index of indexes) database.exec(index.sql);
     database.exec('ANALYZE');
+    database.exec('PRAGMA journal_mode = WAL');
   } finally {
     database.close();
   }
