@@ -3,13 +3,16 @@
  * machines are shared and noisy, so budgets are ratios to a baseline of the same run, counts
  * or sizes). See docs/decisions/016-benchmark.md.
  *
- * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery --postgres --check]
+ * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,search --postgres --check]
  *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
  *   --connections N   autocannon connections (default 16; login always 4)
  *   --only=…      the parts to run (default all but postgres; --postgres adds it); one part
  *                 alone, e.g. `npm run bench -- --only=recovery` (forgot-password and
  *                 forgot-user-id, match against no match: decision 042)
+ *   --search-participants N   the search part's data set (default 1,000,000; --quick: 100,000)
+ *   --search-postgres   the search part on PostgreSQL too (--postgres implies it)
  *   --check       exit 1 when a budget is missed
+ * One part alone, e.g. the search over a million participants: npm run bench -- --only=search
  * Writes bench/results/latest.json and bench/results/latest.md.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -28,9 +31,10 @@ import { startPortal, WEB_DIST } from './bench/portal.ts';
 import { runPostgres } from './bench/postgres.ts';
 import { addRecoveryData, runRecovery } from './bench/recovery.ts';
 import { writeResults, type Results } from './bench/report.ts';
+import { runSearch } from './bench/search.ts';
 import { runStartup } from './bench/startup.ts';
 
-const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery'] as const;
+const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery', 'search'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -40,6 +44,8 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     postgres: { type: 'boolean', default: false },
+    'search-participants': { type: 'string' },
+    'search-postgres': { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
   },
 });
@@ -50,6 +56,8 @@ const timing = {
   connections: Number(values.connections),
 };
 if (!(timing.seconds > 0) || !(timing.connections > 0)) throw new Error('--seconds and --connections take positive numbers');
+const searchParticipants = Number(values['search-participants'] ?? (quick ? 100_000 : 1_000_000));
+if (!Number.isInteger(searchParticipants) || searchParticipants < 1_000) throw new Error('--search-participants takes a whole number of at least 1000');
 const only = new Set<Part>(
   values.only
     ? values.only.split(',').map((p) => {
@@ -85,7 +93,8 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 
 // Like `npm start`: a web build older than its sources is rebuilt, so the bench never measures
 // yesterday's app.
-ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
+// The search part runs in this process and needs no web app.
+if ([...only].some((p) => p !== 'search')) ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
   if (only.has('api') || only.has('history') || only.has('browser') || only.has('recovery')) {
@@ -118,6 +127,10 @@ try {
   }
   if (only.has('startup')) results.startup = await part('startup', () => runStartup(dir, log));
   if (only.has('postgres')) results.postgres = await part('postgres', () => runPostgres(dir, timing, codes, log));
+  if (only.has('search')) {
+    const postgres = values.postgres || values['search-postgres'];
+    results.search = await part('search', () => runSearch(dir, log, { participants: searchParticipants, postgres }));
+  }
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

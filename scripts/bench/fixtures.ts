@@ -11,6 +11,7 @@ import { databaseConfigFromUrl } from '../../apps/server/src/config.ts';
 import { createDatabase, type Db } from '../../apps/server/src/db/database.ts';
 import { OTS_ALPHABET } from '../../apps/server/src/modules/ots/code.ts';
 import { insertOtsCodes, newOtsCodeRows } from '../../apps/server/src/modules/ots/store.ts';
+import { withSearchKeys } from '../../apps/server/src/modules/participants/search-keys.ts';
 import { CLI, ROOT } from './portal.ts';
 
 export const CLIENT_ID = 'acme';
@@ -61,16 +62,17 @@ export async function addBenchData(databaseUrl: string, codes: number): Promise<
 
     const statementId = randomUUID();
     const redeemId = randomUUID();
-    const person = (id: string, username: string, account: string, balance: number) => ({
-      ...demo,
-      id,
-      username,
-      username_key: username,
-      email: `${username}@example.com`,
-      account_number: account,
-      balance,
-      created_at: now.toISOString(),
-    });
+    const person = (id: string, username: string, account: string, balance: number) =>
+      withSearchKeys({
+        ...demo,
+        id,
+        username,
+        username_key: username,
+        email: `${username}@example.com`,
+        account_number: account,
+        balance,
+        created_at: now.toISOString(),
+      });
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('participants')

@@ -10,6 +10,7 @@ import type { LoadResult } from './load.ts';
 import { ROOT } from './portal.ts';
 import type { PostgresResults } from './postgres.ts';
 import { RECOVERY_TOLERANCE, withinTolerance, type RecoveryResults } from './recovery.ts';
+import { SEARCH_BUDGET_MS, type SearchEngineResults, type SearchResults } from './search.ts';
 import { ceilingLines } from './scale-ceiling.ts';
 import type { StartupResults } from './startup.ts';
 
@@ -24,6 +25,7 @@ export interface Results {
   lighthouse?: LighthouseResults;
   startup?: StartupResults;
   recovery?: RecoveryResults;
+  search?: SearchResults;
   budgets?: Budget[];
   /** Parts that threw, with the first line of their error. */
   failures?: Record<string, string>;
@@ -131,6 +133,7 @@ export function markdown(r: Results): string {
       '',
     );
   }
+  if (r.search) lines.push(...searchLines(r.search));
   if (r.startup || r.api) {
     const parts: string[] = [];
     if (r.startup) parts.push(`\`npm start\` to /healthz: ${r.startup.freshDatabaseSeconds} s on a fresh database, ${r.startup.restartSeconds} s on a restart with nothing changed (then ${r.startup.rssAfterStartMb ?? '?'} MB resident)`);
@@ -146,6 +149,30 @@ export function markdown(r: Results): string {
     lines.push('');
   }
   return lines.join('\n');
+}
+
+function searchLines(search: SearchResults): string[] {
+  const engines: [string, SearchEngineResults | { error: string } | undefined][] = [['SQLite', search.sqlite], ['PostgreSQL', search.postgres]];
+  const measured = engines.filter((e): e is [string, SearchEngineResults] => e[1] !== undefined && !('error' in e[1]));
+  const lines = [`**Participant search** (the service in-process over the real database; ${SEARCH_BUDGET_MS} ms budget on SQLite)`, ''];
+  for (const [name, result] of engines) {
+    if (result && 'error' in result) lines.push(`${name}: not measured (${result.error}).`, '');
+  }
+  if (measured.length === 0) return lines;
+  for (const [name, result] of measured) {
+    lines.push(`${name}: ${n(result.participants)} participants over 4 clients, written in ${result.generationSeconds} s${result.databaseMb === undefined ? '' : ` (${result.databaseMb} MB)`}.`);
+  }
+  lines.push('', `| query | clients | page | found | ${measured.map(([name]) => `${name} median ms | ${name} p95 ms`).join(' | ')} |`, `|---|---:|---:|---:|${measured.map(() => '---:|---:|').join('')}`);
+  const first = measured[0]![1];
+  for (const [i, c] of first.cases.entries()) {
+    const cells = measured.map(([, result]) => {
+      const same = result.cases[i];
+      return same ? `${same.medianMs} | ${same.p95Ms}` : '– | –';
+    });
+    lines.push(`| ${c.name} \`${c.query}\` | ${c.clients} | ${c.page} | ${c.found} | ${cells.join(' | ')} |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 export async function writeResults(r: Results): Promise<{ markdown: string }> {

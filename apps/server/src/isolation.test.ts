@@ -12,6 +12,7 @@ import { partnerSecretHash } from './modules/catalog/partner-service.ts';
 import { appendLedgerEntry } from './modules/ledger/store.ts';
 import { createAdminKey } from './modules/launch-as/admin-keys.ts';
 import { issueLaunchToken } from './modules/launch-as/service.ts';
+import { withSearchKeys } from './modules/participants/search-keys.ts';
 import { findParticipantByUsername } from './modules/participants/store.ts';
 import { insertOtsCodes, newOtsCodeRows } from './modules/ots/store.ts';
 
@@ -291,7 +292,7 @@ describe.each(dialects)('two clients share nothing, on %s', (dialect) => {
     // Gina may redeem codes: a refusal then comes from the code's client, not from her settings.
     await db.updateTable('participants').set({ ots_enabled: 1 }).where('client_id', '=', OTHER_CLIENT_ID).execute();
     const [onlyId, pendingId] = [randomUUID(), randomUUID()];
-    const globexPerson = (id: string, p: { username: string; accountNumber: string; lastName: string }, status: 'active' | 'pending') => ({
+    const globexPerson = (id: string, p: { username: string; accountNumber: string; lastName: string }, status: 'active' | 'pending') => withSearchKeys({
       id,
       client_id: OTHER_CLIENT_ID,
       username: p.username,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../src/db/database.ts';
 import { hashPassword } from '../src/modules/auth/password.ts';
 import { appendLedgerEntry } from '../src/modules/ledger/store.ts';
+import { withSearchKeys } from '../src/modules/participants/search-keys.ts';
 
 export const OTHER_CLIENT_ID = 'globex';
 export const OTHER_PASSWORD = 'Globex-Secret-1!';
@@ -39,25 +40,27 @@ export async function seedOtherClient(db: Db): Promise<void> {
   const participantId = randomUUID();
   await db
     .insertInto('participants')
-    .values({
-      id: participantId,
-      client_id: OTHER_CLIENT_ID,
-      username: 'demo',
-      username_key: 'demo',
-      email: 'demo@globex.example',
-      first_name: 'Gina',
-      last_name: 'Globex',
-      password_hash: await hashPassword(OTHER_PASSWORD),
-      status: 'active',
-      locale: 'fr-FR',
-      account_number: '9000001',
-      offers_merchandise: 0,
-      offers_experiences: 0,
-      ots_enabled: 0,
-      privacy_ack_version: 0,
-      balance: null,
-      created_at: now,
-    })
+    .values(
+      withSearchKeys({
+        id: participantId,
+        client_id: OTHER_CLIENT_ID,
+        username: 'demo',
+        username_key: 'demo',
+        email: 'demo@globex.example',
+        first_name: 'Gina',
+        last_name: 'Globex',
+        password_hash: await hashPassword(OTHER_PASSWORD),
+        status: 'active',
+        locale: 'fr-FR',
+        account_number: '9000001',
+        offers_merchandise: 0,
+        offers_experiences: 0,
+        ots_enabled: 0,
+        privacy_ack_version: 0,
+        balance: null,
+        created_at: now,
+      }),
+    )
     .execute();
   // Gina's 77 points are a real ledger entry, so the ledger invariant holds for both clients.
   await db.transaction().execute((trx) =>

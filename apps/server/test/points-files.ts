@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { Db } from '../src/db/database.ts';
+import { withSearchKeys } from '../src/modules/participants/search-keys.ts';
 
 /**
  * Generated points files and the participants they name, for the import's tests and its
@@ -19,26 +20,28 @@ export async function addGeneratedParticipants(db: Db, clientId: string, count: 
     const rows = [];
     for (let index = from; index < Math.min(count, from + CHUNK); index += 1) {
       const username = generatedUsername(index);
-      rows.push({
-        id: `${clientId}-${username}`,
-        client_id: clientId,
-        username,
-        username_key: username,
-        email: `${username}@example.com`,
-        first_name: 'Generated',
-        last_name: username,
-        // Not a hash of anything: nobody signs in as a generated participant.
-        password_hash: '!',
-        status: 'active',
-        locale: 'en-US',
-        account_number: `G${username}`,
-        offers_merchandise: 1,
-        offers_experiences: 1,
-        ots_enabled: 1,
-        privacy_ack_version: 0,
-        balance: null,
-        created_at: now.toISOString(),
-      });
+      rows.push(
+        withSearchKeys({
+          id: `${clientId}-${username}`,
+          client_id: clientId,
+          username,
+          username_key: username,
+          email: `${username}@example.com`,
+          first_name: 'Generated',
+          last_name: username,
+          // Not a hash of anything: nobody signs in as a generated participant.
+          password_hash: '!',
+          status: 'active',
+          locale: 'en-US',
+          account_number: `G${username}`,
+          offers_merchandise: 1,
+          offers_experiences: 1,
+          ots_enabled: 1,
+          privacy_ack_version: 0,
+          balance: null,
+          created_at: now.toISOString(),
+        }),
+      );
     }
     await db.insertInto('participants').values(rows).onConflict((oc) => oc.doNothing()).execute();
   }

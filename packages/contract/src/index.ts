@@ -14,3 +14,4 @@ export * from './activation-fields.ts';
 export * from './sso.ts';
 export * from './launch-as.ts';
 export * from './admin.ts';
+export * from './participant-search.ts';

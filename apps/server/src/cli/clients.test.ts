@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, ClientData, type UserData } from '@rewards/contract';
 import { seedDemo } from '../db/seed/demo.ts';
 import { hashPassword } from '../modules/auth/password.ts';
+import { withSearchKeys } from '../modules/participants/search-keys.ts';
 import { partnerSecretHash } from '../modules/catalog/partner-service.ts';
 import { appOver } from '../../test/app-over.ts';
 import { runRewards, rewardsJson } from '../../test/cli.ts';
@@ -88,11 +89,11 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
 
     await database.db
       .insertInto('participants')
-      .values({
+      .values(withSearchKeys({
         id: randomUUID(), client_id: 'initrode', username: 'demo', username_key: 'demo', email: 'demo@initrode.example', first_name: 'Ida', last_name: 'Initrode',
         password_hash: await hashPassword(PASSWORD), status: 'active', locale: 'fr-FR', account_number: '42', offers_merchandise: 1, offers_experiences: 0, ots_enabled: 0,
         privacy_ack_version: 2, balance: null, created_at: new Date().toISOString(),
-      })
+      }))
       .execute();
     const portal = await appOver(database);
     try {

@@ -18,6 +18,7 @@ import * as attemptLimits from './migrations/016-attempt-limits.ts';
 import * as portalUrl from './migrations/017-portal-url.ts';
 import * as mailRenderedAtDelivery from './migrations/018-mail-rendered-at-delivery.ts';
 import * as catalogPunchouts from './migrations/019-catalog-punchouts.ts';
+import * as participantSearchKeys from './migrations/020-participant-search-keys.ts';
 import * as staff from './migrations/021-staff.ts';
 import type { Db } from './database.ts';
 
@@ -42,17 +43,32 @@ const migrations: Record<string, Migration> = {
   '017-portal-url': portalUrl,
   '018-mail-rendered-at-delivery': mailRenderedAtDelivery,
   '019-catalog-punchouts': catalogPunchouts,
+  '020-participant-search-keys': participantSearchKeys,
   '021-staff': staff,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Db): Promise<void> {
-  // Numbers are handed out to work done in parallel and land in any order (018 after 019): a
-  // database that already ran a later one still takes an earlier newcomer. Each migration
-  // touches only its own tables and columns, so their order between branches does not matter.
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
+  await report(migrator(db).migrateToLatest());
+}
+
+/** Up to and including the named migration: a test of what a later one does to existing rows. */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  await report(migrator(db).migrateTo(name));
+}
+
+/**
+ * Numbers are handed out to work done in parallel and land in any order (018 after 019): a
+ * database that already ran a later one still takes an earlier newcomer. Each migration touches
+ * only its own tables and columns, so their order between branches does not matter.
+ */
+function migrator(db: Db): Migrator {
+  return new Migrator({ db, provider, allowUnorderedMigrations: true });
+}
+
+async function report(outcome: ReturnType<Migrator['migrateToLatest']>): Promise<void> {
+  const { error, results } = await outcome;
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });

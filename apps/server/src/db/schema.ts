@@ -76,6 +76,22 @@ export interface ParticipantsTable {
   /** Cache of the ledger's sum, updated in the same transaction; null until the first entry. */
   balance: number | null;
   created_at: string;
+  /**
+   * Search keys (migration 020, docs/decisions/045): normalised "first last", "last first",
+   * username, e-mail and account number, each with the query length up to which it is hidden
+   * by an earlier key of the participant; made only by modules/participants/search-keys.ts
+   * (`withSearchKeys`). Required on insert so that no writer can leave them out.
+   */
+  search_first_last: string;
+  search_first_last_hidden: number;
+  search_last_first: string;
+  search_last_first_hidden: number;
+  search_username: string;
+  search_username_hidden: number;
+  search_email: string;
+  search_email_hidden: number;
+  search_account: string;
+  search_account_hidden: number;
 }
 
 export interface ParticipantProgramsTable {

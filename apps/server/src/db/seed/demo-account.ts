@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import type { DemoSeedContext } from './demo-context.ts';
 
 /**
@@ -11,24 +12,26 @@ export const WAITING = { username: 'waiting', accountNumber: '1000008', lastName
 export async function seedDemoAccount(ctx: DemoSeedContext): Promise<void> {
   await ctx.trx
     .insertInto('participants')
-    .values({
-      id: randomUUID(),
-      client_id: ctx.clientId,
-      username: WAITING.username,
-      username_key: WAITING.username,
-      email: `${WAITING.username}@example.com`,
-      first_name: 'Wes',
-      last_name: WAITING.lastName,
-      password_hash: ctx.demoPasswordHash,
-      status: 'pending',
-      locale: 'fr-FR',
-      account_number: WAITING.accountNumber,
-      offers_merchandise: 1,
-      offers_experiences: 1,
-      ots_enabled: 1,
-      privacy_ack_version: 0,
-      balance: null,
-      created_at: ctx.now.toISOString(),
-    })
+    .values(
+      withSearchKeys({
+        id: randomUUID(),
+        client_id: ctx.clientId,
+        username: WAITING.username,
+        username_key: WAITING.username,
+        email: `${WAITING.username}@example.com`,
+        first_name: 'Wes',
+        last_name: WAITING.lastName,
+        password_hash: ctx.demoPasswordHash,
+        status: 'pending',
+        locale: 'fr-FR',
+        account_number: WAITING.accountNumber,
+        offers_merchandise: 1,
+        offers_experiences: 1,
+        ots_enabled: 1,
+        privacy_ack_version: 0,
+        balance: null,
+        created_at: ctx.now.toISOString(),
+      }),
+    )
     .execute();
 }

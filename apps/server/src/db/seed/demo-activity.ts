@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NewLedgerEntry } from '../schema.ts';
+import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import type { DemoSeedContext } from './demo-context.ts';
 import { demoEntries } from './demo-descriptions.ts';
 
@@ -77,25 +78,27 @@ export async function seedDemoActivity(ctx: DemoSeedContext): Promise<void> {
   const history = bigspenderHistory(clientId, id, now);
   await trx
     .insertInto('participants')
-    .values({
-      id,
-      client_id: clientId,
-      username: BIGSPENDER.username,
-      username_key: BIGSPENDER.username,
-      email: `${BIGSPENDER.username}@example.com`,
-      first_name: 'Bea',
-      last_name: 'Bigspender',
-      password_hash: ctx.demoPasswordHash,
-      status: 'active',
-      locale: 'en-US',
-      account_number: BIGSPENDER.accountNumber,
-      offers_merchandise: 1,
-      offers_experiences: 1,
-      ots_enabled: 1,
-      privacy_ack_version: 0,
-      balance: history.reduce((sum, row) => sum + row.amount, 0),
-      created_at: now.toISOString(),
-    })
+    .values(
+      withSearchKeys({
+        id,
+        client_id: clientId,
+        username: BIGSPENDER.username,
+        username_key: BIGSPENDER.username,
+        email: `${BIGSPENDER.username}@example.com`,
+        first_name: 'Bea',
+        last_name: 'Bigspender',
+        password_hash: ctx.demoPasswordHash,
+        status: 'active',
+        locale: 'en-US',
+        account_number: BIGSPENDER.accountNumber,
+        offers_merchandise: 1,
+        offers_experiences: 1,
+        ots_enabled: 1,
+        privacy_ack_version: 0,
+        balance: history.reduce((sum, row) => sum + row.amount, 0),
+        created_at: now.toISOString(),
+      }),
+    )
     .execute();
   await trx.insertInto('participant_programs').values({ client_id: clientId, participant_id: id, program_name: PROGRAM, position: 0 }).execute();
   for (let from = 0; from < history.length; from += CHUNK) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { contentKeys, rulesKey } from '@rewards/contract';
 import type { NewLedgerEntry, NewParticipant } from '../schema.ts';
+import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import type { DemoSeedContext } from './demo-context.ts';
 import { demoEntries } from './demo-descriptions.ts';
 
@@ -151,28 +152,30 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
   const entries: NewLedgerEntry[] = [];
   for (const [index, person] of PARTICIPANTS.entries()) {
     const participantId = randomUUID();
-    participants.push({
-      id: participantId,
-      client_id: id,
-      username: person.username,
-      username_key: person.username.toLowerCase(),
-      email: `${person.username}@nimbus.example`,
-      first_name: person.firstName,
-      last_name: person.lastName,
-      password_hash: demoPasswordHash,
-      status: person.pending ? 'pending' : 'active',
-      locale: person.locale,
-      account_number: String(2_000_001 + index),
-      offers_merchandise: 0,
-      offers_experiences: 0,
-      // On-the-spot codes are offered (the home shows where to enter one); catalogs are not.
-      ots_enabled: 1,
-      privacy_ack_version: 0,
-      date_of_birth: person.pending?.dateOfBirth ?? null,
-      // The cached balance is the entries' sum, written with them (no entry: no balance yet).
-      balance: person.amounts.length > 0 ? person.amounts.reduce((a, b) => a + b, 0) : null,
-      created_at: created,
-    });
+    participants.push(
+      withSearchKeys({
+        id: participantId,
+        client_id: id,
+        username: person.username,
+        username_key: person.username.toLowerCase(),
+        email: `${person.username}@nimbus.example`,
+        first_name: person.firstName,
+        last_name: person.lastName,
+        password_hash: demoPasswordHash,
+        status: person.pending ? 'pending' : 'active',
+        locale: person.locale,
+        account_number: String(2_000_001 + index),
+        offers_merchandise: 0,
+        offers_experiences: 0,
+        // On-the-spot codes are offered (the home shows where to enter one); catalogs are not.
+        ots_enabled: 1,
+        privacy_ack_version: 0,
+        date_of_birth: person.pending?.dateOfBirth ?? null,
+        // The cached balance is the entries' sum, written with them (no entry: no balance yet).
+        balance: person.amounts.length > 0 ? person.amounts.reduce((a, b) => a + b, 0) : null,
+        created_at: created,
+      }),
+    );
     person.amounts.forEach((amount, n) => {
       const described = amount < 0 ? demoEntries.experience('spa day', 'ledger.item.spaDay') : n % 2 === 0 ? demoEntries.monthlyTarget(PROGRAM) : demoEntries.spotBonus();
       entries.push({

@@ -3,6 +3,7 @@ import type { Db } from '../database.ts';
 import type { NewParticipant } from '../schema.ts';
 import { hashPassword } from '../../modules/auth/password.ts';
 import { appendLedgerEntry, type LedgerMovement } from '../../modules/ledger/store.ts';
+import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import { ACME_LOGO_SVG } from './acme-logo.ts';
 import { seedDemoAccount } from './demo-account.ts';
 import { seedDemoActivity } from './demo-activity.ts';
@@ -171,7 +172,7 @@ export async function seedDemo(db: Db, now = new Date(), options: DemoSeedOption
     for (const [index, person] of list.entries()) {
       const id = randomUUID();
       participantIds.set(person.username, id);
-      const row: NewParticipant = {
+      const row: NewParticipant = withSearchKeys({
         id,
         client_id: DEMO_CLIENT_ID,
         username: person.username,
@@ -189,7 +190,7 @@ export async function seedDemo(db: Db, now = new Date(), options: DemoSeedOption
         privacy_ack_version: 0,
         balance: null,
         created_at: created,
-      };
+      });
       await trx.insertInto('participants').values(row).execute();
       if (person.programs.length > 0) {
         await trx

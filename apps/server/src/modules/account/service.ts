@@ -16,6 +16,7 @@ import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { findClient } from '../clients/store.ts';
 import { queueMail, queueNoMail } from '../mail/outbox.ts';
 import { buildUserData } from '../participants/service.ts';
+import { searchKeyColumns } from '../participants/search-keys.ts';
 import { findParticipant, usernameKey } from '../participants/store.ts';
 import { profileErrors } from '../profile/service.ts';
 import { deleteParticipantSessions } from '../sessions/store.ts';
@@ -112,6 +113,7 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
         passwordHash,
         username,
         usernameKey: key,
+        searchKeys: searchKeyColumns({ ...participant, username }),
         privacyAckVersion: Math.max(participant.privacy_ack_version, privacyVersion),
       });
       if (!activated) throw accountErrors.alreadyActive();

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { PasswordReset } from '../../db/schema.ts';
+import type { SearchKeyColumns } from '../participants/search-keys.ts';
 import type { Locator } from './characteristics.ts';
 
 /** The participant an activation's unique fact names, whatever their status. */
@@ -20,12 +21,15 @@ export async function usernameTakenByOther(db: Db, clientId: string, key: string
   return row !== undefined;
 }
 
-/** Pending → active with its password, username and privacy acknowledgement; false if it was no longer pending. */
+/**
+ * Pending → active with its password, username (and the search keys made with it) and privacy
+ * acknowledgement; false if it was no longer pending.
+ */
 export async function activateParticipant(
   db: Db,
   clientId: string,
   participantId: string,
-  change: { passwordHash: string; username: string; usernameKey: string; privacyAckVersion: number },
+  change: { passwordHash: string; username: string; usernameKey: string; searchKeys: SearchKeyColumns; privacyAckVersion: number },
 ): Promise<boolean> {
   const result = await db
     .updateTable('participants')
@@ -33,6 +37,7 @@ export async function activateParticipant(
       password_hash: change.passwordHash,
       username: change.username,
       username_key: change.usernameKey,
+      ...change.searchKeys,
       privacy_ack_version: change.privacyAckVersion,
       status: 'active',
     })

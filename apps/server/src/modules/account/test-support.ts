@@ -4,6 +4,7 @@ import { API_BASE, CLIENT_HEADER } from '@rewards/contract';
 import type { TestApp } from '../../../test/test-app.ts';
 import { DEMO_ORIGIN } from '../../../test/test-app.ts';
 import { hashPassword } from '../auth/password.ts';
+import { withSearchKeys } from '../participants/search-keys.ts';
 
 /** A participant of the demo client made for one test, so tests share no state. */
 export async function addParticipant(
@@ -13,25 +14,27 @@ export async function addParticipant(
   const id = randomUUID();
   await t.database.db
     .insertInto('participants')
-    .values({
-      id,
-      client_id: 'acme',
-      username: person.username,
-      username_key: person.username.toLowerCase(),
-      email: person.email ?? `${person.username}@example.com`,
-      first_name: 'Test',
-      last_name: person.lastName,
-      password_hash: person.password ? await hashPassword(person.password) : '',
-      status: person.status ?? 'pending',
-      locale: 'fr-FR',
-      account_number: person.accountNumber,
-      offers_merchandise: 1,
-      offers_experiences: 1,
-      ots_enabled: 1,
-      privacy_ack_version: 0,
-      balance: null,
-      created_at: new Date().toISOString(),
-    })
+    .values(
+      withSearchKeys({
+        id,
+        client_id: 'acme',
+        username: person.username,
+        username_key: person.username.toLowerCase(),
+        email: person.email ?? `${person.username}@example.com`,
+        first_name: 'Test',
+        last_name: person.lastName,
+        password_hash: person.password ? await hashPassword(person.password) : '',
+        status: person.status ?? 'pending',
+        locale: 'fr-FR',
+        account_number: person.accountNumber,
+        offers_merchandise: 1,
+        offers_experiences: 1,
+        ots_enabled: 1,
+        privacy_ack_version: 0,
+        balance: null,
+        created_at: new Date().toISOString(),
+      }),
+    )
     .execute();
   return id;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EmailAddress, isIsoDate, OLDEST_BIRTH_DATE } from '@rewards/contract';
 import type { NewParticipant } from '../../db/schema.ts';
 import { hashPassword } from '../auth/password.ts';
+import { withSearchKeys } from './search-keys.ts';
 
 /** What an operator may set on a participant, by `participants create` or a line of an import. */
 export interface ParticipantFields {
@@ -159,12 +160,15 @@ export async function unusablePasswordHash(): Promise<string> {
 }
 
 
-/** The participants row of checked fields: one shape for `participants create` and the import. */
+/**
+ * The participants row of checked fields, search keys included: one shape for `participants
+ * create`, `participants update` and the import.
+ */
 export function participantRow(
   fields: ParticipantFields,
   row: { id: string; clientId: string; usernameKey: string; passwordHash: string; status: string; createdAt: string },
 ): NewParticipant {
-  return {
+  return withSearchKeys({
     id: row.id,
     client_id: row.clientId,
     username: fields.username,
@@ -183,5 +187,5 @@ export function participantRow(
     date_of_birth: fields.dateOfBirth ?? null,
     balance: null,
     created_at: row.createdAt,
-  };
+  });
 }

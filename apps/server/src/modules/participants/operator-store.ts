@@ -4,7 +4,7 @@ import type { Database, NewParticipant } from '../../db/schema.ts';
 /** A database or a transaction: the operator's reads run in either. */
 type Q = Kysely<Database>;
 
-/** Rows per multi-row INSERT: 18 values a participant stays far below both engines' limit of bound values. */
+/** Rows per multi-row INSERT: 28 values a participant (search keys included) stay below both engines' limit of bound values. */
 const INSERT_CHUNK = 500;
 
 /** The columns an operator compares and sets (never the password hash). */
@@ -84,6 +84,16 @@ export async function upsertParticipants(db: Q, rows: readonly NewParticipant[])
           offers_experiences: eb.ref('excluded.offers_experiences'),
           ots_enabled: eb.ref('excluded.ots_enabled'),
           date_of_birth: eb.ref('excluded.date_of_birth'),
+          search_first_last: eb.ref('excluded.search_first_last'),
+          search_first_last_hidden: eb.ref('excluded.search_first_last_hidden'),
+          search_last_first: eb.ref('excluded.search_last_first'),
+          search_last_first_hidden: eb.ref('excluded.search_last_first_hidden'),
+          search_username: eb.ref('excluded.search_username'),
+          search_username_hidden: eb.ref('excluded.search_username_hidden'),
+          search_email: eb.ref('excluded.search_email'),
+          search_email_hidden: eb.ref('excluded.search_email_hidden'),
+          search_account: eb.ref('excluded.search_account'),
+          search_account_hidden: eb.ref('excluded.search_account_hidden'),
         })),
       )
       .execute();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
+import { withSearchKeys } from '../participants/search-keys.ts';
 import { sealSecret, secretKey } from './secret-box.ts';
 import { updateClientSsoSettings, upsertClientSso } from './store.ts';
 
@@ -39,6 +40,6 @@ export async function copyParticipant(db: Db, clientId: string, fromUsername: st
   const from = await db.selectFrom('participants').selectAll().where('client_id', '=', clientId).where('username_key', '=', fromUsername).executeTakeFirstOrThrow();
   await db
     .insertInto('participants')
-    .values({ ...from, id: randomUUID(), username, username_key: username.toLowerCase(), account_number: `${from.account_number}9`, balance: null })
+    .values(withSearchKeys({ ...from, id: randomUUID(), username, username_key: username.toLowerCase(), account_number: `${from.account_number}9`, balance: null }))
     .execute();
 }
