@@ -119,6 +119,7 @@ export async function addSearchClients(db: Db): Promise<void> {
       SEARCH_CLIENTS.map(({ id }) => ({
         id,
         name: id,
+        portal_url: `https://${id}.example`,
         default_locale: 'en-US',
         logo: '<svg xmlns="http://www.w3.org/2000/svg"/>',
         brand_color: '#000000',

@@ -35,6 +35,7 @@ describe.each(dialects)('migration 020 on the participants of an existing databa
       .values({
         id: 'before',
         name: 'Before Search',
+        portal_url: 'https://before.example',
         default_locale: 'en-US',
         logo: '<svg xmlns="http://www.w3.org/2000/svg"/>',
         brand_color: '#000000',
