@@ -73,9 +73,12 @@ export async function giveBack(db: Q, slots: Slots): Promise<void> {
  * An attempt that succeeded (a right password, matching activation facts): its slots are given
  * back, and what `forgive` had taken is forgotten. Daily counts are never forgiven this way.
  */
-export async function succeeded(db: Q, slots: Slots, forgive: readonly string[] = []): Promise<void> {
-  await giveBack(db, slots);
-  if (forgive.length > 0) await clearLimits(db, slots.clientId, forgive);
+export async function succeeded(db: Db, slots: Slots, forgive: readonly string[] = []): Promise<void> {
+  // One transaction: one commit to wait for, not one per subject.
+  await db.transaction().execute(async (trx) => {
+    await giveBack(trx, slots);
+    if (forgive.length > 0) await clearLimits(trx, slots.clientId, forgive);
+  });
 }
 
 /** Forgets what these subjects have taken (a right password clears earlier wrong ones; an operator's unlock). */
