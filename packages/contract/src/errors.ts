@@ -82,6 +82,9 @@ export const ErrorCode = {
   staffPasswordRulesNotMet: 92006,
   staffEnrolmentStep: 92007,
   staffNoPasskey: 92008,
+  /** Staff management and adjustments above the agents' limit: pass a second factor again (step-up). */
+  staffFreshSecondFactorRequired: 92009,
+  /** Reserved for the console's participant actions (92010-92049) and staff management (92050-92089). */
   staffDisabled: 92403,
   staffCrossSite: 92404,
   staffThrottled: 92429,

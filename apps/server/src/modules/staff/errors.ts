@@ -13,5 +13,6 @@ export const staffErrors = {
   enrolmentUsed: () => new ApiError(409, ErrorCode.staffEnrolmentUsed, 'console.error.enrolmentUsed', 'This enrolment link has been used'),
   enrolmentStep: () => new ApiError(409, ErrorCode.staffEnrolmentStep, 'console.error.enrolmentStep', 'Set a password first'),
   noPasskey: () => new ApiError(409, ErrorCode.staffNoPasskey, 'console.error.noPasskey', 'No passkey is registered for this account'),
+  freshSecondFactorRequired: () => new ApiError(403, ErrorCode.staffFreshSecondFactorRequired, 'console.error.freshSecondFactor', 'Confirm it is you: pass your second factor again'),
   passwordRulesNotMet: () => new ApiError(400, ErrorCode.staffPasswordRulesNotMet, 'console.error.passwordRules', 'The password does not meet the rules'),
 };

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerAsyncHookHandler } from 'fastify';
 import type { StaffRole } from '@rewards/contract/console';
+import { FRESH_SECOND_FACTOR_MINUTES } from '@rewards/contract/console-staff';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { staffErrors } from './errors.ts';
@@ -111,4 +112,14 @@ export function requireRole(db: Db, site: ConsoleOrigin, clientIdOf: (request: F
 export function staffOf(request: FastifyRequest): LiveStaffSession {
   if (!request.staff) throw errors.sessionRequired();
   return request.staff;
+}
+
+/**
+ * Staff management and adjustments above the agents' limit need a second factor passed within
+ * the last FRESH_SECOND_FACTOR_MINUTES (a step-up renews it); else 403 with its own code, which
+ * the console answers by asking for the factor.
+ */
+export function requireFreshSecondFactor(live: LiveStaffSession, now: Date = new Date()): void {
+  const at = live.session.second_factor_at;
+  if (!at || now.getTime() - Date.parse(at) > FRESH_SECOND_FACTOR_MINUTES * 60_000) throw staffErrors.freshSecondFactorRequired();
 }
