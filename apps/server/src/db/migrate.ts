@@ -20,6 +20,7 @@ import * as mailRenderedAtDelivery from './migrations/018-mail-rendered-at-deliv
 import * as catalogPunchouts from './migrations/019-catalog-punchouts.ts';
 import * as participantSearchKeys from './migrations/020-participant-search-keys.ts';
 import * as staff from './migrations/021-staff.ts';
+import * as consoleAdjustments from './migrations/022-console-adjustments.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '019-catalog-punchouts': catalogPunchouts,
   '020-participant-search-keys': participantSearchKeys,
   '021-staff': staff,
+  '022-console-adjustments': consoleAdjustments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -645,6 +645,22 @@ export interface Database {
 
 }
 
+// ── console adjustments (migration 022, docs/decisions/048) ──────────────
+
+export interface LedgerEntriesTable {
+  /** Why staff or an operator adjusted: never shown to the participant. */
+  internal_note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who posted it (staff e-mail, operator name@host); null for imports, codes, orders. */
+  posted_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The console form's key, unique per client: a double click posts once. */
+  request_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface ClientsTable {
+  /** Points (credits and debits together) one support agent may adjust per day. */
+  agent_daily_adjustment_limit: ColumnType<number, number | undefined, number>;
+}
+
 export type Client = Selectable<ClientsTable>;
 export type NewClient = Insertable<ClientsTable>;
 export type Participant = Selectable<ParticipantsTable>;
