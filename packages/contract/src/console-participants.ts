@@ -154,8 +154,9 @@ export const DetailsRequest = z.object({
   reason: Reason,
 });
 export type DetailsRequest = z.infer<typeof DetailsRequest>;
-/** Every action but adjustments and launch-as answers with the page as it now is. */
-export const ActionReply = ConsoleParticipant;
+/** Every action but adjustments and launch-as answers with its audit entry's id; the app then refetches the page. */
+export const ActionReply = z.object({ auditId: z.string() });
+export type ActionReply = z.infer<typeof ActionReply>;
 
 export const ConsoleClientSettings = z.object({
   /** The most points (credits and debits together) one support agent may adjust per day in this client. */
