@@ -31,6 +31,7 @@ import { endStaffSession, staffMe } from './sessions.ts';
 import { signInWithPassword, signInWithRecoveryCode, signInWithTotp, type StaffContext } from './sign-in.ts';
 import { hashSessionId } from '../sessions/session-id.ts';
 import { clientForStaff, visibleClients } from './clients.ts';
+import { consoleActionRoutes } from '../participants/console-actions-routes.ts';
 
 /**
  * Who may call a console route, for the API document (`x-role`) and the reader; the guard in
@@ -186,6 +187,8 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
         { preHandler: anyRole, schema: { summary: 'One client, with the caller\'s role in it', params: ConsoleClientParams, response: { 200: ConsoleClient }, ...documented({ roles: STAFF_ROLES }) } },
         async (request) => clientForStaff(db, staffOf(request).staff, request.params.clientId),
       );
+
+      consoleActionRoutes(api, deps, origin, documented);
     },
     { prefix: CONSOLE_API_BASE },
   );
