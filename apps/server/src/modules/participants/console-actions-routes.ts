@@ -44,8 +44,9 @@ const ConsoleClientSettingsReply = ConsoleClientSettings.extend({ auditId: z.str
 
 type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
 
-/** Route path as Fastify reads it, from the contract's path builders. */
-const pattern = (build: (clientId: string, participantId: string) => string) => build(':clientId', ':participantId');
+/** Route path as Fastify reads it, from the contract's path builders (which encode the ':' of a parameter). */
+const settingsPattern = paths.settings(':clientId').replaceAll('%3A', ':');
+const pattern = (build: (clientId: string, participantId: string) => string) => build(':clientId', ':participantId').replaceAll('%3A', ':');
 
 /**
  * The console's participant actions and client settings (issue 17 section 3, docs/decisions/048),
@@ -152,13 +153,13 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
   );
 
   typed.get(
-    paths.settings(':clientId'),
+    settingsPattern,
     { preHandler: anyRole, schema: { summary: "The client's console settings: the agents' daily adjustment limit", params: ClientParams, response: { 200: ConsoleClientSettings }, ...documented({ roles: STAFF_ROLES }) } },
     async (request) => consoleSettings(db, request.params.clientId),
   );
 
   typed.put(
-    paths.settings(':clientId'),
+    settingsPattern,
     { preHandler: managing, schema: { summary: "Set the agents' daily adjustment limit (points, credits and debits together, per agent per day UTC), with a reason; audited", params: ClientParams, body: ConsoleClientSettingsRequest, response: { 200: ConsoleClientSettingsReply }, ...documented({ roles: MANAGING }) } },
     async (request) => {
       const done = await setAgentDailyLimit(db, actorOf(request), request.params.clientId, request.body.agentDailyAdjustmentLimit, request.body.reason);
