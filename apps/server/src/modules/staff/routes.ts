@@ -32,6 +32,7 @@ import { signInWithPassword, signInWithRecoveryCode, signInWithTotp, type StaffC
 import { hashSessionId } from '../sessions/session-id.ts';
 import { clientForStaff, visibleClients } from './clients.ts';
 import { consoleActionRoutes } from '../participants/console-actions-routes.ts';
+import { consoleReadRoutes } from '../participants/console-routes.ts';
 
 /**
  * Who may call a console route, for the API document (`x-role`) and the reader; the guard in
@@ -40,7 +41,7 @@ import { consoleActionRoutes } from '../participants/console-actions-routes.ts';
  */
 type Access = 'public' | 'enrolment link' | 'password passed' | 'any staff' | { roles: readonly StaffRole[] };
 
-function documented(access: Access) {
+export function documented(access: Access) {
   const role =
     typeof access === 'string' ? access : `owner, or ${access.roles.join(' | ')} of the client in the path`;
   const security = access === 'public' ? [] : access === 'enrolment link' ? [{ enrolmentToken: [] }] : [{ consoleSession: [] }];
@@ -189,6 +190,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       );
 
       consoleActionRoutes(api, deps, origin, documented);
+      await consoleReadRoutes(api, deps, origin);
     },
     { prefix: CONSOLE_API_BASE },
   );
