@@ -85,6 +85,12 @@ export const ErrorCode = {
   /** Staff management and adjustments above the agents' limit: pass a second factor again (step-up). */
   staffFreshSecondFactorRequired: 92009,
   /** Reserved for the console's participant actions (92010-92049) and staff management (92050-92089). */
+  /** Staff management (docs/decisions/049): the e-mail address is on staff already. */
+  staffAlreadyExists: 92050,
+  /** An owner may not disable or reset themselves, nor take away their own owner flag. */
+  staffOwnAccount: 92051,
+  /** The last active owner may not be disabled or lose the owner flag. */
+  staffLastOwner: 92052,
   staffDisabled: 92403,
   staffCrossSite: 92404,
   staffThrottled: 92429,
