@@ -31,6 +31,7 @@ import { endStaffSession, staffMe } from './sessions.ts';
 import { signInWithPassword, signInWithRecoveryCode, signInWithTotp, type StaffContext } from './sign-in.ts';
 import { hashSessionId } from '../sessions/session-id.ts';
 import { clientForStaff, visibleClients } from './clients.ts';
+import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { staffManagementRoutes } from './staff-routes.ts';
 
 /**
@@ -188,6 +189,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
         async (request) => clientForStaff(db, staffOf(request).staff, request.params.clientId),
       );
 
+      await consoleReadRoutes(api, deps, origin);
       await staffManagementRoutes(api, ctx, origin);
     },
     { prefix: CONSOLE_API_BASE },
