@@ -21,6 +21,7 @@ import * as catalogPunchouts from './migrations/019-catalog-punchouts.ts';
 import * as participantSearchKeys from './migrations/020-participant-search-keys.ts';
 import * as staff from './migrations/021-staff.ts';
 import * as consoleAdjustments from './migrations/022-console-adjustments.ts';
+import * as consoleReads from './migrations/023-console-reads.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '020-participant-search-keys': participantSearchKeys,
   '021-staff': staff,
   '022-console-adjustments': consoleAdjustments,
+  '023-console-reads': consoleReads,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -641,6 +641,8 @@ export interface Database {
   staff_enrolments: StaffEnrolmentsTable;
   staff_sessions: StaffSessionsTable;
   staff_passkeys: StaffPasskeysTable;
+  // console reads (migration 023)
+  participant_sign_ins: ParticipantSignInsTable;
 
 
 }
@@ -659,6 +661,15 @@ export interface LedgerEntriesTable {
 export interface ClientsTable {
   /** Points (credits and debits together) one support agent may adjust per day. */
   agent_daily_adjustment_limit: ColumnType<number, number | undefined, number>;
+}
+
+// ── console reads (migration 023, docs/decisions/047) ────────────────────
+
+/** When a participant last signed in: written by a trigger on sessions (not launch-as), never by code. */
+export interface ParticipantSignInsTable {
+  client_id: string;
+  participant_id: string;
+  last_at: string;
 }
 
 export type Client = Selectable<ClientsTable>;

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type HTTPMethods, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_API_BASE, consolePaths, type StaffRole } from '@rewards/contract/console';
+import { consoleAuditPaths, consoleParticipantPaths } from '@rewards/contract/console-participants';
 import { dialects } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { registeredRoutes } from '../../http/api-document.ts';
@@ -51,6 +52,13 @@ const expected: Row[] = [
   { route: route('GET', consolePaths.me), ...signedIn(all(200), all(200)) },
   { route: route('GET', consolePaths.clients), ...signedIn(all(200), all(200)) },
   { route: route('GET', `${consolePaths.clients}/:clientId`), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  // console-read (decision 047): every role reads its own client; only an owner another's. Search
+  // and the audit trail name the client in the query (?clientId=): outside the caller's, 403.
+  { route: route('GET', consoleParticipantPaths.search), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  { route: route('GET', '/clients/:clientId/participants/:participantId'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  { route: route('GET', '/clients/:clientId/participants/:participantId/statement'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  { route: route('GET', consoleAuditPaths.entries), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  { route: route('GET', consoleAuditPaths.csv), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   // Last: it ends the caller's session. Answered alike, with or without one.
   { route: route('POST', consolePaths.signOut), ...everyone(204) },
 ];
@@ -91,6 +99,10 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
     return consoleCookieOf(reply) ?? '';
   }
 
+  /** console-read: a client's participant "demo", by id. */
+  const demoOf = async (clientId: string) =>
+    (await t.database.db.selectFrom('participants').select('id').where('client_id', '=', clientId).where('username', '=', 'demo').executeTakeFirstOrThrow()).id;
+
   /** One cell: the row's request as this caller makes it. */
   async function call(row: string, column: Column): Promise<LightMyRequestResponse> {
     const [kind, scope] = column.split(':') as [Kind | 'anonymous' | 'half', 'own' | 'other' | undefined];
@@ -130,6 +142,17 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('GET', consolePaths.clients);
       case route('GET', `${consolePaths.clients}/:clientId`):
         return send('GET', consolePaths.client(clientId));
+      // console-read: each client's participant "demo".
+      case route('GET', consoleParticipantPaths.search):
+        return send('GET', `${consoleParticipantPaths.search}?q=demo&clientId=${clientId}`);
+      case route('GET', '/clients/:clientId/participants/:participantId'):
+        return send('GET', consoleParticipantPaths.participant(clientId, await demoOf(clientId)));
+      case route('GET', '/clients/:clientId/participants/:participantId/statement'):
+        return send('GET', consoleParticipantPaths.statement(clientId, await demoOf(clientId)));
+      case route('GET', consoleAuditPaths.entries):
+        return send('GET', `${consoleAuditPaths.entries}?clientId=${clientId}`);
+      case route('GET', consoleAuditPaths.csv):
+        return send('GET', `${consoleAuditPaths.csv}?clientId=${clientId}`);
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default:

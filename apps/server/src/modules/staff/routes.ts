@@ -31,6 +31,7 @@ import { endStaffSession, staffMe } from './sessions.ts';
 import { signInWithPassword, signInWithRecoveryCode, signInWithTotp, type StaffContext } from './sign-in.ts';
 import { hashSessionId } from '../sessions/session-id.ts';
 import { clientForStaff, visibleClients } from './clients.ts';
+import { consoleReadRoutes } from '../participants/console-routes.ts';
 
 /**
  * Who may call a console route, for the API document (`x-role`) and the reader; the guard in
@@ -39,7 +40,7 @@ import { clientForStaff, visibleClients } from './clients.ts';
  */
 type Access = 'public' | 'enrolment link' | 'password passed' | 'any staff' | { roles: readonly StaffRole[] };
 
-function documented(access: Access) {
+export function documented(access: Access) {
   const role =
     typeof access === 'string' ? access : `owner, or ${access.roles.join(' | ')} of the client in the path`;
   const security = access === 'public' ? [] : access === 'enrolment link' ? [{ enrolmentToken: [] }] : [{ consoleSession: [] }];
@@ -186,6 +187,8 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
         { preHandler: anyRole, schema: { summary: 'One client, with the caller\'s role in it', params: ConsoleClientParams, response: { 200: ConsoleClient }, ...documented({ roles: STAFF_ROLES }) } },
         async (request) => clientForStaff(db, staffOf(request).staff, request.params.clientId),
       );
+
+      await consoleReadRoutes(api, deps, origin);
     },
     { prefix: CONSOLE_API_BASE },
   );
