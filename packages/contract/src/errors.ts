@@ -85,6 +85,18 @@ export const ErrorCode = {
   /** Staff management and adjustments above the agents' limit: pass a second factor again (step-up). */
   staffFreshSecondFactorRequired: 92009,
   /** Reserved for the console's participant actions (92010-92049) and staff management (92050-92089). */
+  /** A debit the balance does not cover: nothing was posted. */
+  consoleInsufficientBalance: 92010,
+  /** A support agent's daily adjustment limit in the client would be passed. */
+  consoleAgentLimitReached: 92011,
+  /** The same requestId with a different adjustment. */
+  consoleRequestIdReused: 92012,
+  /** The action would change nothing (same status, same details). */
+  consoleNothingToChange: 92013,
+  /** The mail asked for does not apply to the participant (activation for an active one, reset for a pending one). */
+  consoleMailNotApplicable: 92014,
+  /** Too many mails of this kind to this participant for now (the account module's limits). */
+  consoleMailThrottled: 92015,
   staffDisabled: 92403,
   staffCrossSite: 92404,
   staffThrottled: 92429,

@@ -24,7 +24,9 @@ import {
 } from '../clients/settings.ts';
 import { formatTranslationsReport, importTranslations } from '../clients/translations.ts';
 import { loadConfig } from '../../config.ts';
-import { action, CliError, repeatable, requireClient } from '../cli-context.ts';
+import { action, CliError, repeatable, requireClient, wholeNumber } from '../cli-context.ts';
+import { MAX_AGENT_DAILY_LIMIT, setAgentDailyLimit } from '../../modules/clients/console-settings.ts';
+import { operatorOrigin } from './audit.ts';
 
 /** The flags of `clients create` and `clients update`, as commander hands them over. */
 interface SettingsOptions {
@@ -48,6 +50,8 @@ interface SettingsOptions {
   supportEmail?: string;
   privacyNoticeVersion?: string;
   portalUrl?: string;
+  /** update only: the agents' daily adjustment limit (decision 048). */
+  agentDailyLimit?: string;
 }
 
 const MAX_REPEATED = 20;
@@ -60,7 +64,11 @@ function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
     .option('--brand-color <#rrggbb>', 'the brand colour')
     .option('--origin <origin>', `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`, repeatable)
     .option('--portal-url <origin>', `where links in mails point, e.g. https://rewards.example.com; its host must be one of the origins${mode === 'create' ? ' (default: https:// and the first public origin; with only local ones, http://<name>:3000)' : ''}`);
-  if (mode === 'update') command.option('--remove-origin <origin>', 'stop serving this client at an origin (repeatable)', repeatable);
+  if (mode === 'update') {
+    command
+      .option('--remove-origin <origin>', 'stop serving this client at an origin (repeatable)', repeatable)
+      .option('--agent-daily-limit <points>', `the points (credits and debits together) one support agent may adjust per day in the console, 0 to ${MAX_AGENT_DAILY_LIMIT} (default 1000)`);
+  }
   return command
     .option('--locale <code[:dir[:name]]>', 'a language offered, e.g. fr-FR or ar:rtl:العربية; repeat for each, in menu order: the list replaces the current one', repeatable)
     .option('--default-locale <code>', 'the language shown first; one of the locales')
@@ -165,7 +173,13 @@ export function registerClients(program: Command): void {
     action<SettingsOptions>(command, async (db, { options, operator }) => {
       if (!options.client) throw new CliError('--client <id> is required');
       const clientId = parseFlag('--client', ClientId, options.client);
+      const agentLimit = options.agentDailyLimit === undefined ? undefined : wholeNumber('--agent-daily-limit', options.agentDailyLimit, 0, MAX_AGENT_DAILY_LIMIT);
       const outcome = await applyClientChange(db, { mode, clientId, change: changeFrom(options), operator });
+      if (agentLimit !== undefined) {
+        // The console's service (PUT settings), with its own audit entry.
+        const done = await setAgentDailyLimit(db, { name: operator, kind: 'operator', origin: operatorOrigin }, clientId, agentLimit);
+        if (done.auditId) outcome.changed.push('agentDailyAdjustmentLimit');
+      }
       return { human: formatOutcome(outcome), json: outcome };
     });
   }

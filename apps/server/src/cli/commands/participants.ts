@@ -8,21 +8,20 @@ import type { Client, Participant } from '../../db/schema.ts';
 import { createDescriber } from '../../modules/activity/describe.ts';
 import { recordAudit } from '../../modules/audit/store.ts';
 import { hashPassword } from '../../modules/auth/password.ts';
-import { participantLimitStanding, unlockParticipant } from '../../modules/limits/service.ts';
+import { participantLimitStanding } from '../../modules/limits/service.ts';
 import { clientLocales } from '../../modules/clients/service.ts';
 import { buildBundle } from '../../modules/i18n/service.ts';
 import {
   accountNumberOwners,
   countLiveSessions,
-  deleteSessionsOf,
   latestEntries,
   programsOf,
   replacePrograms,
-  setParticipantStatus,
   upsertParticipants,
 } from '../../modules/participants/operator-store.ts';
 import { findParticipantByUsername, usernameKey } from '../../modules/participants/store.ts';
-import { updateParticipant, type ParticipantChanges } from '../../modules/participants/operator-service.ts';
+import { updateParticipant, type Actor, type ParticipantChanges } from '../../modules/participants/operator-service.ts';
+import { changeStatus, endSessions, unlock } from '../../modules/participants/actions.ts';
 import { action, CliError, repeatable, requireClient, type CommandResult } from '../cli-context.ts';
 import { checkParticipant, PARTICIPANT_STATUSES, participantRow, unusablePasswordHash, type ParticipantStatus } from '../../modules/participants/fields.ts';
 import { importParticipants } from '../participants-import.ts';
@@ -97,6 +96,17 @@ interface UpdateOptions {
   /** false with --no-programs; commander's default for a --no- option is true. */
   programs?: boolean;
   dateOfBirth?: string;
+}
+
+/** Who acts from the command line, for the shared services' audit entries. */
+const operatorActor = (operator: string): Actor => ({ name: operator, kind: 'operator', origin: operatorOrigin });
+
+/** An optional --reason: trimmed, 3 to 500 characters like the console's, or a CliError. */
+function reasonOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const reason = value.trim();
+  if (reason.length < 3 || reason.length > 500) throw new CliError('--reason must be 3 to 500 characters');
+  return reason;
 }
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
@@ -235,57 +245,33 @@ export function registerParticipants(program: Command): void {
     .description('pending, active or inactive; pending and inactive also end their sessions')
     .argument('<username>', 'sign-in name (case ignored)')
     .argument('<status>', 'pending, active or inactive')
-    .option('--client <id>', 'the client (required)');
-  action<{ client?: string }>(setStatus, async (db, { args, options, operator }) => {
+    .option('--client <id>', 'the client (required)')
+    .option('--reason <text>', 'why (audit log)');
+  action<{ client?: string; reason?: string }>(setStatus, async (db, { args, options, operator }) => {
     const client = await requireClient(db, options.client);
     const status = parseStatus(args[1]);
     const participant = await requireParticipant(db, client, args[0] ?? '');
-    if (participant.status === status) {
+    const done = await changeStatus(db, operatorActor(operator), participant, status, reasonOf(options.reason));
+    if (!done.changed) {
       return { human: `${participant.username} is already ${status}; nothing changed.`, json: { username: participant.username, status, changed: false, sessionsEnded: 0 } };
     }
-    const sessionsEnded = await db.transaction().execute(async (trx) => {
-      await setParticipantStatus(trx, client.id, participant.id, status);
-      // Someone who can no longer use the portal as before is signed out everywhere at once.
-      const ended = status === 'active' ? 0 : await deleteSessionsOf(trx, client.id, [participant.id]);
-      await recordAudit(trx, {
-        clientId: client.id,
-        actor: operator,
-        actorKind: 'operator',
-        action: 'participants.set-status',
-        subject: participant.username,
-        details: { from: participant.status, to: status, sessionsEnded: ended },
-        origin: operatorOrigin,
-      });
-      return ended;
-    });
     return {
-      human: `${participant.username}: ${participant.status} → ${status}${sessionsEnded > 0 ? `, ${sessionsEnded} session(s) ended` : ''}.`,
-      json: { username: participant.username, from: participant.status, status, changed: true, sessionsEnded },
+      human: `${participant.username}: ${done.from} → ${status}${done.sessionsEnded > 0 ? `, ${done.sessionsEnded} session(s) ended` : ''}.`,
+      json: { username: participant.username, from: done.from, status, changed: true, sessionsEnded: done.sessionsEnded },
     };
   });
 
-  const unlock = participants
+  const unlockCommand = participants
     .command('unlock')
     .description('clear the failed attempts that throttle this participant (sign-in, codes, activation, password reset)')
     .argument('<username>', 'sign-in name (case ignored)')
-    .option('--client <id>', 'the client (required)');
-  action<{ client?: string }>(unlock, async (db, { args, options, operator }) => {
+    .option('--client <id>', 'the client (required)')
+    .option('--reason <text>', 'why (audit log)');
+  action<{ client?: string; reason?: string }>(unlockCommand, async (db, { args, options, operator }) => {
     const client = await requireClient(db, options.client);
     const participant = await requireParticipant(db, client, args[0] ?? '');
-    const cleared = await db.transaction().execute(async (trx) => {
-      const count = await unlockParticipant(trx, loadConfig().limits, participant);
-      await recordAudit(trx, {
-        clientId: client.id,
-        actor: operator,
-        actorKind: 'operator',
-        action: 'participants.unlock',
-        subject: participant.username,
-        details: { failuresCleared: count },
-        origin: operatorOrigin,
-      });
-      return count;
-    });
-    return { human: `${participant.username}: ${cleared} failed attempt(s) cleared; they can sign in again.`, json: { username: participant.username, failuresCleared: cleared } };
+    const { failuresCleared } = await unlock(db, loadConfig().limits, operatorActor(operator), participant, reasonOf(options.reason));
+    return { human: `${participant.username}: ${failuresCleared} failed attempt(s) cleared; they can sign in again.`, json: { username: participant.username, failuresCleared } };
   });
 
   const sessions = participants.command('sessions').description("a participant's sessions");
@@ -293,24 +279,13 @@ export function registerParticipants(program: Command): void {
     .command('end')
     .description('sign the participant out everywhere')
     .argument('<username>', 'sign-in name (case ignored)')
-    .option('--client <id>', 'the client (required)');
-  action<{ client?: string }>(end, async (db, { args, options, operator }) => {
+    .option('--client <id>', 'the client (required)')
+    .option('--reason <text>', 'why (audit log)');
+  action<{ client?: string; reason?: string }>(end, async (db, { args, options, operator }) => {
     const client = await requireClient(db, options.client);
     const participant = await requireParticipant(db, client, args[0] ?? '');
-    const ended = await db.transaction().execute(async (trx) => {
-      const count = await deleteSessionsOf(trx, client.id, [participant.id]);
-      await recordAudit(trx, {
-        clientId: client.id,
-        actor: operator,
-        actorKind: 'operator',
-        action: 'participants.sessions-end',
-        subject: participant.username,
-        details: { sessionsEnded: count },
-        origin: operatorOrigin,
-      });
-      return count;
-    });
-    return { human: `${participant.username}: ${ended} session(s) ended.`, json: { username: participant.username, sessionsEnded: ended } };
+    const { sessionsEnded } = await endSessions(db, operatorActor(operator), participant, reasonOf(options.reason));
+    return { human: `${participant.username}: ${sessionsEnded} session(s) ended.`, json: { username: participant.username, sessionsEnded } };
   });
 
   const importCommand = participants

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Db } from '../../db/database.ts';
 import { recordAudit } from '../../modules/audit/store.ts';
 import { appendLedgerEntry, InsufficientBalanceError, type LedgerMovement } from '../../modules/ledger/store.ts';
-import { usernameKey } from '../../modules/participants/store.ts';
+import { adjustPoints, MAX_ADJUSTMENT } from '../../modules/ledger/adjustments.ts';
+import { findParticipantByUsername, usernameKey } from '../../modules/participants/store.ts';
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
 import { operatorOrigin } from './audit.ts';
 import { registerPointsImport } from './points-import.ts';
@@ -27,7 +28,8 @@ interface MoveOptions {
  * --description), since "Top seller, March" is meant for them; an adjustment's reason is often
  * internal ("ticket 4711, double posting"), so the participant reads "Balance adjustment" (and
  * --description after it if given), and the reason stays in the audit log and the entry's
- * stored description, which operators see.
+ * internal note (--note, else the reason), which staff see. `adjust` is the console's service
+ * (modules/ledger/adjustments.ts, docs/decisions/048): the command parses, calls and prints.
  */
 export function registerPoints(program: Command): void {
   const points = program.command('points').description('post points to participants: award, adjust, import a file');
@@ -62,18 +64,31 @@ export function registerPoints(program: Command): void {
     .requiredOption('--points <n>', 'points to add, or to take with a minus sign (e.g. --points=-50)')
     .requiredOption('--reason <text>', 'why (audit log; the participant reads "Balance adjustment")')
     .option('--description <text>', 'a note the participant reads after "Balance adjustment: "')
+    .option('--note <text>', 'the internal note staff see on the entry, never the participant (default: the reason)')
     .option('--date <date>', 'when it happened (YYYY-MM-DD or ISO 8601; default now)');
-  action<MoveOptions>(adjust, async (db, { options, operator }) => {
-    const amount = wholeNumber('--points', options.points, -MAX_POINTS, MAX_POINTS);
+  action<MoveOptions & { note?: string }>(adjust, async (db, { options, operator }) => {
+    const amount = wholeNumber('--points', options.points, -MAX_ADJUSTMENT, MAX_ADJUSTMENT);
     if (amount === 0) throw new CliError('--points must not be 0');
     const reason = text('--reason', options.reason, true)!;
-    const note = text('--description', options.description, false);
-    return move(db, options, operator, 'points.adjust', {
-      amount,
-      kind: 'adjustment',
-      description: reason,
-      ...(note ? { descriptionKey: 'ledger.operator.adjustmentNote', descriptionParams: { description: note } } : { descriptionKey: 'ledger.operator.adjustment' }),
-    }, reason);
+    const participantText = text('--description', options.description, false);
+    const note = text('--note', options.note, false) ?? reason;
+    const client = await requireClient(db, options.client);
+    const occurredAt = options.date === undefined ? undefined : occurredAtOf(options.date);
+    if (options.date !== undefined && occurredAt === undefined) throw new CliError('--date must be a date such as 2026-11-01 or 2026-11-01T09:30:00Z');
+    const participant = await findParticipantByUsername(db, client.id, options.username ?? '');
+    if (!participant) throw new CliError(`No participant "${options.username}" in client ${client.id}`);
+    const done = await adjustPoints(db, { name: operator, kind: 'operator', origin: operatorOrigin }, participant, {
+      points: amount,
+      reason,
+      internalNote: note,
+      ...(participantText ? { participantText } : {}),
+      ...(occurredAt ? { occurredAt } : {}),
+    });
+    const verb = amount > 0 ? `Credited ${amount}` : `Debited ${-amount}`;
+    return {
+      human: `${verb} points ${amount > 0 ? 'to' : 'from'} ${participant.username} (${client.id}); balance now ${done.balance}.`,
+      json: { client: client.id, username: participant.username, points: amount, occurredAt: done.occurredAt, balance: done.balance, entryId: done.entryId },
+    };
   });
 
   registerPointsImport(points);

@@ -10,8 +10,10 @@ import {
   type UserData,
 } from '@rewards/contract';
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { errors } from '../../http/api-error.ts';
+import type { Database, Participant } from '../../db/schema.ts';
+import { errors, type ApiError } from '../../http/api-error.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { findClient } from '../clients/store.ts';
 import { queueMail, queueNoMail } from '../mail/outbox.ts';
@@ -55,6 +57,8 @@ export interface Caller {
 }
 
 const MINUTE = 60_000;
+/** The portal's activation page (apps/web routing/paths.ts). */
+const ACTIVATION_PAGE = '/activation';
 const WEEK = 7 * 24 * 60 * MINUTE;
 
 async function clientOf(db: Db, clientId: string) {
@@ -169,7 +173,6 @@ export async function forgotPassword(ctx: AccountContext, caller: Caller, reques
   const key = usernameKey(request.userName);
   await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).forgotPassword(key, request.emailAddress.toLowerCase(), caller.address), accountErrors.throttled, now);
   const token = newResetToken();
-  const tokenHash = hashResetToken(token);
   const nowIso = now.toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     const found = await findParticipantByUsernameAndEmail(trx, caller.clientId, key, request.emailAddress);
@@ -177,25 +180,67 @@ export async function forgotPassword(ctx: AccountContext, caller: Caller, reques
     await voidOpenResets(trx, caller.clientId, participant?.id ?? randomUUID(), nowIso);
     await deleteResetsExpiredBefore(trx, new Date(now.getTime() - WEEK).toISOString());
     if (!participant) return queueNoMail(trx, caller.clientId);
-    await insertReset(trx, {
-      token_hash: tokenHash,
-      client_id: caller.clientId,
-      participant_id: participant.id,
-      created_at: nowIso,
-      expires_at: new Date(now.getTime() + ctx.resetLinkMinutes * MINUTE).toISOString(),
-      used_at: null,
-      voided_at: null,
-    });
+    await queueResetLink(trx, ctx, caller, participant, token, now);
+  });
+  return { result: 'accepted' };
+}
+
+type MailedParticipant = Pick<Participant, 'id' | 'email' | 'locale'>;
+
+/** A new reset link's hash and its mail (older links were voided by the caller). */
+async function queueResetLink(trx: Transaction<Database>, ctx: AccountContext, caller: Caller, participant: MailedParticipant, token: string, now: Date): Promise<void> {
+  await insertReset(trx, {
+    token_hash: hashResetToken(token),
+    client_id: caller.clientId,
+    participant_id: participant.id,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + ctx.resetLinkMinutes * MINUTE).toISOString(),
+    used_at: null,
+    voided_at: null,
+  });
+  await queueMail(trx, {
+    clientId: caller.clientId,
+    participantId: participant.id,
+    to: participant.email,
+    locale: participant.locale,
+    template: 'resetPassword',
+    params: { link: resetLink(caller.portalUrl, token), minutes: String(ctx.resetLinkMinutes) },
+  });
+}
+
+/**
+ * A reset mail sent for a participant that staff name (the console's "resend"), not one who
+ * asked: the same link and mail as forgotPassword, under the same limit of the account (so
+ * neither side can flood the mailbox), older links voided. `inside` runs in the mail's
+ * transaction (the caller's audit entry). Pending accounts activate instead.
+ */
+export async function resendResetMail<T>(ctx: AccountContext, caller: Caller, participant: Participant, inside: (trx: Transaction<Database>) => Promise<T>, refused: () => ApiError, now = new Date()): Promise<T> {
+  await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).forgotPassword(participant.username_key, participant.email.toLowerCase(), caller.address), refused, now);
+  return ctx.db.transaction().execute(async (trx) => {
+    await voidOpenResets(trx, caller.clientId, participant.id, now.toISOString());
+    await queueResetLink(trx, ctx, caller, participant, newResetToken(), now);
+    return inside(trx);
+  });
+}
+
+/**
+ * The invitation to activate, for a pending participant (the console's "resend"): a link to
+ * the portal's activation page, where the participant proves who they are as always. Limited
+ * per account like the reset mails.
+ */
+export async function resendActivationMail<T>(ctx: AccountContext, caller: Caller, participant: Participant, inside: (trx: Transaction<Database>) => Promise<T>, refused: () => ApiError, now = new Date()): Promise<T> {
+  await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).activationMail(participant.id), refused, now);
+  return ctx.db.transaction().execute(async (trx) => {
     await queueMail(trx, {
       clientId: caller.clientId,
       participantId: participant.id,
       to: participant.email,
       locale: participant.locale,
-      template: 'resetPassword',
-      params: { link: resetLink(caller.portalUrl, token), minutes: String(ctx.resetLinkMinutes) },
+      template: 'activationInvite',
+      params: { link: `${caller.portalUrl}${ACTIVATION_PAGE}` },
     });
+    return inside(trx);
   });
-  return { result: 'accepted' };
 }
 
 /**

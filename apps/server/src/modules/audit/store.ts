@@ -15,12 +15,13 @@ export interface AuditRecord {
   origin?: string | null;
 }
 
-/** Writes one audit entry in the caller's transaction, so the record and the change commit together. */
-export async function recordAudit(trx: Kysely<Database>, record: AuditRecord, now: Date = new Date()): Promise<void> {
+/** Writes one audit entry in the caller's transaction, so the record and the change commit together; returns its id. */
+export async function recordAudit(trx: Kysely<Database>, record: AuditRecord, now: Date = new Date()): Promise<string> {
+  const id = randomUUID();
   await trx
     .insertInto('audit_log')
     .values({
-      id: randomUUID(),
+      id,
       client_id: record.clientId,
       at: now.toISOString(),
       actor: record.actor,
@@ -31,6 +32,7 @@ export async function recordAudit(trx: Kysely<Database>, record: AuditRecord, no
       origin: record.origin ?? null,
     })
     .execute();
+  return id;
 }
 
 export interface AuditQuery {

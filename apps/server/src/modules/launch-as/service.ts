@@ -41,7 +41,7 @@ export interface IssueRequest {
   participant: Participant;
   reason: string;
   issuedBy: string;
-  issuedVia: 'cli' | 'api';
+  issuedVia: 'cli' | 'api' | 'console';
   actorKind: AuditActorKind;
   issuedFrom: string;
   origin: string;
@@ -91,6 +91,18 @@ export async function issueLaunchToken(trx: Kysely<Database>, request: IssueRequ
   );
   const url = `${request.origin}${LAUNCH_AS_PAGE}?token=${token}`;
   return { url, token, expiresAt };
+}
+
+/**
+ * Launch-as from the staff console (docs/decisions/048): the same single-use token, issued by
+ * the staff member (their e-mail), from their address, for a link on the client's configured
+ * portal address (clients.portal_url), as the participant's mails use.
+ */
+export async function issueFromConsole(db: Db, staff: { email: string; address: string }, portalUrl: string, participant: Participant, reason: string, now = new Date()): Promise<IssuedToken> {
+  const origin = new URL(portalUrl).origin;
+  return db.transaction().execute((trx) =>
+    issueLaunchToken(trx, { participant, reason, issuedBy: staff.email, issuedVia: 'console', actorKind: 'staff', issuedFrom: staff.address, origin, details: { participantId: participant.id } }, now),
+  );
 }
 
 /**

@@ -34,6 +34,9 @@ const insertEntry = compiledOnce(
     kind: string,
     reference: string | null,
     createdAt: string,
+    internalNote: string | null,
+    postedBy: string | null,
+    requestId: string | null,
   ) =>
     db.insertInto('ledger_entries').values({
       id,
@@ -47,6 +50,9 @@ const insertEntry = compiledOnce(
       kind,
       reference,
       created_at: createdAt,
+      internal_note: internalNote,
+      posted_by: postedBy,
+      request_id: requestId,
     }),
 );
 
@@ -65,6 +71,12 @@ export interface LedgerMovement {
   kind: LedgerKind;
   /** Idempotency key, unique per client (a catalog order id, an imported line's id). */
   reference?: string;
+  /** Why staff or an operator posted it: for them only, never the participant (migration 022). */
+  internalNote?: string;
+  /** Who posted it: a staff e-mail, an operator's name. */
+  postedBy?: string;
+  /** The console form's key, unique per client: the same key posts once. */
+  requestId?: string;
 }
 
 /** A debit that the balance does not cover; nothing was written. */
@@ -105,6 +117,9 @@ export async function appendLedgerEntry(
     movement.kind,
     movement.reference ?? null,
     now.toISOString(),
+    movement.internalNote ?? null,
+    movement.postedBy ?? null,
+    movement.requestId ?? null,
   );
   return id;
 }

@@ -35,6 +35,10 @@ export const subjects = {
   // The staff console (decision 046), counted under STAFF_LIMITS_SCOPE instead of a client.
   staffSignIn: (emailKey: string) => `staff-sign-in:${emailKey}`,
   staffSecondFactor: (staffId: string) => `staff-second-factor:${staffId}`,
+  // Points (not attempts) a support agent adjusted in a client today (decision 048).
+  agentAdjustments: (staffId: string) => `agent-adjustments:${staffId}`,
+  // Activation invitations resent to a pending participant from the console (decision 048).
+  activationMail: (participantId: string) => `activation-mail:${participantId}`,
 };
 
 /**
@@ -84,6 +88,8 @@ export function limitsOf(policy: LimitPolicy) {
     staffSignIn: (emailKey: string, ip: string) => [...account(subjects.staffSignIn(emailKey)), address('staff-sign-in', ip)],
     /** Second-factor codes (TOTP, recovery codes), at sign-in and enrolment: per staff member, with the daily twin. */
     staffSecondFactor: (staffId: string) => account(subjects.staffSecondFactor(staffId)),
+    /** Activation invitations to one pending participant, as the reset mails: per account, with the daily twin. */
+    activationMail: (participantId: string) => account(subjects.activationMail(participantId)),
   };
 }
 

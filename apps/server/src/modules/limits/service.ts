@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ApiError } from '../../http/api-error.ts';
 import { isDaily, participantLimits, type LimitPolicy } from './policy.ts';
-import { deleteEndedWindows, deleteSubjects, liveCounts, returnSlot, takeSlot } from './store.ts';
+import { addToCount, deleteEndedWindows, deleteSubjects, liveCounts, returnSlot, takeSlot } from './store.ts';
 
 /** A limited subject: at most `max` slots per window of `windowMinutes`. */
 export interface Limit {
@@ -115,4 +115,32 @@ async function purgeNowAndThen(db: Db, now: Date): Promise<void> {
   if (now.getTime() - lastPurge < PURGE_EVERY_MS) return;
   lastPurge = now.getTime();
   await deleteEndedWindows(db, now.toISOString());
+}
+
+/** A limit on an amount (points) per calendar day, UTC: a support agent's adjustments (decision 048). */
+export interface DailyAmount {
+  subject: string;
+  max: number;
+}
+
+/** The end of `now`'s calendar day, UTC: when a daily amount starts again. */
+export function endOfUtcDay(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
+}
+
+/**
+ * Takes `amount` of a daily amount in the caller's transaction, before its work, by one
+ * conditional upsert: all or nothing, and given back by the transaction's rollback if the work
+ * then fails. Undefined when it does not fit (nothing taken); else what is left today.
+ */
+export async function takeDailyAmountIn(trx: Transaction<Database>, clientId: string, limit: DailyAmount, amount: number, now = new Date()): Promise<number | undefined> {
+  if (amount > limit.max) return undefined;
+  const total = await addToCount(trx, clientId, limit.subject, amount, limit.max, endOfUtcDay(now), now.toISOString());
+  return total === undefined ? undefined : limit.max - total;
+}
+
+/** What is left of a daily amount today. */
+export async function dailyAmountLeft(db: Q, clientId: string, limit: DailyAmount, now = new Date()): Promise<number> {
+  const [row] = await liveCounts(db, clientId, [limit.subject], now.toISOString());
+  return Math.max(0, limit.max - (row?.taken ?? 0));
 }

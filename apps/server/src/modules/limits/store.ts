@@ -73,3 +73,31 @@ export async function liveCounts(db: Q, clientId: string, subjects: readonly str
 export async function deleteEndedWindows(db: Q, now: string): Promise<void> {
   await db.deleteFrom('attempt_limits').where('window_ends_at', '<=', now).execute();
 }
+
+/**
+ * Adds `amount` to a subject's count if the total stays within `max`, in ONE statement (the
+ * same conditional upsert as takeSlot, by an amount instead of one): of parallel callers on any
+ * number of processes, the sum granted never passes `max`. A window that has ended starts again
+ * at `amount`. The caller refuses an `amount` above `max` before calling. Returns the window's
+ * new total, or undefined when it would not fit.
+ */
+export async function addToCount(db: Q, clientId: string, subject: string, amount: number, max: number, newWindowEndsAt: string, now: string): Promise<number | undefined> {
+  const row = await db
+    .insertInto('attempt_limits')
+    .values({ client_id: clientId, subject, taken: amount, window_ends_at: newWindowEndsAt })
+    .onConflict((oc) =>
+      oc
+        .columns(['client_id', 'subject'])
+        .doUpdateSet((eb) => {
+          const ended = eb('attempt_limits.window_ends_at', '<=', now);
+          return {
+            taken: eb.case().when(ended).then(amount).else(eb('attempt_limits.taken', '+', amount)).end(),
+            window_ends_at: eb.case().when(ended).then(newWindowEndsAt).else(eb.ref('attempt_limits.window_ends_at')).end(),
+          };
+        })
+        .where((eb) => eb.or([eb('attempt_limits.window_ends_at', '<=', now), eb(eb('attempt_limits.taken', '+', amount), '<=', max)])),
+    )
+    .returning('taken')
+    .executeTakeFirst();
+  return row?.taken;
+}

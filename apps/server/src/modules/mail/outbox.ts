@@ -8,7 +8,7 @@ import { buildBundle } from '../i18n/service.ts';
 import { LINK_PARAMS, TEMPLATES, type MailBranding } from './render.ts';
 
 /** The mails the portal sends (issue 7); each has a template per client and locale. */
-export type MailTemplate = 'forgotUsername' | 'resetPassword' | 'activated' | 'passwordChanged';
+export type MailTemplate = 'forgotUsername' | 'resetPassword' | 'activated' | 'passwordChanged' | 'activationInvite';
 
 export interface OutgoingMail {
   clientId: string;
@@ -25,6 +25,7 @@ export interface OutgoingMail {
    * - resetPassword: link and minutes (required)
    * - activated: link (the portal, optional)
    * - passwordChanged: link (the forgot-password page, optional)
+   * - activationInvite: link (the activation page, required): resent to a pending participant from the console
    * name (the greeting's first name) is looked up from participantId when not given.
    */
   params: Readonly<Record<string, string>>;

@@ -68,6 +68,13 @@ export const TEMPLATES: Record<MailTemplate, TemplateShape> = {
       { kind: 'button', key: 'mail.passwordChanged.action', param: 'link' },
     ],
   },
+  activationInvite: {
+    required: ['link'],
+    blocks: [
+      { kind: 'p', key: 'mail.activationInvite.intro' },
+      { kind: 'button', key: 'mail.activationInvite.action', param: 'link' },
+    ],
+  },
 };
 
 /** The params whose values are links (shown as buttons and as plain addresses). */

@@ -33,6 +33,14 @@ export interface ParticipantChanges {
  * The status and the password have their own paths. Returns the names of the changed fields.
  */
 export async function updateParticipant(db: Db, actor: Actor, client: Client, participant: Participant, changes: ParticipantChanges): Promise<string[]> {
+  return (await correctParticipant(db, actor, client, participant, changes)).changed;
+}
+
+/**
+ * The same, with the reason for the audit entry (the console always gives one) and the entry's
+ * id (null when nothing changed and nothing was written).
+ */
+export async function correctParticipant(db: Db, actor: Actor, client: Client, participant: Participant, changes: ParticipantChanges, reason?: string): Promise<{ changed: string[]; auditId: string | null }> {
   const before = (await programsOf(db, client.id, [participant.id])).get(participant.id) ?? [];
   const offerings = changes.offerings;
   const checked = checkParticipant(
@@ -64,8 +72,8 @@ export async function updateParticipant(db: Db, actor: Actor, client: Client, pa
     fields.programs.join('|') !== before.join('|') && 'programs',
     (fields.dateOfBirth ?? null) !== participant.date_of_birth && 'dateOfBirth',
   ].filter((name): name is string => name !== false);
-  if (changed.length === 0) return [];
-  await db.transaction().execute(async (trx) => {
+  if (changed.length === 0) return { changed, auditId: null };
+  const auditId = await db.transaction().execute(async (trx) => {
     if (changed.includes('accountNumber')) {
       const owner = (await accountNumberOwners(trx, client.id, [fields.accountNumber])).get(fields.accountNumber);
       if (owner && owner.key !== participant.username_key) throw errors.validation(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
@@ -81,15 +89,16 @@ export async function updateParticipant(db: Db, actor: Actor, client: Client, pa
       }),
     ]);
     if (changed.includes('programs')) await replacePrograms(trx, client.id, new Map([[participant.id, fields.programs]]));
-    await recordAudit(trx, {
+    // Names of the changed fields, never their values (an e-mail address is personal data).
+    return recordAudit(trx, {
       clientId: client.id,
       actor: actor.name,
       actorKind: actor.kind,
       action: 'participants.update',
-      subject: participant.username,
-      details: { changed },
+      subject: participant.id,
+      details: { username: participant.username, changed, ...(reason === undefined ? {} : { reason }) },
       origin: actor.origin,
     });
   });
-  return changed;
+  return { changed, auditId };
 }

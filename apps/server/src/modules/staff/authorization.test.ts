@@ -7,6 +7,7 @@ import { dialects } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { registeredRoutes } from '../../http/api-document.ts';
 import { registerErrorHandler } from '../../http/error-handler.ts';
+import { consoleActionRequest, consoleActionRoutes as actions } from '../participants/console-actions-test-support.ts';
 import { createStaff } from './accounts.ts';
 import { consoleGate, requireRole } from './guard.ts';
 import { TestAuthenticator } from './test-authenticator.ts';
@@ -59,6 +60,13 @@ const expected: Row[] = [
   { route: route('GET', '/clients/:clientId/participants/:participantId/statement'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   { route: route('GET', consoleAuditPaths.entries), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   { route: route('GET', consoleAuditPaths.csv), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  // console-actions (decision 048): program managers and support agents act, auditors only read; PUT settings: program managers.
+  ...[actions.launchAs, actions.adjustments, actions.status, actions.unlock, actions.endSessions, actions.resendMail, actions.details].map((r) => ({
+    route: r,
+    ...signedIn({ ...all(200), auditor: 403 }, { ...all(403), owner: 200 }),
+  })),
+  { route: actions.getSettings, ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  { route: actions.putSettings, ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }) },
   // Last: it ends the caller's session. Answered alike, with or without one.
   { route: route('POST', consolePaths.signOut), ...everyone(204) },
 ];
@@ -155,8 +163,11 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('GET', `${consoleAuditPaths.csv}?clientId=${clientId}`);
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
-      default:
+      default: {
+        const action = await consoleActionRequest(t.database.db, row, clientId, column, send);
+        if (action) return action;
         throw new Error(`no request for ${row}`);
+      }
     }
   }
 

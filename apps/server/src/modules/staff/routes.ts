@@ -32,6 +32,7 @@ import { signInWithPassword, signInWithRecoveryCode, signInWithTotp, type StaffC
 import { hashSessionId } from '../sessions/session-id.ts';
 import { clientForStaff, visibleClients } from './clients.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
+import { consoleActionRoutes } from '../participants/console-actions-routes.ts';
 
 /**
  * Who may call a console route, for the API document (`x-role`) and the reader; the guard in
@@ -189,6 +190,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       );
 
       await consoleReadRoutes(api, deps, origin);
+      consoleActionRoutes(api, deps, origin, documented);
     },
     { prefix: CONSOLE_API_BASE },
   );

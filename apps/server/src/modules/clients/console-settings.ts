@@ -1,0 +1,42 @@
+import type { ConsoleClientSettings } from '@rewards/contract/console-participants';
+import type { Db } from '../../db/database.ts';
+import { errors } from '../../http/api-error.ts';
+import { recordAudit } from '../audit/store.ts';
+import type { Actor } from '../participants/operator-service.ts';
+
+/** The most a program manager may set: the contract's bound (ConsoleClientSettings). */
+export const MAX_AGENT_DAILY_LIMIT = 100_000_000;
+
+/** A client's console settings (docs/decisions/048); 404 for an unknown client. */
+export async function consoleSettings(db: Db, clientId: string): Promise<ConsoleClientSettings> {
+  const row = await db.selectFrom('clients').select('agent_daily_adjustment_limit').where('id', '=', clientId).executeTakeFirst();
+  if (!row) throw errors.notFound();
+  return { agentDailyAdjustmentLimit: row.agent_daily_adjustment_limit };
+}
+
+/**
+ * Sets the points (credits and debits together) one support agent may adjust per day in the
+ * client, with an audit entry (from, to, reason) in the same transaction: the console's PUT
+ * settings and `rewards clients update --agent-daily-limit` alike. An unchanged value writes
+ * nothing (auditId null). Today's counts stay: a lower limit refuses what would pass it.
+ */
+export async function setAgentDailyLimit(db: Db, actor: Actor, clientId: string, limit: number, reason?: string): Promise<{ from: number; to: number; auditId: string | null }> {
+  if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_AGENT_DAILY_LIMIT) throw errors.validation(`the agents' daily adjustment limit must be a whole number from 0 to ${MAX_AGENT_DAILY_LIMIT}`);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('clients').select('agent_daily_adjustment_limit').where('id', '=', clientId).executeTakeFirst();
+    if (!row) throw errors.notFound();
+    const from = row.agent_daily_adjustment_limit;
+    if (from === limit) return { from, to: limit, auditId: null };
+    await trx.updateTable('clients').set({ agent_daily_adjustment_limit: limit }).where('id', '=', clientId).execute();
+    const auditId = await recordAudit(trx, {
+      clientId,
+      actor: actor.name,
+      actorKind: actor.kind,
+      action: 'clients.settings',
+      subject: clientId,
+      details: { agentDailyAdjustmentLimit: { from, to: limit }, ...(reason === undefined ? {} : { reason }) },
+      origin: actor.origin,
+    });
+    return { from, to: limit, auditId };
+  });
+}
