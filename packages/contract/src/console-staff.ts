@@ -59,7 +59,12 @@ export const InvitationRequest = z.object({
 });
 export type InvitationRequest = z.infer<typeof InvitationRequest>;
 
-export const RolesRequest = z.object({ roles: z.array(RoleRequest).max(200), reason: Reason });
+export const RolesRequest = z.object({
+  roles: z.array(RoleRequest).max(200),
+  /** Added by the server slice (docs/decisions/049): the owner flag; absent, it stays as it is. */
+  owner: z.boolean().optional(),
+  reason: Reason,
+});
 export type RolesRequest = z.infer<typeof RolesRequest>;
 export const StaffReasonRequest = z.object({ reason: Reason });
 

@@ -97,6 +97,12 @@ export const ErrorCode = {
   consoleMailNotApplicable: 92014,
   /** Too many mails of this kind to this participant for now (the account module's limits). */
   consoleMailThrottled: 92015,
+  /** Staff management (docs/decisions/049): the e-mail address is on staff already. */
+  staffAlreadyExists: 92050,
+  /** An owner may not disable or reset themselves, nor take away their own owner flag. */
+  staffOwnAccount: 92051,
+  /** The last active owner may not be disabled or lose the owner flag. */
+  staffLastOwner: 92052,
   staffDisabled: 92403,
   staffCrossSite: 92404,
   staffThrottled: 92429,

@@ -30,7 +30,12 @@ describe.each(dialects)('rewards staff on %s', (dialect) => {
     const view = await t.console('GET', consolePaths.enrolment, { token: tokenOf(url) });
     expect(view.json<EnrolmentView>()).toMatchObject({ email: 'Sam.Support@acme.test', name: 'Sam Support', roles: [{ clientId: 'acme', role: 'support_agent' }, { clientId: 'globex', role: 'auditor' }] });
     expect(await audit('staff.create')).toEqual([
-      { actor: 'ops-alice', actor_kind: 'operator', client_id: null, subject: 'Sam.Support@acme.test', details: { reason: 'new hire, ticket 42', owner: false, roles: [{ clientId: 'acme', role: 'support_agent' }, { clientId: 'globex', role: 'auditor' }] } },
+      { actor: 'ops-alice', actor_kind: 'operator', client_id: null, subject: 'Sam.Support@acme.test', details: { reason: 'new hire, ticket 42', owner: false, roles: [{ clientId: 'acme', role: 'support_agent' }, { clientId: 'globex', role: 'auditor' }], linkBy: 'print' } },
+    ]);
+    // Each role in its client's trail too.
+    expect((await audit('staff.grant')).map((e) => [e.client_id, e.details])).toEqual([
+      ['acme', { reason: 'new hire, ticket 42', role: 'support_agent' }],
+      ['globex', { reason: 'new hire, ticket 42', role: 'auditor' }],
     ]);
     // The token is in no audit entry.
     expect(JSON.stringify(await audit('staff.create'))).not.toContain(tokenOf(url));
@@ -42,9 +47,9 @@ describe.each(dialects)('rewards staff on %s', (dialect) => {
       [['staff', 'create', 'x@acme.test', '--name', 'X', '--role', 'boss', '--client', 'acme', '--reason', 'test'], '--role must be one of program_manager, support_agent, auditor'],
       [['staff', 'create', 'x@acme.test', '--name', 'X', '--role', 'auditor', '--client', 'nowhere', '--reason', 'test'], 'Unknown client nowhere'],
       [['staff', 'create', 'x@acme.test', '--name', 'X', '--role', 'auditor', '--reason', 'test'], 'give each --role with its --client'],
-      [['staff', 'create', 'x@acme.test', '--name', 'X', '--reason', 'test'], 'Give --owner or at least one role'],
+      [['staff', 'create', 'x@acme.test', '--name', 'X', '--reason', 'test'], 'Make the person an owner or give at least one role'],
       [['staff', 'create', 'not-an-address', '--name', 'X', '--owner', '--reason', 'test'], 'is not an e-mail address'],
-      [['staff', 'create', 'SAM.SUPPORT@acme.test', '--name', 'Again', '--owner', '--reason', 'test'], 'is already a staff member'],
+      [['staff', 'create', 'SAM.SUPPORT@acme.test', '--name', 'Again', '--owner', '--reason', 'test'], 'This e-mail address is on staff already'],
       [['staff', 'create', 'x@acme.test', '--name', 'X', '--owner'], "required option '--reason <text>'"],
       [['staff', 'disable', 'nobody@acme.test', '--reason', 'test'], 'No staff member with the e-mail address nobody@acme.test'],
       [['staff', 'grant', 'sam.support@acme.test', '--client', 'acme', '--reason', 'test'], '--role is required'],

@@ -22,6 +22,7 @@ import * as participantSearchKeys from './migrations/020-participant-search-keys
 import * as staff from './migrations/021-staff.ts';
 import * as consoleAdjustments from './migrations/022-console-adjustments.ts';
 import * as consoleReads from './migrations/023-console-reads.ts';
+import * as installationMail from './migrations/024-installation-mail.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '021-staff': staff,
   '022-console-adjustments': consoleAdjustments,
   '023-console-reads': consoleReads,
+  '024-installation-mail': installationMail,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

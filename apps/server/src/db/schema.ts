@@ -273,11 +273,12 @@ export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed';
 /** A mail the portal sends, queued with the change that causes it, rendered and delivered after it commits (decision 042). */
 export interface MailOutboxTable {
   id: string;
-  client_id: string;
+  /** null: a mail of the installation, not of a client (the console's enrolment links, migration 024). */
+  client_id: string | null;
   participant_id: string | null;
   to_address: string;
   locale: string;
-  /** forgotUsername | resetPassword | activated | passwordChanged | contactMessage | noMail (decision 042) */
+  /** forgotUsername | resetPassword | activated | passwordChanged | contactMessage | noMail (decision 042) | staffInvitation | staffReset (decision 049) */
   template: string;
   subject: string;
   text_body: string;

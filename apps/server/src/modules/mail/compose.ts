@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
 import { findClient } from '../clients/store.ts';
 import { composeContactMail, CONTACT_MAIL_TEMPLATE } from '../content/contact-mail.ts';
+import { composeStaffMail } from '../staff/mail.ts';
 import { absoluteHttpUrl, mailLook, type MailTemplate, type QueuedContent } from './outbox.ts';
 import { renderMail, TEMPLATES, type RenderedMail } from './render.ts';
 
@@ -28,6 +29,8 @@ function textValues(values: QueuedContent['values']): Record<string, string> {
  */
 export async function composeQueuedMail(db: Db, row: QueuedRow): Promise<RenderedMail> {
   const content = JSON.parse(row.params) as QueuedContent;
+  // No client: a mail of the installation (the console's enrolment links, decision 049).
+  if (row.client_id === null) return composeStaffMail(row.template, content.values);
   const client = await findClient(db, row.client_id);
   if (!client) throw new Error('the mail\'s client is gone');
   if (row.template === CONTACT_MAIL_TEMPLATE) return composeContactMail(db, client, row.locale, content.values, row.reply_to ?? undefined);

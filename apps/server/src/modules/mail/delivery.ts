@@ -8,6 +8,7 @@ import type { MailOutboxTable } from '../../db/schema.ts';
 import { composeQueuedMail, oneLineSubject } from './compose.ts';
 import { NO_MAIL_TEMPLATE, onMailQueued } from './outbox.ts';
 import { linksIn } from './render.ts';
+import { CONSOLE_SENDER_NAME } from '../staff/mail.ts';
 
 /**
  * Delivery of the outbox (docs/decisions/017). A row is claimed (pending → sending, with a lease)
@@ -64,6 +65,12 @@ interface Message {
   html: string;
   messageId: string;
   createdAt: string;
+  /**
+   * Whether the development mode's log line may show its link: a participant's, yes (decision
+   * 017); an installation mail's, never: its link is a console enrolment token (decision 049),
+   * read back with `rewards outbox` instead.
+   */
+  linkInLog: boolean;
 }
 
 type Outcome = { kind: 'sent'; note: string } | { kind: 'retry' | 'failed'; error: string };
@@ -181,7 +188,7 @@ function fileSender(outboxDir: string, log: MailLog): Sender {
         await writeFile(path, info.message as Buffer, { mode: FILE_MODE });
         // Development mode only (no SMTP_URL): the link is a secret, shown so that a newcomer can
         // finish every flow on their own machine. With SMTP no link is ever logged.
-        const link = linksIn(mail.text)[0];
+        const link = mail.linkInLog ? linksIn(mail.text)[0] : undefined;
         log.info(`mail ${mail.template} to ${mail.to}: ${link ?? mail.subject} (written to ${path})`);
         return { kind: 'sent', note: `file: ${path}` };
       } catch (error) {
@@ -210,7 +217,7 @@ function message(mail: Message, from: SendMailOptions['from']): SendMailOptions 
  * migration 018); undefined when it cannot be rendered now.
  */
 async function messageOf(db: Db, row: Row): Promise<Message | undefined> {
-  const envelope = { id: row.id, template: row.template, to: row.to_address, replyTo: row.reply_to, messageId: row.message_id, createdAt: row.created_at };
+  const envelope = { id: row.id, template: row.template, to: row.to_address, replyTo: row.reply_to, messageId: row.message_id, createdAt: row.created_at, linkInLog: row.client_id !== null };
   if (row.params === null) return { ...envelope, subject: row.subject, text: row.text_body, html: row.html_body };
   try {
     const rendered = await composeQueuedMail(db, { ...row, params: row.params });
@@ -240,7 +247,8 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
   const transport = mail.smtpUrl ? smtpSender(mail.smtpUrl) : fileSender(mail.outboxDir, log);
   const clientNames = new Map<string, string>();
 
-  async function clientName(clientId: string): Promise<string | undefined> {
+  async function clientName(clientId: string | null): Promise<string | undefined> {
+    if (clientId === null) return CONSOLE_SENDER_NAME;
     if (!clientNames.has(clientId)) {
       const client = await db.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirst();
       if (client) clientNames.set(clientId, client.name);

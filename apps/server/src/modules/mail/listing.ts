@@ -32,7 +32,7 @@ const FILE_NOTE = 'file: ';
  */
 async function contentOf(
   db: Db,
-  row: { client_id: string; participant_id: string | null; locale: string; template: string; reply_to: string | null; params: string | null; subject: string; text_body: string; html_body: string; delivery_note: string | null },
+  row: { client_id: string | null; participant_id: string | null; locale: string; template: string; reply_to: string | null; params: string | null; subject: string; text_body: string; html_body: string; delivery_note: string | null },
 ): Promise<Content> {
   const stored = { subject: row.subject, text: row.text_body, html: row.html_body };
   if (row.params !== null) {

@@ -134,7 +134,8 @@ export async function queueNoMail(trx: Transaction<Database>, clientId: string):
 
 /** An outbox row to insert: who it goes to and what the worker renders it from. */
 export interface QueuedOutboxRow {
-  clientId: string;
+  /** null: a mail of the installation, not of a client (the console's, decision 049). */
+  clientId: string | null;
   participantId?: string | undefined;
   to: string;
   /** Reply-To; a plain address, checked by the caller. */
@@ -143,7 +144,7 @@ export interface QueuedOutboxRow {
   /** What the worker renders it with (a key of TEMPLATES, contactMessage, noMail); the listing shows it as the kind of mail. */
   template: string;
   content: QueuedContent;
-  /** The client's host, for the Message-ID; default <client>.rewards.localhost. */
+  /** The client's host (or the console's), for the Message-ID; default <client>.rewards.localhost. */
   host?: string | undefined;
 }
 
@@ -177,7 +178,7 @@ export async function insertOutboxRow(trx: Transaction<Database>, mail: QueuedOu
       delivery_note: null,
       sent_at: null,
       // Stable for the row: were it ever delivered twice, the copies would show as one message.
-      message_id: `<${id}@${mail.host ?? `${mail.clientId}.rewards.localhost`}>`,
+      message_id: `<${id}@${mail.host ?? `${mail.clientId ?? 'console'}.rewards.localhost`}>`,
       created_at: now,
     })
     .execute();

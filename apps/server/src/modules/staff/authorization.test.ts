@@ -9,7 +9,10 @@ import { registeredRoutes } from '../../http/api-document.ts';
 import { registerErrorHandler } from '../../http/error-handler.ts';
 import { consoleActionRequest, consoleActionRoutes as actions } from '../participants/console-actions-test-support.ts';
 import { createStaff } from './accounts.ts';
+import { consoleStaffPaths } from '@rewards/contract/console-staff';
 import { consoleGate, requireRole } from './guard.ts';
+import { hashRecoveryCode } from './secrets.ts';
+import { replaceRecoveryCodes } from './store.ts';
 import { TestAuthenticator } from './test-authenticator.ts';
 import { consoleCookieOf, createConsoleTestApp, enrolStaff, freshCode, STAFF_PASSWORD, TEST_ACTOR, tokenOf, type ConsoleTestApp, type EnrolledStaff } from './test-support.ts';
 
@@ -67,6 +70,22 @@ const expected: Row[] = [
   })),
   { route: actions.getSettings, ...signedIn(all(200), { ...all(403), owner: 200 }) },
   { route: actions.putSettings, ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }) },
+  // console-staff (decision 049). Step-up: any full session (each column passes its own right factor). The table's
+  // people enrolled with TOTP and hold no passkey: the options row shows the guard let them through (409, no passkey),
+  // the passkey row their wrong answer (401); console-staff.test.ts passes a passkey step-up.
+  { route: route('POST', consoleStaffPaths.stepUpTotp), ...signedIn(all(200), all(200)) },
+  { route: route('POST', consoleStaffPaths.stepUpRecoveryCode), ...signedIn(all(200), all(200)) },
+  { route: route('POST', consoleStaffPaths.stepUpPasskeyOptions), ...signedIn(all(409), all(409)) },
+  { route: route('POST', consoleStaffPaths.stepUpPasskey), ...signedIn(all(401), all(401)) },
+  // Staff management: owners only, the whole installation (own or other client alike); the changes with a fresh
+  // second factor (every column's is: passed at enrolment, moments ago). Their target is a person of their own.
+  { route: route('GET', consoleStaffPaths.staff), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
+  { route: route('GET', `${consoleStaffPaths.staff}/:staffId`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
+  { route: route('POST', consoleStaffPaths.invitations), ...signedIn({ ...all(403), owner: 201 }, { ...all(403), owner: 201 }) },
+  { route: route('PUT', `${consoleStaffPaths.staff}/:staffId/roles`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
+  { route: route('POST', `${consoleStaffPaths.staff}/:staffId/disable`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
+  { route: route('POST', `${consoleStaffPaths.staff}/:staffId/enable`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
+  { route: route('POST', `${consoleStaffPaths.staff}/:staffId/reset`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
   // Last: it ends the caller's session. Answered alike, with or without one.
   { route: route('POST', consolePaths.signOut), ...everyone(204) },
 ];
@@ -110,6 +129,15 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
   /** console-read: a client's participant "demo", by id. */
   const demoOf = async (clientId: string) =>
     (await t.database.db.selectFrom('participants').select('id').where('client_id', '=', clientId).where('username', '=', 'demo').executeTakeFirstOrThrow()).id;
+  /** console-staff: the person a column's staff-management cells act on, one per column (created by the operator). */
+  const managedIds = new Map<string, string>();
+  async function managed(column: Column): Promise<string> {
+    const known = managedIds.get(column);
+    if (known) return known;
+    const { staff } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: `managed-${column.replace(':', '-')}@acme.test`, name: 'Managed', owner: false, roles: [{ clientId: OWN, role: 'auditor' }] });
+    managedIds.set(column, staff.id);
+    return staff.id;
+  }
 
   /** One cell: the row's request as this caller makes it. */
   async function call(row: string, column: Column): Promise<LightMyRequestResponse> {
@@ -161,6 +189,36 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('GET', `${consoleAuditPaths.entries}?clientId=${clientId}`);
       case route('GET', consoleAuditPaths.csv):
         return send('GET', `${consoleAuditPaths.csv}?clientId=${clientId}`);
+      // console-staff (decision 049)
+      case route('POST', consoleStaffPaths.stepUpTotp): {
+        const person = kind in people ? people[kind as Kind] : people.support_agent;
+        return send('POST', consoleStaffPaths.stepUpTotp, { body: { code: await freshCode(t, person.email, person.secret) } });
+      }
+      case route('POST', consoleStaffPaths.stepUpRecoveryCode): {
+        // A code of its own for each cell (the sign-in row has used the agent's ten).
+        const person = kind in people ? people[kind as Kind] : people.support_agent;
+        const { id } = await t.database.db.selectFrom('staff').select('id').where('email_key', '=', person.email.toLowerCase()).executeTakeFirstOrThrow();
+        await replaceRecoveryCodes(t.database.db, id, [hashRecoveryCode(id, 'abcde-fghjk')], new Date().toISOString());
+        return send('POST', consoleStaffPaths.stepUpRecoveryCode, { body: { code: 'abcde-fghjk' } });
+      }
+      case route('POST', consoleStaffPaths.stepUpPasskeyOptions):
+        return send('POST', consoleStaffPaths.stepUpPasskeyOptions);
+      case route('POST', consoleStaffPaths.stepUpPasskey):
+        return send('POST', consoleStaffPaths.stepUpPasskey, { body: { credential: passkeyHolder.authenticator.authenticate({ challenge: 'bm8tY2hhbGxlbmdlLWZvci15b3U' }) } });
+      case route('GET', consoleStaffPaths.staff):
+        return send('GET', consoleStaffPaths.staff);
+      case route('GET', `${consoleStaffPaths.staff}/:staffId`):
+        return send('GET', consoleStaffPaths.member(await managed(column)));
+      case route('POST', consoleStaffPaths.invitations):
+        return send('POST', consoleStaffPaths.invitations, { body: { email: `invited-${column.replace(':', '-')}@acme.test`, name: 'Invited', roles: [{ clientId, role: 'auditor' }], reason: 'role table' } });
+      case route('PUT', `${consoleStaffPaths.staff}/:staffId/roles`):
+        return send('PUT', consoleStaffPaths.roles(await managed(column)), { body: { roles: [{ clientId, role: 'support_agent' }], reason: 'role table' } });
+      case route('POST', `${consoleStaffPaths.staff}/:staffId/disable`):
+        return send('POST', consoleStaffPaths.disable(await managed(column)), { body: { reason: 'role table' } });
+      case route('POST', `${consoleStaffPaths.staff}/:staffId/enable`):
+        return send('POST', consoleStaffPaths.enable(await managed(column)), { body: { reason: 'role table' } });
+      case route('POST', `${consoleStaffPaths.staff}/:staffId/reset`):
+        return send('POST', consoleStaffPaths.reset(await managed(column)), { body: { reason: 'role table' } });
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {

@@ -14,5 +14,9 @@ export const staffErrors = {
   enrolmentStep: () => new ApiError(409, ErrorCode.staffEnrolmentStep, 'console.error.enrolmentStep', 'Set a password first'),
   noPasskey: () => new ApiError(409, ErrorCode.staffNoPasskey, 'console.error.noPasskey', 'No passkey is registered for this account'),
   freshSecondFactorRequired: () => new ApiError(403, ErrorCode.staffFreshSecondFactorRequired, 'console.error.freshSecondFactor', 'Confirm it is you: pass your second factor again'),
+  notFound: () => new ApiError(404, ErrorCode.notFound, 'error.notFound', 'No such staff member'),
+  alreadyStaff: () => new ApiError(409, ErrorCode.staffAlreadyExists, 'console.error.alreadyStaff', 'This e-mail address is on staff already'),
+  ownAccount: () => new ApiError(409, ErrorCode.staffOwnAccount, 'console.error.ownAccount', 'You cannot do this to your own account: ask another owner'),
+  lastOwner: () => new ApiError(409, ErrorCode.staffLastOwner, 'console.error.lastOwner', 'This is the last active owner: make someone else an owner first'),
   passwordRulesNotMet: () => new ApiError(400, ErrorCode.staffPasswordRulesNotMet, 'console.error.passwordRules', 'The password does not meet the rules'),
 };

@@ -108,6 +108,14 @@ export function requireRole(db: Db, site: ConsoleOrigin, clientIdOf: (request: F
   };
 }
 
+/** preHandler of staff management: a full session (401) of an owner (403 for everyone else). */
+export function requireOwner(db: Db, site: ConsoleOrigin): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const live = await fullSession(db, site, request);
+    if (live.staff.owner !== 1) throw errors.forbidden();
+  };
+}
+
 /** The caller of a guarded route; the guard has made sure there is one. */
 export function staffOf(request: FastifyRequest): LiveStaffSession {
   if (!request.staff) throw errors.sessionRequired();

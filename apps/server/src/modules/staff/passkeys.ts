@@ -82,7 +82,7 @@ export async function confirmEnrolmentWithPasskey(ctx: StaffContext, token: stri
   return completeEnrolment(ctx, enrolment, staff, { kind: 'passkey', passkey }, address, now);
 }
 
-/** A half session's request for a passkey: options naming the person's passkeys, with a new challenge. */
+/** A session's request for a passkey (a half one at sign-in, a full one at a step-up): options naming the person's passkeys, with a new challenge kept on the session. */
 export async function signInPasskeyOptions(ctx: StaffContext, half: { session: StaffSession; staff: Staff }): Promise<PasskeyOptions> {
   const passkeys = await passkeysOf(ctx.db, half.staff.id);
   if (passkeys.length === 0) throw staffErrors.noPasskey();
@@ -95,31 +95,33 @@ export async function signInPasskeyOptions(ctx: StaffContext, half: { session: S
   return { ...options };
 }
 
+/**
+ * The passkey's answer to the challenge kept on this session (a half one at sign-in, a full one
+ * at a step-up), taken by this one check: verified at most once; the counter is kept.
+ */
+export function passkeyCheck(ctx: StaffContext, live: { session: StaffSession; staff: Staff }, request: PasskeyRequest, now: Date): () => Promise<boolean> {
+  return async () => {
+    const challenge = await takeSessionChallenge(ctx.db, live.session.id_hash);
+    const passkey = await findPasskey(ctx.db, live.staff.id, request.credential.id);
+    if (!challenge || !passkey) return false;
+    const { rpID, origin } = relyingParty(ctx);
+    const result = await verified(() =>
+      verifyAuthenticationResponse({
+        response: request.credential as unknown as AuthenticationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        credential: { id: passkey.id, publicKey: Buffer.from(passkey.public_key, 'base64url'), counter: Number(passkey.counter), transports: transportsOf(passkey.transports) },
+        requireUserVerification: false,
+      }),
+    );
+    if (!result?.verified) return false;
+    await recordPasskeyUse(ctx.db, passkey.id, result.authenticationInfo.newCounter, now.toISOString());
+    return true;
+  };
+}
+
 /** The passkey's answer to this half session's challenge completes the sign-in, as a TOTP code does. */
 export async function signInWithPasskey(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, request: PasskeyRequest, now = new Date()) {
-  return completeSecondFactor(
-    ctx,
-    half,
-    address,
-    async () => {
-      const challenge = await takeSessionChallenge(ctx.db, half.session.id_hash);
-      const passkey = await findPasskey(ctx.db, half.staff.id, request.credential.id);
-      if (!challenge || !passkey) return false;
-      const { rpID, origin } = relyingParty(ctx);
-      const result = await verified(() =>
-        verifyAuthenticationResponse({
-          response: request.credential as unknown as AuthenticationResponseJSON,
-          expectedChallenge: challenge,
-          expectedOrigin: origin,
-          expectedRPID: rpID,
-          credential: { id: passkey.id, publicKey: Buffer.from(passkey.public_key, 'base64url'), counter: Number(passkey.counter), transports: transportsOf(passkey.transports) },
-          requireUserVerification: false,
-        }),
-      );
-      if (!result?.verified) return false;
-      await recordPasskeyUse(ctx.db, passkey.id, result.authenticationInfo.newCounter, now.toISOString());
-      return true;
-    },
-    now,
-  );
+  return completeSecondFactor(ctx, half, address, passkeyCheck(ctx, half, request, now), now);
 }

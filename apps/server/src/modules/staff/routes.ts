@@ -33,13 +33,14 @@ import { hashSessionId } from '../sessions/session-id.ts';
 import { clientForStaff, visibleClients } from './clients.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { consoleActionRoutes } from '../participants/console-actions-routes.ts';
+import { staffManagementRoutes } from './staff-routes.ts';
 
 /**
  * Who may call a console route, for the API document (`x-role`) and the reader; the guard in
  * the route's preHandler is what enforces it, and modules/staff/authorization.test.ts holds the
  * two together for every route.
  */
-type Access = 'public' | 'enrolment link' | 'password passed' | 'any staff' | { roles: readonly StaffRole[] };
+type Access = 'public' | 'enrolment link' | 'password passed' | 'any staff' | 'owner' | { roles: readonly StaffRole[] };
 
 export function documented(access: Access) {
   const role =
@@ -191,6 +192,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       await consoleReadRoutes(api, deps, origin);
       consoleActionRoutes(api, deps, origin, documented);
+      await staffManagementRoutes(api, ctx, origin);
     },
     { prefix: CONSOLE_API_BASE },
   );

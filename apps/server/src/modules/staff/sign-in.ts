@@ -59,23 +59,28 @@ export async function completeSecondFactor(ctx: StaffContext, half: { session: S
   return { started, me: await staffMe(ctx.db, staff, started.session) };
 }
 
-/** A code of the authenticator app: right within ±1 step, and of a later step than any code taken before. */
-export async function signInWithTotp(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, code: string, now = new Date()) {
-  return completeSecondFactor(
-    ctx,
-    half,
-    address,
-    async () => {
-      const sealed = half.staff.totp_secret_sealed;
-      if (!sealed) return false;
-      const step = totpStep(await openTotpSecret(ctx.dataDir, half.staff.id, sealed), code, now);
-      return step !== undefined && (await acceptTotpStep(ctx.db, half.staff.id, step));
-    },
-    now,
-  );
+/**
+ * A code of the authenticator app: right within ±1 step, and of a later step than any code taken
+ * before (one conditional update, so a code works once, however many arrive together).
+ */
+export function totpCheck(ctx: StaffContext, staff: Staff, code: string, now: Date): () => Promise<boolean> {
+  return async () => {
+    const sealed = staff.totp_secret_sealed;
+    if (!sealed) return false;
+    const step = totpStep(await openTotpSecret(ctx.dataDir, staff.id, sealed), code, now);
+    return step !== undefined && (await acceptTotpStep(ctx.db, staff.id, step));
+  };
 }
 
 /** One of the person's recovery codes, each good once. */
+export function recoveryCodeCheck(ctx: StaffContext, staff: Staff, code: string, now: Date): () => Promise<boolean> {
+  return () => useRecoveryCode(ctx.db, staff.id, hashRecoveryCode(staff.id, code), now.toISOString());
+}
+
+export async function signInWithTotp(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, code: string, now = new Date()) {
+  return completeSecondFactor(ctx, half, address, totpCheck(ctx, half.staff, code, now), now);
+}
+
 export async function signInWithRecoveryCode(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, code: string, now = new Date()) {
-  return completeSecondFactor(ctx, half, address, () => useRecoveryCode(ctx.db, half.staff.id, hashRecoveryCode(half.staff.id, code), now.toISOString()), now);
+  return completeSecondFactor(ctx, half, address, recoveryCodeCheck(ctx, half.staff, code, now), now);
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database, Staff, StaffEnrolment, StaffPasskey, StaffSession, StaffSessionsTable } from '../../db/schema.ts';
 
@@ -16,6 +16,38 @@ export async function findStaffById(db: Q, id: string): Promise<Staff | undefine
 
 export async function insertStaff(db: Q, row: Staff): Promise<void> {
   await db.insertInto('staff').values(row).execute();
+}
+
+/**
+ * The owners' rows, read under a row lock on PostgreSQL (FOR UPDATE, in id order so that two
+ * callers never wait on each other crosswise): a change that could leave no active owner
+ * counts them after any concurrent such change has committed. SQLite runs one write
+ * transaction at a time, so there the read alone is enough.
+ */
+export async function lockOwners(db: Q): Promise<Staff[]> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  return db.selectFrom('staff').selectAll().where('owner', '=', 1).orderBy('id').$if(postgres, (qb) => qb.forUpdate()).execute();
+}
+
+/** Who holds a passkey, and who an unused recovery code: the second factors `staff list` shows. */
+export async function secondFactorHolders(db: Q): Promise<{ passkey: Set<string>; recoveryCode: Set<string> }> {
+  const [passkeys, codes] = await Promise.all([
+    db.selectFrom('staff_passkeys').select('staff_id').distinct().execute(),
+    db.selectFrom('staff_recovery_codes').select('staff_id').distinct().where('used_at', 'is', null).execute(),
+  ]);
+  return { passkey: new Set(passkeys.map((r) => r.staff_id)), recoveryCode: new Set(codes.map((r) => r.staff_id)) };
+}
+
+/** Until when each person's latest unused enrolment link works (links still open at `now`). */
+export async function openEnrolments(db: Q, now: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('staff_enrolments')
+    .select(['staff_id', (eb) => eb.fn.max('expires_at').as('until')])
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .groupBy('staff_id')
+    .execute();
+  return new Map(rows.map((r) => [r.staff_id, String(r.until)]));
 }
 
 export async function updateStaff(db: Q, id: string, changes: Partial<Omit<Staff, 'id'>>): Promise<void> {
@@ -191,6 +223,12 @@ export async function findStaffSession(db: Db, idHash: string): Promise<{ sessio
 
 export async function touchStaffSession(db: Q, idHash: string, now: string, idleExpiresAt: string): Promise<void> {
   await db.updateTable('staff_sessions').set({ last_seen_at: now, idle_expires_at: idleExpiresAt }).where('id_hash', '=', idHash).execute();
+}
+
+/** A step-up: the session's second factor passed again now; false when the session has ended meanwhile. */
+export async function renewSecondFactor(db: Q, idHash: string, now: string): Promise<boolean> {
+  const result = await db.updateTable('staff_sessions').set({ second_factor_at: now }).where('id_hash', '=', idHash).where('second_factor_at', 'is not', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function deleteStaffSession(db: Q, idHash: string): Promise<void> {
