@@ -10,7 +10,7 @@ export default defineConfig({
     include: ['**/*.e2e.ts'],
     globalSetup: ['harness/global-setup.ts'],
     fileParallelism: false,
-    testTimeout: 90_000,
+    testTimeout: 180_000,
     hookTimeout: 180_000, // the global setup may build both apps
   },
 });
