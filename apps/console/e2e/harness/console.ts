@@ -39,7 +39,8 @@ function usedSteps(): Record<string, number> {
 
 /**
  * A code of the secret the server has not taken yet: the server accepts the previous, current
- * and next 30-second step, each once, later than the last taken. Waits (by polling the clock,
+ * and next 30-second step, each once, later than the last taken (we start at the current one,
+ * so a step turning over on the way cannot make it too old). Waits (by polling the clock,
  * with a deadline) only when three codes were used within one step.
  */
 export async function nextTotpCode(secret: string): Promise<string> {
@@ -48,7 +49,7 @@ export async function nextTotpCode(secret: string): Promise<string> {
   for (;;) {
     const used = usedSteps();
     const now = Math.floor(Date.now() / 1000 / 30);
-    const step = Math.max(now - 1, (used[secret] ?? -Infinity) + 1);
+    const step = Math.max(now, (used[secret] ?? -Infinity) + 1);
     if (step <= now + 1) {
       writeFileSync(stepsFile, JSON.stringify({ ...used, [secret]: step }));
       return totp.generate({ timestamp: step * 30_000 });
@@ -66,7 +67,10 @@ export async function signInConsole(page: Page, email: string, secret: string): 
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByLabel('Code from your authenticator app').fill(await nextTotpCode(secret));
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  const heading = page.getByRole('heading', { name: 'Participants', level: 1 });
+  await heading.or(page.getByRole('alert')).first().waitFor();
+  expect(await page.getByRole('alert').allTextContents(), `signing in ${email}`).toEqual([]);
+  await heading.waitFor();
 }
 
 /** The operator command against the test server's database, with the console's origin (for enrolment links). */
