@@ -3,13 +3,14 @@
  * machines are shared and noisy, so budgets are ratios to a baseline of the same run, counts
  * or sizes). See docs/decisions/016-benchmark.md.
  *
- * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,search --postgres --check]
+ * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,search,console --postgres --check]
  *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
  *   --connections N   autocannon connections (default 16; login always 4)
  *   --only=…      the parts to run (default all but postgres; --postgres adds it); one part
  *                 alone, e.g. `npm run bench -- --only=recovery` (forgot-password and
  *                 forgot-user-id, match against no match: decision 042)
- *   --search-participants N   the search part's data set (default 1,000,000; --quick: 100,000)
+ *   --search-participants N   the search and console parts' data set (default 1,000,000; --quick: 100,000);
+ *                 with both parts, the console part's file (the demo plus that set) serves the search too
  *   --search-postgres   the search part on PostgreSQL too (--postgres implies it)
  *   --check       exit 1 when a budget is missed
  * One part alone, e.g. the search over a million participants: npm run bench -- --only=search
@@ -32,9 +33,10 @@ import { runPostgres } from './bench/postgres.ts';
 import { addRecoveryData, runRecovery } from './bench/recovery.ts';
 import { writeResults, type Results } from './bench/report.ts';
 import { runSearch } from './bench/search.ts';
+import { runConsole } from './bench/console.ts';
 import { runStartup } from './bench/startup.ts';
 
-const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery', 'search'] as const;
+const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery', 'search', 'console'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -93,8 +95,8 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 
 // Like `npm start`: a web build older than its sources is rebuilt, so the bench never measures
 // yesterday's app.
-// The search part runs in this process and needs no web app.
-if ([...only].some((p) => p !== 'search')) ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
+// The search part runs in this process and the console part serves only the API: neither needs the web app.
+if ([...only].some((p) => p !== 'search' && p !== 'console')) ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
   if (only.has('api') || only.has('history') || only.has('browser') || only.has('recovery')) {
@@ -127,9 +129,15 @@ try {
   }
   if (only.has('startup')) results.startup = await part('startup', () => runStartup(dir, log));
   if (only.has('postgres')) results.postgres = await part('postgres', () => runPostgres(dir, timing, codes, log));
+  // The console part first: its SQLite file (the demo plus the million) then serves the search part too.
+  let sharedFile: string | undefined;
+  if (only.has('console')) {
+    results.console = await part('console', () => runConsole(dir, log, { participants: searchParticipants }));
+    sharedFile = results.console?.sqliteFile;
+  }
   if (only.has('search')) {
     const postgres = values.postgres || values['search-postgres'];
-    results.search = await part('search', () => runSearch(dir, log, { participants: searchParticipants, postgres }));
+    results.search = await part('search', () => runSearch(dir, log, { participants: searchParticipants, postgres, sqliteFile: sharedFile }));
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

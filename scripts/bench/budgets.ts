@@ -8,6 +8,7 @@ import { withinTolerance } from './recovery.ts';
 import { MAX_P99_RATIO } from './statement-load.ts';
 import type { Results } from './report.ts';
 import { clients, SEARCH_BUDGET_MS, type SearchCase } from './search.ts';
+import { CONSOLE_SEARCH_BUDGET_MS } from './console.ts';
 
 export interface Budget {
   what: string;
@@ -89,6 +90,12 @@ export function evaluateBudgets(r: Results): Budget[] {
     }
   } else {
     notRun('participant search', `< ${SEARCH_BUDGET_MS} ms over 1,000,000 participants (\`--only=search\`)`);
+  }
+
+  if (r.console) {
+    const searches = r.console.cases.filter((c) => c.name.startsWith('search'));
+    const worst = searches.reduce((a, b) => (b.p95Ms > a.p95Ms ? b : a), searches[0]!);
+    add(`console search through HTTP, ${r.console.participants.toLocaleString('en-US')} participants, SQLite (p95)`, `< ${CONSOLE_SEARCH_BUDGET_MS} ms`, `worst ${worst.p95Ms} ms (${worst.name})`, r.console.participants >= 1_000_000 ? worst.p95Ms < CONSOLE_SEARCH_BUDGET_MS : null);
   }
 
   if (r.browser) {

@@ -12,6 +12,7 @@ import type { PostgresResults } from './postgres.ts';
 import { RECOVERY_TOLERANCE, withinTolerance, type RecoveryResults } from './recovery.ts';
 import { SEARCH_BUDGET_MS, type SearchEngineResults, type SearchResults } from './search.ts';
 import { ceilingLines } from './scale-ceiling.ts';
+import { CONSOLE_SEARCH_BUDGET_MS, type ConsoleResults } from './console.ts';
 import type { StartupResults } from './startup.ts';
 
 export interface Results {
@@ -26,6 +27,7 @@ export interface Results {
   startup?: StartupResults;
   recovery?: RecoveryResults;
   search?: SearchResults;
+  console?: ConsoleResults;
   budgets?: Budget[];
   /** Parts that threw, with the first line of their error. */
   failures?: Record<string, string>;
@@ -134,6 +136,16 @@ export function markdown(r: Results): string {
     );
   }
   if (r.search) lines.push(...searchLines(r.search));
+  if (r.console) {
+    lines.push(
+      `**The console through HTTP** (SQLite, the demo plus ${n(r.console.participants)} participants; the owner signed in; sequential requests on one loopback connection, request to last byte; ${CONSOLE_SEARCH_BUDGET_MS} ms budget for search)`,
+      '',
+      '| request | bytes | median ms | p95 ms |',
+      '|---|---:|---:|---:|',
+      ...r.console.cases.map((c) => `| ${c.name} | ${n(c.bytes)} | ${c.medianMs} | ${c.p95Ms} |`),
+      '',
+    );
+  }
   if (r.startup || r.api) {
     const parts: string[] = [];
     if (r.startup) parts.push(`\`npm start\` to /healthz: ${r.startup.freshDatabaseSeconds} s on a fresh database, ${r.startup.restartSeconds} s on a restart with nothing changed (then ${r.startup.rssAfterStartMb ?? '?'} MB resident)`);

@@ -66,24 +66,29 @@ const QUERIES = [
 const round1 = (n: number) => Math.round(n * 10) / 10;
 export const clients = (count: number) => `${count} client${count === 1 ? '' : 's'}`;
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-export async function runSearch(dir: string, log: (line: string) => void, options: { participants: number; postgres: boolean }): Promise<SearchResults> {
-  const results: SearchResults = { sqlite: await engine('sqlite', dir, log, options.participants) };
+export async function runSearch(dir: string, log: (line: string) => void, options: { participants: number; postgres: boolean; sqliteFile?: string | undefined }): Promise<SearchResults> {
+  const results: SearchResults = { sqlite: await engine('sqlite', dir, log, options.participants, options.sqliteFile) };
   if (options.postgres) results.postgres = await engine('postgres', dir, log, options.participants);
   return results;
 }
 
-async function engine(kind: 'sqlite' | 'postgres', dir: string, log: (line: string) => void, participants: number): Promise<SearchEngineResults | { error: string }> {
+async function engine(kind: 'sqlite' | 'postgres', dir: string, log: (line: string) => void, participants: number, sqliteFile?: string): Promise<SearchEngineResults | { error: string }> {
   let pg: Awaited<ReturnType<typeof startThrowawayPostgres>> | undefined;
   let db: Db | undefined;
   try {
     const started = performance.now();
     let databaseMb: number | undefined;
-    if (kind === 'sqlite') {
+    if (kind === 'sqlite' && sqliteFile) {
+      // The console part's file: the same participants, the demo program beside them.
+      log(`search: on the console part's file (${participants.toLocaleString('en-US')} participants and the demo)`);
+      databaseMb = Math.round(['', '-wal'].reduce((sum, suffix) => sum + sizeOf(sqliteFile + suffix), 0) / 2 ** 20);
+      db = createDatabase({ dialect: 'sqlite', path: sqliteFile });
+    } else if (kind === 'sqlite') {
       const path = join(dir, 'search.db');
       const setup = createDatabase({ dialect: 'sqlite', path });
       await migrateToLatest(setup);
