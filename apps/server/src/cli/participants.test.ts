@@ -134,7 +134,7 @@ describe.each(dialects)('rewards participants on %s', (dialect) => {
     }
     expect(await rewardsJson(t.database, acme('participants', 'show', 'newbie'))).toMatchObject({ accountNumber: '1000003', dateOfBirth: null, programs: [] });
     const audit = await rewardsJson<Array<{ action: string; details: unknown }>>(t.database, acme('audit', '--action', 'participants.update'));
-    expect(audit.map((entry) => entry.details)).toEqual([{ changed: ['programs', 'dateOfBirth'] }, { changed: ['firstName', 'email', 'programs', 'dateOfBirth'] }]);
+    expect(audit.map((entry) => entry.details)).toEqual([{ username: 'newbie', changed: ['programs', 'dateOfBirth'] }, { username: 'newbie', changed: ['firstName', 'email', 'programs', 'dateOfBirth'] }]);
   }, SLOW);
 
   it('unlocks a participant throttled by failed sign-ins, and signs one out everywhere', async () => {
@@ -147,11 +147,11 @@ describe.each(dialects)('rewards participants on %s', (dialect) => {
     expect(first.statusCode).toBe(200);
     const second = await login('merch');
     const sessions = [first, second].map((reply) => reply.json<{ sessionId: string }>().sessionId);
-    expect(await rewardsJson(t.database, acme('participants', 'sessions', 'end', 'merch'))).toEqual({ username: 'merch', sessionsEnded: 2 });
+    expect(await rewardsJson(t.database, acme('participants', 'sessions', 'end', 'merch', '--reason', 'ticket 9: lost phone'))).toEqual({ username: 'merch', sessionsEnded: 2 });
     for (const session of sessions) expect((await t.api('GET', apiPaths.user, { session })).statusCode).toBe(401);
     const actions = await rewardsJson<Array<{ action: string; details: Record<string, number> }>>(t.database, ['audit', '--client', 'acme', '--limit', '2']);
     expect(actions).toMatchObject([
-      { action: 'participants.sessions-end', details: { sessionsEnded: 2 } },
+      { action: 'participants.sessions-end', details: { username: 'merch', sessionsEnded: 2, reason: 'ticket 9: lost phone' } },
       { action: 'participants.unlock', details: { failuresCleared: 5 } },
     ]);
   }, SLOW);

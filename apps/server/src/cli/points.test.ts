@@ -54,24 +54,44 @@ describe.each(dialects)('rewards points on %s', (dialect) => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No participant "nobody"');
     expect(await balanceOf('newbie')).toBe(before + 110);
+    const noted = await rewardsJson<{ balance: number }>(database, [
+      'points', 'adjust', '--client', 'acme', '--username', 'newbie', '--points', '5', '--reason', 'goodwill gesture', '--description', 'Welcome back', '--note', 'ticket 4712: call with Nina', '--operator', 'ops-bob',
+    ]);
+    expect(noted.balance).toBe(before + 115);
 
-    // The participant reads the award's reason; an adjustment's reason stays with the operators.
+    // The participant reads the award's reason; an adjustment's reason stays with the operators (its internal note).
     const entries = await database.db
       .selectFrom('ledger_entries as e')
       .innerJoin('participants as p', 'p.id', 'e.participant_id')
-      .select(['e.amount', 'e.kind', 'e.occurred_at', 'e.description', 'e.description_key', 'e.description_params'])
+      .select(['e.amount', 'e.kind', 'e.occurred_at', 'e.description', 'e.description_key', 'e.description_params', 'e.internal_note', 'e.posted_by'])
       .where('p.username', '=', 'newbie')
       .where('e.kind', 'in', ['award', 'adjustment'])
       .orderBy('e.created_at')
       .execute();
-    expect(entries.slice(-2)).toMatchObject([
+    expect(entries.slice(-3)).toMatchObject([
       { amount: 150, kind: 'award', occurred_at: '2026-03-31T12:00:00.000Z', description_key: 'ledger.operator.award', description_params: '{"description":"Top seller, March"}' },
-      { amount: -40, kind: 'adjustment', description: 'ticket 4711: posted twice', description_key: 'ledger.operator.adjustment', description_params: null },
+      { amount: -40, kind: 'adjustment', description: 'Balance adjustment', description_key: 'ledger.operator.adjustment', description_params: null, internal_note: 'ticket 4711: posted twice' },
+      { amount: 5, kind: 'adjustment', description: 'Balance adjustment: Welcome back', description_key: 'ledger.operator.adjustmentNote', description_params: '{"description":"Welcome back"}', internal_note: 'ticket 4712: call with Nina', posted_by: 'ops-bob' },
     ]);
     const audit = await rewardsJson<Array<{ actor: string; action: string; subject: string; details: unknown }>>(database, ['audit', '--client', 'acme', '--action', 'points']);
-    expect(audit.map((a) => a.action)).toEqual(['points.adjust', 'points.award']);
-    expect(audit[1]).toMatchObject({ actor: 'ops-anna', subject: 'newbie', details: { points: 150, reason: 'Top seller, March' } });
+    expect(audit.map((a) => a.action)).toEqual(['points.adjust', 'points.adjust', 'points.award']);
+    const newbieId = (await database.db.selectFrom('participants').select('id').where('client_id', '=', 'acme').where('username', '=', 'newbie').executeTakeFirstOrThrow()).id;
+    expect(audit[0]).toMatchObject({ actor: 'ops-bob', subject: newbieId, details: { username: 'newbie', points: 5, reason: 'goodwill gesture' } });
+    expect(audit[2]).toMatchObject({ actor: 'ops-anna', subject: 'newbie', details: { points: 150, reason: 'Top seller, March' } });
     await expectLedgerMatchesBalances(database.db);
+  }, CLI_STORY);
+
+  it("sets the agents' daily adjustment limit with the console's service, audited; a bad value changes nothing", async () => {
+    const limitOf = async () => (await database.db.selectFrom('clients').select('agent_daily_adjustment_limit').where('id', '=', 'acme').executeTakeFirstOrThrow()).agent_daily_adjustment_limit;
+    const set = await rewardsJson<{ changed: string[] }>(database, ['clients', 'update', '--client', 'acme', '--agent-daily-limit', '250', '--operator', 'ops-anna']);
+    expect(set.changed).toEqual(['agentDailyAdjustmentLimit']);
+    expect(await limitOf()).toBe(250);
+    const bad = await runRewards(database, ['clients', 'update', '--client', 'acme', '--agent-daily-limit=-5']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--agent-daily-limit must be a whole number from 0 to 100000000');
+    expect(await limitOf()).toBe(250);
+    const [audit] = await rewardsJson<Array<{ actor: string; subject: string; details: unknown }>>(database, ['audit', '--client', 'acme', '--action', 'clients.settings']);
+    expect(audit).toMatchObject({ actor: 'ops-anna', subject: 'acme', details: { agentDailyAdjustmentLimit: { from: 1000, to: 250 } } });
   }, CLI_STORY);
 
   it('imports a file of good and bad lines, and a second run posts nothing twice', async () => {
