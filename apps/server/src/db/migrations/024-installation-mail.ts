@@ -7,8 +7,9 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *
  * PostgreSQL drops the NOT NULL in place (the foreign key to clients stays: null references
  * nothing). SQLite cannot change a column's constraint, so the table is rebuilt as its own
- * documentation says (create the new shape, copy, drop, rename, index), in one transaction; no
- * table has a foreign key to mail_outbox (contact_requests.mail_id is a plain column).
+ * documentation says (create the new shape, copy, drop, rename, then the indexes and triggers the
+ * table had, read from sqlite_master), in one transaction; no table has a foreign key to
+ * mail_outbox (contact_requests.mail_id is a plain column).
  */
 const COLUMNS = sql.raw(
   'id, client_id, participant_id, to_address, locale, template, subject, text_body, html_body, status, attempts, next_attempt_at, claimed_until, last_error, delivery_note, sent_at, message_id, created_at, reply_to, params',
@@ -36,6 +37,9 @@ async function rebuildOnSqlite(db: Kysely<unknown>, nullableClient: boolean): Pr
   // SQLite's migrations run outside a transaction (no transactional DDL in Kysely's adapter):
   // the rebuild takes one of its own, so a crash half-way leaves the old table as it was.
   await db.transaction().execute(async (trx) => {
+    // The table's indexes and triggers as they are now, whichever migrations made them (numbers
+    // land in any order: 023 adds one), to be made again on the new table.
+    const kept = await sql<{ sql: string }>`select sql from sqlite_master where tbl_name = 'mail_outbox' and type in ('index', 'trigger') and sql is not null order by type, name`.execute(trx);
     await trx.schema
       .createTable('mail_outbox_024')
       .addColumn('id', 'text', (c) => c.primaryKey())
@@ -62,7 +66,6 @@ async function rebuildOnSqlite(db: Kysely<unknown>, nullableClient: boolean): Pr
     await sql`insert into mail_outbox_024 (${COLUMNS}) select ${COLUMNS} from mail_outbox`.execute(trx);
     await trx.schema.dropTable('mail_outbox').execute();
     await trx.schema.alterTable('mail_outbox_024').renameTo('mail_outbox').execute();
-    await trx.schema.createIndex('mail_outbox_due_idx').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
-    await trx.schema.createIndex('mail_outbox_client_idx').on('mail_outbox').columns(['client_id', 'created_at']).execute();
+    for (const { sql: statement } of kept.rows) await sql.raw(statement).execute(trx);
   });
 }
