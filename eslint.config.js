@@ -16,5 +16,5 @@ export default defineConfig([
     },
   },
   // Hooks rules for the React app only (the browser tests and the server have no hooks).
-  { files: ['apps/web/src/**/*.{ts,tsx}'], extends: [reactHooks.configs.flat.recommended] },
+  { files: ['apps/web/src/**/*.{ts,tsx}', 'apps/console/src/**/*.{ts,tsx}'], extends: [reactHooks.configs.flat.recommended] },
 ]);

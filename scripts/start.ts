@@ -12,16 +12,24 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { webBuildIsCurrent } from '../apps/web/build-stamp.ts';
+import { CONSOLE_BUILD_INPUTS } from '../apps/console/build-inputs.ts';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from '../apps/server/src/process-settings.ts';
 import { ensureServerBuild, SERVER_MAIN_JS } from './build-server.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const dist = join(ROOT, 'apps', 'web', 'dist');
+const consoleDist = join(ROOT, 'apps', 'console', 'dist');
 
 // WEB_DIST set: the operator serves another build (or, empty, none); it is not ours to build.
 if (process.env.WEB_DIST === undefined && !webBuildIsCurrent(dist)) {
   console.log('The web app changed since its last build: building it.');
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+// The staff console the same way, on its own inputs (decision 050); CONSOLE_DIST set: not ours.
+if (process.env.CONSOLE_DIST === undefined && !webBuildIsCurrent(consoleDist, ROOT, CONSOLE_BUILD_INPUTS)) {
+  console.log('The console changed since its last build: building it.');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/console'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 await ensureServerBuild();

@@ -34,7 +34,7 @@ const DIALECTS = process.env.DIALECTS ?? 'sqlite,postgres';
 
 const SUITES: Suite[] = [
   // Each TypeScript project is one check.
-  ...Object.entries({ contract: 'packages/contract', server: 'apps/server', web: 'apps/web', scripts: 'tsconfig.scripts.json' }).map(
+  ...Object.entries({ contract: 'packages/contract', server: 'apps/server', web: 'apps/web', console: 'apps/console', scripts: 'tsconfig.scripts.json' }).map(
     ([name, project]): Suite => ({ name: `typecheck ${name}`, run: () => check('tsc', ['-p', project]) }),
   ),
   { name: 'lint', run: () => check('eslint', ['.']) },
@@ -51,15 +51,21 @@ const SUITES: Suite[] = [
     needs: () => [requirements.chromium], // the Arabic font matters for screenshots only
     run: () => vitest('e2e', ['--config', 'apps/web/e2e/vitest.config.ts'], '.'),
   },
+  {
+    // The staff console in Chromium (decision 050), on the same build.
+    name: 'console-e2e',
+    needs: () => [requirements.chromium],
+    run: () => vitest('console-e2e', ['--config', 'apps/console/e2e/vitest.config.ts'], '.'),
+  },
 ];
 
-/** Short names for --only: `typecheck` selects all four typechecks. */
+/** Short names for --only: `typecheck` selects all the typechecks. */
 const group = (suite: Suite) => suite.name.split(' ')[0]!;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { only: { type: 'string' } } });
   const only = values.only?.split(',').map((s) => s.trim());
-  if (only?.includes('e2e') && !only.includes('build')) only.push('build'); // browser tests test the build
+  if ((only?.includes('e2e') || only?.includes('console-e2e')) && !only.includes('build')) only.push('build'); // browser tests test the build
   const unknown = only?.filter((o) => !SUITES.some((s) => group(s) === o || s.name === o)) ?? [];
   if (unknown.length > 0) {
     console.error(`Unknown suite(s) ${unknown.join(', ')}. Known: ${[...new Set(SUITES.map(group))].join(', ')}`);
@@ -81,7 +87,7 @@ async function main(): Promise<number> {
     console.log(`\n\x1b[1m━━ ${suite.name} ━━\x1b[0m`);
     const start = performance.now();
     let result: Result;
-    if (suite.name === 'e2e' && buildFailed) {
+    if ((suite.name === 'e2e' || suite.name === 'console-e2e') && buildFailed) {
       result = { passed: 0, failed: 1, skipped: 0, note: 'not run: the build failed' };
     } else {
       try {

@@ -39,9 +39,9 @@ function files(path: string): string[] {
  * A content hash (not mtimes: a checkout or a copy touches every file) of the build inputs.
  * A few hundred small files: a few tens of milliseconds.
  */
-export function webInputsHash(root = ROOT): string {
+export function webInputsHash(root = ROOT, inputs: readonly string[] = WEB_BUILD_INPUTS): string {
   const hash = createHash('sha256');
-  for (const input of WEB_BUILD_INPUTS) {
+  for (const input of inputs) {
     for (const file of files(join(root, input))) {
       hash.update(relative(root, file));
       hash.update('\0');
@@ -53,14 +53,14 @@ export function webInputsHash(root = ROOT): string {
 }
 
 /** True when dist holds a build of exactly the current inputs. */
-export function webBuildIsCurrent(distDir: string, root = ROOT): boolean {
+export function webBuildIsCurrent(distDir: string, root = ROOT, inputs: readonly string[] = WEB_BUILD_INPUTS): boolean {
   const stamp = join(distDir, STAMP_FILE);
   if (!existsSync(join(distDir, 'index.html')) || !existsSync(stamp)) return false;
-  return readFileSync(stamp, 'utf8').trim() === webInputsHash(root);
+  return readFileSync(stamp, 'utf8').trim() === webInputsHash(root, inputs);
 }
 
-/** Stamps each build with the hash of the inputs as they were when it started. */
-export function buildStamp(): Plugin {
+/** Stamps each build with the hash of the inputs as they were when it started (the console passes its own list). */
+export function buildStamp(inputs: readonly string[] = WEB_BUILD_INPUTS): Plugin {
   let outDir = '';
   let hash = '';
   return {
@@ -70,7 +70,7 @@ export function buildStamp(): Plugin {
       outDir = resolve(config.root, config.build.outDir);
     },
     buildStart() {
-      hash = webInputsHash();
+      hash = webInputsHash(ROOT, inputs);
     },
     closeBundle() {
       writeFileSync(join(outDir, STAMP_FILE), `${hash}\n`);

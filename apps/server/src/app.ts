@@ -30,6 +30,7 @@ import { registerApiDocument } from './http/api-document.ts';
 import { ssoRoutes } from './modules/sso/routes.ts';
 import { adminApiRoutes, launchAsRoutes } from './modules/launch-as/routes.ts';
 import { consoleRoutes } from './modules/staff/routes.ts';
+import { registerConsoleApp } from './http/console-app.ts';
 
 export interface AppDeps {
   config: Config;
@@ -145,6 +146,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     { prefix: API_BASE },
   );
 
-  if (config.webDist) await registerWebApp(app, db, config.webDist, sessionPolicy);
+  if (config.webDist) await registerWebApp(app, db, config.webDist, sessionPolicy, config.console.hostname);
+  // The staff console's web app, on its own host only (decision 050).
+  if (config.consoleDist) await registerConsoleApp(app, config.consoleDist, config.console.hostname);
   return app;
 }

@@ -64,6 +64,8 @@ const EnvSchema = z.object({
   CLIENT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  // The staff console's build (decision 050); unset: apps/console/dist beside the server, empty: none.
+  CONSOLE_DIST: z.string().optional(),
   TRUST_PROXY: TrustProxy.default(false),
   // Catalogs (issue 5, docs/decisions/009): the punch-out signing key as a private JWK in JSON;
   // absent, one is generated once and kept in DATA_DIR (default: beside the SQLite file, else ./data).
@@ -109,6 +111,8 @@ export interface Config {
   clientCacheSeconds: number;
   /** Folder of the built web app; undefined serves the API only (tests). */
   webDist: string | undefined;
+  /** Folder of the built staff console (decision 050), served on CONSOLE_ORIGIN; undefined: none. */
+  consoleDist: string | undefined;
   /**
    * Fastify's trustProxy: false (no proxy: the socket's address), the number of proxies in front
    * (the client address is the one that many entries from the right of X-Forwarded-For), or the
@@ -170,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     clientCacheSeconds: e.CLIENT_CACHE_SECONDS,
     webDist: e.WEB_DIST,
+    consoleDist: e.CONSOLE_DIST,
     trustProxy: e.TRUST_PROXY,
     catalog: {
       signingKey: e.CATALOG_SIGNING_KEY,

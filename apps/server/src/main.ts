@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   }
   if (config.webDist === undefined) config.webDist = join(repoRoot, 'apps', 'web', 'dist');
   if (config.webDist === '') config.webDist = undefined;
+  if (config.consoleDist === undefined) config.consoleDist = join(repoRoot, 'apps', 'console', 'dist');
+  if (config.consoleDist === '') config.consoleDist = undefined;
 
   const db = createDatabase(config.database);
   await migrateToLatest(db);

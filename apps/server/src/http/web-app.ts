@@ -6,6 +6,7 @@ import type { Db } from '../db/database.ts';
 import { clientDataJson } from '../modules/clients/service.ts';
 import { findClientIdByHostname } from '../modules/clients/store.ts';
 import type { SessionPolicy } from '../modules/sessions/service.ts';
+import { errors } from './api-error.ts';
 import { NegotiatedBody } from './negotiated-body.ts';
 
 const PLACEHOLDER = '<!--client-data-->';
@@ -20,13 +21,28 @@ function scriptSafeJson(json: string): string {
  * index.html with the client's data inlined as a JSON data block (not script, so the CSP holds),
  * which saves the login page its first API round trip.
  */
-export async function registerWebApp(app: FastifyInstance, db: Db, distDir: string, sessionPolicy: SessionPolicy): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, db: Db, distDir: string, sessionPolicy: SessionPolicy, consoleHostname?: string): Promise<void> {
   const indexPath = join(distDir, 'index.html');
   if (!existsSync(indexPath)) {
     app.log.warn(`No web app at ${distDir}: run npm run build. Serving the API only.`);
     return;
   }
   const template = readFileSync(indexPath, 'utf8');
+
+  // In a scope of its own, so the console host's refusal below applies to these routes only.
+  await app.register(async (scope) => registerPages(scope, db, distDir, template, sessionPolicy, consoleHostname));
+}
+
+async function registerPages(app: FastifyInstance, db: Db, distDir: string, template: string, sessionPolicy: SessionPolicy, consoleHostname?: string): Promise<void> {
+  // The console's host serves the console only (decision 050): its root leads there, and no
+  // participant page or script answers on it.
+  if (consoleHostname) {
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.hostname.toLowerCase() !== consoleHostname) return done();
+      if (request.url === '/') return void reply.redirect('/console/');
+      done(errors.notFound());
+    });
+  }
 
   await app.register(fastifyStatic, {
     root: distDir,
@@ -43,7 +59,8 @@ export async function registerWebApp(app: FastifyInstance, db: Db, distDir: stri
   const pages = new RenderedPages(template);
 
   app.get('/*', async (request, reply) => {
-    if (request.url.startsWith('/api/')) {
+    // The console's paths are not the participant app's, on any host (decision 050).
+    if (request.url.startsWith('/api/') || request.url === '/console' || request.url.startsWith('/console/')) {
       return reply.callNotFound();
     }
     const clientId = await findClientIdByHostname(db, request.hostname.toLowerCase());

@@ -1,0 +1,111 @@
+/**
+ * The console's browser-test helpers: a page on the console's origin, TOTP codes that never
+ * repeat a step (the server takes each step once), the operator command with the console's
+ * origin, axe, and screenshots at 1280 and 768 px into screenshots/console/.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { TOTP } from 'otpauth';
+import type { Browser, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { ROOT } from '../../../web/e2e/harness/server.ts';
+import { closePage, expectNoSeriousA11yViolations, openPageOn } from '../../../web/e2e/harness/browser.ts';
+
+export { closePage, expectNoSeriousA11yViolations };
+export { test, launchChromium, expectVisible, signIn as signInPortal, DEMO_PASSWORD } from '../../../web/e2e/harness/browser.ts';
+
+export const STAFF_PASSWORD = 'Console-Demo-2026';
+/** The README's demo staff. */
+export const DEMO_STAFF = {
+  owner: { email: 'owner@rewards.localhost', secret: '74OXMCESMDEAQPZEHU3OLYRXCOWICIWZ' },
+  agent: { email: 'agent@acme.example', secret: 'VMESY4GQNQKE2N4VZIPKTY2VZMJCZMBW' },
+  auditor: { email: 'auditor@acme.example', secret: 'KHQJLUPFYHHSAO5XLOVU2IVXD5S6KDC7' },
+} as const;
+
+/** A page of a new context on the console's origin. */
+export function openConsole(browser: Browser): Promise<Page> {
+  return openPageOn(browser, inject('consoleUrl'));
+}
+
+// The steps each secret has used, kept in a file: test files run in their own module scope
+// but share one server, which takes each step of a secret once.
+const stepsFile = join(tmpdir(), `console-e2e-steps-${encodeURIComponent(inject('databaseUrl')).slice(-60)}.json`);
+function usedSteps(): Record<string, number> {
+  return existsSync(stepsFile) ? (JSON.parse(readFileSync(stepsFile, 'utf8')) as Record<string, number>) : {};
+}
+
+/**
+ * A code of the secret the server has not taken yet: the server accepts the previous, current
+ * and next 30-second step, each once, later than the last taken (we start at the current one,
+ * so a step turning over on the way cannot make it too old). Waits (by polling the clock,
+ * with a deadline) only when three codes were used within one step.
+ */
+export async function nextTotpCode(secret: string): Promise<string> {
+  const totp = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 });
+  const deadline = Date.now() + 65_000;
+  for (;;) {
+    const used = usedSteps();
+    const now = Math.floor(Date.now() / 1000 / 30);
+    const step = Math.max(now, (used[secret] ?? -Infinity) + 1);
+    if (step <= now + 1) {
+      writeFileSync(stepsFile, JSON.stringify({ ...used, [secret]: step }));
+      return totp.generate({ timestamp: step * 30_000 });
+    }
+    if (Date.now() > deadline) throw new Error('no fresh TOTP step within a minute');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** Signs in through the sign-in page with a password and an authenticator code; waits for the participants screen. */
+export async function signInConsole(page: Page, email: string, secret: string): Promise<void> {
+  await page.goto('/console/sign-in');
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Code from your authenticator app').fill(await nextTotpCode(secret));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const heading = page.getByRole('heading', { name: 'Participants', level: 1 });
+  await heading.or(page.getByRole('alert')).first().waitFor();
+  expect(await page.getByRole('alert').allTextContents(), `signing in ${email}`).toEqual([]);
+  await heading.waitFor();
+}
+
+/** The operator command against the test server's database, with the console's origin (for enrolment links). */
+export async function rewards(args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'apps', 'server', 'src', 'cli', 'rewards.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), CONSOLE_ORIGIN: inject('consoleUrl') },
+  });
+  return stdout;
+}
+
+const SHOTS = join(ROOT, 'screenshots', 'console');
+
+/** Screenshots of the page as it is, at 1280 and at 768 px wide (whole page), then back to 1280. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [1280, 768]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** axe and both screenshots: every screen of the console goes through here. */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  await expectNoSeriousA11yViolations(page);
+  await screenshots(page, name);
+}
+
+/** The participants search: types, waits for the table, returns the row of `text`. */
+export async function findParticipant(page: Page, query: string, rowName: RegExp) {
+  await page.getByRole('link', { name: 'Participants' }).click();
+  await page.getByLabel('Find a participant').fill(query);
+  const row = page.getByRole('row', { name: rowName });
+  await row.waitFor();
+  expect(await row.count()).toBe(1);
+  return row;
+}

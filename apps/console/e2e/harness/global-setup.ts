@@ -1,0 +1,23 @@
+/** One server for the console's browser tests: the portal's, with the console's origin on its port. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { TestProject } from 'vitest/node';
+import { ensureWebBuild, ROOT, startPortalServer } from '../../../web/e2e/harness/server.ts';
+
+function ensureConsoleBuild(): void {
+  if (existsSync(join(ROOT, 'apps', 'console', 'dist', 'index.html'))) return;
+  const result = spawnSync('npm', ['run', 'build', '-w', 'apps/console'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`the console build failed (exit ${result.status})`);
+}
+
+export default async function setup(project: TestProject) {
+  ensureWebBuild();
+  ensureConsoleBuild();
+  // console.localhost is this machine to Chromium (RFC 6761), so the console has a host of its own.
+  const server = await startPortalServer((port) => ({ CONSOLE_ORIGIN: `http://console.localhost:${port}` }));
+  project.provide('baseUrl', server.baseUrl);
+  project.provide('consoleUrl', server.baseUrl.replace('127.0.0.1', 'console.localhost'));
+  project.provide('databaseUrl', server.databaseUrl);
+  return () => server.stop();
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// The console's browser tests (decision 050): the real server with both builds, real Chromium,
+// files one after another as the web app's e2e run does.
+export default defineConfig({
+  test: {
+    name: 'console-e2e',
+    root: import.meta.dirname,
+    environment: 'node',
+    include: ['**/*.e2e.ts'],
+    globalSetup: ['harness/global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 180_000, // the global setup may build both apps
+  },
+});

@@ -1,0 +1,72 @@
+import { lazy, Suspense } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { ConsoleApiError } from '../api/client.ts';
+import { t } from '../i18n/t.ts';
+import { Shell } from '../features/shell/Shell.tsx';
+import { SignInPage } from '../features/sign-in/SignInPage.tsx';
+import { EnrolPage } from '../features/enrol/EnrolPage.tsx';
+import { StepUpProvider } from '../features/step-up/StepUp.tsx';
+import { SearchPage } from '../features/participants/SearchPage.tsx';
+import { SessionProvider, useMe } from './session.tsx';
+
+// The less used screens load when first opened.
+const ParticipantPage = lazy(() => import('../features/participants/ParticipantPage.tsx'));
+const AuditPage = lazy(() => import('../features/audit/AuditPage.tsx'));
+const StaffPage = lazy(() => import('../features/staff/StaffPage.tsx'));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage.tsx'));
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        // A refusal is an answer: only network failures are worth a second try.
+        retry: (count, error) => !(error instanceof ConsoleApiError) && count < 1,
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+}
+
+/** Signed in, the frame and the screens; not, the sign-in page (which returns here after). */
+function SignedIn() {
+  const me = useMe();
+  const location = useLocation();
+  if (me.isPending) return <p className="loading">{t('common.loading')}</p>;
+  if (me.isError) return <p className="error" role="alert">{t('error.network')}</p>;
+  if (!me.data) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
+  return (
+    <SessionProvider me={me.data}>
+      <StepUpProvider>
+        <Suspense fallback={<p className="loading">{t('common.loading')}</p>}>
+          <Routes>
+            <Route element={<Shell />}>
+              <Route index element={<Navigate to="/participants" replace />} />
+              <Route path="participants" element={<SearchPage />} />
+              <Route path="participants/:clientId/:participantId" element={<ParticipantPage />} />
+              <Route path="audit" element={<AuditPage />} />
+              <Route path="staff" element={<StaffPage />} />
+              <Route path="settings" element={<SettingsPage />} />
+              <Route path="*" element={<p>{t('error.noSuchPage')}</p>} />
+            </Route>
+          </Routes>
+        </Suspense>
+      </StepUpProvider>
+    </SessionProvider>
+  );
+}
+
+export function App({ queryClient }: { queryClient: QueryClient }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter basename="/console">
+        <Routes>
+          <Route path="/sign-in" element={<SignInPage />} />
+          <Route path="/enrol" element={<EnrolPage />} />
+          <Route path="/*" element={<SignedIn />} />
+        </Routes>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}

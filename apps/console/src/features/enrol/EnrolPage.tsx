@@ -1,0 +1,239 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { EnrolmentPasswordReply, EnrolmentTotpReply, EnrolmentView } from '@rewards/contract/console';
+import { checkPasswordRules, type PasswordRuleName } from '@rewards/contract/password-rules';
+import { confirmEnrolmentPasskey, confirmEnrolmentTotp, getEnrolment, setEnrolmentPassword } from '../../api/session.ts';
+import { meKey } from '../../app/session.tsx';
+import { t, type MessageKey } from '../../i18n/t.ts';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { QrCode } from '../../ui/QrCode.tsx';
+import { roleName } from '../../ui/labels.ts';
+
+const RULE_TEXT: Record<PasswordRuleName, MessageKey> = {
+  minLength: 'enrol.rule.minLength',
+  maxLength: 'enrol.rule.maxLength',
+  upper: 'enrol.rule.upper',
+  lower: 'enrol.rule.lower',
+  digit: 'enrol.rule.digit',
+  symbol: 'enrol.rule.symbol',
+  notUsername: 'enrol.rule.notUsername',
+};
+
+/** The server's "not the username" compares the address's part before the @ when it has 4+ characters. */
+const ruleName = (email: string) => {
+  const local = email.split('@')[0] ?? '';
+  return [...local].length >= 4 ? local : '';
+};
+
+/**
+ * Enrolment from the link /console/enrol#<token> (the token never leaves the page but in a
+ * header): a password under the staff rules, then a second factor — a code of the
+ * authenticator app (QR code and secret) or a passkey — then the recovery codes, shown once.
+ */
+export function EnrolPage() {
+  const location = useLocation();
+  const token = location.hash.replace(/^#/, '');
+  const view = useQuery({ queryKey: ['enrolment', token], queryFn: () => getEnrolment(token), enabled: token !== '', staleTime: Infinity });
+  const [secret, setSecret] = useState<EnrolmentPasswordReply | null>(null);
+  const [done, setDone] = useState<EnrolmentTotpReply | null>(null);
+
+  return (
+    <main id="main" className="signin signin--wide">
+      <h1>{t('enrol.title')}</h1>
+      {token === '' ? (
+        <p className="error" role="alert">{t('console.error.enrolmentInvalid')}</p>
+      ) : view.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : view.isError ? (
+        <div className="card stack">
+          <ErrorMessage error={view.error} />
+          <Link to="/sign-in">{t('enrol.toSignIn')}</Link>
+        </div>
+      ) : done ? (
+        <RecoveryCodes reply={done} />
+      ) : (
+        <div className="card stack">
+          <p>{t('enrol.for', { name: view.data.name, email: view.data.email })}</p>
+          <p className="muted">
+            {view.data.owner ? t('role.owner') : view.data.roles.map((r) => `${roleName(r.role)} · ${r.clientName}`).join(', ')}
+          </p>
+          {secret ? (
+            <SecondFactorStep token={token} secret={secret} onDone={setDone} />
+          ) : (
+            <PasswordStep view={view.data} token={token} onSet={setSecret} onDone={setDone} />
+          )}
+        </div>
+      )}
+    </main>
+  );
+}
+
+function PasswordStep({ view, token, onSet, onDone }: { view: EnrolmentView; token: string; onSet: (s: EnrolmentPasswordReply) => void; onDone: (r: EnrolmentTotpReply) => void }) {
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [mismatch, setMismatch] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const results = checkPasswordRules(view.passwordRules, password, ruleName(view.email));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setMismatch(password !== repeat);
+    if (password !== repeat) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onSet(await setEnrolmentPassword(token, password));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  const passkeyNow = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await confirmEnrolmentPasskey(token));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} className="stack">
+      <h2>{t('enrol.passwordStep')}</h2>
+      {view.step === 'totp' ? <p className="notice">{t('enrol.passwordAgain')}</p> : null}
+      <Field label={t('enrol.password')} hint={t('enrol.rulesIntro')}>
+        {(id, hint) => (
+          <input id={id} type="password" autoComplete="new-password" aria-describedby={`${hint} enrol-rules`} value={password} onChange={(e) => setPassword(e.target.value)} required />
+        )}
+      </Field>
+      <ul id="enrol-rules" className="rules">
+        {results.map((r) => (
+          <li key={r.rule} className={r.met ? 'rules__met' : undefined}>
+            <span aria-hidden="true">{r.met ? '✓' : '·'}</span> {t(RULE_TEXT[r.rule], { count: r.count ?? 0 })}
+            <span className="visually-hidden">{r.met ? t('enrol.ruleMet') : t('enrol.ruleNotMet')}</span>
+          </li>
+        ))}
+      </ul>
+      <Field label={t('enrol.repeat')}>
+        {(id) => <input id={id} type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} required />}
+      </Field>
+      {mismatch ? <p className="error" role="alert">{t('enrol.mismatch')}</p> : null}
+      <ErrorMessage error={error} />
+      <div className="actions">
+        <button type="submit" className="button button--primary" disabled={busy || !results.every((r) => r.met)}>
+          {t('enrol.setPassword')}
+        </button>
+        {view.step === 'totp' ? (
+          <button type="button" className="button" disabled={busy} onClick={() => void passkeyNow()}>
+            {t('enrol.usePasskey')}
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+function SecondFactorStep({ token, secret, onDone }: { token: string; secret: EnrolmentPasswordReply; onDone: (r: EnrolmentTotpReply) => void }) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (work: () => Promise<EnrolmentTotpReply>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await work());
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  const grouped = secret.totpSecret.replace(/(.{4})/g, '$1 ').trim();
+  return (
+    <div className="stack">
+      <h2>{t('enrol.factorStep')}</h2>
+      <p>{t('enrol.totpIntro')}</p>
+      <div className="enrol-qr">
+        <QrCode value={secret.otpauthUri} label={t('enrol.qrLabel')} />
+        <div className="stack">
+          <p>{t('enrol.secretIntro')}</p>
+          <code className="secret" data-testid="totp-secret">{grouped}</code>
+        </div>
+      </div>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(() => confirmEnrolmentTotp(token, code));
+        }}
+      >
+        <Field label={t('signIn.code')} hint={t('signIn.codeHint')}>
+          {(id, hint) => (
+            <input id={id} aria-describedby={hint} value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" inputMode="numeric" required />
+          )}
+        </Field>
+        <ErrorMessage error={error} />
+        <div className="actions">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {t('enrol.confirmCode')}
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={() => void run(() => confirmEnrolmentPasskey(token))}>
+            {t('enrol.usePasskey')}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function RecoveryCodes({ reply }: { reply: EnrolmentTotpReply }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [copied, setCopied] = useState(false);
+  const text = reply.recoveryCodes.join('\n');
+  const download = `data:text/plain;charset=utf-8,${encodeURIComponent(`${t('enrol.codesFileHeader', { email: reply.me.email })}\n\n${text}\n`)}`;
+  return (
+    <div className="card stack">
+      <h2>{t('enrol.codesTitle')}</h2>
+      <p>{t('enrol.codesIntro')}</p>
+      <ol className="codes" aria-label={t('enrol.codesTitle')}>
+        {reply.recoveryCodes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <div className="actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() =>
+            void navigator.clipboard.writeText(text).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          {t('enrol.copy')}
+        </button>
+        <a className="button" href={download} download="rewards-console-recovery-codes.txt">
+          {t('enrol.download')}
+        </a>
+        <span role="status">{copied ? t('enrol.copied') : ''}</span>
+      </div>
+      <button
+        type="button"
+        className="button button--primary"
+        onClick={() => {
+          queryClient.setQueryData(meKey, reply.me);
+          navigate('/participants', { replace: true });
+        }}
+      >
+        {t('enrol.continue')}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getClients } from '../../api/session.ts';
+import { getParticipant, getStatement, searchParticipants } from '../../api/participants.ts';
+
+// The participant's server data, under keys the actions invalidate together.
+
+export const participantKey = (clientId: string, id: string) => ['participant', clientId, id] as const;
+
+export function useClients() {
+  return useQuery({ queryKey: ['clients'], queryFn: getClients, staleTime: 5 * 60_000 });
+}
+
+/** The client's name for an id (the search results name clients by id). */
+export function useClientName(): (clientId: string) => string {
+  const clients = useClients();
+  return (clientId) => clients.data?.find((c) => c.id === clientId)?.name ?? clientId;
+}
+
+export function useSearch(q: string) {
+  return useInfiniteQuery({
+    queryKey: ['search', q],
+    queryFn: ({ pageParam }) => searchParticipants(q, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next ?? undefined,
+    enabled: q.trim().length >= 2,
+  });
+}
+
+export function useParticipant(clientId: string, id: string) {
+  return useQuery({ queryKey: participantKey(clientId, id), queryFn: () => getParticipant(clientId, id) });
+}
+
+export function useStatement(clientId: string, id: string) {
+  return useInfiniteQuery({
+    queryKey: [...participantKey(clientId, id), 'statement'],
+    queryFn: ({ pageParam }) => getStatement(clientId, id, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
+}
+
+/** After an action: the page, its statement and any search result showing the balance or status. */
+export function useInvalidateParticipant(clientId: string, id: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: participantKey(clientId, id) }),
+      queryClient.invalidateQueries({ queryKey: ['search'] }),
+      queryClient.invalidateQueries({ queryKey: ['audit'] }),
+    ]);
+}

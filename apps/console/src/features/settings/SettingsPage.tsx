@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ConsoleClient } from '@rewards/contract/console';
+import { getSettings, putSettings } from '../../api/participants.ts';
+import { useSession } from '../../app/session.tsx';
+import { formatNumber, t } from '../../i18n/t.ts';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { useClients } from '../participants/queries.ts';
+
+/** Client settings for program managers (and owners): the support agents' daily adjustment limit. */
+export default function SettingsPage() {
+  const { me } = useSession();
+  const clients = useClients();
+  if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
+  if (clients.isError) return <ErrorMessage error={clients.error} />;
+  const managed = clients.data.filter((c) => me.owner || c.role === 'program_manager');
+  return (
+    <div className="stack">
+      <h1>{t('settings.title')}</h1>
+      {managed.length === 0 ? <p>{t('error.forbidden')}</p> : managed.map((c) => <ClientSettings key={c.id} client={c} />)}
+    </div>
+  );
+}
+
+function ClientSettings({ client }: { client: ConsoleClient }) {
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: ['settings', client.id], queryFn: () => getSettings(client.id) });
+  const [editing, setEditing] = useState(false);
+  const [limit, setLimit] = useState('');
+  const [message, setMessage] = useState('');
+  const value = Number.parseInt(limit, 10);
+  return (
+    <section className="section" aria-label={client.name}>
+      <h2>{client.name}</h2>
+      {settings.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : settings.isError ? (
+        <ErrorMessage error={settings.error} />
+      ) : (
+        <div className="settings-row">
+          <p>
+            {t('settings.limit')}: <strong>{formatNumber(settings.data.agentDailyAdjustmentLimit)}</strong>
+          </p>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              setLimit(String(settings.data.agentDailyAdjustmentLimit));
+              setEditing(true);
+            }}
+          >
+            {t('settings.change')}
+          </button>
+          <span role="status">{message}</span>
+        </div>
+      )}
+      {editing ? (
+        <ReasonDialog
+          title={t('settings.changeTitle', { client: client.name })}
+          intro={<p>{t('settings.limitHint')}</p>}
+          submitLabel={t('settings.save')}
+          ready={Number.isInteger(value) && value >= 0}
+          onClose={() => setEditing(false)}
+          onSubmit={async (reason) => {
+            await putSettings(client.id, { agentDailyAdjustmentLimit: value, reason });
+            setMessage(t('settings.saved'));
+            await queryClient.invalidateQueries({ queryKey: ['settings', client.id] });
+          }}
+        >
+          <Field label={t('settings.limit')}>
+            {(id) => <input id={id} type="number" min={0} step={1} value={limit} onChange={(e) => setLimit(e.target.value)} required />}
+          </Field>
+        </ReasonDialog>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { NavLink, Outlet } from 'react-router';
+import { useSession } from '../../app/session.tsx';
+import { t } from '../../i18n/t.ts';
+
+/** The signed-in frame: who, sign out, and the sections the person's roles open. */
+export function Shell() {
+  const { me, hasRole, end } = useSession();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        {t('shell.skip')}
+      </a>
+      <header className="topbar">
+        <span className="topbar__brand">{t('app.name')}</span>
+        <nav aria-label={t('shell.nav')} className="topbar__nav">
+          <NavLink to="/participants">{t('nav.participants')}</NavLink>
+          <NavLink to="/audit">{t('nav.audit')}</NavLink>
+          {me.owner ? <NavLink to="/staff">{t('nav.staff')}</NavLink> : null}
+          {hasRole('program_manager') ? <NavLink to="/settings">{t('nav.settings')}</NavLink> : null}
+        </nav>
+        <div className="topbar__who">
+          <span>
+            {t('shell.signedInAs', { name: me.name })} <span className="muted">({me.owner ? t('role.owner') : me.email})</span>
+          </span>
+          <button type="button" className="button button--small" onClick={() => void end('signedOut')}>
+            {t('shell.signOut')}
+          </button>
+        </div>
+      </header>
+      <main id="main" className="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import type { SecondFactor, StaffMe } from '@rewards/contract/console';
+import { signIn, signInPasskey, signInRecoveryCode, signInTotp } from '../../api/session.ts';
+import { meKey, useMe, type SignedOutReason } from '../../app/session.tsx';
+import { t, type MessageKey } from '../../i18n/t.ts';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+
+const REASON_MESSAGE: Record<SignedOutReason, MessageKey> = {
+  idle: 'signIn.reason.idle',
+  ended: 'signIn.reason.ended',
+  signedOut: 'signIn.reason.signedOut',
+};
+
+/**
+ * Sign-in: e-mail and password, then one second factor of those the account has — a passkey, a
+ * code of the authenticator app, or a recovery code.
+ */
+export function SignInPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const me = useMe();
+  const state = (location.state ?? {}) as { reason?: SignedOutReason; from?: string };
+  const [factors, setFactors] = useState<SecondFactor[] | null>(null);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [mode, setMode] = useState<'totp' | 'recoveryCode' | null>('totp');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (me.data) return <Navigate to={state.from ?? '/participants'} replace />;
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const signedIn = (person: StaffMe) => {
+    queryClient.setQueryData(meKey, person);
+    navigate(state.from ?? '/participants', { replace: true });
+  };
+
+  const submitPassword = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      const reply = await signIn(email, password);
+      setFactors(reply.secondFactors);
+      setMode(reply.secondFactors.includes('totp') ? 'totp' : null);
+      setPassword('');
+    });
+  };
+  const submitCode = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => signedIn(await (mode === 'totp' ? signInTotp(code) : signInRecoveryCode(code))));
+  };
+  const usePasskey = () => void run(async () => signedIn(await signInPasskey()));
+
+  return (
+    <main id="main" className="signin">
+      <h1>{t('app.name')}</h1>
+      {state.reason ? (
+        <p className="notice" role="status">
+          {t(REASON_MESSAGE[state.reason])}
+        </p>
+      ) : null}
+      {factors === null ? (
+        <form onSubmit={submitPassword} className="stack card">
+          <h2>{t('signIn.title')}</h2>
+          <Field label={t('signIn.email')}>
+            {(id) => <input id={id} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />}
+          </Field>
+          <Field label={t('signIn.password')}>
+            {(id) => (
+              <input id={id} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+            )}
+          </Field>
+          <ErrorMessage error={error} />
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {t('signIn.continue')}
+          </button>
+        </form>
+      ) : (
+        <div className="stack card">
+          <h2>{t('signIn.secondFactor')}</h2>
+          <p className="muted">{email}</p>
+          {factors.includes('passkey') ? (
+            <button type="button" className="button button--primary" onClick={usePasskey} disabled={busy}>
+              {t('signIn.usePasskey')}
+            </button>
+          ) : null}
+          {mode !== null ? (
+            <form onSubmit={submitCode} className="stack">
+              <Field label={mode === 'totp' ? t('signIn.code') : t('signIn.recoveryCode')} hint={mode === 'totp' ? t('signIn.codeHint') : undefined}>
+                {(id, hint) => (
+                  <input
+                    id={id}
+                    aria-describedby={hint}
+                    value={code}
+                    onChange={(e) => setCode(e.target.value)}
+                    autoComplete="one-time-code"
+                    inputMode={mode === 'totp' ? 'numeric' : 'text'}
+                    required
+                  />
+                )}
+              </Field>
+              <button type="submit" className={factors.includes('passkey') ? 'button' : 'button button--primary'} disabled={busy}>
+                {t('signIn.submit')}
+              </button>
+            </form>
+          ) : null}
+          <ErrorMessage error={error} />
+          <div className="actions">
+            {mode === 'recoveryCode' && factors.includes('totp') ? (
+              <button type="button" className="button button--link" onClick={() => (setMode('totp'), setCode(''))}>
+                {t('signIn.useCode')}
+              </button>
+            ) : mode !== 'recoveryCode' ? (
+              <button type="button" className="button button--link" onClick={() => (setMode('recoveryCode'), setCode(''))}>
+                {t('signIn.useRecoveryCode')}
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className="button button--link"
+              onClick={() => {
+                setFactors(null);
+                setCode('');
+                setError(null);
+              }}
+            >
+              {t('signIn.startOver')}
+            </button>
+          </div>
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,50 @@
+import { en, type MessageKey } from './en.ts';
+
+export type { MessageKey };
+export type MessageParams = Record<string, string | number>;
+
+/**
+ * The console's one translation function (issue 17, section 5): every text on screen comes
+ * through here from a message table. English is the only table today; another language is one
+ * more table of the same keys. `{name}` in a message is replaced by params.name.
+ */
+export function t(key: MessageKey, params?: MessageParams): string {
+  const message: string = en[key];
+  if (!params) return message;
+  return message.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+export function hasMessage(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}
+
+/** A server error's responseMessage is a translation key; unknown ones fall back to the server's English message. */
+export function tError(responseMessage: string | undefined, fallback: string): string {
+  if (responseMessage && hasMessage(responseMessage)) return en[responseMessage];
+  return fallback;
+}
+
+const numberFormat = new Intl.NumberFormat('en-GB');
+const dateTimeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
+
+export function formatNumber(n: number): string {
+  return numberFormat.format(n);
+}
+
+/** Points with a sign, for amounts: +250, −40. */
+export function formatSigned(n: number): string {
+  return n > 0 ? `+${numberFormat.format(n)}` : n < 0 ? `−${numberFormat.format(-n)}` : '0';
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return t('common.never');
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+}

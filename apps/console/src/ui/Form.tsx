@@ -1,0 +1,41 @@
+import { useId, type ReactNode } from 'react';
+import { ConsoleApiError } from '../api/client.ts';
+import { t, tError } from '../i18n/t.ts';
+
+/** A label above its control, with an optional hint read with it. */
+export function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string, describedBy?: string) => ReactNode }) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id, hintId)}
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The server's refusal (or a network failure) in words; announced when it appears. */
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p className="error" role="alert">
+      {errorText(error)}
+    </p>
+  );
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof ConsoleApiError) {
+    if (error.status === 403 && error.errorCode === 10403) return t('error.forbidden');
+    if (error.status === 404) return tError(error.responseMessage, t('error.notFound'));
+    if (error.status >= 500) return t('error.server');
+    return tError(error.responseMessage, error.message);
+  }
+  if (error instanceof Error && error.name === 'NotAllowedError') return t('error.passkeyCancelled');
+  return t('error.network');
+}
