@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { ConsoleParticipant, ConsoleStatementEntry } from '@rewards/contract/console-participants';
-import { formatDate, formatDateTime, formatNumber, formatSigned, t } from '../../i18n/t.ts';
+import { formatDate, formatDateTime, formatNumber, formatSigned, hasMessage, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ErrorMessage } from '../../ui/Form.tsx';
 import { roleName, statusName } from '../../ui/labels.ts';
@@ -224,11 +224,19 @@ function Statement({ clientId, participantId }: { clientId: string; participantI
 type Limit = ConsoleParticipant['signIns']['limits'][number];
 const lc = columnHelper<Limit>();
 const limitColumns: Columns<Limit> = [
-  lc.accessor('name', { header: t('limits.name') }),
+  lc.accessor((l) => limitLabel(l.name), { id: 'name', header: t('limits.name') }),
   lc.accessor((l) => `${l.taken} / ${l.max}`, { id: 'taken', header: t('limits.taken') }),
-  lc.accessor('windowEndsAt', { header: t('limits.until'), cell: (i) => formatDateTime(i.getValue()) }),
+  // Nothing counted: no window is open, whatever time the server reports.
+  lc.accessor((l) => (l.taken > 0 ? formatDateTime(l.windowEndsAt) : '—'), { id: 'until', header: t('limits.until') }),
   lc.accessor('locked', { header: t('limits.locked'), cell: (i) => (i.getValue() ? <strong className="neg">{t('limits.lockedYes')}</strong> : t('common.no')) }),
 ];
+/** The server names a limit as modules/limits does ("signIn", "signIn per day"); staff read words. */
+function limitLabel(name: string): string {
+  const [kind = name, perDay] = name.split(' per day');
+  const key = `limits.kind.${kind}`;
+  const label = hasMessage(key) ? t(key) : kind;
+  return perDay === undefined ? label : t('limits.perDay', { limit: label });
+}
 function LimitsTable({ limits }: { limits: Limit[] }) {
   return <DataTable columns={limitColumns} rows={limits} caption={t('participant.limits')} empty={t('limits.none')} />;
 }

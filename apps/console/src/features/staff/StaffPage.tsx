@@ -39,12 +39,14 @@ export default function StaffPage() {
         header: () => <span className="visually-hidden">{t('staff.actions')}</span>,
         cell: (i) => {
           const m = i.row.original;
+          // The server refuses an owner disabling or resetting themselves: no button that can only fail.
+          const self = m.email === me.email;
           return (
             <div className="row-actions">
               <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'roles', member: m })} aria-label={t('staff.editRolesOf', { name: m.name })}>
                 {t('staff.editRoles')}
               </button>
-              {m.status === 'disabled' ? (
+              {self ? null : m.status === 'disabled' ? (
                 <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'enable', member: m })} aria-label={t('staff.enableOf', { name: m.name })}>
                   {t('staff.enable')}
                 </button>
@@ -53,15 +55,17 @@ export default function StaffPage() {
                   {t('staff.disable')}
                 </button>
               )}
-              <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'reset', member: m })} aria-label={t('staff.resetOf', { name: m.name })}>
-                {t('staff.reset')}
-              </button>
+              {self ? null : (
+                <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'reset', member: m })} aria-label={t('staff.resetOf', { name: m.name })}>
+                  {t('staff.reset')}
+                </button>
+              )}
             </div>
           );
         },
       }),
     ],
-    [],
+    [me.email],
   );
 
   if (!me.owner) return <p>{t('error.forbidden')}</p>;

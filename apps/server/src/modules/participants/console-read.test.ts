@@ -138,8 +138,10 @@ describe.each(dialects)('the console reads: search, participant page, statement 
         .insertInto('contact_requests')
         .values({ id: randomUUID(), client_id: OWN, participant_id: ids.demo, username: 'demo', account_number: '1000001', account_email: 'demo@example.com', topic: 'points', subject: 'Missing points', message: 'Where are they?', reply_email: null, phone: null, locale: 'en-US', admin_as_user: 0, status: 'new', created_at: now })
         .execute();
-      await recordAudit(db, { clientId: OWN, actor: 'ops@host', actorKind: 'operator', action: 'points.adjust', subject: 'demo', details: { reason: 'ticket 1', points: 5 } });
-      await recordAudit(db, { clientId: OWN, actor: 'agent@acme.test', actorKind: 'staff', action: 'launch-as.open', subject: ids.demo, details: {} });
+      // Times a second apart: entries of one millisecond would order by their random ids.
+      const at = (second: number) => new Date(Date.parse(now) + second * 1000);
+      await recordAudit(db, { clientId: OWN, actor: 'ops@host', actorKind: 'operator', action: 'points.adjust', subject: 'demo', details: { reason: 'ticket 1', points: 5 } }, at(1));
+      await recordAudit(db, { clientId: OWN, actor: 'agent@acme.test', actorKind: 'staff', action: 'launch-as.open', subject: ids.demo, details: {} }, at(2));
       await recordAudit(db, { clientId: OWN, actor: 'ops@host', actorKind: 'operator', action: 'points.adjust', subject: 'spent', details: { reason: 'someone else' } });
       await recordAudit(db, { clientId: OTHER, actor: 'ops@host', actorKind: 'operator', action: 'points.adjust', subject: 'demo', details: { reason: "globex's demo" } });
 

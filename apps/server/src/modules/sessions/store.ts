@@ -89,8 +89,22 @@ export async function findSessionWithUser(db: Db, clientId: string, idHash: stri
   return { session, participant, programs: row.programs ?? [] };
 }
 
+/**
+ * A new session, and for a sign-in of the participant's own (not launch-as) their last sign-in,
+ * which the console shows (docs/decisions/047): one commit for both.
+ */
 export async function insertSession(db: Db, session: Session): Promise<void> {
-  await db.insertInto('sessions').values(session).execute();
+  const write = async (trx: Db) => {
+    await trx.insertInto('sessions').values(session).execute();
+    if (session.admin_as_user === 1) return;
+    await trx
+      .insertInto('participant_sign_ins')
+      .values({ client_id: session.client_id, participant_id: session.participant_id, last_at: session.created_at })
+      .onConflict((conflict) => conflict.columns(['client_id', 'participant_id']).doUpdateSet({ last_at: session.created_at }))
+      .execute();
+  };
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
 }
 
 export async function findSession(db: Db, clientId: string, idHash: string) {
