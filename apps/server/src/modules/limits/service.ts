@@ -20,6 +20,9 @@ export interface Slots {
 
 type Q = Db | Transaction<Database>;
 
+/** The one order every transaction touches limit rows in, so two never wait for each other in a ring. */
+const bySubject = (a: { subject: string }, b: { subject: string }) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0);
+
 const PURGE_EVERY_MS = 60_000;
 let lastPurge = 0;
 
@@ -55,7 +58,7 @@ export async function takeSlots(db: Db, clientId: string, limits: readonly Limit
 export async function takeSlotsIn(trx: Transaction<Database>, clientId: string, limits: readonly Limit[], now = new Date()): Promise<Slots | undefined> {
   const nowIso = now.toISOString();
   const taken: Slots['taken'] = [];
-  for (const limit of [...limits].sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0))) {
+  for (const limit of [...limits].sort(bySubject)) {
     const newEnd = new Date(now.getTime() + limit.windowMinutes * 60_000).toISOString();
     const windowEndsAt = await takeSlot(trx, clientId, limit.subject, limit.max, newEnd, nowIso);
     if (!windowEndsAt) return undefined;
@@ -74,10 +77,18 @@ export async function giveBack(db: Q, slots: Slots): Promise<void> {
  * back, and what `forgive` had taken is forgotten. Daily counts are never forgiven this way.
  */
 export async function succeeded(db: Db, slots: Slots, forgive: readonly string[] = []): Promise<void> {
-  // One transaction: one commit to wait for, not one per subject.
+  // One transaction (one commit to wait for, not one per subject), touching its rows in subject
+  // order as takeSlots does: a forgiven window deleted after its daily twin was updated would
+  // wait for a taker holding the window while the taker waits for the twin (a deadlock on PostgreSQL).
+  const forgiven = new Set(forgive);
+  type Step = { subject: string; windowEndsAt?: string };
+  const steps: Step[] = [...[...forgiven].map((subject) => ({ subject })), ...slots.taken.filter((slot) => !forgiven.has(slot.subject))];
+  steps.sort(bySubject);
   await db.transaction().execute(async (trx) => {
-    await giveBack(trx, slots);
-    if (forgive.length > 0) await clearLimits(trx, slots.clientId, forgive);
+    for (const { subject, windowEndsAt } of steps) {
+      if (windowEndsAt === undefined) await clearLimits(trx, slots.clientId, [subject]);
+      else await giveBack(trx, { clientId: slots.clientId, taken: [{ subject, windowEndsAt }] });
+    }
   });
 }
 

@@ -94,7 +94,7 @@ describe.each(dialects)('console limits under a burst of parallel requests on %s
     const code = totpCode(totpSecret);
     const replies = await burst(20, () => t.console('POST', consolePaths.enrolmentTotp, { token, body: { code } }));
     expect(replies.filter((r) => r.statusCode === 200)).toHaveLength(1);
-    expect(replies.every((r) => [200, 409, 429].includes(r.statusCode))).toBe(true);
+    expect(replies.map((r) => r.statusCode).filter((s) => ![200, 409, 429].includes(s))).toEqual([]);
     const staff = await t.database.db.selectFrom('staff').select('id').where('email_key', '=', 'twice@acme.test').executeTakeFirstOrThrow();
     expect(await t.database.db.selectFrom('staff_sessions').select('id_hash').where('staff_id', '=', staff.id).execute()).toHaveLength(1);
     expect(await t.database.db.selectFrom('staff_recovery_codes').select('code_hash').where('staff_id', '=', staff.id).execute()).toHaveLength(10);
