@@ -2,6 +2,7 @@ import type { ConsoleAuditEntry, ConsoleAuditPage, ConsoleAuditQuery } from '@re
 import type { Db } from '../../db/database.ts';
 import type { AuditLogEntry } from '../../db/schema.ts';
 import { errors } from '../../http/api-error.ts';
+import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import { checkClientInScope, type StaffScope } from '../staff/scope.ts';
 import { participantIn, trailPage, type TrailCursor, type TrailFilter } from './trail-store.ts';
 
@@ -56,22 +57,8 @@ function parseTime(text: string, name: string): { at: string; day: boolean } {
 
 const DAY_MS = 86_400_000;
 
-function encodeCursor(row: TrailCursor): string {
-  return Buffer.from(JSON.stringify([row.at, row.id])).toString('base64url');
-}
-
 function decodeCursor(text: string): TrailCursor {
-  const invalid = () => errors.validation('The page cursor is not valid');
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw invalid();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 2 || typeof value[0] !== 'string' || typeof value[1] !== 'string') throw invalid();
-  const [at, id] = value as [string, string];
-  if (at.length > 40 || id.length > 64 || /\p{Cc}/u.test(at + id) || !at.isWellFormed() || !id.isWellFormed()) throw invalid();
+  const [at, id] = decodePageCursor(text, ['string', 'string']);
   return { at, id };
 }
 
@@ -116,7 +103,7 @@ export async function auditTrailPage(db: Db, scope: StaffScope, query: ConsoleAu
   const rows = await trailPage(db, filter, after, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { entries: page.map(toConsoleAuditEntry), next: rows.length > limit && last ? encodeCursor(last) : null };
+  return { entries: page.map(toConsoleAuditEntry), next: rows.length > limit && last ? encodePageCursor([last.at, last.id]) : null };
 }
 
 /** The latest entries about one participant (their page), whoever may see the page may see these. */

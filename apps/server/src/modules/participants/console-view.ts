@@ -4,6 +4,7 @@ import type { ConsoleParticipant, ConsoleSearchQuery, ConsoleStatementPage, Cons
 import type { Db } from '../../db/database.ts';
 import type { Participant, Staff } from '../../db/schema.ts';
 import { errors } from '../../http/api-error.ts';
+import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import { createDescriber } from '../activity/describe.ts';
 import { participantAudit } from '../audit/trail.ts';
 import { findClient, listMediaLabels } from '../clients/store.ts';
@@ -117,21 +118,8 @@ export async function consoleParticipant(ctx: ParticipantPageContext, clientId: 
   };
 }
 
-function encodeCursor(row: ConsoleStatementCursor): string {
-  return Buffer.from(JSON.stringify([row.occurred_at, row.created_at, row.id])).toString('base64url');
-}
-
 function decodeCursor(text: string): ConsoleStatementCursor {
-  const invalid = () => errors.validation('The page cursor is not valid');
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw invalid();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 3 || !value.every((v) => typeof v === 'string' && v.length <= 64 && v.isWellFormed() && !/\p{Cc}/u.test(v))) throw invalid();
-  const [occurred_at, created_at, id] = value as [string, string, string];
+  const [occurred_at, created_at, id] = decodePageCursor(text, ['string', 'string', 'string']);
   return { occurred_at, created_at, id };
 }
 
@@ -162,5 +150,5 @@ export async function consoleStatement(db: Db, clientId: string, participantId: 
     return entry;
   });
   const last = page.at(-1);
-  return { entries, next: rows.length > limit && last ? encodeCursor(last) : null };
+  return { entries, next: rows.length > limit && last ? encodePageCursor([last.occurred_at, last.created_at, last.id]) : null };
 }

@@ -1,6 +1,7 @@
 import type { ParticipantSearchReply, ParticipantSearchResult } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
+import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import { compareCodePoints, normaliseSearchText, SEARCH_COLUMNS, type SearchColumn } from './search-keys.ts';
 import { participantsForSearch, readSearchStreams, type StreamRead, type StreamRow } from './search-store.ts';
 
@@ -84,7 +85,7 @@ export async function searchParticipants(db: Db, input: ParticipantSearchInput):
           const participant = found.get(row.id);
           return participant ? [toResult(participant, at.stream.column)] : [];
         }),
-        next: final.length > limit && last ? encodeCursor(last.at.key, last.at.stream.clientId, last.at.stream.rank, last.row.id) : null,
+        next: final.length > limit && last ? encodePageCursor([last.at.key, last.at.stream.clientId, last.at.stream.rank, last.row.id]) : null,
       };
     }
     const end = shown[limit]?.at.key;
@@ -218,23 +219,9 @@ interface Cursor {
   id: string;
 }
 
-/** Opaque to callers: base64url of the last row's [key, client, column rank, id]. */
-function encodeCursor(key: string, clientId: string, rank: number, id: string): string {
-  return Buffer.from(JSON.stringify([key, clientId, rank, id])).toString('base64url');
-}
-
+/** The last row's [key, client, column rank, id]; the key is a normalised query (at most 256 characters, then a value). */
 function decodeCursor(text: string): Cursor {
-  const invalid = () => errors.validation('The page cursor is not valid');
-  if (typeof text !== 'string' || text.length > 2_000 || !/^[A-Za-z0-9_-]*$/.test(text)) throw invalid();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 4) throw invalid();
-  const [key, clientId, rank, id] = value as unknown[];
-  if (typeof key !== 'string' || typeof clientId !== 'string' || typeof id !== 'string' || typeof rank !== 'number') throw invalid();
-  if (!Number.isInteger(rank) || rank < 0 || rank >= SEARCH_COLUMNS.length || !key.isWellFormed() || /\p{Cc}/u.test(key + clientId + id)) throw invalid();
+  const [key, clientId, rank, id] = decodePageCursor(text, ['string', 'string', 'number', 'string'], 1_024);
+  if (rank >= SEARCH_COLUMNS.length) throw errors.validation('The page cursor is not valid');
   return { key, clientId, rank, id };
 }
