@@ -21,14 +21,14 @@ import {
 
 const SAM = 'Sam Spent';
 
-/** Opens the action's dialog, lets `fill` set its own fields, gives the reason, screenshots it and sends it; waits for `done`. */
-async function act(page: Page, action: string, reason: string, done: string, shots: string, fill?: (dialog: ReturnType<Page['getByRole']>) => Promise<void>) {
+/** Opens the action's dialog, lets `fill` set its own fields, gives the reason, checks and shoots it (`shots`) and sends it; waits for `done`. */
+async function act(page: Page, action: string, reason: string, done: string, shots: string | null, fill?: (dialog: ReturnType<Page['getByRole']>) => Promise<void>) {
   await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: action }).click();
   const dialog = page.getByRole('dialog', { name: action });
   await dialog.waitFor();
   await fill?.(dialog);
   await dialog.getByLabel('Reason').fill(reason);
-  await checkScreen(page, shots);
+  if (shots) await checkScreen(page, shots);
   await dialog.locator('button[type=submit]').click();
   await dialog.waitFor({ state: 'detached' });
   await expectVisible(page.getByRole('status').getByText(done));
@@ -65,7 +65,7 @@ test('an agent ends sessions, sets the status, unlocks, resends a mail and corre
   );
   await expectVisible(page.getByRole('heading', { level: 1 }).getByText('inactive', { exact: true }));
   await portalSignInRefused(portal, DEMO_PASSWORD, /This account is not active/);
-  await act(page, 'Set status', 'Back from leave, HR ticket 89', 'Status set to active.', '42-status-back', (dialog) =>
+  await act(page, 'Set status', 'Back from leave, HR ticket 89', 'Status set to active.', null, (dialog) =>
     dialog.getByLabel('Status').selectOption('active').then(() => undefined),
   );
   await expectVisible(page.getByRole('heading', { level: 1 }).getByText('active', { exact: true }));
