@@ -2,7 +2,7 @@
 // single action button and is refused when calling one directly; the audit trail filters and
 // exports; an owner manages staff (after a step-up) and a client's settings.
 import { expect, inject } from 'vitest';
-import { checkScreen, closePage, DEMO_STAFF, expectVisible, findParticipant, nextTotpCode, openConsole, rewards, signInConsole, test } from './harness/console.ts';
+import { checkScreen, closePage, DEMO_STAFF, expectVisible, findParticipant, nextTotpCode, openConsole, openConsoleAs, rewards, signInConsole, test } from './harness/console.ts';
 
 test('an auditor sees no action buttons and gets 403 calling one directly; the audit trail filters and exports', async ({ browser }) => {
   const page = await openConsole(browser);
@@ -47,8 +47,7 @@ test('an auditor sees no action buttons and gets 403 calling one directly; the a
 });
 
 test('an owner sees staff and settings; a staff change asks for a fresh second factor, then goes through', async ({ browser }) => {
-  const page = await openConsole(browser);
-  await signInConsole(page, DEMO_STAFF.owner.email, DEMO_STAFF.owner.secret);
+  const page = await openConsoleAs(browser, 'owner');
   await page.getByRole('link', { name: 'Staff' }).click();
   const table = page.getByRole('table', { name: 'Staff' });
   await expectVisible(table.getByText('agent@acme.example'));

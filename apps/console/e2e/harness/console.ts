@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
@@ -15,7 +16,7 @@ import { ROOT } from '../../../web/e2e/harness/server.ts';
 import { closePage, expectNoSeriousA11yViolations, openPageOn } from '../../../web/e2e/harness/browser.ts';
 
 export { closePage, expectNoSeriousA11yViolations };
-export { test, launchChromium, expectVisible, signIn as signInPortal, DEMO_PASSWORD } from '../../../web/e2e/harness/browser.ts';
+export { test, launchChromium, expectVisible, expectPath, loginForm, signIn as signInPortal, DEMO_PASSWORD } from '../../../web/e2e/harness/browser.ts';
 
 export const STAFF_PASSWORD = 'Console-Demo-2026';
 /** The README's demo staff. */
@@ -73,6 +74,54 @@ export async function signInConsole(page: Page, email: string, secret: string): 
   await heading.waitFor();
 }
 
+// The demo staff's signed-in cookies, kept in a file like the TOTP steps: every file that needs
+// an owner or an agent at work (not the sign-in itself) reuses one session instead of signing in
+// again, which saves time and the authenticator steps that the sign-ins would take.
+const sessionsFile = join(tmpdir(), `console-e2e-sessions-${encodeURIComponent(inject('databaseUrl')).slice(-60)}.json`);
+type Cookies = Parameters<import('playwright-core').BrowserContext['addCookies']>[0];
+
+/**
+ * A console page signed in as one of the demo staff, on the participants screen: the session
+ * saved by an earlier file when it still holds, a sign-in (password and code) otherwise. Do not
+ * sign such a page out (the idle story signs in on its own).
+ */
+export async function openConsoleAs(browser: Browser, who: keyof typeof DEMO_STAFF): Promise<Page> {
+  const { email, secret } = DEMO_STAFF[who];
+  const page = await openConsole(browser);
+  const saved = existsSync(sessionsFile) ? (JSON.parse(readFileSync(sessionsFile, 'utf8')) as Record<string, Cookies>) : {};
+  if (saved[email]) {
+    await page.context().addCookies(saved[email]);
+    await page.goto('/console/participants');
+    const heading = page.getByRole('heading', { name: 'Participants', level: 1 });
+    await heading.or(page.getByRole('heading', { name: 'Sign in' })).first().waitFor();
+    if (await heading.isVisible()) return page;
+  }
+  await signInConsole(page, email, secret);
+  const cookies = await page.context().cookies();
+  const now = existsSync(sessionsFile) ? (JSON.parse(readFileSync(sessionsFile, 'utf8')) as Record<string, Cookies>) : {};
+  writeFileSync(sessionsFile, JSON.stringify({ ...now, [email]: cookies }));
+  return page;
+}
+
+/**
+ * Makes the second factor of every session of `email` six minutes old, as if the sign-in had been
+ * a while ago, so the next change that wants a fresh factor asks for the step-up (waiting out the
+ * five minutes is no option). Straight into the test server's SQLite file: no API may do this.
+ */
+export function ageSecondFactor(email: string): void {
+  const db = new DatabaseSync(inject('databaseUrl').replace(/^file:/, ''));
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    const at = new Date(Date.now() - 6 * 60_000).toISOString();
+    const result = db
+      .prepare('UPDATE staff_sessions SET second_factor_at = ? WHERE second_factor_at IS NOT NULL AND staff_id = (SELECT id FROM staff WHERE email = ?)')
+      .run(at, email);
+    expect(Number(result.changes), `sessions of ${email}`).toBeGreaterThan(0);
+  } finally {
+    db.close();
+  }
+}
+
 /** The operator command against the test server's database, with the console's origin (for enrolment links). */
 export async function rewards(args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'apps', 'server', 'src', 'cli', 'rewards.ts'), ...args], {
@@ -84,12 +133,17 @@ export async function rewards(args: string[]): Promise<string> {
 
 const SHOTS = join(ROOT, 'screenshots', 'console');
 
-/** Screenshots of the page as it is, at 1280 and at 768 px wide (whole page), then back to 1280. */
+/**
+ * Screenshots of the page as it is, at 1280 and at 768 px wide, then back to 1280: the whole page,
+ * or the window only while a modal dialog is open (its backdrop covers the window, so a whole-page
+ * shot would show the page below the fold as if it were outside the dialog's reach).
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
+  const modal = (await page.locator('dialog[open]').count()) > 0;
   for (const width of [1280, 768]) {
     await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: !modal });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
@@ -98,6 +152,18 @@ export async function screenshots(page: Page, name: string): Promise<void> {
 export async function checkScreen(page: Page, name: string): Promise<void> {
   await expectNoSeriousA11yViolations(page);
   await screenshots(page, name);
+}
+
+/** A page of a new context on the participant portal (the demo's Acme, this test server's port). */
+export function openPortal(browser: Browser): Promise<Page> {
+  return openPageOn(browser, inject('baseUrl'));
+}
+
+/** Finds the participant by `query` and opens their page; waits for the heading `name`. */
+export async function openParticipant(page: Page, query: string, name: string): Promise<void> {
+  const row = await findParticipant(page, query, new RegExp(name));
+  await row.click();
+  await page.getByRole('heading', { name: new RegExp(name), level: 1 }).waitFor();
 }
 
 /** The participants search: types, waits for the table, returns the row of `text`. */

@@ -156,7 +156,7 @@ function Loaded({ p }: { p: ConsoleParticipant }) {
         <ContactTable messages={p.contactMessages} />
       </Section>
       <Section title={t('participant.audit')}>
-        <AuditTable entries={p.audit} caption={t('participant.audit')} />
+        <AuditTable entries={p.audit} caption={t('participant.audit')} subject={false} />
         <Link to={`/audit?clientId=${encodeURIComponent(client.id)}&participantId=${encodeURIComponent(id.id)}`}>{t('participant.allAudit')}</Link>
       </Section>
     </div>
@@ -286,7 +286,7 @@ const mailColumns: Columns<Mail> = [
   mc.accessor('to', { header: t('mails.to') }),
   mc.accessor('status', { header: t('mails.status'), cell: (i) => <span className={`badge badge--${i.getValue()}`}>{i.getValue()}</span> }),
   mc.accessor('sentAt', { header: t('mails.sent'), cell: (i) => (i.getValue() ? formatDateTime(i.getValue()) : '—') }),
-  mc.accessor('note', { header: t('mails.note'), cell: (i) => i.getValue() ?? '' }),
+  mc.accessor('note', { header: t('mails.note'), cell: (i) => <span className="details">{i.getValue() ?? ''}</span> }),
 ];
 function MailsTable({ mails }: { mails: Mail[] }) {
   return <DataTable columns={mailColumns} rows={mails} caption={t('participant.mails')} empty={t('mails.none')} />;

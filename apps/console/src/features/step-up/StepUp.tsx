@@ -65,8 +65,8 @@ function StepUpDialog({ onDone }: { onDone: (passed: boolean) => void }) {
 
   return (
     <Dialog title={t('stepUp.title')} onClose={() => onDone(false)}>
-      <p>{t('stepUp.intro')}</p>
       <form onSubmit={submit} className="stack">
+        <p>{t('stepUp.intro')}</p>
         <Field label={mode === 'totp' ? t('signIn.code') : t('signIn.recoveryCode')}>
           {(id) => (
             <input
