@@ -5,8 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { TOTP } from 'otpauth';
@@ -33,7 +32,9 @@ export function openConsole(browser: Browser): Promise<Page> {
 
 // The steps each secret has used, kept in a file: test files run in their own module scope
 // but share one server, which takes each step of a secret once.
-const stepsFile = join(tmpdir(), `console-e2e-steps-${encodeURIComponent(inject('databaseUrl')).slice(-60)}.json`);
+// Beside the test server's database, in the folder the harness removes when the server stops.
+const runDir = dirname(inject('databaseUrl').replace(/^file:/, ''));
+const stepsFile = join(runDir, 'console-e2e-steps.json');
 function usedSteps(): Record<string, number> {
   return existsSync(stepsFile) ? (JSON.parse(readFileSync(stepsFile, 'utf8')) as Record<string, number>) : {};
 }
@@ -77,7 +78,7 @@ export async function signInConsole(page: Page, email: string, secret: string): 
 // The demo staff's signed-in cookies, kept in a file like the TOTP steps: every file that needs
 // an owner or an agent at work (not the sign-in itself) reuses one session instead of signing in
 // again, which saves time and the authenticator steps that the sign-ins would take.
-const sessionsFile = join(tmpdir(), `console-e2e-sessions-${encodeURIComponent(inject('databaseUrl')).slice(-60)}.json`);
+const sessionsFile = join(runDir, 'console-e2e-sessions.json');
 type Cookies = Parameters<import('playwright-core').BrowserContext['addCookies']>[0];
 
 /**
