@@ -12,7 +12,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { sql } from 'kysely';
 import type { Db } from '../../apps/server/src/db/database.ts';
-import type { NewParticipant } from '../../apps/server/src/db/schema.ts';
+import type { NewParticipant } from '../../apps/server/src/modules/participants/tables.ts';
 import { withSearchKeys } from '../../apps/server/src/modules/participants/search-keys.ts';
 
 export const SEARCH_CLIENTS = [

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import type { Client } from '../db/schema.ts';
+import type { Client } from '../modules/clients/tables.ts';
 
 /** A reason the operator can act on (bad flag, missing file, unknown client): one line, exit 2, nothing changed. */
 export class CliError extends Error {}

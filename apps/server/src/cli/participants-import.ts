@@ -4,7 +4,8 @@ import { access, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parse, type CsvError } from 'csv-parse';
 import type { Db } from '../db/database.ts';
-import type { Client, NewParticipant } from '../db/schema.ts';
+import type { Client } from '../modules/clients/tables.ts';
+import type { NewParticipant } from '../modules/participants/tables.ts';
 import { recordAudit } from '../modules/audit/store.ts';
 import { clientLocales } from '../modules/clients/service.ts';
 import {

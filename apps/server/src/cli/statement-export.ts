@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
 import type { Db } from '../db/database.ts';
-import type { Client } from '../db/schema.ts';
+import type { Client } from '../modules/clients/tables.ts';
 import { createDescriber, type StoredDescription } from '../modules/activity/describe.ts';
 import { pickStatementLocale } from '../modules/activity/service.ts';
 import { listStatementEntries } from '../modules/activity/store.ts';

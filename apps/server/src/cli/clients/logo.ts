@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { LogoType } from '../../db/schema.ts';
+import type { LogoType } from '../../modules/clients/tables.ts';
 import { CliError } from '../cli-context.ts';
 
 /** A logo is shown in a 40 px high header: anything bigger than this is a mistake. */

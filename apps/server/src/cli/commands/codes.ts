@@ -3,7 +3,7 @@ import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/database.ts';
-import type { OtsCode } from '../../db/schema.ts';
+import type { OtsCode } from '../../modules/ots/tables.ts';
 import { recordAudit } from '../../modules/audit/store.ts';
 import { normaliseOtsCode, OTS_ALPHABET, otsCodeHash } from '../../modules/ots/code.ts';
 import { insertOtsCodes, newOtsCodeRows } from '../../modules/ots/store.ts';

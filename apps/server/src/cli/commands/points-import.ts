@@ -6,7 +6,7 @@ import { SqliteAdapter, sql } from 'kysely';
 import { parse, type CsvError } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import type { Db } from '../../db/database.ts';
-import type { Client } from '../../db/schema.ts';
+import type { Client } from '../../modules/clients/tables.ts';
 import { recordAudit } from '../../modules/audit/store.ts';
 import { appendLedgerEntries, padded } from '../../modules/ledger/bulk.ts';
 import { usernameKey } from '../../modules/participants/store.ts';

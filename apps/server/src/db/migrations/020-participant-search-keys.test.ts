@@ -8,7 +8,7 @@ import { searchKeyColumns } from '../../modules/participants/search-keys.ts';
 import { searchParticipants } from '../../modules/participants/search.ts';
 import { createDatabase, type Db } from '../database.ts';
 import { migrateTo, migrateToLatest } from '../migrate.ts';
-import type { NewParticipant } from '../schema.ts';
+import type { NewParticipant } from '../../modules/participants/tables.ts';
 
 /** More than two of the migration's batches of 1,000. */
 const PARTICIPANTS = 2_345;

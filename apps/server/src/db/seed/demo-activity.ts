@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NewLedgerEntry } from '../schema.ts';
+import type { NewLedgerEntry } from '../../modules/ledger/tables.ts';
 import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import type { DemoSeedContext } from './demo-context.ts';
 import { demoEntries } from './demo-descriptions.ts';

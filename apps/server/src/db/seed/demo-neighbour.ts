@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { contentKeys, rulesKey } from '@rewards/contract';
-import type { NewLedgerEntry, NewParticipant } from '../schema.ts';
+import type { NewLedgerEntry } from '../../modules/ledger/tables.ts';
+import type { NewParticipant } from '../../modules/participants/tables.ts';
 import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import type { DemoSeedContext } from './demo-context.ts';
 import { demoEntries } from './demo-descriptions.ts';

@@ -4,7 +4,8 @@ import { hashPassword } from '../../modules/auth/password.ts';
 import { sealTotpSecret } from '../../modules/staff/secrets.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from '../database.ts';
-import type { Database, Staff } from '../schema.ts';
+import type { Staff } from '../../modules/staff/tables.ts';
+import type { Database } from '../schema.ts';
 import { NEIGHBOUR_CLIENT_ID } from './demo-neighbour.ts';
 
 /**

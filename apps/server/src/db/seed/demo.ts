@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../database.ts';
-import type { NewParticipant } from '../schema.ts';
+import type { NewParticipant } from '../../modules/participants/tables.ts';
 import { hashPassword } from '../../modules/auth/password.ts';
 import { appendLedgerEntry, type LedgerMovement } from '../../modules/ledger/store.ts';
 import { withSearchKeys } from '../../modules/participants/search-keys.ts';

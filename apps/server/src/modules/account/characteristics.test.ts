@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Participant } from '../../db/schema.ts';
+import type { Participant } from '../participants/tables.ts';
 import { characteristicsMatch, locatorOf } from './characteristics.ts';
 
 const pat = {

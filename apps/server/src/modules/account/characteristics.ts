@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ACTIVATION_LOCATORS, type ActivationField } from '@rewards/contract';
-import type { Participant } from '../../db/schema.ts';
+import type { Participant } from '../participants/tables.ts';
 import { usernameKey } from '../participants/store.ts';
 
 /**

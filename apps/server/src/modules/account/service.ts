@@ -12,7 +12,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database, Participant } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Participant } from '../participants/tables.ts';
 import { errors, type ApiError } from '../../http/api-error.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { findClient } from '../clients/store.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { PasswordReset } from '../../db/schema.ts';
+import type { PasswordReset } from './tables.ts';
 import type { SearchKeyColumns } from '../participants/search-keys.ts';
 import type { Locator } from './characteristics.ts';
 

@@ -6,7 +6,7 @@ import type { StatementEntry, StatementQuery } from '@rewards/contract';
 import { ErrorCode, StatementReply } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { dataGeneration } from '../../db/data-generation.ts';
-import type { Session } from '../../db/schema.ts';
+import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { NegotiatedBody } from '../../http/negotiated-body.ts';
 import { clientLocales } from '../clients/service.ts';

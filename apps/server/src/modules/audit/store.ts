@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, AuditLogEntry } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { AuditLogEntry } from './tables.ts';
 
 export type AuditActorKind = 'operator' | 'admin' | 'participant-session' | 'staff';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { AuditLogEntry } from '../../db/schema.ts';
+import type { AuditLogEntry } from './tables.ts';
 
 /** What the console's audit trail asks for, checked and scoped by trail.ts. */
 export interface TrailFilter {

@@ -1,6 +1,6 @@
 import type { ConsoleAuditEntry, ConsoleAuditPage, ConsoleAuditQuery } from '@rewards/contract/console-participants';
 import type { Db } from '../../db/database.ts';
-import type { AuditLogEntry } from '../../db/schema.ts';
+import type { AuditLogEntry } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import { checkClientInScope, type StaffScope } from '../staff/scope.ts';

@@ -2,7 +2,7 @@ import { ClientData, Direction, type LocaleOption, PasswordRules, PluralForms, S
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import type { LogoType } from '../../db/schema.ts';
+import type { LogoType } from './tables.ts';
 import { cachedRead, cachedReadAtHand } from '../../db/read-cache.ts';
 import { errors } from '../../http/api-error.ts';
 import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';

@@ -1,7 +1,10 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import type { Client, ContactRequestsTable, Database, Participant } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Client } from '../clients/tables.ts';
+import type { Participant } from '../participants/tables.ts';
+import type { ContactRequestsTable } from './tables.ts';
 import { insertOutboxRow, mailLook } from '../mail/outbox.ts';
 import { escapeHtml, fill, page, type MailBranding, type RenderedMail } from '../mail/render.ts';
 

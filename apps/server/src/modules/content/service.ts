@@ -9,7 +9,7 @@ import {
   type ContentReply,
 } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import type { Session } from '../../db/schema.ts';
+import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { findClient } from '../clients/store.ts';
 import { limitsOf, type LimitPolicy } from '../limits/policy.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { Insertable } from 'kysely';
-import type { ContactRequestsTable } from '../../db/schema.ts';
+import type { ContactRequestsTable } from './tables.ts';
 
 /** The entries of a key in the given locales, for the service to pick the best one. */
 export async function findContentEntries(db: Db, clientId: string, key: string, locales: readonly string[]) {

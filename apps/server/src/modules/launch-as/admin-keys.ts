@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { AdminKey, Database } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { AdminKey } from './tables.ts';
 import { recordAudit } from '../audit/store.ts';
 import { launchErrors } from './errors.ts';
 import { newAdminKey, parseAdminKey, sameHash, sha256 } from './secrets.ts';

@@ -13,7 +13,7 @@ import {
   apiPaths,
 } from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
-import type { AdminKey } from '../../db/schema.ts';
+import type { AdminKey } from './tables.ts';
 import { findClient } from '../clients/store.ts';
 import { findParticipantByUsername } from '../participants/store.ts';
 import { authenticateAdminKey } from './admin-keys.ts';

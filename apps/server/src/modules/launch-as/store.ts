@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { AdminKey, Database, LaunchToken } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { AdminKey, LaunchToken } from './tables.ts';
 
 type Executor = Kysely<Database>;
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { Participant } from '../../db/schema.ts';
+import type { Participant } from '../participants/tables.ts';
 import { recordAudit } from '../audit/store.ts';
 import { subjects } from '../limits/policy.ts';
 import { dailyAmountLeft, takeDailyAmountIn, type DailyAmount } from '../limits/service.ts';

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { MailOutboxTable } from '../../db/schema.ts';
+import type { MailOutboxTable } from './tables.ts';
 import { findClient } from '../clients/store.ts';
 import { composeContactMail, CONTACT_MAIL_TEMPLATE } from '../content/contact-mail.ts';
 import { composeStaffMail } from '../staff/mail.ts';

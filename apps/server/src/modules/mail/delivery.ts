@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { MailOutboxTable } from '../../db/schema.ts';
+import type { MailOutboxTable } from './tables.ts';
 import { composeQueuedMail, oneLineSubject } from './compose.ts';
 import { NO_MAIL_TEMPLATE, onMailQueued } from './outbox.ts';
 import { linksIn } from './render.ts';

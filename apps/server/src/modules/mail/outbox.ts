@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Client, Database } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Client } from '../clients/tables.ts';
 import { logoUrl } from '../clients/service.ts';
 import { listClientLocales } from '../clients/store.ts';
 import { buildBundle } from '../i18n/service.ts';

@@ -1,6 +1,6 @@
 import type { OtsRedeemReply, OtsRedeemRequest } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import type { Session } from '../../db/schema.ts';
+import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { appendLedgerEntry } from '../ledger/store.ts';
 import { findParticipant, usernameKey } from '../participants/store.ts';

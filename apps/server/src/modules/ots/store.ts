@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database, NewOtsCode } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { NewOtsCode } from './tables.ts';
 import { normaliseOtsCode, otsCodeHash, otsCodeHint } from './code.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 

@@ -18,7 +18,8 @@ import {
   consoleParticipantPaths as paths,
 } from '@rewards/contract/console-participants';
 import type { Db } from '../../db/database.ts';
-import type { Client, Participant } from '../../db/schema.ts';
+import type { Client } from '../clients/tables.ts';
+import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { consoleSettings, setAgentDailyLimit } from '../clients/console-settings.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EmailAddress, isIsoDate, OLDEST_BIRTH_DATE } from '@rewards/contract';
-import type { NewParticipant } from '../../db/schema.ts';
+import type { NewParticipant } from './tables.ts';
 import { hashPassword } from '../auth/password.ts';
 import { withSearchKeys } from './search-keys.ts';
 

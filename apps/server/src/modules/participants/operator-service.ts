@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
-import type { Client, Participant } from '../../db/schema.ts';
+import type { Client } from '../clients/tables.ts';
+import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { recordAudit, type AuditActorKind } from '../audit/store.ts';
 import { clientLocales } from '../clients/service.ts';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database, NewParticipant } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { NewParticipant } from './tables.ts';
 
 /** A database or a transaction: the operator's reads run in either. */
 type Q = Kysely<Database>;

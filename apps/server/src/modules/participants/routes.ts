@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AcknowledgeReply, ProgramNamesReply, SessionHeaders, SetLocaleRequest, UserData, apiPaths } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import type { Session } from '../../db/schema.ts';
+import type { Session } from '../sessions/tables.ts';
 import { requireSession, sessionHook, sessionOf } from '../sessions/session-guard.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
 import { ssoHandoffOrSession, startedBySso } from '../sso/handoff-guard.ts';

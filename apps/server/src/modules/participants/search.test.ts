@@ -7,7 +7,7 @@ import { OTHER_CLIENT_ID, seedOtherClient } from '../../../test/other-client.ts'
 import type { Db } from '../../db/database.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { NEIGHBOUR_CLIENT_ID } from '../../db/seed/demo-neighbour.ts';
-import type { Client } from '../../db/schema.ts';
+import type { Client } from '../clients/tables.ts';
 import { participantRow, type ParticipantFields } from './fields.ts';
 import { upsertParticipants } from './operator-store.ts';
 import { updateParticipant } from './operator-service.ts';

@@ -1,7 +1,8 @@
 import { UserData, type Locale } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { GenerationCache } from '../../db/generation-cache.ts';
-import type { Participant, Session } from '../../db/schema.ts';
+import type { Session } from '../sessions/tables.ts';
+import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { rewardsOfferingUnavailable } from '../catalog/service.ts';
 import { clientLocales } from '../clients/service.ts';

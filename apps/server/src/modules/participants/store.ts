@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
-import type { Database, Participant } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Participant } from './tables.ts';
 
 // Run on nearly every signed-in request: compiled to SQL once (docs/decisions/014).
 const selectParticipant = compiledOnce((db: Db, clientId: string, participantId: string) =>

@@ -1,6 +1,6 @@
 import { ErrorCode, PasswordRules, checkPasswordRules, type ChangePasswordReply, type ChangePasswordRequest } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import type { Session } from '../../db/schema.ts';
+import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { findClient } from '../clients/store.ts';

@@ -1,7 +1,7 @@
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { GenerationCache } from '../../db/generation-cache.ts';
-import type { Session } from '../../db/schema.ts';
+import type { Session } from './tables.ts';
 import type { UserParticipant } from '../participants/store.ts';
 import { deleteExpiredSessions, deleteSession, findSession, findSessionWithUser, insertSession, touchSession } from './store.ts';
 import { hashSessionId, newSessionId } from './session-id.ts';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { SESSION_HEADER } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import type { Session } from '../../db/schema.ts';
+import type { Session } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { liveSessionAtHand, resumeSession, resumeSessionWithUser, type SessionPolicy } from './service.ts';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Session } from '../../db/schema.ts';
+import type { Session } from './tables.ts';
 import type { UserParticipant } from '../participants/store.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { API_BASE, SSO_PRE_ACTIVATION_CODE, SSO_SESSION_PARAM, ssoPaths } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import type { Session } from '../../db/schema.ts';
+import type { Session } from '../sessions/tables.ts';
 import { findParticipantByUsername } from '../participants/store.ts';
 import { startSession, type SessionPolicy } from '../sessions/service.ts';
 import { hashSessionId } from '../sessions/session-id.ts';

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database, SsoLoginsTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { SsoLoginsTable } from './tables.ts';
 
 // SQL of single sign-on; every query names the client.
 

@@ -1,6 +1,6 @@
 import type { ConsoleClient, StaffRole } from '@rewards/contract/console';
 import type { Db } from '../../db/database.ts';
-import type { Staff } from '../../db/schema.ts';
+import type { Staff } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { clientHosts, clientNames, rolesOf } from './store.ts';
 

@@ -1,6 +1,6 @@
 import { checkPasswordRules } from '@rewards/contract';
 import { STAFF_PASSWORD_RULES, type EnrolmentPasswordReply, type EnrolmentView, type StaffMe, type StaffRole } from '@rewards/contract/console';
-import type { Staff, StaffEnrolment } from '../../db/schema.ts';
+import type { Staff, StaffEnrolment } from './tables.ts';
 import { hashPassword } from '../auth/password.ts';
 import { recordAudit } from '../audit/store.ts';
 import { limitsOf, STAFF_LIMITS_SCOPE, subjects } from '../limits/policy.ts';

@@ -8,7 +8,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { PasskeyOptions, PasskeyRequest } from '@rewards/contract/console';
-import type { Staff, StaffSession } from '../../db/schema.ts';
+import type { Staff, StaffSession } from './tables.ts';
 import { limitsOf, STAFF_LIMITS_SCOPE, subjects } from '../limits/policy.ts';
 import { succeeded, takeSlots } from '../limits/service.ts';
 import { completeEnrolment, openEnrolment, type CompletedEnrolment } from './enrolment.ts';

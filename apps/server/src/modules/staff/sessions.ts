@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { StaffMe, StaffRole } from '@rewards/contract/console';
 import type { Db } from '../../db/database.ts';
-import type { Database, Staff, StaffSession } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Staff, StaffSession } from './tables.ts';
 import { hashSessionId, newSessionId } from '../sessions/session-id.ts';
 import { deleteExpiredStaffSessions, deleteStaffSession, deleteStaffSessionsOf, findStaffSession, insertStaffSession, rolesOf, touchStaffSession } from './store.ts';
 

@@ -1,6 +1,6 @@
 import type { SecondFactor, StaffMe, StaffSignInReply, StaffSignInRequest } from '@rewards/contract/console';
 import type { Db } from '../../db/database.ts';
-import type { Staff, StaffSession } from '../../db/schema.ts';
+import type { Staff, StaffSession } from './tables.ts';
 import { decoyPasswordHash, verifyPassword } from '../auth/password.ts';
 import { limitsOf, STAFF_LIMITS_SCOPE, subjects, type LimitPolicy } from '../limits/policy.ts';
 import { succeeded, takeSlots } from '../limits/service.ts';

@@ -1,6 +1,7 @@
 import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Database, Staff, StaffEnrolment, StaffPasskey, StaffSession, StaffSessionsTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Staff, StaffEnrolment, StaffPasskey, StaffSession, StaffSessionsTable } from './tables.ts';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
