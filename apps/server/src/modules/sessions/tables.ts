@@ -14,8 +14,8 @@ export interface SessionsTable {
 export type Session = Selectable<SessionsTable>;
 
 /**
- * When a participant last signed in (migration 023, decision 047): written by a trigger on
- * sessions (not launch-as), never by code.
+ * When a participant last signed in (migration 023, decision 047): written with each session
+ * that is not launch-as, by insertSession (store.ts).
  */
 export interface ParticipantSignInsTable {
   client_id: string;
