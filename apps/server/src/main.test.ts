@@ -39,7 +39,8 @@ describe('the server process', () => {
   });
 
   it('on SIGTERM finishes the request under way, then exits cleanly', async () => {
-    const { child, base } = await startServer(`file:${join(dir, 'drain.db')}`);
+    // At debug the server logs each request as it starts, before its body has come.
+    const { child, base, logLine } = await startServer(`file:${join(dir, 'drain.db')}`, { LOG_LEVEL: 'debug' });
     const { port } = new URL(base);
     const body = JSON.stringify({ username: 'demo', password: 'Rewards-2026!' });
     // A request whose body is still arriving when the signal lands is, without doubt, under way.
@@ -51,10 +52,12 @@ describe('the server process', () => {
       `POST /api/v1.0/login HTTP/1.1\r\nHost: localhost\r\nclient-id: http://localhost:3000\r\n` +
         `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await logLine((line) => line.includes('"msg":"incoming request"') && line.includes('"url":"/api/v1.0/login"'));
     const done = exited(child);
     child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    // main.ts logs this and starts app.close() in one turn; the close marks the app draining
+    // before the server reads its socket again, so the rest of the body arrives during the drain.
+    await logLine((line) => line.includes('SIGTERM: draining requests'));
     socket.write(body.slice(10));
     await ended;
     expect(response).toMatch(/^HTTP\/1\.1 200/);

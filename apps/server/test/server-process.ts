@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { freePort } from './ports.ts';
 
 const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
@@ -10,6 +11,11 @@ export interface ServerProcess {
   base: string;
   /** SIGTERM (or the signal given), resolving with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /**
+   * The first line of the server's log (stdout, from its start) for which `match` holds; rejects
+   * after `timeoutMs` or when the process ends first. For tests that wait on what the server did.
+   */
+  logLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
 }
 
 export const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -19,8 +25,43 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn', ...env },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
+  // Always read, so that a chatty LOG_LEVEL never fills the pipe and stalls the server.
+  const lines: string[] = [];
+  let ended = false;
+  const waiters = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of waiters) wake();
+  };
+  createInterface({ input: child.stdout! })
+    .on('line', (line) => {
+      lines.push(line);
+      wakeAll();
+    })
+    .on('close', () => {
+      ended = true;
+      wakeAll();
+    });
+  const logLine = (match: (line: string) => boolean, timeoutMs = 10_000) =>
+    new Promise<string>((resolve, reject) => {
+      let seen = 0;
+      const check = () => {
+        for (; seen < lines.length; seen += 1) {
+          const line = lines[seen]!;
+          if (match(line)) return finish(() => resolve(line));
+        }
+        if (ended) finish(() => reject(new Error(`the server's log ended without the line:\n${lines.join('\n')}`)));
+      };
+      const timer = setTimeout(() => finish(() => reject(new Error(`no such log line within ${timeoutMs} ms:\n${lines.join('\n')}`))), timeoutMs);
+      const finish = (settle: () => void) => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        settle();
+      };
+      waiters.add(check);
+      check();
+    });
   const base = `http://127.0.0.1:${port}`;
   const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
     const done = exited(child);
@@ -30,7 +71,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   const deadline = Date.now() + START_DEADLINE_MS;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${base}/healthz`)).ok) return { child, base, stop };
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base, stop, logLine };
     } catch {
       // not listening yet
     }

@@ -1,6 +1,6 @@
 // Shops: the home tiles, the header's redeem menu, and a real order in the demo catalog.
 import type { Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { acknowledgeCookieNotice, expectNoSeriousA11yViolations, expectVisible, loginForm, signIn, test, DEMO_PASSWORD } from './harness/browser.ts';
 
 const CATALOG_URL = '**/api/v1.0/user/catalog-url/**';
@@ -95,16 +95,7 @@ test('an inactive participant whose catalog cannot be reached sees the notice an
   await expectNoSeriousA11yViolations(page);
 });
 
-/** Skips the test where the server half of the catalogs work is not there yet. */
-async function skipWithoutCatalogServer(page: Page, skip: (note: string) => void): Promise<void> {
-  // Without a session the route answers 401 where it exists, 404 where it does not.
-  const origin = new URL(inject('baseUrl')).origin;
-  const probe = await page.request.get('/api/v1.0/user/catalog-url/merchandise', { headers: { 'client-id': origin } });
-  if (probe.status() === 404) skip('needs GET user/catalog-url and the demo catalog (server half of the catalogs work)');
-}
-
-test('an inactive participant with points is taken, in the same window, to the merchandise catalog', async ({ page, skip }) => {
-  await skipWithoutCatalogServer(page, skip);
+test('an inactive participant with points is taken, in the same window, to the merchandise catalog', async ({ page }) => {
   await page.goto('/login');
   const form = loginForm(page);
   await form.username.fill('inactive');
@@ -113,11 +104,8 @@ test('an inactive participant with points is taken, in the same window, to the m
   await page.waitForURL(/\/demo-catalog\/merchandise\?token=/);
 });
 
-// Needs the server half of the catalogs work (GET user/catalog-url, the demo catalog and its
-// partner API): skipped, saying so, where that is not there yet.
-test('ordering in the catalog tab: the portal shows the lower balance when the participant comes back', async ({ page, skip }) => {
-  await skipWithoutCatalogServer(page, skip);
-
+// Through the real GET user/catalog-url, the demo catalog and its partner API.
+test('ordering in the catalog tab: the portal shows the lower balance when the participant comes back', async ({ page }) => {
   // Mona (merch) shops here: Dana's 12,500 points are what other browser tests expect to see.
   await signIn(page, 'merch');
   const before = await headerBalance(page);

@@ -4,20 +4,53 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { expectVisible, loginForm, signIn, test } from './harness/browser.ts';
 
+type ShiftWatch = { layoutShift: number; layoutShiftObserver: PerformanceObserver; addShifts(entries: PerformanceEntryList): void };
+
 /** Sums every layout shift from the start of each document the page loads. */
 async function watchLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = window as unknown as { layoutShift: number };
+    const w = window as unknown as ShiftWatch;
     w.layoutShift = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
+    w.addShifts = (entries) => {
+      for (const entry of entries as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
         if (!entry.hadRecentInput) w.layoutShift += entry.value;
       }
-    }).observe({ type: 'layout-shift', buffered: true });
+    };
+    w.layoutShiftObserver = new PerformanceObserver((list) => w.addShifts(list.getEntries()));
+    w.layoutShiftObserver.observe({ type: 'layout-shift', buffered: true });
   });
 }
 
-const layoutShift = (page: Page) => page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift);
+/** The shifts so far: after the next frame is drawn, those the observer has not delivered yet included. */
+const layoutShift = (page: Page) =>
+  page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const w = window as unknown as ShiftWatch;
+    w.addShifts(w.layoutShiftObserver.takeRecords());
+    return w.layoutShift;
+  });
+
+/**
+ * Waits until nothing more comes to the page by itself: no request for half a second (the
+ * background preload of the other pages and their styles done), the loading overlay gone, fonts,
+ * images and style sheets loaded, and every finite animation (the overlay's fade, the page
+ * transition, the cookie notice's slide) finished. A shift after this would be a page moving
+ * on its own.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: 15_000 });
+  await page.waitForFunction(
+    () =>
+      document.readyState === 'complete' &&
+      document.querySelector('.ui-loading') === null &&
+      document.fonts.status === 'loaded' &&
+      [...document.images].every((image) => image.complete) &&
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null) &&
+      document.getAnimations().every((animation) => animation.playState === 'finished' || animation.effect?.getComputedTiming().endTime === Infinity),
+    undefined,
+    { timeout: 10_000 },
+  );
+}
 
 /** API calls the page makes from now on, as "METHOD /path". */
 function recordApiCalls(page: Page): string[] {
@@ -35,8 +68,7 @@ test('the login page shows with no API call and does not move', async ({ page })
   await page.goto('/login');
   await expectVisible(loginForm(page).submit);
   expect(calls).toEqual([]);
-  // Past the loading overlay's fade, the page transition and the cookie notice's slide.
-  await page.waitForTimeout(1500);
+  await settled(page);
   expect(await layoutShift(page)).toBeLessThanOrEqual(0.01);
 });
 
@@ -48,7 +80,7 @@ test('a reload of home asks for the user once before the balance shows, and does
   // newbie has never earned: the points section greets without a balance link.
   await expectVisible(page.getByRole('main').locator('.points__message'));
   expect([...calls]).toEqual(['GET /user']);
-  await page.waitForTimeout(1500);
+  await settled(page);
   expect(await layoutShift(page)).toBeLessThanOrEqual(0.01);
 });
 

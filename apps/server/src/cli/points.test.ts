@@ -12,6 +12,8 @@ import { addGeneratedParticipants, writePointsFile } from '../../test/points-fil
 
 /** Several CLI processes in one story (each ~0.5 s, more on a busy machine). */
 const CLI_STORY = 180_000;
+/** The first batch of 500 lines commits in well under a second; a stuck import fails the test. */
+const FIRST_BATCH_DEADLINE_MS = 60_000;
 
 interface ImportJson {
   lines: number;
@@ -175,7 +177,15 @@ describe.each(dialects)('rewards points on %s', (dialect) => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // Killed as soon as the first batch is committed: a kill -9 gives it no time to tidy up.
-    while ((await posted()) === 0) await sleep(20);
+    const deadline = Date.now() + FIRST_BATCH_DEADLINE_MS;
+    while ((await posted()) === 0) {
+      if (child.exitCode !== null) throw new Error(`the import ended (exit ${child.exitCode}) before a batch was seen`);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`no batch committed within ${FIRST_BATCH_DEADLINE_MS} ms`);
+      }
+      await sleep(20);
+    }
     child.kill('SIGKILL');
     expect(await exited).toBeNull();
     const afterKill = await posted();

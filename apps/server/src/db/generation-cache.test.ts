@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { createDatabase, type Db } from './database.ts';
 import { dataGeneration } from './data-generation.ts';
@@ -189,12 +189,22 @@ describe('the generation cache over a SQLite file', () => {
   });
 
   it('hands out nothing older than its maximum age', async () => {
-    const aging = new GenerationCache<string>({ maxEntries: 10, maxAgeMs: 1 });
-    await aging.get(db, 'k', async () => 'value');
-    const loadedAt = Date.now();
-    // Deterministic: wait until the clock has moved past the age, then ask.
-    while (Date.now() - loadedAt < 2) await new Promise((resolve) => setTimeout(resolve, 1));
-    expect(aging.peek(db, 'k')).toBeUndefined();
+    // The cache reads its age off the clock: a set clock moves exactly as far as the test says.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const aging = new GenerationCache<string>({ maxEntries: 10, maxAgeMs: 1_000 });
+      let loads = 0;
+      const get = () => aging.get(db, 'k', async () => `value ${(loads += 1)}`);
+      expect(await get()).toBe('value 1');
+      vi.advanceTimersByTime(999);
+      expect(aging.peek(db, 'k')).toBe('value 1');
+      expect(await get()).toBe('value 1');
+      vi.advanceTimersByTime(1);
+      expect(aging.peek(db, 'k')).toBeUndefined();
+      expect(await get()).toBe('value 2');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('loads every time where the database cannot tell what changed (in memory, in a transaction)', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { API_BASE, CLIENT_HEADER, ClientData } from '@rewards/contract';
 import { buildApp } from '../app.ts';
@@ -28,16 +28,6 @@ async function bundleTitle(app: FastifyInstance): Promise<{ title: string | unde
   return { title: body.bundleList['en-US']?.properties['login.title'], etag: reply.headers.etag as string | undefined };
 }
 
-/** Asks again until `read` gives what is expected; the cache lifetime bounds the wait. */
-async function eventually<T>(read: () => Promise<T>, expected: T): Promise<T> {
-  let last = await read();
-  for (let attempt = 0; attempt < 100 && last !== expected; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await read();
-  }
-  return last;
-}
-
 describe.each(dialects)('configuration cached in each process on %s', (dialect) => {
   let t: TestApp;
   let slow: { app: FastifyInstance; db: Db };
@@ -56,27 +46,40 @@ describe.each(dialects)('configuration cached in each process on %s', (dialect) 
   });
 
   it("shows an operator's change on every process once its cache lifetime has passed, and not before", async () => {
-    expect(await clientName(slow.app)).toBe('Acme Rewards');
-    expect(await clientName(quick.app)).toBe('Acme Rewards');
-    const before = await bundleTitle(quick.app);
+    // Entries expire by the clock: on a set clock the test moves time exactly across the lifetime.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // Everything below is loaded on the set clock, none of it left from the apps' start.
+      for (const p of [slow, quick]) clearReadCache(p.db);
+      expect(await clientName(slow.app)).toBe('Acme Rewards');
+      expect(await clientName(quick.app)).toBe('Acme Rewards');
+      const before = await bundleTitle(quick.app);
 
-    // The operator renames the program and rewords the login title, from outside the servers.
-    await t.database.db.updateTable('clients').set({ name: 'Acme Loyalty' }).where('id', '=', 'acme').execute();
-    await t.database.db
-      .insertInto('translations')
-      .values({ client_id: 'acme', locale: 'en-US', key: 'login.title', text: 'Welcome to Acme Loyalty' })
-      .execute();
+      // The operator renames the program and rewords the login title, from outside the servers.
+      await t.database.db.updateTable('clients').set({ name: 'Acme Loyalty' }).where('id', '=', 'acme').execute();
+      await t.database.db
+        .insertInto('translations')
+        .values({ client_id: 'acme', locale: 'en-US', key: 'login.title', text: 'Welcome to Acme Loyalty' })
+        .execute();
 
-    // A process with a one-second cache shows both within that second or so.
-    expect(await eventually(() => clientName(quick.app), 'Acme Loyalty')).toBe('Acme Loyalty');
-    const after = await eventually(async () => (await bundleTitle(quick.app)).title, 'Welcome to Acme Loyalty');
-    expect(after).toBe('Welcome to Acme Loyalty');
-    // The bundle's ETag moves with its content, so a browser's revalidation fetches the new one.
-    expect((await bundleTitle(quick.app)).etag).not.toBe(before.etag);
-    // A process whose cache lives an hour still answers from it: the cache is really used.
-    expect(await clientName(slow.app)).toBe('Acme Rewards');
-    // Without a cache (the tests' default) the change shows at once.
-    expect(await clientName(t.app)).toBe('Acme Loyalty');
+      // Within its second, the process with a one-second cache still answers from it.
+      vi.advanceTimersByTime(999);
+      expect(await clientName(quick.app)).toBe('Acme Rewards');
+      expect(await bundleTitle(quick.app)).toEqual(before);
+      // Once the second has passed, it shows both.
+      vi.advanceTimersByTime(1);
+      expect(await clientName(quick.app)).toBe('Acme Loyalty');
+      const after = await bundleTitle(quick.app);
+      expect(after.title).toBe('Welcome to Acme Loyalty');
+      // The bundle's ETag moves with its content, so a browser's revalidation fetches the new one.
+      expect(after.etag).not.toBe(before.etag);
+      // A process whose cache lives an hour still answers from it: the cache is really used.
+      expect(await clientName(slow.app)).toBe('Acme Rewards');
+      // Without a cache (the tests' default) the change shows at once.
+      expect(await clientName(t.app)).toBe('Acme Loyalty');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

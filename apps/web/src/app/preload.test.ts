@@ -3,8 +3,12 @@ import type { Chunk } from './chunks.ts';
 import { preloadWhenIdle } from './preload.ts';
 import { findRoute, preloadOrder, routes } from './routes.ts';
 
-/** Idle periods the test hands out one at a time, as a quiet browser would. */
-function idlePeriods() {
+/**
+ * Idle periods the test hands out one at a time, as a quiet browser would. `settled` is the
+ * load the period started: preload reacts to it first (it subscribed first), so once the test's
+ * await of it resumes, the next period has been asked for.
+ */
+function idlePeriods(settled: () => Promise<unknown>) {
   const waiting: Array<() => void> = [];
   return {
     idle: (task: () => void) => {
@@ -15,23 +19,27 @@ function idlePeriods() {
       return waiting.length;
     },
     async runOne() {
-      waiting.shift()?.();
-      // Let the chunk's promise settle and the next period be asked for.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      const task = waiting.shift();
+      if (!task) return;
+      task();
+      await settled().catch(() => undefined);
     },
   };
 }
 
 function fakeChunks(names: string[], failing: string[] = []) {
   const loaded: string[] = [];
+  let last: Promise<unknown> = Promise.resolve();
   const chunks = names.map((name): Chunk => ({
     Component: () => null,
     load: () => {
       loaded.push(name);
-      return failing.includes(name) ? Promise.reject(new Error(name)) : Promise.resolve({ default: () => null });
+      const load = failing.includes(name) ? Promise.reject(new Error(name)) : Promise.resolve({ default: () => null });
+      last = load;
+      return load;
     },
   }));
-  return { chunks, loaded };
+  return { chunks, loaded, lastLoad: () => last };
 }
 
 describe('the background preload of every page (spec section 2)', () => {
@@ -45,13 +53,15 @@ describe('the background preload of every page (spec section 2)', () => {
   });
 
   it('starts once the page has loaded and takes one page per idle period', async () => {
-    const periods = idlePeriods();
-    const { chunks, loaded } = fakeChunks(['home', 'login', 'activation']);
+    const { chunks, loaded, lastLoad } = fakeChunks(['home', 'login', 'activation']);
+    const periods = idlePeriods(lastLoad);
     let pageLoaded = () => {};
     const loadedPage = new Promise<void>((resolve) => (pageLoaded = resolve));
     preloadWhenIdle(undefined, { idle: periods.idle, loaded: () => loadedPage, chunks });
 
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Nothing is asked for while the page is still loading.
+    expect(periods.waiting).toBe(0);
+    await Promise.resolve();
     expect(periods.waiting).toBe(0);
     pageLoaded();
     await loadedPage;
@@ -68,10 +78,12 @@ describe('the background preload of every page (spec section 2)', () => {
   });
 
   it('goes on after a page that fails to load, and stops when cancelled', async () => {
-    const periods = idlePeriods();
-    const { chunks, loaded } = fakeChunks(['a', 'b', 'c', 'd'], ['a']);
-    const stop = preloadWhenIdle(undefined, { idle: periods.idle, loaded: () => Promise.resolve(), chunks });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    const { chunks, loaded, lastLoad } = fakeChunks(['a', 'b', 'c', 'd'], ['a']);
+    const periods = idlePeriods(lastLoad);
+    const pageLoad = Promise.resolve();
+    const stop = preloadWhenIdle(undefined, { idle: periods.idle, loaded: () => pageLoad, chunks });
+    await pageLoad;
+    expect(periods.waiting).toBe(1);
     await periods.runOne();
     await periods.runOne();
     expect(loaded).toEqual(['a', 'b']);

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { queueMail } from './outbox.ts';
@@ -22,14 +22,20 @@ describe.each(dialects)('npm run rewards -- outbox on %s', (dialect) => {
     database = await createTestDatabase(dialect);
     databaseUrl = database.config.dialect === 'sqlite' ? `file:${database.config.path}` : database.config.url;
     await seedDemo(database.db);
-    await database.db.transaction().execute(async (trx) => {
-      await queueMail(trx, { clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'forgotUsername', params: { usernames: 'demo', link: 'http://localhost:3000/login' } });
-    });
-    // A moment later, so the order by time is certain.
-    await new Promise((r) => setTimeout(r, 5));
-    await database.db.transaction().execute(async (trx) => {
-      await queueMail(trx, { clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'resetPassword', params: { link: 'http://localhost:3000/reset-password?passwordGuid=g1', minutes: '60' } });
-    });
+    // The rows take their time from the clock: a set clock makes the order by time certain.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-25T09:00:00.000Z'));
+      await database.db.transaction().execute(async (trx) => {
+        await queueMail(trx, { clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'forgotUsername', params: { usernames: 'demo', link: 'http://localhost:3000/login' } });
+      });
+      vi.setSystemTime(new Date('2026-11-25T09:00:01.000Z'));
+      await database.db.transaction().execute(async (trx) => {
+        await queueMail(trx, { clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'resetPassword', params: { link: 'http://localhost:3000/reset-password?passwordGuid=g1', minutes: '60' } });
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
   afterAll(async () => {
     await database.drop();
