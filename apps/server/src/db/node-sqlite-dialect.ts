@@ -1,4 +1,5 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { LRUCache } from 'lru-cache';
 import {
   CompiledQuery,
   SqliteDialect,
@@ -29,45 +30,19 @@ interface CachedStatement {
 }
 
 /**
- * Prepared statements kept by SQL text, least recently used dropped first. Preparing was a
- * quarter of a request's time (docs/decisions/014); the bound keeps the memory each statement
- * holds in SQLite finite when queries are built with varying shapes (IN lists, bulk inserts).
+ * Prepared statements kept by SQL text, least recently used dropped first (lru-cache's memo:
+ * prepared on a miss). Preparing was a quarter of a request's time (docs/decisions/014); the bound
+ * keeps the memory each statement holds in SQLite finite when queries are built with varying
+ * shapes (IN lists, bulk inserts).
  */
-export class StatementCache {
-  readonly #database: DatabaseSync;
-  readonly #capacity: number;
-  readonly #entries = new Map<string, CachedStatement>();
-
-  constructor(database: DatabaseSync, capacity: number) {
-    this.#database = database;
-    this.#capacity = capacity;
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  get(sql: string): CachedStatement {
-    const hit = this.#entries.get(sql);
-    if (hit) {
-      // Map keeps insertion order: re-inserting marks it most recently used.
-      this.#entries.delete(sql);
-      this.#entries.set(sql, hit);
-      return hit;
-    }
-    const statement = this.#database.prepare(sql);
-    const entry = { statement, reader: statement.columns().length > 0 };
-    this.#entries.set(sql, entry);
-    if (this.#entries.size > this.#capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
-    return entry;
-  }
-
-  clear(): void {
-    this.#entries.clear();
-  }
+function preparedStatements(database: DatabaseSync, capacity: number): LRUCache<string, CachedStatement> {
+  return new LRUCache<string, CachedStatement>({
+    max: capacity,
+    memoMethod: (sql) => {
+      const statement = database.prepare(sql);
+      return { statement, reader: statement.columns().length > 0 };
+    },
+  });
 }
 
 /** FIFO lock: SQLite has one connection, and a transaction owns it from begin to commit. */
@@ -125,9 +100,9 @@ const ITEM_SAVEPOINT = 'group_commit_item';
  */
 class GroupCommitDriver implements Driver {
   readonly #writer: DatabaseSync;
-  readonly #statements: StatementCache;
+  readonly #statements: LRUCache<string, CachedStatement>;
   readonly #reader: DatabaseSync | undefined;
-  readonly #readStatements: StatementCache | undefined;
+  readonly #readStatements: LRUCache<string, CachedStatement> | undefined;
   readonly #mutex = new Mutex();
   #batch: Batch | undefined;
   readonly #dataVersion: StatementSync | undefined;
@@ -137,9 +112,9 @@ class GroupCommitDriver implements Driver {
 
   constructor(writer: DatabaseSync, reader: DatabaseSync | undefined, statementCacheSize: number) {
     this.#writer = writer;
-    this.#statements = new StatementCache(writer, statementCacheSize);
+    this.#statements = preparedStatements(writer, statementCacheSize);
     this.#reader = reader;
-    this.#readStatements = reader ? new StatementCache(reader, statementCacheSize) : undefined;
+    this.#readStatements = reader ? preparedStatements(reader, statementCacheSize) : undefined;
     this.#dataVersion = reader?.prepare('PRAGMA data_version');
     this.#dataVersion?.setReturnArrays(true);
   }
@@ -241,14 +216,14 @@ class GroupCommitDriver implements Driver {
   /** Runs one statement: a plain read on the reader, anything else under the writer's lock. */
   async execute(lease: Lease, sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>> {
     if (!lease.inTransaction && this.#readStatements && READ.test(sql)) {
-      const { statement } = this.#readStatements.get(sql);
+      const { statement } = this.#readStatements.memo(sql);
       return { rows: statement.all(...bind(parameters)) };
     }
     await this.lock(lease);
     if (!lease.inTransaction && !this.#batch && WRITE.test(sql)) this.#openBatch();
     let result: QueryResult<unknown>;
     try {
-      const { statement, reader } = this.#statements.get(sql);
+      const { statement, reader } = this.#statements.memo(sql);
       if (reader) result = { rows: statement.all(...bind(parameters)) };
       else {
         const { changes, lastInsertRowid } = statement.run(...bind(parameters));
@@ -265,9 +240,9 @@ class GroupCommitDriver implements Driver {
   }
 
   async iterate(lease: Lease, sql: string, parameters: readonly unknown[]): Promise<Iterator<unknown>> {
-    if (!lease.inTransaction && this.#readStatements) return this.#readStatements.get(sql).statement.iterate(...bind(parameters));
+    if (!lease.inTransaction && this.#readStatements) return this.#readStatements.memo(sql).statement.iterate(...bind(parameters));
     await this.lock(lease);
-    return this.#statements.get(sql).statement.iterate(...bind(parameters));
+    return this.#statements.memo(sql).statement.iterate(...bind(parameters));
   }
 
   /** Gives up the lock and resolves once what the lease did is committed (at once if no batch). */
