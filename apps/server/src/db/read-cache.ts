@@ -1,90 +1,112 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import { dataGeneration } from './data-generation.ts';
 
 /**
- * Per-process cache of what operators configure and requests only read: a client's hosts,
- * settings, locales, media labels, catalogs and bundles (docs/decisions/014). Entries live a
- * few seconds (CLIENT_CACHE_SECONDS, default 5), so an operator's change shows within that
- * time on every server process without any message between them; 0 turns caching off.
- * Entries are kept per database object, so two apps over one database are two processes'
- * worth of caches, and a transaction never reads through the cache.
+ * The read caches, all lru-cache (docs/decisions/054; the invalidation story is in
+ * ARCHITECTURE.md, "Read caches"). Two kinds:
+ * - configuration (this file's cachedRead): what operators configure and requests only read, kept
+ *   CLIENT_CACHE_SECONDS (decision 014), so an operator's change shows within that time on every
+ *   process without any message between them;
+ * - participant data (sessions, GET user, the statement): keyed by the database's data generation
+ *   (generationKey below, decision 027), so any commit anywhere makes every older entry unreachable.
+ * Every cache is kept per database object: two apps over one database are two processes' worth.
  */
 export const DEFAULT_CACHE_SECONDS = 5;
+
+/**
+ * The caches' clock. Monotonic (a wall-clock jump neither keeps nor drops entries), and looked up
+ * on each call, so that tests may set it (vitest's fake `performance`). No `ttlResolution` with
+ * it: lru-cache would otherwise remember the time for a millisecond with a timer per millisecond.
+ */
+export const cacheClock = { now: (): number => performance.now() };
+
+/** Options every time-limited read cache takes, for `cacheClock` above. */
+export const clockOptions = { perf: cacheClock, ttlResolution: 0 } as const;
+
+// Any Kysely: the caches only need the object's identity.
+type AnyDb = Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- identity only
+
+/** One cache (or set of caches) per database object, made on first use. */
+export function perDatabase<T>(make: () => T): (db: object) => T {
+  const made = new WeakMap<object, T>();
+  return (db) => {
+    let kept = made.get(db);
+    if (kept === undefined) {
+      kept = make();
+      made.set(db, kept);
+    }
+    return kept;
+  };
+}
+
+/**
+ * `key` under the database's current data generation (decision 027), or undefined where the
+ * database cannot tell what changed (PostgreSQL, `:memory:`, a transaction): then nothing is
+ * cached. Read before a load starts, so a commit racing the load leaves its value under a key
+ * nobody asks for again: never stale, only useless (and out first when the cache is full).
+ */
+export function generationKey(db: object, key: string): string | undefined {
+  const generation = dataGeneration(db);
+  return generation === undefined ? undefined : `${generation}\u0000${key}`;
+}
+
+/** What a load that found nothing answers when its entry was evicted or cleared meanwhile: never stored. */
+const GONE = Symbol('not found');
+
+/**
+ * lru-cache options for a cache whose `fetch` runs `load`. Concurrent callers of one key share
+ * one load; neither a failure nor "not found" (undefined) is kept, so keys sent by anyone do not
+ * fill the cache. An entry evicted or cleared while its load runs still answers the callers
+ * waiting for it (`ignoreFetchAbort`). lru-cache would turn an undefined answered then into its
+ * abort error (a 500), hence GONE, which `fetched` turns back into undefined.
+ */
+export function loadOnMiss<V extends object, C>(
+  load: (context: C) => Promise<V | undefined>,
+): Pick<LRUCache.Options<string, V, C>, 'fetchMethod' | 'ignoreFetchAbort'> {
+  return {
+    ignoreFetchAbort: true,
+    fetchMethod: async (_key, _stale, { signal, context }) => (await load(context)) ?? (signal.aborted ? (GONE as unknown as V) : undefined),
+  };
+}
+
+/** The value of a `fetch` on a cache made with loadOnMiss. */
+export async function fetched<V>(value: Promise<V | undefined>): Promise<V | undefined> {
+  const answer = await value;
+  return (answer as unknown) === GONE ? undefined : answer;
+}
 
 /** Keys can come from request headers (hostnames): the cache must stay small whatever is sent. */
 const MAX_ENTRIES = 2_000;
 
-interface Entry {
-  value: Promise<unknown>;
-  expiresAt: number;
-  /** The value once the load has answered (never undefined: "not found" is not kept), for `atHand`. */
-  settled: unknown;
+type Load = () => Promise<unknown>;
+
+function configurationCache(seconds: number): LRUCache<string, object, Load> | undefined {
+  if (seconds <= 0) return undefined;
+  return new LRUCache<string, object, Load>({
+    max: MAX_ENTRIES,
+    ttl: seconds * 1000,
+    ...clockOptions,
+    // "Not found" is not kept: a host or client an operator is setting up shows the moment it exists.
+    ...loadOnMiss(async (load: Load) => (await load()) as object | undefined),
+  });
 }
 
-class TtlCache {
-  ttlMs: number;
-  readonly #entries = new Map<string, Entry>();
+/** Per database; `null` once configured off (CLIENT_CACHE_SECONDS=0). */
+const caches = new WeakMap<AnyDb, LRUCache<string, object, Load> | null>();
 
-  constructor(ttlMs: number) {
-    this.ttlMs = ttlMs;
-  }
-
-  get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.ttlMs <= 0) return load();
-    const now = Date.now();
-    const hit = this.#entries.get(key);
-    if (hit && hit.expiresAt > now) return hit.value as Promise<T>;
-    if (hit) this.#entries.delete(key);
-    const value = load();
-    // Concurrent requests share one load. A failed load is not remembered, nor is "not found":
-    // a host or client that does not exist yet (an operator is setting it up) shows the moment
-    // it does, and unknown hostnames sent by anyone do not fill the cache.
-    const forget = () => {
-      if (this.#entries.get(key)?.value === value) this.#entries.delete(key);
-    };
-    const entry: Entry = { value, expiresAt: now + this.ttlMs, settled: undefined };
-    value.then((result) => {
-      if (result === undefined) forget();
-      else entry.settled = result;
-    }, forget);
-    this.#entries.set(key, entry);
-    if (this.#entries.size > MAX_ENTRIES) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
-    return value;
-  }
-
-  /** What `get` would answer without loading, if its load has answered and it is still fresh. */
-  atHand(key: string): unknown {
-    if (this.ttlMs <= 0) return undefined;
-    const hit = this.#entries.get(key);
-    return hit && hit.expiresAt > Date.now() ? hit.settled : undefined;
-  }
-
-  clear(): void {
-    this.#entries.clear();
-  }
-}
-
-// Any Kysely: the cache only needs the object's identity.
-type AnyDb = Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- identity only
-
-const caches = new WeakMap<AnyDb, TtlCache>();
-
-function cacheOf(db: AnyDb): TtlCache {
+function cacheOf(db: AnyDb): LRUCache<string, object, Load> | undefined {
   let cache = caches.get(db);
-  if (!cache) {
-    cache = new TtlCache(DEFAULT_CACHE_SECONDS * 1000);
+  if (cache === undefined) {
+    cache = configurationCache(DEFAULT_CACHE_SECONDS) ?? null;
     caches.set(db, cache);
   }
-  return cache;
+  return cache ?? undefined;
 }
 
 /** Sets how long this database's cached configuration lives (buildApp, from the config). */
 export function configureReadCache(db: AnyDb, seconds: number): void {
-  const cache = cacheOf(db);
-  cache.ttlMs = seconds * 1000;
-  cache.clear();
+  caches.set(db, configurationCache(seconds) ?? null);
 }
 
 /** Forgets everything cached for this database (after this process changed configuration). */
@@ -93,9 +115,10 @@ export function clearReadCache(db: AnyDb): void {
 }
 
 /** `load()`'s value, shared for a few seconds by every caller asking with the same key. */
-export function cachedRead<T>(db: AnyDb, key: string, load: () => Promise<T>): Promise<T> {
-  if (db.isTransaction) return load();
-  return cacheOf(db).get(key, load);
+export async function cachedRead<T>(db: AnyDb, key: string, load: () => Promise<T>): Promise<T> {
+  const cache = db.isTransaction ? undefined : cacheOf(db);
+  if (!cache) return load();
+  return (await fetched(cache.fetch(key, { context: load }))) as T;
 }
 
 /**
@@ -105,5 +128,5 @@ export function cachedRead<T>(db: AnyDb, key: string, load: () => Promise<T>): P
  */
 export function cachedReadAtHand<T>(db: AnyDb, key: string): T | undefined {
   if (db.isTransaction) return undefined;
-  return caches.get(db)?.atHand(key) as T | undefined;
+  return caches.get(db)?.get(key) as T | undefined;
 }

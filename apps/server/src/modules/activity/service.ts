@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { StatementEntry, StatementQuery } from '@rewards/contract';
 import { ErrorCode, StatementReply } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { dataGeneration } from '../../db/data-generation.ts';
+import { clockOptions, generationKey, perDatabase } from '../../db/read-cache.ts';
 import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { NegotiatedBody } from '../../http/negotiated-body.ts';
@@ -109,33 +109,26 @@ interface StatementCaches {
    */
   built: LRUCache<string, ReadyStatement, StatementSource>;
   /**
-   * On SQLite: the version key last checked for a participant and asked locale, with the data
+   * On SQLite: the version key last checked for a participant and asked locale, under the data
    * generation read before that check (decision 027). While nobody has committed since, and for
    * CHECK_HOLDS_MS at most, the statement is served without even reading its version.
    */
-  checked: LRUCache<string, { key: string; generation: number }>;
+  checked: LRUCache<string, string>;
 }
 
-const caches = new WeakMap<Db, StatementCaches>();
-
-function cachesOf(db: Db): StatementCaches {
-  let kept = caches.get(db);
-  if (!kept) {
-    kept = {
-      built: new LRUCache<string, ReadyStatement, StatementSource>({
-        maxSize: MAX_STATEMENT_BYTES,
-        // Room for the brotli and gzip forms (~8% of the identity bytes each), made when first asked.
-        sizeCalculation: (ready) => ready.body.identity.body.byteLength + Math.ceil(ready.body.identity.body.byteLength / 5) + 200,
-        fetchMethod: (_key, _stale, { context }) => buildReady(context),
-        // An entry evicted while being built still answers the callers waiting for it.
-        ignoreFetchAbort: true,
-      }),
-      checked: new LRUCache<string, { key: string; generation: number }>({ max: 2_000, ttl: CHECK_HOLDS_MS }),
-    };
-    caches.set(db, kept);
-  }
-  return kept;
-}
+const cachesOf = perDatabase(
+  (): StatementCaches => ({
+    built: new LRUCache<string, ReadyStatement, StatementSource>({
+      maxSize: MAX_STATEMENT_BYTES,
+      // Room for the brotli and gzip forms (~8% of the identity bytes each), made when first asked.
+      sizeCalculation: (ready) => ready.body.identity.body.byteLength + Math.ceil(ready.body.identity.body.byteLength / 5) + 200,
+      fetchMethod: (_key, _stale, { context }) => buildReady(context),
+      // An entry evicted while being built still answers the callers waiting for it.
+      ignoreFetchAbort: true,
+    }),
+    checked: new LRUCache<string, string>({ max: 2_000, ttl: CHECK_HOLDS_MS, ...clockOptions }),
+  }),
+);
 
 /**
  * GET user/account/statement: the signed-in participant's own ledger, oldest first, each
@@ -147,12 +140,10 @@ export async function getStatementBody(db: Db, session: Session, query: Statemen
   const { built, checked } = cachesOf(db);
   const asked = `${session.client_id}\u0000${session.participant_id}\u0000${query.locale}`;
   // Read before the version: a commit racing the check only makes the check useless (decision 027).
-  const generation = dataGeneration(db);
-  if (generation !== undefined) {
-    const seen = checked.get(asked);
-    const ready = seen?.generation === generation ? built.get(seen.key) : undefined;
-    if (ready) return own(ready, query);
-  }
+  const checkedKey = generationKey(db, asked);
+  const seen = checkedKey === undefined ? undefined : checked.get(checkedKey);
+  const kept = seen === undefined ? undefined : built.get(seen);
+  if (kept) return own(kept, query);
   const source = await statementSource(db, session, query.locale);
   // Checked before building: asking for someone else's statement costs no build.
   if (usernameKey(query.username) !== source.usernameKey) throw notOwnStatement();
@@ -160,7 +151,7 @@ export async function getStatementBody(db: Db, session: Session, query: Statemen
   const ready = await built.fetch(key, { context: source });
   // fetchMethod always answers a statement or throws; lru-cache's types allow undefined.
   if (!ready) throw new Error('The statement cache answered nothing');
-  if (generation !== undefined) checked.set(asked, { key, generation });
+  if (checkedKey !== undefined) checked.set(checkedKey, key);
   return ready.body;
 }
 

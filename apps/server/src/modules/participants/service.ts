@@ -1,6 +1,7 @@
 import { UserData, type Locale } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { GenerationCache } from '../../db/generation-cache.ts';
+import { LRUCache } from 'lru-cache';
+import { clockOptions, fetched, generationKey, loadOnMiss, perDatabase } from '../../db/read-cache.ts';
 import type { Session } from '../sessions/tables.ts';
 import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
@@ -89,29 +90,48 @@ const PLAIN_ID = /^[A-Za-z0-9_-]*$/;
 // checks every other reply there (docs/decisions/026).
 const checkedByZod = process.env.VITEST !== undefined;
 
+/** The request whose participant's data is loaded on a miss. */
+interface UserAsked {
+  db: Db;
+  session: Session;
+}
+
+async function loadUser({ db, session }: UserAsked): Promise<StoredUser> {
+  // PostgreSQL: read with the session by the guard, in the same statement (docs/decisions/034).
+  const read = userReadWithSession(session);
+  // A missing participant fails the load (401), and failures are not kept.
+  if (read && !read.participant) throw errors.sessionRequired();
+  const participant = read?.participant ?? (await participantOf(db, session));
+  const { sessionId: _omitted, ...rest } = await buildUserData(db, participant, session, '', read?.programs);
+  if (checkedByZod) UserData.parse({ ...rest, sessionId: 'checked' });
+  return { data: Object.freeze(rest), tail: Buffer.from(`",${JSON.stringify(rest).slice(1)}`) };
+}
+
 /**
- * GET user's data per participant (and administrator or not), kept until anything is committed
- * (docs/decisions/027): an award, a redemption, an operator's change to the participant show on
- * the next request, from this process or any other. At most a second old besides, because the
- * client's settings, languages and catalogs come from the configuration cache, whose own bound
- * (CLIENT_CACHE_SECONDS) a generation that does not move must not stretch. ~1.3 kB an entry,
- * so at most ~1.3 MB.
+ * GET user's data per participant (and administrator or not), keyed by the data generation
+ * (docs/decisions/027, 054): an award, a redemption, an operator's change to the participant show
+ * on the next request, from this process or any other. At most a second old besides (`ttl`),
+ * because the client's settings, languages and catalogs come from the configuration cache, whose
+ * own bound (CLIENT_CACHE_SECONDS) a generation that does not move must not stretch. ~1.3 kB an
+ * entry, so at most ~1.3 MB.
  */
-const userDataCache = new GenerationCache<StoredUser>({ maxEntries: 1_000, maxAgeMs: 1_000 });
+const userDataCache = perDatabase(
+  () =>
+    new LRUCache<string, StoredUser, UserAsked>({
+      max: 1_000,
+      ttl: 1_000,
+      ...clockOptions,
+      ...loadOnMiss(loadUser),
+    }),
+);
 
 const userKey = (session: Session) => `${session.client_id}\u0000${session.participant_id}\u0000${session.admin_as_user}`;
 
 async function storedUser(db: Db, session: Session): Promise<StoredUser> {
-  const stored = await userDataCache.get(db, userKey(session), async () => {
-    // PostgreSQL: read with the session by the guard, in the same statement (docs/decisions/034).
-    const read = userReadWithSession(session);
-    if (read && !read.participant) throw errors.sessionRequired();
-    const participant = read?.participant ?? (await participantOf(db, session));
-    const { sessionId: _omitted, ...rest } = await buildUserData(db, participant, session, '', read?.programs);
-    if (checkedByZod) UserData.parse({ ...rest, sessionId: 'checked' });
-    return { data: Object.freeze(rest), tail: Buffer.from(`",${JSON.stringify(rest).slice(1)}`) };
-  });
-  // Never undefined: a missing participant fails the load (401), and failures are not kept.
+  const key = generationKey(db, userKey(session));
+  const asked = { db, session };
+  const stored = key === undefined ? await loadUser(asked) : await fetched(userDataCache(db).fetch(key, { context: asked }));
+  // Never undefined: loadUser answers or throws.
   if (!stored) throw errors.sessionRequired();
   return stored;
 }
@@ -142,7 +162,8 @@ export async function userDataBody(db: Db, session: Session, sessionId: string):
 
 /** userDataBody when the participant's data is at hand in the cache, without a promise; else undefined. */
 export function userDataBodyAtHand(db: Db, session: Session, sessionId: string): Buffer | undefined {
-  const stored = userDataCache.peek(db, userKey(session));
+  const key = generationKey(db, userKey(session));
+  const stored = key === undefined ? undefined : userDataCache(db).get(key);
   return stored && bodyOf(stored, sessionId);
 }
 

@@ -1,6 +1,7 @@
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { GenerationCache } from '../../db/generation-cache.ts';
+import { LRUCache } from 'lru-cache';
+import { fetched, generationKey, loadOnMiss, perDatabase } from '../../db/read-cache.ts';
 import type { Session } from './tables.ts';
 import type { UserParticipant } from '../participants/store.ts';
 import { deleteExpiredSessions, deleteSession, findSession, findSessionWithUser, insertSession, touchSession } from './store.ts';
@@ -16,13 +17,32 @@ const MINUTE = 60_000;
 /** Sliding the idle expiry on every request would write on every read; once a minute is enough. */
 const TOUCH_INTERVAL_MS = MINUTE;
 
+/** What loads a session row on a miss. */
+interface SessionAsked {
+  db: Db;
+  clientId: string;
+  sessionId: string;
+}
+
+async function loadSession({ db, clientId, sessionId }: SessionAsked): Promise<KnownSession | undefined> {
+  const row = await findSession(db, clientId, hashSessionId(sessionId));
+  // Shared by every request of the session until the next commit: nobody may change it.
+  return row && knownSession(Object.freeze(row));
+}
+
 /**
- * Session rows as last read, kept until anything is committed (docs/decisions/027): a logout,
+ * Session rows as last read, keyed by the data generation (docs/decisions/027, 054): a logout,
  * the CLI ending a session or changing a participant, another process's login all show on the
  * next request. Keyed by the id itself, so a hit costs no SHA-256; expiry is still checked
  * against the clock on every request. ~1 kB an entry, so at most ~2 MB.
  */
-const sessionRows = new GenerationCache<KnownSession>({ maxEntries: 2_000 });
+const sessionRows = perDatabase(
+  () =>
+    new LRUCache<string, KnownSession, SessionAsked>({
+      max: 2_000,
+      ...loadOnMiss(loadSession),
+    }),
+);
 
 export async function startSession(
   db: Db,
@@ -64,7 +84,8 @@ const sessionKey = (clientId: string, sessionId: string) => `${clientId}\u0000${
  * user (docs/decisions/035): no promise, no await.
  */
 export function liveSessionAtHand(db: Db, clientId: string, sessionId: string, nowMs = Date.now()): Session | undefined {
-  const known = sessionRows.peek(db, sessionKey(clientId, sessionId));
+  const key = generationKey(db, sessionKey(clientId, sessionId));
+  const known = key === undefined ? undefined : sessionRows(db).get(key);
   if (!known) return undefined;
   // The same tests as resumeSession, written so that an unreadable time (NaN) goes there.
   if (!(known.idleExpiresAt > nowMs && known.absoluteExpiresAt > nowMs && nowMs - known.lastSeenAt < TOUCH_INTERVAL_MS)) return undefined;
@@ -89,12 +110,9 @@ export async function resumeSession(
   sessionId: string,
   now = new Date(),
 ): Promise<Session | undefined> {
-  const known = await sessionRows.get(db, sessionKey(clientId, sessionId), async () => {
-    const row = await findSession(db, clientId, hashSessionId(sessionId));
-    if (!row) return undefined;
-    // Shared by every request of the session until the next commit: nobody may change it.
-    return knownSession(Object.freeze(row));
-  });
+  const key = generationKey(db, sessionKey(clientId, sessionId));
+  const asked = { db, clientId, sessionId };
+  const known = key === undefined ? await loadSession(asked) : await fetched(sessionRows(db).fetch(key, { context: asked }));
   if (!known) return undefined;
   return liveSession(db, policy, clientId, known, now);
 }

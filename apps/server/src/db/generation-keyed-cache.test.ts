@@ -5,9 +5,33 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { createDatabase, type Db } from './database.ts';
 import { dataGeneration } from './data-generation.ts';
-import { GenerationCache } from './generation-cache.ts';
+import { clockOptions, fetched, generationKey, loadOnMiss, perDatabase } from './read-cache.ts';
+
+interface Note {
+  body: string;
+}
+
+/**
+ * A read cache made as the modules make theirs (sessions, GET user): lru-cache per database, the
+ * data generation in the key, loaded each time where the database has no generation.
+ */
+function generationCache(options: { max: number; ttl?: number }) {
+  const cacheOf = perDatabase(() => new LRUCache<string, Note, () => Promise<Note | undefined>>({ ...options, ...clockOptions, ...loadOnMiss((load) => load()) }));
+  return {
+    get(db: Db, key: string, load: () => Promise<Note | undefined>): Promise<Note | undefined> {
+      const at = generationKey(db, key);
+      return at === undefined ? load() : fetched(cacheOf(db).fetch(at, { context: load }));
+    },
+    /** What the hot paths do: the value at hand without a promise, or undefined. */
+    peek(db: Db, key: string): Note | undefined {
+      const at = generationKey(db, key);
+      return at === undefined ? undefined : cacheOf(db).get(at);
+    },
+  };
+}
 
 /** Another process committing to the file, as the CLI or a second portal process would. */
 async function commitFromAnotherProcess(path: string, value: string): Promise<void> {
@@ -19,21 +43,21 @@ async function commitFromAnotherProcess(path: string, value: string): Promise<vo
   await promisify(execFile)(process.execPath, ['-e', script, path, value]);
 }
 
-describe('the generation cache over a SQLite file', () => {
+describe('a read cache keyed by the data generation, over a SQLite file', () => {
   let dir: string;
   let path: string;
   let db: Db;
   let other: Db;
   let loads: number;
-  const cache = new GenerationCache<string>({ maxEntries: 10 });
+  const cache = generationCache({ max: 10 });
 
   // The note as the cache hands it out, counting the loads that really read the file.
   const note = (from: Db = db) =>
     cache.get(from, 'note', async () => {
       loads += 1;
-      const { rows } = await sql<{ body: string }>`SELECT body FROM notes WHERE id = 1`.execute(from);
-      return rows[0]?.body;
-    });
+      const { rows } = await sql<Note>`SELECT body FROM notes WHERE id = 1`.execute(from);
+      return rows[0];
+    }).then((found) => found?.body);
   const write = (to: Db, body: string) => sql`UPDATE notes SET body = ${body} WHERE id = 1`.execute(to);
 
   beforeEach(async () => {
@@ -91,11 +115,11 @@ describe('the generation cache over a SQLite file', () => {
   it('never keeps what a load read before a commit that raced it', async () => {
     // The load reads the old note, then someone commits before the load has answered.
     const raced = await cache.get(db, 'note', async () => {
-      const { rows } = await sql<{ body: string }>`SELECT body FROM notes WHERE id = 1`.execute(db);
+      const { rows } = await sql<Note>`SELECT body FROM notes WHERE id = 1`.execute(db);
       await write(other, 'committed during the load');
-      return rows[0]?.body;
+      return rows[0];
     });
-    expect(raced).toBe('first');
+    expect(raced?.body).toBe('first');
     expect(await note()).toBe('committed during the load');
   });
 
@@ -107,22 +131,33 @@ describe('the generation cache over a SQLite file', () => {
       cache.get(db, 'flaky', async () => {
         attempts += 1;
         if (attempts === 1) throw new Error('the disk hiccupped');
-        return attempts === 2 ? undefined : 'found';
+        return attempts === 2 ? undefined : { body: 'found' };
       });
     await expect(flaky()).rejects.toThrow('the disk hiccupped');
     expect(await flaky()).toBeUndefined();
-    expect(await flaky()).toBe('found');
-    expect(await flaky()).toBe('found');
+    expect((await flaky())?.body).toBe('found');
+    expect((await flaky())?.body).toBe('found');
     expect(attempts).toBe(3);
   });
 
+  it('answers "not found", not an error, when the entry was evicted while its load ran', async () => {
+    const small = generationCache({ max: 1 });
+    let finish!: (found: Note | undefined) => void;
+    const waiting = small.get(db, 'unknown', () => new Promise((resolve) => (finish = resolve)));
+    // A second key pushes the first out while its load still runs.
+    await small.get(db, 'other', async () => ({ body: 'other' }));
+    finish(undefined);
+    expect(await waiting).toBeUndefined();
+    expect(small.peek(db, 'other')?.body).toBe('other');
+  });
+
   it('keeps at most its number of entries, the least recently used going first', async () => {
-    const small = new GenerationCache<string>({ maxEntries: 3 });
+    const small = generationCache({ max: 3 });
     const loaded: string[] = [];
     const get = (key: string) =>
       small.get(db, key, async () => {
         loaded.push(key);
-        return key;
+        return { body: key };
       });
     for (const key of ['a', 'b', 'c', 'a', 'd']) await get(key);
     // 'b' was the least recently used when 'd' came.
@@ -130,39 +165,21 @@ describe('the generation cache over a SQLite file', () => {
     expect(loaded).toEqual(['a', 'b', 'c', 'd', 'b']);
   });
 
-  it('never drops an entry used every other lookup, however many new keys come (hits move it back only now and then)', async () => {
-    const small = new GenerationCache<string>({ maxEntries: 4 });
+  it('never drops an entry used every other lookup, however many new keys come', async () => {
+    const small = generationCache({ max: 4 });
     const loaded: string[] = [];
     const get = (key: string) =>
       small.get(db, key, async () => {
         loaded.push(key);
-        return key;
+        return { body: key };
       });
     for (const key of ['hot', 'b', 'c', 'd']) await get(key);
     for (const key of ['e', 'f', 'g', 'h', 'i', 'j', 'k']) {
-      expect(small.peek(db, 'hot')).toBe('hot');
+      expect(small.peek(db, 'hot')?.body).toBe('hot');
       await get(key);
     }
     expect(loaded.filter((key) => key === 'hot')).toEqual(['hot']);
     expect(small.peek(db, 'b')).toBeUndefined();
-  });
-
-  it('keeps at most its bytes, and never a value above a quarter of them', async () => {
-    const small = new GenerationCache<string>({ maxEntries: 10, maxBytes: 100, sizeOf: (value) => value.length });
-    const loaded: string[] = [];
-    const get = (key: string, bytes: number) =>
-      small.get(db, key, async () => {
-        loaded.push(key);
-        return key.repeat(bytes);
-      });
-    await get('big', 26);
-    await get('big', 26);
-    for (const key of ['p', 'q', 'r', 's']) await get(key, 25);
-    // 100 bytes are kept; the fifth value of 25 pushes the least recently used out.
-    await get('t', 25);
-    await get('q', 25);
-    await get('p', 25);
-    expect(loaded).toEqual(['big', 'big', 'p', 'q', 'r', 's', 't', 'p']);
   });
 
   it('hands out at once, without a promise, exactly what get would answer from memory', async () => {
@@ -171,11 +188,11 @@ describe('the generation cache over a SQLite file', () => {
     // Not before the load has answered: the caller then goes through get and shares that load.
     expect(cache.peek(db, 'note')).toBeUndefined();
     expect(await loading).toBe('first');
-    expect(cache.peek(db, 'note')).toBe('first');
+    expect(cache.peek(db, 'note')?.body).toBe('first');
     await write(other, 'second');
     expect(cache.peek(db, 'note')).toBeUndefined();
     expect(await note()).toBe('second');
-    expect(cache.peek(db, 'note')).toBe('second');
+    expect(cache.peek(db, 'note')?.body).toBe('second');
     expect(loads).toBe(2);
     const memory = createDatabase({ dialect: 'sqlite', path: ':memory:' });
     try {
@@ -188,16 +205,18 @@ describe('the generation cache over a SQLite file', () => {
     }
   });
 
-  it('hands out nothing older than its maximum age', async () => {
-    // The cache reads its age off the clock: a set clock moves exactly as far as the test says.
-    vi.useFakeTimers({ toFake: ['Date'] });
+  it('hands out nothing older than its time limit', async () => {
+    // The caches read their age off `performance.now()`: a set clock moves exactly as far as the test says.
+    vi.useFakeTimers({ toFake: ['performance'] });
     try {
-      const aging = new GenerationCache<string>({ maxEntries: 10, maxAgeMs: 1_000 });
-      let loads = 0;
-      const get = () => aging.get(db, 'k', async () => `value ${(loads += 1)}`);
+      // lru-cache reads a start of 0 as "no time limit"; a real process's clock is never at 0.
+      vi.advanceTimersByTime(1);
+      const aging = generationCache({ max: 10, ttl: 1_000 });
+      let agingLoads = 0;
+      const get = async () => (await aging.get(db, 'k', async () => ({ body: `value ${(agingLoads += 1)}` })))?.body;
       expect(await get()).toBe('value 1');
-      vi.advanceTimersByTime(999);
-      expect(aging.peek(db, 'k')).toBe('value 1');
+      vi.advanceTimersByTime(1_000);
+      expect(aging.peek(db, 'k')?.body).toBe('value 1');
       expect(await get()).toBe('value 1');
       vi.advanceTimersByTime(1);
       expect(aging.peek(db, 'k')).toBeUndefined();
