@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** The content codings the portal keeps ready bodies in, in the server's order of preference. */
 export type ContentCoding = 'br' | 'gzip';
 
@@ -14,16 +16,12 @@ export type ContentCoding = 'br' | 'gzip';
  */
 export function preferredCoding(header: string | undefined): ContentCoding | undefined {
   if (!header) return undefined;
-  if (known.has(header)) return known.get(header);
-  const coding = negotiate(header);
-  // The header is the caller's to choose: a bounded memo, emptied when full. Browsers send a few.
-  if (known.size >= MAX_KNOWN) known.clear();
-  known.set(header, coding);
-  return coding;
+  const coding = known.memo(header);
+  return coding === 'identity' ? undefined : coding;
 }
 
-const MAX_KNOWN = 100;
-const known = new Map<string, ContentCoding | undefined>();
+// The header is the caller's to choose: a bounded memo. Browsers send a few.
+const known = new LRUCache<string, ContentCoding | 'identity'>({ max: 100, memoMethod: (header) => negotiate(header) ?? 'identity' });
 
 /** qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ) */
 const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;

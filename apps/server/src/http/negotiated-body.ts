@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { preferredCoding, type ContentCoding } from './accept-encoding.ts';
+import { LRUCache } from 'lru-cache';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -92,8 +93,7 @@ function compress(body: Buffer, coding: ContentCoding, options: CodingOptions): 
   return brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
 }
 
-const MAX_KEPT = 500;
-const kept = new Map<string, NegotiatedBody>();
+const kept = new LRUCache<string, NegotiatedBody>({ max: 500 });
 
 /**
  * The negotiated body for `key` (what the bytes are: `clientData:acme:15`), the same object as last
@@ -105,8 +105,6 @@ export function negotiatedBody(key: string, body: Buffer, etag?: string, headers
   const previous = kept.get(key);
   if (previous && previous.identity.body.equals(body) && sameHeaders(previous, etag, headers)) return previous;
   const made = new NegotiatedBody(body, etag, headers);
-  kept.delete(key);
-  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(key, made);
   return made;
 }

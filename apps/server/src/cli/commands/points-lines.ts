@@ -1,4 +1,5 @@
 import type { LedgerKind } from '../../modules/ledger/store.ts';
+import { LRUCache } from 'lru-cache';
 
 /** The columns of a points file, in any order (issue 8). */
 export const POINTS_COLUMNS = ['username', 'points', 'date', 'description', 'external_id'] as const;
@@ -50,16 +51,11 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}
  * UTC-11 to UTC+11) or an instant with its offset, as stored ISO text; undefined if neither.
  */
 export function occurredAtOf(value: string): string | undefined {
-  // A file repeats a few dates a million times: each is worked out once.
-  const known = seenDates.get(value);
-  if (known !== undefined || seenDates.has(value)) return known;
-  const at = readDate(value.trim());
-  if (seenDates.size >= 10_000) seenDates.clear();
-  seenDates.set(value, at);
-  return at;
+  // A file repeats a few dates a million times: each is worked out once ('' for not a date).
+  return seenDates.memo(value) || undefined;
 }
 
-const seenDates = new Map<string, string | undefined>();
+const seenDates = new LRUCache<string, string>({ max: 10_000, memoMethod: (value) => readDate(value.trim()) ?? '' });
 
 function readDate(text: string): string | undefined {
   const day = DAY.exec(text);

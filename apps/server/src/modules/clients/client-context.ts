@@ -3,6 +3,7 @@ import { API_BASE, API_DOCUMENT_PATH, CLIENT_HEADER, ssoPaths } from '@rewards/c
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { clientIdAtHand, findClientIdByHostname } from './store.ts';
+import { LRUCache } from 'lru-cache';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,16 +34,10 @@ function hostnameOf(origin: string): string | undefined {
  * text, so nothing to invalidate). Bounded, because the header is anyone's to choose; "no
  * hostname" is remembered as ''.
  */
-const ORIGINS_KEPT = 1_000;
-const hostnames = new Map<string, string>();
+const hostnames = new LRUCache<string, string>({ max: 1_000, memoMethod: (origin) => hostnameOf(origin) ?? '' });
 
 function cachedHostnameOf(origin: string): string | undefined {
-  let hostname = hostnames.get(origin);
-  if (hostname === undefined) {
-    if (hostnames.size >= ORIGINS_KEPT) hostnames.clear();
-    hostname = hostnameOf(origin) ?? '';
-    hostnames.set(origin, hostname);
-  }
+  const hostname = hostnames.memo(origin);
   return hostname === '' ? undefined : hostname;
 }
 
