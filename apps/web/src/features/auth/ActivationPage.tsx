@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Link } from 'react-router';
 import { isActivationField, OLDEST_BIRTH_DATE, type ActivationField } from '@rewards/contract/activation-fields';
-import { meetsPasswordRules } from '@rewards/contract/password-rules';
 import type { ActivateRequest } from '@rewards/contract';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
@@ -11,7 +10,7 @@ import { AppLink } from '../../ui/AppLink.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { DateField, dateProblemText, type DateProblem } from '../../ui/DateField.tsx';
 import { localToday } from '../../ui/date-parts.ts';
-import { PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
+import { newPasswordProblems, PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
 import { useFieldProblems } from '../../ui/useFieldProblems.ts';
 import { AuthAlerts } from './AuthAlerts.tsx';
 import { PasswordInput, TextField } from './fields.tsx';
@@ -83,9 +82,8 @@ export default function ActivationPage() {
       if (dateProblem) found[`c-${name}`] = dateProblem;
       else if (!values[name]?.trim()) found[`c-${name}`] = 'account.validation.required';
     }
-    if (!password) found.password = 'account.validation.password';
-    else if (rules && !meetsPasswordRules(rules, password, username)) found.password = 'account.validation.rules';
-    if (confirm !== password) found.confirm = 'account.validation.confirm';
+    // After the activation fields: the first field with a message in this order gets the focus.
+    Object.assign(found, newPasswordProblems(rules, password, confirm, username));
     if (privacyVersion > 0 && !accepted) found.privacy = 'account.validation.privacy';
     return found;
   };
