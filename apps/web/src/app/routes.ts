@@ -72,7 +72,7 @@ const byPath = new Map(routes.map((r) => [r.path, r]));
 
 export const findRoute = (pathname: string) => byPath.get(normalizePath(pathname));
 
-export type Resolution = { route: RouteDef; redirect?: undefined } | { redirect: string; route?: undefined };
+type Resolution = { route: RouteDef; redirect?: undefined } | { redirect: string; route?: undefined };
 
 /**
  * The rules of navigation (spec section 2): / and unknown paths go to /home or /login,

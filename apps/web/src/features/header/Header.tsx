@@ -10,7 +10,7 @@ import { LanguageSelector } from './LanguageSelector.tsx';
 import { RedeemMenu } from '../shops/RedeemMenu.tsx';
 import './header.css';
 
-export function useLogout(): () => Promise<void> {
+function useLogout(): () => Promise<void> {
   const services = useServices();
   const navigate = useNavigate();
   return async () => {
