@@ -17,7 +17,7 @@ export interface RouteDef {
 // One chunk per screen; screens that share a priority load together.
 const chunks = {
   login: createChunk(() => import('../features/auth/LoginPage.tsx')),
-  home: createChunk(() => import('../features/home/HomePage.tsx')),
+  home: createChunk(() => import('./HomePage.tsx')),
   activation: createChunk(() => import('../features/auth/ActivationPage.tsx')),
   profile: createChunk(() => import('../features/profile/ProfilePage.tsx')),
   forgotUserId: createChunk(() => import('../features/auth/ForgotUserIdPage.tsx')),
