@@ -4,6 +4,41 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
+// The layering of docs/ARCHITECTURE.md, as import patterns per folder (decision 053). Every
+// folder that a rule covers is flat (features/<name>/*, modules/<name>/*), so a specifier alone
+// tells where it leads: from features/a/x.tsx, `../b/…` is the feature b. ESLint applies one set
+// of options per rule and file, so each block below lists every pattern that holds for it.
+const webNeverImportsServer = {
+  // The English translation tables are data both sides read: the web app builds them in as the
+  // texts of the one screen shown without client data, and its tests check keys against them.
+  regex: String.raw`^@rewards/server|(^|/)server/(?!src/modules/i18n/bundles/[\w.-]+\.json$)`,
+  message: 'The web app and the console never import the server: share wire types through packages/contract.',
+};
+const featureImportsNoOtherFeature = {
+  regex: String.raw`^\.\./(?!\.)|(^|/)features/`,
+  message: 'A feature does not import another feature: move the shared part to ui/ (or api/), or compose the features in app/.',
+};
+const moduleReachesNoOtherStore = {
+  regex: String.raw`^\.\./[\w-]+/([\w-]+-)?store\.ts$`,
+  message: "A module calls another module's service (service.ts or another named file), never its store.",
+};
+const contractImportsNoApp = {
+  regex: String.raw`(^|/)apps/|^@rewards/(server|web|console)`,
+  message: 'packages/contract is imported by the apps and imports none of them.',
+};
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+// `no-restricted-imports` reads static imports only; an `import()` of the server is caught here
+// (esquery's regex cannot hold a slash, hence \x2F).
+const noServerImportExpression = {
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: String.raw`ImportExpression[source.value=/^@rewards\x2Fserver|(^|\x2F)server\x2F(?!src\x2Fmodules\x2Fi18n\x2Fbundles\x2F[\w.-]+\.json$)/]`,
+      message: webNeverImportsServer.message,
+    },
+  ],
+};
+
 export default defineConfig([
   globalIgnores(['**/dist/**', '**/node_modules/**', '**/data/**', 'screenshots/**', 'test-results/**', '.tmp/**', '**/coverage/**']),
   { files: ['**/*.js'], extends: [js.configs.recommended] },
@@ -17,4 +52,18 @@ export default defineConfig([
   },
   // Hooks rules for the React app only (the browser tests and the server have no hooks).
   { files: ['apps/web/src/**/*.{ts,tsx}', 'apps/console/src/**/*.{ts,tsx}'], extends: [reactHooks.configs.flat.recommended] },
+  // Layering (decision 053). Tests may assemble several features or arrange rows through a
+  // store; the rules hold for the code that ships.
+  { files: ['apps/web/src/**/*.{ts,tsx}', 'apps/console/src/**/*.{ts,tsx}'], rules: { ...restrict(webNeverImportsServer), ...noServerImportExpression } },
+  {
+    files: ['apps/web/src/features/**/*.{ts,tsx}', 'apps/console/src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/testing.ts'],
+    rules: restrict(webNeverImportsServer, featureImportsNoOtherFeature),
+  },
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/test-support.ts', '**/*-test-support.ts'],
+    rules: restrict(moduleReachesNoOtherStore),
+  },
+  { files: ['packages/contract/**/*.ts'], rules: restrict(contractImportsNoApp) },
 ]);

@@ -12,7 +12,7 @@ const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
 
 export default defineConfig({
   root,
-  plugins: [react(), firstScreenHints(['/features/auth/LoginPage.tsx', '/features/home/HomePage.tsx']), precompress(), buildStamp()],
+  plugins: [react(), firstScreenHints(['/features/auth/LoginPage.tsx', '/app/HomePage.tsx']), precompress(), buildStamp()],
   server: {
     port: 5173,
     proxy: { '/api': devApi, '/brand': devApi, '/demo-catalog': devApi, '/.well-known': devApi },

@@ -3,7 +3,7 @@ import { API_BASE, CLIENT_HEADER, SESSION_HEADER } from '@rewards/contract/paths
 /** Shown when a reply that should be JSON is not (spec section 8). */
 export const NON_JSON_MESSAGE = 'Expected JSON from remote server, but could not parse the response';
 
-export interface RequestErrorFields {
+interface RequestErrorFields {
   status: number;
   errorCode: number | null;
   responseMessage: string;
@@ -28,7 +28,7 @@ export class RequestError extends Error {
   }
 }
 
-export interface ApiClientOptions {
+interface ApiClientOptions {
   /** The session to send in x-session-id, if any. */
   getSessionId: () => string | null;
   /** Called on a 401 to a call that carried a session: the spec's session-timeout path. */

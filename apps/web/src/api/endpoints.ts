@@ -4,7 +4,6 @@ import type {
   BundleReply,
   ClientData,
   LoginRequest,
-  ProgramNamesReply,
   UserData,
 } from '@rewards/contract';
 import { apiPaths } from '@rewards/contract/paths';
@@ -39,8 +38,6 @@ export const setUserLocale = (api: ApiClient, code: string, sessionId?: string) 
     body: { locale: { code } },
     ...(sessionId === undefined ? {} : { sessionId }),
   });
-
-export const getProgramNames = (api: ApiClient) => api.request<ProgramNamesReply>('GET', apiPaths.programNames);
 
 export const acknowledgePrivacyNotice = (api: ApiClient) =>
   api.request<AcknowledgeReply>('PUT', apiPaths.acknowledgePrivacyNotice);

@@ -6,6 +6,7 @@ import { backgroundOf, paths } from '../routing/paths.ts';
 import { Modal } from '../ui/Modal.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { AdminBanner, Header } from '../features/header/Header.tsx';
+import { RedeemMenu } from '../features/shops/RedeemMenu.tsx';
 import { Footer } from '../features/footer/Footer.tsx';
 import { CookieNotice } from '../features/cookie-notice/CookieNotice.tsx';
 import { GlobalAlerts } from '../features/errors/GlobalAlerts.tsx';
@@ -118,7 +119,7 @@ export function AppRoutes() {
       </a>
       <div className="app__chrome" inert={modalOpen}>
         <AdminBanner />
-        <Header />
+        <Header redeemMenu={<RedeemMenu />} />
         <GlobalAlerts />
       </div>
       <main id="main" ref={mainRef} tabIndex={-1} className="app__main" inert={modalOpen}>

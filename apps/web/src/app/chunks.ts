@@ -1,9 +1,9 @@
 import { createElement, lazy, useState, type ComponentType } from 'react';
 
 /** Spec section 9: a page chunk that has not arrived after 120 s counts as failed. */
-export const CHUNK_TIMEOUT_MS = 120_000;
+const CHUNK_TIMEOUT_MS = 120_000;
 
-export type ChunkLoadReason = 'timeout' | 'missing' | 'other';
+type ChunkLoadReason = 'timeout' | 'missing' | 'other';
 
 /** A page's script that could not be loaded (spec section 8). */
 export class ChunkLoadError extends Error {

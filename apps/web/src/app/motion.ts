@@ -12,7 +12,7 @@ function subscribe(callback: () => void): () => void {
 /** No matchMedia (jsdom) counts as reduced motion: nothing waits on an animation there. */
 const reduced = () => typeof window.matchMedia !== 'function' || window.matchMedia(QUERY).matches;
 
-export const useReducedMotion = () => useSyncExternalStore(subscribe, reduced, () => true);
+const useReducedMotion = () => useSyncExternalStore(subscribe, reduced, () => true);
 
 /**
  * Keeps showing the previous value for `exitMs` with leaving = true, so that it can animate

@@ -6,7 +6,7 @@ import { idleScheduler, type IdleScheduler } from '../ui/idle-scheduler.ts';
 export const whenIdle: IdleScheduler = idleScheduler(2000);
 
 /** Resolves once the page's own load is over (the `load` event), at once if it already is. */
-export function afterLoad(doc: Document = document): Promise<void> {
+function afterLoad(doc: Document = document): Promise<void> {
   if (doc.readyState === 'complete') return Promise.resolve();
   return new Promise((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
 }

@@ -17,7 +17,7 @@ export interface RouteDef {
 // One chunk per screen; screens that share a priority load together.
 const chunks = {
   login: createChunk(() => import('../features/auth/LoginPage.tsx')),
-  home: createChunk(() => import('../features/home/HomePage.tsx')),
+  home: createChunk(() => import('./HomePage.tsx')),
   activation: createChunk(() => import('../features/auth/ActivationPage.tsx')),
   profile: createChunk(() => import('../features/profile/ProfilePage.tsx')),
   forgotUserId: createChunk(() => import('../features/auth/ForgotUserIdPage.tsx')),
@@ -72,7 +72,7 @@ const byPath = new Map(routes.map((r) => [r.path, r]));
 
 export const findRoute = (pathname: string) => byPath.get(normalizePath(pathname));
 
-export type Resolution = { route: RouteDef; redirect?: undefined } | { redirect: string; route?: undefined };
+type Resolution = { route: RouteDef; redirect?: undefined } | { redirect: string; route?: undefined };
 
 /**
  * The rules of navigation (spec section 2): / and unknown paths go to /home or /login,

@@ -32,7 +32,7 @@ async function fallbackBundle(): Promise<Properties> {
   return module.default as Properties;
 }
 
-export interface StartUpOptions {
+interface StartUpOptions {
   /**
    * Downloads the scripts of the first screen for a visitor (`signedIn` false) or a participant.
    * Called at once with a guess from the stored session, so the download runs alongside the

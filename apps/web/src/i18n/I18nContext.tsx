@@ -27,7 +27,7 @@ interface ProviderProps {
 
 const I18nContext = createContext<I18n | null>(null);
 
-export function createI18n(locale: Locale, properties: Properties | undefined, label: MediaLabel | undefined, pseudo = false): I18n {
+function createI18n(locale: Locale, properties: Properties | undefined, label: MediaLabel | undefined, pseudo = false): I18n {
   return {
     locale,
     t: pseudo ? (key, values) => pseudoTranslate(properties, key, values) : (key, values) => translate(properties, key, values),

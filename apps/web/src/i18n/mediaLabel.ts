@@ -1,6 +1,6 @@
 import type { MediaLabel } from '@rewards/contract';
 
-export const DEFAULT_LOCALE = 'en-US';
+const DEFAULT_LOCALE = 'en-US';
 
 /**
  * Spec section 9: the single entry if there is only one, else the one of the user's locale,

@@ -5,7 +5,7 @@ export type Values = Readonly<Record<string, string | number>>;
 const PLACEHOLDER = /\{(\w+)\}/g;
 
 /** What a missing key shows (spec section 8), so an untranslated text is visible, not blank. */
-export function missingValue(key: string): string {
+function missingValue(key: string): string {
   return `Missing locale value (${key})`;
 }
 

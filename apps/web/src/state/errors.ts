@@ -31,7 +31,7 @@ export type SuccessType =
   | 'ots';
 
 /** The server's error fields as far as they are known (spec section 3, Error item). */
-export interface ServerErrorFields {
+interface ServerErrorFields {
   message: string;
   name?: string;
   errorCode: number | null;
@@ -89,7 +89,7 @@ export function toServerError(value: unknown): ServerErrorFields {
 }
 
 /** The translation key to show: responseMessage, else message (spec section 8). */
-export function errorMessageCode(error: ServerErrorFields): string {
+function errorMessageCode(error: ServerErrorFields): string {
   return error.responseMessage || error.message || 'error.generic';
 }
 

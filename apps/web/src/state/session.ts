@@ -13,7 +13,7 @@ import {
 // navigation is left to the caller, which knows the router.
 
 /** Error code of a login by a participant who has not activated yet (spec section 4). */
-export const PRE_ACTIVATION = 20013;
+const PRE_ACTIVATION = 20013;
 
 /** The bundle of a locale, from the cache or the server. Throws what the fetch threw. */
 export async function ensureBundle({ store, api }: AppServices, code: string): Promise<void> {

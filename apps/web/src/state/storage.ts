@@ -2,13 +2,13 @@ import type { Locale, UserData } from '@rewards/contract';
 import type { Properties } from '../i18n/translate.ts';
 
 /** Session storage keys, exactly as spec section 9 names them. */
-export const USER_STATE = 'userState';
-export const BUNDLE_STATE = 'bundleState';
+const USER_STATE = 'userState';
+const BUNDLE_STATE = 'bundleState';
 export const SESSION_TIMED_OUT = 'sessionTimedOut';
 /** localStorage: the privacy notice version an anonymous visitor closed the cookie notice for. */
 export const ANONYMOUS_PRIVACY_ACK = 'privacyNoticeAcknowledged';
 
-export interface BundleState {
+interface BundleState {
   locale: Locale;
   properties: Properties;
 }

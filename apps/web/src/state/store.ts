@@ -34,7 +34,7 @@ export interface AppState {
   nextErrorId: number;
 }
 
-export const initialState: AppState = {
+const initialState: AppState = {
   status: 'loading',
   client: null,
   locale: { code: 'en-US', dir: 'ltr' },

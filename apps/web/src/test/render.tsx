@@ -18,7 +18,7 @@ interface Options {
 }
 
 /** Shows the router's current path, so that tests can see where a redirect went. */
-export function LocationProbe() {
+function LocationProbe() {
   const location = useLocation();
   return <div data-testid="location">{location.pathname}</div>;
 }

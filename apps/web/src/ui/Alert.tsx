@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import './ui.css';
 
-export type AlertKind = 'error' | 'success' | 'warning' | 'info';
+type AlertKind = 'error' | 'success' | 'warning' | 'info';
 
 interface AlertProps {
   kind: AlertKind;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PasswordRules } from '@rewards/contract';
-import { checkPasswordRules } from '@rewards/contract/password-rules';
+import { checkPasswordRules, meetsPasswordRules } from '@rewards/contract/password-rules';
 import { useI18n } from '../i18n/I18nContext.tsx';
 import './password-rules.css';
 
@@ -11,6 +11,19 @@ interface PasswordRulesPanelProps {
   password: string;
   /** The participant's username, for the "not your username" rule. */
   username: string;
+}
+
+/**
+ * A new password and its confirmation, checked before a form sends them with the rules the server
+ * enforces: the translation keys of the messages, by field. Every screen that sets a password
+ * (activation, reset, profile) asks this, so they word the same mistake the same way.
+ */
+export function newPasswordProblems(rules: PasswordRules | undefined, password: string, confirm: string, username: string) {
+  const problems: { password?: string; confirm?: string } = {};
+  if (!password) problems.password = 'account.validation.password';
+  else if (rules && !meetsPasswordRules(rules, password, username)) problems.password = 'account.validation.rules';
+  if (confirm !== password) problems.confirm = 'account.validation.confirm';
+  return problems;
 }
 
 /** How long typing must pause before the summary is announced: a count per keystroke is noise. */

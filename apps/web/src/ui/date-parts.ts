@@ -13,7 +13,7 @@ export interface DateParts {
   year: string;
 }
 
-export const NO_PARTS: DateParts = { day: '', month: '', year: '' };
+const NO_PARTS: DateParts = { day: '', month: '', year: '' };
 
 /** Why the parts are not a date yet, with the limit a range problem names (ISO). */
 export type DateProblem =
@@ -23,7 +23,7 @@ export type DateProblem =
   | { kind: 'before'; limit: string }
   | { kind: 'after'; limit: string };
 
-export interface DateReading {
+interface DateReading {
   /** The ISO date, or '' while the parts are empty or not a date. */
   value: string;
   problem?: DateProblem;
@@ -92,7 +92,7 @@ export function partsOf(value: string): DateParts {
   return { year: match[1] ?? '', month: String(Number(match[2])), day: String(Number(match[3])) };
 }
 
-export function daysInMonth(year: number, month: number): number {
+function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 

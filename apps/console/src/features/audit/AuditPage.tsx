@@ -4,8 +4,8 @@ import { useSearchParams } from 'react-router';
 import { auditCsvUrl, getAudit, type AuditFilters } from '../../api/participants.ts';
 import { t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
-import { useClientName, useClients } from '../participants/queries.ts';
-import { AuditTable } from './AuditTable.tsx';
+import { useClientName, useClients } from '../../api/clients.ts';
+import { AuditTable } from '../../ui/AuditTable.tsx';
 
 const FILTERS = ['staff', 'action', 'clientId', 'participantId', 'from', 'to'] as const;
 

@@ -5,7 +5,7 @@ import { formatDate, formatDateTime, formatNumber, formatSigned, hasMessage, t }
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ErrorMessage } from '../../ui/Form.tsx';
 import { roleName, statusName } from '../../ui/labels.ts';
-import { AuditTable } from '../audit/AuditTable.tsx';
+import { AuditTable } from '../../ui/AuditTable.tsx';
 import { ActionDialog, type ActionName } from './actions.tsx';
 import { useInvalidateParticipant, useParticipant, useStatement } from './queries.ts';
 

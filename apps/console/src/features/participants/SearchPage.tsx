@@ -5,7 +5,8 @@ import { formatNumber, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ErrorMessage } from '../../ui/Form.tsx';
 import { statusName } from '../../ui/labels.ts';
-import { useClientName, useSearch } from './queries.ts';
+import { useClientName } from '../../api/clients.ts';
+import { useSearch } from './queries.ts';
 
 const col = columnHelper<ParticipantSearchResult>();
 

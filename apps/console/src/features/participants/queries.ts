@@ -1,20 +1,9 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getClients } from '../../api/session.ts';
 import { getParticipant, getStatement, searchParticipants } from '../../api/participants.ts';
 
 // The participant's server data, under keys the actions invalidate together.
 
 export const participantKey = (clientId: string, id: string) => ['participant', clientId, id] as const;
-
-export function useClients() {
-  return useQuery({ queryKey: ['clients'], queryFn: getClients, staleTime: 5 * 60_000 });
-}
-
-/** The client's name for an id (the search results name clients by id). */
-export function useClientName(): (clientId: string) => string {
-  const clients = useClients();
-  return (clientId) => clients.data?.find((c) => c.id === clientId)?.name ?? clientId;
-}
 
 export function useSearch(q: string) {
   return useInfiniteQuery({

@@ -6,7 +6,7 @@ import { useSession } from '../../app/session.tsx';
 import { formatNumber, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
-import { useClients } from '../participants/queries.ts';
+import { useClients } from '../../api/clients.ts';
 
 /** Client settings for program managers (and owners): the support agents' daily adjustment limit. */
 export default function SettingsPage() {

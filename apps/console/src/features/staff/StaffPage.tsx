@@ -9,7 +9,7 @@ import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { roleName } from '../../ui/labels.ts';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
-import { useClients } from '../participants/queries.ts';
+import { useClients } from '../../api/clients.ts';
 
 type Dialog = { kind: 'invite' } | { kind: 'roles' | 'disable' | 'enable' | 'reset'; member: StaffMember };
 const sc = columnHelper<StaffMember>();

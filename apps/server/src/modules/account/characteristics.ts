@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ACTIVATION_LOCATORS, type ActivationField } from '@rewards/contract';
 import type { Participant } from '../participants/tables.ts';
-import { usernameKey } from '../participants/store.ts';
+import { usernameKey } from '../participants/service.ts';
 
 /**
  * The activation facts a client may ask for (clients.activation_fields), read from the stored

@@ -15,7 +15,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import type { ModuleDeps } from '../../http/module-deps.ts';
-import { findClient } from '../clients/store.ts';
+import { findClient } from '../clients/service.ts';
 import { activate, forgotPassword, forgotUsername, savePassword, type AccountContext, type Caller } from './service.ts';
 
 /**

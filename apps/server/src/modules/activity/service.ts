@@ -9,11 +9,10 @@ import { clockOptions, generationKey, perDatabase } from '../../db/read-cache.ts
 import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { NegotiatedBody } from '../../http/negotiated-body.ts';
-import { clientLocales } from '../clients/service.ts';
-import { findClient } from '../clients/store.ts';
+import { clientLocales, findClient } from '../clients/service.ts';
 import type { Properties } from '../i18n/base-bundles.ts';
 import { buildBundle } from '../i18n/service.ts';
-import { usernameKey } from '../participants/store.ts';
+import { usernameKey } from '../participants/service.ts';
 import { createDescriber, type StoredDescription } from './describe.ts';
 import { countStatementEntries, findStatementVersion, listStatementEntries, listStatementPage, type StatementCursor } from './store.ts';
 

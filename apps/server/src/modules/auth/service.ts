@@ -1,8 +1,7 @@
 import { ErrorCode, type LoginRequest, type UserData } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
-import { buildUserData } from '../participants/service.ts';
-import { findParticipantByUsername, usernameKey } from '../participants/store.ts';
+import { buildUserData, findParticipantByUsername, usernameKey } from '../participants/service.ts';
 import { endSession, startSession, type SessionPolicy } from '../sessions/service.ts';
 import { passwordSignInOff } from '../sso/settings.ts';
 import { decoyPasswordHash, verifyPassword } from './password.ts';

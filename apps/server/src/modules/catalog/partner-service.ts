@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { CatalogType, type PartnerDebitReply, type PartnerDebitRequest, type PunchoutReply } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { appendLedgerEntry, InsufficientBalanceError } from '../ledger/store.ts';
-import { findSession } from '../sessions/store.ts';
+import { appendLedgerEntry, InsufficientBalanceError } from '../ledger/service.ts';
+import { findSession } from '../sessions/service.ts';
 import { catalogErrors } from './errors.ts';
 import { claimPunchout, findOrder, findParticipantBalance, findPartner, findPunchout, insertOrder, setOrderReply } from './store.ts';
 

@@ -5,10 +5,14 @@ import type { Db } from '../../db/database.ts';
 import type { Participant } from '../participants/tables.ts';
 import type { Session } from '../sessions/tables.ts';
 import { errors } from '../../http/api-error.ts';
-import { findParticipant } from '../participants/store.ts';
+import { findParticipant } from '../participants/service.ts';
 import { catalogErrors } from './errors.ts';
 import type { SigningKey } from './signing-key.ts';
 import { deleteExpiredPunchouts, findClientCatalog, insertPunchout, punchOutKinds } from './store.ts';
+
+// What other modules may use of this module's store, named here: they call the service, never
+// the store (decision 053).
+export { findClientCatalog } from './store.ts';
 
 /** A punch-out link lives this long: long enough to open, too short to be worth stealing. */
 export const TOKEN_LIFETIME_SECONDS = 5 * 60;

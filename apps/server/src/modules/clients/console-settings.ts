@@ -1,7 +1,7 @@
 import type { ConsoleClientSettings } from '@rewards/contract/console-participants';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { recordAudit } from '../audit/store.ts';
+import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 
 /** The most a program manager may set: the contract's bound (ConsoleClientSettings). */

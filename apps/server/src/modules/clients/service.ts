@@ -6,11 +6,15 @@ import type { LogoType } from './tables.ts';
 import { cachedRead, cachedReadAtHand } from '../../db/read-cache.ts';
 import { errors } from '../../http/api-error.ts';
 import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';
-import { findClientCatalog } from '../catalog/store.ts';
+import { findClientCatalog } from '../catalog/service.ts';
 import { buildWebBundle } from '../i18n/service.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
 import { ssoProviderEnabled } from '../sso/settings.ts';
 import { findClient, listClientLocales, listMediaLabels } from './store.ts';
+
+// What other modules may use of this module's store, named here: they call the service, never
+// the store (decision 053).
+export { findClient, listClientLocales, listMediaLabels } from './store.ts';
 
 /**
  * Where the client's logo is served. The extension follows the stored type when known; the

@@ -11,10 +11,10 @@ import {
 import type { Db } from '../../db/database.ts';
 import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
-import { findClient } from '../clients/store.ts';
+import { findClient } from '../clients/service.ts';
 import { limitsOf, type LimitPolicy } from '../limits/policy.ts';
 import { giveBack, takeSlots } from '../limits/service.ts';
-import { findParticipant, listProgramNames } from '../participants/store.ts';
+import { findParticipant, listProgramNames } from '../participants/service.ts';
 import { oneLine, queueContactMail } from './contact-mail.ts';
 import { renderMarkdown } from './markdown.ts';
 import { findContentEntries, insertContactRequest } from './store.ts';

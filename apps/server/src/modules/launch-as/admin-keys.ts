@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AdminKey } from './tables.ts';
-import { recordAudit } from '../audit/store.ts';
+import { recordAudit } from '../audit/service.ts';
 import { launchErrors } from './errors.ts';
 import { newAdminKey, parseAdminKey, sameHash, sha256 } from './secrets.ts';
 import { findAdminKey, findAdminKeyByName, insertAdminKey, listAdminKeys, revokeAdminKey } from './store.ts';

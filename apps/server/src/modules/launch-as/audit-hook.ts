@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
-import { recordAudit } from '../audit/store.ts';
+import { recordAudit } from '../audit/service.ts';
 import { findLaunchBySession } from './store.ts';
 
 /** Launched sessions last 30 minutes: a few hundred entries cover every live one. */

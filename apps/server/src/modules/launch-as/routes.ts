@@ -14,8 +14,8 @@ import {
 } from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import type { AdminKey } from './tables.ts';
-import { findClient } from '../clients/store.ts';
-import { findParticipantByUsername } from '../participants/store.ts';
+import { findClient } from '../clients/service.ts';
+import { findParticipantByUsername } from '../participants/service.ts';
 import { authenticateAdminKey } from './admin-keys.ts';
 import { auditLaunchedSessions } from './audit-hook.ts';
 import { launchErrors } from './errors.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { Participant } from '../participants/tables.ts';
-import { recordAudit } from '../audit/store.ts';
+import { recordAudit } from '../audit/service.ts';
 import { subjects } from '../limits/policy.ts';
 import { dailyAmountLeft, takeDailyAmountIn, type DailyAmount } from '../limits/service.ts';
 import { actionErrors } from '../participants/action-errors.ts';

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from './tables.ts';
-import { findClient } from '../clients/store.ts';
+import { findClient } from '../clients/service.ts';
 import { composeContactMail, CONTACT_MAIL_TEMPLATE } from '../content/contact-mail.ts';
 import { composeStaffMail } from '../staff/mail.ts';
 import { absoluteHttpUrl, mailLook, type MailTemplate, type QueuedContent } from './outbox.ts';

@@ -3,8 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Client } from '../clients/tables.ts';
-import { logoUrl } from '../clients/service.ts';
-import { listClientLocales } from '../clients/store.ts';
+import { listClientLocales, logoUrl } from '../clients/service.ts';
 import { buildBundle } from '../i18n/service.ts';
 import { LINK_PARAMS, TEMPLATES, type MailBranding } from './render.ts';
 

@@ -3,7 +3,7 @@ import type { Client } from '../clients/tables.ts';
 import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { resendActivationMail, resendResetMail, type AccountContext } from '../account/service.ts';
-import { recordAudit, type AuditRecord } from '../audit/store.ts';
+import { recordAudit, type AuditRecord } from '../audit/service.ts';
 import type { LimitPolicy } from '../limits/policy.ts';
 import { unlockParticipant } from '../limits/service.ts';
 import { actionErrors } from './action-errors.ts';

@@ -8,7 +8,7 @@ import { errors } from '../../http/api-error.ts';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import { createDescriber } from '../activity/describe.ts';
 import { participantAudit } from '../audit/trail.ts';
-import { findClient, listMediaLabels } from '../clients/store.ts';
+import { findClient, listMediaLabels } from '../clients/service.ts';
 import { buildBundle } from '../i18n/service.ts';
 import type { LimitPolicy } from '../limits/policy.ts';
 import { participantLimitStanding } from '../limits/service.ts';

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.ts';
 import type { Client } from '../clients/tables.ts';
 import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
-import { recordAudit, type AuditActorKind } from '../audit/store.ts';
+import { recordAudit, type AuditActorKind } from '../audit/service.ts';
 import { clientLocales } from '../clients/service.ts';
 import { checkParticipant, participantRow } from './fields.ts';
 import { accountNumberOwners, programsOf, replacePrograms, upsertParticipants } from './operator-store.ts';

@@ -6,8 +6,7 @@ import type { Session } from '../sessions/tables.ts';
 import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { rewardsOfferingUnavailable } from '../catalog/service.ts';
-import { clientLocales } from '../clients/service.ts';
-import { findClient } from '../clients/store.ts';
+import { clientLocales, findClient } from '../clients/service.ts';
 import { userReadWithSession } from '../sessions/service.ts';
 import {
   findParticipant,
@@ -16,6 +15,10 @@ import {
   updateParticipantLocale,
   updatePrivacyAcknowledgement,
 } from './store.ts';
+
+// What other modules may use of this module's store, named here: they call the service, never
+// the store (decision 053).
+export { findParticipant, findParticipantByUsername, listProgramNames, usernameKey, type UserParticipant } from './store.ts';
 
 /** The participant's language if the client still offers it, else the client's default. */
 function resolveLocale(offered: Locale[], wanted: string, clientDefault: string): Locale {

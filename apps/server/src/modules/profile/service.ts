@@ -3,10 +3,10 @@ import type { Db } from '../../db/database.ts';
 import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
-import { findClient } from '../clients/store.ts';
+import { findClient } from '../clients/service.ts';
 import { limitsOf, subjects, type LimitPolicy } from '../limits/policy.ts';
 import { succeeded, takeSlots } from '../limits/service.ts';
-import { findParticipant } from '../participants/store.ts';
+import { findParticipant } from '../participants/service.ts';
 import { deleteOtherSessions, updatePasswordHash } from './store.ts';
 
 export interface PasswordChangeContext {

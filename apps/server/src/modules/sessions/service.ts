@@ -3,9 +3,13 @@ import type { Db } from '../../db/database.ts';
 import { LRUCache } from 'lru-cache';
 import { fetched, generationKey, loadOnMiss, perDatabase } from '../../db/read-cache.ts';
 import type { Session } from './tables.ts';
-import type { UserParticipant } from '../participants/store.ts';
+import type { UserParticipant } from '../participants/service.ts';
 import { deleteExpiredSessions, deleteSession, findSession, findSessionWithUser, insertSession, touchSession } from './store.ts';
 import { hashSessionId, newSessionId } from './session-id.ts';
+
+// What other modules may use of this module's store, named here: they call the service, never
+// the store (decision 053).
+export { deleteParticipantSessions, findSession } from './store.ts';
 
 export interface SessionPolicy {
   idleMinutes: number;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Session } from './tables.ts';
-import type { UserParticipant } from '../participants/store.ts';
+import type { UserParticipant } from '../participants/service.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 
 // Run on every signed-in request: compiled to SQL once (docs/decisions/014).

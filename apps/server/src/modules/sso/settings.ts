@@ -1,6 +1,6 @@
 import { SsoLogoutType, SsoType } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { findClient } from '../clients/store.ts';
+import { findClient } from '../clients/service.ts';
 import { openSecret, secretKey } from './secret-box.ts';
 import { findClientSso } from './store.ts';
 

@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Staff } from './tables.ts';
 import { ErrorCode } from '@rewards/contract';
 import { ApiError, errors } from '../../http/api-error.ts';
-import { recordAudit, type AuditActorKind } from '../audit/store.ts';
+import { recordAudit, type AuditActorKind } from '../audit/service.ts';
 import { STAFF_LIMITS_SCOPE, staffLimitSubjects } from '../limits/policy.ts';
 import { clearLimits } from '../limits/service.ts';
 import { staffErrors } from './errors.ts';

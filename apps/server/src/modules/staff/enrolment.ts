@@ -2,7 +2,7 @@ import { checkPasswordRules } from '@rewards/contract';
 import { STAFF_PASSWORD_RULES, type EnrolmentPasswordReply, type EnrolmentView, type StaffMe, type StaffRole } from '@rewards/contract/console';
 import type { Staff, StaffEnrolment } from './tables.ts';
 import { hashPassword } from '../auth/password.ts';
-import { recordAudit } from '../audit/store.ts';
+import { recordAudit } from '../audit/service.ts';
 import { limitsOf, STAFF_LIMITS_SCOPE, subjects } from '../limits/policy.ts';
 import { succeeded, takeSlots } from '../limits/service.ts';
 import { staffErrors } from './errors.ts';

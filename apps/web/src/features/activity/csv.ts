@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/browser/esm/sync';
 import type { StatementRow } from './statement.ts';
 
-export interface CsvHeaders {
+interface CsvHeaders {
   date: string;
   description: string;
   amount: string;

@@ -146,7 +146,7 @@ export function rangeBounds(range: DateRange): { start: number; end: number } | 
   return from.start <= to.start ? { start: from.start, end: to.end } : { start: to.start, end: from.end };
 }
 
-export function filterRows(rows: readonly StatementRow[], range: DateRange): readonly StatementRow[] {
+function filterRows(rows: readonly StatementRow[], range: DateRange): readonly StatementRow[] {
   const bounds = rangeBounds(range);
   if (!bounds) return rows;
   return rows.filter((row) => row.time >= bounds.start && row.time <= bounds.end);

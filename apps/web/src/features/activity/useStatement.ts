@@ -4,7 +4,7 @@ import { RequestError } from '../../api/client.ts';
 import { useServices } from '../../state/StoreContext.tsx';
 import { getStatement } from './api.ts';
 
-export type StatementState =
+type StatementState =
   | { status: 'loading' }
   | { status: 'error'; messageKey: string }
   | { status: 'ready'; statement: StatementReply };

@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Link } from 'react-router';
 import { isActivationField, OLDEST_BIRTH_DATE, type ActivationField } from '@rewards/contract/activation-fields';
-import { meetsPasswordRules } from '@rewards/contract/password-rules';
 import type { ActivateRequest } from '@rewards/contract';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
@@ -11,7 +10,8 @@ import { AppLink } from '../../ui/AppLink.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { DateField, dateProblemText, type DateProblem } from '../../ui/DateField.tsx';
 import { localToday } from '../../ui/date-parts.ts';
-import { PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
+import { newPasswordProblems, PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
+import { useFieldProblems } from '../../ui/useFieldProblems.ts';
 import { AuthAlerts } from './AuthAlerts.tsx';
 import { PasswordInput, TextField } from './fields.tsx';
 import './auth.css';
@@ -44,8 +44,9 @@ export function fieldNameInWords(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A translation key, or why a date field's parts are not a date. */
-type Problems = Record<string, string | DateProblem | undefined>;
+/** A form field: `c-<name>` for an activation field, so that no name clashes with the others. */
+type Field = `c-${string}` | 'password' | 'confirm' | 'privacy';
+type Problems = Partial<Record<Field, string | DateProblem>>;
 
 /**
  * Activation (issue 7): the participant proves who they are with the client's activation fields,
@@ -68,24 +69,22 @@ export default function ActivationPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [accepted, setAccepted] = useState(false);
-  const [problems, setProblems] = useState<Problems>({});
+  const { problems, setProblems, problem, clear, edit } = useFieldProblems<Field, DateProblem>((found) => dateProblemText(i18n, found));
   const [busy, setBusy] = useState(false);
 
-  const fieldId = (name: string) => `${id}-${name}`;
-  const characteristicId = (name: string) => fieldId(`c-${name}`);
+  const fieldId = (field: Field | 'username') => `${id}-${field}`;
   const rulesId = `${id}-rules`;
 
   const validate = (): Problems => {
     const found: Problems = {};
     for (const name of fields) {
       const dateProblem = dateProblems[name];
-      if (dateProblem) found[characteristicId(name)] = dateProblem;
-      else if (!values[name]?.trim()) found[characteristicId(name)] = 'account.validation.required';
+      if (dateProblem) found[`c-${name}`] = dateProblem;
+      else if (!values[name]?.trim()) found[`c-${name}`] = 'account.validation.required';
     }
-    if (!password) found[fieldId('password')] = 'account.validation.password';
-    else if (rules && !meetsPasswordRules(rules, password, username)) found[fieldId('password')] = 'account.validation.rules';
-    if (confirm !== password) found[fieldId('confirm')] = 'account.validation.confirm';
-    if (privacyVersion > 0 && !accepted) found[fieldId('privacy')] = 'account.validation.privacy';
+    // After the activation fields: the first field with a message in this order gets the focus.
+    Object.assign(found, newPasswordProblems(rules, password, confirm, username));
+    if (privacyVersion > 0 && !accepted) found.privacy = 'account.validation.privacy';
     return found;
   };
 
@@ -95,9 +94,9 @@ export default function ActivationPage() {
     store.dismissErrors('activation');
     const found = validate();
     setProblems(found);
-    const first = Object.keys(found)[0];
+    const first = (Object.keys(found) as Field[])[0];
     if (first) {
-      document.getElementById(first)?.focus();
+      document.getElementById(fieldId(first))?.focus();
       return;
     }
     const request: ActivateRequest = {
@@ -116,15 +115,6 @@ export default function ActivationPage() {
     }
   };
 
-  const clear = (key: string) => {
-    if (problems[key]) setProblems((p) => ({ ...p, [key]: undefined }));
-  };
-  const problem = (key: string) => {
-    const found = problems[key];
-    if (!found) return undefined;
-    return typeof found === 'string' ? t(found) : dateProblemText(i18n, found);
-  };
-
   return (
     <div className="auth">
       <div className="auth__card auth__card--wide">
@@ -138,12 +128,12 @@ export default function ActivationPage() {
               <legend>{t('account.activation.identity')}</legend>
               <p className="auth__group-hint">{t('account.activation.identityHint')}</p>
               {fields.map((name) => {
-                const key = characteristicId(name);
+                const field: Field = `c-${name}`;
                 if (name === 'dateOfBirth') {
                   return (
                     <DateField
                       key={name}
-                      id={key}
+                      id={fieldId(field)}
                       className="auth__date"
                       label={t(fieldLabelKey(name))}
                       autoComplete="bday"
@@ -153,9 +143,9 @@ export default function ActivationPage() {
                       onChange={(value, dateProblem) => {
                         setValues((v) => (v[name] === value ? v : { ...v, [name]: value }));
                         setDateProblems((p) => ({ ...p, [name]: dateProblem }));
-                        clear(key);
+                        clear(field);
                       }}
-                      error={problem(key)}
+                      error={problem(field)}
                     />
                   );
                 }
@@ -163,16 +153,13 @@ export default function ActivationPage() {
                 return (
                   <TextField
                     key={name}
-                    id={key}
+                    id={fieldId(field)}
                     label={known ? t(fieldLabelKey(name)) : fieldNameInWords(name)}
                     hint={name === 'accountNumber' ? t('account.field.accountNumber.hint') : undefined}
                     {...(known ? FIELD_HINTS[name] : { autoComplete: 'off' })}
                     value={values[name] ?? ''}
-                    onChange={(value) => {
-                      setValues((v) => ({ ...v, [name]: value }));
-                      clear(key);
-                    }}
-                    error={problem(key)}
+                    onChange={edit(field, (value) => setValues((v) => ({ ...v, [name]: value })))}
+                    error={problem(field)}
                   />
                 );
               })}
@@ -195,11 +182,8 @@ export default function ActivationPage() {
               id={fieldId('password')}
               label={t('account.field.newPassword')}
               value={password}
-              onChange={(value) => {
-                setPassword(value);
-                clear(fieldId('password'));
-              }}
-              error={problem(fieldId('password'))}
+              onChange={edit('password', setPassword)}
+              error={problem('password')}
               describedBy={rules ? rulesId : undefined}
             />
             {rules ? <PasswordRulesPanel id={rulesId} rules={rules} password={password} username={username} /> : null}
@@ -207,11 +191,8 @@ export default function ActivationPage() {
               id={fieldId('confirm')}
               label={t('account.field.confirmPassword')}
               value={confirm}
-              onChange={(value) => {
-                setConfirm(value);
-                clear(fieldId('confirm'));
-              }}
-              error={problem(fieldId('confirm'))}
+              onChange={edit('confirm', setConfirm)}
+              error={problem('confirm')}
             />
           </fieldset>
 
@@ -224,19 +205,19 @@ export default function ActivationPage() {
                   checked={accepted}
                   onChange={(e) => {
                     setAccepted(e.target.checked);
-                    clear(fieldId('privacy'));
+                    clear('privacy');
                   }}
-                  aria-invalid={problems[fieldId('privacy')] ? true : undefined}
-                  aria-describedby={problems[fieldId('privacy')] ? `${fieldId('privacy')}-error` : undefined}
+                  aria-invalid={problems.privacy ? true : undefined}
+                  aria-describedby={problems.privacy ? `${fieldId('privacy')}-error` : undefined}
                 />
                 <label htmlFor={fieldId('privacy')}>{t('account.activation.privacy')}</label>
               </div>
               <AppLink className="auth__consent-link" to={paths.privacyPolicy}>
                 {t('account.activation.privacyLink')}
               </AppLink>
-              {problems[fieldId('privacy')] ? (
+              {problems.privacy ? (
                 <p id={`${fieldId('privacy')}-error`} className="field__error">
-                  {problem(fieldId('privacy'))}
+                  {problem('privacy')}
                 </p>
               ) : null}
             </div>

@@ -1,13 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { meetsPasswordRules } from '@rewards/contract/password-rules';
 import { RequestError } from '../../api/client.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { paths } from '../../routing/paths.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
+import { newPasswordProblems, PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
 import { AuthAlerts, useSuccess } from './AuthAlerts.tsx';
 import { PasswordInput } from './fields.tsx';
 import { savePassword } from './api.ts';
@@ -16,7 +15,6 @@ import './auth.css';
 import { useFieldProblems } from '../../ui/useFieldProblems.ts';
 
 type Field = 'password' | 'confirm';
-type Problems = Partial<Record<Field, string>>;
 
 /** The guid's shape (contract PasswordGuid), checked here without pulling zod into the page. */
 const GUID = /^[A-Za-z0-9_-]{22,128}$/;
@@ -61,10 +59,7 @@ export default function ResetPasswordPage() {
     event.preventDefault();
     if (busy || !rules) return;
     store.dismissErrors('resetPassword');
-    const found: Problems = {};
-    if (!password) found.password = 'account.validation.password';
-    else if (!meetsPasswordRules(rules, password, '')) found.password = 'account.validation.rules';
-    if (confirm !== password) found.confirm = 'account.validation.confirm';
+    const found = newPasswordProblems(rules, password, confirm, '');
     setProblems(found);
     const first = (['password', 'confirm'] as const).find((field) => found[field]);
     if (first) {

@@ -12,7 +12,7 @@ export type ContactValues = Record<ContactField, string>;
 
 export const emptyContact: ContactValues = { topic: '', subject: '', message: '', replyEmail: '', phone: '' };
 
-export const CONTACT_LIMITS: Record<ContactField, number> = {
+const CONTACT_LIMITS: Record<ContactField, number> = {
   topic: 20,
   subject: CONTACT_SUBJECT_MAX,
   message: CONTACT_MESSAGE_MAX,

@@ -1,4 +1,4 @@
-export interface FaqSection {
+interface FaqSection {
   question: string;
   /** The answer's HTML, a slice of the server-rendered HTML (see ServerHtml). */
   answerHtml: string;

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { UserData } from '@rewards/contract';
 import { useI18n } from '../../i18n/I18nContext.tsx';
@@ -7,10 +8,9 @@ import { paths } from '../../routing/paths.ts';
 import { AppLink } from '../../ui/AppLink.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { LanguageSelector } from './LanguageSelector.tsx';
-import { RedeemMenu } from '../shops/RedeemMenu.tsx';
 import './header.css';
 
-export function useLogout(): () => Promise<void> {
+function useLogout(): () => Promise<void> {
   const services = useServices();
   const navigate = useNavigate();
   return async () => {
@@ -30,7 +30,7 @@ function PointsDisplay({ user }: { user: UserData }) {
   );
 }
 
-function UserBar({ user }: { user: UserData }) {
+function UserBar({ user, redeemMenu }: { user: UserData; redeemMenu: ReactNode }) {
   const { t } = useI18n();
   const busy = useAppState((s) => s.busy.logout);
   const doLogout = useLogout();
@@ -39,7 +39,7 @@ function UserBar({ user }: { user: UserData }) {
       {user.adminAsUser ? <span className="userbar__launched">{t('header.launchedAs')}</span> : null}
       <span className="userbar__name">{t('header.fullName', { firstName: user.firstName, lastName: user.lastName })}</span>
       <PointsDisplay user={user} />
-      <RedeemMenu />
+      {redeemMenu}
       <AppLink to={paths.profile} className="userbar__link">
         {t('header.profile')}
       </AppLink>
@@ -67,7 +67,8 @@ export function AdminBanner() {
   );
 }
 
-export function Header() {
+/** `redeemMenu`: the shops' menu, placed by the app (a feature imports no other feature). */
+export function Header({ redeemMenu }: { redeemMenu?: ReactNode }) {
   const user = useAppState((s) => s.user);
   const branding = useAppState((s) => s.client?.clientBranding);
   return (
@@ -85,7 +86,7 @@ export function Header() {
       </div>
       {user ? (
         <div className="header__user">
-          <UserBar user={user} />
+          <UserBar user={user} redeemMenu={redeemMenu} />
         </div>
       ) : null}
     </header>

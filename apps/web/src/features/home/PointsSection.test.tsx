@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { renderWithApp } from '../../test/render.tsx';
 import { makeUser } from '../../test/fixtures.ts';
-import HomePage from './HomePage.tsx';
+import HomePage from '../../app/HomePage.tsx';
 
 describe('home: the welcome variants (spec section 2)', () => {
   it('welcomes with the balance as a link to activity history, followed by the media label', () => {

@@ -5,7 +5,7 @@ import { AppLink } from '../../ui/AppLink.tsx';
 import './home.css';
 
 /** The welcome message, one of four variants (spec section 2, Home screen). */
-export function WelcomeMessage({ user }: { user: UserData }) {
+function WelcomeMessage({ user }: { user: UserData }) {
   const { formatNumber, mediaLabel, t } = useI18n();
   const { firstName, accountBalance } = user;
 

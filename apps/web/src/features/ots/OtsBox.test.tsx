@@ -6,7 +6,7 @@ import type { OtsRedeemReply } from '@rewards/contract';
 import { RequestError } from '../../api/client.ts';
 import { makeUser } from '../../test/fixtures.ts';
 import { renderWithApp } from '../../test/render.tsx';
-import HomePage from '../home/HomePage.tsx';
+import HomePage from '../../app/HomePage.tsx';
 import { OtsBox } from './OtsBox.tsx';
 
 const refusal = (status: number, errorCode: number, responseMessage: string) =>

@@ -1,5 +1,5 @@
 /** Spec section 8: an on-the-spot error whose message is an empty object shows as this code. */
-export const OTS_UNKNOWN_ERROR = 'ots.error.unknown';
+const OTS_UNKNOWN_ERROR = 'ots.error.unknown';
 
 const emptyObject = (value: unknown) =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;

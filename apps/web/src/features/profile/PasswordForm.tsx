@@ -1,5 +1,4 @@
 import { useId, useState, type FormEvent } from 'react';
-import { meetsPasswordRules } from '@rewards/contract/password-rules';
 import type { PasswordRules } from '@rewards/contract';
 import { RequestError } from '../../api/client.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
@@ -7,7 +6,7 @@ import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { errorText } from '../../state/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
+import { newPasswordProblems, PasswordRulesPanel } from '../../ui/PasswordRulesPanel.tsx';
 import { changePassword } from './api.ts';
 import { PasswordField } from './PasswordField.tsx';
 import { useFieldProblems } from '../../ui/useFieldProblems.ts';
@@ -23,12 +22,12 @@ interface PasswordFormProps {
 
 /** Checks what can be checked without the server; the keys of the messages, by field. */
 function validate(rules: PasswordRules, username: string, current: string, next: string, confirm: string): Problems {
+  const { password: nextProblem, confirm: confirmProblem } = newPasswordProblems(rules, next, confirm, username);
   const problems: Problems = {};
   if (!current) problems.current = 'profile.validation.current';
-  if (!next) problems.next = 'profile.validation.new';
-  else if (!meetsPasswordRules(rules, next, username)) problems.next = 'profile.validation.rules';
+  if (nextProblem) problems.next = nextProblem;
   else if (next === current) problems.next = 'profile.validation.same';
-  if (confirm !== next) problems.confirm = 'profile.validation.confirm';
+  if (confirmProblem) problems.confirm = confirmProblem;
   return problems;
 }
 

@@ -40,7 +40,7 @@ describe('the profile modal', () => {
   it('says the confirmation does not match, without calling the server', async () => {
     const { request } = renderWithApp(<ProfilePage />, { user: makeUser() });
     await fillPassword(OLD, NEW, 'Garden-Path-43');
-    expect(field('Confirm new password')).toHaveAccessibleDescription('The two new passwords do not match.');
+    expect(field('Confirm new password')).toHaveAccessibleDescription('The two passwords do not match.');
     expect(field('Confirm new password')).toHaveAttribute('aria-invalid', 'true');
     expect(field('Confirm new password')).toHaveFocus();
     expect(request).not.toHaveBeenCalled();
@@ -50,7 +50,7 @@ describe('the profile modal', () => {
     const { request } = renderWithApp(<ProfilePage />, { user: makeUser() });
     await fillPassword('', 'short', 'short');
     expect(screen.getByText('Enter your current password.')).toBeInTheDocument();
-    expect(screen.getByText('The new password does not meet every rule yet.')).toBeInTheDocument();
+    expect(screen.getByText('Your password does not meet all the password rules yet.')).toBeInTheDocument();
     expect(field('Current password')).toHaveFocus();
     await userEvent.setup().clear(field('New password'));
     await fillPassword(OLD, OLD, OLD);

@@ -15,13 +15,13 @@
  */
 export const MINUTE_MS = 60_000;
 /** The server's slide interval (TOUCH_INTERVAL_MS in apps/server/src/modules/sessions/service.ts). */
-export const SLIDE_MS = MINUTE_MS;
+const SLIDE_MS = MINUTE_MS;
 /** The warning shows two minutes before the end. */
-export const WARNING_LEAD_MS = 2 * MINUTE_MS;
+const WARNING_LEAD_MS = 2 * MINUTE_MS;
 /** Room for the latency of the call the warning counts from. */
 const LATENCY_MARGIN_MS = 5_000;
 
-export interface IdleSchedule {
+interface IdleSchedule {
   /** When the warning shows; null when the idle time is too short for a keep-alive that slides. */
   warnAt: number | null;
   /** When the app ends the session. */

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithApp } from '../../test/render.tsx';
 import { makeUser } from '../../test/fixtures.ts';
-import HomePage from '../home/HomePage.tsx';
+import HomePage from '../../app/HomePage.tsx';
 import { GlobalAlerts } from '../errors/GlobalAlerts.tsx';
 import { browserWindow } from './openCatalog.ts';
 import { INACTIVE_REDIRECTED } from './InactiveRedirect.tsx';

@@ -12,7 +12,7 @@ const art: Record<CatalogType, () => ReactNode> = { merchandise: MerchandiseArt,
 const buttonKey: Record<CatalogType, string> = { merchandise: 'shops.merchandise.button', experiences: 'shops.experiences.button' };
 
 /** The tiles a user sees (spec section 2): one per offering; an unavailable offering shows merchandise, down. */
-export function tilesFor(user: UserData): CatalogType[] {
+function tilesFor(user: UserData): CatalogType[] {
   if (user.rewardsOfferingUnavailable) return ['merchandise'];
   return (['merchandise', 'experiences'] as const).filter((type) => user.rewardsOffering[type]);
 }

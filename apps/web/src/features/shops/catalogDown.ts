@@ -26,7 +26,7 @@ function stateOf(services: AppServices): DownState {
 
 const currentSession = (services: AppServices) => services.store.getState().user?.sessionId ?? null;
 
-export function downCatalogs(services: AppServices): readonly CatalogType[] {
+function downCatalogs(services: AppServices): readonly CatalogType[] {
   const state = stateOf(services);
   return state.sessionId === currentSession(services) ? state.types : none;
 }

@@ -12,7 +12,7 @@ export function stubWindowOpen(tab: ReturnType<typeof fakeTab> | null = fakeTab(
   return { open, tab };
 }
 
-export const catalogDownError = () =>
+const catalogDownError = () =>
   new RequestError({ status: 503, errorCode: 50001, responseMessage: 'error.internal', message: 'Catalog unavailable' });
 
 /** A fake API that answers the catalog-url call with a link, or fails it. */

@@ -10,6 +10,5 @@ import type { ApiClient } from '../../api/client.ts';
 export const exchangeSsoSession = (api: ApiClient, oneTimeId: string) =>
   api.request<UserData>('GET', apiPaths.user, { sessionId: oneTimeId, ignoreSessionTimeout: true });
 
-/** Browser navigations to the server (no fetch: the provider's pages take over the window). */
-export const ssoLoginUrl = `${API_BASE}${ssoPaths.login}`;
+/** A browser navigation to the server (no fetch: the provider's pages take over the window). */
 export const ssoLogoutUrl = `${API_BASE}${ssoPaths.logout}`;

@@ -1,11 +1,12 @@
-import { useI18n } from '../../i18n/I18nContext.tsx';
-import { useAppState } from '../../state/StoreContext.tsx';
-import { PointsSection } from './PointsSection.tsx';
-import { ShopTiles } from '../shops/ShopTiles.tsx';
-import { InactiveRedirect } from '../shops/InactiveRedirect.tsx';
-import { OtsBox } from '../ots/OtsBox.tsx';
-import './home.css';
+import { useI18n } from '../i18n/I18nContext.tsx';
+import { useAppState } from '../state/StoreContext.tsx';
+import { PointsSection } from '../features/home/PointsSection.tsx';
+import { ShopTiles } from '../features/shops/ShopTiles.tsx';
+import { InactiveRedirect } from '../features/shops/InactiveRedirect.tsx';
+import { OtsBox } from '../features/ots/OtsBox.tsx';
+import '../features/home/home.css';
 
+/** Home composes three features (points, shops, on-the-spot codes); features import no other feature. */
 export default function HomePage() {
   const { t } = useI18n();
   const user = useAppState((s) => s.user);

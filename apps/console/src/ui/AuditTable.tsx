@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { ConsoleAuditEntry } from '@rewards/contract/console-participants';
-import { formatDateTime, t } from '../../i18n/t.ts';
-import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
+import { formatDateTime, t } from '../i18n/t.ts';
+import { columnHelper, DataTable, type Columns } from './DataTable.tsx';
 
 const ac = columnHelper<ConsoleAuditEntry>();
 

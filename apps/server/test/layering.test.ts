@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering rules of eslint.config.js (decision 053), run through ESLint's own API on small
+ * files that exist only in memory, at the paths where they would sit. No database: the rules
+ * are the same whichever engine the server uses.
+ */
+const root = resolve(import.meta.dirname, '..', '..', '..');
+const eslint = new ESLint({ cwd: root });
+
+/** The layering messages for `code` placed at `path` (other rules' findings are not asked about). */
+async function layering(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+}
+
+const use = (specifier: string) => `import { x } from '${specifier}';\nexport const y = x;\n`;
+
+describe('layering in lint', () => {
+  it('fails a web feature that imports another feature, and allows ui/, api/ and its own files', async () => {
+    expect(await layering('apps/web/src/features/home/Tile.tsx', use('../shops/ShopTiles.tsx'))).toEqual([
+      expect.stringContaining('A feature does not import another feature'),
+    ]);
+    expect(await layering('apps/web/src/features/home/Tile.tsx', use('../../features/ots/OtsBox.tsx'))).toHaveLength(1);
+    expect(await layering('apps/web/src/features/home/Tile.tsx', use('../../ui/Button.tsx'))).toEqual([]);
+    expect(await layering('apps/web/src/features/home/Tile.tsx', use('../../api/client.ts'))).toEqual([]);
+    expect(await layering('apps/web/src/features/home/Tile.tsx', use('./PointsSection.tsx'))).toEqual([]);
+    // The app composes features; a test may render several.
+    expect(await layering('apps/web/src/app/Page.tsx', use('../features/shops/ShopTiles.tsx'))).toEqual([]);
+    expect(await layering('apps/web/src/features/ots/OtsBox.test.tsx', use('../shops/ShopTiles.tsx'))).toEqual([]);
+  });
+
+  it('fails a console feature that imports another feature', async () => {
+    expect(await layering('apps/console/src/features/audit/AuditPage.tsx', use('../participants/queries.ts'))).toEqual([
+      expect.stringContaining('A feature does not import another feature'),
+    ]);
+    expect(await layering('apps/console/src/features/audit/AuditPage.tsx', use('../../ui/AuditTable.tsx'))).toEqual([]);
+  });
+
+  it('fails the web app or the console importing the server, the translation tables aside', async () => {
+    expect(await layering('apps/web/src/state/store.ts', use('../../../server/src/config.ts'))).toEqual([
+      expect.stringContaining('never import the server'),
+    ]);
+    expect(await layering('apps/console/src/api/client.ts', use('../../../server/src/modules/staff/service.ts'))).toHaveLength(1);
+    expect(await layering('apps/web/src/features/auth/Login.tsx', use('../../../../server/src/http/api-error.ts'))).toHaveLength(1);
+    // A bundle's neighbour that is code is still the server.
+    expect(await layering('apps/web/src/app/startup.ts', use('../../../server/src/modules/i18n/base-bundles.ts'))).toHaveLength(1);
+    expect(await layering('apps/web/src/app/startup.ts', use('../../../server/src/modules/i18n/bundles/en-US.json'))).toEqual([]);
+    expect(await layering('apps/web/src/app/startup.ts', use('@rewards/contract/paths'))).toEqual([]);
+    // A dynamic import is an import too.
+    const later = (specifier: string) => `export const load = () => import('${specifier}');\n`;
+    expect(await layering('apps/web/src/app/startup.ts', later('../../../server/src/config.ts'))).toEqual([
+      expect.stringContaining('never import the server'),
+    ]);
+    expect(await layering('apps/web/src/app/startup.ts', later('../../../server/src/modules/i18n/bundles/en-US.json'))).toEqual([]);
+  });
+
+  it("fails a server module that reaches into another module's store, and allows its service and tables", async () => {
+    expect(await layering('apps/server/src/modules/ots/service.ts', use('../participants/store.ts'))).toEqual([
+      expect.stringContaining("calls another module's service"),
+    ]);
+    expect(await layering('apps/server/src/modules/ots/service.ts', use('../audit/trail-store.ts'))).toHaveLength(1);
+    expect(await layering('apps/server/src/modules/ots/service.ts', use('../participants/service.ts'))).toEqual([]);
+    expect(await layering('apps/server/src/modules/ots/service.ts', use('../participants/tables.ts'))).toEqual([]);
+    expect(await layering('apps/server/src/modules/ots/service.ts', use('./store.ts'))).toEqual([]);
+    // A test may arrange rows through any store.
+    expect(await layering('apps/server/src/modules/ots/routes.test.ts', use('../ledger/store.ts'))).toEqual([]);
+  });
+
+  it('fails the contract importing any app', async () => {
+    expect(await layering('packages/contract/src/user.ts', use('../../../apps/server/src/config.ts'))).toEqual([
+      expect.stringContaining('imports none of them'),
+    ]);
+    expect(await layering('packages/contract/src/user.ts', use('./errors.ts'))).toEqual([]);
+  });
+});
