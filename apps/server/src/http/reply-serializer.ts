@@ -7,20 +7,14 @@ type RouteSchema = Parameters<typeof zodSerializerCompiler>[0];
 type JsonSchema = Record<string, unknown>;
 
 /**
- * Under vitest every reply is also checked by zod against its schema (types, bounds, formats),
- * so a route that breaks its contract fails its tests; a running portal trusts its own output.
- */
-const checkedByZod = process.env.VITEST !== undefined;
-
-/**
  * Replies serialised by fast-json-stringify from the JSON Schema of the route's zod response
  * schema (docs/decisions/026). fastify-type-provider-zod's serializer runs zod's full parse (a
  * deep copy of the reply, every check) before JSON.stringify on every reply; a compiled
  * serializer writes the declared properties straight out. What stays guaranteed: a reply
  * carries only the properties its schema declares (undeclared ones are dropped, as zod strips
  * them) and a missing required property is an error (500), not a partial reply. What is no
- * longer checked at run time: string bounds and formats of our own output (the tests check them,
- * see `checkedByZod`). A schema JSON Schema cannot express (transforms, dates) keeps zod's
+ * longer checked at run time: string bounds and formats of our own output (tests that parse a
+ * reply with the contract's schema check them; tests run this same serializer, issue 18). A schema JSON Schema cannot express (transforms, dates) keeps zod's
  * serializer. The route schemas stay the contract's zod schemas (the API document reads them).
  */
 export const replySerializerCompiler: FastifySerializerCompiler<z.ZodType> = (routeSchema) => {
@@ -44,11 +38,7 @@ function compile(routeSchema: RouteSchema): (data: unknown) => string {
   }
   delete json.$schema;
   const fast = fastJson(lenient(json) as Parameters<typeof fastJson>[0]);
-  if (!checkedByZod) return (data) => fast(data);
-  return (data) => {
-    zodSerialize(data);
-    return fast(data);
-  };
+  return (data) => fast(data);
 }
 
 /**
