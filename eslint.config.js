@@ -54,7 +54,10 @@ export default defineConfig([
   { files: ['apps/web/src/**/*.{ts,tsx}', 'apps/console/src/**/*.{ts,tsx}'], extends: [reactHooks.configs.flat.recommended] },
   // Layering (decision 053). Tests may assemble several features or arrange rows through a
   // store; the rules hold for the code that ships.
-  { files: ['apps/web/src/**/*.{ts,tsx}', 'apps/console/src/**/*.{ts,tsx}'], rules: { ...restrict(webNeverImportsServer), ...noServerImportExpression } },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}', 'apps/console/src/**/*.{ts,tsx}'],
+    rules: { ...restrict(webNeverImportsServer), ...noServerImportExpression },
+  },
   {
     files: ['apps/web/src/features/**/*.{ts,tsx}', 'apps/console/src/features/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}', '**/testing.ts'],

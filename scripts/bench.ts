@@ -59,7 +59,8 @@ const timing = {
 };
 if (!(timing.seconds > 0) || !(timing.connections > 0)) throw new Error('--seconds and --connections take positive numbers');
 const searchParticipants = Number(values['search-participants'] ?? (quick ? 100_000 : 1_000_000));
-if (!Number.isInteger(searchParticipants) || searchParticipants < 1_000) throw new Error('--search-participants takes a whole number of at least 1000');
+if (!Number.isInteger(searchParticipants) || searchParticipants < 1_000)
+  throw new Error('--search-participants takes a whole number of at least 1000');
 const only = new Set<Part>(
   values.only
     ? values.only.split(',').map((p) => {
@@ -107,7 +108,10 @@ try {
     if (only.has('recovery')) await addRecoveryData(databaseUrl);
     // TRUST_PROXY: the recovery part sends each request from an address of its own (X-Forwarded-For),
     // so the per-address attempt limit counts them all and refuses none; no other part sends one.
-    const portal = await startPortal(databaseUrl, join(dir, 'server.log'), { OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000', TRUST_PROXY: 'loopback' });
+    const portal = await startPortal(databaseUrl, join(dir, 'server.log'), {
+      OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000',
+      TRUST_PROXY: 'loopback',
+    });
     try {
       // First, on a quiet portal: its figures are milliseconds of single requests.
       if (only.has('recovery')) results.recovery = await part('recovery', () => runRecovery(portal.baseUrl, databaseUrl, log));
@@ -124,7 +128,9 @@ try {
     if (results.api) {
       const redeem = results.api.cases.find((c) => c.name.startsWith('POST ots/redeem'));
       results.api.durability = { acknowledged: redeem?.acknowledged ?? 0, inLedgerAfterKill: await redeemCredits(databaseUrl) };
-      log(`after kill -9: ${results.api.durability.inLedgerAfterKill} of ${results.api.durability.acknowledged} acknowledged redemptions in the ledger`);
+      log(
+        `after kill -9: ${results.api.durability.inLedgerAfterKill} of ${results.api.durability.acknowledged} acknowledged redemptions in the ledger`,
+      );
     }
   }
   if (only.has('startup')) results.startup = await part('startup', () => runStartup(dir, log));
@@ -137,7 +143,9 @@ try {
   }
   if (only.has('search')) {
     const postgres = values.postgres || values['search-postgres'];
-    results.search = await part('search', () => runSearch(dir, log, { participants: searchParticipants, postgres, sqliteFile: sharedFile }));
+    results.search = await part('search', () =>
+      runSearch(dir, log, { participants: searchParticipants, postgres, sqliteFile: sharedFile }),
+    );
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

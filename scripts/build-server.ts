@@ -108,7 +108,13 @@ export async function buildServer(dist = SERVER_DIST): Promise<void> {
   });
   const sources = new Set<string>();
   try {
-    const { output } = await bundle.write({ dir: staging, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', sourcemap: true });
+    const { output } = await bundle.write({
+      dir: staging,
+      format: 'esm',
+      entryFileNames: '[name].js',
+      chunkFileNames: '[name]-[hash].js',
+      sourcemap: true,
+    });
     for (const chunk of output) {
       if (chunk.type === 'chunk') for (const id of chunk.moduleIds) if (!id.startsWith('\0')) sources.add(posix(relative(ROOT, id)));
     }
@@ -128,7 +134,9 @@ export async function buildServer(dist = SERVER_DIST): Promise<void> {
     rmSync(staging, { recursive: true, force: true });
     if (!serverBuildIsCurrent(dist)) throw error;
   }
-  console.log(`The server was built into ${posix(relative(ROOT, dist))} (${sources.size} source files) in ${Math.round(performance.now() - started)} ms.`);
+  console.log(
+    `The server was built into ${posix(relative(ROOT, dist))} (${sources.size} source files) in ${Math.round(performance.now() - started)} ms.`,
+  );
 }
 
 /** Builds the server unless dist is already a build of the current sources. */

@@ -9,4 +9,6 @@ import { API_DOCUMENT_FILE, renderApiDocument } from '../apps/server/src/http/ap
 const text = await renderApiDocument();
 mkdirSync(dirname(API_DOCUMENT_FILE), { recursive: true });
 writeFileSync(API_DOCUMENT_FILE, text);
-console.log(`wrote ${relative(process.cwd(), API_DOCUMENT_FILE)} (${Object.keys((JSON.parse(text) as { paths: object }).paths).length} paths)`);
+console.log(
+  `wrote ${relative(process.cwd(), API_DOCUMENT_FILE)} (${Object.keys((JSON.parse(text) as { paths: object }).paths).length} paths)`,
+);

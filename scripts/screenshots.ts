@@ -10,7 +10,15 @@ import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuild, rewardsCli, ROOT, startPortalServer } from '../apps/web/e2e/harness/server.ts';
-import { chooseLanguage, DEMO_PASSWORD, expectPath, expectVisible, launchChromium, loginForm, signIn } from '../apps/web/e2e/harness/pages.ts';
+import {
+  chooseLanguage,
+  DEMO_PASSWORD,
+  expectPath,
+  expectVisible,
+  launchChromium,
+  loginForm,
+  signIn,
+} from '../apps/web/e2e/harness/pages.ts';
 import { ensureSystemPackages, requirements } from './lib/system.ts';
 import type { ScreenKit } from './screens/kit.ts';
 import activityScenes from './screens/activity.ts';
@@ -60,7 +68,10 @@ try {
         await shoot(page, `home-${locale.code}-${width}`);
 
         if (width === 1280) {
-          await page.getByRole('contentinfo').getByRole('link', { name: /faq|الأسئلة/i }).click();
+          await page
+            .getByRole('contentinfo')
+            .getByRole('link', { name: /faq|الأسئلة/i })
+            .click();
           await expectVisible(page.getByRole('dialog'));
           // The questions come after the dialog opens; a busy machine can take longer than
           // networkidle's half second to start fetching them.
@@ -72,13 +83,19 @@ try {
     }
 
     // The other states a participant meets, at desktop width in English.
-    for (const [name, username] of [['home-spent', 'spent'], ['home-newbie', 'newbie']] as const) {
+    for (const [name, username] of [
+      ['home-spent', 'spent'],
+      ['home-newbie', 'newbie'],
+    ] as const) {
       const page = await newPage(browser, 1280);
       await signIn(page, username);
       await shoot(page, `${name}-en-US-1280`);
       await page.context().close();
     }
-    for (const [name, username, password] of [['login-wrong-password', 'demo', 'wrong-password'], ['login-pending', 'pending', DEMO_PASSWORD]] as const) {
+    for (const [name, username, password] of [
+      ['login-wrong-password', 'demo', 'wrong-password'],
+      ['login-pending', 'pending', DEMO_PASSWORD],
+    ] as const) {
       const page = await newPage(browser, 1280);
       await page.goto('/login');
       const form = loginForm(page);
@@ -107,8 +124,21 @@ try {
     shoot,
     rewards: (args) => rewardsCli(server.databaseUrl, args),
   };
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
-  const capabilities = { activity: activityScenes, ots: otsScenes, shops: shopsScenes, profile: profileScenes, content: contentScenes, extras: extrasScenes, account: accountScenes, sso: ssoScenes, 'launch-as': launchAsScenes, neighbour: neighbourScenes,
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
+  const capabilities = {
+    activity: activityScenes,
+    ots: otsScenes,
+    shops: shopsScenes,
+    profile: profileScenes,
+    content: contentScenes,
+    extras: extrasScenes,
+    account: accountScenes,
+    sso: ssoScenes,
+    'launch-as': launchAsScenes,
+    neighbour: neighbourScenes,
     // Last: it places real orders as Mona, which would change her balance in later scenes.
     catalog: catalogScenes,
   };

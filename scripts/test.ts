@@ -34,10 +34,16 @@ const DIALECTS = process.env.DIALECTS ?? 'sqlite,postgres';
 
 const SUITES: Suite[] = [
   // Each TypeScript project is one check.
-  ...Object.entries({ contract: 'packages/contract', server: 'apps/server', web: 'apps/web', console: 'apps/console', scripts: 'tsconfig.scripts.json' }).map(
-    ([name, project]): Suite => ({ name: `typecheck ${name}`, run: () => check('tsc', ['-p', project]) }),
-  ),
+  ...Object.entries({
+    contract: 'packages/contract',
+    server: 'apps/server',
+    web: 'apps/web',
+    console: 'apps/console',
+    scripts: 'tsconfig.scripts.json',
+  }).map(([name, project]): Suite => ({ name: `typecheck ${name}`, run: () => check('tsc', ['-p', project]) })),
   { name: 'lint', run: () => check('eslint', ['.']) },
+  // One style, checked (decision 055): `npm run format` writes it.
+  { name: 'format', run: () => check('prettier', ['--check', '.']) },
   { name: 'contract', run: () => vitest('contract', [], 'packages/contract') },
   { name: 'web', run: () => vitest('web', [], 'apps/web') },
   {
@@ -159,16 +165,24 @@ function finish(rows: Array<Result & { name: string; ms: number }>, exitCode: nu
   let failed = rows.reduce((n, r) => n + r.failed, 0);
   if (exitCode !== 0 && failed === 0) failed = 1; // stopped before any suite ran
   if (rows.length > 0) {
-    const line = (cells: string[]) => `${cells[0]!.padEnd(28)}${cells.slice(1, 5).map((c) => c.padStart(8)).join('')}  ${cells[5] ?? ''}`;
+    const line = (cells: string[]) =>
+      `${cells[0]!.padEnd(28)}${cells
+        .slice(1, 5)
+        .map((c) => c.padStart(8))
+        .join('')}  ${cells[5] ?? ''}`;
     console.log(`\n${line(['suite', 'passed', 'failed', 'skipped', 'time', 'note'])}`);
     console.log('-'.repeat(70));
     for (const r of rows) {
       const mark = r.failed > 0 ? '✗' : '✓';
-      console.log(line([`${mark} ${r.name}`, String(r.passed), String(r.failed), String(r.skipped), `${(r.ms / 1000).toFixed(1)}s`, r.note ?? '']));
+      console.log(
+        line([`${mark} ${r.name}`, String(r.passed), String(r.failed), String(r.skipped), `${(r.ms / 1000).toFixed(1)}s`, r.note ?? '']),
+      );
     }
     console.log('-'.repeat(70));
     const total = rows.reduce((n, r) => n + r.ms, 0);
-    console.log(line(['total', String(passed), String(failed), String(rows.reduce((n, r) => n + r.skipped, 0)), `${(total / 1000).toFixed(1)}s`]));
+    console.log(
+      line(['total', String(passed), String(failed), String(rows.reduce((n, r) => n + r.skipped, 0)), `${(total / 1000).toFixed(1)}s`]),
+    );
     console.log('');
   }
   console.log(`${passed} passed, ${failed} failed`);

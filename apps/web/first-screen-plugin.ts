@@ -18,7 +18,9 @@ export function firstScreenHints(pages: string[]): Plugin {
         const tags: HtmlTagDescriptor[] = [];
         // What the main chunk brings is in the page already.
         const main = Object.values(bundle).find((chunk) => chunk.type === 'chunk' && chunk.isEntry);
-        const seen = new Set<string>(main?.type === 'chunk' ? [main.fileName, ...main.imports, ...(main.viteMetadata?.importedCss ?? [])] : []);
+        const seen = new Set<string>(
+          main?.type === 'chunk' ? [main.fileName, ...main.imports, ...(main.viteMetadata?.importedCss ?? [])] : [],
+        );
         for (const chunk of Object.values(bundle)) {
           if (chunk.type !== 'chunk' || !chunk.isDynamicEntry) continue;
           if (!pages.some((page) => chunk.facadeModuleId?.endsWith(page))) continue;

@@ -55,14 +55,36 @@ const ratioOf = (r: LoadResult, baseline: LoadResult) => Math.round((r.requestsP
 function specsOf(api: string, demo: string, statementSession: string, redeemSession: string) {
   return [
     { name: 'GET user', url: `${api}/user`, headers: apiHeaders(demo) },
-    { name: 'GET user/account/statement (200 entries)', url: `${api}/user/account/statement?username=${STATEMENT_USER}&locale=en-US`, headers: apiHeaders(statementSession) },
+    {
+      name: 'GET user/account/statement (200 entries)',
+      url: `${api}/user/account/statement?username=${STATEMENT_USER}&locale=en-US`,
+      headers: apiHeaders(statementSession),
+    },
     // As a browser asks (brotli, decision 032): the budgets judge these. The same without any
     // Accept-Encoding, uncompressed, follows each for reference (no budget).
-    { name: `GET viewConfig/client ${AS_A_BROWSER}`, url: `${api}/viewConfig/client`, headers: { ...apiHeaders(), 'accept-encoding': BROWSER_ACCEPT_ENCODING } },
+    {
+      name: `GET viewConfig/client ${AS_A_BROWSER}`,
+      url: `${api}/viewConfig/client`,
+      headers: { ...apiHeaders(), 'accept-encoding': BROWSER_ACCEPT_ENCODING },
+    },
     { name: 'reference: GET viewConfig/client, uncompressed (no Accept-Encoding)', url: `${api}/viewConfig/client`, headers: apiHeaders() },
-    { name: `GET viewConfig/bundle/en-US ${AS_A_BROWSER}`, url: `${api}/viewConfig/bundle/en-US`, headers: { ...apiHeaders(), 'accept-encoding': BROWSER_ACCEPT_ENCODING } },
-    { name: 'reference: GET viewConfig/bundle/en-US, uncompressed (no Accept-Encoding)', url: `${api}/viewConfig/bundle/en-US`, headers: apiHeaders() },
-    { name: 'POST ots/redeem (distinct codes)', url: `${api}/ots/redeem`, method: 'POST' as const, headers: apiHeaders(redeemSession), nextBody: redeemBodies() },
+    {
+      name: `GET viewConfig/bundle/en-US ${AS_A_BROWSER}`,
+      url: `${api}/viewConfig/bundle/en-US`,
+      headers: { ...apiHeaders(), 'accept-encoding': BROWSER_ACCEPT_ENCODING },
+    },
+    {
+      name: 'reference: GET viewConfig/bundle/en-US, uncompressed (no Accept-Encoding)',
+      url: `${api}/viewConfig/bundle/en-US`,
+      headers: apiHeaders(),
+    },
+    {
+      name: 'POST ots/redeem (distinct codes)',
+      url: `${api}/ots/redeem`,
+      method: 'POST' as const,
+      headers: apiHeaders(redeemSession),
+      nextBody: redeemBodies(),
+    },
   ];
 }
 
@@ -89,21 +111,41 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
     // framework on loopback is their ceiling. Measured alike, reported apart (no budget).
     // (fetch would ask for and undo a compression: the lengths are read as sent, from the header.)
     const sentBytes = async (acceptEncoding: string) =>
-      Number((await fetch(`${api}/viewConfig/client`, { method: 'HEAD', headers: { ...apiHeaders(), 'accept-encoding': acceptEncoding } })).headers.get('content-length'));
+      Number(
+        (
+          await fetch(`${api}/viewConfig/client`, { method: 'HEAD', headers: { ...apiHeaders(), 'accept-encoding': acceptEncoding } })
+        ).headers.get('content-length'),
+      );
     const clientBytes = await sentBytes('identity');
     const brotliBytes = await sentBytes(BROWSER_ACCEPT_ENCODING);
     const kB = (bytes: number) => Math.round(bytes / 100) / 10;
     const references = [
-      { name: `reference: bare Fastify route sending ${kB(clientBytes)} kB (client data's size)`, url: `${bare.url}/bytes/${clientBytes}`, headers: {} },
-      { name: `reference: bare Fastify route sending ${kB(brotliBytes)} kB (client data's size in brotli)`, url: `${bare.url}/bytes/${brotliBytes}`, headers: {} },
+      {
+        name: `reference: bare Fastify route sending ${kB(clientBytes)} kB (client data's size)`,
+        url: `${bare.url}/bytes/${clientBytes}`,
+        headers: {},
+      },
+      {
+        name: `reference: bare Fastify route sending ${kB(brotliBytes)} kB (client data's size in brotli)`,
+        url: `${bare.url}/bytes/${brotliBytes}`,
+        headers: {},
+      },
     ];
     for (const spec of [...specsOf(api, demo, statementSession, redeemSession), ...references]) {
       // The bare route warms up once, before the first case.
       if (baselines.length === 0) await load({ url: bare.url, connections }, warmupSeconds, 0);
-      const { result, baseline: before } = await loadSideBySide({ ...spec, connections }, { url: bare.url, connections }, slices, sliceSeconds, warmupSeconds);
+      const { result, baseline: before } = await loadSideBySide(
+        { ...spec, connections },
+        { url: bare.url, connections },
+        slices,
+        sliceSeconds,
+        warmupSeconds,
+      );
       baselines.push(before);
       cases.push({ name: spec.name, ...result, ratio: ratioOf(result, before) });
-      log(`${spec.name}: ${result.requestsPerSecond} requests/s (baseline ${before.requestsPerSecond}), ${result.non2xx} non-2xx, ${result.errors} errors`);
+      log(
+        `${spec.name}: ${result.requestsPerSecond} requests/s (baseline ${before.requestsPerSecond}), ${result.non2xx} non-2xx, ${result.errors} errors`,
+      );
     }
   } finally {
     await bare.stop();
@@ -113,7 +155,13 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
   const baseline = middle;
   // argon2id on purpose (slow by design): few connections, or it measures queueing.
   const loginResult = await load(
-    { url: `${api}/login`, method: 'POST', headers: apiHeaders(), body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }), connections: 4 },
+    {
+      url: `${api}/login`,
+      method: 'POST',
+      headers: apiHeaders(),
+      body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }),
+      connections: 4,
+    },
     seconds,
     Math.min(1, warmupSeconds),
   );

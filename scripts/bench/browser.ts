@@ -71,28 +71,49 @@ const observe = (ready: string) => `
 `;
 
 interface Sample {
-  jsBytes: number; jsBytesWithPreloads: number; cssBytes: number; transferredBytes: number; requests: number; apiBeforeRender: number; apiTotal: number;
-  renderMs: number; lcpMs: number; cls: number; blockingMs: number; shifted: string[];
+  jsBytes: number;
+  jsBytesWithPreloads: number;
+  cssBytes: number;
+  transferredBytes: number;
+  requests: number;
+  apiBeforeRender: number;
+  apiTotal: number;
+  renderMs: number;
+  lcpMs: number;
+  cls: number;
+  blockingMs: number;
+  shifted: string[];
 }
 
-async function sample(context: BrowserContext, ready: string, go: (page: import('playwright-core').Page) => Promise<void>): Promise<Sample> {
+async function sample(
+  context: BrowserContext,
+  ready: string,
+  go: (page: import('playwright-core').Page) => Promise<void>,
+): Promise<Sample> {
   const page = await context.newPage();
   try {
     await page.addInitScript(observe(ready));
     await go(page);
-    await page.waitForFunction(() => (window as unknown as { __bench: { render: number } }).__bench.render > 0, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as unknown as { __bench: { render: number } }).__bench.render > 0, undefined, {
+      timeout: 30_000,
+    });
     await page.waitForTimeout(SETTLE_MS);
     return await page.evaluate(() => {
-      const bench = (window as unknown as { __bench: { lcp: number; cls: number; render: number; longTasks: number[]; shifted: string[] } }).__bench;
+      const bench = (window as unknown as { __bench: { lcp: number; cls: number; render: number; longTasks: number[]; shifted: string[] } })
+        .__bench;
       const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
       const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
       const path = (r: PerformanceResourceTiming) => new URL(r.name).pathname;
-      const sum = (list: PerformanceResourceTiming[], key: 'encodedBodySize' | 'transferSize') => list.reduce((total, r) => total + r[key], 0);
+      const sum = (list: PerformanceResourceTiming[], key: 'encodedBodySize' | 'transferSize') =>
+        list.reduce((total, r) => total + r[key], 0);
       const js = resources.filter((r) => /\.m?js$/.test(path(r)));
       const css = resources.filter((r) => /\.css$/.test(path(r)));
       const api = resources.filter((r) => path(r).startsWith('/api/'));
       return {
-        jsBytes: sum(js.filter((r) => r.startTime < bench.render), 'encodedBodySize'),
+        jsBytes: sum(
+          js.filter((r) => r.startTime < bench.render),
+          'encodedBodySize',
+        ),
         jsBytesWithPreloads: sum(js, 'encodedBodySize'),
         cssBytes: sum(css, 'encodedBodySize'),
         transferredBytes: sum(resources, 'transferSize') + (navigation?.transferSize ?? 0),
@@ -154,7 +175,9 @@ export async function runBrowser(baseUrl: string, log: (line: string) => void): 
     }
     const results = { login: summarise(logins), home: summarise(homes) };
     for (const [name, m] of Object.entries(results)) {
-      log(`${name}: JS ${m.jsBytes} B (${m.jsBytesWithPreloads} B with preloads), CSS ${m.cssBytes} B, ${m.requests} requests, ${m.apiBeforeRender} API before render, LCP ${m.lcpMs} ms, CLS ${m.cls}${m.shifted.length > 0 ? ` (${m.shifted.join('; ')})` : ''}`);
+      log(
+        `${name}: JS ${m.jsBytes} B (${m.jsBytesWithPreloads} B with preloads), CSS ${m.cssBytes} B, ${m.requests} requests, ${m.apiBeforeRender} API before render, LCP ${m.lcpMs} ms, CLS ${m.cls}${m.shifted.length > 0 ? ` (${m.shifted.join('; ')})` : ''}`,
+      );
     }
     return results;
   } finally {

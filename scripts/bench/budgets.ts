@@ -30,20 +30,49 @@ export function evaluateBudgets(r: Results): Budget[] {
     const find = (prefix: string) => r.api!.cases.find((c) => c.name.startsWith(prefix));
     const failures = (c: { errors: number; non2xx: number; timeouts: number }) => c.errors + c.non2xx + c.timeouts;
     const user = find('GET user');
-    if (user) add('`GET user`, SQLite', '≥ 50% of baseline, 0 errors', `${pct(user.ratio)} (${user.requestsPerSecond}/s), ${failures(user)} errors`, user.ratio >= 0.5 && failures(user) === 0);
+    if (user)
+      add(
+        '`GET user`, SQLite',
+        '≥ 50% of baseline, 0 errors',
+        `${pct(user.ratio)} (${user.requestsPerSecond}/s), ${failures(user)} errors`,
+        user.ratio >= 0.5 && failures(user) === 0,
+      );
     // Judged as a browser asks for them (brotli); their uncompressed rows are references (decision 032).
     for (const prefix of ['GET viewConfig/client', 'GET viewConfig/bundle']) {
       const c = r.api.cases.find((x) => x.name.startsWith(prefix) && x.name.includes(AS_A_BROWSER));
-      if (c) add(`\`${c.name.replace(/^GET /, 'GET ')}\``, '≥ 60% of baseline', `${pct(c.ratio)} (${c.requestsPerSecond}/s)`, c.ratio >= 0.6 && failures(c) === 0);
+      if (c)
+        add(
+          `\`${c.name.replace(/^GET /, 'GET ')}\``,
+          '≥ 60% of baseline',
+          `${pct(c.ratio)} (${c.requestsPerSecond}/s)`,
+          c.ratio >= 0.6 && failures(c) === 0,
+        );
     }
     const statement = find('GET user/account/statement');
-    if (statement) add('`GET statement` (200 entries), SQLite', '≥ 25% of baseline', `${pct(statement.ratio)} (${statement.requestsPerSecond}/s)`, statement.ratio >= 0.25 && failures(statement) === 0);
+    if (statement)
+      add(
+        '`GET statement` (200 entries), SQLite',
+        '≥ 25% of baseline',
+        `${pct(statement.ratio)} (${statement.requestsPerSecond}/s)`,
+        statement.ratio >= 0.25 && failures(statement) === 0,
+      );
     const redeem = find('POST ots/redeem');
-    if (redeem) add('`POST ots/redeem`, SQLite', '≥ 2,000/s, 0 errors', `${redeem.requestsPerSecond}/s, ${failures(redeem)} errors`, redeem.requestsPerSecond >= 2000 && failures(redeem) === 0);
+    if (redeem)
+      add(
+        '`POST ots/redeem`, SQLite',
+        '≥ 2,000/s, 0 errors',
+        `${redeem.requestsPerSecond}/s, ${failures(redeem)} errors`,
+        redeem.requestsPerSecond >= 2000 && failures(redeem) === 0,
+      );
     const durable = r.api.durability;
     if (durable) {
       // More is fine: requests in flight when autocannon stopped committed without being counted.
-      add('acknowledged redemptions in the ledger after `kill -9`', 'all of them', `${durable.inLedgerAfterKill} credits for ${durable.acknowledged} acknowledged`, durable.acknowledged > 0 && durable.inLedgerAfterKill >= durable.acknowledged);
+      add(
+        'acknowledged redemptions in the ledger after `kill -9`',
+        'all of them',
+        `${durable.inLedgerAfterKill} credits for ${durable.acknowledged} acknowledged`,
+        durable.acknowledged > 0 && durable.inLedgerAfterKill >= durable.acknowledged,
+      );
     }
     // Judged once the load has stopped for RSS_IDLE_SECONDS: what a long-running portal holds
     // between bursts. The figure at the instant the load ends is shown beside it, not judged: it
@@ -52,7 +81,12 @@ export function evaluateBudgets(r: Results): Budget[] {
     const idle = r.api.rssAfterIdleMb;
     const mb = (v: number | undefined) => (v === undefined ? 'unreadable' : `${v} MB`);
     if ('rssAfterIdleMb' in r.api) {
-      add(`server memory after the API load, ${RSS_IDLE_SECONDS} s without requests`, '< 150 MB resident', mb(idle), idle !== undefined && idle < 150);
+      add(
+        `server memory after the API load, ${RSS_IDLE_SECONDS} s without requests`,
+        '< 150 MB resident',
+        mb(idle),
+        idle !== undefined && idle < 150,
+      );
       add('server memory at the instant the API load ends', 'shown, not judged', mb(instant), null);
     } else add('server memory after the API load', '< 150 MB resident', mb(instant), instant !== undefined && instant < 150);
   } else {
@@ -60,14 +94,26 @@ export function evaluateBudgets(r: Results): Budget[] {
   }
 
   if (r.postgres) {
-    if ('error' in r.postgres) add('two processes on PostgreSQL', '≥ 1.5× one on `GET user`; race credits once', `error: ${r.postgres.error}`, false);
+    if ('error' in r.postgres)
+      add('two processes on PostgreSQL', '≥ 1.5× one on `GET user`; race credits once', `error: ${r.postgres.error}`, false);
     else {
       const user = r.postgres.cases.find((c) => c.name === 'GET user');
       // The ceiling is context, not the verdict: what these cores allow at the measured costs (decision 034).
       const ceiling = user?.ceiling ? `; ×${user.ceiling.bestRatio} at best on ${user.ceiling.cores} cores` : '';
-      if (user) add('two processes on PostgreSQL, `GET user`', '≥ 1.5× one process', `×${user.speedup} (${user.one.requestsPerSecond} → ${user.two.requestsPerSecond}/s${ceiling})`, user.speedup >= 1.5);
+      if (user)
+        add(
+          'two processes on PostgreSQL, `GET user`',
+          '≥ 1.5× one process',
+          `×${user.speedup} (${user.one.requestsPerSecond} → ${user.two.requestsPerSecond}/s${ceiling})`,
+          user.speedup >= 1.5,
+        );
       const race = r.postgres.race;
-      add('cross-process race on one code', 'credits exactly once', `${race.credits} credit(s), ${race.ok} × 200 of ${race.requests}`, race.credits === 1 && race.ok === 1 && race.balanceMatchesLedger);
+      add(
+        'cross-process race on one code',
+        'credits exactly once',
+        `${race.credits} credit(s), ${race.ok} × 200 of ${race.requests}`,
+        race.credits === 1 && race.ok === 1 && race.balanceMatchesLedger,
+      );
     }
   } else {
     notRun('two processes on PostgreSQL', '≥ 1.5× one; race credits once (`--postgres`)');
@@ -76,13 +122,19 @@ export function evaluateBudgets(r: Results): Budget[] {
   if (r.search) {
     const worst = (cases: SearchCase[]) => cases.reduce((a, b) => (b.p95Ms > a.p95Ms ? b : a));
     const { sqlite, postgres } = r.search;
-    const what = (engine: string, participants: number) => `participant search, ${participants.toLocaleString('en-US')} participants, ${engine} (server time, every query's p95)`;
+    const what = (engine: string, participants: number) =>
+      `participant search, ${participants.toLocaleString('en-US')} participants, ${engine} (server time, every query's p95)`;
     if ('error' in sqlite) add('participant search, SQLite', `< ${SEARCH_BUDGET_MS} ms`, `error: ${sqlite.error}`, false);
     else {
       const w = worst(sqlite.cases);
       // The issue's figure is for a million participants: a smaller (--quick) set is shown, not judged.
       const judged = sqlite.participants >= 1_000_000;
-      add(what('SQLite', sqlite.participants), `< ${SEARCH_BUDGET_MS} ms`, `worst ${w.p95Ms} ms (${w.name}, ${clients(w.clients)})`, judged ? w.p95Ms < SEARCH_BUDGET_MS : null);
+      add(
+        what('SQLite', sqlite.participants),
+        `< ${SEARCH_BUDGET_MS} ms`,
+        `worst ${w.p95Ms} ms (${w.name}, ${clients(w.clients)})`,
+        judged ? w.p95Ms < SEARCH_BUDGET_MS : null,
+      );
     }
     if (postgres && !('error' in postgres)) {
       const w = worst(postgres.cases);
@@ -95,26 +147,54 @@ export function evaluateBudgets(r: Results): Budget[] {
   if (r.console) {
     const searches = r.console.cases.filter((c) => c.name.startsWith('search'));
     const worst = searches.reduce((a, b) => (b.p95Ms > a.p95Ms ? b : a), searches[0]!);
-    add(`console search through HTTP, ${r.console.participants.toLocaleString('en-US')} participants, SQLite (p95)`, `< ${CONSOLE_SEARCH_BUDGET_MS} ms`, `worst ${worst.p95Ms} ms (${worst.name})`, r.console.participants >= 1_000_000 ? worst.p95Ms < CONSOLE_SEARCH_BUDGET_MS : null);
+    add(
+      `console search through HTTP, ${r.console.participants.toLocaleString('en-US')} participants, SQLite (p95)`,
+      `< ${CONSOLE_SEARCH_BUDGET_MS} ms`,
+      `worst ${worst.p95Ms} ms (${worst.name})`,
+      r.console.participants >= 1_000_000 ? worst.p95Ms < CONSOLE_SEARCH_BUDGET_MS : null,
+    );
   }
 
   if (r.browser) {
     const { login, home } = r.browser;
     add('/login: API requests before first render', '0', String(login.apiBeforeRender), login.apiBeforeRender === 0);
-    add('/home after sign-in, reload: API requests before the balance shows', '≤ 1', String(home.apiBeforeRender), home.apiBeforeRender <= 1);
+    add(
+      '/home after sign-in, reload: API requests before the balance shows',
+      '≤ 1',
+      String(home.apiBeforeRender),
+      home.apiBeforeRender <= 1,
+    );
     // Before the first render: the chunks of other screens, preloaded when idle afterwards, are shown apart (decision 026).
-    add('/login JavaScript, compressed, before first render', '≤ 100 kB', `${kB(login.jsBytes)} (${kB(login.jsBytesWithPreloads)} with idle preloads)`, login.jsBytes <= 100_000);
+    add(
+      '/login JavaScript, compressed, before first render',
+      '≤ 100 kB',
+      `${kB(login.jsBytes)} (${kB(login.jsBytesWithPreloads)} with idle preloads)`,
+      login.jsBytes <= 100_000,
+    );
     add('CLS /login (Chromium, worst of runs)', '≤ 0.01', String(login.cls), login.cls <= 0.01);
     add('CLS /home (Chromium, worst of runs)', '≤ 0.01', String(home.cls), home.cls <= 0.01);
   } else {
     notRun('browser budgets', 'see the issue');
   }
   if (r.lighthouse) {
-    if ('error' in r.lighthouse) add('Lighthouse /login and /home', 'performance ≥ 98, accessibility 100, best practices 100', `error: ${r.lighthouse.error}`, false);
+    if ('error' in r.lighthouse)
+      add('Lighthouse /login and /home', 'performance ≥ 98, accessibility 100, best practices 100', `error: ${r.lighthouse.error}`, false);
     else {
-      for (const [page, s] of [['/login', r.lighthouse.login], ['/home', r.lighthouse.home]] as const) {
-        const ok = (s.performance ?? 0) >= 98 && s.accessibility === 100 && s.bestPractices === 100 && !s.failing.some((f) => f.startsWith('not signed in'));
-        add(`Lighthouse ${page} (mobile)`, 'perf ≥ 98, a11y 100, best practices 100', `${s.performance} / ${s.accessibility} / ${s.bestPractices}`, ok);
+      for (const [page, s] of [
+        ['/login', r.lighthouse.login],
+        ['/home', r.lighthouse.home],
+      ] as const) {
+        const ok =
+          (s.performance ?? 0) >= 98 &&
+          s.accessibility === 100 &&
+          s.bestPractices === 100 &&
+          !s.failing.some((f) => f.startsWith('not signed in'));
+        add(
+          `Lighthouse ${page} (mobile)`,
+          'perf ≥ 98, a11y 100, best practices 100',
+          `${s.performance} / ${s.accessibility} / ${s.bestPractices}`,
+          ok,
+        );
         add(`CLS ${page} (Lighthouse)`, '≤ 0.01', String(s.cls), s.cls !== null && s.cls <= 0.01);
       }
     }
@@ -126,8 +206,19 @@ export function evaluateBudgets(r: Results): Budget[] {
     const what = "`GET user` p99 while 4 connections pull bigspender's statement";
     if (loaded && 'error' in loaded) add(what, `≤ ${MAX_P99_RATIO}× its p99 alone`, `error: ${loaded.error}`, false);
     else if (loaded) {
-      const failures = loaded.alone.errors + loaded.alone.non2xx + loaded.withStatements.errors + loaded.withStatements.non2xx + loaded.statements.errors + loaded.statements.non2xx;
-      add(what, `≤ ${MAX_P99_RATIO}× its p99 alone, 0 errors`, `×${loaded.ratio} (${loaded.alone.p99} → ${loaded.withStatements.p99} ms), ${failures} errors`, loaded.ratio <= MAX_P99_RATIO && failures === 0);
+      const failures =
+        loaded.alone.errors +
+        loaded.alone.non2xx +
+        loaded.withStatements.errors +
+        loaded.withStatements.non2xx +
+        loaded.statements.errors +
+        loaded.statements.non2xx;
+      add(
+        what,
+        `≤ ${MAX_P99_RATIO}× its p99 alone, 0 errors`,
+        `×${loaded.ratio} (${loaded.alone.p99} → ${loaded.withStatements.p99} ms), ${failures} errors`,
+        loaded.ratio <= MAX_P99_RATIO && failures === 0,
+      );
     }
     const b = r.history.browser;
     if ('error' in b) add('10,000-entry history in Chromium', '< 50 ms', `error: ${b.error}`, false);
@@ -142,13 +233,19 @@ export function evaluateBudgets(r: Results): Budget[] {
 
   if (r.recovery) {
     for (const c of r.recovery.cases) {
-      add(`\`POST ${c.endpoint}\`: reply time, match against no match`, 'within 10%, 0 refused', `${c.matchMs} / ${c.noMatchMs} ms (×${c.ratio}), ${c.non200} non-200`, withinTolerance(c));
+      add(
+        `\`POST ${c.endpoint}\`: reply time, match against no match`,
+        'within 10%, 0 refused',
+        `${c.matchMs} / ${c.noMatchMs} ms (×${c.ratio}), ${c.non200} non-200`,
+        withinTolerance(c),
+      );
     }
   } else {
     notRun('forgot-password and forgot-user-id: match against no match', 'within 10%');
   }
 
-  if (r.startup) add('restart with nothing changed, `npm start` → /healthz', '< 2 s', `${r.startup.restartSeconds} s`, r.startup.restartSeconds < 2);
+  if (r.startup)
+    add('restart with nothing changed, `npm start` → /healthz', '< 2 s', `${r.startup.restartSeconds} s`, r.startup.restartSeconds < 2);
   else notRun('restart, `npm start` → /healthz', '< 2 s');
   return budgets;
 }

@@ -66,7 +66,10 @@ export async function runConsole(dir: string, log: (line: string) => void, optio
   const generationSeconds = Math.round((performance.now() - started) / 100) / 10;
   log(`console: data ready in ${generationSeconds} s; starting the portal`);
 
-  const portal = await startPortal(databaseUrl, join(dir, 'console-server.log'), { CONSOLE_ORIGIN: `http://${CONSOLE_HOST}`, WEB_DIST: '' });
+  const portal = await startPortal(databaseUrl, join(dir, 'console-server.log'), {
+    CONSOLE_ORIGIN: `http://${CONSOLE_HOST}`,
+    WEB_DIST: '',
+  });
   const { port } = new URL(portal.baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const call = (method: 'GET' | 'POST', url: string, cookie?: string, body?: unknown) =>
@@ -89,7 +92,13 @@ export async function runConsole(dir: string, log: (line: string) => void, optio
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), cookies: [res.headers['set-cookie'] ?? []].flat() }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              cookies: [res.headers['set-cookie'] ?? []].flat(),
+            }),
+          );
           res.on('error', reject);
         },
       );
@@ -106,7 +115,9 @@ export async function runConsole(dir: string, log: (line: string) => void, optio
     const cookie = second.cookies[0]?.split(';')[0];
     if (second.status !== 200 || !cookie) throw new Error(`console second factor: ${second.status} ${second.body.slice(0, 200)}`);
 
-    const found = JSON.parse((await call('GET', `${consoleParticipantPaths.search}?q=bigspender&clientId=${CLIENT_ID}`, cookie)).body) as { participants: Array<{ id: string; username: string }> };
+    const found = JSON.parse((await call('GET', `${consoleParticipantPaths.search}?q=bigspender&clientId=${CLIENT_ID}`, cookie)).body) as {
+      participants: Array<{ id: string; username: string }>;
+    };
     const big = found.participants.find((p) => p.username === 'bigspender');
     if (!big) throw new Error('bigspender not found through the console search');
     const statement = consoleParticipantPaths.statement(CLIENT_ID, big.id);
@@ -134,7 +145,13 @@ export async function runConsole(dir: string, log: (line: string) => void, optio
         bytes = Buffer.byteLength(reply.body);
         if (run >= WARMUP) samples.push(ms);
       }
-      const result = { ...c, bytes, medianMs: round1(median(samples)), p95Ms: round1(percentile(samples, 95)), maxMs: round1(Math.max(...samples)) };
+      const result = {
+        ...c,
+        bytes,
+        medianMs: round1(median(samples)),
+        p95Ms: round1(percentile(samples, 95)),
+        maxMs: round1(Math.max(...samples)),
+      };
       log(`  console ${c.name}: median ${result.medianMs} ms, p95 ${result.p95Ms} ms (${bytes} bytes)`);
       results.push(result);
     }
@@ -146,7 +163,11 @@ export async function runConsole(dir: string, log: (line: string) => void, optio
 }
 
 /** The cursor of the statement's 200th page of 50 (entries 9,951–10,000 of 10,000), paged to once. */
-async function deepCursor(call: (method: 'GET', url: string, cookie: string) => Promise<Reply>, cookie: string, statement: string): Promise<string> {
+async function deepCursor(
+  call: (method: 'GET', url: string, cookie: string) => Promise<Reply>,
+  cookie: string,
+  statement: string,
+): Promise<string> {
   let after = '';
   for (let page = 1; page < 200; page += 1) {
     const reply = await call('GET', `${statement}?limit=50${after ? `&after=${after}` : ''}`, cookie);

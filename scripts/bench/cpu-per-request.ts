@@ -54,7 +54,6 @@ const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const TICK_US = 1_000_000 / TICKS_PER_SECOND;
 
-
 interface Server {
   name: string;
   base: string;
@@ -88,7 +87,15 @@ async function startTree(tree: string, databaseUrl: string, index: number): Prom
   const gc = values.gc ? ['--trace-gc'] : [];
   const child = spawn(process.execPath, [...flags, ...prof, ...gc, join(tree, 'apps/server/src/main.ts')], {
     cwd: tree,
-    env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      ...SERVER_ENV,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      WEB_DIST: '',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', values.gc ? 'pipe' : 'inherit', 'inherit'],
   });
   const allocation = allocationCounter();
@@ -115,7 +122,11 @@ async function startTree(tree: string, databaseUrl: string, index: number): Prom
   };
 }
 
-async function fire(url: string, headers: Record<string, string>, amount: number): Promise<{ non2xx: number; errors: number; rps: number }> {
+async function fire(
+  url: string,
+  headers: Record<string, string>,
+  amount: number,
+): Promise<{ non2xx: number; errors: number; rps: number }> {
   const result = await autocannon({ url, headers, connections, amount });
   return { non2xx: result.non2xx, errors: result.errors, rps: Math.round(result.requests.average) };
 }
@@ -168,7 +179,11 @@ try {
   // Each form of a bundle has its own ETag (decision 032): the uncompressed one's and brotli's, from
   // the last tree given (a tree before 032 tags only the uncompressed form).
   const etagOf = async (acceptEncoding: string) =>
-    (await fetch(`${servers.at(-1)!.base}/api/v1.0/viewConfig/bundle/fr-FR`, { headers: { ...apiHeaders(), 'accept-encoding': acceptEncoding } })).headers.get('etag') ?? '';
+    (
+      await fetch(`${servers.at(-1)!.base}/api/v1.0/viewConfig/bundle/fr-FR`, {
+        headers: { ...apiHeaders(), 'accept-encoding': acceptEncoding },
+      })
+    ).headers.get('etag') ?? '';
   const etag = await etagOf('identity');
   const brEtag = await etagOf(BROWSER_ACCEPT_ENCODING);
   const browser = { ...apiHeaders(), 'accept-encoding': BROWSER_ACCEPT_ENCODING };
@@ -193,8 +208,14 @@ try {
     // bytesN: the bare route sending a ready body of N bytes (the floor for client data and bundles).
     const bareUrl = name === 'bare' ? bare.url : name.startsWith('bytes') ? `${bare.url}/bytes/${name.slice(5)}` : undefined;
     const targets = bareUrl
-        ? [{ label: 'bare', url: bareUrl, pid: barePid, headers: {} }]
-        : servers.map((s, i) => ({ label: `tree${i}`, url: `${s.base}${cases[name]!.path}`, pid: s.pid, headers: cases[name]!.headers, allocatedMb: s.allocatedMb }));
+      ? [{ label: 'bare', url: bareUrl, pid: barePid, headers: {} }]
+      : servers.map((s, i) => ({
+          label: `tree${i}`,
+          url: `${s.base}${cases[name]!.path}`,
+          pid: s.pid,
+          headers: cases[name]!.headers,
+          allocatedMb: s.allocatedMb,
+        }));
     const samples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const allocations = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const pgSamples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
@@ -223,7 +244,9 @@ try {
       const kb = allocations.get(t.label)!;
       const heap = values.gc && kb.length > 0 ? `  heap ${median(kb).toFixed(2)} kB/req` : '';
       const postgres = pgPid ? `  postgres ${show(pgSamples.get(t.label)!)}` : '';
-      console.log(`${name.padEnd(10)} ${t.label.padEnd(6)} median ${show(samples.get(t.label)!)}${heap}${postgres}  load generator ${show(ownSamples.get(t.label)!)}  ${notes.get(t.label)}`);
+      console.log(
+        `${name.padEnd(10)} ${t.label.padEnd(6)} median ${show(samples.get(t.label)!)}${heap}${postgres}  load generator ${show(ownSamples.get(t.label)!)}  ${notes.get(t.label)}`,
+      );
     }
   }
 } finally {

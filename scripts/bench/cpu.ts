@@ -77,6 +77,8 @@ export function cpuUse(before: CpuSnapshot, after: CpuSnapshot, cores: number): 
   const perCore = total / cores;
   return {
     machineBusy: total > 0 ? Math.round(((after.busy - before.busy) / total) * 100) / 100 : 0,
-    processCores: after.processes.map((ticks, i) => (perCore > 0 ? Math.round(((ticks - (before.processes[i] ?? 0)) / perCore) * 100) / 100 : 0)),
+    processCores: after.processes.map((ticks, i) =>
+      perCore > 0 ? Math.round(((ticks - (before.processes[i] ?? 0)) / perCore) * 100) / 100 : 0,
+    ),
   };
 }

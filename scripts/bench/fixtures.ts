@@ -46,8 +46,18 @@ export function openDatabase(databaseUrl: string): Db {
 export async function addBenchData(databaseUrl: string, codes: number): Promise<void> {
   const db = openDatabase(databaseUrl);
   try {
-    const demo = await db.selectFrom('participants').selectAll().where('client_id', '=', CLIENT_ID).where('username', '=', 'demo').executeTakeFirstOrThrow();
-    const big = await db.selectFrom('participants').select('id').where('client_id', '=', CLIENT_ID).where('username', '=', 'bigspender').executeTakeFirstOrThrow();
+    const demo = await db
+      .selectFrom('participants')
+      .selectAll()
+      .where('client_id', '=', CLIENT_ID)
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    const big = await db
+      .selectFrom('participants')
+      .select('id')
+      .where('client_id', '=', CLIENT_ID)
+      .where('username', '=', 'bigspender')
+      .executeTakeFirstOrThrow();
     const now = new Date();
     // Bea's first 200 entries: real descriptions, and a history that never goes below zero.
     const source = await db
@@ -77,12 +87,28 @@ export async function addBenchData(databaseUrl: string, codes: number): Promise<
       await trx
         .insertInto('participants')
         .values([
-          person(statementId, STATEMENT_USER, '2000001', source.reduce((sum, e) => sum + e.amount, 0)),
+          person(
+            statementId,
+            STATEMENT_USER,
+            '2000001',
+            source.reduce((sum, e) => sum + e.amount, 0),
+          ),
           person(redeemId, REDEEM_USER, '2000002', 0),
         ])
         .execute();
-      const entries = source.map((e) => ({ ...e, id: randomUUID(), client_id: CLIENT_ID, participant_id: statementId, reference: null, created_at: now.toISOString() }));
-      for (let from = 0; from < entries.length; from += CHUNK) await trx.insertInto('ledger_entries').values(entries.slice(from, from + CHUNK)).execute();
+      const entries = source.map((e) => ({
+        ...e,
+        id: randomUUID(),
+        client_id: CLIENT_ID,
+        participant_id: statementId,
+        reference: null,
+        created_at: now.toISOString(),
+      }));
+      for (let from = 0; from < entries.length; from += CHUNK)
+        await trx
+          .insertInto('ledger_entries')
+          .values(entries.slice(from, from + CHUNK))
+          .execute();
 
       const all = [{ code: RACE_CODE, value: 100, batch: 'bench race' }];
       for (let i = 0; i < codes; i++) all.push({ code: benchCode(i), value: 10, batch: 'bench' });
@@ -116,10 +142,30 @@ export function apiHeaders(sessionId?: string): Record<string, string> {
 export async function raceOutcome(databaseUrl: string): Promise<{ credits: number; balanceMatchesLedger: boolean }> {
   const db = openDatabase(databaseUrl);
   try {
-    const participant = await db.selectFrom('participants').select(['id', 'balance']).where('client_id', '=', CLIENT_ID).where('username', '=', REDEEM_USER).executeTakeFirstOrThrow();
-    const code = await db.selectFrom('ots_codes').select('id').where('client_id', '=', CLIENT_ID).where('batch', '=', 'bench race').executeTakeFirstOrThrow();
-    const credits = await db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<string | number>().as('n')).where('client_id', '=', CLIENT_ID).where('reference', '=', `ots:${code.id}`).executeTakeFirstOrThrow();
-    const sum = await db.selectFrom('ledger_entries').select((eb) => eb.fn.sum<string | number | null>('amount').as('total')).where('client_id', '=', CLIENT_ID).where('participant_id', '=', participant.id).executeTakeFirstOrThrow();
+    const participant = await db
+      .selectFrom('participants')
+      .select(['id', 'balance'])
+      .where('client_id', '=', CLIENT_ID)
+      .where('username', '=', REDEEM_USER)
+      .executeTakeFirstOrThrow();
+    const code = await db
+      .selectFrom('ots_codes')
+      .select('id')
+      .where('client_id', '=', CLIENT_ID)
+      .where('batch', '=', 'bench race')
+      .executeTakeFirstOrThrow();
+    const credits = await db
+      .selectFrom('ledger_entries')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('client_id', '=', CLIENT_ID)
+      .where('reference', '=', `ots:${code.id}`)
+      .executeTakeFirstOrThrow();
+    const sum = await db
+      .selectFrom('ledger_entries')
+      .select((eb) => eb.fn.sum<string | number | null>('amount').as('total'))
+      .where('client_id', '=', CLIENT_ID)
+      .where('participant_id', '=', participant.id)
+      .executeTakeFirstOrThrow();
     return { credits: Number(credits.n), balanceMatchesLedger: Number(sum.total ?? 0) === Number(participant.balance ?? 0) };
   } finally {
     await db.destroy();

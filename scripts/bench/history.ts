@@ -14,7 +14,8 @@ export interface HistoryResults {
   statement: { medianMs: number; samplesMs: number[]; bytes: number; entries: number };
   /** `GET user`'s p99 alone and while bigspender's statement is pulled (decision 044); older results lack it. */
   underLoad?: StatementLoadResults | { error: string };
-  browser: { sortMs: number; filterMs: number; pageMs: number; samples: { sort: number[]; filter: number[]; page: number[] } } | { error: string };
+  browser:
+    { sortMs: number; filterMs: number; pageMs: number; samples: { sort: number[]; filter: number[]; page: number[] } } | { error: string };
 }
 
 const REPEAT = 5;
@@ -40,7 +41,8 @@ export async function runHistory(baseUrl: string, timing: LoadTiming, log: (line
   let browser: HistoryResults['browser'];
   try {
     browser = await interactions(baseUrl);
-    if ('sortMs' in browser) log(`history in Chromium: sort ${browser.sortMs} ms, filter ${browser.filterMs} ms, page ${browser.pageMs} ms`);
+    if ('sortMs' in browser)
+      log(`history in Chromium: sort ${browser.sortMs} ms, filter ${browser.filterMs} ms, page ${browser.pageMs} ms`);
   } catch (error) {
     browser = { error: (error as Error).message.split('\n')[0] ?? 'failed' };
     log(`history in Chromium failed: ${browser.error}`);
@@ -85,7 +87,8 @@ async function observeInteractions(page: Page): Promise<void> {
     const seen: { start: number; duration: number }[] = [];
     (window as unknown as { benchEvents: typeof seen }).benchEvents = seen;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as PerformanceEventTiming[]) if (entry.interactionId) seen.push({ start: entry.startTime, duration: entry.duration });
+      for (const entry of list.getEntries() as PerformanceEventTiming[])
+        if (entry.interactionId) seen.push({ start: entry.startTime, duration: entry.duration });
     }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
   });
 }
@@ -112,13 +115,21 @@ async function interactionMs(page: Page, table: Locator, act: () => Promise<void
   });
   await act();
   try {
-    await page.waitForFunction(() => (window as unknown as { benchTableChanged?: number }).benchTableChanged !== undefined, undefined, { timeout: 5000 });
+    await page.waitForFunction(() => (window as unknown as { benchTableChanged?: number }).benchTableChanged !== undefined, undefined, {
+      timeout: 5000,
+    });
   } catch {
     return Number.NaN;
   }
   // Entries are delivered after the frame is presented; leave time for it, then read them.
   await page.waitForTimeout(300);
-  const durations = await page.evaluate((from) => (window as unknown as { benchEvents: { start: number; duration: number }[] }).benchEvents.filter((e) => e.start >= from).map((e) => e.duration), since);
+  const durations = await page.evaluate(
+    (from) =>
+      (window as unknown as { benchEvents: { start: number; duration: number }[] }).benchEvents
+        .filter((e) => e.start >= from)
+        .map((e) => e.duration),
+    since,
+  );
   return durations.length === 0 ? EVENT_TIMING_FLOOR_MS : Math.max(...durations);
 }
 
@@ -136,14 +147,26 @@ async function interactions(baseUrl: string): Promise<HistoryResults['browser']>
     await acknowledgeCookieNotice(page);
     await page.goto('/activity-history');
     const dialog = page.getByRole('dialog');
-    await dialog.getByText(/of 10,000 entries/).first().waitFor({ timeout: 30_000 });
+    await dialog
+      .getByText(/of 10,000 entries/)
+      .first()
+      .waitFor({ timeout: 30_000 });
 
     await observeInteractions(page);
     const table = dialog.locator('table').first();
     const sort: number[] = [];
-    for (let i = 0; i < REPEAT + 1; i++) sort.push(await interactionMs(page, table, () => dialog.getByRole('button', { name: /^Points/ }).first().click()));
+    for (let i = 0; i < REPEAT + 1; i++)
+      sort.push(
+        await interactionMs(page, table, () =>
+          dialog
+            .getByRole('button', { name: /^Points/ })
+            .first()
+            .click(),
+        ),
+      );
     const pageChange: number[] = [];
-    for (let i = 0; i < REPEAT + 1; i++) pageChange.push(await interactionMs(page, table, () => dialog.getByRole('button', { name: 'Next page' }).first().click()));
+    for (let i = 0; i < REPEAT + 1; i++)
+      pageChange.push(await interactionMs(page, table, () => dialog.getByRole('button', { name: 'Next page' }).first().click()));
     // The date filter's month (decision 037: day, month and year parts) is a select: on a focused
     // select an arrow key picks the next month, one trusted key, one filter change. The first day
     // is typed two and a half years back, so every step keeps rows.
@@ -158,7 +181,12 @@ async function interactions(baseUrl: string): Promise<HistoryResults['browser']>
     for (let i = 0; i < REPEAT + 1; i++) filter.push(await interactionMs(page, table, () => page.keyboard.press('ArrowDown')));
     // The first of each is the cold one; the median of all keeps it from deciding alone.
     const [s, p, f] = [sort, pageChange, filter].map((list) => list.map(round1));
-    return { sortMs: round1(median(s!)), filterMs: round1(median(f!)), pageMs: round1(median(p!)), samples: { sort: s!, filter: f!, page: p! } };
+    return {
+      sortMs: round1(median(s!)),
+      filterMs: round1(median(f!)),
+      pageMs: round1(median(p!)),
+      samples: { sort: s!, filter: f!, page: p! },
+    };
   } finally {
     await browser.close();
   }

@@ -43,20 +43,37 @@ interface TraceEvent {
 }
 
 /** CPU time of the page's main-thread tasks from its first script on (see mainThreadCpuMs). */
-export function cpuFigures(trace: { traceEvents: TraceEvent[] } | undefined): Pick<LighthouseScores, 'mainThreadCpuMs' | 'cpuBlockingMs' | 'longestTasksCpuMs'> {
+export function cpuFigures(
+  trace: { traceEvents: TraceEvent[] } | undefined,
+): Pick<LighthouseScores, 'mainThreadCpuMs' | 'cpuBlockingMs' | 'longestTasksCpuMs'> {
   const events = trace?.traceEvents ?? [];
-  const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  const scripts = events.filter((e) => ['EvaluateScript', 'v8.evaluateModule', 'FunctionCall'].includes(e.name) && mains.has(`${e.pid}:${e.tid}`));
+  const mains = new Set(
+    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  );
+  const scripts = events.filter(
+    (e) => ['EvaluateScript', 'v8.evaluateModule', 'FunctionCall'].includes(e.name) && mains.has(`${e.pid}:${e.tid}`),
+  );
   const first = scripts.reduce<TraceEvent | undefined>((a, e) => (!a || e.ts < a.ts ? e : a), undefined);
   if (!first) return { mainThreadCpuMs: null, cpuBlockingMs: null, longestTasksCpuMs: [] };
   const cpu = events
-    .filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.pid === first.pid && e.tid === first.tid && e.ts >= first.ts - 1000 && e.tdur !== undefined)
+    .filter(
+      (e) =>
+        e.name === 'RunTask' &&
+        e.ph === 'X' &&
+        e.pid === first.pid &&
+        e.tid === first.tid &&
+        e.ts >= first.ts - 1000 &&
+        e.tdur !== undefined,
+    )
     .map((e) => e.tdur! / 1000);
   const round = (ms: number) => Math.round(ms * 10) / 10;
   return {
     mainThreadCpuMs: round(cpu.reduce((a, b) => a + b, 0)),
     cpuBlockingMs: round(cpu.reduce((a, c) => a + Math.max(0, 4 * c - 50), 0)),
-    longestTasksCpuMs: cpu.sort((a, b) => b - a).slice(0, 5).map(round),
+    longestTasksCpuMs: cpu
+      .sort((a, b) => b - a)
+      .slice(0, 5)
+      .map(round),
   };
 }
 
@@ -139,13 +156,16 @@ export async function runLighthouse(baseUrl: string, log: (line: string) => void
         const home = await navigation(page, `${baseUrl}/home`, { config, flags: { disableStorageReset: true } });
         if (!home) throw new Error('Lighthouse returned no result for /home');
         const homeScores = { ...scores(home.lhr), ...cpuFigures(traceOf(home)) };
-        if (!home.lhr.finalDisplayedUrl.endsWith('/home')) homeScores.failing.unshift(`not signed in: ended at ${home.lhr.finalDisplayedUrl}`);
+        if (!home.lhr.finalDisplayedUrl.endsWith('/home'))
+          homeScores.failing.unshift(`not signed in: ended at ${home.lhr.finalDisplayedUrl}`);
         homes.push(homeScores);
         await page.close();
       }
       const results = { login: medianRun(logins), home: medianRun(homes) };
       for (const [name, s] of Object.entries(results)) {
-        log(`Lighthouse ${name}: performance ${s.performance} (runs: ${s.performanceRuns?.map((p) => p ?? 'none').join(', ')}), accessibility ${s.accessibility}, best practices ${s.bestPractices}, TBT ${s.tbtMs} ms, LCP ${s.lcpMs} ms; main thread ${s.mainThreadCpuMs} ms CPU, 4× blocking from CPU time ${s.cpuBlockingMs} ms, longest tasks ${s.longestTasksCpuMs?.join(', ')} ms CPU`);
+        log(
+          `Lighthouse ${name}: performance ${s.performance} (runs: ${s.performanceRuns?.map((p) => p ?? 'none').join(', ')}), accessibility ${s.accessibility}, best practices ${s.bestPractices}, TBT ${s.tbtMs} ms, LCP ${s.lcpMs} ms; main thread ${s.mainThreadCpuMs} ms CPU, 4× blocking from CPU time ${s.cpuBlockingMs} ms, longest tasks ${s.longestTasksCpuMs?.join(', ')} ms CPU`,
+        );
       }
       return results;
     } finally {

@@ -74,7 +74,10 @@ export async function loadSideBySide(
     }
   }
   const result = combine(ours, spec.connections, slices * sliceSeconds);
-  return { result: { ...result, acknowledged: result.acknowledged + warm }, baseline: combine(theirs, baseline.connections, slices * sliceSeconds) };
+  return {
+    result: { ...result, acknowledged: result.acknowledged + warm },
+    baseline: combine(theirs, baseline.connections, slices * sliceSeconds),
+  };
 }
 
 function combine(results: autocannon.Result[], connections: number, seconds: number): LoadResult {

@@ -70,12 +70,25 @@ if (values.server === 'js') {
 }
 const probeFile = join(dir, `probe-${process.pid}.json`);
 const port = await freePort();
-const env: Record<string, string> = { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${database}`, WEB_DIST, LOG_LEVEL: 'warn', OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000', MEMORY_PROBE_FILE: probeFile };
+const env: Record<string, string> = {
+  ...SERVER_ENV,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATABASE_URL: `file:${database}`,
+  WEB_DIST,
+  LOG_LEVEL: 'warn',
+  OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000',
+  MEMORY_PROBE_FILE: probeFile,
+};
 for (const pair of values.env) {
   const at = pair.indexOf('=');
   env[pair.slice(0, at)] = pair.slice(at + 1);
 }
-const child = spawn(process.execPath, [...flags, '--import', join(import.meta.dirname, 'memory-probe.js'), main], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+const child = spawn(process.execPath, [...flags, '--import', join(import.meta.dirname, 'memory-probe.js'), main], {
+  cwd: ROOT,
+  env: { ...process.env, ...env },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 const alive = () => child.exitCode === null && child.signalCode === null;
 const base = `http://127.0.0.1:${port}`;
 
@@ -123,7 +136,11 @@ function anonymousMaps(): string {
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
     if (rss && current) groups.set(current, (groups.get(current) ?? 0) + Number(rss[1]));
   }
-  return [...groups].filter(([, kb]) => kb >= 1024).sort((a, b) => b[1] - a[1]).map(([k, kb]) => `${k}: ${Math.round(kb / 1024)}`).join(', ');
+  return [...groups]
+    .filter(([, kb]) => kb >= 1024)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, kb]) => `${k}: ${Math.round(kb / 1024)}`)
+    .join(', ');
 }
 
 async function report(label: string, gc?: 'regular' | 'last-resort'): Promise<void> {
@@ -137,10 +154,13 @@ async function report(label: string, gc?: 'regular' | 'last-resort'): Promise<vo
 
 /** A fixed number of requests (autocannon `amount`), 16 connections; with --seconds, a duration. */
 async function fixed(name: string, amount: number, options: Partial<autocannon.Options> = {}): Promise<void> {
-  const size = seconds === undefined ? { amount: Math.max(16, Math.round(amount)) } : { duration: options.connections === 4 ? seconds : seconds + 2 };
+  const size =
+    seconds === undefined ? { amount: Math.max(16, Math.round(amount)) } : { duration: options.connections === 4 ? seconds : seconds + 2 };
   const result = await autocannon({ url: base, connections: 16, ...size, ...options });
   const bad = result.errors + result.non2xx;
-  console.log(`  ${name}: ${result.requests.total} requests, ${Math.round(result.requests.average)}/s${bad ? `, ${result.errors} errors, ${result.non2xx} non-2xx` : ''}`);
+  console.log(
+    `  ${name}: ${result.requests.total} requests, ${Math.round(result.requests.average)}/s${bad ? `, ${result.errors} errors, ${result.non2xx} non-2xx` : ''}`,
+  );
   if (values.maps) console.log(`    RSS ${status().rss} MB; anonymous maps (MB): ${anonymousMaps()}`);
 }
 
@@ -166,13 +186,26 @@ try {
     url: `${api}/ots/redeem`,
     method: 'POST',
     headers: apiHeaders(redeem),
-    requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: JSON.stringify({ code: benchCode(next++ % REDEEMS), userName: REDEEM_USER }) }) }],
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => ({
+          ...request,
+          body: JSON.stringify({ code: benchCode(next++ % REDEEMS), userName: REDEEM_USER }),
+        }),
+      },
+    ],
   });
   if (seconds === undefined) {
     await fixed('GET user', 20_000 * scale, user);
     await fixed('GET statement (200)', 4_000 * scale, statement200);
   }
-  await fixed('POST login (4 connections)', Number(values.logins) * scale, { url: `${api}/login`, method: 'POST', connections: 4, headers: apiHeaders(), body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }) });
+  await fixed('POST login (4 connections)', Number(values.logins) * scale, {
+    url: `${api}/login`,
+    method: 'POST',
+    connections: 4,
+    headers: apiHeaders(),
+    body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }),
+  });
   console.log(`server CPU for the load: ${(cpuSeconds() - cpuBefore).toFixed(1)} s`);
   const loadEnd = performance.now();
   await report('after the load');
@@ -186,7 +219,11 @@ try {
   }
   if (values.big) {
     const big = await signIn(base, 'bigspender');
-    await fixed('GET statement (10,000 entries), 16 at once', 64, { timeout: 120, url: `${api}/user/account/statement?username=bigspender&locale=en-US`, headers: apiHeaders(big) });
+    await fixed('GET statement (10,000 entries), 16 at once', 64, {
+      timeout: 120,
+      url: `${api}/user/account/statement?username=bigspender&locale=en-US`,
+      headers: apiHeaders(big),
+    });
     await report('after the 10,000-entry statements');
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await report('3 s later');

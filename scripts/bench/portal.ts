@@ -48,7 +48,16 @@ export async function startPortal(databaseUrl: string, logFile: string, env: Rec
   // Started as `npm start` starts it (flags and environment of process-settings.ts).
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN_JS], {
     cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST, LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      ...SERVER_ENV,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      WEB_DIST,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);

@@ -71,7 +71,13 @@ export async function runPostgres(dir: string, timing: LoadTiming, codes: number
 
     const specs = [
       { name: 'GET user', path: '/api/v1.0/user', headers: apiHeaders(demo) },
-      { name: 'POST ots/redeem (distinct codes)', path: '/api/v1.0/ots/redeem', method: 'POST' as const, headers: apiHeaders(redeemer), nextBody },
+      {
+        name: 'POST ots/redeem (distinct codes)',
+        path: '/api/v1.0/ots/redeem',
+        method: 'POST' as const,
+        headers: apiHeaders(redeemer),
+        nextBody,
+      },
     ];
     const pgPid = pg.pid;
     // The parties' CPU around a measured load only (the warm-up runs before the first reading).
@@ -87,7 +93,12 @@ export async function runPostgres(dir: string, timing: LoadTiming, codes: number
       const result = await run();
       const after = read();
       const cpu = cpuUse(before.machine, after.machine, cpus().length);
-      const costs = perRequest({ portal: after.portal - before.portal, postgres: after.postgres - before.postgres }, after.own - before.own, result.requests, 1e6 / TICKS_PER_SECOND);
+      const costs = perRequest(
+        { portal: after.portal - before.portal, postgres: after.postgres - before.postgres },
+        after.own - before.own,
+        result.requests,
+        1e6 / TICKS_PER_SECOND,
+      );
       return { result, cpu, costs };
     };
     const cases: ScaleCase[] = [];
@@ -107,17 +118,24 @@ export async function runPostgres(dir: string, timing: LoadTiming, codes: number
       cases.push({ name, one: one.result, two: two.result, speedup, cpu: { one: one.cpu, two: two.cpu }, ...measuredCosts });
       const busy = (use: CpuUse) => `machine ${Math.round(use.machineBusy * 100)}% busy, portals ${use.processCores.join(' + ')} cores`;
       const costs = (c: PartyCpu) => `portal ${c.portal} + PostgreSQL ${c.postgres} + load generator ${c.loadGenerator} µs/request`;
-      log(`PostgreSQL ${name}: one process ${one.result.requestsPerSecond}/s (${busy(one.cpu)}; ${costs(one.costs)}), two ${two.result.requestsPerSecond}/s (${busy(two.cpu)}; ${costs(two.costs)}) (×${speedup})`);
-      if (ceiling) log(`  this machine allows one process ${ceiling.oneBound}/s, two ${ceiling.twoBound}/s: ×${ceiling.bestRatio} at best; ×1.5 needs ${ceiling.coresForOneAndAHalf} cores at these costs`);
+      log(
+        `PostgreSQL ${name}: one process ${one.result.requestsPerSecond}/s (${busy(one.cpu)}; ${costs(one.costs)}), two ${two.result.requestsPerSecond}/s (${busy(two.cpu)}; ${costs(two.costs)}) (×${speedup})`,
+      );
+      if (ceiling)
+        log(
+          `  this machine allows one process ${ceiling.oneBound}/s, two ${ceiling.twoBound}/s: ×${ceiling.bestRatio} at best; ×1.5 needs ${ceiling.coresForOneAndAHalf} cores at these costs`,
+        );
     }
 
     const body = JSON.stringify({ code: RACE_CODE, userName: REDEEM_USER });
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        fetch(`${(i % 2 === 0 ? a : b).baseUrl}/api/v1.0/ots/redeem`, { method: 'POST', headers: apiHeaders(redeemer), body }).then(async (r) => {
-          await r.arrayBuffer();
-          return r.status;
-        }),
+        fetch(`${(i % 2 === 0 ? a : b).baseUrl}/api/v1.0/ots/redeem`, { method: 'POST', headers: apiHeaders(redeemer), body }).then(
+          async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          },
+        ),
       ),
     );
     const statuses: Record<string, number> = {};

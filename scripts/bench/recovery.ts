@@ -60,7 +60,12 @@ const participantName = (i: number) => `${PREFIX}${String(i).padStart(3, '0')}`;
 export async function addRecoveryData(databaseUrl: string): Promise<void> {
   const db = openDatabase(databaseUrl);
   try {
-    const demo = await db.selectFrom('participants').selectAll().where('client_id', '=', CLIENT_ID).where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const demo = await db
+      .selectFrom('participants')
+      .selectAll()
+      .where('client_id', '=', CLIENT_ID)
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
     const now = new Date().toISOString();
     const rows = Array.from({ length: CYCLES * PER_CYCLE }, (_, i) => ({
       ...demo,
@@ -119,7 +124,10 @@ export async function runRecovery(baseUrl: string, databaseUrl: string, log: (li
       noMatch: (i: number) => timed('forgotUsername', { emailAddress: `nobody${i}@example.com` }),
     },
   };
-  const samples = { forgotPassword: { match: [] as number[], noMatch: [] as number[] }, forgotUsername: { match: [] as number[], noMatch: [] as number[] } };
+  const samples = {
+    forgotPassword: { match: [] as number[], noMatch: [] as number[] },
+    forgotUsername: { match: [] as number[], noMatch: [] as number[] },
+  };
   // Each match names a participant not asked for yet, each miss a name of its own.
   const next = { forgotPassword: { match: 0, noMatch: 0 }, forgotUsername: { match: 0, noMatch: 0 } };
   try {
@@ -137,7 +145,14 @@ export async function runRecovery(baseUrl: string, databaseUrl: string, log: (li
   const cases = (['forgotPassword', 'forgotUsername'] as const).map((endpoint): RecoveryCase => {
     const matchMs = median(samples[endpoint].match);
     const noMatchMs = median(samples[endpoint].noMatch);
-    const c = { endpoint, matchMs: round2(matchMs), noMatchMs: round2(noMatchMs), ratio: Math.round((matchMs / noMatchMs) * 1000) / 1000, samples: RECOVERY_SAMPLES, non200: non200[endpoint] };
+    const c = {
+      endpoint,
+      matchMs: round2(matchMs),
+      noMatchMs: round2(noMatchMs),
+      ratio: Math.round((matchMs / noMatchMs) * 1000) / 1000,
+      samples: RECOVERY_SAMPLES,
+      non200: non200[endpoint],
+    };
     log(`${endpoint}: match ${c.matchMs} ms, no match ${c.noMatchMs} ms (median of ${RECOVERY_SAMPLES} each), ×${c.ratio}`);
     return c;
   });

@@ -17,7 +17,14 @@ import type { StartupResults } from './startup.ts';
 
 export interface Results {
   date: string;
-  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string; loadAverage: { start: number; end: number } };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    node: string;
+    platform: string;
+    loadAverage: { start: number; end: number };
+  };
   options: { seconds: number; warmupSeconds: number; connections: number; quick: boolean; parts: string[] };
   api?: ApiResults;
   postgres?: PostgresResults;
@@ -82,21 +89,38 @@ export function markdown(r: Results): string {
     lines.push('**Scale-out on PostgreSQL** (one process: 16 connections; two: 8 + 8 at once, added up)', '');
     if ('error' in r.postgres) lines.push(`Not measured: ${r.postgres.error}`, '');
     else {
-      lines.push('| case | one process /s | two processes /s | × | non-2xx (one / two) | machine CPU busy (one / two) | portal cores (one / two) |', '|---|---:|---:|---:|---:|---:|---:|');
-      const busy = (c: (typeof r.postgres.cases)[number], key: 'one' | 'two') => (c.cpu ? `${Math.round(c.cpu[key].machineBusy * 100)}%` : '–');
-      const cores = (c: (typeof r.postgres.cases)[number], key: 'one' | 'two') => (c.cpu ? c.cpu[key].processCores.filter((x, i) => key === 'two' || i === 0 || x > 0).join(' + ') : '–');
+      lines.push(
+        '| case | one process /s | two processes /s | × | non-2xx (one / two) | machine CPU busy (one / two) | portal cores (one / two) |',
+        '|---|---:|---:|---:|---:|---:|---:|',
+      );
+      const busy = (c: (typeof r.postgres.cases)[number], key: 'one' | 'two') =>
+        c.cpu ? `${Math.round(c.cpu[key].machineBusy * 100)}%` : '–';
+      const cores = (c: (typeof r.postgres.cases)[number], key: 'one' | 'two') =>
+        c.cpu ? c.cpu[key].processCores.filter((x, i) => key === 'two' || i === 0 || x > 0).join(' + ') : '–';
       for (const c of r.postgres.cases) {
-        lines.push(`| \`${c.name}\` | ${n(c.one.requestsPerSecond)} | ${n(c.two.requestsPerSecond)} | ${c.speedup} | ${c.one.non2xx} / ${c.two.non2xx} | ${busy(c, 'one')} / ${busy(c, 'two')} | ${cores(c, 'one')} / ${cores(c, 'two')} |`);
+        lines.push(
+          `| \`${c.name}\` | ${n(c.one.requestsPerSecond)} | ${n(c.two.requestsPerSecond)} | ${c.speedup} | ${c.one.non2xx} / ${c.two.non2xx} | ${busy(c, 'one')} / ${busy(c, 'two')} | ${cores(c, 'one')} / ${cores(c, 'two')} |`,
+        );
       }
       const ceiling = ceilingLines(r.postgres.cases);
       if (ceiling.length > 0) lines.push('', ...ceiling);
       const race = r.postgres.race;
-      lines.push('', `100-way race on one code across both processes: ${race.requests} requests answered ${Object.entries(race.statuses).map(([s, k]) => `${k} × ${s}`).join(', ')}; ${race.credits} ledger credit(s), balance ${race.balanceMatchesLedger ? 'matches' : 'does NOT match'} the ledger.`, '');
+      lines.push(
+        '',
+        `100-way race on one code across both processes: ${race.requests} requests answered ${Object.entries(race.statuses)
+          .map(([s, k]) => `${k} × ${s}`)
+          .join(', ')}; ${race.credits} ledger credit(s), balance ${race.balanceMatchesLedger ? 'matches' : 'does NOT match'} the ledger.`,
+        '',
+      );
     }
   }
   if (r.history) {
     const s = r.history.statement;
-    lines.push('**Big history** (bigspender, 10,000 entries)', '', `Statement from the server: ${s.medianMs} ms median of ${s.samplesMs.length} sequential requests (${n(s.bytes)} bytes).`);
+    lines.push(
+      '**Big history** (bigspender, 10,000 entries)',
+      '',
+      `Statement from the server: ${s.medianMs} ms median of ${s.samplesMs.length} sequential requests (${n(s.bytes)} bytes).`,
+    );
     const u = r.history.underLoad;
     if (u && 'error' in u) lines.push(`\`GET user\` beside the statement: not measured (${u.error}).`);
     else if (u) {
@@ -108,16 +132,26 @@ export function markdown(r: Results): string {
       );
     }
     const b = r.history.browser;
-    lines.push('error' in b ? `In Chromium: not measured (${b.error}).` : `In Chromium, real input to the frame showing the result (Event Timing, median of 6; 16 means under 16 ms): sort ${b.sortMs} ms, date filter ${b.filterMs} ms, page change ${b.pageMs} ms.`, '');
+    lines.push(
+      'error' in b
+        ? `In Chromium: not measured (${b.error}).`
+        : `In Chromium, real input to the frame showing the result (Event Timing, median of 6; 16 means under 16 ms): sort ${b.sortMs} ms, date filter ${b.filterMs} ms, page change ${b.pageMs} ms.`,
+      '',
+    );
   }
   if (r.browser) lines.push('**The browser** (Chromium, 412 × 823, median of 3 runs; CLS the worst)', '', ...screenTable(r.browser), '');
   if (r.lighthouse) {
-    lines.push('**Lighthouse** (mobile, simulated throttling; the median run, every run\'s performance score in brackets)', '');
+    lines.push("**Lighthouse** (mobile, simulated throttling; the median run, every run's performance score in brackets)", '');
     if ('error' in r.lighthouse) lines.push(`Not measured: ${r.lighthouse.error}`, '');
     else {
       lines.push('| page | performance | accessibility | best practices | LCP ms | CLS | TBT ms |', '|---|---:|---:|---:|---:|---:|---:|');
-      for (const [page, s] of [['/login', r.lighthouse.login], ['/home (signed in)', r.lighthouse.home]] as const) {
-        lines.push(`| ${page} | ${s.performance}${s.performanceRuns && s.performanceRuns.length > 1 ? ` (${s.performanceRuns.map((p) => p ?? 'none').join(', ')})` : ''} | ${s.accessibility} | ${s.bestPractices} | ${Math.round(s.lcpMs ?? 0)} | ${s.cls} | ${Math.round(s.tbtMs ?? 0)} |`);
+      for (const [page, s] of [
+        ['/login', r.lighthouse.login],
+        ['/home (signed in)', r.lighthouse.home],
+      ] as const) {
+        lines.push(
+          `| ${page} | ${s.performance}${s.performanceRuns && s.performanceRuns.length > 1 ? ` (${s.performanceRuns.map((p) => p ?? 'none').join(', ')})` : ''} | ${s.accessibility} | ${s.bestPractices} | ${Math.round(s.lcpMs ?? 0)} | ${s.cls} | ${Math.round(s.tbtMs ?? 0)} |`,
+        );
       }
       const failing = [...r.lighthouse.login.failing.map((f) => `/login ${f}`), ...r.lighthouse.home.failing.map((f) => `/home ${f}`)];
       if (failing.length > 0) lines.push('', `Audits below full score: ${failing.join('; ')}.`);
@@ -131,7 +165,10 @@ export function markdown(r: Results): string {
       '',
       '| endpoint | match ms | no match ms | match / no match | non-200 | within 10% |',
       '|---|---:|---:|---:|---:|---|',
-      ...r.recovery.cases.map((c) => `| \`POST ${c.endpoint}\` | ${c.matchMs} | ${c.noMatchMs} | ${c.ratio} | ${c.non200} | ${withinTolerance(c) ? 'pass' : `**miss** (±${RECOVERY_TOLERANCE * 100}%)`} |`),
+      ...r.recovery.cases.map(
+        (c) =>
+          `| \`POST ${c.endpoint}\` | ${c.matchMs} | ${c.noMatchMs} | ${c.ratio} | ${c.non200} | ${withinTolerance(c) ? 'pass' : `**miss** (±${RECOVERY_TOLERANCE * 100}%)`} |`,
+      ),
       '',
     );
   }
@@ -148,23 +185,32 @@ export function markdown(r: Results): string {
   }
   if (r.startup || r.api) {
     const parts: string[] = [];
-    if (r.startup) parts.push(`\`npm start\` to /healthz: ${r.startup.freshDatabaseSeconds} s on a fresh database, ${r.startup.restartSeconds} s on a restart with nothing changed (then ${r.startup.rssAfterStartMb ?? '?'} MB resident)`);
+    if (r.startup)
+      parts.push(
+        `\`npm start\` to /healthz: ${r.startup.freshDatabaseSeconds} s on a fresh database, ${r.startup.restartSeconds} s on a restart with nothing changed (then ${r.startup.rssAfterStartMb ?? '?'} MB resident)`,
+      );
     if (r.api) {
       const idle = r.api.rssAfterIdleMb === undefined ? '' : `, ${r.api.rssAfterIdleMb} MB after ${RSS_IDLE_SECONDS} s without requests`;
-      parts.push(`server resident memory: ${r.api.rssAfterStartMb ?? '?'} MB after start, ${r.api.rssAfterLoadMb ?? '?'} MB at the instant the API load ended${idle}`);
+      parts.push(
+        `server resident memory: ${r.api.rssAfterStartMb ?? '?'} MB after start, ${r.api.rssAfterLoadMb ?? '?'} MB at the instant the API load ended${idle}`,
+      );
     }
     lines.push(`**Start-up and memory**: ${parts.join('; ')}.`, '');
   }
   if (r.budgets) {
     lines.push('**Budgets**', '', '| what | budget | measured | verdict |', '|---|---|---|---|');
-    for (const b of r.budgets) lines.push(`| ${b.what} | ${b.budget} | ${b.measured} | ${b.pass === null ? '—' : b.pass ? 'pass' : '**miss**'} |`);
+    for (const b of r.budgets)
+      lines.push(`| ${b.what} | ${b.budget} | ${b.measured} | ${b.pass === null ? '—' : b.pass ? 'pass' : '**miss**'} |`);
     lines.push('');
   }
   return lines.join('\n');
 }
 
 function searchLines(search: SearchResults): string[] {
-  const engines: [string, SearchEngineResults | { error: string } | undefined][] = [['SQLite', search.sqlite], ['PostgreSQL', search.postgres]];
+  const engines: [string, SearchEngineResults | { error: string } | undefined][] = [
+    ['SQLite', search.sqlite],
+    ['PostgreSQL', search.postgres],
+  ];
   const measured = engines.filter((e): e is [string, SearchEngineResults] => e[1] !== undefined && !('error' in e[1]));
   const lines = [`**Participant search** (the service in-process over the real database; ${SEARCH_BUDGET_MS} ms budget on SQLite)`, ''];
   for (const [name, result] of engines) {
@@ -172,9 +218,15 @@ function searchLines(search: SearchResults): string[] {
   }
   if (measured.length === 0) return lines;
   for (const [name, result] of measured) {
-    lines.push(`${name}: ${n(result.participants)} participants over 4 clients, written in ${result.generationSeconds} s${result.databaseMb === undefined ? '' : ` (${result.databaseMb} MB)`}.`);
+    lines.push(
+      `${name}: ${n(result.participants)} participants over 4 clients, written in ${result.generationSeconds} s${result.databaseMb === undefined ? '' : ` (${result.databaseMb} MB)`}.`,
+    );
   }
-  lines.push('', `| query | clients | page | found | ${measured.map(([name]) => `${name} median ms | ${name} p95 ms`).join(' | ')} |`, `|---|---:|---:|---:|${measured.map(() => '---:|---:|').join('')}`);
+  lines.push(
+    '',
+    `| query | clients | page | found | ${measured.map(([name]) => `${name} median ms | ${name} p95 ms`).join(' | ')} |`,
+    `|---|---:|---:|---:|${measured.map(() => '---:|---:|').join('')}`,
+  );
   const first = measured[0]![1];
   for (const [i, c] of first.cases.entries()) {
     const cells = measured.map(([, result]) => {

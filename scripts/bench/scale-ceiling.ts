@@ -49,7 +49,12 @@ export function scaleCeiling(one: PartyCpu, two: PartyCpu, cores: number): Scale
 }
 
 /** µs of CPU per request from tick deltas (USER_HZ) or µs, over the requests answered. */
-export function perRequest(ticks: { portal: number; postgres: number }, loadGeneratorMicros: number, requests: number, tickMicros: number): PartyCpu {
+export function perRequest(
+  ticks: { portal: number; postgres: number },
+  loadGeneratorMicros: number,
+  requests: number,
+  tickMicros: number,
+): PartyCpu {
   const per = (micros: number) => (requests > 0 ? round(micros / requests) : 0);
   return { portal: per(ticks.portal * tickMicros), postgres: per(ticks.postgres * tickMicros), loadGenerator: per(loadGeneratorMicros) };
 }
@@ -79,7 +84,7 @@ export function ceilingLines(cases: CeilingCase[]): string[] {
   const lines = [
     `CPU µs per request, portal + PostgreSQL + load generator (autocannon, in the bench's process) = all, and what ${measured[0]!.ceiling!.cores} cores allow at those costs:`,
     '',
-    '| case | one process µs | two processes µs | one process ≤ /s | two ≤ /s | best × here | measured × | cores for ×1.5 | other processes\' cores (one / two) |',
+    "| case | one process µs | two processes µs | one process ≤ /s | two ≤ /s | best × here | measured × | cores for ×1.5 | other processes' cores (one / two) |",
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const c of measured) {
@@ -93,7 +98,7 @@ export function ceilingLines(cases: CeilingCase[]): string[] {
     '',
     'One process is bound by its own core (1 s / portal µs) or by the machine (cores / all µs); two processes only by the machine. ' +
       'The load generator and PostgreSQL run on the same cores as the portals, so ×1.5 needs cores ≥ 1.5 × all µs / portal µs (docs/decisions/034). ' +
-      'Other processes\' cores: what the rest of the machine used meanwhile (on a shared machine, the neighbours), which the bounds do not subtract.',
+      "Other processes' cores: what the rest of the machine used meanwhile (on a shared machine, the neighbours), which the bounds do not subtract.",
   );
   return lines;
 }

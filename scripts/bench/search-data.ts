@@ -23,22 +23,201 @@ export const SEARCH_CLIENTS = [
 ] as const;
 
 const FIRST = [
-  'María', 'Maria', 'Mario', 'Marc', 'Marco', 'Marta', 'Martin', 'Martín', 'Mathilde', 'Matteo', 'Max', 'Maya', 'Mei', 'Mila', 'Mohamed',
-  'José', 'Josef', 'Joséphine', 'Juan', 'Julia', 'Jürgen', 'Jan', 'Jana', 'Javier', 'Jean', 'Jeanne', 'Joan', 'João', 'Jonas', 'Jörg',
-  'Ana', 'Anaïs', 'Andrea', 'André', 'Anna', 'Anne', 'Antoine', 'Ángel', 'Astrid', 'Aurélie', 'Ava', 'Axel', 'Ayşe', 'Aziz', 'Adèle',
-  'Dana', 'Daniel', 'Daniela', 'David', 'Diego', 'Dominik', 'Dorothée', 'Elena', 'Élise', 'Emil', 'Emma', 'Eric', 'Erik', 'Eva', 'Ewa',
-  'Fatima', 'Felix', 'François', 'Françoise', 'Frida', 'Gabriel', 'Gaëlle', 'Hanna', 'Hannah', 'Hans', 'Héctor', 'Helena', 'Hugo', 'Ida',
-  'Inès', 'Ingrid', 'Isabel', 'Ivan', 'Karl', 'Karin', 'Katarzyna', 'Kim', 'Lars', 'Laura', 'Léa', 'Leo', 'Liam', 'Lina', 'Louis',
-  'Lucía', 'Lukas', 'Łukasz', 'Magnus', 'Nina', 'Noah', 'Noémie', 'Nora', 'Olga', 'Oliver', 'Paul', 'Pedro', 'Pia', 'Rafael', 'Renée',
-  'Sara', 'Sofía', 'Søren', 'Stefan', 'Sven', 'Théo', 'Thomas', 'Tomás', 'Ursula', 'Victor', 'Wei', 'Yusuf', 'Zoë', 'Zoé', 'Zofia',
+  'María',
+  'Maria',
+  'Mario',
+  'Marc',
+  'Marco',
+  'Marta',
+  'Martin',
+  'Martín',
+  'Mathilde',
+  'Matteo',
+  'Max',
+  'Maya',
+  'Mei',
+  'Mila',
+  'Mohamed',
+  'José',
+  'Josef',
+  'Joséphine',
+  'Juan',
+  'Julia',
+  'Jürgen',
+  'Jan',
+  'Jana',
+  'Javier',
+  'Jean',
+  'Jeanne',
+  'Joan',
+  'João',
+  'Jonas',
+  'Jörg',
+  'Ana',
+  'Anaïs',
+  'Andrea',
+  'André',
+  'Anna',
+  'Anne',
+  'Antoine',
+  'Ángel',
+  'Astrid',
+  'Aurélie',
+  'Ava',
+  'Axel',
+  'Ayşe',
+  'Aziz',
+  'Adèle',
+  'Dana',
+  'Daniel',
+  'Daniela',
+  'David',
+  'Diego',
+  'Dominik',
+  'Dorothée',
+  'Elena',
+  'Élise',
+  'Emil',
+  'Emma',
+  'Eric',
+  'Erik',
+  'Eva',
+  'Ewa',
+  'Fatima',
+  'Felix',
+  'François',
+  'Françoise',
+  'Frida',
+  'Gabriel',
+  'Gaëlle',
+  'Hanna',
+  'Hannah',
+  'Hans',
+  'Héctor',
+  'Helena',
+  'Hugo',
+  'Ida',
+  'Inès',
+  'Ingrid',
+  'Isabel',
+  'Ivan',
+  'Karl',
+  'Karin',
+  'Katarzyna',
+  'Kim',
+  'Lars',
+  'Laura',
+  'Léa',
+  'Leo',
+  'Liam',
+  'Lina',
+  'Louis',
+  'Lucía',
+  'Lukas',
+  'Łukasz',
+  'Magnus',
+  'Nina',
+  'Noah',
+  'Noémie',
+  'Nora',
+  'Olga',
+  'Oliver',
+  'Paul',
+  'Pedro',
+  'Pia',
+  'Rafael',
+  'Renée',
+  'Sara',
+  'Sofía',
+  'Søren',
+  'Stefan',
+  'Sven',
+  'Théo',
+  'Thomas',
+  'Tomás',
+  'Ursula',
+  'Victor',
+  'Wei',
+  'Yusuf',
+  'Zoë',
+  'Zoé',
+  'Zofia',
 ];
 const LAST = [
-  'García', 'Garcia', 'Martínez', 'Martin', 'Müller', 'Muller', 'Mueller', 'Meyer', 'Moreau', 'Mäkinen', 'Marino', 'Mendes', 'Morales',
-  'Smith', 'Schmidt', 'Schneider', 'Silva', 'Santos', 'Sánchez', 'Svensson', 'Sørensen', 'Novák', 'Nowak', 'Nielsen', 'Nguyen',
-  'Johansson', 'Jensen', 'Jiménez', 'Janssen', 'Dubois', 'Durand', 'Díaz', 'Demir', 'Costa', 'Côté', 'Kowalski', 'Kovačević',
-  'Fischer', 'Fernández', 'Ferreira', 'Hansen', 'Hernández', 'Horváth', 'Lefèvre', 'López', 'Lambert', 'Larsen', 'Weber', 'Wagner',
-  'Bernard', 'Becker', 'Brown', 'Bianchi', 'Rossi', 'Russo', 'Rodríguez', 'Richter', 'Petit', 'Pérez', 'Popescu', 'Olsen', 'Öztürk',
-  'Ångström', 'Åberg', 'Çelik', 'Yılmaz', 'Zimmermann', 'Wójcik', 'Taylor', 'Thomas', 'Tremblay', 'Gómez', 'González', 'Girard',
+  'García',
+  'Garcia',
+  'Martínez',
+  'Martin',
+  'Müller',
+  'Muller',
+  'Mueller',
+  'Meyer',
+  'Moreau',
+  'Mäkinen',
+  'Marino',
+  'Mendes',
+  'Morales',
+  'Smith',
+  'Schmidt',
+  'Schneider',
+  'Silva',
+  'Santos',
+  'Sánchez',
+  'Svensson',
+  'Sørensen',
+  'Novák',
+  'Nowak',
+  'Nielsen',
+  'Nguyen',
+  'Johansson',
+  'Jensen',
+  'Jiménez',
+  'Janssen',
+  'Dubois',
+  'Durand',
+  'Díaz',
+  'Demir',
+  'Costa',
+  'Côté',
+  'Kowalski',
+  'Kovačević',
+  'Fischer',
+  'Fernández',
+  'Ferreira',
+  'Hansen',
+  'Hernández',
+  'Horváth',
+  'Lefèvre',
+  'López',
+  'Lambert',
+  'Larsen',
+  'Weber',
+  'Wagner',
+  'Bernard',
+  'Becker',
+  'Brown',
+  'Bianchi',
+  'Rossi',
+  'Russo',
+  'Rodríguez',
+  'Richter',
+  'Petit',
+  'Pérez',
+  'Popescu',
+  'Olsen',
+  'Öztürk',
+  'Ångström',
+  'Åberg',
+  'Çelik',
+  'Yılmaz',
+  'Zimmermann',
+  'Wójcik',
+  'Taylor',
+  'Thomas',
+  'Tremblay',
+  'Gómez',
+  'González',
+  'Girard',
 ];
 /** Drawn once in a thousand: the "rare prefix" case finds a few hundred people, not tens of thousands. */
 const RARE_LAST = ['Quennell', 'Xiradakis', 'Yzerman'];
@@ -58,7 +237,16 @@ function generator(seed: number): () => number {
 
 /** The name as it goes into a username or an e-mail address: plain lower-case letters. */
 const ASCII = new Map(
-  [...FIRST, ...LAST, ...RARE_LAST].map((name) => [name, name.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[łŁ]/g, 'l').replace(/[øØ]/g, 'o').replace(/[^A-Za-z]/g, '').toLowerCase()]),
+  [...FIRST, ...LAST, ...RARE_LAST].map((name) => [
+    name,
+    name
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[łŁ]/g, 'l')
+      .replace(/[øØ]/g, 'o')
+      .replace(/[^A-Za-z]/g, '')
+      .toLowerCase(),
+  ]),
 );
 
 /** The participant number `n` (0-based, over all clients) of the set, with its search keys. */
@@ -66,7 +254,10 @@ export function benchParticipants(count: number, createdAt: string): Generator<N
   return (function* () {
     const random = generator(20_261_125);
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-    const hex = (digits: number) => Math.floor(random() * 16 ** digits).toString(16).padStart(digits, '0');
+    const hex = (digits: number) =>
+      Math.floor(random() * 16 ** digits)
+        .toString(16)
+        .padStart(digits, '0');
     let n = 0;
     for (const [c, client] of SEARCH_CLIENTS.entries()) {
       const size = c === SEARCH_CLIENTS.length - 1 ? count - n : Math.round(count * client.share);
@@ -104,11 +295,43 @@ export function benchParticipants(count: number, createdAt: string): Generator<N
 }
 
 const COLUMNS = [
-  'id', 'client_id', 'username', 'username_key', 'email', 'first_name', 'last_name', 'password_hash', 'status', 'locale', 'account_number',
-  'offers_merchandise', 'offers_experiences', 'ots_enabled', 'privacy_ack_version', 'date_of_birth', 'balance', 'created_at',
-  'search_first_last', 'search_first_last_hidden', 'search_last_first', 'search_last_first_hidden', 'search_username', 'search_username_hidden', 'search_email', 'search_email_hidden', 'search_account', 'search_account_hidden',
+  'id',
+  'client_id',
+  'username',
+  'username_key',
+  'email',
+  'first_name',
+  'last_name',
+  'password_hash',
+  'status',
+  'locale',
+  'account_number',
+  'offers_merchandise',
+  'offers_experiences',
+  'ots_enabled',
+  'privacy_ack_version',
+  'date_of_birth',
+  'balance',
+  'created_at',
+  'search_first_last',
+  'search_first_last_hidden',
+  'search_last_first',
+  'search_last_first_hidden',
+  'search_username',
+  'search_username_hidden',
+  'search_email',
+  'search_email_hidden',
+  'search_account',
+  'search_account_hidden',
 ] as const satisfies readonly (keyof NewParticipant)[];
-const INTEGER_COLUMNS = new Set<string>(['offers_merchandise', 'offers_experiences', 'ots_enabled', 'privacy_ack_version', 'balance', ...COLUMNS.filter((c) => c.endsWith('_hidden'))]);
+const INTEGER_COLUMNS = new Set<string>([
+  'offers_merchandise',
+  'offers_experiences',
+  'ots_enabled',
+  'privacy_ack_version',
+  'balance',
+  ...COLUMNS.filter((c) => c.endsWith('_hidden')),
+]);
 
 /** The bench's clients, bare: what a participants row refers to. */
 export async function addSearchClients(db: Db): Promise<void> {
@@ -128,7 +351,15 @@ export async function addSearchClients(db: Db): Promise<void> {
         sso_logout_type: 'login',
         site_name: id,
         site_url: `https://${id}.example`,
-        password_rules: JSON.stringify({ minLength: 8, maxLength: 64, requireUpper: false, requireLower: false, requireDigit: false, requireSymbol: false, notUsername: false }),
+        password_rules: JSON.stringify({
+          minLength: 8,
+          maxLength: 64,
+          requireUpper: false,
+          requireLower: false,
+          requireDigit: false,
+          requireSymbol: false,
+          notUsername: false,
+        }),
         activation_fields: '[]',
         countries: '[]',
         created_at: now,
@@ -147,12 +378,18 @@ export function fillSqlite(path: string, count: number): void {
     database.exec('PRAGMA cache_size = -262144'); // 256 MiB: the indexes' pages stay in memory while they grow
     // The search indexes are built after the rows, as migration 020 builds them (one sort each
     // instead of a million inserts), from their own definitions.
-    const indexes = database.prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'participants' and name like 'participants_search%'").all() as { name: string; sql: string }[];
+    const indexes = database
+      .prepare(
+        "select name, sql from sqlite_master where type = 'index' and tbl_name = 'participants' and name like 'participants_search%'",
+      )
+      .all() as { name: string; sql: string }[];
     if (indexes.length === 0) throw new Error('the search indexes of migration 020 are missing');
     for (const index of indexes) database.exec(`drop index ${index.name}`);
     const ROWS = 500;
     const tuple = `(${COLUMNS.map(() => '?').join(',')})`;
-    const insertMany = database.prepare(`insert into participants (${COLUMNS.join(',')}) values ${Array.from({ length: ROWS }, () => tuple).join(',')}`);
+    const insertMany = database.prepare(
+      `insert into participants (${COLUMNS.join(',')}) values ${Array.from({ length: ROWS }, () => tuple).join(',')}`,
+    );
     const insertOne = database.prepare(`insert into participants (${COLUMNS.join(',')}) values ${tuple}`);
     let values: (string | number | null)[] = [];
     let inBatch = 0;
@@ -185,14 +422,21 @@ export function fillSqlite(path: string, count: number): void {
 
 /** Writes `count` participants into a migrated PostgreSQL database. */
 export async function fillPostgres(db: Db, count: number): Promise<void> {
-  const indexes = (await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes where tablename = 'participants' and indexname like 'participants_search%'`.execute(db)).rows;
+  const indexes = (
+    await sql<{
+      indexname: string;
+      indexdef: string;
+    }>`select indexname, indexdef from pg_indexes where tablename = 'participants' and indexname like 'participants_search%'`.execute(db)
+  ).rows;
   if (indexes.length === 0) throw new Error('the search indexes of migration 020 are missing');
   for (const index of indexes) await sql`drop index ${sql.ref(index.indexname)}`.execute(db);
   const ROWS = 10_000;
   let batch: NewParticipant[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const arrays = COLUMNS.map((column) => sql`${batch.map((row) => row[column] ?? null)}::${sql.raw(INTEGER_COLUMNS.has(column) ? 'int[]' : 'text[]')}`);
+    const arrays = COLUMNS.map(
+      (column) => sql`${batch.map((row) => row[column] ?? null)}::${sql.raw(INTEGER_COLUMNS.has(column) ? 'int[]' : 'text[]')}`,
+    );
     await sql`insert into participants (${sql.join(COLUMNS.map((c) => sql.ref(c)))}) select * from unnest(${sql.join(arrays)})`.execute(db);
     batch = [];
   };

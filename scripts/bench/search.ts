@@ -71,13 +71,23 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-export async function runSearch(dir: string, log: (line: string) => void, options: { participants: number; postgres: boolean; sqliteFile?: string | undefined }): Promise<SearchResults> {
+export async function runSearch(
+  dir: string,
+  log: (line: string) => void,
+  options: { participants: number; postgres: boolean; sqliteFile?: string | undefined },
+): Promise<SearchResults> {
   const results: SearchResults = { sqlite: await engine('sqlite', dir, log, options.participants, options.sqliteFile) };
   if (options.postgres) results.postgres = await engine('postgres', dir, log, options.participants);
   return results;
 }
 
-async function engine(kind: 'sqlite' | 'postgres', dir: string, log: (line: string) => void, participants: number, sqliteFile?: string): Promise<SearchEngineResults | { error: string }> {
+async function engine(
+  kind: 'sqlite' | 'postgres',
+  dir: string,
+  log: (line: string) => void,
+  participants: number,
+  sqliteFile?: string,
+): Promise<SearchEngineResults | { error: string }> {
   let pg: Awaited<ReturnType<typeof startThrowawayPostgres>> | undefined;
   let db: Db | undefined;
   try {
@@ -107,7 +117,9 @@ async function engine(kind: 'sqlite' | 'postgres', dir: string, log: (line: stri
       await fillPostgres(db, participants);
     }
     const generationSeconds = Math.round((performance.now() - started) / 100) / 10;
-    log(`search on ${kind}: ${participants.toLocaleString('en-US')} participants written in ${generationSeconds} s${databaseMb === undefined ? '' : ` (${databaseMb} MB)`}`);
+    log(
+      `search on ${kind}: ${participants.toLocaleString('en-US')} participants written in ${generationSeconds} s${databaseMb === undefined ? '' : ` (${databaseMb} MB)`}`,
+    );
 
     const cases: SearchCase[] = [];
     const scopes = [SEARCH_CLIENTS.slice(0, 1).map((c) => c.id), SEARCH_CLIENTS.map((c) => c.id)];
@@ -116,9 +128,14 @@ async function engine(kind: 'sqlite' | 'postgres', dir: string, log: (line: stri
     }
     // A later page of the most common prefix, through the cursors, as paging on goes.
     cases.push(await measure(db, 'common prefix, page 20', 'ma', scopes[1]!, 20));
-    for (const c of cases) log(`  ${kind} ${c.name} "${c.query}" (${clients(c.clients)}, page ${c.page}): ${c.found} found, median ${c.medianMs} ms, p95 ${c.p95Ms} ms`);
+    for (const c of cases)
+      log(
+        `  ${kind} ${c.name} "${c.query}" (${clients(c.clients)}, page ${c.page}): ${c.found} found, median ${c.medianMs} ms, p95 ${c.p95Ms} ms`,
+      );
     const worst = cases.reduce((a, b) => (b.p95Ms > a.p95Ms ? b : a));
-    log(`search on ${kind}: worst p95 ${worst.p95Ms} ms (${worst.name}, ${clients(worst.clients)}): ${worst.p95Ms < SEARCH_BUDGET_MS ? 'pass' : 'MISS'} against ${SEARCH_BUDGET_MS} ms`);
+    log(
+      `search on ${kind}: worst p95 ${worst.p95Ms} ms (${worst.name}, ${clients(worst.clients)}): ${worst.p95Ms < SEARCH_BUDGET_MS ? 'pass' : 'MISS'} against ${SEARCH_BUDGET_MS} ms`,
+    );
     return { participants, generationSeconds, ...(databaseMb === undefined ? {} : { databaseMb }), cases };
   } catch (error) {
     const message = (error as Error).message.split('\n')[0] ?? 'failed';
@@ -147,7 +164,16 @@ async function measure(db: Db, name: string, query: string, clientIds: string[],
     found = reply.participants.length;
     if (run >= WARMUP) samples.push(ms);
   }
-  return { name, query, clients: clientIds.length, page, found, medianMs: round1(median(samples)), p95Ms: round1(percentile(samples, 95)), maxMs: round1(Math.max(...samples)) };
+  return {
+    name,
+    query,
+    clients: clientIds.length,
+    page,
+    found,
+    medianMs: round1(median(samples)),
+    p95Ms: round1(percentile(samples, 95)),
+    maxMs: round1(Math.max(...samples)),
+  };
 }
 
 function sizeOf(path: string): number {

@@ -41,7 +41,11 @@ function serverPid(npmPid: number): number | undefined {
   };
   // By argv[0]: npm rewrites its own to "npm start", and node 24 names its main thread "MainThread".
   const nodes = descendants(npmPid).filter((pid) => /(^|\/)node$/.test(read(pid, 'cmdline').split('\0')[0] ?? ''));
-  const main = nodes.filter((pid) => read(pid, 'cmdline').split('\0').some((arg) => /main\.[jt]s$/.test(arg)));
+  const main = nodes.filter((pid) =>
+    read(pid, 'cmdline')
+      .split('\0')
+      .some((arg) => /main\.[jt]s$/.test(arg)),
+  );
   const byMemory = (list: number[]) => [...list].sort((a, b) => (rssMb(b) ?? 0) - (rssMb(a) ?? 0))[0];
   return main.length > 0 ? byMemory(main) : byMemory(nodes);
 }

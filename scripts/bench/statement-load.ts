@@ -60,9 +60,13 @@ interface Puller {
 }
 
 function startPuller(url: string, headers: Record<string, string>, connections: number): Puller {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'statement-puller.ts'), url, JSON.stringify(headers), String(connections)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(import.meta.dirname, 'statement-puller.ts'), url, JSON.stringify(headers), String(connections)],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async (what: string) => {
@@ -154,7 +158,13 @@ export async function runStatementLoad(baseUrl: string, timing: LoadTiming, log:
     withStatements: side(withStatements, seconds),
     statements: {
       ...side(statements, turns * (turn + 1)),
-      bytesPerReply: Math.round(statements.reduce((sum, r) => sum + r.throughput.total, 0) / Math.max(1, statements.reduce((sum, r) => sum + r.requests.total, 0))),
+      bytesPerReply: Math.round(
+        statements.reduce((sum, r) => sum + r.throughput.total, 0) /
+          Math.max(
+            1,
+            statements.reduce((sum, r) => sum + r.requests.total, 0),
+          ),
+      ),
     },
     ratio: 0,
   };

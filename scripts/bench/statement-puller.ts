@@ -16,7 +16,12 @@ if (!url || !headers || !connections) throw new Error('usage: statement-puller.t
 for await (const line of createInterface({ input: process.stdin })) {
   const seconds = Number(line);
   if (!(seconds > 0)) throw new Error(`statement-puller: "${line}" is not a number of seconds`);
-  const running = autocannon({ url, headers: JSON.parse(headers) as Record<string, string>, connections: Number(connections), duration: seconds });
+  const running = autocannon({
+    url,
+    headers: JSON.parse(headers) as Record<string, string>,
+    connections: Number(connections),
+    duration: seconds,
+  });
   process.stdout.write('started\n');
   process.stdout.write(`${JSON.stringify(await running)}\n`);
 }

@@ -123,7 +123,7 @@ function postgresUser(): [number, number] {
     .find((l) => l.startsWith('postgres:'));
   const [, , uid, gid] = line?.split(':') ?? [];
   if (uid === undefined || gid === undefined) {
-    throw new Error('No postgres system user: install Debian\'s postgresql package (apt-get install -y postgresql).');
+    throw new Error("No postgres system user: install Debian's postgresql package (apt-get install -y postgresql).");
   }
   return [Number(uid), Number(gid)];
 }

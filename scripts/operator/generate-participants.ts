@@ -28,7 +28,19 @@ const PROGRAMS = ['Sales Incentive 2026', 'Gold Club', 'Service Awards'];
 const file = createWriteStream(out);
 const csv = stringify({
   header: true,
-  columns: ['username', 'first_name', 'last_name', 'email', 'locale', 'account_number', 'merchandise', 'experiences', 'ots', 'programs', 'status'],
+  columns: [
+    'username',
+    'first_name',
+    'last_name',
+    'email',
+    'locale',
+    'account_number',
+    'merchandise',
+    'experiences',
+    'ots',
+    'programs',
+    'status',
+  ],
 });
 csv.pipe(file);
 for (let i = 1; i <= count; i += 1) {

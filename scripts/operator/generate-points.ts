@@ -25,7 +25,8 @@ const { values } = parseArgs({
 });
 const lines = Number(values.lines);
 const participants = Number(values.participants);
-if (!Number.isSafeInteger(lines) || !Number.isSafeInteger(participants) || participants < 1) throw new Error('--lines and --participants are whole numbers');
+if (!Number.isSafeInteger(lines) || !Number.isSafeInteger(participants) || participants < 1)
+  throw new Error('--lines and --participants are whole numbers');
 
 if (values.database) {
   const db = createDatabase(databaseConfigFromUrl(values.database));

@@ -33,7 +33,10 @@ const batchArgs = values['batch-size'] ? ['--batch-size', values['batch-size']] 
 const CLI = join(import.meta.dirname, '..', '..', 'apps', 'server', 'src', 'cli', 'rewards.ts');
 // The V8 flags an operator's run gets (the bin's shebang, the same as `npm run rewards`): they
 // bound the heap, so measuring without them overstates resident memory by half.
-const NODE_FLAGS = (/^#!.*\bnode\b(.*)$/m.exec(readFileSync(CLI, 'utf8').split('\n')[0] ?? '')?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
+const NODE_FLAGS = (/^#!.*\bnode\b(.*)$/m.exec(readFileSync(CLI, 'utf8').split('\n')[0] ?? '')?.[1] ?? '')
+  .trim()
+  .split(/\s+/)
+  .filter(Boolean);
 const dir = mkdtempSync(join(tmpdir(), 'rewards-measure-'));
 const server = values.postgres ? await startThrowawayPostgres() : undefined;
 const databaseUrl = server ? server.url : `file:${join(dir, 'rewards.db')}`;
@@ -60,12 +63,18 @@ function rewards(args: string[], onStart?: (pid: number) => void): Promise<Run> 
     onStart?.(child.pid!);
     child.on('close', () => {
       const match = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
-      resolve({ wall: Number(match?.[1] ?? NaN), cpu: Number(match?.[2] ?? NaN) + Number(match?.[3] ?? NaN), maxRssMb: Math.round(Number(match?.[4] ?? NaN) / 1024), stdout: stdout.trim().split('\n')[0] ?? '' });
+      resolve({
+        wall: Number(match?.[1] ?? NaN),
+        cpu: Number(match?.[2] ?? NaN) + Number(match?.[3] ?? NaN),
+        maxRssMb: Math.round(Number(match?.[4] ?? NaN) / 1024),
+        stdout: stdout.trim().split('\n')[0] ?? '',
+      });
     });
   });
 }
 
-const show = (what: string, run: Run) => console.log(`${what}: ${run.wall.toFixed(1)} s wall, ${run.cpu.toFixed(1)} s CPU, ${run.maxRssMb} MB peak RSS\n  ${run.stdout}`);
+const show = (what: string, run: Run) =>
+  console.log(`${what}: ${run.wall.toFixed(1)} s wall, ${run.cpu.toFixed(1)} s CPU, ${run.maxRssMb} MB peak RSS\n  ${run.stdout}`);
 
 try {
   const db = createDatabase(databaseConfigFromUrl(databaseUrl));
@@ -82,7 +91,15 @@ try {
     const second = join(dir, 'points-2.csv');
     await writePointsFile(second, { lines, participants, prefix: 'second' });
     const posted = async () =>
-      Number((await db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll().as('n')).where('reference', 'like', 'import:second-%').executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom('ledger_entries')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('reference', 'like', 'import:second-%')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     await rewards(['points', 'import', second, '--client', 'acme', ...batchArgs], (pid) => {
       void (async () => {
         // GNU time's child is the node process: kill that one, as a crash would.

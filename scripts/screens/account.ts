@@ -65,7 +65,11 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
   // A client asking for a date of birth (decisions 037, 039): the operator makes Acme ask for it,
   // as `rewards clients update --activation-fields` does, and sets it back afterwards. February
   // 31 is typed, to show the message.
-  const locales: ScreenLocale[] = [...kit.locales.filter((l) => l.code === 'en-US'), { code: 'fr-FR', name: /français|french/i }, ...kit.locales.filter((l) => l.code !== 'en-US')];
+  const locales: ScreenLocale[] = [
+    ...kit.locales.filter((l) => l.code === 'en-US'),
+    { code: 'fr-FR', name: /français|french/i },
+    ...kit.locales.filter((l) => l.code !== 'en-US'),
+  ];
   await setAcmeFields(kit, 'accountNumber,dateOfBirth', '.date-field', true);
   try {
     for (const locale of locales) {

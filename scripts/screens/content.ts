@@ -40,7 +40,9 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
     const dialog = page.getByRole('dialog');
     await dialog.locator('select').selectOption('ots');
     await dialog.locator('input[type=text]').fill(locale.code === 'ar' ? 'الرمز لا يعمل' : 'My code does not work');
-    await dialog.locator('textarea').fill(locale.code === 'ar' ? 'أدخلت الرمز ولكن لم تُضف النقاط.' : 'I entered the code but no points were added.');
+    await dialog
+      .locator('textarea')
+      .fill(locale.code === 'ar' ? 'أدخلت الرمز ولكن لم تُضف النقاط.' : 'I entered the code but no points were added.');
     await dialog.locator('button[type=submit]').click();
     await expectVisible(dialog.locator('.contact__done'));
     await kit.shoot(page, name('contact-success', 1280));

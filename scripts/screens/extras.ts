@@ -22,7 +22,7 @@ async function textsNotFromBundles(page: Page): Promise<string[]> {
     // Keys may nest ([[title.format [[title.home]] …]]) or be split by an element inside (Trans).
     const outside = (text: string) => {
       let rest = text;
-      for (let before = ''; before !== rest; ) {
+      for (let before = ''; before !== rest;) {
         before = rest;
         rest = rest.replace(/\[\[[^[\]]*\]\]/g, ' ');
       }

@@ -35,7 +35,11 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
     const expired = await launchLink(server);
     await expire(server, new URL(expired).searchParams.get('token') ?? '');
 
-    for (const [name, path] of [['no-token', '/launch-as'], ['used', used], ['expired', expired]] as const) {
+    for (const [name, path] of [
+      ['no-token', '/launch-as'],
+      ['used', used],
+      ['expired', expired],
+    ] as const) {
       for (const width of kit.widths) {
         const page = await newPage(kit.browser, server, width);
         await page.goto(path.replace(server.baseUrl, ''));
@@ -60,7 +64,19 @@ export default async function scenes(kit: ScreenKit): Promise<void> {
 }
 
 async function launchLink(server: PortalServer): Promise<string> {
-  const out = await rewardsCli(server.databaseUrl, ['launch-as', 'demo', '--client', 'acme', '--admin', 'screens', '--reason', 'screenshots', '--base-url', server.baseUrl, '--json']);
+  const out = await rewardsCli(server.databaseUrl, [
+    'launch-as',
+    'demo',
+    '--client',
+    'acme',
+    '--admin',
+    'screens',
+    '--reason',
+    'screenshots',
+    '--base-url',
+    server.baseUrl,
+    '--json',
+  ]);
   return (JSON.parse(out) as { url: string }).url;
 }
 
@@ -70,7 +86,11 @@ async function expire(server: PortalServer, token: string): Promise<void> {
   const db = createDatabase(databaseConfigFromUrl(server.databaseUrl));
   try {
     const hash = createHash('sha256').update(token).digest('hex');
-    await db.updateTable('launch_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token_hash', '=', hash).execute();
+    await db
+      .updateTable('launch_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', hash)
+      .execute();
   } finally {
     await db.destroy();
   }

@@ -16,11 +16,14 @@ async function pretendSso(page: Page, ssoType: SsoConfig['ssoType']): Promise<vo
     async (route) => {
       const response = await route.fetch();
       const html = await response.text();
-      const body = html.replace(/(<script[^>]*id="client-data"[^>]*>)([\s\S]*?)(<\/script>)/, (_all, open: string, json: string, close: string) => {
-        const data = JSON.parse(json) as { ssoConfig: SsoConfig };
-        data.ssoConfig = ssoConfig;
-        return `${open}${JSON.stringify(data).replaceAll('<', '\\u003c')}${close}`;
-      });
+      const body = html.replace(
+        /(<script[^>]*id="client-data"[^>]*>)([\s\S]*?)(<\/script>)/,
+        (_all, open: string, json: string, close: string) => {
+          const data = JSON.parse(json) as { ssoConfig: SsoConfig };
+          data.ssoConfig = ssoConfig;
+          return `${open}${JSON.stringify(data).replaceAll('<', '\\u003c')}${close}`;
+        },
+      );
       await route.fulfill({ response, body });
     },
   );

@@ -10,7 +10,19 @@ import { TOTP } from 'otpauth';
 const NEW_PASSWORD = 'Harbour-Lights-2026';
 
 async function enrolmentLink(email: string, name: string): Promise<string> {
-  const out = await rewards(['staff', 'create', email, '--name', name, '--role', 'support_agent', '--client', 'acme', '--reason', 'browser test']);
+  const out = await rewards([
+    'staff',
+    'create',
+    email,
+    '--name',
+    name,
+    '--role',
+    'support_agent',
+    '--client',
+    'acme',
+    '--reason',
+    'browser test',
+  ]);
   const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(out)?.[0];
   expect(link, out).toBeDefined();
   expect(link!.startsWith(`${inject('consoleUrl')}/console/enrol#`)).toBe(true);
@@ -76,7 +88,14 @@ test('enrols with a passkey instead of a code, and signs in with it', async ({ b
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   await setPassword(page, link);
   await page.getByRole('button', { name: 'Use a passkey instead' }).click();

@@ -5,7 +5,18 @@
 // second client, after the step-up when asked, and the staff list shows both roles.
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { ageSecondFactor, checkScreen, closePage, DEMO_STAFF, expectVisible, nextTotpCode, openConsoleAs, openParticipant, rewards, test } from './harness/console.ts';
+import {
+  ageSecondFactor,
+  checkScreen,
+  closePage,
+  DEMO_STAFF,
+  expectVisible,
+  nextTotpCode,
+  openConsoleAs,
+  openParticipant,
+  rewards,
+  test,
+} from './harness/console.ts';
 
 const LIMIT = 600;
 const NINA = 'Nina Newbie';
@@ -36,7 +47,9 @@ async function stepUp(page: Page, secret: string, done: ReturnType<Page['getByTe
   await expectVisible(done);
 }
 
-test("the agents' daily limit: an agent's adjustment above what is left is refused; the owner's passes after a step-up", async ({ browser }) => {
+test("the agents' daily limit: an agent's adjustment above what is left is refused; the owner's passes after a step-up", async ({
+  browser,
+}) => {
   const owner = await openConsoleAs(browser, 'owner');
   await owner.getByRole('link', { name: 'Settings' }).click();
   const acme = owner.getByRole('region', { name: 'Acme Rewards' });
@@ -63,7 +76,9 @@ test("the agents' daily limit: an agent's adjustment above what is left is refus
   await big.getByRole('button', { name: `Post +${LIMIT - 50}` }).click();
   const refusal = big.getByRole('alert');
   await expectVisible(refusal);
-  expect(await refusal.textContent()).toMatch(/^This passes your daily adjustment limit in this client \(600 points, credits and debits together\): \d+ left today; nothing was posted$/);
+  expect(await refusal.textContent()).toMatch(
+    /^This passes your daily adjustment limit in this client \(600 points, credits and debits together\): \d+ left today; nothing was posted$/,
+  );
   const left = Number(/(\d+) left today/.exec((await refusal.textContent())!)![1]);
   expect(left).toBeLessThan(LIMIT - 50);
   await checkScreen(agent, '51-adjust-over-agent-limit');
@@ -81,14 +96,31 @@ test("the agents' daily limit: an agent's adjustment above what is left is refus
   await credit.getByRole('button', { name: `Post +${LIMIT + 100}` }).click();
   await stepUp(owner, DEMO_STAFF.owner.secret, owner.getByRole('status').getByText(/^Posted \+700/), '52-step-up-adjust');
   await expect.poll(() => balanceOf(owner)).toBe(start + 100 + LIMIT + 100);
-  expect(await owner.getByRole('table', { name: 'Statement' }).getByRole('row', { name: /Long-service award/ }).count()).toBe(1);
+  expect(
+    await owner
+      .getByRole('table', { name: 'Statement' })
+      .getByRole('row', { name: /Long-service award/ })
+      .count(),
+  ).toBe(1);
 
   await rewards(['clients', 'update', '--client', 'acme', '--agent-daily-limit', String(before)]);
   await closePage(owner);
 });
 
-test("the owner grants a staff member a role in a second client; the staff list shows both", async ({ browser }) => {
-  await rewards(['staff', 'create', 'rita@acme.example', '--name', 'Rita Roles', '--role', 'support_agent', '--client', 'acme', '--reason', 'browser test']);
+test('the owner grants a staff member a role in a second client; the staff list shows both', async ({ browser }) => {
+  await rewards([
+    'staff',
+    'create',
+    'rita@acme.example',
+    '--name',
+    'Rita Roles',
+    '--role',
+    'support_agent',
+    '--client',
+    'acme',
+    '--reason',
+    'browser test',
+  ]);
   const owner = await openConsoleAs(browser, 'owner');
   await owner.getByRole('link', { name: 'Staff' }).click();
   const row = owner.getByRole('table', { name: 'Staff' }).getByRole('row', { name: /Rita Roles/ });

@@ -22,7 +22,14 @@ import {
 const SAM = 'Sam Spent';
 
 /** Opens the action's dialog, lets `fill` set its own fields, gives the reason, checks and shoots it (`shots`) and sends it; waits for `done`. */
-async function act(page: Page, action: string, reason: string, done: string, shots: string | null, fill?: (dialog: ReturnType<Page['getByRole']>) => Promise<void>) {
+async function act(
+  page: Page,
+  action: string,
+  reason: string,
+  done: string,
+  shots: string | null,
+  fill?: (dialog: ReturnType<Page['getByRole']>) => Promise<void>,
+) {
   await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: action }).click();
   const dialog = page.getByRole('dialog', { name: action });
   await dialog.waitFor();
@@ -45,7 +52,9 @@ async function portalSignInRefused(portal: Page, password: string, message: RegE
   expect(new URL(portal.url()).pathname).toBe('/login');
 }
 
-test('an agent ends sessions, sets the status, unlocks, resends a mail and corrects the e-mail, each seen where it lands', async ({ browser }) => {
+test('an agent ends sessions, sets the status, unlocks, resends a mail and corrects the e-mail, each seen where it lands', async ({
+  browser,
+}) => {
   const page = await openConsoleAs(browser, 'agent');
   const portal = await openPortal(browser);
 
@@ -61,12 +70,18 @@ test('an agent ends sessions, sets the status, unlocks, resends a mail and corre
 
   // Status: inactive refuses Sam's sign-in in the portal (his balance is 0); active lets him in again.
   await act(page, 'Set status', 'Left the company, HR ticket 88', 'Status set to inactive.', '41-status-dialog', (dialog) =>
-    dialog.getByLabel('Status').selectOption('inactive').then(() => undefined),
+    dialog
+      .getByLabel('Status')
+      .selectOption('inactive')
+      .then(() => undefined),
   );
   await expectVisible(page.getByRole('heading', { level: 1 }).getByText('inactive', { exact: true }));
   await portalSignInRefused(portal, DEMO_PASSWORD, /This account is not active/);
   await act(page, 'Set status', 'Back from leave, HR ticket 89', 'Status set to active.', null, (dialog) =>
-    dialog.getByLabel('Status').selectOption('active').then(() => undefined),
+    dialog
+      .getByLabel('Status')
+      .selectOption('active')
+      .then(() => undefined),
   );
   await expectVisible(page.getByRole('heading', { level: 1 }).getByText('active', { exact: true }));
 
@@ -89,9 +104,16 @@ test('an agent ends sessions, sets the status, unlocks, resends a mail and corre
   const mails = page.getByRole('table', { name: 'Mails' });
   const resets = mails.getByRole('row', { name: /resetPassword/ });
   const before = await resets.count();
-  await act(page, 'Resend mail', 'Asked for a new reset link, ticket 5152', 'Queued for spent@example.com.', '45-resend-dialog', async (dialog) => {
-    await dialog.getByLabel('Mail').selectOption('passwordReset');
-  });
+  await act(
+    page,
+    'Resend mail',
+    'Asked for a new reset link, ticket 5152',
+    'Queued for spent@example.com.',
+    '45-resend-dialog',
+    async (dialog) => {
+      await dialog.getByLabel('Mail').selectOption('passwordReset');
+    },
+  );
   await expect.poll(() => resets.count()).toBe(before + 1);
 
   // Correct details: the new e-mail shows; the audit entry names the field, never the address.

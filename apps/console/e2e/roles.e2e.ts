@@ -2,7 +2,19 @@
 // single action button and is refused when calling one directly; the audit trail filters and
 // exports; an owner manages staff (after a step-up) and a client's settings.
 import { expect, inject } from 'vitest';
-import { checkScreen, closePage, DEMO_STAFF, expectVisible, findParticipant, nextTotpCode, openConsole, openConsoleAs, rewards, signInConsole, test } from './harness/console.ts';
+import {
+  checkScreen,
+  closePage,
+  DEMO_STAFF,
+  expectVisible,
+  findParticipant,
+  nextTotpCode,
+  openConsole,
+  openConsoleAs,
+  rewards,
+  signInConsole,
+  test,
+} from './harness/console.ts';
 
 test('an auditor sees no action buttons and gets 403 calling one directly; the audit trail filters and exports', async ({ browser }) => {
   const page = await openConsole(browser);
@@ -39,7 +51,9 @@ test('an auditor sees no action buttons and gets 403 calling one directly; the a
   await page.waitForURL((url) => url.searchParams.get('action') === 'clients.update');
   const table = page.getByRole('table', { name: 'Audit trail' });
   await expectVisible(table.getByText('clients.update'));
-  expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe('/api/console/v1/audit.csv?action=clients.update');
+  expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe(
+    '/api/console/v1/audit.csv?action=clients.update',
+  );
   await checkScreen(page, '21-audit');
   const csv = await page.evaluate(async () => (await fetch('/api/console/v1/audit.csv?action=clients.update')).text());
   expect(csv).toContain('clients.update');

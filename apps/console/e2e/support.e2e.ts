@@ -3,7 +3,19 @@
 // own portal as "Balance adjustment: …", then open her portal from the page (launch-as) and
 // see the banner.
 import { expect, inject } from 'vitest';
-import { checkScreen, closePage, DEMO_STAFF, signInPortal, expectVisible, findParticipant, nextTotpCode, openConsole, rewards, STAFF_PASSWORD, test } from './harness/console.ts';
+import {
+  checkScreen,
+  closePage,
+  DEMO_STAFF,
+  signInPortal,
+  expectVisible,
+  findParticipant,
+  nextTotpCode,
+  openConsole,
+  rewards,
+  STAFF_PASSWORD,
+  test,
+} from './harness/console.ts';
 
 const { agent } = DEMO_STAFF;
 

@@ -48,23 +48,141 @@ const OTS_CODES: Record<Exclude<Actor, 'otherClientOwnOrigin'>, { code: string; 
 
 const OWN = 'own data (= participant)';
 const expected: Row[] = [
-  { endpoint: 'GET user/account/statement?username=demo', otherParticipantActsOn: "demo's", anonymous: 401, participant: 200, otherParticipant: 403, admin: 200, otherClient: 401 },
-  { endpoint: 'POST ots/redeem {userName: demo}', otherParticipantActsOn: "demo's", anonymous: 401, participant: 200, otherParticipant: 403, admin: 403, otherClient: 401 },
-  { endpoint: 'GET user/catalog-url/merchandise', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401, otherClientOwnOrigin: 403 },
-  { endpoint: 'GET user/catalog-url/experiences', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401, otherClientOwnOrigin: 403 },
+  {
+    endpoint: 'GET user/account/statement?username=demo',
+    otherParticipantActsOn: "demo's",
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 403,
+    admin: 200,
+    otherClient: 401,
+  },
+  {
+    endpoint: 'POST ots/redeem {userName: demo}',
+    otherParticipantActsOn: "demo's",
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 403,
+    admin: 403,
+    otherClient: 401,
+  },
+  {
+    endpoint: 'GET user/catalog-url/merchandise',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 403,
+    otherClient: 401,
+    otherClientOwnOrigin: 403,
+  },
+  {
+    endpoint: 'GET user/catalog-url/experiences',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 403,
+    otherClient: 401,
+    otherClientOwnOrigin: 403,
+  },
   // Issue 9: whatever would spend or change the participant's account is refused to an administrator (admin).
-  { endpoint: 'POST user/locale', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401 },
-  { endpoint: 'GET user/program-names', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
-  { endpoint: 'PUT user/acknowledge-privacy-notice', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401 },
-  { endpoint: `GET cmmo/key/honeycombSystem/rules.${RULES_PROGRAM}`, otherParticipantActsOn: "demo's program", anonymous: 401, participant: 200, otherParticipant: 403, admin: 200, otherClient: 401, otherClientOwnOrigin: 403 },
-  { endpoint: 'GET cmmo/key/honeycombSystem/faqs', otherParticipantActsOn: OWN, anonymous: 200, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401, otherClientOwnOrigin: 404 },
-  { endpoint: 'GET cmmo/key/honeycombSystem/privacyPolicy', otherParticipantActsOn: OWN, anonymous: 200, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401, otherClientOwnOrigin: 404 },
-  { endpoint: 'GET cmmo/key/honeycombSystem/privacyNotice', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401, otherClientOwnOrigin: 404 },
+  {
+    endpoint: 'POST user/locale',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 403,
+    otherClient: 401,
+  },
+  {
+    endpoint: 'GET user/program-names',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 200,
+    otherClient: 401,
+  },
+  {
+    endpoint: 'PUT user/acknowledge-privacy-notice',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 403,
+    otherClient: 401,
+  },
+  {
+    endpoint: `GET cmmo/key/honeycombSystem/rules.${RULES_PROGRAM}`,
+    otherParticipantActsOn: "demo's program",
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 403,
+    admin: 200,
+    otherClient: 401,
+    otherClientOwnOrigin: 403,
+  },
+  {
+    endpoint: 'GET cmmo/key/honeycombSystem/faqs',
+    otherParticipantActsOn: OWN,
+    anonymous: 200,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 200,
+    otherClient: 401,
+    otherClientOwnOrigin: 404,
+  },
+  {
+    endpoint: 'GET cmmo/key/honeycombSystem/privacyPolicy',
+    otherParticipantActsOn: OWN,
+    anonymous: 200,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 200,
+    otherClient: 401,
+    otherClientOwnOrigin: 404,
+  },
+  {
+    endpoint: 'GET cmmo/key/honeycombSystem/privacyNotice',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 200,
+    otherClient: 401,
+    otherClientOwnOrigin: 404,
+  },
   // An administrator may write to support for the participant (the request is flagged admin_as_user, docs/decisions/025).
-  { endpoint: 'POST contactUs', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
-  { endpoint: 'GET user', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 200, otherClient: 401 },
+  {
+    endpoint: 'POST contactUs',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 200,
+    otherClient: 401,
+  },
+  {
+    endpoint: 'GET user',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 200,
+    otherClient: 401,
+  },
   // The participant's own change runs last of all: it ends demo's other sessions (the admin's).
-  { endpoint: 'PUT user/password', otherParticipantActsOn: OWN, anonymous: 401, participant: 200, otherParticipant: 200, admin: 403, otherClient: 401 },
+  {
+    endpoint: 'PUT user/password',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 403,
+    otherClient: 401,
+  },
   { endpoint: 'POST /api/partner/v1/debits (demo)', noCredentials: 401, wrongSecret: 401, otherClientsPartner: 401, rightPartner: 200 },
 ];
 
@@ -91,14 +209,35 @@ describe.each(dialects)('the authorization table of issue 5 on %s', (dialect) =>
     await insertOtsCodes(db, newOtsCodeRows('acme', Object.values(OTS_CODES), new Date()));
     await db
       .insertInto('catalog_partners')
-      .values({ id: GLOBEX_PARTNER.id, client_id: OTHER_CLIENT_ID, name: 'Globex shop', secret_hash: partnerSecretHash(GLOBEX_PARTNER.secret), created_at: new Date().toISOString() })
+      .values({
+        id: GLOBEX_PARTNER.id,
+        client_id: OTHER_CLIENT_ID,
+        name: 'Globex shop',
+        secret_hash: partnerSecretHash(GLOBEX_PARTNER.secret),
+        created_at: new Date().toISOString(),
+      })
       .execute();
     // Sessions once (argon2id sign-ins are slow). The administrator's is a real launch-as of demo
     // (issue 9): a link issued for her, opened on her client's site.
-    const demo = await db.selectFrom('participants').selectAll().where('client_id', '=', 'acme').where('username', '=', 'demo').executeTakeFirstOrThrow();
-    const { token } = await db.transaction().execute((trx) =>
-      issueLaunchToken(trx, { participant: demo, reason: 'authorization table', issuedBy: 'support', issuedVia: 'cli', actorKind: 'operator', issuedFrom: 'test', origin: DEMO_ORIGIN }),
-    );
+    const demo = await db
+      .selectFrom('participants')
+      .selectAll()
+      .where('client_id', '=', 'acme')
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    const { token } = await db
+      .transaction()
+      .execute((trx) =>
+        issueLaunchToken(trx, {
+          participant: demo,
+          reason: 'authorization table',
+          issuedBy: 'support',
+          issuedVia: 'cli',
+          actorKind: 'operator',
+          issuedFrom: 'test',
+          origin: DEMO_ORIGIN,
+        }),
+      );
     session.admin = (await t.api('POST', apiPaths.launchAs, { body: { token } })).json<{ sessionId: string }>().sessionId;
     const [dana, sam, gina] = await Promise.all([t.login('demo'), t.login('spent'), t.login('demo', OTHER_PASSWORD, OTHER_ORIGIN)]);
     session.participant = dana.sessionId;
@@ -173,18 +312,32 @@ describe.each(dialects)('the authorization table of issue 5 on %s', (dialect) =>
   }
 
   const balances = async () =>
-    (await t.database.db.selectFrom('participants').select(['client_id', 'username', 'balance']).orderBy('client_id').orderBy('username').execute()).map(
-      (p) => ({ who: `${p.client_id}/${p.username}`, balance: p.balance }),
-    );
+    (
+      await t.database.db
+        .selectFrom('participants')
+        .select(['client_id', 'username', 'balance'])
+        .orderBy('client_id')
+        .orderBy('username')
+        .execute()
+    ).map((p) => ({ who: `${p.client_id}/${p.username}`, balance: p.balance }));
   const demoPasswordHash = async () =>
-    (await t.database.db.selectFrom('participants').select('password_hash').where('client_id', '=', 'acme').where('username', '=', 'demo').executeTakeFirstOrThrow())
-      .password_hash;
+    (
+      await t.database.db
+        .selectFrom('participants')
+        .select('password_hash')
+        .where('client_id', '=', 'acme')
+        .where('username', '=', 'demo')
+        .executeTakeFirstOrThrow()
+    ).password_hash;
 
   it('answers every caller of every endpoint as expected, and the refusals change nothing', async () => {
     const balancesBefore = await balances();
     const hashBefore = await demoPasswordHash();
 
-    const observed: Row[] = expected.map((row) => ({ endpoint: row.endpoint, ...(row.otherParticipantActsOn ? { otherParticipantActsOn: row.otherParticipantActsOn } : {}) }));
+    const observed: Row[] = expected.map((row) => ({
+      endpoint: row.endpoint,
+      ...(row.otherParticipantActsOn ? { otherParticipantActsOn: row.otherParticipantActsOn } : {}),
+    }));
     const deferred: Array<() => Promise<void>> = [];
     for (const [index, row] of expected.entries()) {
       const cells = observed[index] as Row;
@@ -225,8 +378,14 @@ describe.each(dialects)('the authorization table of issue 5 on %s', (dialect) =>
     expect(await demoPasswordHash()).not.toBe(hashBefore);
 
     // Everything the administrator opened, refusals included, is in the audit log (method and route only).
-    const opened = await t.database.db.selectFrom('audit_log').select(['actor', 'details']).where('action', '=', 'launch-as.open').execute();
-    const refused = opened.map((e) => JSON.parse(e.details) as { method: string; route: string; status: number }).filter((d) => d.status === 403);
+    const opened = await t.database.db
+      .selectFrom('audit_log')
+      .select(['actor', 'details'])
+      .where('action', '=', 'launch-as.open')
+      .execute();
+    const refused = opened
+      .map((e) => JSON.parse(e.details) as { method: string; route: string; status: number })
+      .filter((d) => d.status === 403);
     expect(refused.map((d) => `${d.method} ${d.route}`).sort()).toEqual([
       'GET /api/v1.0/user/catalog-url/:type',
       'GET /api/v1.0/user/catalog-url/:type',
@@ -238,7 +397,10 @@ describe.each(dialects)('the authorization table of issue 5 on %s', (dialect) =>
     expect(new Set(opened.map((e) => e.actor))).toEqual(new Set(['support']));
 
     // Contact requests only from the callers that were allowed to write.
-    const contacts = await t.database.db.selectFrom('contact_requests').select(['client_id', 'username', 'admin_as_user', 'message']).execute();
+    const contacts = await t.database.db
+      .selectFrom('contact_requests')
+      .select(['client_id', 'username', 'admin_as_user', 'message'])
+      .execute();
     const byMessage = (a: { message: string }, b: { message: string }) => (a.message < b.message ? -1 : 1);
     expect(contacts.map((c) => ({ ...c, admin_as_user: Number(c.admin_as_user) })).sort(byMessage)).toEqual([
       { client_id: 'acme', username: 'demo', admin_as_user: 1, message: 'Sent as admin' },

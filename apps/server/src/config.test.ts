@@ -21,7 +21,19 @@ describe('TRUST_PROXY', () => {
   });
 
   it('refuses what is neither a count nor addresses', () => {
-    for (const value of ['', 'yes', '11', '-1', '1.5', '10.0.0.0/33', '::1/129', '10.0.0.0/8/1', '10.0.0.5,', 'proxy.example', '300.1.1.1']) {
+    for (const value of [
+      '',
+      'yes',
+      '11',
+      '-1',
+      '1.5',
+      '10.0.0.0/33',
+      '::1/129',
+      '10.0.0.0/8/1',
+      '10.0.0.5,',
+      'proxy.example',
+      '300.1.1.1',
+    ]) {
       expect(() => trust(value), value).toThrow(/TRUST_PROXY: /);
     }
   });

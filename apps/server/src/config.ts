@@ -17,7 +17,8 @@ function isAddressOrRange(entry: string): boolean {
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
 }
 
-const TRUST_PROXY_FORMS = 'false, the number of proxies in front of the portal (e.g. 1), or their addresses and CIDR ranges separated by commas (e.g. 10.0.0.5,10.1.0.0/16 or loopback)';
+const TRUST_PROXY_FORMS =
+  'false, the number of proxies in front of the portal (e.g. 1), or their addresses and CIDR ranges separated by commas (e.g. 10.0.0.5,10.1.0.0/16 or loopback)';
 
 /**
  * TRUST_PROXY (docs/decisions/041): whose X-Forwarded-For / -Proto / -Host to believe. `true`
@@ -28,7 +29,10 @@ const TrustProxy = z.string().transform((raw, ctx): false | number | string[] =>
   const value = raw.trim().toLowerCase();
   if (value === 'false' || value === '0') return false;
   if (value === 'true') {
-    ctx.addIssue({ code: 'custom', message: `true would trust every X-Forwarded-For entry, which callers can write; use ${TRUST_PROXY_FORMS}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `true would trust every X-Forwarded-For entry, which callers can write; use ${TRUST_PROXY_FORMS}`,
+    });
     return z.NEVER;
   }
   if (/^\d+$/.test(value)) {
@@ -51,8 +55,18 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(file:|postgres:\/\/|postgresql:\/\/)/, 'must start with file: or postgres://')
     .default('file:./data/rewards.db'),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
-  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(12),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ACCOUNT_PER_DAY: z.coerce.number().int().min(1).default(20),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
@@ -72,32 +86,52 @@ const EnvSchema = z.object({
   CATALOG_SIGNING_KEY: z
     .string()
     .max(10_000)
-    .refine((v) => { try { return typeof JSON.parse(v) === 'object'; } catch { return false; } }, 'must be a private JWK in JSON')
+    .refine((v) => {
+      try {
+        return typeof JSON.parse(v) === 'object';
+      } catch {
+        return false;
+      }
+    }, 'must be a private JWK in JSON')
     .optional(),
   DATA_DIR: z.string().min(1).optional(),
   DEMO_CATALOG_PARTNER_ID: z.string().min(1).max(100).default(DEMO_CATALOG_PARTNER_ID),
   DEMO_CATALOG_PARTNER_SECRET: z.string().min(16).max(200).default(DEMO_CATALOG_PARTNER_SECRET),
   DEMO_CATALOG_PORTAL_URL: z.string().url().optional(),
   // Mail (issue 7, docs/decisions/017): absent SMTP_URL, mails are written to DATA_DIR/outbox/.
-  SMTP_URL: z.string().max(2000).regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .max(2000)
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   MAIL_FROM: z.string().min(3).max(320).default('no-reply@rewards.localhost'),
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   // Account lifecycle (issue 7): how long a password reset link works.
-  RESET_LINK_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60),
+  RESET_LINK_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 60)
+    .default(60),
   // Memory (docs/decisions/031): a memory-reducing collection when the server goes quiet after a burst.
   RETURN_MEMORY_WHEN_IDLE: flag.default(true),
   // The staff console (issue 17, docs/decisions/046): its own origin, never a client's.
   CONSOLE_ORIGIN: z
     .string()
     .max(200)
-    .refine((v) => { try { const u = new URL(v); return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, ''); } catch { return false; } }, 'must be an origin such as https://console.example.com (no path)')
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, '');
+      } catch {
+        return false;
+      }
+    }, 'must be an origin such as https://console.example.com (no path)')
     .transform((v) => new URL(v).origin)
     .default('http://console.localhost:3000'),
 });
 
-export type DatabaseConfig =
-  | { dialect: 'sqlite'; path: string }
-  | { dialect: 'postgres'; url: string };
+export type DatabaseConfig = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
 
 export interface Config {
   port: number;

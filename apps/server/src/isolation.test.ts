@@ -1,7 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_API_BASE, API_DOCUMENT_PATH, CLIENT_HEADER, JWKS_PATH, PARTNER_API_BASE, SESSION_HEADER, adminPaths, apiPaths, contentKeys, partnerPaths, rulesKey, ssoPaths } from '@rewards/contract';
+import {
+  ADMIN_API_BASE,
+  API_DOCUMENT_PATH,
+  CLIENT_HEADER,
+  JWKS_PATH,
+  PARTNER_API_BASE,
+  SESSION_HEADER,
+  adminPaths,
+  apiPaths,
+  contentKeys,
+  partnerPaths,
+  rulesKey,
+  ssoPaths,
+} from '@rewards/contract';
 import { dialects } from '../test/databases.ts';
 import { expectLedgerMatchesBalances } from '../test/ledger-invariant.ts';
 import { OTHER_CLIENT_ID, OTHER_PASSWORD } from '../test/other-client.ts';
@@ -57,7 +70,11 @@ interface Context {
   globexSession: string;
   globexResetToken: string;
   acmeDemoId: string;
-  call(method: HTTPMethods, url: string, options: { at: Client; session?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  call(
+    method: HTTPMethods,
+    url: string,
+    options: { at: Client; session?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
 }
 
 /**
@@ -78,43 +95,107 @@ const hostOf = (at: Client) => ({ host: new URL(at === 'acme' ? DEMO_ORIGIN : OT
 /** A support desk's key scoped to acme (made once), and a launch token for acme's demo. */
 const acmeAdminKeys = new WeakMap<TestApp, string>();
 async function adminKeyOfAcme(c: Context): Promise<string> {
-  const made = acmeAdminKeys.get(c.t) ?? (await c.t.database.db.transaction().execute((trx) => createAdminKey(trx, { name: 'isolation-acme-desk', clientId: 'acme', createdBy: 'test', origin: 'test' }))).key;
+  const made =
+    acmeAdminKeys.get(c.t) ??
+    (
+      await c.t.database.db
+        .transaction()
+        .execute((trx) => createAdminKey(trx, { name: 'isolation-acme-desk', clientId: 'acme', createdBy: 'test', origin: 'test' }))
+    ).key;
   acmeAdminKeys.set(c.t, made);
   return made;
 }
 async function launchTokenOfAcme(c: Context): Promise<string> {
   const participant = await findParticipantByUsername(c.t.database.db, 'acme', 'demo');
   if (!participant) throw new Error('acme has no demo');
-  const issued = await c.t.database.db.transaction().execute((trx) =>
-    issueLaunchToken(trx, { participant, reason: 'isolation test', issuedBy: 'test', issuedVia: 'cli', actorKind: 'operator', issuedFrom: 'test', origin: DEMO_ORIGIN }),
-  );
+  const issued = await c.t.database.db
+    .transaction()
+    .execute((trx) =>
+      issueLaunchToken(trx, {
+        participant,
+        reason: 'isolation test',
+        issuedBy: 'test',
+        issuedVia: 'cli',
+        actorKind: 'operator',
+        issuedFrom: 'test',
+        origin: DEMO_ORIGIN,
+      }),
+    );
   return issued.token;
 }
 
 const SAMPLES: Record<string, Sample> = {
   [`GET ${v1(ssoPaths.login)}`]: {
     request: (c, as) => c.call('GET', v1(ssoPaths.login), { ...as, headers: hostOf(as.at) }),
-    attacks: async (c) => [{ what: "sign-in started at globex (no SSO there)", at: 'globex', status: [302], reply: await c.call('GET', v1(ssoPaths.login), { at: 'globex', headers: hostOf('globex') }) }],
+    attacks: async (c) => [
+      {
+        what: 'sign-in started at globex (no SSO there)',
+        at: 'globex',
+        status: [302],
+        reply: await c.call('GET', v1(ssoPaths.login), { at: 'globex', headers: hostOf('globex') }),
+      },
+    ],
   },
   [`GET ${v1(ssoPaths.callback)}`]: {
     request: (c, as) => c.call('GET', `${v1(ssoPaths.callback)}?code=x&state=y`, { ...as, headers: hostOf(as.at) }),
-    attacks: async (c) => [{ what: 'a callback at globex with a state nobody issued', at: 'globex', status: [302], reply: await c.call('GET', `${v1(ssoPaths.callback)}?code=x&state=${'s'.repeat(43)}`, { at: 'globex', headers: hostOf('globex') }) }],
+    attacks: async (c) => [
+      {
+        what: 'a callback at globex with a state nobody issued',
+        at: 'globex',
+        status: [302],
+        reply: await c.call('GET', `${v1(ssoPaths.callback)}?code=x&state=${'s'.repeat(43)}`, { at: 'globex', headers: hostOf('globex') }),
+      },
+    ],
   },
   [`GET ${v1(ssoPaths.logout)}`]: {
     request: (c, as) => c.call('GET', v1(ssoPaths.logout), { ...as, headers: hostOf(as.at) }),
-    attacks: async (c) => [{ what: "acme's session sent to globex's SSO logout", at: 'globex', status: [302], reply: await c.call('GET', v1(ssoPaths.logout), { at: 'globex', session: c.acmeSession, headers: hostOf('globex') }) }],
+    attacks: async (c) => [
+      {
+        what: "acme's session sent to globex's SSO logout",
+        at: 'globex',
+        status: [302],
+        reply: await c.call('GET', v1(ssoPaths.logout), { at: 'globex', session: c.acmeSession, headers: hostOf('globex') }),
+      },
+    ],
   },
   [`POST ${v1(apiPaths.launchAs)}`]: {
     request: (c, as) => c.call('POST', v1(apiPaths.launchAs), { ...as, body: { token: 'A'.repeat(43) } }),
-    attacks: async (c) => [{ what: "acme's launch token used at globex", at: 'globex', status: [400], reply: await c.call('POST', v1(apiPaths.launchAs), { at: 'globex', body: { token: await launchTokenOfAcme(c) } }) }],
+    attacks: async (c) => [
+      {
+        what: "acme's launch token used at globex",
+        at: 'globex',
+        status: [400],
+        reply: await c.call('POST', v1(apiPaths.launchAs), { at: 'globex', body: { token: await launchTokenOfAcme(c) } }),
+      },
+    ],
   },
   [`POST ${ADMIN_API_BASE}${adminPaths.launchTokens}`]: {
-    request: async (c, as) => c.call('POST', `${ADMIN_API_BASE}${adminPaths.launchTokens}`, { ...as, headers: { authorization: `Bearer ${await adminKeyOfAcme(c)}` }, body: { username: 'demo', reason: 'ticket 1' } }),
+    request: async (c, as) =>
+      c.call('POST', `${ADMIN_API_BASE}${adminPaths.launchTokens}`, {
+        ...as,
+        headers: { authorization: `Bearer ${await adminKeyOfAcme(c)}` },
+        body: { username: 'demo', reason: 'ticket 1' },
+      }),
     attacks: async (c) => {
-      const post = async (body: unknown) => c.call('POST', `${ADMIN_API_BASE}${adminPaths.launchTokens}`, { at: 'globex', headers: { authorization: `Bearer ${await adminKeyOfAcme(c)}` }, body });
+      const post = async (body: unknown) =>
+        c.call('POST', `${ADMIN_API_BASE}${adminPaths.launchTokens}`, {
+          at: 'globex',
+          headers: { authorization: `Bearer ${await adminKeyOfAcme(c)}` },
+          body,
+        });
       return [
-        { what: "acme's key naming globex", at: 'globex', status: [403], reply: await post({ username: 'demo', reason: 'ticket 2', client: OTHER_CLIENT_ID }) },
-        { what: "acme's key asking for a globex-only participant", at: 'globex', status: [404], reply: await post({ username: GLOBEX_ONLY.username, reason: 'ticket 3' }) },
+        {
+          what: "acme's key naming globex",
+          at: 'globex',
+          status: [403],
+          reply: await post({ username: 'demo', reason: 'ticket 2', client: OTHER_CLIENT_ID }),
+        },
+        {
+          what: "acme's key asking for a globex-only participant",
+          at: 'globex',
+          status: [404],
+          reply: await post({ username: GLOBEX_ONLY.username, reason: 'ticket 3' }),
+        },
       ];
     },
   },
@@ -122,22 +203,51 @@ const SAMPLES: Record<string, Sample> = {
     request: (c, as) => c.call('GET', v1(apiPaths.clientData), as),
     attacks: async (c) => [
       { what: "acme's configuration", at: 'acme', status: [200], reply: await c.call('GET', v1(apiPaths.clientData), { at: 'acme' }) },
-      { what: "globex's configuration", at: 'globex', status: [200], reply: await c.call('GET', v1(apiPaths.clientData), { at: 'globex' }) },
+      {
+        what: "globex's configuration",
+        at: 'globex',
+        status: [200],
+        reply: await c.call('GET', v1(apiPaths.clientData), { at: 'globex' }),
+      },
     ],
   },
   'GET /api/v1.0/viewConfig/bundle/{locale}': {
     request: (c, as) => c.call('GET', v1(apiPaths.bundle(as.at === 'acme' ? 'en-US' : 'fr-FR')), as),
     attacks: async (c) => [
       { what: "acme's French texts", at: 'acme', status: [200], reply: await c.call('GET', v1(apiPaths.bundle('fr-FR')), { at: 'acme' }) },
-      { what: "acme's language at globex", at: 'globex', status: [400], reply: await c.call('GET', v1(apiPaths.bundle('en-US')), { at: 'globex' }) },
+      {
+        what: "acme's language at globex",
+        at: 'globex',
+        status: [400],
+        reply: await c.call('GET', v1(apiPaths.bundle('en-US')), { at: 'globex' }),
+      },
     ],
   },
   [`POST ${v1(apiPaths.login)}`]: {
-    request: (c, as) => c.call('POST', v1(apiPaths.login), { ...as, body: { username: 'demo', password: as.at === 'acme' ? DEMO_PASSWORD : OTHER_PASSWORD } }),
+    request: (c, as) =>
+      c.call('POST', v1(apiPaths.login), {
+        ...as,
+        body: { username: 'demo', password: as.at === 'acme' ? DEMO_PASSWORD : OTHER_PASSWORD },
+      }),
     attacks: async (c) => [
-      { what: "globex's password at acme", at: 'acme', status: [401], reply: await c.call('POST', v1(apiPaths.login), { at: 'acme', body: { username: 'demo', password: OTHER_PASSWORD } }) },
-      { what: 'a globex-only username at acme', at: 'acme', status: [401], reply: await c.call('POST', v1(apiPaths.login), { at: 'acme', body: { username: GLOBEX_ONLY.username, password: OTHER_PASSWORD } }) },
-      { what: "acme's password at globex", at: 'globex', status: [401], reply: await c.call('POST', v1(apiPaths.login), { at: 'globex', body: { username: 'demo', password: DEMO_PASSWORD } }) },
+      {
+        what: "globex's password at acme",
+        at: 'acme',
+        status: [401],
+        reply: await c.call('POST', v1(apiPaths.login), { at: 'acme', body: { username: 'demo', password: OTHER_PASSWORD } }),
+      },
+      {
+        what: 'a globex-only username at acme',
+        at: 'acme',
+        status: [401],
+        reply: await c.call('POST', v1(apiPaths.login), { at: 'acme', body: { username: GLOBEX_ONLY.username, password: OTHER_PASSWORD } }),
+      },
+      {
+        what: "acme's password at globex",
+        at: 'globex',
+        status: [401],
+        reply: await c.call('POST', v1(apiPaths.login), { at: 'globex', body: { username: 'demo', password: DEMO_PASSWORD } }),
+      },
     ],
   },
   [`GET ${v1(apiPaths.logout)}`]: {
@@ -153,45 +263,106 @@ const SAMPLES: Record<string, Sample> = {
     },
   },
   [`GET ${v1(apiPaths.user)}`]: { request: (c, as) => c.call('GET', v1(apiPaths.user), as) },
-  [`POST ${v1(apiPaths.userLocale)}`]: { request: (c, as) => c.call('POST', v1(apiPaths.userLocale), { ...as, body: { locale: { code: as.at === 'acme' ? 'en-US' : 'fr-FR' } } }) },
+  [`POST ${v1(apiPaths.userLocale)}`]: {
+    request: (c, as) =>
+      c.call('POST', v1(apiPaths.userLocale), { ...as, body: { locale: { code: as.at === 'acme' ? 'en-US' : 'fr-FR' } } }),
+  },
   [`GET ${v1(apiPaths.programNames)}`]: {
     request: (c, as) => c.call('GET', v1(apiPaths.programNames), as),
-    attacks: async (c) => [{ what: "globex's programs", at: 'globex', status: [200], reply: await c.call('GET', v1(apiPaths.programNames), { at: 'globex', session: c.globexSession }) }],
+    attacks: async (c) => [
+      {
+        what: "globex's programs",
+        at: 'globex',
+        status: [200],
+        reply: await c.call('GET', v1(apiPaths.programNames), { at: 'globex', session: c.globexSession }),
+      },
+    ],
   },
   [`PUT ${v1(apiPaths.acknowledgePrivacyNotice)}`]: { request: (c, as) => c.call('PUT', v1(apiPaths.acknowledgePrivacyNotice), as) },
   'GET /api/v1.0/user/account/statement': {
     request: (c, as) => c.call('GET', v1(apiPaths.statement('demo', 'en-US')), as),
     attacks: async (c) => [
-      { what: "a globex-only username with acme's session", at: 'acme', status: refused, reply: await c.call('GET', v1(apiPaths.statement(GLOBEX_ONLY.username, 'en-US')), { at: 'acme', session: c.acmeSession }) },
-      { what: "an acme-only username with globex's session", at: 'globex', status: refused, reply: await c.call('GET', v1(apiPaths.statement('bigspender', 'fr-FR')), { at: 'globex', session: c.globexSession }) },
+      {
+        what: "a globex-only username with acme's session",
+        at: 'acme',
+        status: refused,
+        reply: await c.call('GET', v1(apiPaths.statement(GLOBEX_ONLY.username, 'en-US')), { at: 'acme', session: c.acmeSession }),
+      },
+      {
+        what: "an acme-only username with globex's session",
+        at: 'globex',
+        status: refused,
+        reply: await c.call('GET', v1(apiPaths.statement('bigspender', 'fr-FR')), { at: 'globex', session: c.globexSession }),
+      },
     ],
   },
   [`POST ${v1(apiPaths.otsRedeem)}`]: {
     request: (c, as) => c.call('POST', v1(apiPaths.otsRedeem), { ...as, body: { code: 'NOPE-NOPE-NOPE', userName: 'demo' } }),
     attacks: async (c) => [
-      { what: "acme's code redeemed by globex's participant", at: 'globex', status: [404], reply: await c.call('POST', v1(apiPaths.otsRedeem), { at: 'globex', session: c.globexSession, body: { code: ACME_CODE.code, userName: 'demo' } }) },
-      { what: "a globex-only username with acme's session", at: 'acme', status: refused, reply: await c.call('POST', v1(apiPaths.otsRedeem), { at: 'acme', session: c.acmeSession, body: { code: ACME_CODE.code, userName: GLOBEX_ONLY.username } }) },
+      {
+        what: "acme's code redeemed by globex's participant",
+        at: 'globex',
+        status: [404],
+        reply: await c.call('POST', v1(apiPaths.otsRedeem), {
+          at: 'globex',
+          session: c.globexSession,
+          body: { code: ACME_CODE.code, userName: 'demo' },
+        }),
+      },
+      {
+        what: "a globex-only username with acme's session",
+        at: 'acme',
+        status: refused,
+        reply: await c.call('POST', v1(apiPaths.otsRedeem), {
+          at: 'acme',
+          session: c.acmeSession,
+          body: { code: ACME_CODE.code, userName: GLOBEX_ONLY.username },
+        }),
+      },
     ],
   },
   'GET /api/v1.0/user/catalog-url/{type}': {
     request: (c, as) => c.call('GET', v1(apiPaths.catalogUrl('merchandise')), as),
-    attacks: async (c) => [{ what: "globex's participant asks for acme's catalog", at: 'globex', status: [403], reply: await c.call('GET', v1(apiPaths.catalogUrl('merchandise')), { at: 'globex', session: c.globexSession }) }],
+    attacks: async (c) => [
+      {
+        what: "globex's participant asks for acme's catalog",
+        at: 'globex',
+        status: [403],
+        reply: await c.call('GET', v1(apiPaths.catalogUrl('merchandise')), { at: 'globex', session: c.globexSession }),
+      },
+    ],
   },
   [`PUT ${v1(apiPaths.userPassword)}`]: {
-    request: (c, as) => c.call('PUT', v1(apiPaths.userPassword), { ...as, body: { oldPassword: OTHER_PASSWORD, newPassword: 'Isolation-2027?' } }),
+    request: (c, as) =>
+      c.call('PUT', v1(apiPaths.userPassword), { ...as, body: { oldPassword: OTHER_PASSWORD, newPassword: 'Isolation-2027?' } }),
   },
   'GET /api/v1.0/cmmo/key/honeycombSystem/{key}': {
     request: (c, as) => c.call('GET', v1(apiPaths.contentKey(contentKeys.faqs)), as),
     attacks: async (c) => [
-      { what: "acme's program rules with globex's session", at: 'globex', status: [403, 404], reply: await c.call('GET', v1(apiPaths.contentKey(rulesKey(ACME_RULES_PROGRAM))), { at: 'globex', session: c.globexSession }) },
-      { what: "acme's FAQs at globex", at: 'globex', status: [404], reply: await c.call('GET', v1(apiPaths.contentKey(contentKeys.faqs)), { at: 'globex' }) },
+      {
+        what: "acme's program rules with globex's session",
+        at: 'globex',
+        status: [403, 404],
+        reply: await c.call('GET', v1(apiPaths.contentKey(rulesKey(ACME_RULES_PROGRAM))), { at: 'globex', session: c.globexSession }),
+      },
+      {
+        what: "acme's FAQs at globex",
+        at: 'globex',
+        status: [404],
+        reply: await c.call('GET', v1(apiPaths.contentKey(contentKeys.faqs)), { at: 'globex' }),
+      },
     ],
   },
   [`POST ${v1(apiPaths.contactUs)}`]: {
-    request: (c, as) => c.call('POST', v1(apiPaths.contactUs), { ...as, body: { topic: 'other', subject: 'Isolation', message: 'From the other client' } }),
+    request: (c, as) =>
+      c.call('POST', v1(apiPaths.contactUs), { ...as, body: { topic: 'other', subject: 'Isolation', message: 'From the other client' } }),
   },
   [`POST ${v1(apiPaths.activate)}`]: {
-    request: (c, as) => c.call('POST', v1(apiPaths.activate), { ...as, body: { characteristics: { accountNumber: '0000000', lastName: 'Nobody' }, password: 'Isolation-2027?' } }),
+    request: (c, as) =>
+      c.call('POST', v1(apiPaths.activate), {
+        ...as,
+        body: { characteristics: { accountNumber: '0000000', lastName: 'Nobody' }, password: 'Isolation-2027?' },
+      }),
     attacks: async (c) => [
       {
         what: "a pending globex participant's details at acme",
@@ -199,49 +370,106 @@ const SAMPLES: Record<string, Sample> = {
         status: [400, 403, 404],
         reply: await c.call('POST', v1(apiPaths.activate), {
           at: 'acme',
-          body: { characteristics: { accountNumber: GLOBEX_PENDING.accountNumber, lastName: GLOBEX_PENDING.lastName }, password: 'Isolation-2027?', acceptedPrivacyNoticeVersion: 1 },
+          body: {
+            characteristics: { accountNumber: GLOBEX_PENDING.accountNumber, lastName: GLOBEX_PENDING.lastName },
+            password: 'Isolation-2027?',
+            acceptedPrivacyNoticeVersion: 1,
+          },
         }),
       },
     ],
   },
   [`POST ${v1(apiPaths.forgotUsername)}`]: {
     request: (c, as) => c.call('POST', v1(apiPaths.forgotUsername), { ...as, body: { emailAddress: 'nobody@example.com' } }),
-    attacks: async (c) => [{ what: "globex's address at acme (same reply, no mail)", at: 'acme', status: [200], reply: await c.call('POST', v1(apiPaths.forgotUsername), { at: 'acme', body: { emailAddress: 'demo@globex.example' } }) }],
+    attacks: async (c) => [
+      {
+        what: "globex's address at acme (same reply, no mail)",
+        at: 'acme',
+        status: [200],
+        reply: await c.call('POST', v1(apiPaths.forgotUsername), { at: 'acme', body: { emailAddress: 'demo@globex.example' } }),
+      },
+    ],
   },
   [`POST ${v1(apiPaths.forgotPassword)}`]: {
-    request: (c, as) => c.call('POST', v1(apiPaths.forgotPassword), { ...as, body: { emailAddress: 'nobody@example.com', userName: 'nobody' } }),
+    request: (c, as) =>
+      c.call('POST', v1(apiPaths.forgotPassword), { ...as, body: { emailAddress: 'nobody@example.com', userName: 'nobody' } }),
     attacks: async (c) => [
-      { what: "globex's username and address at acme (same reply, no mail)", at: 'acme', status: [200], reply: await c.call('POST', v1(apiPaths.forgotPassword), { at: 'acme', body: { emailAddress: 'demo@globex.example', userName: 'demo' } }) },
+      {
+        what: "globex's username and address at acme (same reply, no mail)",
+        at: 'acme',
+        status: [200],
+        reply: await c.call('POST', v1(apiPaths.forgotPassword), {
+          at: 'acme',
+          body: { emailAddress: 'demo@globex.example', userName: 'demo' },
+        }),
+      },
     ],
   },
   [`POST ${v1(apiPaths.savePassword)}`]: {
-    request: (c, as) => c.call('POST', v1(apiPaths.savePassword), { ...as, body: { passwordGuid: newResetToken(), password: 'Isolation-2027?' } }),
+    request: (c, as) =>
+      c.call('POST', v1(apiPaths.savePassword), { ...as, body: { passwordGuid: newResetToken(), password: 'Isolation-2027?' } }),
     attacks: async (c) => [
-      { what: "globex's reset link used at acme", at: 'acme', status: [400, 404, 410], reply: await c.call('POST', v1(apiPaths.savePassword), { at: 'acme', body: { passwordGuid: c.globexResetToken, password: 'Isolation-2027?' } }) },
+      {
+        what: "globex's reset link used at acme",
+        at: 'acme',
+        status: [400, 404, 410],
+        reply: await c.call('POST', v1(apiPaths.savePassword), {
+          at: 'acme',
+          body: { passwordGuid: c.globexResetToken, password: 'Isolation-2027?' },
+        }),
+      },
     ],
   },
   [`POST ${PARTNER_API_BASE}${partnerPaths.debits}`]: {
     request: (c, as) =>
       c.call('POST', `${PARTNER_API_BASE}${partnerPaths.debits}`, {
         at: as.at,
-        headers: { authorization: as.at === 'acme' ? basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET) : basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret) },
+        headers: {
+          authorization:
+            as.at === 'acme'
+              ? basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET)
+              : basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret),
+        },
         body: { orderId: `isolation-${randomUUID()}`, participantId: 'nobody', points: 1, description: 'Isolation' },
       }),
     attacks: async (c) => {
       // The participant an acme punch-out link names (its token's sub), debited through globex.
-      const link = (await c.call('GET', v1(apiPaths.catalogUrl('merchandise')), { at: 'acme', session: c.acmeSession })).json<{ catalogUrl: string }>().catalogUrl;
+      const link = (await c.call('GET', v1(apiPaths.catalogUrl('merchandise')), { at: 'acme', session: c.acmeSession })).json<{
+        catalogUrl: string;
+      }>().catalogUrl;
       const token = new URL(link).searchParams.get('token') ?? '';
       const { sub } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string };
       expect(sub).toBe(c.acmeDemoId);
-      const debit = (partner: string) => ({ at: 'globex' as const, headers: { authorization: partner }, body: { orderId: `isolation-${randomUUID()}`, participantId: sub, points: 5, description: 'Travel mug' } });
+      const debit = (partner: string) => ({
+        at: 'globex' as const,
+        headers: { authorization: partner },
+        body: { orderId: `isolation-${randomUUID()}`, participantId: sub, points: 5, description: 'Travel mug' },
+      });
       return [
-        { what: "acme's link, globex's partner", at: 'globex', status: [404], reply: await c.call('POST', `${PARTNER_API_BASE}${partnerPaths.debits}`, debit(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret))) },
-        { what: "acme's link, acme's partner at globex", at: 'globex', status: [401], reply: await c.call('POST', `${PARTNER_API_BASE}${partnerPaths.debits}`, debit(basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET))) },
+        {
+          what: "acme's link, globex's partner",
+          at: 'globex',
+          status: [404],
+          reply: await c.call('POST', `${PARTNER_API_BASE}${partnerPaths.debits}`, debit(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret))),
+        },
+        {
+          what: "acme's link, acme's partner at globex",
+          at: 'globex',
+          status: [401],
+          reply: await c.call(
+            'POST',
+            `${PARTNER_API_BASE}${partnerPaths.debits}`,
+            debit(basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET)),
+          ),
+        },
         {
           what: "globex's partner at acme",
           at: 'acme',
           status: [401],
-          reply: await c.call('POST', `${PARTNER_API_BASE}${partnerPaths.debits}`, { ...debit(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret)), at: 'acme' }),
+          reply: await c.call('POST', `${PARTNER_API_BASE}${partnerPaths.debits}`, {
+            ...debit(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret)),
+            at: 'acme',
+          }),
         },
       ];
     },
@@ -250,20 +478,42 @@ const SAMPLES: Record<string, Sample> = {
     request: (c, as) =>
       c.call('POST', `${PARTNER_API_BASE}${partnerPaths.punchout(randomUUID())}`, {
         at: as.at,
-        headers: { authorization: as.at === 'acme' ? basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET) : basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret) },
+        headers: {
+          authorization:
+            as.at === 'acme'
+              ? basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET)
+              : basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret),
+        },
         body: {},
       }),
     attacks: async (c) => {
       // An acme punch-out link (its token's jti), redeemed through globex.
-      const link = (await c.call('GET', v1(apiPaths.catalogUrl('merchandise')), { at: 'acme', session: c.acmeSession })).json<{ catalogUrl: string }>().catalogUrl;
+      const link = (await c.call('GET', v1(apiPaths.catalogUrl('merchandise')), { at: 'acme', session: c.acmeSession })).json<{
+        catalogUrl: string;
+      }>().catalogUrl;
       const token = new URL(link).searchParams.get('token') ?? '';
       const { jti } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti: string };
       const url = `${PARTNER_API_BASE}${partnerPaths.punchout(jti)}`;
       const as = (partner: string, at: Client) => ({ at, headers: { authorization: partner }, body: {} });
       return [
-        { what: "acme's link, globex's partner", at: 'globex', status: [404], reply: await c.call('POST', url, as(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret), 'globex')) },
-        { what: "acme's link, acme's partner at globex", at: 'globex', status: [401], reply: await c.call('POST', url, as(basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET), 'globex')) },
-        { what: "acme's link, globex's partner at acme", at: 'acme', status: [401], reply: await c.call('POST', url, as(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret), 'acme')) },
+        {
+          what: "acme's link, globex's partner",
+          at: 'globex',
+          status: [404],
+          reply: await c.call('POST', url, as(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret), 'globex')),
+        },
+        {
+          what: "acme's link, acme's partner at globex",
+          at: 'globex',
+          status: [401],
+          reply: await c.call('POST', url, as(basic(DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET), 'globex')),
+        },
+        {
+          what: "acme's link, globex's partner at acme",
+          at: 'acme',
+          status: [401],
+          reply: await c.call('POST', url, as(basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret), 'acme')),
+        },
       ];
     },
   },
@@ -287,40 +537,75 @@ describe.each(dialects)('two clients share nothing, on %s', (dialect) => {
     await insertOtsCodes(db, newOtsCodeRows('acme', [ACME_CODE], new Date()));
     await db
       .insertInto('catalog_partners')
-      .values({ id: GLOBEX_PARTNER.id, client_id: OTHER_CLIENT_ID, name: 'Globex shop', secret_hash: partnerSecretHash(GLOBEX_PARTNER.secret), created_at: now })
+      .values({
+        id: GLOBEX_PARTNER.id,
+        client_id: OTHER_CLIENT_ID,
+        name: 'Globex shop',
+        secret_hash: partnerSecretHash(GLOBEX_PARTNER.secret),
+        created_at: now,
+      })
       .execute();
     // Gina may redeem codes: a refusal then comes from the code's client, not from her settings.
     await db.updateTable('participants').set({ ots_enabled: 1 }).where('client_id', '=', OTHER_CLIENT_ID).execute();
     const [onlyId, pendingId] = [randomUUID(), randomUUID()];
-    const globexPerson = (id: string, p: { username: string; accountNumber: string; lastName: string }, status: 'active' | 'pending') => withSearchKeys({
-      id,
-      client_id: OTHER_CLIENT_ID,
-      username: p.username,
-      username_key: p.username,
-      email: `${p.username}@globex.example`,
-      first_name: 'Gaston',
-      last_name: p.lastName,
-      password_hash: '',
-      status,
-      locale: 'fr-FR',
-      account_number: p.accountNumber,
-      offers_merchandise: 0,
-      offers_experiences: 0,
-      ots_enabled: 1,
-      privacy_ack_version: 0,
-      balance: null,
-      created_at: now,
-    });
-    await db.insertInto('participants').values([globexPerson(onlyId, GLOBEX_ONLY, 'active'), globexPerson(pendingId, GLOBEX_PENDING, 'pending')]).execute();
-    await db.insertInto('participant_programs').values({ client_id: OTHER_CLIENT_ID, participant_id: onlyId, program_name: 'Globex Club Privé', position: 1 }).execute();
-    await db.transaction().execute((trx) =>
-      appendLedgerEntry(trx, { clientId: OTHER_CLIENT_ID, participantId: onlyId, occurredAt: now, description: GLOBEX_ONLY.entry, amount: 55, kind: 'award' }),
-    );
-    const gina = await db.selectFrom('participants').select('id').where('client_id', '=', OTHER_CLIENT_ID).where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const globexPerson = (id: string, p: { username: string; accountNumber: string; lastName: string }, status: 'active' | 'pending') =>
+      withSearchKeys({
+        id,
+        client_id: OTHER_CLIENT_ID,
+        username: p.username,
+        username_key: p.username,
+        email: `${p.username}@globex.example`,
+        first_name: 'Gaston',
+        last_name: p.lastName,
+        password_hash: '',
+        status,
+        locale: 'fr-FR',
+        account_number: p.accountNumber,
+        offers_merchandise: 0,
+        offers_experiences: 0,
+        ots_enabled: 1,
+        privacy_ack_version: 0,
+        balance: null,
+        created_at: now,
+      });
+    await db
+      .insertInto('participants')
+      .values([globexPerson(onlyId, GLOBEX_ONLY, 'active'), globexPerson(pendingId, GLOBEX_PENDING, 'pending')])
+      .execute();
+    await db
+      .insertInto('participant_programs')
+      .values({ client_id: OTHER_CLIENT_ID, participant_id: onlyId, program_name: 'Globex Club Privé', position: 1 })
+      .execute();
+    await db
+      .transaction()
+      .execute((trx) =>
+        appendLedgerEntry(trx, {
+          clientId: OTHER_CLIENT_ID,
+          participantId: onlyId,
+          occurredAt: now,
+          description: GLOBEX_ONLY.entry,
+          amount: 55,
+          kind: 'award',
+        }),
+      );
+    const gina = await db
+      .selectFrom('participants')
+      .select('id')
+      .where('client_id', '=', OTHER_CLIENT_ID)
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
     const globexResetToken = newResetToken();
     await db
       .insertInto('password_resets')
-      .values({ token_hash: hashResetToken(globexResetToken), client_id: OTHER_CLIENT_ID, participant_id: gina.id, created_at: now, expires_at: new Date(Date.now() + 3_600_000).toISOString(), used_at: null, voided_at: null })
+      .values({
+        token_hash: hashResetToken(globexResetToken),
+        client_id: OTHER_CLIENT_ID,
+        participant_id: gina.id,
+        created_at: now,
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+        used_at: null,
+        voided_at: null,
+      })
       .execute();
 
     const [dana, ginaUser] = await Promise.all([t.login('demo'), t.login('demo', OTHER_PASSWORD, OTHER_ORIGIN)]);
@@ -347,24 +632,32 @@ describe.each(dialects)('two clients share nothing, on %s', (dialect) => {
     // Each client's own words, from the database: what the other client's replies must never show.
     for (const client of ['acme', OTHER_CLIENT_ID] as const) {
       const key: Client = client === 'acme' ? 'acme' : 'globex';
-      const people = await db.selectFrom('participants').select(['first_name', 'last_name', 'email', 'account_number']).where('client_id', '=', client).execute();
+      const people = await db
+        .selectFrom('participants')
+        .select(['first_name', 'last_name', 'email', 'account_number'])
+        .where('client_id', '=', client)
+        .execute();
       const programs = await db.selectFrom('participant_programs').select('program_name').where('client_id', '=', client).execute();
       const entries = await db.selectFrom('ledger_entries').select('description').where('client_id', '=', client).limit(50).execute();
       const name = await db.selectFrom('clients').select('name').where('id', '=', client).executeTakeFirstOrThrow();
       markers[key] = [
         ...new Set([
           name.name,
-        ...people.flatMap((p) => [`${p.first_name} ${p.last_name}`, p.email, p.account_number]),
-        ...programs.map((p) => p.program_name),
+          ...people.flatMap((p) => [`${p.first_name} ${p.last_name}`, p.email, p.account_number]),
+          ...programs.map((p) => p.program_name),
           ...entries.map((e) => e.description),
         ]),
       ].filter((text): text is string => typeof text === 'string' && text.length >= 5);
     }
     markers.globex.push('Bienvenue chez Globex', 'étoile');
 
-    const document = (await t.app.inject({ method: 'GET', url: API_DOCUMENT_PATH })).json<{ paths: Record<string, Record<string, DocumentOperation>> }>();
+    const document = (await t.app.inject({ method: 'GET', url: API_DOCUMENT_PATH })).json<{
+      paths: Record<string, Record<string, DocumentOperation>>;
+    }>();
     operations = new Map(
-      Object.entries(document.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation] as const)),
+      Object.entries(document.paths).flatMap(([path, byMethod]) =>
+        Object.entries(byMethod).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation] as const),
+      ),
     );
   });
   afterAll(() => t.close());
@@ -378,7 +671,12 @@ describe.each(dialects)('two clients share nothing, on %s', (dialect) => {
     const other: Record<Client, Client> = { acme: 'globex', globex: 'acme' };
     const problems: string[] = [];
     const leaks = (reply: LightMyRequestResponse, at: Client) => markers[other[at]].filter((marker) => reply.body.includes(marker));
-    const balancesBefore = await t.database.db.selectFrom('participants').select(['client_id', 'username', 'balance']).orderBy('client_id').orderBy('username').execute();
+    const balancesBefore = await t.database.db
+      .selectFrom('participants')
+      .select(['client_id', 'username', 'balance'])
+      .orderBy('client_id')
+      .orderBy('username')
+      .execute();
 
     for (const [name, sample] of Object.entries(SAMPLES)) {
       const security = operations.get(name)?.security ?? [];
@@ -387,20 +685,31 @@ describe.each(dialects)('two clients share nothing, on %s', (dialect) => {
 
       // The document's security holds: a mandatory session is asked for.
       const anonymous = await sample.request(ctx, { at: 'acme' });
-      if (sessionMandatory !== (anonymous.statusCode === 401)) problems.push(`${name} without a session: ${anonymous.statusCode}, the document says the session is ${sessionMandatory ? '' : 'not '}required`);
+      if (sessionMandatory !== (anonymous.statusCode === 401))
+        problems.push(
+          `${name} without a session: ${anonymous.statusCode}, the document says the session is ${sessionMandatory ? '' : 'not '}required`,
+        );
 
       // The other client's session on this client's origin is no session here, both ways.
       if (usesSession) {
-        for (const [at, session] of [['acme', ctx.globexSession], ['globex', ctx.acmeSession]] as const) {
+        for (const [at, session] of [
+          ['acme', ctx.globexSession],
+          ['globex', ctx.acmeSession],
+        ] as const) {
           const crossed = await sample.request(ctx, { at, session });
-          if (crossed.statusCode !== 401) problems.push(`${name} with ${other[at]}'s session at ${at}: ${crossed.statusCode}, expected 401`);
+          if (crossed.statusCode !== 401)
+            problems.push(`${name} with ${other[at]}'s session at ${at}: ${crossed.statusCode}, expected 401`);
           const leaked = leaks(crossed, at);
           if (leaked.length > 0) problems.push(`${name} with ${other[at]}'s session at ${at} shows ${leaked.join(', ')}`);
         }
-      } else if (!sample.attacks) problems.push(`${name} takes no session: its row needs attacks with the other client's username, code or link`);
+      } else if (!sample.attacks)
+        problems.push(`${name} takes no session: its row needs attacks with the other client's username, code or link`);
 
       for (const attack of (await sample.attacks?.(ctx)) ?? []) {
-        if (!attack.status.includes(attack.reply.statusCode)) problems.push(`${name}, ${attack.what}: ${attack.reply.statusCode} (${attack.reply.body.slice(0, 120)}), expected ${attack.status.join(' or ')}`);
+        if (!attack.status.includes(attack.reply.statusCode))
+          problems.push(
+            `${name}, ${attack.what}: ${attack.reply.statusCode} (${attack.reply.body.slice(0, 120)}), expected ${attack.status.join(' or ')}`,
+          );
         const leaked = leaks(attack.reply, attack.at);
         if (leaked.length > 0) problems.push(`${name}, ${attack.what}: the reply shows ${leaked.join(', ')}`);
       }
@@ -409,11 +718,19 @@ describe.each(dialects)('two clients share nothing, on %s', (dialect) => {
 
     // Nothing moved: no points (refused debits and codes), no mail to the other client's people, no reset used.
     const db = t.database.db;
-    expect(await db.selectFrom('participants').select(['client_id', 'username', 'balance']).orderBy('client_id').orderBy('username').execute()).toEqual(balancesBefore);
+    expect(
+      await db.selectFrom('participants').select(['client_id', 'username', 'balance']).orderBy('client_id').orderBy('username').execute(),
+    ).toEqual(balancesBefore);
     expect(await db.selectFrom('mail_outbox').select('to_address').where('to_address', 'like', '%globex.example').execute()).toEqual([]);
-    expect(await db.selectFrom('password_resets').select(['used_at']).where('client_id', '=', OTHER_CLIENT_ID).execute()).toEqual([{ used_at: null }]);
-    expect(await db.selectFrom('participants').select('status').where('username', '=', GLOBEX_PENDING.username).executeTakeFirstOrThrow()).toEqual({ status: 'pending' });
-    expect(await db.selectFrom('ots_codes').select(['status', 'redeemed_by']).where('code_hint', '=', ACME_CODE.code.slice(-4)).execute()).toEqual([{ status: 'unused', redeemed_by: null }]);
+    expect(await db.selectFrom('password_resets').select(['used_at']).where('client_id', '=', OTHER_CLIENT_ID).execute()).toEqual([
+      { used_at: null },
+    ]);
+    expect(
+      await db.selectFrom('participants').select('status').where('username', '=', GLOBEX_PENDING.username).executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'pending' });
+    expect(
+      await db.selectFrom('ots_codes').select(['status', 'redeemed_by']).where('code_hint', '=', ACME_CODE.code.slice(-4)).execute(),
+    ).toEqual([{ status: 'unused', redeemed_by: null }]);
     expect(await db.selectFrom('catalog_punchouts').select('jti').where('redeemed_at', 'is not', null).execute()).toEqual([]);
     await expectLedgerMatchesBalances(db);
   });

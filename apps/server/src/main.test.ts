@@ -21,7 +21,11 @@ describe('the server process', () => {
   it('creates, migrates and seeds a new SQLite file, and an acknowledged sign-in survives a crash', async () => {
     const dbPath = join(dir, 'crash.db');
     const first = await startServer(`file:${dbPath}`);
-    const login = await fetch(`${first.base}/api/v1.0/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }) });
+    const login = await fetch(`${first.base}/api/v1.0/login`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }),
+    });
     expect(login.status).toBe(200);
     const { sessionId } = (await login.json()) as UserData;
     // Killed without warning: nothing gets to flush or close.
@@ -86,7 +90,11 @@ describe('the server process', () => {
         const seed = spawn(process.execPath, [CLI, 'seed-demo'], { env: { ...process.env, DATABASE_URL: database.url }, stdio: 'ignore' });
         expect(await exited(seed)).toBe(0);
 
-        const login = await fetch(`${base}/api/v1.0/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }) });
+        const login = await fetch(`${base}/api/v1.0/login`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }),
+        });
         expect(login.status).toBe(200);
         expect(((await login.json()) as UserData).accountBalance).toBe(12500);
         const done = exited(child);

@@ -51,7 +51,11 @@ async function main(): Promise<void> {
   const where = config.database.dialect === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL';
   app.log.info(`Rewards portal at ${address.replace('127.0.0.1', 'localhost')} on ${where}`);
   app.log.info(`Staff console at ${config.console.origin}/console/`);
-  app.log.info(config.mail.smtpUrl ? 'Mail goes out over SMTP_URL' : `No SMTP_URL: mails are written to ${config.mail.outboxDir} (npm run rewards -- outbox)`);
+  app.log.info(
+    config.mail.smtpUrl
+      ? 'Mail goes out over SMTP_URL'
+      : `No SMTP_URL: mails are written to ${config.mail.outboxDir} (npm run rewards -- outbox)`,
+  );
 }
 
 main().catch((error: unknown) => {

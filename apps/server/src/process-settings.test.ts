@@ -32,36 +32,47 @@ describe('the server process as npm start runs it', () => {
     expect(pkg.scripts.start).toBe('node scripts/start.ts');
   });
 
-  it('builds the server if needed, then becomes it: the compiled bundle with the process settings, in the same process', { timeout: 120_000 }, async () => {
-    const port = await freePort();
-    // No web app here (WEB_DIST empty): the web build is another test's business.
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.ts')], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${join(dir, 'start.db')}`, WEB_DIST: '', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const done = exited(child);
-    try {
-      const base = `http://127.0.0.1:${port}`;
-      await healthy(base, child, () => output);
+  it(
+    'builds the server if needed, then becomes it: the compiled bundle with the process settings, in the same process',
+    { timeout: 120_000 },
+    async () => {
+      const port = await freePort();
+      // No web app here (WEB_DIST empty): the web build is another test's business.
+      const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.ts')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_URL: `file:${join(dir, 'start.db')}`,
+          WEB_DIST: '',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const done = exited(child);
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        await healthy(base, child, () => output);
 
-      const [node, ...args] = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(node).toBe(process.execPath);
-      expect(args).toEqual([...SERVER_NODE_FLAGS, join(ROOT, 'apps', 'server', 'dist', 'main.js')]);
-      const environment = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
-      for (const [name, value] of Object.entries(SERVER_ENV)) expect(environment).toContain(`${name}=${value}`);
+        const [node, ...args] = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+        expect(node).toBe(process.execPath);
+        expect(args).toEqual([...SERVER_NODE_FLAGS, join(ROOT, 'apps', 'server', 'dist', 'main.js')]);
+        const environment = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+        for (const [name, value] of Object.entries(SERVER_ENV)) expect(environment).toContain(`${name}=${value}`);
 
-      // Files read beside the sources are still found from the bundle: the translations.
-      const bundle = await fetch(`${base}/api/v1.0/viewConfig/bundle/fr-FR`, { headers: { 'client-id': 'http://localhost:3000' } });
-      expect(bundle.status).toBe(200);
-      const { bundleList } = (await bundle.json()) as { bundleList: Record<string, { properties: Record<string, string> }> };
-      expect(Object.values(bundleList).some((b) => b.properties['login.submit'] === 'Se connecter')).toBe(true);
-    } finally {
-      child.kill('SIGTERM');
-    }
-    expect(await done).toBe(0);
-  });
+        // Files read beside the sources are still found from the bundle: the translations.
+        const bundle = await fetch(`${base}/api/v1.0/viewConfig/bundle/fr-FR`, { headers: { 'client-id': 'http://localhost:3000' } });
+        expect(bundle.status).toBe(200);
+        const { bundleList } = (await bundle.json()) as { bundleList: Record<string, { properties: Record<string, string> }> };
+        expect(Object.values(bundleList).some((b) => b.properties['login.submit'] === 'Se connecter')).toBe(true);
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await done).toBe(0);
+    },
+  );
 });

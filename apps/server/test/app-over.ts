@@ -17,7 +17,11 @@ export interface AppOver {
   app: FastifyInstance;
   config: Config;
   /** A call to /api/v1.0 as the portal makes it: JSON, the site origin in client-id, the session if given. */
-  api(method: HTTPMethods, path: string, options?: { body?: unknown; rawBody?: string; session?: string; origin?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  api(
+    method: HTTPMethods,
+    path: string,
+    options?: { body?: unknown; rawBody?: string; session?: string; origin?: string; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   login(username: string, password?: string, origin?: string): Promise<UserData>;
   close(): Promise<void>;
 }

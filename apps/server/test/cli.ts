@@ -17,7 +17,11 @@ export function databaseUrlOf(database: TestDatabase): string {
 }
 
 /** Runs `rewards <args>` against a database in its own process; never throws on a non-zero exit. */
-export function runRewards(database: TestDatabase | string, args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliRun> {
+export function runRewards(
+  database: TestDatabase | string,
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliRun> {
   const databaseUrl = typeof database === 'string' ? database : databaseUrlOf(database);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [REWARDS_CLI, ...args], {
@@ -35,7 +39,11 @@ export function runRewards(database: TestDatabase | string, args: string[], opti
 }
 
 /** `--json` output of a run that must succeed. */
-export async function rewardsJson<T>(database: TestDatabase | string, args: string[], options?: { env?: Record<string, string> }): Promise<T> {
+export async function rewardsJson<T>(
+  database: TestDatabase | string,
+  args: string[],
+  options?: { env?: Record<string, string> },
+): Promise<T> {
   const run = await runRewards(database, [...args, '--json'], options);
   if (run.code !== 0) throw new Error(`rewards ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
   return JSON.parse(run.stdout) as T;

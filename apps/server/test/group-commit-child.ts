@@ -17,7 +17,10 @@ async function worker(): Promise<void> {
   for (;;) {
     const id = next++;
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto('acks').values({ id, note: `ack ${id}` }).execute();
+      await trx
+        .insertInto('acks')
+        .values({ id, note: `ack ${id}` })
+        .execute();
     });
     process.stdout.write(`${id}\n`);
   }

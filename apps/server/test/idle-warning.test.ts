@@ -48,7 +48,10 @@ describe.each(dialects)('the idle warning’s server side on %s', (dialect) => {
 
   it('answers the keep-alive of an expired session with 401, the web’s timeout path', async () => {
     const { sessionId } = await t.login('newbie');
-    await t.database.db.updateTable('sessions').set({ idle_expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await t.database.db
+      .updateTable('sessions')
+      .set({ idle_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect((await t.api('GET', '/user', { session: sessionId })).statusCode).toBe(401);
   });
 });

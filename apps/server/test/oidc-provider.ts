@@ -137,7 +137,11 @@ type PageStep = { stop: true } | { submit: URL; body?: string };
  * without a body is a GET), and returns
  * where the browser leaves the provider (or the page `onPage` stopped on), with whether it stopped.
  */
-async function walkProvider(start: string, jar: CookieJar, onPage: (page: string, action: URL) => PageStep): Promise<{ url: URL; stopped: boolean }> {
+async function walkProvider(
+  start: string,
+  jar: CookieJar,
+  onPage: (page: string, action: URL) => PageStep,
+): Promise<{ url: URL; stopped: boolean }> {
   const providerOrigin = new URL(start).origin;
   let url = new URL(start);
   let body: string | undefined;
@@ -173,7 +177,11 @@ async function walkProvider(start: string, jar: CookieJar, onPage: (page: string
  * the browser to (the portal's callback with code and state, or with an error). Pass a `jar` to
  * keep the provider's session for a later signOutAtProvider.
  */
-export async function signInAtProvider(authorizationUrl: string, login: string, options: { cancel?: boolean; jar?: CookieJar } = {}): Promise<URL> {
+export async function signInAtProvider(
+  authorizationUrl: string,
+  login: string,
+  options: { cancel?: boolean; jar?: CookieJar } = {},
+): Promise<URL> {
   const walked = await walkProvider(authorizationUrl, options.jar ?? new CookieJar(), (_page, submit) => {
     // The development login page's "[ Cancel ]" link: the interaction's abort address, opened.
     if (options.cancel) return { submit: new URL(`${submit.pathname.replace(/\/$/, '')}/abort`, submit) };

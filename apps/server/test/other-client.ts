@@ -27,16 +27,33 @@ export async function seedOtherClient(db: Db): Promise<void> {
       site_name: 'Globex',
       site_url: 'https://globex.example',
       portal_url: 'https://rewards.globex.example',
-      password_rules: JSON.stringify({ minLength: 8, maxLength: 64, requireUpper: false, requireLower: true, requireDigit: true, requireSymbol: false, notUsername: true }),
+      password_rules: JSON.stringify({
+        minLength: 8,
+        maxLength: 64,
+        requireUpper: false,
+        requireLower: true,
+        requireDigit: true,
+        requireSymbol: false,
+        notUsername: true,
+      }),
       activation_fields: '[]',
       countries: '[]',
       created_at: now,
     })
     .execute();
   await db.insertInto('client_hosts').values({ hostname: 'rewards.globex.example', client_id: OTHER_CLIENT_ID }).execute();
-  await db.insertInto('client_locales').values({ client_id: OTHER_CLIENT_ID, code: 'fr-FR', dir: 'ltr', name: 'Français', position: 1 }).execute();
-  await db.insertInto('media_labels').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', forms: JSON.stringify({ one: 'étoile', other: 'étoiles' }) }).execute();
-  await db.insertInto('translations').values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', key: 'login.title', text: 'Bienvenue chez Globex' }).execute();
+  await db
+    .insertInto('client_locales')
+    .values({ client_id: OTHER_CLIENT_ID, code: 'fr-FR', dir: 'ltr', name: 'Français', position: 1 })
+    .execute();
+  await db
+    .insertInto('media_labels')
+    .values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', forms: JSON.stringify({ one: 'étoile', other: 'étoiles' }) })
+    .execute();
+  await db
+    .insertInto('translations')
+    .values({ client_id: OTHER_CLIENT_ID, locale: 'fr-FR', key: 'login.title', text: 'Bienvenue chez Globex' })
+    .execute();
   const participantId = randomUUID();
   await db
     .insertInto('participants')
@@ -63,7 +80,16 @@ export async function seedOtherClient(db: Db): Promise<void> {
     )
     .execute();
   // Gina's 77 points are a real ledger entry, so the ledger invariant holds for both clients.
-  await db.transaction().execute((trx) =>
-    appendLedgerEntry(trx, { clientId: OTHER_CLIENT_ID, participantId, occurredAt: now, description: 'Bonus de bienvenue', amount: 77, kind: 'award' }),
-  );
+  await db
+    .transaction()
+    .execute((trx) =>
+      appendLedgerEntry(trx, {
+        clientId: OTHER_CLIENT_ID,
+        participantId,
+        occurredAt: now,
+        description: 'Bonus de bienvenue',
+        amount: 77,
+        kind: 'award',
+      }),
+    );
 }

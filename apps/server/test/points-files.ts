@@ -43,7 +43,11 @@ export async function addGeneratedParticipants(db: Db, clientId: string, count: 
         }),
       );
     }
-    await db.insertInto('participants').values(rows).onConflict((oc) => oc.doNothing()).execute();
+    await db
+      .insertInto('participants')
+      .values(rows)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 }
 

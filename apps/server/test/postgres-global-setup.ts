@@ -8,7 +8,10 @@ import { startThrowawayPostgres } from '../../../scripts/lib/postgres.ts';
 export type Dialect = 'sqlite' | 'postgres';
 
 export function parseDialects(value = process.env.DIALECTS ?? 'sqlite,postgres'): Dialect[] {
-  const dialects = value.split(',').map((d) => d.trim()).filter(Boolean);
+  const dialects = value
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   for (const d of dialects) {
     if (d !== 'sqlite' && d !== 'postgres') throw new Error(`DIALECTS: unknown dialect "${d}" (use sqlite,postgres)`);
   }

@@ -53,7 +53,10 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
         }
         if (ended) finish(() => reject(new Error(`the server's log ended without the line:\n${lines.join('\n')}`)));
       };
-      const timer = setTimeout(() => finish(() => reject(new Error(`no such log line within ${timeoutMs} ms:\n${lines.join('\n')}`))), timeoutMs);
+      const timer = setTimeout(
+        () => finish(() => reject(new Error(`no such log line within ${timeoutMs} ms:\n${lines.join('\n')}`))),
+        timeoutMs,
+      );
       const finish = (settle: () => void) => {
         clearTimeout(timer);
         waiters.delete(check);

@@ -1,7 +1,16 @@
 // axe finds nothing serious, and sign-in works with the keyboard alone.
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { acknowledgeCookieNotice, expectNoSeriousA11yViolations, expectPath, expectVisible, loginForm, signIn, test, DEMO_PASSWORD } from './harness/browser.ts';
+import {
+  acknowledgeCookieNotice,
+  expectNoSeriousA11yViolations,
+  expectPath,
+  expectVisible,
+  loginForm,
+  signIn,
+  test,
+  DEMO_PASSWORD,
+} from './harness/browser.ts';
 
 test('the login page has no serious accessibility violation', async ({ page }) => {
   await page.goto('/login');

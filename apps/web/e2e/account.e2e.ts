@@ -29,7 +29,6 @@ function newPage(): Promise<Page> {
   return openPageOn(browser, server.baseUrl);
 }
 
-
 /** The newest mail of a template to an address, waiting a little for it to be written. */
 async function latestMail(to: string, template: string): Promise<OutboxMail> {
   const deadline = Date.now() + 15_000;
@@ -37,7 +36,8 @@ async function latestMail(to: string, template: string): Promise<OutboxMail> {
     const mails = JSON.parse(await rewardsCli(server.databaseUrl, ['outbox', '--json'])) as OutboxMail[];
     const mail = mails.find((m) => m.to === to && m.template === template);
     if (mail) return mail;
-    if (Date.now() > deadline) throw new Error(`No ${template} mail to ${to} in the outbox: ${mails.map((m) => `${m.template}→${m.to}`).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`No ${template} mail to ${to} in the outbox: ${mails.map((m) => `${m.template}→${m.to}`).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }

@@ -54,9 +54,9 @@ test('Farah, imported with her date of birth, activates on the Arabic page after
   // What the operator set: the account number and the date of birth, in Arabic, nothing else.
   const birth = page.getByRole('group', { name: 'تاريخ الميلاد' });
   await expectVisible(birth);
-  await expect.poll(() => page.locator('main fieldset').first().locator('label, legend').allTextContents()).toEqual(
-    expect.arrayContaining(['رقم الحساب', 'تاريخ الميلاد', 'اليوم', 'الشهر', 'السنة']),
-  );
+  await expect
+    .poll(() => page.locator('main fieldset').first().locator('label, legend').allTextContents())
+    .toEqual(expect.arrayContaining(['رقم الحساب', 'تاريخ الميلاد', 'اليوم', 'الشهر', 'السنة']));
   expect(await page.getByLabel('اسم العائلة').count()).toBe(0);
   expect(await page.locator('main form').innerText()).not.toMatch(/[A-Za-z]{3,}/);
 

@@ -21,7 +21,8 @@ async function enterDate(page: Page, name: 'From' | 'To', iso: string): Promise<
 
 const bodyRows = (page: Page) => page.getByRole('dialog').locator('tbody tr');
 const summary = (page: Page) => page.getByRole('dialog').locator('.activity__summary');
-const totalOf = async (page: Page) => Number((/of ([\d,]+) entries/.exec((await summary(page).textContent()) ?? '')?.[1] ?? '').replaceAll(',', ''));
+const totalOf = async (page: Page) =>
+  Number((/of ([\d,]+) entries/.exec((await summary(page).textContent()) ?? '')?.[1] ?? '').replaceAll(',', ''));
 
 test('Dana sorts, filters, pages and downloads her history', async ({ page }) => {
   await signIn(page);
@@ -39,7 +40,8 @@ test('Dana sorts, filters, pages and downloads her history', async ({ page }) =>
   // Amounts, largest first, then smallest first.
   await dialog.getByRole('button', { name: /^Points/ }).click();
   await expect.poll(() => dialog.getByRole('columnheader', { name: /^Points/ }).getAttribute('aria-sort')).toBe('descending');
-  const amounts = async () => (await bodyRows(page).locator('td:nth-child(3)').allTextContents()).map((text) => Number(text.replace(/[^\d-]/g, '')));
+  const amounts = async () =>
+    (await bodyRows(page).locator('td:nth-child(3)').allTextContents()).map((text) => Number(text.replace(/[^\d-]/g, '')));
   const descending = await amounts();
   expect(descending).toEqual([...descending].sort((a, b) => b - a));
   await dialog.getByRole('button', { name: /^Points/ }).click();
@@ -55,7 +57,9 @@ test('Dana sorts, filters, pages and downloads her history', async ({ page }) =>
   const inRange = await totalOf(page);
   expect(inRange).toBeGreaterThan(0);
   expect(inRange).toBeLessThan(total);
-  const dates = await bodyRows(page).locator('time').evaluateAll((times) => times.map((t) => Date.parse(t.getAttribute('datetime') ?? '')));
+  const dates = await bodyRows(page)
+    .locator('time')
+    .evaluateAll((times) => times.map((t) => Date.parse(t.getAttribute('datetime') ?? '')));
   const start = new Date(`${localDay(100)}T00:00:00`).getTime();
   const end = new Date(`${localDay(30)}T23:59:59.999`).getTime();
   for (const date of dates) expect(date >= start && date <= end, new Date(date).toISOString()).toBe(true);
@@ -77,7 +81,10 @@ test('Dana sorts, filters, pages and downloads her history', async ({ page }) =>
 test("Bea's 10,000 entries sort and page", async ({ page }) => {
   await signIn(page, 'bigspender');
   await acknowledgeCookieNotice(page);
-  await page.getByRole('banner').getByRole('link', { name: /Acme Points/ }).click();
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: /Acme Points/ })
+    .click();
   await expectPath(page, '/activity-history');
   const dialog = page.getByRole('dialog');
   await expectVisible(dialog.getByText('Showing 1–15 of 10,000 entries'));

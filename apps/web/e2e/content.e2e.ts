@@ -1,12 +1,5 @@
 // Content pages (rules, FAQs, privacy texts) and the contact form, in a real browser on the demo data.
-import {
-  acknowledgeCookieNotice,
-  expectNoSeriousA11yViolations,
-  expectPath,
-  expectVisible,
-  signIn,
-  test,
-} from './harness/browser.ts';
+import { acknowledgeCookieNotice, expectNoSeriousA11yViolations, expectPath, expectVisible, signIn, test } from './harness/browser.ts';
 import { expect } from 'vitest';
 
 test('demo reads the rules of both her programs', async ({ page }) => {

@@ -3,7 +3,15 @@
 // activation.e2e.ts's (a client that really asks for it).
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { acknowledgeCookieNotice, chooseLanguage, expectNoSeriousA11yViolations, expectPath, expectVisible, signIn, test } from './harness/browser.ts';
+import {
+  acknowledgeCookieNotice,
+  chooseLanguage,
+  expectNoSeriousA11yViolations,
+  expectPath,
+  expectVisible,
+  signIn,
+  test,
+} from './harness/browser.ts';
 
 const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';
 const indic = (digits: string) => digits.replace(/\d/g, (d) => ARABIC_INDIC[Number(d)] ?? d);

@@ -36,8 +36,6 @@ async function signedInWithClock(username: string): Promise<Page> {
   return page;
 }
 
-
-
 /** The participant's live sessions, newest first. */
 function sessionsOf(username: string) {
   return database
@@ -146,7 +144,9 @@ describe('the production build', () => {
     await page.getByRole('banner').getByRole('link', { name: '[[header.profile]]' }).click();
     await expectVisible(page.getByRole('dialog'));
     await page.goto('/home?pseudo=0');
-    await expectVisible(page.getByRole('link', { name: /sign out|تسجيل الخروج/i }).or(page.getByRole('button', { name: /sign out|تسجيل الخروج/i })));
+    await expectVisible(
+      page.getByRole('link', { name: /sign out|تسجيل الخروج/i }).or(page.getByRole('button', { name: /sign out|تسجيل الخروج/i })),
+    );
     await context.close();
   });
 });

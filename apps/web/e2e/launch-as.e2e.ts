@@ -8,12 +8,22 @@ import { rewardsCli as runCli } from './harness/server.ts';
 /** What the operator types; the portal's address is the test server's (127.0.0.1 is a demo host). */
 async function launchLink(): Promise<string> {
   const out = await runCli(inject('databaseUrl'), [
-    'launch-as', 'demo', '--client', 'acme', '--admin', 'e2e-support', '--reason', 'ticket E2E-9', '--base-url', inject('baseUrl'), '--json',
+    'launch-as',
+    'demo',
+    '--client',
+    'acme',
+    '--admin',
+    'e2e-support',
+    '--reason',
+    'ticket E2E-9',
+    '--base-url',
+    inject('baseUrl'),
+    '--json',
   ]);
   return (JSON.parse(out) as { url: string }).url;
 }
 
-test('support opens Dana\'s portal from the printed link once, and cannot spend for her', async ({ page, browser }) => {
+test("support opens Dana's portal from the printed link once, and cannot spend for her", async ({ page, browser }) => {
   const url = await launchLink();
   expect(url).toMatch(new RegExp(`^${inject('baseUrl')}/launch-as\\?token=[A-Za-z0-9_-]{43}$`));
 
@@ -27,7 +37,9 @@ test('support opens Dana\'s portal from the printed link once, and cannot spend 
   await expectVisible(banner.getByRole('button', { name: 'End this session' }));
   const userBar = page.getByRole('navigation', { name: 'Your account' });
   await expectVisible(userBar.getByText('Launched as'));
-  const barColours = await page.locator('.header__user').evaluate((el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color]);
+  const barColours = await page
+    .locator('.header__user')
+    .evaluate((el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color]);
   expect(barColours).toEqual(['rgb(28, 31, 38)', 'rgb(247, 144, 9)']);
   // No cookie notice for the administrator: the consent is Dana's.
   expect(await page.getByRole('region', { name: 'Cookies and privacy' }).count()).toBe(0);
@@ -53,11 +65,15 @@ test('support opens Dana\'s portal from the printed link once, and cannot spend 
   expect(status).toBe(403);
 
   // What support opened is in the audit log, the refused redeem included.
-  const audit = JSON.parse(await runCli(inject('databaseUrl'), ['audit', '--client', 'acme', '--action', 'launch-as.open', '--limit', '50', '--json'])) as Array<{
+  const audit = JSON.parse(
+    await runCli(inject('databaseUrl'), ['audit', '--client', 'acme', '--action', 'launch-as.open', '--limit', '50', '--json']),
+  ) as Array<{
     actor: string;
     details: { method: string; route: string; status: number };
   }>;
-  expect(audit.filter((e) => e.actor === 'e2e-support').map((e) => `${e.details.method} ${e.details.route} ${e.details.status}`)).toContain('POST /api/v1.0/ots/redeem 403');
+  expect(audit.filter((e) => e.actor === 'e2e-support').map((e) => `${e.details.method} ${e.details.route} ${e.details.status}`)).toContain(
+    'POST /api/v1.0/ots/redeem 403',
+  );
 
   // The same link in another browser: refused, nothing opened.
   const other = await browser.newContext({ baseURL: inject('baseUrl'), locale: 'en-US', reducedMotion: 'reduce' });

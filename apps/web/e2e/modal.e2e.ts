@@ -19,7 +19,10 @@ test('the FAQs open over home and close back to home', async ({ page }) => {
 
 test('the profile opened from the user bar goes back to home with the browser', async ({ page }) => {
   await signIn(page);
-  await page.getByRole('banner').getByRole('link', { name: /profile/i }).click();
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: /profile/i })
+    .click();
   await expectPath(page, '/profile');
   await expectVisible(page.getByRole('dialog'));
 

@@ -18,7 +18,10 @@ test('a newcomer signs in, sees 12,500 Acme Points, opens the history and signs 
   await expectVisible(main.getByText(/Acme Points/));
   await expectVisible(page.getByText('Dana Demo'));
 
-  await main.getByRole('link', { name: /12,500/ }).first().click();
+  await main
+    .getByRole('link', { name: /12,500/ })
+    .first()
+    .click();
   await expectPath(page, '/activity-history');
   // The history is a modal over home: close it to reach the user bar again.
   await page.getByRole('dialog').getByRole('button', { name: /close/i }).click();

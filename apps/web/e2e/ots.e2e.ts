@@ -18,7 +18,12 @@ async function undoRedeem(): Promise<void> {
   const db = createDatabase(databaseConfigFromUrl(inject('databaseUrl')));
   try {
     await db.transaction().execute(async (trx) => {
-      const demo = await trx.selectFrom('participants').select('id').where('client_id', '=', 'acme').where('username_key', '=', 'demo').executeTakeFirstOrThrow();
+      const demo = await trx
+        .selectFrom('participants')
+        .select('id')
+        .where('client_id', '=', 'acme')
+        .where('username_key', '=', 'demo')
+        .executeTakeFirstOrThrow();
       const code = await trx
         .selectFrom('ots_codes')
         .select(['id', 'value', 'status'])
@@ -28,8 +33,16 @@ async function undoRedeem(): Promise<void> {
       await trx.deleteFrom('attempt_limits').where('client_id', '=', 'acme').where('subject', '=', `ots:${demo.id}`).execute();
       if (code.status !== 'redeemed') return;
       await trx.deleteFrom('ledger_entries').where('client_id', '=', 'acme').where('reference', '=', `ots:${code.id}`).execute();
-      await trx.updateTable('participants').set({ balance: sql<number>`balance - ${code.value}` }).where('id', '=', demo.id).execute();
-      await trx.updateTable('ots_codes').set({ status: 'unused', redeemed_by: null, redeemed_at: null }).where('id', '=', code.id).execute();
+      await trx
+        .updateTable('participants')
+        .set({ balance: sql<number>`balance - ${code.value}` })
+        .where('id', '=', demo.id)
+        .execute();
+      await trx
+        .updateTable('ots_codes')
+        .set({ status: 'unused', redeemed_by: null, redeemed_at: null })
+        .where('id', '=', code.id)
+        .execute();
     });
   } finally {
     await db.destroy();

@@ -17,7 +17,10 @@ const USERNAME = 'newbie';
 const NEW_PASSWORD = 'Garden-Path-42';
 
 async function openProfile(page: Page) {
-  await page.getByRole('banner').getByRole('link', { name: /profile|profil|الملف/i }).click();
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: /profile|profil|الملف/i })
+    .click();
   await expectPath(page, '/profile');
   const dialog = page.getByRole('dialog');
   await expectVisible(dialog.getByRole('heading', { level: 1 }));
@@ -100,7 +103,12 @@ test('a participant switches the portal to French in the profile, and back', asy
 
     // Saved on the account: a new sign-in comes back in French.
     await dialog.getByRole('button', { name: /fermer|close/i }).click();
-    await page.getByRole('banner').getByRole('button', { name: 'Se déconnecter' }).or(page.getByRole('banner').getByRole('link', { name: 'Se déconnecter' })).first().click();
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: 'Se déconnecter' })
+      .or(page.getByRole('banner').getByRole('link', { name: 'Se déconnecter' }))
+      .first()
+      .click();
     await expectPath(page, '/login');
     await signIn(page, USERNAME);
     await page.waitForFunction(() => document.documentElement.lang === 'fr-FR');

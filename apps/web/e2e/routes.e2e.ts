@@ -35,11 +35,14 @@ describe('an anonymous visitor', () => {
   });
 
   // /sso-authenticated and /sso-logout pass through (single sign-on, sso.e2e.ts): not pages to stay on.
-  test.for(anonymousOnly.filter((p) => !['/login', '/sso-logout', '/sso-authenticated'].includes(p)))('may open %s', async (path, { page }) => {
-    await page.goto(path);
-    await expectVisible(page.getByRole('heading', { level: 1 }));
-    expect(new URL(page.url()).pathname).toBe(path);
-  });
+  test.for(anonymousOnly.filter((p) => !['/login', '/sso-logout', '/sso-authenticated'].includes(p)))(
+    'may open %s',
+    async (path, { page }) => {
+      await page.goto(path);
+      await expectVisible(page.getByRole('heading', { level: 1 }));
+      expect(new URL(page.url()).pathname).toBe(path);
+    },
+  );
 
   test('on /sso-authenticated without a session id is sent to /login, told so (spec section 4)', async ({ page }) => {
     await page.goto('/sso-authenticated');

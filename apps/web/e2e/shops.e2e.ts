@@ -1,7 +1,15 @@
 // Shops: the home tiles, the header's redeem menu, and a real order in the demo catalog.
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { acknowledgeCookieNotice, expectNoSeriousA11yViolations, expectVisible, loginForm, signIn, test, DEMO_PASSWORD } from './harness/browser.ts';
+import {
+  acknowledgeCookieNotice,
+  expectNoSeriousA11yViolations,
+  expectVisible,
+  loginForm,
+  signIn,
+  test,
+  DEMO_PASSWORD,
+} from './harness/browser.ts';
 
 const CATALOG_URL = '**/api/v1.0/user/catalog-url/**';
 
@@ -111,10 +119,7 @@ test('ordering in the catalog tab: the portal shows the lower balance when the p
   const before = await headerBalance(page);
   expect(before).toBeGreaterThan(0);
 
-  const [catalog] = await Promise.all([
-    page.waitForEvent('popup'),
-    page.getByRole('article').first().getByRole('button').click(),
-  ]);
+  const [catalog] = await Promise.all([page.waitForEvent('popup'), page.getByRole('article').first().getByRole('button').click()]);
   await catalog.waitForURL(/\/demo-catalog\/merchandise\?token=/);
   // The catalog tab must have no handle on the portal.
   expect(await catalog.evaluate(() => window.opener)).toBeNull();
@@ -122,7 +127,10 @@ test('ordering in the catalog tab: the portal shows the lower balance when the p
   const link = catalog.url();
 
   // Order the first item the catalog offers and wait for its confirmation.
-  await catalog.getByRole('button', { name: /order|redeem|buy|اطلب|استبدل/i }).first().click();
+  await catalog
+    .getByRole('button', { name: /order|redeem|buy|اطلب|استبدل/i })
+    .first()
+    .click();
   await expectVisible(catalog.getByRole('status').or(catalog.getByRole('alert')));
 
   // The link opened the catalog once: opening it again says so and offers nothing to order.

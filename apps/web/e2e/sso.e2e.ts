@@ -33,9 +33,22 @@ beforeAll(async () => {
     accounts: { 'dana.demo': { preferred_username: 'demo', name: 'Dana Demo' }, stranger: { preferred_username: 'nobody' } },
   });
   await rewardsCli(server.databaseUrl, [
-    'clients', 'sso', '--client', 'acme',
-    '--issuer', provider.issuer, '--client-id', provider.clientId, '--client-secret', provider.clientSecret,
-    '--site-name', 'Acme Intranet', '--site-url', siteUrl, '--logout-type', 'sso',
+    'clients',
+    'sso',
+    '--client',
+    'acme',
+    '--issuer',
+    provider.issuer,
+    '--client-id',
+    provider.clientId,
+    '--client-secret',
+    provider.clientSecret,
+    '--site-name',
+    'Acme Intranet',
+    '--site-url',
+    siteUrl,
+    '--logout-type',
+    'sso',
   ]);
 });
 
@@ -49,7 +62,6 @@ afterAll(async () => {
 function newPage(): Promise<Page> {
   return openPageOn(browser, server.baseUrl);
 }
-
 
 /** What a person does on the provider's own (development) login page. */
 async function signInAtProvider(page: Page, login: string) {
@@ -73,7 +85,9 @@ test('signs in with the company account, lands on home with the balance, and sig
   await expectVisible(page.getByText('12,500').first());
   // The one-time id has left the address bar, and the stored session is the fresh one.
   expect(page.url()).not.toContain('JSESSIONID');
-  const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('userState') ?? '{}') as { sessionId?: string; ssoAuthenticated?: boolean });
+  const stored = await page.evaluate(
+    () => JSON.parse(sessionStorage.getItem('userState') ?? '{}') as { sessionId?: string; ssoAuthenticated?: boolean },
+  );
   expect(stored.sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
   expect(stored.ssoAuthenticated).toBe(true);
 

@@ -46,7 +46,9 @@ async function settled(page: Page): Promise<void> {
       document.fonts.status === 'loaded' &&
       [...document.images].every((image) => image.complete) &&
       [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet !== null) &&
-      document.getAnimations().every((animation) => animation.playState === 'finished' || animation.effect?.getComputedTiming().endTime === Infinity),
+      document
+        .getAnimations()
+        .every((animation) => animation.playState === 'finished' || animation.effect?.getComputedTiming().endTime === Infinity),
     undefined,
     { timeout: 10_000 },
   );

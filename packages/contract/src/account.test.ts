@@ -3,7 +3,11 @@ import { ActivateRequest, ForgotPasswordRequest, ForgotUsernameRequest, SavePass
 
 describe('account lifecycle requests', () => {
   it('trims the facts and a picked username, refusing spaces inside it', () => {
-    const parsed = ActivateRequest.parse({ characteristics: { accountNumber: ' 1000004 ', lastName: 'Pending' }, password: 'p', username: ' pat.p ' });
+    const parsed = ActivateRequest.parse({
+      characteristics: { accountNumber: ' 1000004 ', lastName: 'Pending' },
+      password: 'p',
+      username: ' pat.p ',
+    });
     expect(parsed).toEqual({ characteristics: { accountNumber: '1000004', lastName: 'Pending' }, password: 'p', username: 'pat.p' });
     for (const username of ['pat p', 'ab', 'x'.repeat(101), 'tab\there']) {
       expect(ActivateRequest.safeParse({ characteristics: {}, password: 'p', username }).success, username).toBe(false);

@@ -22,7 +22,13 @@ export const ActivateRequest = z.object({
    * enrolled them with). Signs in like any username (trimmed, case ignored); 3 to 100
    * characters without spaces; it must be free in the program (409 otherwise).
    */
-  username: z.string().trim().min(3).max(100).regex(/^[^\s\p{C}]+$/u).optional(),
+  username: z
+    .string()
+    .trim()
+    .min(3)
+    .max(100)
+    .regex(/^[^\s\p{C}]+$/u)
+    .optional(),
   /** The privacy notice version the participant accepted, when one is active. */
   acceptedPrivacyNoticeVersion: z.number().int().min(0).optional(),
 });

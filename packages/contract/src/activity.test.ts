@@ -4,7 +4,13 @@ import { StatementQuery, StatementReply } from './index.ts';
 describe('the account statement on the wire', () => {
   it('needs a bounded username and a well-formed locale', () => {
     expect(StatementQuery.parse({ username: ' demo ', locale: 'fr-FR' })).toEqual({ username: 'demo', locale: 'fr-FR' });
-    for (const query of [{ locale: 'en-US' }, { username: '', locale: 'en-US' }, { username: 'd'.repeat(101), locale: 'en-US' }, { username: 'demo' }, { username: 'demo', locale: '../x' }]) {
+    for (const query of [
+      { locale: 'en-US' },
+      { username: '', locale: 'en-US' },
+      { username: 'd'.repeat(101), locale: 'en-US' },
+      { username: 'demo' },
+      { username: 'demo', locale: '../x' },
+    ]) {
       expect(StatementQuery.safeParse(query).success).toBe(false);
     }
   });

@@ -37,14 +37,25 @@ export type CatalogTokenClaims = z.infer<typeof CatalogTokenClaims>;
 export const PartnerDebitRequest = z
   .object({
     /** The catalog's own order id: the idempotency key (the same order twice debits once). */
-    orderId: z.string().min(1).max(100).regex(/^[A-Za-z0-9._:-]+$/),
+    orderId: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z0-9._:-]+$/),
     /** The punch-out token's sub. */
     participantId: z.string().min(1).max(100),
     points: z.number().int().positive().max(100_000_000),
     /** Shown in the participant's history. */
     description: z.string().trim().min(1).max(200),
     items: z
-      .array(z.object({ sku: z.string().min(1).max(100), name: z.string().min(1).max(200), quantity: z.number().int().positive().max(1000), points: z.number().int().nonnegative().max(100_000_000) }))
+      .array(
+        z.object({
+          sku: z.string().min(1).max(100),
+          name: z.string().min(1).max(200),
+          quantity: z.number().int().positive().max(1000),
+          points: z.number().int().nonnegative().max(100_000_000),
+        }),
+      )
       .max(50)
       .optional(),
   })
@@ -60,7 +71,13 @@ export const PartnerDebitReply = z.object({
 export type PartnerDebitReply = z.infer<typeof PartnerDebitReply>;
 
 /** POST {PARTNER_API_BASE}/punchouts/{jti}: the token's jti. */
-export const PunchoutParams = z.object({ jti: z.string().min(1).max(100).regex(/^[A-Za-z0-9._:-]+$/) });
+export const PunchoutParams = z.object({
+  jti: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9._:-]+$/),
+});
 
 /**
  * A redeemed punch-out link: from now on the catalog's own session carries the visit. Refused

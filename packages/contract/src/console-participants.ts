@@ -54,7 +54,15 @@ export const ConsoleParticipant = z.object({
   /** The caller's role in this client (null: an owner without one); the app hides what the role may not do. */
   role: z.enum(['program_manager', 'support_agent', 'auditor']).nullable(),
   /** The actions the caller may take here, decided on the server (the routes check again). */
-  can: z.object({ launchAs: z.boolean(), adjust: z.boolean(), changeStatus: z.boolean(), unlock: z.boolean(), endSessions: z.boolean(), resendMail: z.boolean(), correctDetails: z.boolean() }),
+  can: z.object({
+    launchAs: z.boolean(),
+    adjust: z.boolean(),
+    changeStatus: z.boolean(),
+    unlock: z.boolean(),
+    endSessions: z.boolean(),
+    resendMail: z.boolean(),
+    correctDetails: z.boolean(),
+  }),
   identity: z.object({
     id: z.string(),
     username: z.string(),
@@ -81,7 +89,18 @@ export const ConsoleParticipant = z.object({
     limits: z.array(LimitStanding),
   }),
   sessions: z.array(z.object({ createdAt: z.string(), lastSeenAt: z.string(), idleExpiresAt: z.string(), launchedAs: z.boolean() })),
-  mails: z.array(z.object({ id: z.string(), template: z.string(), subject: z.string(), to: z.string(), status: z.string(), createdAt: z.string(), sentAt: z.string().nullable(), note: z.string().nullable() })),
+  mails: z.array(
+    z.object({
+      id: z.string(),
+      template: z.string(),
+      subject: z.string(),
+      to: z.string(),
+      status: z.string(),
+      createdAt: z.string(),
+      sentAt: z.string().nullable(),
+      note: z.string().nullable(),
+    }),
+  ),
   contactMessages: z.array(z.object({ id: z.string(), topic: z.string(), subject: z.string(), status: z.string(), createdAt: z.string() })),
   /** The latest audit entries about this participant, newest first (the audit trail pages the rest). */
   audit: z.array(z.lazy(() => ConsoleAuditEntry)),
@@ -123,7 +142,12 @@ export type LaunchAsReply = z.infer<typeof LaunchAsReply>;
 
 export const AdjustmentRequest = z.object({
   /** Whole points, not zero: positive credits, negative debits. */
-  points: z.number().int().min(-10_000_000).max(10_000_000).refine((n) => n !== 0, 'not zero'),
+  points: z
+    .number()
+    .int()
+    .min(-10_000_000)
+    .max(10_000_000)
+    .refine((n) => n !== 0, 'not zero'),
   /** What the participant reads in their history ("Balance adjustment: <text>"). */
   participantText: z.string().trim().min(1).max(200),
   /** Why, for staff and auditors only. */

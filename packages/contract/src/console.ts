@@ -122,7 +122,10 @@ export type EnrolmentTotpReply = z.infer<typeof EnrolmentTotpReply>;
  */
 export const PasskeyOptions = z.looseObject({ challenge: z.string() });
 export type PasskeyOptions = z.infer<typeof PasskeyOptions>;
-const b64url = z.string().max(16_384).regex(/^[A-Za-z0-9_-]*$/);
+const b64url = z
+  .string()
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]*$/);
 export const PasskeyCredential = z.looseObject({
   id: b64url.max(2048),
   rawId: b64url.max(2048),

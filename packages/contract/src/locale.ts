@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** A BCP 47 tag such as en-US, fr-FR or ar: letters and digits in hyphenated parts. */
-export const LocaleCode = z.string().min(2).max(35).regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/);
+export const LocaleCode = z
+  .string()
+  .min(2)
+  .max(35)
+  .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/);
 export type LocaleCode = z.infer<typeof LocaleCode>;
 
 export const Direction = z.enum(['ltr', 'rtl']);

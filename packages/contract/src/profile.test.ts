@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ChangePasswordRequest, checkPasswordRules, meetsPasswordRules } from './index.ts';
 import type { PasswordRules } from './index.ts';
 
-const all: PasswordRules = { minLength: 10, maxLength: 20, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: true, notUsername: true };
+const all: PasswordRules = {
+  minLength: 10,
+  maxLength: 20,
+  requireUpper: true,
+  requireLower: true,
+  requireDigit: true,
+  requireSymbol: true,
+  notUsername: true,
+};
 const metOf = (password: string, rules = all, username = 'dana') =>
   Object.fromEntries(checkPasswordRules(rules, password, username).map((r) => [r.rule, r.met]));
 
@@ -25,9 +33,25 @@ describe('the password rules check shared by server and rules panel', () => {
   });
 
   it('ticks each rule as it is met', () => {
-    expect(metOf('a')).toEqual({ minLength: false, maxLength: true, upper: false, lower: true, digit: false, symbol: false, notUsername: true });
+    expect(metOf('a')).toEqual({
+      minLength: false,
+      maxLength: true,
+      upper: false,
+      lower: true,
+      digit: false,
+      symbol: false,
+      notUsername: true,
+    });
     expect(metOf('aB3!')).toMatchObject({ upper: true, lower: true, digit: true, symbol: true, minLength: false });
-    expect(metOf('Garden-Path-42')).toEqual({ minLength: true, maxLength: true, upper: true, lower: true, digit: true, symbol: true, notUsername: true });
+    expect(metOf('Garden-Path-42')).toEqual({
+      minLength: true,
+      maxLength: true,
+      upper: true,
+      lower: true,
+      digit: true,
+      symbol: true,
+      notUsername: true,
+    });
     expect(meetsPasswordRules(all, 'Garden-Path-42', 'dana')).toBe(true);
   });
 

@@ -15,7 +15,15 @@ import { ROOT } from '../../../web/e2e/harness/server.ts';
 import { closePage, expectNoSeriousA11yViolations, openPageOn } from '../../../web/e2e/harness/browser.ts';
 
 export { closePage, expectNoSeriousA11yViolations };
-export { test, launchChromium, expectVisible, expectPath, loginForm, signIn as signInPortal, DEMO_PASSWORD } from '../../../web/e2e/harness/browser.ts';
+export {
+  test,
+  launchChromium,
+  expectVisible,
+  expectPath,
+  loginForm,
+  signIn as signInPortal,
+  DEMO_PASSWORD,
+} from '../../../web/e2e/harness/browser.ts';
 
 export const STAFF_PASSWORD = 'Console-Demo-2026';
 /** The README's demo staff. */
@@ -94,7 +102,10 @@ export async function openConsoleAs(browser: Browser, who: keyof typeof DEMO_STA
     await page.context().addCookies(saved[email]);
     await page.goto('/console/participants');
     const heading = page.getByRole('heading', { name: 'Participants', level: 1 });
-    await heading.or(page.getByRole('heading', { name: 'Sign in' })).first().waitFor();
+    await heading
+      .or(page.getByRole('heading', { name: 'Sign in' }))
+      .first()
+      .waitFor();
     if (await heading.isVisible()) return page;
   }
   await signInConsole(page, email, secret);
@@ -115,7 +126,9 @@ export function ageSecondFactor(email: string): void {
     db.exec('PRAGMA busy_timeout = 5000');
     const at = new Date(Date.now() - 6 * 60_000).toISOString();
     const result = db
-      .prepare('UPDATE staff_sessions SET second_factor_at = ? WHERE second_factor_at IS NOT NULL AND staff_id = (SELECT id FROM staff WHERE email = ?)')
+      .prepare(
+        'UPDATE staff_sessions SET second_factor_at = ? WHERE second_factor_at IS NOT NULL AND staff_id = (SELECT id FROM staff WHERE email = ?)',
+      )
       .run(at, email);
     expect(Number(result.changes), `sessions of ${email}`).toBeGreaterThan(0);
   } finally {

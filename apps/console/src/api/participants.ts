@@ -24,14 +24,20 @@ export const getParticipant = (clientId: string, id: string) => api<ConsoleParti
 export const getStatement = (clientId: string, id: string, after?: string, limit = 50) =>
   api<ConsoleStatementPage>('GET', paths.statement(clientId, id), { query: { after, limit } });
 
-export const launchAs = (clientId: string, id: string, reason: string) => api<LaunchAsReply>('POST', paths.launchAs(clientId, id), { body: { reason } });
-export const adjust = (clientId: string, id: string, body: AdjustmentRequest) => api<AdjustmentReply>('POST', paths.adjustments(clientId, id), { body });
+export const launchAs = (clientId: string, id: string, reason: string) =>
+  api<LaunchAsReply>('POST', paths.launchAs(clientId, id), { body: { reason } });
+export const adjust = (clientId: string, id: string, body: AdjustmentRequest) =>
+  api<AdjustmentReply>('POST', paths.adjustments(clientId, id), { body });
 export const setStatus = (clientId: string, id: string, status: string, reason: string) =>
   api<ActionReply>('POST', paths.status(clientId, id), { body: { status, reason } });
-export const unlock = (clientId: string, id: string, reason: string) => api<ActionReply>('POST', paths.unlock(clientId, id), { body: { reason } });
-export const endSessions = (clientId: string, id: string, reason: string) => api<ActionReply>('POST', paths.endSessions(clientId, id), { body: { reason } });
-export const resendMail = (clientId: string, id: string, body: ResendMailRequest) => api<ActionReply>('POST', paths.resendMail(clientId, id), { body });
-export const correctDetails = (clientId: string, id: string, body: DetailsRequest) => api<ActionReply>('POST', paths.details(clientId, id), { body });
+export const unlock = (clientId: string, id: string, reason: string) =>
+  api<ActionReply>('POST', paths.unlock(clientId, id), { body: { reason } });
+export const endSessions = (clientId: string, id: string, reason: string) =>
+  api<ActionReply>('POST', paths.endSessions(clientId, id), { body: { reason } });
+export const resendMail = (clientId: string, id: string, body: ResendMailRequest) =>
+  api<ActionReply>('POST', paths.resendMail(clientId, id), { body });
+export const correctDetails = (clientId: string, id: string, body: DetailsRequest) =>
+  api<ActionReply>('POST', paths.details(clientId, id), { body });
 
 export const getSettings = (clientId: string) => api<ConsoleClientSettings>('GET', paths.settings(clientId));
 export const putSettings = (clientId: string, body: ConsoleClientSettings & { reason: string }) =>

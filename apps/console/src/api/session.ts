@@ -1,4 +1,12 @@
-import type { EnrolmentPasswordReply, EnrolmentTotpReply, EnrolmentView, PasskeyOptions, StaffMe, StaffSignInReply, ConsoleClient } from '@rewards/contract/console';
+import type {
+  EnrolmentPasswordReply,
+  EnrolmentTotpReply,
+  EnrolmentView,
+  PasskeyOptions,
+  StaffMe,
+  StaffSignInReply,
+  ConsoleClient,
+} from '@rewards/contract/console';
 import { consolePaths, ENROLMENT_TOKEN_HEADER } from '@rewards/contract/console';
 import { consoleStaffPaths, type StepUpReply } from '@rewards/contract/console-staff';
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
@@ -10,13 +18,16 @@ export const getMe = () => api<StaffMe>('GET', consolePaths.me, { quiet401: true
 export const getClients = () => api<ConsoleClient[]>('GET', consolePaths.clients);
 export const signOut = () => api<void>('POST', consolePaths.signOut);
 
-export const signIn = (email: string, password: string) => api<StaffSignInReply>('POST', consolePaths.signIn, { body: { email, password } });
+export const signIn = (email: string, password: string) =>
+  api<StaffSignInReply>('POST', consolePaths.signIn, { body: { email, password } });
 export const signInTotp = (code: string) => api<StaffMe>('POST', consolePaths.signInTotp, { body: { code } });
 export const signInRecoveryCode = (code: string) => api<StaffMe>('POST', consolePaths.signInRecoveryCode, { body: { code } });
 export async function signInPasskey(): Promise<StaffMe> {
   const options = await api<PasskeyOptions>('POST', consolePaths.signInPasskeyOptions);
   // The options are the library's own JSON form, passed through as the server made them.
-  const credential = await startAuthentication({ optionsJSON: options as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
+  const credential = await startAuthentication({
+    optionsJSON: options as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'],
+  });
   return api<StaffMe>('POST', consolePaths.signInPasskey, { body: { credential } });
 }
 
@@ -36,6 +47,8 @@ export const stepUpTotp = (code: string) => api<StepUpReply>('POST', consoleStaf
 export const stepUpRecoveryCode = (code: string) => api<StepUpReply>('POST', consoleStaffPaths.stepUpRecoveryCode, { body: { code } });
 export async function stepUpPasskey(): Promise<StepUpReply> {
   const options = await api<PasskeyOptions>('POST', consoleStaffPaths.stepUpPasskeyOptions);
-  const credential = await startAuthentication({ optionsJSON: options as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
+  const credential = await startAuthentication({
+    optionsJSON: options as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'],
+  });
   return api<StepUpReply>('POST', consoleStaffPaths.stepUpPasskey, { body: { credential } });
 }

@@ -34,7 +34,12 @@ function SignedIn() {
   const me = useMe();
   const location = useLocation();
   if (me.isPending) return <p className="loading">{t('common.loading')}</p>;
-  if (me.isError) return <p className="error" role="alert">{t('error.network')}</p>;
+  if (me.isError)
+    return (
+      <p className="error" role="alert">
+        {t('error.network')}
+      </p>
+    );
   if (!me.data) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
   return (
     <SessionProvider me={me.data}>

@@ -55,7 +55,8 @@ export const en = {
   'enrol.for': 'For {name} ({email})',
   'enrol.toSignIn': 'Go to sign-in',
   'enrol.passwordStep': '1. Choose a password',
-  'enrol.passwordAgain': 'A password was set on this link already: set it again to get a new authenticator secret, or finish with a passkey.',
+  'enrol.passwordAgain':
+    'A password was set on this link already: set it again to get a new authenticator secret, or finish with a passkey.',
   'enrol.password': 'New password',
   'enrol.repeat': 'Repeat the password',
   'enrol.rulesIntro': 'The password must have:',
@@ -77,7 +78,8 @@ export const en = {
   'enrol.confirmCode': 'Confirm code',
   'enrol.usePasskey': 'Use a passkey instead',
   'enrol.codesTitle': 'Your recovery codes',
-  'enrol.codesIntro': 'Each code signs you in once if you lose your authenticator or passkey. They are shown only now: copy or download them and keep them safe.',
+  'enrol.codesIntro':
+    'Each code signs you in once if you lose your authenticator or passkey. They are shown only now: copy or download them and keep them safe.',
   'enrol.codesFileHeader': 'Rewards console recovery codes for {email} (each works once)',
   'enrol.copy': 'Copy codes',
   'enrol.copied': 'Copied.',
@@ -310,12 +312,14 @@ export const en = {
   'staff.reset': 'Reset',
   'staff.resetOf': 'Reset {name}',
   'staff.resetTitle': 'Reset {name}',
-  'staff.resetIntro': 'Clears the password, second factors and recovery codes of {name} ({email}), ends their sessions and mails a new enrolment link.',
+  'staff.resetIntro':
+    'Clears the password, second factors and recovery codes of {name} ({email}), ends their sessions and mails a new enrolment link.',
   'staff.resetDone': '{name} is reset: a new enrolment link is on its way.',
 
   'settings.title': 'Client settings',
   'settings.limit': 'Support agents’ daily adjustment limit (points)',
-  'settings.limitHint': 'The most points, credits and debits together, one support agent may adjust per day in this client. Above it, a program manager or owner adjusts.',
+  'settings.limitHint':
+    'The most points, credits and debits together, one support agent may adjust per day in this client. Above it, a program manager or owner adjusts.',
   'settings.change': 'Change',
   'settings.changeTitle': 'Settings of {client}',
   'settings.save': 'Save',

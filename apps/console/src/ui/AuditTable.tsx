@@ -18,17 +18,40 @@ function detailsText(details: Record<string, unknown>): string {
  * participant's page every entry is about them: `subject={false}` leaves that column out, which
  * leaves the details room at 768 px.
  */
-export function AuditTable({ entries, caption, clientName, subject = true }: { entries: ConsoleAuditEntry[]; caption: string; clientName?: (id: string) => string; subject?: boolean }) {
+export function AuditTable({
+  entries,
+  caption,
+  clientName,
+  subject = true,
+}: {
+  entries: ConsoleAuditEntry[];
+  caption: string;
+  clientName?: (id: string) => string;
+  subject?: boolean;
+}) {
   const columns = useMemo<Columns<ConsoleAuditEntry>>(
     () => [
       ac.accessor('at', { header: t('audit.at'), cell: (i) => formatDateTime(i.getValue()) }),
-      ac.accessor('actor', { header: t('audit.actor'), cell: (i) => <>{i.getValue()} <span className="muted">({i.row.original.actorKind})</span></> }),
+      ac.accessor('actor', {
+        header: t('audit.actor'),
+        cell: (i) => (
+          <>
+            {i.getValue()} <span className="muted">({i.row.original.actorKind})</span>
+          </>
+        ),
+      }),
       ac.accessor('action', { header: t('audit.action'), cell: (i) => <code>{i.getValue()}</code> }),
-      ...(clientName ? [ac.accessor('clientId', { header: t('audit.client'), cell: (i) => (i.getValue() ? clientName(i.getValue() ?? '') : '—') })] : []),
+      ...(clientName
+        ? [ac.accessor('clientId', { header: t('audit.client'), cell: (i) => (i.getValue() ? clientName(i.getValue() ?? '') : '—') })]
+        : []),
       ...(subject ? [ac.accessor('subject', { header: t('audit.subject'), cell: (i) => i.getValue() ?? '—' })] : []),
       ac.accessor('reason', { header: t('audit.reason'), cell: (i) => i.getValue() ?? '' }),
       ac.accessor('origin', { header: t('audit.origin'), cell: (i) => i.getValue() ?? '' }),
-      ac.accessor((e) => detailsText(e.details), { id: 'details', header: t('audit.details'), cell: (i) => <span className="details">{i.getValue()}</span> }),
+      ac.accessor((e) => detailsText(e.details), {
+        id: 'details',
+        header: t('audit.details'),
+        cell: (i) => <span className="details">{i.getValue()}</span>,
+      }),
     ],
     [clientName, subject],
   );

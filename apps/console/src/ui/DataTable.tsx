@@ -23,7 +23,16 @@ interface DataTableProps<T extends RowData> {
  * The console's lists (TanStack Table, headless): the table builds the rows and cells, the markup
  * and styles are ours — a plain <table> with a caption, dense rows, numbers aligned.
  */
-export function DataTable<T extends RowData>({ columns, rows, caption, onOpen, rowLabel, rowClass, empty, numeric = [] }: DataTableProps<T>) {
+export function DataTable<T extends RowData>({
+  columns,
+  rows,
+  caption,
+  onOpen,
+  rowLabel,
+  rowClass,
+  empty,
+  numeric = [],
+}: DataTableProps<T>) {
   const stableColumns = useMemo(() => columns, [columns]);
   const table = useTable({ features, columns: stableColumns, data: rows });
   const onKey = (row: T) => (event: KeyboardEvent) => {

@@ -27,7 +27,9 @@ export function Dialog({ title, onClose, children, wide }: DialogProps) {
     if (!dialog) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialog.showModal();
-    const first = dialog.querySelector<HTMLElement>('[data-autofocus], input:not([type=hidden]), select, textarea, button:not(.dialog__close)');
+    const first = dialog.querySelector<HTMLElement>(
+      '[data-autofocus], input:not([type=hidden]), select, textarea, button:not(.dialog__close)',
+    );
     first?.focus();
     const onCancel = (event: Event) => {
       event.preventDefault(); // closed by React's state, not the browser, so the two never disagree

@@ -3,7 +3,15 @@ import { ConsoleApiError } from '../api/client.ts';
 import { t, tError } from '../i18n/t.ts';
 
 /** A label above its control, with an optional hint read with it. */
-export function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string, describedBy?: string) => ReactNode }) {
+export function Field({
+  label,
+  hint,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  children: (id: string, describedBy?: string) => ReactNode;
+}) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   return (

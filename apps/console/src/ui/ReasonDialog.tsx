@@ -28,7 +28,18 @@ export const KEEP_OPEN = Symbol('keep open');
  * audit trail). The dialog stays open with the server's message when it refuses; it sends
  * nothing twice while a request is under way.
  */
-export function ReasonDialog({ title, intro, submitLabel, onClose, onSubmit, children, ready = true, danger, reasonLabel, reasonHint }: ReasonDialogProps) {
+export function ReasonDialog({
+  title,
+  intro,
+  submitLabel,
+  onClose,
+  onSubmit,
+  children,
+  ready = true,
+  danger,
+  reasonLabel,
+  reasonHint,
+}: ReasonDialogProps) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -54,12 +65,25 @@ export function ReasonDialog({ title, intro, submitLabel, onClose, onSubmit, chi
         {children}
         <Field label={reasonLabel ?? t('action.reason')} hint={reasonHint ?? t('action.reasonHint')}>
           {(id, hint) => (
-            <textarea id={id} aria-describedby={hint} value={reason} onChange={(e) => setReason(e.target.value)} required minLength={3} maxLength={500} rows={2} />
+            <textarea
+              id={id}
+              aria-describedby={hint}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              required
+              minLength={3}
+              maxLength={500}
+              rows={2}
+            />
           )}
         </Field>
         <ErrorMessage error={error} />
         <div className="actions">
-          <button type="submit" className={danger ? 'button button--danger' : 'button button--primary'} disabled={busy || !ready || reason.trim().length < 3}>
+          <button
+            type="submit"
+            className={danger ? 'button button--danger' : 'button button--primary'}
+            disabled={busy || !ready || reason.trim().length < 3}
+          >
             {busy ? t('common.working') : submitLabel}
           </button>
           <button type="button" className="button" onClick={onClose}>

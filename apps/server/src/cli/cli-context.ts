@@ -84,6 +84,7 @@ export function repeatable(value: string, previous: string[] | undefined): strin
 /** A whole number from a flag, within bounds, or a CliError naming the flag. */
 export function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number {
   const n = Number(value);
-  if (value === undefined || !Number.isSafeInteger(n) || n < min || n > max) throw new CliError(`${flag} must be a whole number from ${min} to ${max}`);
+  if (value === undefined || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new CliError(`${flag} must be a whole number from ${min} to ${max}`);
   return n;
 }

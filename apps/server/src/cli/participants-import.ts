@@ -57,7 +57,9 @@ function readHeader(record: string[]): HeaderColumn[] {
     repeated.length > 0 ? `repeated ${repeated.join(', ')}` : '',
   ].filter((p) => p !== '');
   if (problems.length > 0) {
-    throw new CliError(`The header row must name the columns ${IMPORT_COLUMNS.join(',')} (in any order; optional: ${OPTIONAL_IMPORT_COLUMNS.join(',')}): ${problems.join('; ')}`);
+    throw new CliError(
+      `The header row must name the columns ${IMPORT_COLUMNS.join(',')} (in any order; optional: ${OPTIONAL_IMPORT_COLUMNS.join(',')}): ${problems.join('; ')}`,
+    );
   }
   return names as HeaderColumn[];
 }
@@ -215,9 +217,25 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
  */
 async function writeParticipants(db: Db, clientId: string, batch: GoodLine[], passwordHash: string, now: Date): Promise<BatchOutcome> {
   const outcome: BatchOutcome = { added: 0, updated: 0, unchanged: 0, sessionsEnded: 0, rejects: [] };
-  const existing = new Map((await findParticipantsByKeys(db, clientId, batch.map((b) => usernameKey(b.fields.username)))).map((p) => [p.username_key, p]));
-  const owners = await accountNumberOwners(db, clientId, batch.map((b) => b.fields.accountNumber));
-  const currentPrograms = await programsOf(db, clientId, [...existing.values()].map((p) => p.id));
+  const existing = new Map(
+    (
+      await findParticipantsByKeys(
+        db,
+        clientId,
+        batch.map((b) => usernameKey(b.fields.username)),
+      )
+    ).map((p) => [p.username_key, p]),
+  );
+  const owners = await accountNumberOwners(
+    db,
+    clientId,
+    batch.map((b) => b.fields.accountNumber),
+  );
+  const currentPrograms = await programsOf(
+    db,
+    clientId,
+    [...existing.values()].map((p) => p.id),
+  );
   const upserts: NewParticipant[] = [];
   const programs = new Map<string, string[]>();
   const signedOut: string[] = [];
@@ -233,7 +251,10 @@ async function writeParticipants(db: Db, clientId: string, batch: GoodLine[], pa
     const status = resultingStatus(current?.status, fields.status);
     // A file without the date_of_birth column leaves the date on file as it is.
     const dateOfBirth = fields.dateOfBirth === undefined ? (current?.date_of_birth ?? null) : fields.dateOfBirth;
-    const row = participantRow({ ...fields, dateOfBirth }, { id: current?.id ?? randomUUID(), clientId, usernameKey: key, passwordHash, status, createdAt: now.toISOString() });
+    const row = participantRow(
+      { ...fields, dateOfBirth },
+      { id: current?.id ?? randomUUID(), clientId, usernameKey: key, passwordHash, status, createdAt: now.toISOString() },
+    );
     if (!current) {
       outcome.added += 1;
       upserts.push(row);

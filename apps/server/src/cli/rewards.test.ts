@@ -38,8 +38,31 @@ describe.each(dialects)('the rewards command on %s', (dialect) => {
   });
 
   it('shows the audit log newest first, as text and as JSON', async () => {
-    await recordAudit(database.db, { clientId: 'acme', actor: 'ops-anna', actorKind: 'operator', action: 'points.award', subject: 'demo', details: { points: 50, reason: 'ticket 42' }, origin: 'cli@desk' }, new Date('2026-01-01T10:00:00Z'));
-    await recordAudit(database.db, { clientId: 'acme', actor: 'ops-ben', actorKind: 'operator', action: 'clients.update', subject: 'acme', details: { fields: ['name'] } }, new Date('2026-01-02T10:00:00Z'));
+    await recordAudit(
+      database.db,
+      {
+        clientId: 'acme',
+        actor: 'ops-anna',
+        actorKind: 'operator',
+        action: 'points.award',
+        subject: 'demo',
+        details: { points: 50, reason: 'ticket 42' },
+        origin: 'cli@desk',
+      },
+      new Date('2026-01-01T10:00:00Z'),
+    );
+    await recordAudit(
+      database.db,
+      {
+        clientId: 'acme',
+        actor: 'ops-ben',
+        actorKind: 'operator',
+        action: 'clients.update',
+        subject: 'acme',
+        details: { fields: ['name'] },
+      },
+      new Date('2026-01-02T10:00:00Z'),
+    );
     const entries = await rewardsJson<Array<{ actor: string; action: string; details: unknown }>>(database, ['audit', '--client', 'acme']);
     expect(entries.map((e) => e.actor)).toEqual(['ops-ben', 'ops-anna']);
     expect(entries[1]).toMatchObject({ action: 'points.award', details: { points: 50, reason: 'ticket 42' } });

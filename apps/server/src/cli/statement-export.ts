@@ -60,7 +60,14 @@ export class StatementWriter {
   readonly #describers = new Map<string, (entry: StoredDescription) => string>();
   readonly totals: ExportTotals = { participants: 0, rows: 0 };
 
-  private constructor(db: Db, client: Client, offered: readonly string[], forcedLocale: string | undefined, csv: ReturnType<typeof stringify>, done: Promise<void>) {
+  private constructor(
+    db: Db,
+    client: Client,
+    offered: readonly string[],
+    forcedLocale: string | undefined,
+    csv: ReturnType<typeof stringify>,
+    done: Promise<void>,
+  ) {
     this.#db = db;
     this.#client = client;
     this.#offered = offered;
@@ -76,8 +83,15 @@ export class StatementWriter {
     options: { forcedLocale?: string; headerLocale: string; withUsername: boolean; out: Writable },
   ): Promise<StatementWriter> {
     const { properties } = await buildBundle(db, client.id, options.headerLocale);
-    const header = ['activity.csv.date', 'activity.csv.description', 'activity.csv.amount', 'activity.csv.balance'].map((key) => properties[key] ?? key);
-    const csv = stringify({ bom: true, header: true, columns: options.withUsername ? ['username', ...header] : header, record_delimiter: 'windows' });
+    const header = ['activity.csv.date', 'activity.csv.description', 'activity.csv.amount', 'activity.csv.balance'].map(
+      (key) => properties[key] ?? key,
+    );
+    const csv = stringify({
+      bom: true,
+      header: true,
+      columns: options.withUsername ? ['username', ...header] : header,
+      record_delimiter: 'windows',
+    });
     csv.pipe(options.out);
     // A closed pipe (`| head`) or a full disk ends the export with that error instead of a hang.
     options.out.on('error', (error) => csv.destroy(error));

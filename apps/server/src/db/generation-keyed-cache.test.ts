@@ -19,7 +19,9 @@ interface Note {
  * data generation in the key, loaded each time where the database has no generation.
  */
 function generationCache(options: { max: number; ttl?: number }) {
-  const cacheOf = perDatabase(() => new LRUCache<string, Note, () => Promise<Note | undefined>>({ ...options, ...clockOptions, ...loadOnMiss((load) => load()) }));
+  const cacheOf = perDatabase(
+    () => new LRUCache<string, Note, () => Promise<Note | undefined>>({ ...options, ...clockOptions, ...loadOnMiss((load) => load()) }),
+  );
   return {
     get(db: Db, key: string, load: () => Promise<Note | undefined>): Promise<Note | undefined> {
       const at = generationKey(db, key);
@@ -53,11 +55,13 @@ describe('a read cache keyed by the data generation, over a SQLite file', () => 
 
   // The note as the cache hands it out, counting the loads that really read the file.
   const note = (from: Db = db) =>
-    cache.get(from, 'note', async () => {
-      loads += 1;
-      const { rows } = await sql<Note>`SELECT body FROM notes WHERE id = 1`.execute(from);
-      return rows[0];
-    }).then((found) => found?.body);
+    cache
+      .get(from, 'note', async () => {
+        loads += 1;
+        const { rows } = await sql<Note>`SELECT body FROM notes WHERE id = 1`.execute(from);
+        return rows[0];
+      })
+      .then((found) => found?.body);
   const write = (to: Db, body: string) => sql`UPDATE notes SET body = ${body} WHERE id = 1`.execute(to);
 
   beforeEach(async () => {

@@ -29,7 +29,10 @@ afterEach(() => db.destroy());
 function committedNames(): string[] {
   const other = new DatabaseSync(path, { readOnly: true });
   try {
-    return other.prepare('select name from items order by id').all().map((row) => String(row.name));
+    return other
+      .prepare('select name from items order by id')
+      .all()
+      .map((row) => String(row.name));
   } finally {
     other.close();
   }
@@ -37,7 +40,13 @@ function committedNames(): string[] {
 
 describe('the node:sqlite driver', () => {
   it('reuses a prepared statement with new parameters each time, and keeps working past its cache size', async () => {
-    await db.insertInto('items').values([{ id: 1, name: 'apple', qty: 3 }, { id: 2, name: 'pear', qty: 5 }]).execute();
+    await db
+      .insertInto('items')
+      .values([
+        { id: 1, name: 'apple', qty: 3 },
+        { id: 2, name: 'pear', qty: 5 },
+      ])
+      .execute();
     const byId = (id: number) => db.selectFrom('items').select('name').where('id', '=', id).executeTakeFirst();
     expect(await byId(1)).toEqual({ name: 'apple' });
     expect(await byId(2)).toEqual({ name: 'pear' });
@@ -58,8 +67,15 @@ describe('the node:sqlite driver', () => {
     const results = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         db.transaction().execute(async (trx) => {
-          await trx.insertInto('items').values({ id: i + 1, name: `item-${i}`, qty: i }).execute();
-          const row = await trx.selectFrom('items').select('qty').where('id', '=', i + 1).executeTakeFirstOrThrow();
+          await trx
+            .insertInto('items')
+            .values({ id: i + 1, name: `item-${i}`, qty: i })
+            .execute();
+          const row = await trx
+            .selectFrom('items')
+            .select('qty')
+            .where('id', '=', i + 1)
+            .executeTakeFirstOrThrow();
           return row.qty * 10;
         }),
       ),
@@ -73,10 +89,18 @@ describe('the node:sqlite driver', () => {
     const outcomes = await Promise.allSettled(
       ['a', 'b', 'c', 'd'].map((name, i) =>
         db.transaction().execute(async (trx) => {
-          await trx.insertInto('items').values({ id: i + 1, name, qty: 1 }).execute();
+          await trx
+            .insertInto('items')
+            .values({ id: i + 1, name, qty: 1 })
+            .execute();
           if (name === 'b') throw new Error('b changed its mind');
           // A broken constraint fails this one transaction, not its batch.
-          if (name === 'c') await trx.updateTable('items').set({ qty: -1 }).where('id', '=', i + 1).execute();
+          if (name === 'c')
+            await trx
+              .updateTable('items')
+              .set({ qty: -1 })
+              .where('id', '=', i + 1)
+              .execute();
           return name;
         }),
       ),
@@ -118,7 +142,12 @@ describe('group commit and a crash', () => {
     });
     expect(acknowledged.length).toBeGreaterThanOrEqual(2000);
     const survivor = new DatabaseSync(file);
-    const kept = new Set(survivor.prepare('select id from acks').all().map((row) => Number(row.id)));
+    const kept = new Set(
+      survivor
+        .prepare('select id from acks')
+        .all()
+        .map((row) => Number(row.id)),
+    );
     survivor.close();
     const lost = acknowledged.filter((id) => !kept.has(id));
     expect(lost).toEqual([]);

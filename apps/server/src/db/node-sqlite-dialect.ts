@@ -1,12 +1,6 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { LRUCache } from 'lru-cache';
-import {
-  CompiledQuery,
-  SqliteDialect,
-  type DatabaseConnection,
-  type Driver,
-  type QueryResult,
-} from 'kysely';
+import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 
 type SqliteValue = null | number | bigint | string | NodeJS.ArrayBufferView;
 

@@ -66,7 +66,8 @@ export function loadOnMiss<V extends object, C>(
 ): Pick<LRUCache.Options<string, V, C>, 'fetchMethod' | 'ignoreFetchAbort'> {
   return {
     ignoreFetchAbort: true,
-    fetchMethod: async (_key, _stale, { signal, context }) => (await load(context)) ?? (signal.aborted ? (GONE as unknown as V) : undefined),
+    fetchMethod: async (_key, _stale, { signal, context }) =>
+      (await load(context)) ?? (signal.aborted ? (GONE as unknown as V) : undefined),
   };
 }
 

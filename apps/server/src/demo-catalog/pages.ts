@@ -103,5 +103,9 @@ ${backLink(t, portal)}`,
 /** A page that says what went wrong, in words, with a way back when we know the portal. */
 export function messagePage(lang: CatalogLanguage, title: string, message: string, portal: string | undefined): string {
   const t = texts[lang];
-  return layout(lang, title, `<h1>${esc(title)}</h1>\n<div class="notice" role="alert"><p>${esc(message)}</p></div>\n${backLink(t, portal)}`);
+  return layout(
+    lang,
+    title,
+    `<h1>${esc(title)}</h1>\n<div class="notice" role="alert"><p>${esc(message)}</p></div>\n${backLink(t, portal)}`,
+  );
 }

@@ -33,8 +33,7 @@ const OrderForm = z.object({
 type Redemption = 'redeemed' | 'used' | 'expired' | 'ended' | 'invalid' | 'failed';
 
 type Verified =
-  | { ok: true; claims: CatalogTokenClaims; portal: string }
-  | { ok: false; problem: 'expired' | 'invalid'; portal: string | undefined };
+  { ok: true; claims: CatalogTokenClaims; portal: string } | { ok: false; problem: 'expired' | 'invalid'; portal: string | undefined };
 
 /** The portal's home page for a verified issuer (an origin); undefined for anything else. */
 function portalHome(iss: unknown): string | undefined {
@@ -61,7 +60,12 @@ function languageFromHeader(header: string | undefined): CatalogLanguage {
 
 function page(reply: FastifyReply, status: number, html: string): FastifyReply {
   // The page's forms carry the punch-out token: no caching, no referrer.
-  return reply.status(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(html);
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .send(html);
 }
 
 /**
@@ -96,7 +100,11 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
 
   async function verify(token: string, offering: CatalogType): Promise<Verified> {
     try {
-      const { payload } = await jwtVerify(token, keysOf(portalBase()), { audience: demo.partnerId, algorithms: ['EdDSA', 'ES256'], requiredClaims: ['exp', 'sub', 'iss', 'jti'] });
+      const { payload } = await jwtVerify(token, keysOf(portalBase()), {
+        audience: demo.partnerId,
+        algorithms: ['EdDSA', 'ES256'],
+        requiredClaims: ['exp', 'sub', 'iss', 'jti'],
+      });
       const claims = CatalogTokenClaims.safeParse(payload);
       const portal = portalHome(payload.iss);
       if (!claims.success || claims.data.offering !== offering || !portal) return { ok: false, problem: 'invalid', portal: undefined };
@@ -146,7 +154,10 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
     }
   }
 
-  async function placeOrder(portal: string, body: PartnerDebitRequest): Promise<{ status: number; reply?: PartnerDebitReply; errorCode?: number }> {
+  async function placeOrder(
+    portal: string,
+    body: PartnerDebitRequest,
+  ): Promise<{ status: number; reply?: PartnerDebitReply; errorCode?: number }> {
     const credentials = Buffer.from(`${demo.partnerId}:${demo.partnerSecret}`, 'utf8').toString('base64');
     const response = await fetch(`${portalBase()}${PARTNER_API_BASE}${partnerPaths.debits}`, {
       method: 'POST',
@@ -173,7 +184,10 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return page(reply, 400, messagePage(lang, texts[lang].invalidTitle, texts[lang].invalid, undefined));
       }
-      request.log.error({ err: { type: error instanceof Error ? error.name : 'unknown', message: error instanceof Error ? error.message : '' } }, 'demo catalog failed');
+      request.log.error(
+        { err: { type: error instanceof Error ? error.name : 'unknown', message: error instanceof Error ? error.message : '' } },
+        'demo catalog failed',
+      );
       return page(reply, 500, messagePage(lang, texts[lang].refusedTitle, texts[lang].failed, undefined));
     });
     scope.setNotFoundHandler((request, reply) => {
@@ -185,11 +199,15 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
       reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(css),
     );
 
-    typed.get('/travel', { schema: { headers: z.object({ 'accept-language': z.string().max(500).optional() }) } }, async (request, reply) => {
-      const lang = languageFromHeader(request.headers['accept-language']);
-      const t = texts[lang];
-      return page(reply, 200, messagePage(lang, t.travelTitle, t.travel, undefined).replace('role="alert"', 'role="status"'));
-    });
+    typed.get(
+      '/travel',
+      { schema: { headers: z.object({ 'accept-language': z.string().max(500).optional() }) } },
+      async (request, reply) => {
+        const lang = languageFromHeader(request.headers['accept-language']);
+        const t = texts[lang];
+        return page(reply, 200, messagePage(lang, t.travelTitle, t.travel, undefined).replace('role="alert"', 'role="status"'));
+      },
+    );
 
     // Log level warn: the request line carries the token, which must not reach the log.
     typed.get(
@@ -217,7 +235,14 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
           200,
           catalogPage(
             shopperLang,
-            { name: claims.name, balance: claims.balance, offering: claims.offering, token: request.query.token, visit: visitProof(claims.jti), portal },
+            {
+              name: claims.name,
+              balance: claims.balance,
+              offering: claims.offering,
+              token: request.query.token,
+              visit: visitProof(claims.jti),
+              portal,
+            },
             // A fresh order id per form: submitting the same form twice is the same order.
             () => `demo-${randomUUID()}`,
           ),
@@ -234,7 +259,8 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
         if (!verified.ok) return refused(reply, languageFromHeader(request.headers['accept-language']), verified);
         const { claims, portal } = verified;
         // Only the page that redeemed the link can order with it.
-        if (!provesVisit(claims.jti, visit)) return refused(reply, languageOf(claims.locale), { ok: false, problem: 'invalid', portal: undefined });
+        if (!provesVisit(claims.jti, visit))
+          return refused(reply, languageOf(claims.locale), { ok: false, problem: 'invalid', portal: undefined });
         const lang = languageOf(claims.locale);
         const t = texts[lang];
         const item = items[request.params.type].find((i) => i.sku === sku);
@@ -249,7 +275,11 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
         }).catch(() => ({ status: 502 as number, reply: undefined, errorCode: undefined }));
         if (outcome.reply) return page(reply, 200, confirmationPage(lang, name, orderId, outcome.reply.accountBalance, portal));
         const message =
-          outcome.errorCode === ErrorCode.insufficientBalance ? t.insufficient : outcome.errorCode === ErrorCode.orderConflict ? t.conflict : t.failed;
+          outcome.errorCode === ErrorCode.insufficientBalance
+            ? t.insufficient
+            : outcome.errorCode === ErrorCode.orderConflict
+              ? t.conflict
+              : t.failed;
         return page(reply, outcome.status === 409 ? 409 : 502, messagePage(lang, t.refusedTitle, message, portal));
       },
     );

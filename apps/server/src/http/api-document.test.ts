@@ -99,8 +99,10 @@ describe('the API document', () => {
         const parameter = (where: string, named: string) => parameters.find((p) => p.in === where && p.name === named);
 
         if (!operation.summary?.trim()) problem('no summary (schema.summary)');
-        if (operation.tags?.length !== 1 || !tagNames.has(operation.tags[0] ?? '')) problem(`needs one of the tags ${[...tagNames].join(', ')}`);
-        for (const requirement of operation.security ?? []) for (const scheme of Object.keys(requirement)) if (!schemes.has(scheme)) problem(`unknown security scheme ${scheme}`);
+        if (operation.tags?.length !== 1 || !tagNames.has(operation.tags[0] ?? ''))
+          problem(`needs one of the tags ${[...tagNames].join(', ')}`);
+        for (const requirement of operation.security ?? [])
+          for (const scheme of Object.keys(requirement)) if (!schemes.has(scheme)) problem(`unknown security scheme ${scheme}`);
 
         // Requests: every part the route validates, and a typed parameter for each one in its path.
         for (const param of route.url.matchAll(/:([A-Za-z0-9_]+)/g)) {
@@ -132,13 +134,18 @@ describe('the API document', () => {
       }
     }
 
-    const operationIds = Object.values(document.paths).flatMap((byMethod) => Object.values(byMethod).map((operation) => operation.operationId));
-    for (const id of operationIds) if (!id || operationIds.indexOf(id) !== operationIds.lastIndexOf(id)) problems.push(`operationId ${id} is missing or not unique`);
+    const operationIds = Object.values(document.paths).flatMap((byMethod) =>
+      Object.values(byMethod).map((operation) => operation.operationId),
+    );
+    for (const id of operationIds)
+      if (!id || operationIds.indexOf(id) !== operationIds.lastIndexOf(id)) problems.push(`operationId ${id} is missing or not unique`);
 
     expect(problems).toEqual([]);
     // Sanity: the enumeration saw the APIs (not an empty list that passes vacuously).
     expect(checked).toBeGreaterThanOrEqual(21);
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([JWKS_PATH, '/api/partner/v1/debits', '/api/v1.0/user', '/api/console/v1/me']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([JWKS_PATH, '/api/partner/v1/debits', '/api/v1.0/user', '/api/console/v1/me']),
+    );
   });
 
   it('shows no page that is not API: web app, health check, logo, demo catalog', () => {

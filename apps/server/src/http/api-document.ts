@@ -23,7 +23,11 @@ export const API_TAGS = [
   { name: 'Catalogs', description: "Signed punch-out links to the client's reward catalogs." },
   { name: 'Profile', description: 'Changing the password.' },
   { name: 'Content', description: 'Program rules, FAQs, privacy texts, and the contact form.' },
-  { name: 'Partner API', description: "For catalogs: redeeming a punch-out link once on opening it, debiting a participant's points for an order (HTTP Basic, the partner's id and secret)." },
+  {
+    name: 'Partner API',
+    description:
+      "For catalogs: redeeming a punch-out link once on opening it, debiting a participant's points for an order (HTTP Basic, the partner's id and secret).",
+  },
   { name: 'Keys', description: 'The public keys (JWKS) that verify the punch-out links the portal signs.' },
   { name: 'Admin API', description: "For a client's support tools (bearer key)." },
   {
@@ -69,14 +73,20 @@ const securitySchemes = {
     description: `The sessionId that POST ${API_BASE}/login (or activation, single sign-on, launch-as) returns, sent back in this header.`,
   },
   partnerBasic: { type: 'http', scheme: 'basic', description: "The catalog partner's id and secret, issued per client." },
-  adminBearer: { type: 'http', scheme: 'bearer', description: "An admin API key of the client, issued by the operator." },
+  adminBearer: { type: 'http', scheme: 'bearer', description: 'An admin API key of the client, issued by the operator.' },
   consoleSession: {
     type: 'apiKey',
     in: 'cookie',
     name: 'rewards_console',
-    description: 'The console session cookie (HttpOnly, SameSite=Strict; __Host-rewards_console when the console is served over https), set by the second factor of the sign-in or by the enrolment.',
+    description:
+      'The console session cookie (HttpOnly, SameSite=Strict; __Host-rewards_console when the console is served over https), set by the second factor of the sign-in or by the enrolment.',
   },
-  enrolmentToken: { type: 'apiKey', in: 'header', name: 'x-enrolment-token', description: 'The token of a single-use enrolment link (the part after its #).' },
+  enrolmentToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-enrolment-token',
+    description: 'The token of a single-use enrolment link (the part after its #).',
+  },
 } as const;
 
 const headerDescriptions: Record<string, string> = {
@@ -90,7 +100,14 @@ const { $schema: _dialect, ...errorSchema } = z.toJSONSchema(ApiError, { target:
 // One error body in components; @fastify/swagger takes the response's description from the description beside the $ref.
 const errorResponse = (description: string) => ({ $ref: '#/components/schemas/ApiError', description });
 
-const successDescriptions: Record<string, string> = { '200': 'OK', '201': 'Created', '204': 'No content', '302': 'Redirect', '303': 'Redirect', '304': 'Not modified' };
+const successDescriptions: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '204': 'No content',
+  '302': 'Redirect',
+  '303': 'Redirect',
+  '304': 'Not modified',
+};
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[] };
 
@@ -123,7 +140,9 @@ function errorResponses(schema: Record<string, unknown>, security: FastifySchema
   const requirements = security ?? [];
   const mandatory = requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0);
   if (requirements.some((requirement) => 'session' in requirement)) {
-    responses['401'] = errorResponse(`No valid session (errorCode 10401): sign in again.${mandatory ? '' : ' Only when a session is sent.'}`);
+    responses['401'] = errorResponse(
+      `No valid session (errorCode 10401): sign in again.${mandatory ? '' : ' Only when a session is sent.'}`,
+    );
   } else if (mandatory) responses['401'] = errorResponse('Missing or wrong credentials.');
   responses.default = errorResponse(
     'Any other error, with its status: 403 not allowed, 404 not found, 409 conflict, 429 too many attempts, 500. responseMessage is a translation key, message is English for logs.',
@@ -146,7 +165,10 @@ export function operationIdOf(method: string, url: string): string {
     .replace(JWKS_PATH, '/jwks');
   const words = path.split('/').flatMap((segment) => {
     const parameter = segment.startsWith(':');
-    const parts = segment.replace(/^:/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+    const parts = segment
+      .replace(/^:/, '')
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean);
     return parameter ? ['by', ...parts] : parts;
   });
   return [method.toLowerCase(), ...words.map((word) => word.charAt(0).toUpperCase() + word.slice(1))].join('');
@@ -165,7 +187,8 @@ const transform: SwaggerTransform = (input) => {
   const tag = defaultTag(url);
   const response = { ...(schema.response as Record<string, JsonSchema> | undefined) };
   for (const [status, body] of Object.entries(response)) {
-    if (!body.description && !body['x-response-description']) response[status] = { ...body, 'x-response-description': successDescriptions[status] ?? 'OK' };
+    if (!body.description && !body['x-response-description'])
+      response[status] = { ...body, 'x-response-description': successDescriptions[status] ?? 'OK' };
   }
   const method = Array.isArray(input.route.method) ? String(input.route.method[0]) : input.route.method;
   return {
@@ -175,14 +198,20 @@ const transform: SwaggerTransform = (input) => {
       ...schema,
       security,
       ...(schema.tags === undefined && tag ? { tags: [tag] } : {}),
-      ...(schema.headers || url.startsWith('/api/') ? { headers: describeHeaders(url, (schema.headers ?? {}) as JsonSchema, security) } : {}),
+      ...(schema.headers || url.startsWith('/api/')
+        ? { headers: describeHeaders(url, (schema.headers ?? {}) as JsonSchema, security) }
+        : {}),
       response: { ...errorResponses(schema, security), ...response },
     },
   };
 };
 
 /** A well-formed document's top level; the rest is checked by the tests against OpenAPI 3.1's own schema. */
-const ApiDocumentReply = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
+const ApiDocumentReply = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
 
 /**
  * The OpenAPI 3.1 document of every endpoint (issue 8), from the contract's zod schemas, served
@@ -226,21 +255,22 @@ export async function registerApiDocument(app: FastifyInstance): Promise<void> {
 
   // The document only changes with a deployment: built once, then served with a validator.
   let served: { body: string; etag: string } | undefined;
-  app.withTypeProvider<ZodTypeProvider>().get(
-    API_DOCUMENT_PATH,
-    { schema: { summary: 'This OpenAPI 3.1 document', tags: ['API document'], response: { 200: ApiDocumentReply, 304: z.null() } } },
-    async (request, reply) => {
-      if (!served) {
-        const body = JSON.stringify(app.swagger());
-        served = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-      }
-      // Public, like the JWKS: any origin may read it, caches may keep it a while.
-      reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').header('etag', served.etag);
-      if (request.headers['if-none-match'] === served.etag) return reply.status(304).send(undefined as never); // no body, no content-length
-      return reply.type('application/json; charset=utf-8').send(served.body as unknown as z.infer<typeof ApiDocumentReply>);
-    },
-  );
-
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      API_DOCUMENT_PATH,
+      { schema: { summary: 'This OpenAPI 3.1 document', tags: ['API document'], response: { 200: ApiDocumentReply, 304: z.null() } } },
+      async (request, reply) => {
+        if (!served) {
+          const body = JSON.stringify(app.swagger());
+          served = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+        }
+        // Public, like the JWKS: any origin may read it, caches may keep it a while.
+        reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').header('etag', served.etag);
+        if (request.headers['if-none-match'] === served.etag) return reply.status(304).send(undefined as never); // no body, no content-length
+        return reply.type('application/json; charset=utf-8').send(served.body as unknown as z.infer<typeof ApiDocumentReply>);
+      },
+    );
 }
 
 const documentedRoutes = new WeakMap<FastifyInstance, RouteOptions[]>();

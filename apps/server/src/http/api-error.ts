@@ -19,22 +19,15 @@ export class ApiError extends Error {
 }
 
 export const errors = {
-  validation: (detail = 'The request is not valid') =>
-    new ApiError(400, ErrorCode.validation, 'error.validation', detail),
-  unknownClient: () =>
-    new ApiError(400, ErrorCode.unknownClient, 'error.unknownClient', 'No program is configured for this site'),
+  validation: (detail = 'The request is not valid') => new ApiError(400, ErrorCode.validation, 'error.validation', detail),
+  unknownClient: () => new ApiError(400, ErrorCode.unknownClient, 'error.unknownClient', 'No program is configured for this site'),
   notFound: () => new ApiError(404, ErrorCode.notFound, 'error.notFound', 'Not found'),
-  sessionRequired: () =>
-    new ApiError(401, ErrorCode.sessionRequired, 'error.session.expired', 'No valid session'),
+  sessionRequired: () => new ApiError(401, ErrorCode.sessionRequired, 'error.session.expired', 'No valid session'),
   forbidden: () => new ApiError(403, ErrorCode.forbidden, 'error.forbidden', 'Not allowed for this role'),
   invalidCredentials: () =>
     new ApiError(401, ErrorCode.invalidCredentials, 'login.error.invalidCredentials', 'Invalid username or password'),
-  preActivation: () =>
-    new ApiError(403, ErrorCode.preActivation, 'login.warning.preActivation', 'The account is not activated yet'),
-  accountInactive: () =>
-    new ApiError(403, ErrorCode.accountInactive, 'login.error.inactive', 'The account is inactive'),
-  loginThrottled: () =>
-    new ApiError(429, ErrorCode.loginThrottled, 'login.error.throttled', 'Too many failed sign-in attempts'),
-  unsupportedLocale: () =>
-    new ApiError(400, ErrorCode.unsupportedLocale, 'error.unsupportedLocale', 'This language is not offered'),
+  preActivation: () => new ApiError(403, ErrorCode.preActivation, 'login.warning.preActivation', 'The account is not activated yet'),
+  accountInactive: () => new ApiError(403, ErrorCode.accountInactive, 'login.error.inactive', 'The account is inactive'),
+  loginThrottled: () => new ApiError(429, ErrorCode.loginThrottled, 'login.error.throttled', 'Too many failed sign-in attempts'),
+  unsupportedLocale: () => new ApiError(400, ErrorCode.unsupportedLocale, 'error.unsupportedLocale', 'This language is not offered'),
 };

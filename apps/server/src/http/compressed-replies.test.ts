@@ -17,33 +17,36 @@ describe.each(dialects)('client data and bundles, compressed as the caller accep
 
   const get = (path: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => t.api(method, path, { headers });
 
-  it.each(['/viewConfig/client', '/viewConfig/bundle/fr-FR'])('sends %s to a browser in brotli, and as gzip or plain bytes to those who ask for them', async (path) => {
-    const plain = await get(path);
-    expect(plain.statusCode).toBe(200);
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.headers.vary).toBe('accept-encoding');
-    const identity = plain.rawPayload;
+  it.each(['/viewConfig/client', '/viewConfig/bundle/fr-FR'])(
+    'sends %s to a browser in brotli, and as gzip or plain bytes to those who ask for them',
+    async (path) => {
+      const plain = await get(path);
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('accept-encoding');
+      const identity = plain.rawPayload;
 
-    const br = await get(path, { 'accept-encoding': BROWSER });
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(br.headers.vary).toBe('accept-encoding');
-    expect(br.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
-    expect(brotliDecompressSync(br.rawPayload).equals(identity)).toBe(true);
-    expect(br.rawPayload.length).toBeLessThan(identity.length / 3);
+      const br = await get(path, { 'accept-encoding': BROWSER });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toBe('accept-encoding');
+      expect(br.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+      expect(brotliDecompressSync(br.rawPayload).equals(identity)).toBe(true);
+      expect(br.rawPayload.length).toBeLessThan(identity.length / 3);
 
-    const gzip = await get(path, { 'accept-encoding': 'gzip' });
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.rawPayload).equals(identity)).toBe(true);
-    // Brotli refused: the next best.
-    expect((await get(path, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
+      const gzip = await get(path, { 'accept-encoding': 'gzip' });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).equals(identity)).toBe(true);
+      // Brotli refused: the next best.
+      expect((await get(path, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
 
-    for (const refused of ['identity', 'br;q=0', 'deflate, zstd', '*;q=0']) {
-      const reply = await get(path, { 'accept-encoding': refused });
-      expect(reply.headers['content-encoding'], refused).toBeUndefined();
-      expect(reply.rawPayload.equals(identity), refused).toBe(true);
-    }
-  });
+      for (const refused of ['identity', 'br;q=0', 'deflate, zstd', '*;q=0']) {
+        const reply = await get(path, { 'accept-encoding': refused });
+        expect(reply.headers['content-encoding'], refused).toBeUndefined();
+        expect(reply.rawPayload.equals(identity), refused).toBe(true);
+      }
+    },
+  );
 
   it('tags each form of a bundle apart and answers 304 to each form for its own tag only', async () => {
     const path = '/viewConfig/bundle/ar';
@@ -71,14 +74,19 @@ describe.each(dialects)('client data and bundles, compressed as the caller accep
     expect(brotliDecompressSync(other.rawPayload).equals(plain.rawPayload)).toBe(true);
   });
 
-  it("gives every form a new tag when an operator rewords the bundle, and the new words in brotli", async () => {
+  it('gives every form a new tag when an operator rewords the bundle, and the new words in brotli', async () => {
     const path = '/viewConfig/bundle/en-US';
     const before = await get(path, { 'accept-encoding': BROWSER });
-    await t.database.db.insertInto('translations').values({ client_id: 'acme', locale: 'en-US', key: 'login.title', text: 'Welcome to Acme Loyalty' }).execute();
+    await t.database.db
+      .insertInto('translations')
+      .values({ client_id: 'acme', locale: 'en-US', key: 'login.title', text: 'Welcome to Acme Loyalty' })
+      .execute();
     const stale = await get(path, { 'accept-encoding': BROWSER, 'if-none-match': String(before.headers.etag) });
     expect(stale.statusCode).toBe(200);
     expect(stale.headers.etag).not.toBe(before.headers.etag);
-    expect(JSON.parse(brotliDecompressSync(stale.rawPayload).toString()).bundleList['en-US'].properties['login.title']).toBe('Welcome to Acme Loyalty');
+    expect(JSON.parse(brotliDecompressSync(stale.rawPayload).toString()).bundleList['en-US'].properties['login.title']).toBe(
+      'Welcome to Acme Loyalty',
+    );
   });
 
   it("sends a participant's statement in brotli to a browser, as a GET's and a HEAD's same headers, and plain to others", async () => {
@@ -100,7 +108,10 @@ describe.each(dialects)('client data and bundles, compressed as the caller accep
     const { date: _date2, ...getHeaders } = br.headers;
     expect(headHeaders).toEqual(getHeaders);
     // Someone else's statement is still refused, whatever the caller accepts.
-    expect((await t.api('GET', apiPaths.statement('spent', 'en-US'), { session: sessionId, headers: { 'accept-encoding': BROWSER } })).statusCode).toBe(403);
+    expect(
+      (await t.api('GET', apiPaths.statement('spent', 'en-US'), { session: sessionId, headers: { 'accept-encoding': BROWSER } }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('answers HEAD with the headers GET sends, for every form and for a 304', async () => {

@@ -38,7 +38,8 @@ export async function registerConsoleApp(app: FastifyInstance, distDir: string, 
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    const sendPage = (_request: FastifyRequest, reply: FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+    const sendPage = (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
     scope.get('/console', (_request, reply) => reply.redirect(CONSOLE_BASE));
     scope.get(`${CONSOLE_BASE}*`, sendPage);
   });

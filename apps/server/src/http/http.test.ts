@@ -64,7 +64,11 @@ describe.each(dialects)('a fault of our own on %s', (dialect) => {
       headers: { 'client-id': 'http://localhost' },
     });
     expect(reply.statusCode).toBe(500);
-    expect(reply.json()).toEqual({ errorCode: ErrorCode.internal, responseMessage: 'error.internal', message: 'Something went wrong on our side' });
+    expect(reply.json()).toEqual({
+      errorCode: ErrorCode.internal,
+      responseMessage: 'error.internal',
+      message: 'Something went wrong on our side',
+    });
     await app.close();
     await database.drop();
     const logged = lines.map((line) => JSON.parse(line) as { reqId?: string; msg: string });

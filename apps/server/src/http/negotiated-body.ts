@@ -90,7 +90,13 @@ export interface CodingOptions {
 function compress(body: Buffer, coding: ContentCoding, options: CodingOptions): Promise<Buffer> {
   if (coding === 'gzip') return gzipped(body, { level: options.gzipLevel ?? 9 });
   const quality = options.brotliQuality ?? BROTLI_QUALITY;
-  return brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  return brotli(body, {
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: quality,
+      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
 }
 
 const kept = new LRUCache<string, NegotiatedBody>({ max: 500 });

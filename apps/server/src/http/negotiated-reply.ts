@@ -8,7 +8,12 @@ import { JSON_TYPE, type ReadyReplies } from './ready-reply.ts';
  * or a 304 when If-None-Match names that form's ETag. GET outside a shutdown is written in one
  * `writeHead` (decision 028); HEAD and a closing server take Fastify's way with the same headers.
  */
-export function replyNegotiated(ready: ReadyReplies, request: FastifyRequest, reply: FastifyReply, body: NegotiatedBody): FastifyReply | Promise<FastifyReply> {
+export function replyNegotiated(
+  ready: ReadyReplies,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: NegotiatedBody,
+): FastifyReply | Promise<FastifyReply> {
   const chosen = body.select(request.headers['accept-encoding']);
   if (chosen instanceof Promise) return chosen.then((form) => send(ready, request, reply, form));
   return send(ready, request, reply, chosen);
@@ -25,7 +30,9 @@ export function replyNegotiatedAtOnce(ready: ReadyReplies, request: FastifyReque
 }
 
 function sendReady(ready: ReadyReplies, request: FastifyRequest, reply: FastifyReply, form: Representation, unchanged: boolean): boolean {
-  return unchanged ? ready.notModified(request, reply, form.body, form.unchangedHeaders) : ready.send(request, reply, form.body, form.headers);
+  return unchanged
+    ? ready.notModified(request, reply, form.body, form.unchangedHeaders)
+    : ready.send(request, reply, form.body, form.headers);
 }
 
 function send(ready: ReadyReplies, request: FastifyRequest, reply: FastifyReply, form: Representation): FastifyReply {

@@ -55,7 +55,15 @@ export function readyReplies(app: FastifyInstance, options: { noStore: boolean }
       if (!usable(request)) return false;
       let list = ok.get(body);
       if (!list) {
-        list = [...app.apiSecurityHeaderList, ...headers, ...cacheControl(headers), 'content-type', JSON_TYPE, 'content-length', String(body.length)];
+        list = [
+          ...app.apiSecurityHeaderList,
+          ...headers,
+          ...cacheControl(headers),
+          'content-type',
+          JSON_TYPE,
+          'content-length',
+          String(body.length),
+        ];
         ok.set(body, list);
       }
       write(reply, 200, list, body);

@@ -21,7 +21,14 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 // …and what only a rendered page needs, which the API leaves out.
-const PAGE_ONLY_HEADERS = ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+const PAGE_ONLY_HEADERS = [
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
 
 describe.each(dialects)('every reply of the request path on %s', (dialect) => {
   let t: TestApp;
@@ -142,9 +149,17 @@ describe.each(dialects)('every reply of the request path on %s', (dialect) => {
     const { sessionId } = await t.login('demo');
     const longSession = await t.api('GET', '/user', { headers: { 'x-session-id': 'x'.repeat(257) } });
     expect(longSession.statusCode).toBe(400);
-    expect(longSession.json()).toEqual({ errorCode: ErrorCode.validation, responseMessage: 'error.validation', message: 'Invalid headers: x-session-id' });
+    expect(longSession.json()).toEqual({
+      errorCode: ErrorCode.validation,
+      responseMessage: 'error.validation',
+      message: 'Invalid headers: x-session-id',
+    });
     const badLocale = await t.api('GET', '/viewConfig/bundle/x');
-    expect(badLocale.json()).toEqual({ errorCode: ErrorCode.validation, responseMessage: 'error.validation', message: 'Invalid params: locale' });
+    expect(badLocale.json()).toEqual({
+      errorCode: ErrorCode.validation,
+      responseMessage: 'error.validation',
+      message: 'Invalid params: locale',
+    });
     // A session id of the wrong shape but a bearable size is no session: 401, as before.
     expect((await t.api('GET', '/user', { headers: { 'x-session-id': 'not-a-session' } })).statusCode).toBe(401);
     expect((await t.api('GET', '/user', { session: sessionId })).statusCode).toBe(200);
@@ -155,7 +170,9 @@ describe.each(dialects)('every reply of the request path on %s', (dialect) => {
       const reply = await t.api('GET', '/viewConfig/client', { origin: 'not an origin' });
       expect(reply.statusCode).toBe(400);
       expect(reply.json()).toMatchObject({ errorCode: ErrorCode.unknownClient });
-      expect((await t.api('GET', '/viewConfig/client', { origin: 'http://unknown.example' })).json()).toMatchObject({ errorCode: ErrorCode.unknownClient });
+      expect((await t.api('GET', '/viewConfig/client', { origin: 'http://unknown.example' })).json()).toMatchObject({
+        errorCode: ErrorCode.unknownClient,
+      });
       expect((await t.api('GET', '/viewConfig/client')).statusCode).toBe(200);
     }
   });
@@ -166,10 +183,23 @@ describe.each(dialects)('request logging on %s', (dialect) => {
     const database = await createTestDatabase(dialect);
     const lines: { reqId?: string; msg: string }[] = [];
     const logStream = new PassThrough();
-    logStream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { reqId?: string; msg: string })));
+    logStream.on('data', (chunk: Buffer) =>
+      lines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { reqId?: string; msg: string }),
+      ),
+    );
     await seedDemo(database.db);
-    const app = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'debug', CLIENT_CACHE_SECONDS: '0' }), webDist: undefined }, db: database.db, logStream });
-    for (let i = 0; i < 2; i++) await app.inject({ method: 'GET', url: '/api/v1.0/viewConfig/client', headers: { 'client-id': 'http://localhost' } });
+    const app = await buildApp({
+      config: { ...loadConfig({ LOG_LEVEL: 'debug', CLIENT_CACHE_SECONDS: '0' }), webDist: undefined },
+      db: database.db,
+      logStream,
+    });
+    for (let i = 0; i < 2; i++)
+      await app.inject({ method: 'GET', url: '/api/v1.0/viewConfig/client', headers: { 'client-id': 'http://localhost' } });
     await app.close();
     await database.drop();
     const incoming = lines.filter((line) => line.msg === 'incoming request');
@@ -197,7 +227,14 @@ describe('the compiled check of header and path schemas', () => {
   });
 
   it('tests patterns as zod does and leaves undeclared keys of a plain object to zod', () => {
-    const check = fastObjectCheck(z.object({ locale: z.string().min(2).regex(/^[a-z]{2}(-[A-Z]{2})?$/g) }))!;
+    const check = fastObjectCheck(
+      z.object({
+        locale: z
+          .string()
+          .min(2)
+          .regex(/^[a-z]{2}(-[A-Z]{2})?$/g),
+      }),
+    )!;
     expect(check({ locale: 'fr-FR' })).toBe(true);
     expect(check({ locale: 'fr-FR' })).toBe(true); // a /g pattern's lastIndex does not carry over
     expect(check({ locale: 'fr_FR' })).toBe(false);

@@ -21,8 +21,8 @@ const helmetOptions = {
   crossOriginEmbedderPolicy: false,
   strictTransportSecurity: { maxAge: 15552000, includeSubDomains: true },
   // Some of the portal's own addresses carry secrets (a reset guid, an SSO session id) until
-    // the app removes them; no request, to us or anyone, may repeat them in a Referer.
-    referrerPolicy: { policy: 'no-referrer' as const },
+  // the app removes them; no request, to us or anyone, may repeat them in a Referer.
+  referrerPolicy: { policy: 'no-referrer' as const },
 };
 
 /**

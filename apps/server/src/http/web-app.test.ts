@@ -24,7 +24,10 @@ describe('the served web app', () => {
     database = await createTestDatabase('sqlite');
     await seedDemo(database.db);
     // A client wording with markup in it must not be able to close the data block.
-    await database.db.insertInto('translations').values({ client_id: 'acme', locale: 'en-US', key: 'login.title', text: '</script><script>alert(1)</script>' }).execute();
+    await database.db
+      .insertInto('translations')
+      .values({ client_id: 'acme', locale: 'en-US', key: 'login.title', text: '</script><script>alert(1)</script>' })
+      .execute();
     app = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'silent' }), webDist: dist }, db: database.db });
   });
   afterAll(async () => {
@@ -64,7 +67,11 @@ describe('the served web app', () => {
     const plain = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toContain('accept-encoding');
-    const br = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000', 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { host: 'localhost:3000', 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
@@ -72,9 +79,17 @@ describe('the served web app', () => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
     // Brotli refused by its weight: gzip; both refused: the page as it is.
-    const noBrotli = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000', 'accept-encoding': 'br;q=0, gzip' } });
+    const noBrotli = await app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { host: 'localhost:3000', 'accept-encoding': 'br;q=0, gzip' },
+    });
     expect(noBrotli.headers['content-encoding']).toBe('gzip');
-    const neither = await app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:3000', 'accept-encoding': 'br;q=0, gzip;q=0' } });
+    const neither = await app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { host: 'localhost:3000', 'accept-encoding': 'br;q=0, gzip;q=0' },
+    });
     expect(neither.headers['content-encoding']).toBeUndefined();
     expect(neither.body).toBe(plain.body);
   });

@@ -13,7 +13,10 @@ const PLACEHOLDER = '<!--client-data-->';
 
 /** JSON placed inside <script type="application/json">: "<" is escaped so no tag can close it early. */
 function scriptSafeJson(json: string): string {
-  return json.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return json
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -21,7 +24,13 @@ function scriptSafeJson(json: string): string {
  * index.html with the client's data inlined as a JSON data block (not script, so the CSP holds),
  * which saves the login page its first API round trip.
  */
-export async function registerWebApp(app: FastifyInstance, db: Db, distDir: string, sessionPolicy: SessionPolicy, consoleHostname?: string): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  db: Db,
+  distDir: string,
+  sessionPolicy: SessionPolicy,
+  consoleHostname?: string,
+): Promise<void> {
   const indexPath = join(distDir, 'index.html');
   if (!existsSync(indexPath)) {
     app.log.warn(`No web app at ${distDir}: run npm run build. Serving the API only.`);
@@ -33,7 +42,14 @@ export async function registerWebApp(app: FastifyInstance, db: Db, distDir: stri
   await app.register(async (scope) => registerPages(scope, db, distDir, template, sessionPolicy, consoleHostname));
 }
 
-async function registerPages(app: FastifyInstance, db: Db, distDir: string, template: string, sessionPolicy: SessionPolicy, consoleHostname?: string): Promise<void> {
+async function registerPages(
+  app: FastifyInstance,
+  db: Db,
+  distDir: string,
+  template: string,
+  sessionPolicy: SessionPolicy,
+  consoleHostname?: string,
+): Promise<void> {
   // The console's host serves the console only (decision 050): its root leads there, and no
   // participant page or script answers on it.
   if (consoleHostname) {
@@ -103,7 +119,10 @@ class RenderedPages {
       ? this.#template.replace(PLACEHOLDER, `<script id="client-data" type="application/json">${scriptSafeJson(clientData)}</script>`)
       : this.#template;
     // Its brotli and gzip forms are made on the first request that accepts them, off the event loop.
-    const page: RenderedPage = { clientData, body: new NegotiatedBody(Buffer.from(html), undefined, ['cache-control', 'no-store'], PAGE_CODING) };
+    const page: RenderedPage = {
+      clientData,
+      body: new NegotiatedBody(Buffer.from(html), undefined, ['cache-control', 'no-store'], PAGE_CODING),
+    };
     // Clients come from the database (unknown hostnames share the '' page), so the map stays small.
     this.#byClient.set(key, page);
     return page;

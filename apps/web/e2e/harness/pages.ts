@@ -61,7 +61,10 @@ export function signOutControl(page: Page): Locator {
  */
 export async function chooseLanguage(page: Page, name: RegExp): Promise<void> {
   const label = /language|langue|اللغة/i;
-  const selector = page.getByRole('combobox', { name: label }).or(page.getByRole('button', { name: label })).first();
+  const selector = page
+    .getByRole('combobox', { name: label })
+    .or(page.getByRole('button', { name: label }))
+    .first();
   if ((await selector.evaluate((el) => el.tagName)) === 'SELECT') {
     await selector.selectOption({ label: (await selector.locator('option').allTextContents()).find((t) => name.test(t)) ?? '' });
     return;

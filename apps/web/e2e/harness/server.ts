@@ -34,7 +34,9 @@ export function ensureWebBuild(force = false): void {
  * `env` adds to or overrides the server's environment (e.g. a short SESSION_IDLE_MINUTES); a
  * function gets the port first (the console's tests set CONSOLE_ORIGIN on it).
  */
-export async function startPortalServer(env: Record<string, string> | ((port: number) => Record<string, string>) = {}): Promise<PortalServer> {
+export async function startPortalServer(
+  env: Record<string, string> | ((port: number) => Record<string, string>) = {},
+): Promise<PortalServer> {
   const dir = await mkdtemp(join(tmpdir(), 'rewards-e2e-'));
   const databaseUrl = `file:${join(dir, 'rewards.db')}`;
   const logFile = join(dir, 'server.log');
@@ -44,7 +46,15 @@ export async function startPortalServer(env: Record<string, string> | ((port: nu
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST, LOG_LEVEL: 'warn', ...(typeof env === 'function' ? env(port) : env) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      WEB_DIST,
+      LOG_LEVEL: 'warn',
+      ...(typeof env === 'function' ? env(port) : env),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log);

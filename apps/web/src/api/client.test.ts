@@ -48,7 +48,13 @@ describe('the API client', () => {
   it('reports a successful call that carried the session, with the time it was sent', async () => {
     const onSessionActivity = vi.fn();
     const fetch = vi.fn<typeof globalThis.fetch>(async () => json({}));
-    const api = createApiClient({ getSessionId: () => 'abc', onSessionTimeout: vi.fn(), onSessionActivity, fetch, origin: 'http://localhost' });
+    const api = createApiClient({
+      getSessionId: () => 'abc',
+      onSessionTimeout: vi.fn(),
+      onSessionActivity,
+      fetch,
+      origin: 'http://localhost',
+    });
     const before = Date.now();
     await getUser(api);
     expect(onSessionActivity).toHaveBeenCalledOnce();

@@ -106,10 +106,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     if (response.status === 401 && sessionId && !opts.ignoreSessionTimeout) {
       options.onSessionTimeout();
-      throw new RequestError(
-        { status: 401, errorCode: null, responseMessage: 'error.session.expired', message: 'Session expired' },
-        true,
-      );
+      throw new RequestError({ status: 401, errorCode: null, responseMessage: 'error.session.expired', message: 'Session expired' }, true);
     }
 
     if (response.ok && sessionId) options.onSessionActivity?.({ at: sentAt, path, sessionId });

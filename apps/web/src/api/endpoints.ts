@@ -1,11 +1,4 @@
-import type {
-  AcknowledgeReply,
-  ActivateRequest,
-  BundleReply,
-  ClientData,
-  LoginRequest,
-  UserData,
-} from '@rewards/contract';
+import type { AcknowledgeReply, ActivateRequest, BundleReply, ClientData, LoginRequest, UserData } from '@rewards/contract';
 import { apiPaths } from '@rewards/contract/paths';
 import type { ApiClient } from './client.ts';
 
@@ -13,11 +6,9 @@ import type { ApiClient } from './client.ts';
 
 export const getClientData = (api: ApiClient) => api.request<ClientData>('GET', apiPaths.clientData);
 
-export const getBundle = (api: ApiClient, locale: string) =>
-  api.request<BundleReply>('GET', apiPaths.bundle(locale));
+export const getBundle = (api: ApiClient, locale: string) => api.request<BundleReply>('GET', apiPaths.bundle(locale));
 
-export const login = (api: ApiClient, body: LoginRequest) =>
-  api.request<UserData>('POST', apiPaths.login, { body, sessionId: null });
+export const login = (api: ApiClient, body: LoginRequest) => api.request<UserData>('POST', apiPaths.login, { body, sessionId: null });
 
 /** Activation answers user data and a new session, like login (issue 7). */
 export const activate = (api: ApiClient, body: ActivateRequest) =>
@@ -27,8 +18,7 @@ export const activate = (api: ApiClient, body: ActivateRequest) =>
 export const launchAs = (api: ApiClient, token: string) =>
   api.request<UserData>('POST', apiPaths.launchAs, { body: { token }, sessionId: null });
 
-export const logout = (api: ApiClient) =>
-  api.request<void>('GET', apiPaths.logout, { noContent: true, ignoreSessionTimeout: true });
+export const logout = (api: ApiClient) => api.request<void>('GET', apiPaths.logout, { noContent: true, ignoreSessionTimeout: true });
 
 export const getUser = (api: ApiClient, sessionId?: string) =>
   api.request<UserData>('GET', apiPaths.user, sessionId === undefined ? {} : { sessionId });
@@ -39,5 +29,4 @@ export const setUserLocale = (api: ApiClient, code: string, sessionId?: string) 
     ...(sessionId === undefined ? {} : { sessionId }),
   });
 
-export const acknowledgePrivacyNotice = (api: ApiClient) =>
-  api.request<AcknowledgeReply>('PUT', apiPaths.acknowledgePrivacyNotice);
+export const acknowledgePrivacyNotice = (api: ApiClient) => api.request<AcknowledgeReply>('PUT', apiPaths.acknowledgePrivacyNotice);

@@ -9,7 +9,16 @@ import { resolveRoute, routes } from './routes.ts';
 const where = () => screen.getByTestId('location').textContent;
 
 describe('resolveRoute: the rules of navigation (spec section 2)', () => {
-  const anonymousOnly = ['/activation', '/login', '/launch-as', '/forgot-user-id', '/forgot-password', '/reset-password', '/sso-authenticated', '/sso-logout'];
+  const anonymousOnly = [
+    '/activation',
+    '/login',
+    '/launch-as',
+    '/forgot-user-id',
+    '/forgot-password',
+    '/reset-password',
+    '/sso-authenticated',
+    '/sso-logout',
+  ];
   const signedInOnly = ['/home', '/profile', '/rules', '/contact', '/activity-history', '/privacy-notice'];
   const everyone = ['/faqs', '/privacy-shield', '/error', '/ssoGatewayLogonFailure', '/ssoLogonFailure', '/ssoFailure'];
 

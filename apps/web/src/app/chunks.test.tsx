@@ -24,7 +24,10 @@ describe('chunk loading', () => {
   });
 
   it('may be tried again after a failure', async () => {
-    const importer = vi.fn().mockRejectedValueOnce(new Error('offline')).mockResolvedValueOnce({ default: () => null });
+    const importer = vi
+      .fn()
+      .mockRejectedValueOnce(new Error('offline'))
+      .mockResolvedValueOnce({ default: () => null });
     const chunk = createChunk(importer);
     await expect(chunk.load()).rejects.toBeInstanceOf(ChunkLoadError);
     await expect(chunk.load()).resolves.toHaveProperty('default');

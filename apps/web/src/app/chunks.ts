@@ -17,7 +17,8 @@ export class ChunkLoadError extends Error {
 }
 
 // Browsers word a missing module differently: Chromium, Firefox, Safari.
-const MISSING = /failed to fetch dynamically imported module|error loading dynamically imported module|importing a module script failed|404/i;
+const MISSING =
+  /failed to fetch dynamically imported module|error loading dynamically imported module|importing a module script failed|404/i;
 
 export function toChunkLoadError(error: unknown): ChunkLoadError {
   if (error instanceof ChunkLoadError) return error;

@@ -20,7 +20,11 @@ function afterLoad(doc: Document = document): Promise<void> {
  */
 export function preloadWhenIdle(
   current: RouteDef | undefined,
-  { idle = whenIdle, loaded = afterLoad, chunks = preloadOrder(current) }: { idle?: IdleScheduler; loaded?: () => Promise<void>; chunks?: Chunk[] } = {},
+  {
+    idle = whenIdle,
+    loaded = afterLoad,
+    chunks = preloadOrder(current),
+  }: { idle?: IdleScheduler; loaded?: () => Promise<void>; chunks?: Chunk[] } = {},
 ): () => void {
   let stopped = false;
   let cancel = () => {};

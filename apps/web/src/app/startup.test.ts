@@ -58,7 +58,8 @@ describe('the start-up sequence (spec section 4)', () => {
     sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored', locale: { code: 'ar', dir: 'rtl' } })));
     const s = services((path, sessionId) => {
       if (path === '/viewConfig/client') return makeClient();
-      if (path === '/viewConfig/bundle/ar') return { bundleList: { ar: { locale: 'ar', properties: { 'login.heading': 'تسجيل الدخول' } } } };
+      if (path === '/viewConfig/bundle/ar')
+        return { bundleList: { ar: { locale: 'ar', properties: { 'login.heading': 'تسجيل الدخول' } } } };
       if (path === '/user' && sessionId === 'stored') return makeUser({ sessionId: 'stored', locale: { code: 'ar', dir: 'rtl' } });
       return new Error(path);
     });
@@ -73,9 +74,14 @@ describe('the start-up sequence (spec section 4)', () => {
     // What a reload of /home finds: client data in the page, the bundle and the user in session storage.
     const script = embedClientData();
     sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored', accountBalance: 100 })));
-    sessionStorage.setItem('bundleState', JSON.stringify({ locale: { code: 'en-US', dir: 'ltr' }, properties: { 'login.heading': 'Sign in' } }));
+    sessionStorage.setItem(
+      'bundleState',
+      JSON.stringify({ locale: { code: 'en-US', dir: 'ltr' }, properties: { 'login.heading': 'Sign in' } }),
+    );
     try {
-      const s = services((path, sessionId) => (path === '/user' && sessionId === 'stored' ? makeUser({ sessionId: 'stored', accountBalance: 120 }) : new Error(path)));
+      const s = services((path, sessionId) =>
+        path === '/user' && sessionId === 'stored' ? makeUser({ sessionId: 'stored', accountBalance: 120 }) : new Error(path),
+      );
       let screenReady = false;
       const loadFirstScreen = vi.fn(async (signedIn: boolean) => {
         await Promise.resolve();
@@ -95,7 +101,10 @@ describe('the start-up sequence (spec section 4)', () => {
   it('lets the browser run between its steps, with the same single call and order', async () => {
     const script = embedClientData();
     sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored' })));
-    sessionStorage.setItem('bundleState', JSON.stringify({ locale: { code: 'en-US', dir: 'ltr' }, properties: { 'login.heading': 'Sign in' } }));
+    sessionStorage.setItem(
+      'bundleState',
+      JSON.stringify({ locale: { code: 'en-US', dir: 'ltr' }, properties: { 'login.heading': 'Sign in' } }),
+    );
     try {
       const s = services((path) => (path === '/user' ? makeUser({ sessionId: 'stored', accountBalance: 120 }) : new Error(path)));
       // What each pause finds: nothing yet, then client data but no user, the user still to come.
@@ -124,7 +133,9 @@ describe('the start-up sequence (spec section 4)', () => {
       expect(laterForVisitor).not.toHaveBeenCalled();
 
       sessionStorage.setItem('userState', JSON.stringify(makeUser({ sessionId: 'stored' })));
-      const participant = services((path) => (path === '/viewConfig/client' ? makeClient() : path === '/user' ? makeUser({ sessionId: 'stored' }) : new Error(path)));
+      const participant = services((path) =>
+        path === '/viewConfig/client' ? makeClient() : path === '/user' ? makeUser({ sessionId: 'stored' }) : new Error(path),
+      );
       const waiting: Array<() => void> = [];
       await startUp(participant, { later: (task) => waiting.push(task) });
       expect(participant.store.getState()).toMatchObject({ status: 'loaded', anonymousPrivacyAck: 0 });
@@ -171,7 +182,9 @@ describe('the start-up sequence (spec section 4)', () => {
     expect(sessionStorage.getItem('sessionTimedOut')).toBeNull();
 
     sessionStorage.setItem('sessionTimedOut', 'true');
-    const sso = services(() => makeClient({ ssoConfig: { clientSite: { name: 'A', url: 'https://a.example' }, ssoType: 'login_and_sso', ssoLogoutType: 'sso' } }));
+    const sso = services(() =>
+      makeClient({ ssoConfig: { clientSite: { name: 'A', url: 'https://a.example' }, ssoType: 'login_and_sso', ssoLogoutType: 'sso' } }),
+    );
     await startUp(sso);
     expect(sso.store.getState().redirect).toBe('/sso-logout');
     expect(sso.store.getState().sessionTimedOut).toBe(false);

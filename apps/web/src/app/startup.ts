@@ -58,9 +58,10 @@ export const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout
  */
 export async function startUp(services: AppServices, options: StartUpOptions = {}): Promise<void> {
   const { store, api } = services;
-  const loadFirstScreen = (signedIn: boolean) => options.loadFirstScreen?.(signedIn).catch(() => {
-    // A page that cannot load shows its own error screen when it is rendered.
-  });
+  const loadFirstScreen = (signedIn: boolean) =>
+    options.loadFirstScreen?.(signedIn).catch(() => {
+      // A page that cannot load shows its own error screen when it is rendered.
+    });
   const breathe = options.yieldToBrowser ?? (() => Promise.resolve());
   void loadFirstScreen(Boolean(readUserState()?.sessionId));
   // The first render (the loading overlay) ends its task before the start-up's own work.

@@ -65,9 +65,7 @@ const code = [SRC, SERVER, CONTRACT]
   .join('\n');
 
 const looksLikeKey = (text: string) =>
-  /^[A-Za-z][\w-]*(\.[\w-]+)+$/.test(text) &&
-  groups.has(text.split('.')[0] ?? '') &&
-  !/\.(css|js|json|tsx?|html|svg|png|webp)$/.test(text);
+  /^[A-Za-z][\w-]*(\.[\w-]+)+$/.test(text) && groups.has(text.split('.')[0] ?? '') && !/\.(css|js|json|tsx?|html|svg|png|webp)$/.test(text);
 
 /** Every quoted text of the code that has a key's shape and starts with a key group of the tables. */
 const namedKeys = new Set([...code.matchAll(/['"`]([A-Za-z][\w.-]*)['"`]/g)].map((m) => m[1] ?? '').filter(looksLikeKey));

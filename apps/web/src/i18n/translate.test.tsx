@@ -5,7 +5,7 @@ import { I18nProvider, Trans, useI18n } from './I18nContext.tsx';
 
 const properties = {
   'home.welcome': 'Welcome back, {firstName}! You have {balance} {mediaLabel}.',
-  'plain': 'No placeholders here',
+  plain: 'No placeholders here',
 };
 
 describe('t(key, values)', () => {
@@ -39,7 +39,10 @@ function Probe() {
     <>
       <p>{t('plain')}</p>
       <p>
-        <Trans k="home.welcome" values={{ firstName: 'Dana', balance: <a href="/activity-history">12,500</a>, mediaLabel: 'Acme Points' }} />
+        <Trans
+          k="home.welcome"
+          values={{ firstName: 'Dana', balance: <a href="/activity-history">12,500</a>, mediaLabel: 'Acme Points' }}
+        />
       </p>
     </>
   );

@@ -12,9 +12,7 @@ function missingValue(key: string): string {
 /** Replaces `{name}` with values[name]; a placeholder without a value stays as written. */
 export function interpolate(text: string, values?: Values): string {
   if (!values) return text;
-  return text.replace(PLACEHOLDER, (whole, name: string) =>
-    Object.hasOwn(values, name) ? String(values[name]) : whole,
-  );
+  return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
 export function translate(properties: Properties | undefined, key: string, values?: Values): string {

@@ -68,11 +68,15 @@ describe('error messages', () => {
   });
 
   it('uses message as the code when there is no responseMessage', () => {
-    expect(errorText({ errorCode: 20001, message: 'login.error.invalidCredentials' }, t, '')).toBe("That user ID and password don't match.");
+    expect(errorText({ errorCode: 20001, message: 'login.error.invalidCredentials' }, t, '')).toBe(
+      "That user ID and password don't match.",
+    );
   });
 
   it('shows a key missing from the bundle as "Missing locale value (key)"', () => {
-    expect(errorText({ errorCode: 1, responseMessage: 'error.brandNew', message: 'x' }, t, '')).toBe('Missing locale value (error.brandNew)');
+    expect(errorText({ errorCode: 1, responseMessage: 'error.brandNew', message: 'x' }, t, '')).toBe(
+      'Missing locale value (error.brandNew)',
+    );
   });
 });
 

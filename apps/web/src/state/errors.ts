@@ -21,14 +21,7 @@ export type ErrorType =
   | 'ssoAuthenticated'
   | 'ssoInvalidCredentials';
 
-export type SuccessType =
-  | 'forgotPassword'
-  | 'forgotUserId'
-  | 'contactUs'
-  | 'resetPassword'
-  | 'changePassword'
-  | 'setLocale'
-  | 'ots';
+export type SuccessType = 'forgotPassword' | 'forgotUserId' | 'contactUs' | 'resetPassword' | 'changePassword' | 'setLocale' | 'ots';
 
 /** The server's error fields as far as they are known (spec section 3, Error item). */
 interface ServerErrorFields {

@@ -2,12 +2,7 @@ import type { ActivateRequest, Locale, UserData } from '@rewards/contract';
 import { RequestError } from '../api/client.ts';
 import * as endpoints from '../api/endpoints.ts';
 import type { AppServices } from './StoreContext.tsx';
-import {
-  clearSessionState,
-  writeAnonymousAck,
-  writeBundleState,
-  writeUserState,
-} from './storage.ts';
+import { clearSessionState, writeAnonymousAck, writeBundleState, writeUserState } from './storage.ts';
 
 // The session's operations (spec section 4). They update the store and session storage;
 // navigation is left to the caller, which knows the router.

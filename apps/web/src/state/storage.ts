@@ -34,8 +34,7 @@ function write(storage: Storage, key: string, value: unknown): void {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-export const readUserState = () =>
-  read<UserData>(sessionStorage, USER_STATE, (v) => isObject(v) && typeof v.sessionId === 'string');
+export const readUserState = () => read<UserData>(sessionStorage, USER_STATE, (v) => isObject(v) && typeof v.sessionId === 'string');
 export const writeUserState = (user: UserData) => write(sessionStorage, USER_STATE, user);
 
 export const readBundleState = () =>

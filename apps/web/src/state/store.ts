@@ -96,7 +96,8 @@ export function createStore(initial: Partial<AppState> = {}): Store {
         successes: [...s.successes.filter((x) => x.successType !== success.successType), { ...success, done: true }],
       })),
     dismissSuccess: (type) => {
-      if (state.successes.some((x) => x.successType === type)) setState((s) => ({ successes: s.successes.filter((x) => x.successType !== type) }));
+      if (state.successes.some((x) => x.successType === type))
+        setState((s) => ({ successes: s.successes.filter((x) => x.successType !== type) }));
     },
     setBusy: (key, value) => setState((s) => ({ busy: { ...s.busy, [key]: value } })),
   };

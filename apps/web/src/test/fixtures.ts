@@ -12,7 +12,15 @@ export const enUS: Record<string, string> = Object.assign({}, english, ...Object
 
 export function makeClient(overrides: Partial<ClientData> = {}): ClientData {
   return {
-    passwordRules: { minLength: 8, maxLength: 64, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: true, notUsername: true },
+    passwordRules: {
+      minLength: 8,
+      maxLength: 64,
+      requireUpper: true,
+      requireLower: true,
+      requireDigit: true,
+      requireSymbol: true,
+      notUsername: true,
+    },
     locale: { code: 'en-US', dir: 'ltr' },
     localeList: [
       { code: 'en-US', dir: 'ltr', name: 'English' },

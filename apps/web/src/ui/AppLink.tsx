@@ -11,9 +11,7 @@ export function AppLink({ to, state, ...rest }: Omit<LinkProps, 'to'> & { to: st
   if (isModalPath(to)) {
     const background: BackgroundLocation | undefined =
       backgroundOf(location.state) ??
-      (isModalPath(location.pathname)
-        ? undefined
-        : { pathname: location.pathname, search: location.search, hash: location.hash });
+      (isModalPath(location.pathname) ? undefined : { pathname: location.pathname, search: location.search, hash: location.hash });
     linkState = { ...(typeof state === 'object' ? state : {}), backgroundLocation: background };
   }
   return <Link to={to} state={linkState} {...rest} />;

@@ -10,13 +10,35 @@ import { DateField, type DateProblem } from './DateField.tsx';
 import { localeDates } from './date-parts.ts';
 
 // The real bundles of each language, core and areas merged as the server serves them.
-const files = import.meta.glob<Record<string, string>>('../../../server/src/modules/i18n/bundles/*.json', { eager: true, import: 'default' });
+const files = import.meta.glob<Record<string, string>>('../../../server/src/modules/i18n/bundles/*.json', {
+  eager: true,
+  import: 'default',
+});
 const bundleOf = (code: string) =>
-  Object.assign({}, ...Object.entries(files).filter(([path]) => path.endsWith(`/${code}.json`) || path.endsWith(`.${code}.json`)).map(([, texts]) => texts)) as Record<string, string>;
-const LOCALES: Record<string, Locale> = { 'en-US': { code: 'en-US', dir: 'ltr' }, 'fr-FR': { code: 'fr-FR', dir: 'ltr' }, ar: { code: 'ar', dir: 'rtl' } };
+  Object.assign(
+    {},
+    ...Object.entries(files)
+      .filter(([path]) => path.endsWith(`/${code}.json`) || path.endsWith(`.${code}.json`))
+      .map(([, texts]) => texts),
+  ) as Record<string, string>;
+const LOCALES: Record<string, Locale> = {
+  'en-US': { code: 'en-US', dir: 'ltr' },
+  'fr-FR': { code: 'fr-FR', dir: 'ltr' },
+  ar: { code: 'ar', dir: 'rtl' },
+};
 
 /** A form's date of birth: the value it holds is shown, so a test sees what the form would send. */
-function Form({ initial = '', min, max, onChange }: { initial?: string; min?: string; max?: string; onChange?: (value: string, problem: DateProblem | undefined) => void }) {
+function Form({
+  initial = '',
+  min,
+  max,
+  onChange,
+}: {
+  initial?: string;
+  min?: string;
+  max?: string;
+  onChange?: (value: string, problem: DateProblem | undefined) => void;
+}) {
   const { t } = useI18n();
   const [value, setValue] = useState(initial);
   return (
@@ -48,13 +70,18 @@ function open(code: 'en-US' | 'fr-FR' | 'ar', props: Parameters<typeof Form>[0] 
 }
 
 /** The part labels in the order they come in the page (the reading order, whatever the direction). */
-const partLabels = (group: ReturnType<typeof within>) => group.getAllByText(/./, { selector: 'label' }).map((label: HTMLElement) => label.textContent);
+const partLabels = (group: ReturnType<typeof within>) =>
+  group.getAllByText(/./, { selector: 'label' }).map((label: HTMLElement) => label.textContent);
 
 describe('a date field in the language of the page', () => {
   it('an American participant fills in month, day and year, in that order, and the form holds an ISO date', async () => {
     const { user, group, value } = open('en-US');
     expect(partLabels(group)).toEqual(['Month', 'Day', 'Year']);
-    expect(within(group.getByLabelText('Month')).getAllByRole('option').map((o) => o.textContent)).toContain('March');
+    expect(
+      within(group.getByLabelText('Month'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toContain('March');
     await user.selectOptions(group.getByLabelText('Month'), 'March');
     await user.type(group.getByLabelText('Day'), '9');
     await user.type(group.getByLabelText('Year'), '1987');
@@ -79,8 +106,24 @@ describe('a date field in the language of the page', () => {
   it('an Arabic participant sees the month names in Arabic, day first, and no English word', async () => {
     const { group } = open('ar');
     expect(partLabels(group)).toEqual(['اليوم', 'الشهر', 'السنة']);
-    const months = within(group.getByLabelText('الشهر')).getAllByRole('option').map((o) => o.textContent);
-    expect(months).toEqual(['', 'يناير', 'فبراير', 'مارس', 'أبريل', 'مايو', 'يونيو', 'يوليو', 'أغسطس', 'سبتمبر', 'أكتوبر', 'نوفمبر', 'ديسمبر']);
+    const months = within(group.getByLabelText('الشهر'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(months).toEqual([
+      '',
+      'يناير',
+      'فبراير',
+      'مارس',
+      'أبريل',
+      'مايو',
+      'يونيو',
+      'يوليو',
+      'أغسطس',
+      'سبتمبر',
+      'أكتوبر',
+      'نوفمبر',
+      'ديسمبر',
+    ]);
     expect(screen.getByRole('group', { name: 'تاريخ الميلاد' }).textContent).not.toMatch(/[A-Za-z]/);
   });
 

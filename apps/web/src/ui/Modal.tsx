@@ -74,14 +74,7 @@ export function Modal({ closeLabel, onClose, leaving = false, children }: ModalP
   return (
     <div className={`ui-modal${leaving ? ' ui-modal--leaving' : ''}`}>
       <div className="ui-modal__backdrop" onClick={onClose} aria-hidden="true" />
-      <div
-        ref={dialogRef}
-        className="ui-modal__dialog"
-        role="dialog"
-        aria-modal="true"
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-      >
+      <div ref={dialogRef} className="ui-modal__dialog" role="dialog" aria-modal="true" tabIndex={-1} onKeyDown={onKeyDown}>
         <button type="button" className="ui-modal__close" onClick={onClose} aria-label={closeLabel}>
           <span aria-hidden="true">×</span>
         </button>

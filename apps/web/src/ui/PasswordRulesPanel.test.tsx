@@ -4,7 +4,15 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { renderWithApp } from '../test/render.tsx';
 import { PasswordRulesPanel } from './PasswordRulesPanel.tsx';
 
-const rules = { minLength: 8, maxLength: 64, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: true, notUsername: true };
+const rules = {
+  minLength: 8,
+  maxLength: 64,
+  requireUpper: true,
+  requireLower: true,
+  requireDigit: true,
+  requireSymbol: true,
+  notUsername: true,
+};
 
 function panel(password: string) {
   return renderWithApp(<PasswordRulesPanel id="rules" rules={rules} password={password} username="dana" />);
@@ -19,13 +27,14 @@ function Typing() {
     </>
   );
 }
-const stateOf = () =>
-  Object.fromEntries(screen.getAllByRole('listitem').map((item) => [item.getAttribute('data-rule'), item.textContent]));
+const stateOf = () => Object.fromEntries(screen.getAllByRole('listitem').map((item) => [item.getAttribute('data-rule'), item.textContent]));
 
 describe('the password rules panel', () => {
   it('describes the input it is attached to', () => {
     renderWithApp(<Typing />);
-    expect(screen.getByRole('textbox', { name: 'New password' })).toHaveAccessibleDescription(/Your new password needs: At least 8 characters: not met/);
+    expect(screen.getByRole('textbox', { name: 'New password' })).toHaveAccessibleDescription(
+      /Your new password needs: At least 8 characters: not met/,
+    );
   });
 
   it('lists each rule of the client, none met before anything is typed, in words', () => {

@@ -53,7 +53,12 @@ export function PasswordRulesPanel({ id, rules, password, username }: PasswordRu
         <p className="pw-rules__heading">{t('passwordRules.heading')}</p>
         <ul className="pw-rules__list">
           {results.map((result) => (
-            <li key={result.rule} className={`pw-rules__rule${result.met ? ' pw-rules__rule--met' : ''}`} data-rule={result.rule} data-met={result.met}>
+            <li
+              key={result.rule}
+              className={`pw-rules__rule${result.met ? ' pw-rules__rule--met' : ''}`}
+              data-rule={result.rule}
+              data-met={result.met}
+            >
               <span className="pw-rules__icon" aria-hidden="true" />
               <span>
                 {t(`passwordRules.${result.rule}`, result.count === undefined ? undefined : { count: result.count })}

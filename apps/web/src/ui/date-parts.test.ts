@@ -47,7 +47,10 @@ describe('reading the parts typed', () => {
   it('keeps within its first and last dates, both included', () => {
     expect(readDate(parts('10', '3', '2026'), '2026-03-10', '2026-03-10')).toEqual({ value: '2026-03-10' });
     expect(readDate(parts('9', '3', '2026'), '2026-03-10')).toEqual({ value: '', problem: { kind: 'before', limit: '2026-03-10' } });
-    expect(readDate(parts('11', '3', '2026'), undefined, '2026-03-10')).toEqual({ value: '', problem: { kind: 'after', limit: '2026-03-10' } });
+    expect(readDate(parts('11', '3', '2026'), undefined, '2026-03-10')).toEqual({
+      value: '',
+      problem: { kind: 'after', limit: '2026-03-10' },
+    });
   });
 
   it('splits an ISO date back into parts, and a malformed one into none', () => {

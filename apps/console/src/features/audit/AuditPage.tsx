@@ -43,7 +43,15 @@ export default function AuditPage() {
   };
   const text = (name: (typeof FILTERS)[number], label: string, type = 'text', hint?: string) => (
     <Field label={label} hint={hint}>
-      {(id, described) => <input id={id} type={type} aria-describedby={described} value={draft[name] ?? ''} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })} />}
+      {(id, described) => (
+        <input
+          id={id}
+          type={type}
+          aria-describedby={described}
+          value={draft[name] ?? ''}
+          onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+        />
+      )}
     </Field>
   );
 

@@ -42,7 +42,9 @@ export function EnrolPage() {
     <main id="main" className="signin signin--wide">
       <h1>{t('enrol.title')}</h1>
       {token === '' ? (
-        <p className="error" role="alert">{t('console.error.enrolmentInvalid')}</p>
+        <p className="error" role="alert">
+          {t('console.error.enrolmentInvalid')}
+        </p>
       ) : view.isPending ? (
         <p className="loading">{t('common.loading')}</p>
       ) : view.isError ? (
@@ -69,7 +71,17 @@ export function EnrolPage() {
   );
 }
 
-function PasswordStep({ view, token, onSet, onDone }: { view: EnrolmentView; token: string; onSet: (s: EnrolmentPasswordReply) => void; onDone: (r: EnrolmentTotpReply) => void }) {
+function PasswordStep({
+  view,
+  token,
+  onSet,
+  onDone,
+}: {
+  view: EnrolmentView;
+  token: string;
+  onSet: (s: EnrolmentPasswordReply) => void;
+  onDone: (r: EnrolmentTotpReply) => void;
+}) {
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -107,7 +119,15 @@ function PasswordStep({ view, token, onSet, onDone }: { view: EnrolmentView; tok
       {view.step === 'totp' ? <p className="notice">{t('enrol.passwordAgain')}</p> : null}
       <Field label={t('enrol.password')} hint={t('enrol.rulesIntro')}>
         {(id, hint) => (
-          <input id={id} type="password" autoComplete="new-password" aria-describedby={`${hint} enrol-rules`} value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <input
+            id={id}
+            type="password"
+            autoComplete="new-password"
+            aria-describedby={`${hint} enrol-rules`}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
         )}
       </Field>
       <ul id="enrol-rules" className="rules">
@@ -119,9 +139,15 @@ function PasswordStep({ view, token, onSet, onDone }: { view: EnrolmentView; tok
         ))}
       </ul>
       <Field label={t('enrol.repeat')}>
-        {(id) => <input id={id} type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} required />}
+        {(id) => (
+          <input id={id} type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} required />
+        )}
       </Field>
-      {mismatch ? <p className="error" role="alert">{t('enrol.mismatch')}</p> : null}
+      {mismatch ? (
+        <p className="error" role="alert">
+          {t('enrol.mismatch')}
+        </p>
+      ) : null}
       <ErrorMessage error={error} />
       <div className="actions">
         <button type="submit" className="button button--primary" disabled={busy || !results.every((r) => r.met)}>
@@ -137,7 +163,15 @@ function PasswordStep({ view, token, onSet, onDone }: { view: EnrolmentView; tok
   );
 }
 
-function SecondFactorStep({ token, secret, onDone }: { token: string; secret: EnrolmentPasswordReply; onDone: (r: EnrolmentTotpReply) => void }) {
+function SecondFactorStep({
+  token,
+  secret,
+  onDone,
+}: {
+  token: string;
+  secret: EnrolmentPasswordReply;
+  onDone: (r: EnrolmentTotpReply) => void;
+}) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -160,7 +194,9 @@ function SecondFactorStep({ token, secret, onDone }: { token: string; secret: En
         <QrCode value={secret.otpauthUri} label={t('enrol.qrLabel')} />
         <div className="stack">
           <p>{t('enrol.secretIntro')}</p>
-          <code className="secret" data-testid="totp-secret">{grouped}</code>
+          <code className="secret" data-testid="totp-secret">
+            {grouped}
+          </code>
         </div>
       </div>
       <form
@@ -172,7 +208,15 @@ function SecondFactorStep({ token, secret, onDone }: { token: string; secret: En
       >
         <Field label={t('signIn.code')} hint={t('signIn.codeHint')}>
           {(id, hint) => (
-            <input id={id} aria-describedby={hint} value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" inputMode="numeric" required />
+            <input
+              id={id}
+              aria-describedby={hint}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              required
+            />
           )}
         </Field>
         <ErrorMessage error={error} />

@@ -83,7 +83,12 @@ function Loaded({ p }: { p: ConsoleParticipant }) {
       {allowed.length > 0 ? (
         <div className="toolbar" role="group" aria-label={t('participant.actions')}>
           {allowed.map((a) => (
-            <button key={a.name} type="button" className={a.name === 'adjust' ? 'button button--primary' : 'button'} onClick={() => setAction(a.name)}>
+            <button
+              key={a.name}
+              type="button"
+              className={a.name === 'adjust' ? 'button button--primary' : 'button'}
+              onClick={() => setAction(a.name)}
+            >
               {t(a.label)}
             </button>
           ))}
@@ -117,7 +122,11 @@ function Loaded({ p }: { p: ConsoleParticipant }) {
             <Fact label={t('participant.created')}>{formatDateTime(id.createdAt)}</Fact>
             <Fact label={t('participant.programs')}>{id.programs.join(', ') || '—'}</Fact>
             <Fact label={t('participant.offerings')}>
-              {[id.offerings.merchandise && t('offering.merchandise'), id.offerings.experiences && t('offering.experiences'), id.offerings.ots && t('offering.ots')]
+              {[
+                id.offerings.merchandise && t('offering.merchandise'),
+                id.offerings.experiences && t('offering.experiences'),
+                id.offerings.ots && t('offering.ots'),
+              ]
                 .filter(Boolean)
                 .join(', ') || '—'}
             </Fact>
@@ -157,7 +166,9 @@ function Loaded({ p }: { p: ConsoleParticipant }) {
       </Section>
       <Section title={t('participant.audit')}>
         <AuditTable entries={p.audit} caption={t('participant.audit')} subject={false} />
-        <Link to={`/audit?clientId=${encodeURIComponent(client.id)}&participantId=${encodeURIComponent(id.id)}`}>{t('participant.allAudit')}</Link>
+        <Link to={`/audit?clientId=${encodeURIComponent(client.id)}&participantId=${encodeURIComponent(id.id)}`}>
+          {t('participant.allAudit')}
+        </Link>
       </Section>
     </div>
   );
@@ -201,7 +212,10 @@ function Statement({ clientId, participantId }: { clientId: string; participantI
         ),
       }),
       st.accessor('postedBy', { header: t('statement.postedBy'), cell: (i) => i.getValue() ?? '' }),
-      st.accessor('amount', { header: t('statement.amount'), cell: (i) => <span className={i.getValue() < 0 ? 'neg' : 'pos'}>{formatSigned(i.getValue())}</span> }),
+      st.accessor('amount', {
+        header: t('statement.amount'),
+        cell: (i) => <span className={i.getValue() < 0 ? 'neg' : 'pos'}>{formatSigned(i.getValue())}</span>,
+      }),
       st.accessor('runningBalance', { header: t('statement.runningBalance'), cell: (i) => formatNumber(i.getValue()) }),
     ],
     [],
@@ -211,7 +225,13 @@ function Statement({ clientId, participantId }: { clientId: string; participantI
   if (statement.isError) return <ErrorMessage error={statement.error} />;
   return (
     <>
-      <DataTable columns={columns} rows={rows} caption={t('participant.statement')} numeric={['amount', 'runningBalance']} empty={t('statement.none')} />
+      <DataTable
+        columns={columns}
+        rows={rows}
+        caption={t('participant.statement')}
+        numeric={['amount', 'runningBalance']}
+        empty={t('statement.none')}
+      />
       {statement.hasNextPage ? (
         <button type="button" className="button" onClick={() => void statement.fetchNextPage()} disabled={statement.isFetchingNextPage}>
           {statement.isFetchingNextPage ? t('common.loading') : t('common.loadMore')}
@@ -228,7 +248,10 @@ const limitColumns: Columns<Limit> = [
   lc.accessor((l) => `${l.taken} / ${l.max}`, { id: 'taken', header: t('limits.taken') }),
   // Nothing counted: no window is open, whatever time the server reports.
   lc.accessor((l) => (l.taken > 0 ? formatDateTime(l.windowEndsAt) : '—'), { id: 'until', header: t('limits.until') }),
-  lc.accessor('locked', { header: t('limits.locked'), cell: (i) => (i.getValue() ? <strong className="neg">{t('limits.lockedYes')}</strong> : t('common.no')) }),
+  lc.accessor('locked', {
+    header: t('limits.locked'),
+    cell: (i) => (i.getValue() ? <strong className="neg">{t('limits.lockedYes')}</strong> : t('common.no')),
+  }),
 ];
 /** The server names a limit as modules/limits does ("signIn", "signIn per day"); staff read words. */
 function limitLabel(name: string): string {
@@ -303,4 +326,3 @@ const contactColumns: Columns<Contact> = [
 function ContactTable({ messages }: { messages: Contact[] }) {
   return <DataTable columns={contactColumns} rows={messages} caption={t('participant.contact')} empty={t('contact.none')} />;
 }
-

@@ -37,7 +37,10 @@ export function SearchPage() {
       col.accessor('email', { header: t('participant.email') }),
       col.accessor('accountNumber', { header: t('participant.accountNumber') }),
       col.accessor('clientId', { header: t('participant.client'), cell: (info) => clientName(info.getValue()) }),
-      col.accessor('status', { header: t('participant.status'), cell: (info) => <span className={`badge badge--${info.getValue()}`}>{statusName(info.getValue())}</span> }),
+      col.accessor('status', {
+        header: t('participant.status'),
+        cell: (info) => <span className={`badge badge--${info.getValue()}`}>{statusName(info.getValue())}</span>,
+      }),
       col.accessor('balance', { header: t('participant.balance'), cell: (info) => formatNumber(info.getValue()) }),
     ],
     [clientName],
@@ -57,7 +60,15 @@ export function SearchPage() {
         }}
       >
         <label htmlFor="search-q">{t('search.label')}</label>
-        <input id="search-q" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder={t('search.placeholder')} autoComplete="off" autoFocus />
+        <input
+          id="search-q"
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder={t('search.placeholder')}
+          autoComplete="off"
+          autoFocus
+        />
       </form>
       {q.trim().length < 2 ? (
         <p className="muted">{t('search.hint')}</p>

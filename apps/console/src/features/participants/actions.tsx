@@ -118,17 +118,31 @@ function AdjustDialog({ participant, onClose, onDone }: ActionProps) {
       <fieldset className="segmented">
         <legend>{t('adjust.direction')}</legend>
         <label>
-          <input type="radio" name="direction" checked={direction === 'credit'} onChange={() => setDirection('credit')} /> {t('adjust.credit')}
+          <input type="radio" name="direction" checked={direction === 'credit'} onChange={() => setDirection('credit')} />{' '}
+          {t('adjust.credit')}
         </label>
         <label>
           <input type="radio" name="direction" checked={direction === 'debit'} onChange={() => setDirection('debit')} /> {t('adjust.debit')}
         </label>
       </fieldset>
       <Field label={t('adjust.points')}>
-        {(id) => <input id={id} type="number" min={1} step={1} inputMode="numeric" value={points} onChange={(e) => setPoints(e.target.value)} required />}
+        {(id) => (
+          <input
+            id={id}
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            value={points}
+            onChange={(e) => setPoints(e.target.value)}
+            required
+          />
+        )}
       </Field>
       <Field label={t('adjust.text')} hint={t('adjust.textHint')}>
-        {(id, hint) => <input id={id} aria-describedby={hint} value={text} maxLength={200} onChange={(e) => setText(e.target.value)} required />}
+        {(id, hint) => (
+          <input id={id} aria-describedby={hint} value={text} maxLength={200} onChange={(e) => setText(e.target.value)} required />
+        )}
       </Field>
       <p className="preview" aria-live="polite">
         <span className="muted">{t('adjust.preview')}</span> {t('adjust.participantReads', { text: text.trim() || '…' })}
@@ -210,9 +224,19 @@ function ResendDialog({ participant, onClose, onDone }: ActionProps) {
 
 function DetailsDialog({ participant, onClose, onDone }: ActionProps) {
   const { client, identity } = participant;
-  const [fields, setFields] = useState({ firstName: identity.firstName, lastName: identity.lastName, email: identity.email, accountNumber: identity.accountNumber });
+  const [fields, setFields] = useState({
+    firstName: identity.firstName,
+    lastName: identity.lastName,
+    email: identity.email,
+    accountNumber: identity.accountNumber,
+  });
   const changed = (Object.keys(fields) as Array<keyof typeof fields>).filter((k) => fields[k].trim() !== identity[k]);
-  const labels = { firstName: t('participant.firstName'), lastName: t('participant.lastName'), email: t('participant.email'), accountNumber: t('participant.accountNumber') };
+  const labels = {
+    firstName: t('participant.firstName'),
+    lastName: t('participant.lastName'),
+    email: t('participant.email'),
+    accountNumber: t('participant.accountNumber'),
+  };
   return (
     <ReasonDialog
       title={t('details.title')}
@@ -227,7 +251,14 @@ function DetailsDialog({ participant, onClose, onDone }: ActionProps) {
       <div className="grid2">
         {(Object.keys(fields) as Array<keyof typeof fields>).map((k) => (
           <Field key={k} label={labels[k]}>
-            {(id) => <input id={id} type={k === 'email' ? 'email' : 'text'} value={fields[k]} onChange={(e) => setFields({ ...fields, [k]: e.target.value })} />}
+            {(id) => (
+              <input
+                id={id}
+                type={k === 'email' ? 'email' : 'text'}
+                value={fields[k]}
+                onChange={(e) => setFields({ ...fields, [k]: e.target.value })}
+              />
+            )}
           </Field>
         ))}
       </div>

@@ -76,11 +76,20 @@ export function SignInPage() {
         <form onSubmit={submitPassword} className="stack card">
           <h2>{t('signIn.title')}</h2>
           <Field label={t('signIn.email')}>
-            {(id) => <input id={id} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />}
+            {(id) => (
+              <input id={id} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
+            )}
           </Field>
           <Field label={t('signIn.password')}>
             {(id) => (
-              <input id={id} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+              <input
+                id={id}
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                required
+              />
             )}
           </Field>
           <ErrorMessage error={error} />
@@ -99,7 +108,10 @@ export function SignInPage() {
           ) : null}
           {mode !== null ? (
             <form onSubmit={submitCode} className="stack">
-              <Field label={mode === 'totp' ? t('signIn.code') : t('signIn.recoveryCode')} hint={mode === 'totp' ? t('signIn.codeHint') : undefined}>
+              <Field
+                label={mode === 'totp' ? t('signIn.code') : t('signIn.recoveryCode')}
+                hint={mode === 'totp' ? t('signIn.codeHint') : undefined}
+              >
                 {(id, hint) => (
                   <input
                     id={id}

@@ -30,8 +30,14 @@ export default function StaffPage() {
     () => [
       sc.accessor('name', { header: t('staff.name') }),
       sc.accessor('email', { header: t('staff.email') }),
-      sc.accessor((m) => (m.owner ? t('role.owner') : m.roles.map((r) => `${roleName(r.role)} · ${r.clientName}`).join(', ') || '—'), { id: 'roles', header: t('staff.roles') }),
-      sc.accessor('status', { header: t('staff.status'), cell: (i) => <span className={`badge badge--${i.getValue()}`}>{t(`staff.status.${i.getValue()}` as 'staff.status.active')}</span> }),
+      sc.accessor((m) => (m.owner ? t('role.owner') : m.roles.map((r) => `${roleName(r.role)} · ${r.clientName}`).join(', ') || '—'), {
+        id: 'roles',
+        header: t('staff.roles'),
+      }),
+      sc.accessor('status', {
+        header: t('staff.status'),
+        cell: (i) => <span className={`badge badge--${i.getValue()}`}>{t(`staff.status.${i.getValue()}` as 'staff.status.active')}</span>,
+      }),
       sc.accessor((m) => m.secondFactors.join(', '), { id: 'factors', header: t('staff.factors') }),
       sc.accessor('lastSignInAt', { header: t('staff.lastSignIn'), cell: (i) => formatDateTime(i.getValue()) }),
       sc.display({
@@ -43,20 +49,40 @@ export default function StaffPage() {
           const self = m.email === me.email;
           return (
             <div className="row-actions">
-              <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'roles', member: m })} aria-label={t('staff.editRolesOf', { name: m.name })}>
+              <button
+                type="button"
+                className="button button--small"
+                onClick={() => setDialog({ kind: 'roles', member: m })}
+                aria-label={t('staff.editRolesOf', { name: m.name })}
+              >
                 {t('staff.editRoles')}
               </button>
               {self ? null : m.status === 'disabled' ? (
-                <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'enable', member: m })} aria-label={t('staff.enableOf', { name: m.name })}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => setDialog({ kind: 'enable', member: m })}
+                  aria-label={t('staff.enableOf', { name: m.name })}
+                >
                   {t('staff.enable')}
                 </button>
               ) : (
-                <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'disable', member: m })} aria-label={t('staff.disableOf', { name: m.name })}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => setDialog({ kind: 'disable', member: m })}
+                  aria-label={t('staff.disableOf', { name: m.name })}
+                >
                   {t('staff.disable')}
                 </button>
               )}
               {self ? null : (
-                <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'reset', member: m })} aria-label={t('staff.resetOf', { name: m.name })}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => setDialog({ kind: 'reset', member: m })}
+                  aria-label={t('staff.resetOf', { name: m.name })}
+                >
                   {t('staff.reset')}
                 </button>
               )}
@@ -80,7 +106,13 @@ export default function StaffPage() {
       <p role="status" className={message ? 'notice' : 'visually-hidden'}>
         {message}
       </p>
-      {staff.isPending ? <p className="loading">{t('common.loading')}</p> : staff.isError ? <ErrorMessage error={staff.error} /> : <DataTable columns={columns} rows={staff.data} caption={t('staff.title')} />}
+      {staff.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : staff.isError ? (
+        <ErrorMessage error={staff.error} />
+      ) : (
+        <DataTable columns={columns} rows={staff.data} caption={t('staff.title')} />
+      )}
       {dialog?.kind === 'invite' ? <InviteDialog onClose={() => setDialog(null)} onDone={done} /> : null}
       {dialog?.kind === 'roles' ? <RolesDialog member={dialog.member} onClose={() => setDialog(null)} onDone={done} /> : null}
       {dialog && (dialog.kind === 'disable' || dialog.kind === 'enable' || dialog.kind === 'reset') ? (
@@ -128,8 +160,7 @@ function RoleGrid({ grants, onChange }: { grants: Grants; onChange: (g: Grants) 
   );
 }
 
-const toRoles = (grants: Grants) =>
-  Object.entries(grants).flatMap(([clientId, role]) => (role ? [{ clientId, role }] : []));
+const toRoles = (grants: Grants) => Object.entries(grants).flatMap(([clientId, role]) => (role ? [{ clientId, role }] : []));
 
 function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (text: string) => Promise<void> }) {
   const [email, setEmail] = useState('');
@@ -149,7 +180,9 @@ function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (text:
       }}
     >
       <div className="grid2">
-        <Field label={t('staff.email')}>{(id) => <input id={id} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />}</Field>
+        <Field label={t('staff.email')}>
+          {(id) => <input id={id} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />}
+        </Field>
         <Field label={t('staff.name')}>{(id) => <input id={id} value={name} onChange={(e) => setName(e.target.value)} required />}</Field>
       </div>
       <label className="check">

@@ -47,7 +47,15 @@ export interface ChangeOutcome {
 }
 
 const DEFAULT_BRAND_COLOR = '#1d4ed8';
-const DEFAULT_RULES: PasswordRules = { minLength: 10, maxLength: 128, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: false, notUsername: true };
+const DEFAULT_RULES: PasswordRules = {
+  minLength: 10,
+  maxLength: 128,
+  requireUpper: true,
+  requireLower: true,
+  requireDigit: true,
+  requireSymbol: false,
+  notUsername: true,
+};
 
 /** A partner secret: 256 random bits, URL-safe so it fits HTTP Basic as it is. */
 function newSecret(): string {
@@ -71,7 +79,14 @@ export async function applyClientChange(
       const known = (await trx.selectFrom('clients').select('id').orderBy('id').execute()).map((c) => c.id);
       throw new CliError(`Unknown client "${clientId}" (known: ${known.join(', ') || 'none'})`);
     }
-    const outcome: ChangeOutcome = { client: clientId, created: mode === 'create', changed: [], hostsAdded: [], hostsRemoved: [], secrets: [] };
+    const outcome: ChangeOutcome = {
+      client: clientId,
+      created: mode === 'create',
+      changed: [],
+      hostsAdded: [],
+      hostsRemoved: [],
+      secrets: [],
+    };
     const changed = new Set<string>();
 
     if (!existing) {
@@ -104,7 +119,19 @@ export async function applyClientChange(
         })
         .execute();
       await replaceLocales(trx, clientId, locales);
-      for (const field of ['name', 'logo', 'brandColor', 'locales', 'defaultLocale', 'passwordRules', 'activationFields', 'supportEmail', 'privacyNoticeVersion', 'portalUrl']) changed.add(field);
+      for (const field of [
+        'name',
+        'logo',
+        'brandColor',
+        'locales',
+        'defaultLocale',
+        'passwordRules',
+        'activationFields',
+        'supportEmail',
+        'privacyNoticeVersion',
+        'portalUrl',
+      ])
+        changed.add(field);
     } else {
       const columns: Record<string, string | number> = {};
       const set = (field: string, column: string, value: string | number | undefined, current: string | number) => {
@@ -121,17 +148,35 @@ export async function applyClientChange(
       set('brandColor', 'brand_color', change.brandColor, existing.brand_color);
       set('defaultLocale', 'default_locale', change.defaultLocale, existing.default_locale);
       set('passwordRules', 'password_rules', change.passwordRules && JSON.stringify(change.passwordRules), existing.password_rules);
-      set('activationFields', 'activation_fields', change.activationFields && JSON.stringify(change.activationFields), existing.activation_fields);
+      set(
+        'activationFields',
+        'activation_fields',
+        change.activationFields && JSON.stringify(change.activationFields),
+        existing.activation_fields,
+      );
       set('supportEmail', 'support_email', change.supportEmail, existing.support_email);
       set('privacyNoticeVersion', 'privacy_notice_version', change.privacyNoticeVersion, existing.privacy_notice_version);
       set('portalUrl', 'portal_url', change.portalUrl, existing.portal_url);
       if (Object.keys(columns).length > 0) await trx.updateTable('clients').set(columns).where('id', '=', clientId).execute();
       if (change.locales) {
-        const before = await trx.selectFrom('client_locales').select(['code', 'dir', 'name']).where('client_id', '=', clientId).orderBy('position').execute();
+        const before = await trx
+          .selectFrom('client_locales')
+          .select(['code', 'dir', 'name'])
+          .where('client_id', '=', clientId)
+          .orderBy('position')
+          .execute();
         if (JSON.stringify(before) !== JSON.stringify(change.locales.map(({ code, dir, name }) => ({ code, dir, name })))) {
           await replaceLocales(trx, clientId, change.locales);
           // A label of a language no longer offered would never be shown.
-          await trx.deleteFrom('media_labels').where('client_id', '=', clientId).where('locale', 'not in', change.locales.map((l) => l.code)).execute();
+          await trx
+            .deleteFrom('media_labels')
+            .where('client_id', '=', clientId)
+            .where(
+              'locale',
+              'not in',
+              change.locales.map((l) => l.code),
+            )
+            .execute();
           changed.add('locales');
         }
       }
@@ -177,7 +222,9 @@ async function replaceLocales(trx: Transaction<Database>, clientId: string, loca
 }
 
 async function clientLocaleCodes(trx: Transaction<Database>, clientId: string): Promise<string[]> {
-  return (await trx.selectFrom('client_locales').select('code').where('client_id', '=', clientId).orderBy('position').execute()).map((r) => r.code);
+  return (await trx.selectFrom('client_locales').select('code').where('client_id', '=', clientId).orderBy('position').execute()).map(
+    (r) => r.code,
+  );
 }
 
 async function checkDefaultLocale(trx: Transaction<Database>, clientId: string, given: boolean): Promise<void> {
@@ -185,7 +232,9 @@ async function checkDefaultLocale(trx: Transaction<Database>, clientId: string, 
   const codes = await clientLocaleCodes(trx, clientId);
   if (codes.includes(client.default_locale)) return;
   if (given) throw new CliError(`--default-locale: ${client.default_locale} is not one of the client's locales (${codes.join(', ')})`);
-  throw new CliError(`the default locale ${client.default_locale} would not be one of the locales (${codes.join(', ')}); add --default-locale`);
+  throw new CliError(
+    `the default locale ${client.default_locale} would not be one of the locales (${codes.join(', ')}); add --default-locale`,
+  );
 }
 
 async function changeHosts(trx: Transaction<Database>, clientId: string, change: ClientChange, outcome: ChangeOutcome): Promise<void> {
@@ -211,8 +260,14 @@ async function changeHosts(trx: Transaction<Database>, clientId: string, change:
  * so a host of another client (or of none) would answer every link with unknownClient.
  */
 async function checkPortalHost(trx: Transaction<Database>, clientId: string, given: boolean): Promise<void> {
-  const { portal_url: portalUrl } = await trx.selectFrom('clients').select('portal_url').where('id', '=', clientId).executeTakeFirstOrThrow();
-  const hosts = (await trx.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).execute()).map((h) => h.hostname);
+  const { portal_url: portalUrl } = await trx
+    .selectFrom('clients')
+    .select('portal_url')
+    .where('id', '=', clientId)
+    .executeTakeFirstOrThrow();
+  const hosts = (await trx.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).execute()).map(
+    (h) => h.hostname,
+  );
   let host = '';
   try {
     host = new URL(portalUrl).hostname.toLowerCase();
@@ -221,7 +276,9 @@ async function checkPortalHost(trx: Transaction<Database>, clientId: string, giv
   }
   if (hosts.includes(host)) return;
   if (given) throw new CliError(`--portal-url: ${host || portalUrl} is not an origin of ${clientId} (add it with --origin)`);
-  throw new CliError(`the portal address ${portalUrl || '(none)'} would not open ${clientId} (origins: ${hosts.join(', ')}); give --portal-url too`);
+  throw new CliError(
+    `the portal address ${portalUrl || '(none)'} would not open ${clientId} (origins: ${hosts.join(', ')}); give --portal-url too`,
+  );
 }
 
 /** True when a label changed. Each given locale's forms replace the ones it had. */
@@ -230,18 +287,32 @@ async function changeMediaLabels(trx: Transaction<Database>, clientId: string, l
   const codes = await clientLocaleCodes(trx, clientId);
   let changed = false;
   for (const label of labels) {
-    if (!codes.includes(label.locale)) throw new CliError(`--media-label: ${label.locale} is not one of the client's locales (${codes.join(', ')})`);
+    if (!codes.includes(label.locale))
+      throw new CliError(`--media-label: ${label.locale} is not one of the client's locales (${codes.join(', ')})`);
     const forms = JSON.stringify(label.forms);
-    const row = await trx.selectFrom('media_labels').select('forms').where('client_id', '=', clientId).where('locale', '=', label.locale).executeTakeFirst();
+    const row = await trx
+      .selectFrom('media_labels')
+      .select('forms')
+      .where('client_id', '=', clientId)
+      .where('locale', '=', label.locale)
+      .executeTakeFirst();
     if (row?.forms === forms) continue;
-    if (row) await trx.updateTable('media_labels').set({ forms }).where('client_id', '=', clientId).where('locale', '=', label.locale).execute();
+    if (row)
+      await trx.updateTable('media_labels').set({ forms }).where('client_id', '=', clientId).where('locale', '=', label.locale).execute();
     else await trx.insertInto('media_labels').values({ client_id: clientId, locale: label.locale, forms }).execute();
     changed = true;
   }
   return changed;
 }
 
-async function changeCatalogs(trx: Transaction<Database>, clientId: string, change: ClientChange, outcome: ChangeOutcome, changed: Set<string>, now: Date): Promise<void> {
+async function changeCatalogs(
+  trx: Transaction<Database>,
+  clientId: string,
+  change: ClientChange,
+  outcome: ChangeOutcome,
+  changed: Set<string>,
+  now: Date,
+): Promise<void> {
   const client = await trx.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirstOrThrow();
   const issued = new Set<string>();
   const ensurePartner = async (partnerId: string) => {
@@ -249,7 +320,16 @@ async function changeCatalogs(trx: Transaction<Database>, clientId: string, chan
     if (partner && partner.client_id !== clientId) throw new CliError(`partner id ${partnerId} belongs to another client; choose another`);
     if (partner) return;
     const secret = newSecret();
-    await trx.insertInto('catalog_partners').values({ id: partnerId, client_id: clientId, name: `${client.name} catalog`, secret_hash: partnerSecretHash(secret), created_at: now.toISOString() }).execute();
+    await trx
+      .insertInto('catalog_partners')
+      .values({
+        id: partnerId,
+        client_id: clientId,
+        name: `${client.name} catalog`,
+        secret_hash: partnerSecretHash(secret),
+        created_at: now.toISOString(),
+      })
+      .execute();
     outcome.secrets.push({ partnerId, secret });
     issued.add(partnerId);
   };
@@ -260,7 +340,12 @@ async function changeCatalogs(trx: Transaction<Database>, clientId: string, chan
 
   for (const [kind, wanted] of Object.entries(change.catalogs)) {
     if (!wanted) continue;
-    const current = await trx.selectFrom('client_catalogs').select(['url', 'partner_id']).where('client_id', '=', clientId).where('kind', '=', kind).executeTakeFirst();
+    const current = await trx
+      .selectFrom('client_catalogs')
+      .select(['url', 'partner_id'])
+      .where('client_id', '=', clientId)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
     if (wanted.url === null) {
       if (wanted.partnerId) throw new CliError(`--${kind}-partner makes no sense with --${kind} none`);
       if (current) {
@@ -278,7 +363,12 @@ async function changeCatalogs(trx: Transaction<Database>, clientId: string, chan
     changed.add(`catalogs.${kind}`);
   }
   if (change.travel !== undefined) {
-    const current = await trx.selectFrom('client_catalogs').select('url').where('client_id', '=', clientId).where('kind', '=', 'travel').executeTakeFirst();
+    const current = await trx
+      .selectFrom('client_catalogs')
+      .select('url')
+      .where('client_id', '=', clientId)
+      .where('kind', '=', 'travel')
+      .executeTakeFirst();
     if (change.travel === null && current) {
       await trx.deleteFrom('client_catalogs').where('client_id', '=', clientId).where('kind', '=', 'travel').execute();
       changed.add('catalogs.travel');
@@ -292,7 +382,12 @@ async function changeCatalogs(trx: Transaction<Database>, clientId: string, chan
     const partner = await trx.selectFrom('catalog_partners').select('client_id').where('id', '=', partnerId).executeTakeFirst();
     if (partner?.client_id !== clientId) throw new CliError(`--new-partner-secret: ${partnerId} is not a catalog partner of ${clientId}`);
     const secret = newSecret();
-    await trx.updateTable('catalog_partners').set({ secret_hash: partnerSecretHash(secret) }).where('client_id', '=', clientId).where('id', '=', partnerId).execute();
+    await trx
+      .updateTable('catalog_partners')
+      .set({ secret_hash: partnerSecretHash(secret) })
+      .where('client_id', '=', clientId)
+      .where('id', '=', partnerId)
+      .execute();
     outcome.secrets.push({ partnerId, secret });
   }
   if (outcome.secrets.length > 0) changed.add('partnerSecrets');

@@ -43,7 +43,8 @@ function flattenJson(path: string, text: string): Record<string, string> {
   } catch (error) {
     throw new CliError(`${path} is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new CliError(`${path}: a JSON bundle is an object of keys and texts`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new CliError(`${path}: a JSON bundle is an object of keys and texts`);
   const flat: Record<string, string> = {};
   const walk = (value: unknown, prefix: string, depth: number) => {
     if (typeof value === 'string') {

@@ -89,10 +89,12 @@ export function readContent(path: string): ContentItem[] {
       if (error instanceof CliError) throw error;
       throw new CliError(`${path} is not valid JSON`);
     }
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new CliError(`${path}: expected {"<locale>": {"<key>": "<markdown>"}}`);
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      throw new CliError(`${path}: expected {"<locale>": {"<key>": "<markdown>"}}`);
     for (const [rawLocale, entries] of Object.entries(data)) {
       const locale = canonicalLocale(`${path} ${rawLocale}`, rawLocale);
-      if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) throw new CliError(`${path}: ${rawLocale} must be an object of keys and texts`);
+      if (typeof entries !== 'object' || entries === null || Array.isArray(entries))
+        throw new CliError(`${path}: ${rawLocale} must be an object of keys and texts`);
       for (const [key, body] of Object.entries(entries as Record<string, unknown>)) {
         const source = `${path} ${rawLocale}.${key}`;
         items.push({ locale, key: checkKey(key, source), body: checkBody(body, source), source });
@@ -108,27 +110,54 @@ export function readContent(path: string): ContentItem[] {
  * `clients content import`: upserts the texts into content_entries in one transaction with its
  * audit entry. An unchanged text keeps its date (the page shows "updated on").
  */
-export async function importContent(db: Db, request: { clientId: string; path: string; operator: string; now?: Date }): Promise<ContentReport> {
+export async function importContent(
+  db: Db,
+  request: { clientId: string; path: string; operator: string; now?: Date },
+): Promise<ContentReport> {
   const client = await requireClient(db, request.clientId);
   const items = readContent(request.path);
   const offered = (await db.selectFrom('client_locales').select('code').where('client_id', '=', client.id).execute()).map((r) => r.code);
   for (const item of items) {
-    if (!offered.includes(item.locale)) throw new CliError(`${item.source}: ${item.locale} is not one of ${client.id}'s locales (${offered.join(', ')})`);
+    if (!offered.includes(item.locale))
+      throw new CliError(`${item.source}: ${item.locale} is not one of ${client.id}'s locales (${offered.join(', ')})`);
   }
   const now = (request.now ?? new Date()).toISOString();
-  const report: ContentReport = { client: client.id, path: request.path, added: 0, updated: 0, unchanged: 0, entries: [], programsWithoutParticipants: [] };
+  const report: ContentReport = {
+    client: client.id,
+    path: request.path,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    entries: [],
+    programsWithoutParticipants: [],
+  };
   await db.transaction().execute(async (trx) => {
     for (const item of items) {
       const where = { client_id: client.id, locale: item.locale, key: item.key };
-      const row = await trx.selectFrom('content_entries').select('body').where('client_id', '=', where.client_id).where('locale', '=', where.locale).where('key', '=', where.key).executeTakeFirst();
+      const row = await trx
+        .selectFrom('content_entries')
+        .select('body')
+        .where('client_id', '=', where.client_id)
+        .where('locale', '=', where.locale)
+        .where('key', '=', where.key)
+        .executeTakeFirst();
       let result: 'added' | 'updated' | 'unchanged';
       if (!row) {
-        await trx.insertInto('content_entries').values({ ...where, body: item.body, updated_at: now }).execute();
+        await trx
+          .insertInto('content_entries')
+          .values({ ...where, body: item.body, updated_at: now })
+          .execute();
         result = 'added';
       } else if (row.body === item.body) {
         result = 'unchanged';
       } else {
-        await trx.updateTable('content_entries').set({ body: item.body, updated_at: now }).where('client_id', '=', where.client_id).where('locale', '=', where.locale).where('key', '=', where.key).execute();
+        await trx
+          .updateTable('content_entries')
+          .set({ body: item.body, updated_at: now })
+          .where('client_id', '=', where.client_id)
+          .where('locale', '=', where.locale)
+          .where('key', '=', where.key)
+          .execute();
         result = 'updated';
       }
       report[result] += 1;
@@ -150,7 +179,17 @@ export async function importContent(db: Db, request: { clientId: string; path: s
   });
   const programs = [...new Set(items.filter((i) => i.key.startsWith(RULES_KEY_PREFIX)).map((i) => i.key.slice(RULES_KEY_PREFIX.length)))];
   if (programs.length > 0) {
-    const known = new Set((await db.selectFrom('participant_programs').select('program_name').distinct().where('client_id', '=', client.id).where('program_name', 'in', programs).execute()).map((r) => r.program_name));
+    const known = new Set(
+      (
+        await db
+          .selectFrom('participant_programs')
+          .select('program_name')
+          .distinct()
+          .where('client_id', '=', client.id)
+          .where('program_name', 'in', programs)
+          .execute()
+      ).map((r) => r.program_name),
+    );
     report.programsWithoutParticipants = programs.filter((p) => !known.has(p));
   }
   return report;
@@ -159,6 +198,7 @@ export async function importContent(db: Db, request: { clientId: string; path: s
 export function formatContentReport(r: ContentReport): string {
   const lines = [`Content of ${r.client} from ${r.path}: ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged.`];
   for (const e of r.entries) lines.push(`  ${e.locale} ${e.key}: ${e.result}`);
-  if (r.programsWithoutParticipants.length > 0) lines.push(`No participant is in (check the names): ${r.programsWithoutParticipants.join(', ')}`);
+  if (r.programsWithoutParticipants.length > 0)
+    lines.push(`No participant is in (check the names): ${r.programsWithoutParticipants.join(', ')}`);
   return lines.join('\n');
 }

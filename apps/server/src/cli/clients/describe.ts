@@ -14,9 +14,19 @@ export async function describeClient(db: Db, clientId: string) {
     db.selectFrom('media_labels').select(['locale', 'forms']).where('client_id', '=', clientId).orderBy('locale').execute(),
     db.selectFrom('client_catalogs').select(['kind', 'url', 'partner_id']).where('client_id', '=', clientId).execute(),
     db.selectFrom('catalog_partners').select(['id', 'name', 'created_at']).where('client_id', '=', clientId).orderBy('id').execute(),
-    db.selectFrom('translations').select(['locale', (eb) => eb.fn.countAll<number | string>().as('count')]).where('client_id', '=', clientId).groupBy('locale').orderBy('locale').execute(),
+    db
+      .selectFrom('translations')
+      .select(['locale', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('client_id', '=', clientId)
+      .groupBy('locale')
+      .orderBy('locale')
+      .execute(),
     db.selectFrom('content_entries').select(['locale', 'key']).where('client_id', '=', clientId).orderBy('locale').orderBy('key').execute(),
-    db.selectFrom('participants').select((eb) => eb.fn.countAll<number | string>().as('count')).where('client_id', '=', clientId).executeTakeFirst(),
+    db
+      .selectFrom('participants')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('client_id', '=', clientId)
+      .executeTakeFirst(),
   ]);
   const catalog = (kind: string) => {
     const row = catalogs.find((c) => c.kind === kind);
@@ -32,7 +42,11 @@ export async function describeClient(db: Db, clientId: string) {
     origins: hosts.map((h) => h.hostname),
     portalUrl: client.portal_url,
     branding: {
-      logo: { type: client.logo_type, bytes: client.logo_type === 'image/png' ? Buffer.from(client.logo, 'base64').length : Buffer.byteLength(client.logo), url: logoUrl(client.id, client.logo_type) },
+      logo: {
+        type: client.logo_type,
+        bytes: client.logo_type === 'image/png' ? Buffer.from(client.logo, 'base64').length : Buffer.byteLength(client.logo),
+        url: logoUrl(client.id, client.logo_type),
+      },
       brandColor: client.brand_color,
     },
     defaultLocale: client.default_locale,
@@ -57,8 +71,13 @@ export type ClientDescription = Awaited<ReturnType<typeof describeClient>>;
 /** The human form of `clients show`: one fact a line. */
 export function formatClient(c: ClientDescription): string {
   const rules = c.passwordRules;
-  const ruleWords = [`min ${String(rules.minLength)}`, `max ${String(rules.maxLength)}`, ...['requireUpper', 'requireLower', 'requireDigit', 'requireSymbol', 'notUsername'].filter((r) => rules[r] === true)];
-  const catalog = (value: { url: string; partnerId: string | null } | null) => (value ? `${value.url} (partner ${value.partnerId ?? '-'})` : 'none');
+  const ruleWords = [
+    `min ${String(rules.minLength)}`,
+    `max ${String(rules.maxLength)}`,
+    ...['requireUpper', 'requireLower', 'requireDigit', 'requireSymbol', 'notUsername'].filter((r) => rules[r] === true),
+  ];
+  const catalog = (value: { url: string; partnerId: string | null } | null) =>
+    value ? `${value.url} (partner ${value.partnerId ?? '-'})` : 'none';
   const lines: Array<[string, string]> = [
     ['Client', `${c.id}  ${c.name}`],
     ['Created', c.createdAt],
@@ -67,7 +86,12 @@ export function formatClient(c: ClientDescription): string {
     ['Logo', `${c.branding.logo.type}, ${c.branding.logo.bytes} bytes, served at ${c.branding.logo.url}`],
     ['Brand colour', c.branding.brandColor],
     ['Locales', c.locales.map((l) => `${l.code} (${l.dir}, ${l.name})${l.code === c.defaultLocale ? ' default' : ''}`).join(', ')],
-    ...Object.entries(c.mediaLabels).map(([locale, forms]): [string, string] => [`Media label ${locale}`, Object.entries(forms).map(([k, v]) => `${k}=${v}`).join('; ')]),
+    ...Object.entries(c.mediaLabels).map(([locale, forms]): [string, string] => [
+      `Media label ${locale}`,
+      Object.entries(forms)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('; '),
+    ]),
     ['Password rules', ruleWords.join(', ')],
     ['Activation', c.activationFields.join(', ') || 'none (no self-activation)'],
     ['Merchandise', catalog(c.catalogs.merchandise)],
@@ -76,10 +100,20 @@ export function formatClient(c: ClientDescription): string {
     ['Catalog partners', c.catalogPartners.map((p) => `${p.id} (since ${p.createdAt.slice(0, 10)})`).join(', ') || 'none'],
     ['Support email', c.supportEmail ?? 'none'],
     ['Privacy notice', `version ${c.privacyNoticeVersion}`],
-    ['Agents\' daily limit', `${c.agentDailyAdjustmentLimit} points per support agent per day (console adjustments)`],
+    ["Agents' daily limit", `${c.agentDailyAdjustmentLimit} points per support agent per day (console adjustments)`],
     ['Single sign-on', `${c.sso.type}, logout ${c.sso.logoutType}, client site ${c.sso.clientSite.name} ${c.sso.clientSite.url}`],
-    ['Translations', Object.entries(c.translations).map(([l, n]) => `${l}: ${n}`).join(', ') || 'none'],
-    ['Content', Object.entries(c.content).map(([l, keys]) => `${l}: ${keys.join(', ')}`).join(' · ') || 'none'],
+    [
+      'Translations',
+      Object.entries(c.translations)
+        .map(([l, n]) => `${l}: ${n}`)
+        .join(', ') || 'none',
+    ],
+    [
+      'Content',
+      Object.entries(c.content)
+        .map(([l, keys]) => `${l}: ${keys.join(', ')}`)
+        .join(' · ') || 'none',
+    ],
     ['Participants', String(c.participants)],
   ];
   const width = Math.max(...lines.map(([label]) => label.length));
@@ -91,7 +125,11 @@ export async function listClients(db: Db) {
   const [clients, hosts, counts] = await Promise.all([
     db.selectFrom('clients').select(['id', 'name', 'default_locale', 'created_at']).orderBy('id').execute(),
     db.selectFrom('client_hosts').select(['client_id', 'hostname']).orderBy('hostname').execute(),
-    db.selectFrom('participants').select(['client_id', (eb) => eb.fn.countAll<number | string>().as('count')]).groupBy('client_id').execute(),
+    db
+      .selectFrom('participants')
+      .select(['client_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .groupBy('client_id')
+      .execute(),
   ]);
   return clients.map((c) => ({
     id: c.id,

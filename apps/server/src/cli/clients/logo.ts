@@ -31,7 +31,8 @@ export function readLogo(path: string): StoredLogo {
   } catch {
     throw new CliError(`--logo: cannot read ${path}`);
   }
-  if (size === 0 || size > MAX_LOGO_BYTES) throw new CliError(`--logo: ${path} is ${size} bytes; a logo must be 1 byte to ${MAX_LOGO_BYTES / 1024} KB`);
+  if (size === 0 || size > MAX_LOGO_BYTES)
+    throw new CliError(`--logo: ${path} is ${size} bytes; a logo must be 1 byte to ${MAX_LOGO_BYTES / 1024} KB`);
   const bytes = readFileSync(path);
   return extension === '.png' ? checkPng(path, bytes) : checkSvg(path, bytes);
 }
@@ -43,7 +44,8 @@ function checkPng(path: string, bytes: Buffer): StoredLogo {
   }
   const width = bytes.readUInt32BE(16);
   const height = bytes.readUInt32BE(20);
-  if (width < 1 || height < 1 || width > MAX_PNG_SIDE || height > MAX_PNG_SIDE) throw new CliError(`--logo: ${path} is ${width}x${height}; at most ${MAX_PNG_SIDE} px a side`);
+  if (width < 1 || height < 1 || width > MAX_PNG_SIDE || height > MAX_PNG_SIDE)
+    throw new CliError(`--logo: ${path} is ${width}x${height}; at most ${MAX_PNG_SIDE} px a side`);
   return { type: 'image/png', data: bytes.toString('base64'), bytes: bytes.length };
 }
 
@@ -55,7 +57,8 @@ function checkSvg(path: string, bytes: Buffer): StoredLogo {
     throw new CliError(`--logo: ${path} is not UTF-8 text`);
   }
   const body = text.replace(/^\uFEFF/, '').replace(/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?/i, '');
-  if (!/^<svg[\s>]/i.test(body) || !/(<\/svg>|\/>)\s*$/i.test(body)) throw new CliError(`--logo: ${path} is not an SVG image (it must start with <svg)`);
+  if (!/^<svg[\s>]/i.test(body) || !/(<\/svg>|\/>)\s*$/i.test(body))
+    throw new CliError(`--logo: ${path} is not an SVG image (it must start with <svg)`);
   if (/<script|<foreignObject|<iframe|<!ENTITY|\son[a-z]+\s*=|javascript:/i.test(body)) {
     throw new CliError(`--logo: ${path} contains script, event handlers or embedded content; export a plain drawing`);
   }

@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { localeFromFileName, placeholders, readBundleFile } from './bundle-file.ts';
 import { readLogo } from './logo.ts';
-import { defaultPortalUrl, OriginHost, parseActivationFields, parseFlag, parseLocale, parseMediaLabel, parsePasswordRules, PortalUrl } from './settings.ts';
+import {
+  defaultPortalUrl,
+  OriginHost,
+  parseActivationFields,
+  parseFlag,
+  parseLocale,
+  parseMediaLabel,
+  parsePasswordRules,
+  PortalUrl,
+} from './settings.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rewards-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +39,16 @@ describe('client settings from flags', () => {
     expect(portal('HTTPS://Rewards.Example.com/')).toBe('https://rewards.example.com');
     expect(portal('https://rewards.example.com:443')).toBe('https://rewards.example.com');
     expect(portal('http://[::1]:3000')).toBe('http://[::1]:3000');
-    for (const value of ['ftp://x.example', 'javascript://x.example', 'https://x.example/portal', 'https://x.example?a=1', 'https://u:p@x.example', 'x.example', 'http://x.example:99999', '']) {
+    for (const value of [
+      'ftp://x.example',
+      'javascript://x.example',
+      'https://x.example/portal',
+      'https://x.example?a=1',
+      'https://u:p@x.example',
+      'x.example',
+      'http://x.example:99999',
+      '',
+    ]) {
       expect(() => portal(value), value).toThrow(/^--portal-url: /);
     }
   });
@@ -44,7 +62,7 @@ describe('client settings from flags', () => {
     expect(defaultPortalUrl(['127.0.0.2'])).toBe('http://127.0.0.2:3000');
   });
 
-  it('fills a locale\'s direction and own name from Intl, and canonicalises its code', () => {
+  it("fills a locale's direction and own name from Intl, and canonicalises its code", () => {
     expect(parseLocale('--locale', 'ar')).toEqual({ code: 'ar', dir: 'rtl', name: 'العربية' });
     expect(parseLocale('--locale', 'fr_fr')).toEqual({ code: 'fr-FR', dir: 'ltr', name: 'Français' });
     expect(parseLocale('--locale', 'en-GB:ltr:English (UK)')).toEqual({ code: 'en-GB', dir: 'ltr', name: 'English (UK)' });
@@ -53,13 +71,28 @@ describe('client settings from flags', () => {
   });
 
   it('takes only the plural forms a locale has, and requires other', () => {
-    expect(parseMediaLabel('--media-label', 'ar:zero=a;one=b;two=c;few=d;many=e;other=f').forms).toEqual({ zero: 'a', one: 'b', two: 'c', few: 'd', many: 'e', other: 'f' });
+    expect(parseMediaLabel('--media-label', 'ar:zero=a;one=b;two=c;few=d;many=e;other=f').forms).toEqual({
+      zero: 'a',
+      one: 'b',
+      two: 'c',
+      few: 'd',
+      many: 'e',
+      other: 'f',
+    });
     expect(() => parseMediaLabel('--media-label', 'en-US:one=star')).toThrow('the form "other" is required for en-US');
     expect(() => parseMediaLabel('--media-label', 'ja:one=x;other=y')).toThrow('"one" is not a plural form of ja (use other)');
   });
 
-  it('reads password rules as the whole set, within the API\'s limits', () => {
-    expect(parsePasswordRules('--password-rules', 'min=10,max=128,upper,symbol')).toEqual({ minLength: 10, maxLength: 128, requireUpper: true, requireLower: false, requireDigit: false, requireSymbol: true, notUsername: false });
+  it("reads password rules as the whole set, within the API's limits", () => {
+    expect(parsePasswordRules('--password-rules', 'min=10,max=128,upper,symbol')).toEqual({
+      minLength: 10,
+      maxLength: 128,
+      requireUpper: true,
+      requireLower: false,
+      requireDigit: false,
+      requireSymbol: true,
+      notUsername: false,
+    });
     expect(() => parsePasswordRules('--password-rules', 'min=20,max=10')).toThrow('max must not be below min');
     expect(() => parsePasswordRules('--password-rules', 'min=8,emoji')).toThrow('unknown rule "emoji"');
   });
@@ -73,13 +106,17 @@ describe('client settings from flags', () => {
   it('knows exactly the fields of the contract, the date of birth among them', () => {
     expect(parseActivationFields('--activation-fields', 'accountNumber,dateOfBirth')).toEqual(['accountNumber', 'dateOfBirth']);
     expect(parseActivationFields('--activation-fields', ACTIVATION_FIELDS.join(','))).toEqual([...ACTIVATION_FIELDS]);
-    expect(() => parseActivationFields('--activation-fields', 'accountNumber,postalCode')).toThrow('unknown field "postalCode" (use accountNumber, userName, lastName, firstName, emailAddress, dateOfBirth, or none)');
+    expect(() => parseActivationFields('--activation-fields', 'accountNumber,postalCode')).toThrow(
+      'unknown field "postalCode" (use accountNumber, userName, lastName, firstName, emailAddress, dateOfBirth, or none)',
+    );
   });
 });
 
 describe('logo files', () => {
   it('accepts a plain SVG and refuses script, a wrong extension or a PNG that is not one', () => {
-    expect(readLogo(file('ok.svg', '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>\n'))).toMatchObject({ type: 'image/svg+xml' });
+    expect(
+      readLogo(file('ok.svg', '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>\n')),
+    ).toMatchObject({ type: 'image/svg+xml' });
     expect(() => readLogo(file('bad.svg', '<svg><script>alert(1)</script></svg>'))).toThrow('contains script');
     expect(() => readLogo(file('link.svg', '<svg><a href="javascript:alert(1)"><text>x</text></a></svg>'))).toThrow('contains script');
     expect(() => readLogo(file('logo.gif', 'GIF89a'))).toThrow('must be an .svg or .png file');
@@ -91,24 +128,37 @@ describe('logo files', () => {
 
 describe('translation bundle files', () => {
   it('reads a .properties file with escapes, continuation lines, both separators and comments', () => {
-    const path = file('messages_fr_FR.properties', [
-      '# a comment',
-      '! another',
-      'a.b = caf\\u00e9',
-      'c.d:deux points',
-      'e.f   espace',
-      'g.h = une \\',
-      '      suite',
-      'i.j = =égal et \\: échappé',
-      '',
-    ].join('\r\n'));
-    expect(readBundleFile(path)).toEqual({ 'a.b': 'café', 'c.d': 'deux points', 'e.f': 'espace', 'g.h': 'une suite', 'i.j': '=égal et : échappé' });
+    const path = file(
+      'messages_fr_FR.properties',
+      [
+        '# a comment',
+        '! another',
+        'a.b = caf\\u00e9',
+        'c.d:deux points',
+        'e.f   espace',
+        'g.h = une \\',
+        '      suite',
+        'i.j = =égal et \\: échappé',
+        '',
+      ].join('\r\n'),
+    );
+    expect(readBundleFile(path)).toEqual({
+      'a.b': 'café',
+      'c.d': 'deux points',
+      'e.f': 'espace',
+      'g.h': 'une suite',
+      'i.j': '=égal et : échappé',
+    });
     expect(localeFromFileName(path)).toBe('fr_FR');
   });
 
   it('flattens nested JSON with dots and refuses what is not text', () => {
-    expect(readBundleFile(file('ar.json', JSON.stringify({ login: { heading: 'دخول', form: { submit: 'ادخل' } }, 'top.level': 'x' })))).toEqual({
-      'login.heading': 'دخول', 'login.form.submit': 'ادخل', 'top.level': 'x',
+    expect(
+      readBundleFile(file('ar.json', JSON.stringify({ login: { heading: 'دخول', form: { submit: 'ادخل' } }, 'top.level': 'x' }))),
+    ).toEqual({
+      'login.heading': 'دخول',
+      'login.form.submit': 'ادخل',
+      'top.level': 'x',
     });
     expect(() => readBundleFile(file('n.json', JSON.stringify({ count: 3 })))).toThrow('the value of count must be a text');
     expect(() => readBundleFile(file('d.json', '{"a.b": "x", "a": {"b": "y"}}'))).toThrow('the key a.b is given twice');

@@ -23,9 +23,17 @@ export const ClientId = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{1,39}$/, 'a client id is 2 to 40 lower-case letters, digits or hyphens, starting with a letter or digit');
 
-export const ClientName = z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters').refine(noControl, 'no control characters');
+export const ClientName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'at most 100 characters')
+  .refine(noControl, 'no control characters');
 
-export const BrandColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1d4ed8').transform((s) => s.toLowerCase());
+export const BrandColor = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1d4ed8')
+  .transform((s) => s.toLowerCase());
 
 /** An origin as an operator writes it (https://rewards.example.com, 127.0.0.2:3000, a bare host name), reduced to the host name the portal looks up. */
 export const OriginHost = z
@@ -41,8 +49,18 @@ export const OriginHost = z
       ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin such as https://rewards.example.com` });
       return z.NEVER;
     }
-    if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin such as https://rewards.example.com (no path, query or credentials)` });
+    if (
+      !['http:', 'https:'].includes(url.protocol) ||
+      url.username ||
+      url.password ||
+      url.search ||
+      url.hash ||
+      (url.pathname !== '/' && url.pathname !== '')
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is not an origin such as https://rewards.example.com (no path, query or credentials)`,
+      });
       return z.NEVER;
     }
     return url.hostname.toLowerCase();
@@ -63,8 +81,20 @@ export const PortalUrl = z
     } catch {
       url = undefined;
     }
-    if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/' || /[?#]/.test(value)) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin such as https://rewards.example.com (http or https, no path, query or credentials)` });
+    if (
+      !url ||
+      !['http:', 'https:'].includes(url.protocol) ||
+      url.username ||
+      url.password ||
+      url.search ||
+      url.hash ||
+      url.pathname !== '/' ||
+      /[?#]/.test(value)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is not an origin such as https://rewards.example.com (http or https, no path, query or credentials)`,
+      });
       return z.NEVER;
     }
     return url.origin;
@@ -86,7 +116,11 @@ export function defaultPortalUrl(hosts: readonly string[]): string {
   return `http://${first(sorted) ?? 'localhost'}:3000`;
 }
 
-export const LocaleSetting = z.object({ code: LocaleCode, dir: z.enum(['ltr', 'rtl']), name: z.string().trim().min(1).max(60).refine(noControl) });
+export const LocaleSetting = z.object({
+  code: LocaleCode,
+  dir: z.enum(['ltr', 'rtl']),
+  name: z.string().trim().min(1).max(60).refine(noControl),
+});
 export type LocaleSetting = z.infer<typeof LocaleSetting>;
 
 /** `code[:dir[:name]]`: direction and name default to what Intl knows of the language (Français, العربية). */
@@ -134,9 +168,14 @@ export function parseMediaLabel(flag: string, value: string): { locale: string; 
     const equals = part.indexOf('=');
     const category = part.slice(0, equals).trim();
     const text = part.slice(equals + 1).trim();
-    if (equals < 1 || !allowed.includes(category)) throw new CliError(`${flag}: "${category || part}" is not a plural form of ${locale} (use ${allowed.join(', ')})`);
+    if (equals < 1 || !allowed.includes(category))
+      throw new CliError(`${flag}: "${category || part}" is not a plural form of ${locale} (use ${allowed.join(', ')})`);
     if (category in forms) throw new CliError(`${flag}: the form ${category} is given twice`);
-    forms[category] = parseFlag(`${flag} ${category}`, z.string().min(1, 'must not be empty').max(60, 'at most 60 characters').refine(noControl, 'no control characters'), text);
+    forms[category] = parseFlag(
+      `${flag} ${category}`,
+      z.string().min(1, 'must not be empty').max(60, 'at most 60 characters').refine(noControl, 'no control characters'),
+      text,
+    );
   }
   if (!forms.other) throw new CliError(`${flag}: the form "other" is required for ${locale}`);
   return { locale, forms: forms as PluralFormsSetting };
@@ -150,12 +189,29 @@ const BoundedPasswordRules = PasswordRules.extend({
   maxLength: z.number().int().min(4).max(MAX_PASSWORD_LENGTH, `max must be at most ${MAX_PASSWORD_LENGTH}`),
 }).refine((rules) => rules.maxLength >= rules.minLength, 'max must not be below min');
 
-const RULE_WORDS = { upper: 'requireUpper', lower: 'requireLower', digit: 'requireDigit', symbol: 'requireSymbol', 'not-username': 'notUsername' } as const;
+const RULE_WORDS = {
+  upper: 'requireUpper',
+  lower: 'requireLower',
+  digit: 'requireDigit',
+  symbol: 'requireSymbol',
+  'not-username': 'notUsername',
+} as const;
 
 /** `min=10,max=128,upper,lower,digit,symbol,not-username`: the whole rule set; a rule not named is off. */
 export function parsePasswordRules(flag: string, value: string): PasswordRules {
-  const rules: Record<string, number | boolean> = { minLength: 8, maxLength: 128, requireUpper: false, requireLower: false, requireDigit: false, requireSymbol: false, notUsername: false };
-  for (const word of value.split(',').map((w) => w.trim()).filter(Boolean)) {
+  const rules: Record<string, number | boolean> = {
+    minLength: 8,
+    maxLength: 128,
+    requireUpper: false,
+    requireLower: false,
+    requireDigit: false,
+    requireSymbol: false,
+    notUsername: false,
+  };
+  for (const word of value
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean)) {
     const [name = '', number] = word.split('=');
     if (name === 'min' || name === 'max') {
       if (number === undefined || !/^\d{1,4}$/.test(number)) throw new CliError(`${flag}: ${name} needs a number, e.g. ${name}=10`);
@@ -176,12 +232,16 @@ export function parsePasswordRules(flag: string, value: string): PasswordRules {
  */
 export function parseActivationFields(flag: string, value: string): string[] {
   if (value.trim() === 'none') return [];
-  const fields = value.split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = value
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   for (const field of fields) {
     if (!isActivationField(field)) throw new CliError(`${flag}: unknown field "${field}" (use ${ACTIVATION_FIELDS.join(', ')}, or none)`);
   }
   if (new Set(fields).size !== fields.length) throw new CliError(`${flag}: a field is named twice`);
-  if (!ACTIVATION_LOCATORS.some((locator) => fields.includes(locator))) throw new CliError(`${flag}: must include ${ACTIVATION_LOCATORS.join(' or ')}, which find the account`);
+  if (!ACTIVATION_LOCATORS.some((locator) => fields.includes(locator)))
+    throw new CliError(`${flag}: must include ${ACTIVATION_LOCATORS.join(' or ')}, which find the account`);
   return fields;
 }
 
@@ -199,11 +259,17 @@ export const CatalogUrl = z
     }
   }, 'must be an http(s) URL or a path starting with /');
 
-export const PartnerId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'a partner id is 1 to 100 letters, digits, dots, hyphens or underscores');
+export const PartnerId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'a partner id is 1 to 100 letters, digits, dots, hyphens or underscores');
 
 export const SupportEmail = z.union([z.literal('none').transform(() => ''), EmailAddress]);
 
-export const PrivacyNoticeVersion = z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').max(1_000_000, 'at most 1000000');
+export const PrivacyNoticeVersion = z.coerce
+  .number()
+  .int('must be a whole number')
+  .min(0, 'must be 0 or more')
+  .max(1_000_000, 'at most 1000000');
 
 export const OFFERINGS = ['merchandise', 'experiences'] as const;
 export type Offering = (typeof OFFERINGS)[number];

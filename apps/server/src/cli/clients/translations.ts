@@ -42,11 +42,25 @@ export async function importTranslations(
   const named = request.locale ?? localeFromFileName(request.file);
   if (!named) throw new CliError(`--locale is required: the name of ${basename(request.file)} names no locale`);
   const locale = canonicalLocale('--locale', named);
-  const offered = (await db.selectFrom('client_locales').select('code').where('client_id', '=', client.id).orderBy('position').execute()).map((r) => r.code);
-  if (!offered.includes(locale)) throw new CliError(`${locale} is not one of ${client.id}'s locales (${offered.join(', ')}); add it with clients update --locale`);
+  const offered = (
+    await db.selectFrom('client_locales').select('code').where('client_id', '=', client.id).orderBy('position').execute()
+  ).map((r) => r.code);
+  if (!offered.includes(locale))
+    throw new CliError(`${locale} is not one of ${client.id}'s locales (${offered.join(', ')}); add it with clients update --locale`);
 
   const reference = await effectiveTexts(db, client.id, client.default_locale);
-  const report: TranslationsReport = { client: client.id, file: request.file, locale, added: 0, updated: 0, unchanged: 0, rejected: 0, missing: [], extra: [], placeholderMismatches: [] };
+  const report: TranslationsReport = {
+    client: client.id,
+    file: request.file,
+    locale,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    missing: [],
+    extra: [],
+    placeholderMismatches: [],
+  };
   const accepted: Array<[string, string]> = [];
   for (const [key, text] of Object.entries(texts)) {
     const expectedText = reference.get(key);
@@ -68,48 +82,72 @@ export async function importTranslations(
     accepted.push([key, text]);
   }
 
-  await db.transaction().execute(async (trx) => {
-    const stored = new Map(
-      (await trx.selectFrom('translations').select(['key', 'text']).where('client_id', '=', client.id).where('locale', '=', locale).execute()).map((r) => [r.key, r.text]),
-    );
-    const added: Array<[string, string]> = [];
-    for (const [key, text] of accepted) {
-      const before = stored.get(key);
-      if (before === undefined) added.push([key, text]);
-      else if (before === text) report.unchanged += 1;
-      else {
-        await trx.updateTable('translations').set({ text }).where('client_id', '=', client.id).where('locale', '=', locale).where('key', '=', key).execute();
-        report.updated += 1;
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      const stored = new Map(
+        (
+          await trx
+            .selectFrom('translations')
+            .select(['key', 'text'])
+            .where('client_id', '=', client.id)
+            .where('locale', '=', locale)
+            .execute()
+        ).map((r) => [r.key, r.text]),
+      );
+      const added: Array<[string, string]> = [];
+      for (const [key, text] of accepted) {
+        const before = stored.get(key);
+        if (before === undefined) added.push([key, text]);
+        else if (before === text) report.unchanged += 1;
+        else {
+          await trx
+            .updateTable('translations')
+            .set({ text })
+            .where('client_id', '=', client.id)
+            .where('locale', '=', locale)
+            .where('key', '=', key)
+            .execute();
+          report.updated += 1;
+        }
+        stored.set(key, text);
       }
-      stored.set(key, text);
-    }
-    for (let i = 0; i < added.length; i += BATCH) {
-      await trx
-        .insertInto('translations')
-        .values(added.slice(i, i + BATCH).map(([key, text]) => ({ client_id: client.id, locale, key, text })))
-        .execute();
-    }
-    report.added = added.length;
-    const shipped = baseBundles.get(locale) ?? {};
-    report.missing = [...reference.keys()].filter((key) => !stored.has(key) && !(key in shipped)).sort();
-    await recordAudit(
-      trx,
-      {
-        clientId: client.id,
-        actor: request.operator,
-        actorKind: 'operator',
-        action: 'clients.translations.import',
-        subject: basename(request.file),
-        details: { locale, added: report.added, updated: report.updated, unchanged: report.unchanged, rejected: report.rejected, missing: report.missing.length, extra: report.extra.length },
-        origin: operatorOrigin,
-      },
-      request.now,
-    );
-    // A dry run reports what would happen and keeps nothing.
-    if (request.dryRun) throw new DryRun();
-  }).catch((error: unknown) => {
-    if (!(error instanceof DryRun)) throw error;
-  });
+      for (let i = 0; i < added.length; i += BATCH) {
+        await trx
+          .insertInto('translations')
+          .values(added.slice(i, i + BATCH).map(([key, text]) => ({ client_id: client.id, locale, key, text })))
+          .execute();
+      }
+      report.added = added.length;
+      const shipped = baseBundles.get(locale) ?? {};
+      report.missing = [...reference.keys()].filter((key) => !stored.has(key) && !(key in shipped)).sort();
+      await recordAudit(
+        trx,
+        {
+          clientId: client.id,
+          actor: request.operator,
+          actorKind: 'operator',
+          action: 'clients.translations.import',
+          subject: basename(request.file),
+          details: {
+            locale,
+            added: report.added,
+            updated: report.updated,
+            unchanged: report.unchanged,
+            rejected: report.rejected,
+            missing: report.missing.length,
+            extra: report.extra.length,
+          },
+          origin: operatorOrigin,
+        },
+        request.now,
+      );
+      // A dry run reports what would happen and keeps nothing.
+      if (request.dryRun) throw new DryRun();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof DryRun)) throw error;
+    });
   report.extra.sort();
   return report;
 }
@@ -118,7 +156,12 @@ class DryRun extends Error {}
 
 /** The client's texts in a locale as the portal shows them: English floor, shipped locale, the client's own. */
 async function effectiveTexts(db: Db, clientId: string, locale: string): Promise<Map<string, string>> {
-  const own = await db.selectFrom('translations').select(['key', 'text']).where('client_id', '=', clientId).where('locale', '=', locale).execute();
+  const own = await db
+    .selectFrom('translations')
+    .select(['key', 'text'])
+    .where('client_id', '=', clientId)
+    .where('locale', '=', locale)
+    .execute();
   const texts = new Map<string, string>(Object.entries({ ...baseBundles.get(FALLBACK_LOCALE), ...baseBundles.get(locale) }));
   for (const row of own) texts.set(row.key, row.text);
   return texts;
@@ -127,15 +170,24 @@ async function effectiveTexts(db: Db, clientId: string, locale: string): Promise
 const SHOWN = 20;
 
 export function formatTranslationsReport(r: TranslationsReport): string {
-  const lines = [`Translations ${r.locale} of ${r.client} from ${r.file}: ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged, ${r.rejected} rejected.`];
+  const lines = [
+    `Translations ${r.locale} of ${r.client} from ${r.file}: ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged, ${r.rejected} rejected.`,
+  ];
   const list = (title: string, keys: string[]) => {
     if (keys.length === 0) return;
-    lines.push(`${title} (${keys.length}): ${keys.slice(0, SHOWN).join(', ')}${keys.length > SHOWN ? `, … (${keys.length - SHOWN} more, see --json)` : ''}`);
+    lines.push(
+      `${title} (${keys.length}): ${keys.slice(0, SHOWN).join(', ')}${keys.length > SHOWN ? `, … (${keys.length - SHOWN} more, see --json)` : ''}`,
+    );
   };
   list(`Missing: keys of the default locale with no ${r.locale} text, shown in the fallback language`, r.missing);
   list('Extra: keys the default locale does not have', r.extra);
   for (const m of r.placeholderMismatches) {
-    lines.push(`Placeholders of ${m.key}: expected {${m.expected.join('}, {')}} found {${m.found.join('}, {')}}${m.imported ? '' : ' (refused)'}`.replace(/\{\}/g, 'none'));
+    lines.push(
+      `Placeholders of ${m.key}: expected {${m.expected.join('}, {')}} found {${m.found.join('}, {')}}${m.imported ? '' : ' (refused)'}`.replace(
+        /\{\}/g,
+        'none',
+      ),
+    );
   }
   return lines.join('\n');
 }

@@ -16,12 +16,13 @@ export function registerAdmins(program: Command): void {
   action<{ name: string; client?: string; allClients?: boolean }>(create, async (db, { options, operator }) => {
     const name = options.name.trim();
     if (!/^[\w.@-]{1,100}$/.test(name)) throw new CliError('--name must be 1 to 100 letters, digits or . _ @ -');
-    if ((options.client === undefined) === (options.allClients !== true)) throw new CliError('give exactly one of --client <id> and --all-clients');
+    if ((options.client === undefined) === (options.allClients !== true))
+      throw new CliError('give exactly one of --client <id> and --all-clients');
     if (options.client !== undefined) await requireClient(db, options.client);
     try {
-      const { key, view } = await db.transaction().execute((trx) =>
-        createAdminKey(trx, { name, clientId: options.client ?? null, createdBy: operator, origin: operatorOrigin }),
-      );
+      const { key, view } = await db
+        .transaction()
+        .execute((trx) => createAdminKey(trx, { name, clientId: options.client ?? null, createdBy: operator, origin: operatorOrigin }));
       const scope = view.client ?? 'all clients';
       return {
         human: `Created admin key "${view.name}" (id ${view.id}) for ${scope}.\n\n  ${key}\n\nThis is the only time the key is shown: store it now. Use it as "Authorization: Bearer <key>".`,
@@ -37,7 +38,15 @@ export function registerAdmins(program: Command): void {
     const keys = await listKeys(db);
     if (keys.length === 0) return { human: 'No admin keys.', json: keys };
     const human = keys
-      .map((k) => [k.name.padEnd(20), k.id, (k.client ?? 'all clients').padEnd(12), `created ${k.createdAt}`, k.revokedAt ? `REVOKED ${k.revokedAt}` : `last used ${k.lastUsedAt ?? 'never'}`].join('  '))
+      .map((k) =>
+        [
+          k.name.padEnd(20),
+          k.id,
+          (k.client ?? 'all clients').padEnd(12),
+          `created ${k.createdAt}`,
+          k.revokedAt ? `REVOKED ${k.revokedAt}` : `last used ${k.lastUsedAt ?? 'never'}`,
+        ].join('  '),
+      )
       .join('\n');
     return { human, json: keys };
   });
@@ -47,7 +56,9 @@ export function registerAdmins(program: Command): void {
     const which = args[0] ?? '';
     const result = await db.transaction().execute((trx) => revokeKey(trx, which, operator, operatorOrigin));
     if (!result) throw new CliError(`No admin key named or with id "${which}"`);
-    const human = result.already ? `Admin key "${result.view.name}" was already revoked (${result.view.revokedAt}).` : `Revoked admin key "${result.view.name}".`;
+    const human = result.already
+      ? `Admin key "${result.view.name}" was already revoked (${result.view.revokedAt}).`
+      : `Revoked admin key "${result.view.name}".`;
     return { human, json: result.view };
   });
 }

@@ -20,10 +20,31 @@ export function registerAudit(program: Command): void {
     if (options.since && Number.isNaN(Date.parse(options.since))) throw new CliError('--since must be a date such as 2026-11-01');
     const since = options.since ? new Date(options.since).toISOString() : undefined;
     const entries = await listAudit(db, { clientId: options.client, action: options.action, since, limit });
-    const json = entries.map((e) => ({ at: e.at, client: e.client_id, actor: e.actor, actorKind: e.actor_kind, action: e.action, subject: e.subject, details: JSON.parse(e.details) as unknown, origin: e.origin }));
+    const json = entries.map((e) => ({
+      at: e.at,
+      client: e.client_id,
+      actor: e.actor,
+      actorKind: e.actor_kind,
+      action: e.action,
+      subject: e.subject,
+      details: JSON.parse(e.details) as unknown,
+      origin: e.origin,
+    }));
     if (entries.length === 0) return { human: 'No audit entries.', json };
     const human = json
-      .map((e) => [e.at, (e.client ?? '*').padEnd(8), e.actor.padEnd(12), e.action.padEnd(22), e.subject ?? '', JSON.stringify(e.details), e.origin ?? ''].join('  ').trimEnd())
+      .map((e) =>
+        [
+          e.at,
+          (e.client ?? '*').padEnd(8),
+          e.actor.padEnd(12),
+          e.action.padEnd(22),
+          e.subject ?? '',
+          JSON.stringify(e.details),
+          e.origin ?? '',
+        ]
+          .join('  ')
+          .trimEnd(),
+      )
       .join('\n');
     return { human, json };
   });

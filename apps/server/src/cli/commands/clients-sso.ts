@@ -57,7 +57,9 @@ function scopesOf(value: string): string {
 
 async function callbackUrls(db: Db, clientId: string): Promise<string[]> {
   const hosts = await db.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).orderBy('hostname').execute();
-  return hosts.map((h) => `${h.hostname === 'localhost' || h.hostname === '127.0.0.1' ? 'http' : 'https'}://${h.hostname}/api/v1.0/sso/callback`);
+  return hosts.map(
+    (h) => `${h.hostname === 'localhost' || h.hostname === '127.0.0.1' ? 'http' : 'https'}://${h.hostname}/api/v1.0/sso/callback`,
+  );
 }
 
 /** `rewards clients sso`: a client's OpenID provider, sign-in and logout types and site (decision 024). */
@@ -72,7 +74,7 @@ export function registerClientsSso(program: Command): void {
     )
     .option('--client <id>', 'the client')
     .option('--issuer <url>', 'the provider (its discovery document is read); http:// only on a loopback address')
-    .option('--client-id <id>', 'the portal\'s client id at the provider')
+    .option('--client-id <id>', "the portal's client id at the provider")
     .option('--client-secret <secret>', `the portal's client secret at the provider (or ${SECRET_ENV})`)
     .option('--claim <name>', `the claim holding the participant's username (default ${DEFAULT_CLAIM})`)
     .option('--type <ssoType>', `${SsoType.options.join(' | ')} (default login_and_sso when turning SSO on)`)
@@ -89,11 +91,20 @@ export function registerClientsSso(program: Command): void {
     const now = new Date().toISOString();
 
     if (options.disable) {
-      if (options.issuer || options.clientId || options.clientSecret || options.type) throw new CliError('--disable takes no provider or type flags');
+      if (options.issuer || options.clientId || options.clientSecret || options.type)
+        throw new CliError('--disable takes no provider or type flags');
       await db.transaction().execute(async (trx) => {
         await disableClientSso(trx, client.id, now);
         await updateClientSsoSettings(trx, client.id, { ssoType: 'login_only', ssoLogoutType: 'login' });
-        await recordAudit(trx, { clientId: client.id, actor: operator, actorKind: 'operator', action: 'clients.sso.disable', subject: client.id, details: {}, origin: operatorOrigin });
+        await recordAudit(trx, {
+          clientId: client.id,
+          actor: operator,
+          actorKind: 'operator',
+          action: 'clients.sso.disable',
+          subject: client.id,
+          details: {},
+          origin: operatorOrigin,
+        });
       });
       return {
         human: `Single sign-on of ${client.id} is off: participants sign in with the portal's form.`,
@@ -101,9 +112,17 @@ export function registerClientsSso(program: Command): void {
       };
     }
 
-    const changing = [options.issuer, options.clientId, options.clientSecret, options.claim, options.type, options.logoutType, options.siteName, options.siteUrl, options.scopes].some(
-      (v) => v !== undefined,
-    );
+    const changing = [
+      options.issuer,
+      options.clientId,
+      options.clientSecret,
+      options.claim,
+      options.type,
+      options.logoutType,
+      options.siteName,
+      options.siteUrl,
+      options.scopes,
+    ].some((v) => v !== undefined);
     if (!changing) {
       const enabled = existing?.enabled === 1;
       const facts = {
@@ -121,7 +140,9 @@ export function registerClientsSso(program: Command): void {
       return {
         human: [
           `Single sign-on of ${client.id}: ${enabled ? 'on' : 'off'} (type ${client.sso_type}, logout type ${client.sso_logout_type})`,
-          ...(existing ? [`  issuer ${existing.issuer}, client id ${existing.oidc_client_id}, claim ${existing.claim}, scopes "${existing.scopes}"`] : []),
+          ...(existing
+            ? [`  issuer ${existing.issuer}, client id ${existing.oidc_client_id}, claim ${existing.claim}, scopes "${existing.scopes}"`]
+            : []),
           `  site "${client.site_name}" ${client.site_url || '(no URL)'}`,
           `  redirect URI(s) to register at the provider: ${urls.join(' ')}`,
         ].join('\n'),
@@ -133,7 +154,12 @@ export function registerClientsSso(program: Command): void {
     const oidcClientId = options.clientId !== undefined ? bounded('--client-id', options.clientId, 400) : existing?.oidc_client_id;
     const key = await secretKey(loadConfig().catalog.dataDir);
     const givenSecret = options.clientSecret ?? process.env[SECRET_ENV];
-    const secret = givenSecret !== undefined ? bounded('--client-secret', givenSecret, 1000) : existing ? openSecret(key, client.id, existing.client_secret_enc) : undefined;
+    const secret =
+      givenSecret !== undefined
+        ? bounded('--client-secret', givenSecret, 1000)
+        : existing
+          ? openSecret(key, client.id, existing.client_secret_enc)
+          : undefined;
     if (!issuerText || !oidcClientId || secret === undefined) {
       throw new CliError(`--issuer, --client-id and --client-secret (or ${SECRET_ENV}) are required the first time`);
     }
@@ -149,8 +175,10 @@ export function registerClientsSso(program: Command): void {
     if (!logoutType.success) throw new CliError(`--logout-type must be one of ${SsoLogoutType.options.join(', ')}`);
     const siteName = options.siteName !== undefined ? bounded('--site-name', options.siteName, 100) : undefined;
     const siteUrl = options.siteUrl !== undefined ? siteUrlOf(options.siteUrl) : undefined;
-    if (ssoType.data !== 'login_only' && !(siteName ?? client.site_name)) throw new CliError('--site-name is required: the sign-in page shows "Sign in with <name>"');
-    if (logoutType.data === 'sso' && !(siteUrl ?? client.site_url)) throw new CliError('--site-url is required with --logout-type sso: it is where signing out ends');
+    if (ssoType.data !== 'login_only' && !(siteName ?? client.site_name))
+      throw new CliError('--site-name is required: the sign-in page shows "Sign in with <name>"');
+    if (logoutType.data === 'sso' && !(siteUrl ?? client.site_url))
+      throw new CliError('--site-url is required with --logout-type sso: it is where signing out ends');
 
     let endSession = false;
     try {
@@ -162,7 +190,12 @@ export function registerClientsSso(program: Command): void {
     }
 
     await db.transaction().execute(async (trx) => {
-      await upsertClientSso(trx, client.id, { issuer: issuerText, oidcClientId, clientSecretEnc: sealSecret(key, client.id, secret), scopes, claim }, now);
+      await upsertClientSso(
+        trx,
+        client.id,
+        { issuer: issuerText, oidcClientId, clientSecretEnc: sealSecret(key, client.id, secret), scopes, claim },
+        now,
+      );
       await updateClientSsoSettings(trx, client.id, { ssoType: ssoType.data, ssoLogoutType: logoutType.data, siteName, siteUrl });
       await recordAudit(trx, {
         clientId: client.id,
@@ -171,7 +204,17 @@ export function registerClientsSso(program: Command): void {
         action: 'clients.sso.configure',
         subject: client.id,
         // Never the secret: only whether it changed.
-        details: { issuer: issuerText, clientId: oidcClientId, claim, scopes, ssoType: ssoType.data, ssoLogoutType: logoutType.data, siteName, siteUrl, secretChanged: givenSecret !== undefined },
+        details: {
+          issuer: issuerText,
+          clientId: oidcClientId,
+          claim,
+          scopes,
+          ssoType: ssoType.data,
+          ssoLogoutType: logoutType.data,
+          siteName,
+          siteUrl,
+          secretChanged: givenSecret !== undefined,
+        },
         origin: operatorOrigin,
       });
     });
@@ -180,9 +223,25 @@ export function registerClientsSso(program: Command): void {
       human: [
         `Single sign-on of ${client.id} is on: type ${ssoType.data}, logout type ${logoutType.data}, provider ${issuerText} (client id ${oidcClientId}), participant claim ${claim}, scopes "${scopes}".`,
         `  Register the redirect URI(s) at the provider: ${urls.join(' ')}`,
-        ...(logoutType.data === 'sso' ? [`  Post-logout redirect URI to register: ${site.url}${endSession ? '' : ' (the provider publishes no end-session endpoint: signing out goes straight there)'}`] : []),
+        ...(logoutType.data === 'sso'
+          ? [
+              `  Post-logout redirect URI to register: ${site.url}${endSession ? '' : ' (the provider publishes no end-session endpoint: signing out goes straight there)'}`,
+            ]
+          : []),
       ].join('\n'),
-      json: { client: client.id, enabled: true, issuer: issuerText, clientId: oidcClientId, claim, scopes, ssoType: ssoType.data, ssoLogoutType: logoutType.data, clientSite: site, redirectUris: urls, endSessionEndpoint: endSession },
+      json: {
+        client: client.id,
+        enabled: true,
+        issuer: issuerText,
+        clientId: oidcClientId,
+        claim,
+        scopes,
+        ssoType: ssoType.data,
+        ssoLogoutType: logoutType.data,
+        clientSite: site,
+        redirectUris: urls,
+        endSessionEndpoint: endSession,
+      },
     };
   });
 }

@@ -58,30 +58,54 @@ const MAX_REPEATED = 20;
 
 function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
   command
-    .option('--client <id>', mode === 'create' ? 'the new client\'s id: 2-40 of a-z, 0-9, -' : 'the client to change')
-    .option('--name <text>', 'the program\'s name, shown in the header and mails')
+    .option('--client <id>', mode === 'create' ? "the new client's id: 2-40 of a-z, 0-9, -" : 'the client to change')
+    .option('--name <text>', "the program's name, shown in the header and mails")
     .option('--logo <file>', 'an .svg or .png of at most 256 KB (PNG: at most 4096 px a side)')
     .option('--brand-color <#rrggbb>', 'the brand colour')
-    .option('--origin <origin>', `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`, repeatable)
-    .option('--portal-url <origin>', `where links in mails point, e.g. https://rewards.example.com; its host must be one of the origins${mode === 'create' ? ' (default: https:// and the first public origin; with only local ones, http://<name>:3000)' : ''}`);
+    .option(
+      '--origin <origin>',
+      `${mode === 'create' ? 'an' : 'add an'} origin that opens this client, e.g. https://rewards.example.com or 127.0.0.2:3000 (repeatable; a host name of another client is refused)`,
+      repeatable,
+    )
+    .option(
+      '--portal-url <origin>',
+      `where links in mails point, e.g. https://rewards.example.com; its host must be one of the origins${mode === 'create' ? ' (default: https:// and the first public origin; with only local ones, http://<name>:3000)' : ''}`,
+    );
   if (mode === 'update') {
     command
       .option('--remove-origin <origin>', 'stop serving this client at an origin (repeatable)', repeatable)
-      .option('--agent-daily-limit <points>', `the points (credits and debits together) one support agent may adjust per day in the console, 0 to ${MAX_AGENT_DAILY_LIMIT} (default 1000)`);
+      .option(
+        '--agent-daily-limit <points>',
+        `the points (credits and debits together) one support agent may adjust per day in the console, 0 to ${MAX_AGENT_DAILY_LIMIT} (default 1000)`,
+      );
   }
   return command
-    .option('--locale <code[:dir[:name]]>', 'a language offered, e.g. fr-FR or ar:rtl:العربية; repeat for each, in menu order: the list replaces the current one', repeatable)
+    .option(
+      '--locale <code[:dir[:name]]>',
+      'a language offered, e.g. fr-FR or ar:rtl:العربية; repeat for each, in menu order: the list replaces the current one',
+      repeatable,
+    )
     .option('--default-locale <code>', 'the language shown first; one of the locales')
-    .option('--media-label <locale:forms>', 'what the points are called in a locale, by plural form: "fr-FR:one=point Nimbus;many=de points Nimbus;other=points Nimbus" (forms of Intl.PluralRules for that locale, other required; repeatable)', repeatable)
-    .option('--password-rules <rules>', 'the whole rule set: "min=10,max=128,upper,lower,digit,symbol,not-username" (rules not named are off; max at most 200)')
-    .option('--activation-fields <fields>', `facts activation asks for: ${ACTIVATION_FIELDS.join(',')} (accountNumber or userName needed), or none`)
+    .option(
+      '--media-label <locale:forms>',
+      'what the points are called in a locale, by plural form: "fr-FR:one=point Nimbus;many=de points Nimbus;other=points Nimbus" (forms of Intl.PluralRules for that locale, other required; repeatable)',
+      repeatable,
+    )
+    .option(
+      '--password-rules <rules>',
+      'the whole rule set: "min=10,max=128,upper,lower,digit,symbol,not-username" (rules not named are off; max at most 200)',
+    )
+    .option(
+      '--activation-fields <fields>',
+      `facts activation asks for: ${ACTIVATION_FIELDS.join(',')} (accountNumber or userName needed), or none`,
+    )
     .option('--merchandise <url>', 'the merchandise catalog (http(s) URL or a path on the portal), or none to withdraw it')
     .option('--merchandise-partner <id>', 'its partner id; a new one gets a secret, printed once')
     .option('--experiences <url>', 'the experiences catalog, or none')
     .option('--experiences-partner <id>', 'its partner id; a new one gets a secret, printed once')
     .option('--travel <url>', 'the travel link of the redeem menu, or none')
-    .option('--new-partner-secret <partnerId>', 'replace a catalog partner\'s secret with a new one, printed once (repeatable)', repeatable)
-    .option('--support-email <address>', 'the support desk\'s address, or none')
+    .option('--new-partner-secret <partnerId>', "replace a catalog partner's secret with a new one, printed once (repeatable)", repeatable)
+    .option('--support-email <address>', "the support desk's address, or none")
     .option('--privacy-notice-version <n>', 'the privacy notice version participants must accept (0: none)');
 }
 
@@ -90,7 +114,13 @@ function changeFrom(options: SettingsOptions): ClientChange {
   const origin = options.origin ?? [];
   const removeOrigin = options.removeOrigin ?? [];
   const newPartnerSecret = options.newPartnerSecret ?? [];
-  for (const [flag, values] of [['--origin', origin], ['--remove-origin', removeOrigin], ['--locale', options.locale ?? []], ['--media-label', options.mediaLabel ?? []], ['--new-partner-secret', newPartnerSecret]] as const) {
+  for (const [flag, values] of [
+    ['--origin', origin],
+    ['--remove-origin', removeOrigin],
+    ['--locale', options.locale ?? []],
+    ['--media-label', options.mediaLabel ?? []],
+    ['--new-partner-secret', newPartnerSecret],
+  ] as const) {
     if (values.length > MAX_REPEATED) throw new CliError(`${flag}: at most ${MAX_REPEATED}`);
   }
   const locales = (options.locale ?? []).map((value) => parseLocale('--locale', value));
@@ -99,14 +129,17 @@ function changeFrom(options: SettingsOptions): ClientChange {
   const mediaLabels = (options.mediaLabel ?? []).map((value) => parseMediaLabel('--media-label', value));
   if (new Set(mediaLabels.map((m) => m.locale)).size !== mediaLabels.length) throw new CliError('--media-label: a locale is given twice');
   const defaultLocale = options.defaultLocale === undefined ? undefined : canonicalLocale('--default-locale', options.defaultLocale);
-  if (defaultLocale && locales.length > 0 && !codes.includes(defaultLocale)) throw new CliError(`--default-locale: ${defaultLocale} must be one of the locales (${codes.join(', ')})`);
-  const catalogUrl = (flag: string, value: string | undefined) => (value === undefined ? undefined : value.trim() === 'none' ? null : parseFlag(flag, CatalogUrl, value));
+  if (defaultLocale && locales.length > 0 && !codes.includes(defaultLocale))
+    throw new CliError(`--default-locale: ${defaultLocale} must be one of the locales (${codes.join(', ')})`);
+  const catalogUrl = (flag: string, value: string | undefined) =>
+    value === undefined ? undefined : value.trim() === 'none' ? null : parseFlag(flag, CatalogUrl, value);
   const catalogs: ClientChange['catalogs'] = {};
   for (const offering of OFFERINGS) {
     const url = catalogUrl(`--${offering}`, options[offering]);
     const partner = options[`${offering}Partner`];
     const partnerId = partner === undefined ? undefined : parseFlag(`--${offering}-partner`, PartnerId, partner);
-    if (url !== undefined || partnerId !== undefined) catalogs[offering] = { ...(url === undefined ? {} : { url }), ...(partnerId === undefined ? {} : { partnerId }) };
+    if (url !== undefined || partnerId !== undefined)
+      catalogs[offering] = { ...(url === undefined ? {} : { url }), ...(partnerId === undefined ? {} : { partnerId }) };
   }
   return {
     name: options.name === undefined ? undefined : parseFlag('--name', ClientName, options.name),
@@ -118,19 +151,24 @@ function changeFrom(options: SettingsOptions): ClientChange {
     defaultLocale,
     mediaLabels,
     passwordRules: options.passwordRules === undefined ? undefined : parsePasswordRules('--password-rules', options.passwordRules),
-    activationFields: options.activationFields === undefined ? undefined : parseActivationFields('--activation-fields', options.activationFields),
+    activationFields:
+      options.activationFields === undefined ? undefined : parseActivationFields('--activation-fields', options.activationFields),
     catalogs,
     travel: catalogUrl('--travel', options.travel),
     newPartnerSecrets: newPartnerSecret.map((value) => parseFlag('--new-partner-secret', PartnerId, value)),
     supportEmail: options.supportEmail === undefined ? undefined : parseFlag('--support-email', SupportEmail, options.supportEmail),
-    privacyNoticeVersion: options.privacyNoticeVersion === undefined ? undefined : parseFlag('--privacy-notice-version', PrivacyNoticeVersion, options.privacyNoticeVersion),
+    privacyNoticeVersion:
+      options.privacyNoticeVersion === undefined
+        ? undefined
+        : parseFlag('--privacy-notice-version', PrivacyNoticeVersion, options.privacyNoticeVersion),
     portalUrl: options.portalUrl === undefined ? undefined : parseFlag('--portal-url', PortalUrl, options.portalUrl),
   };
 }
 
 /** The console's host is never a client's (docs/decisions/046): the participant API refuses it anyway. */
 function notTheConsole(hostname: string): string {
-  if (hostname === loadConfig().console.hostname) throw new CliError(`--origin: ${hostname} is the staff console's host (CONSOLE_ORIGIN) and can never be a client's`);
+  if (hostname === loadConfig().console.hostname)
+    throw new CliError(`--origin: ${hostname} is the staff console's host (CONSOLE_ORIGIN) and can never be a client's`);
   return hostname;
 }
 
@@ -149,11 +187,21 @@ function formatOutcome(outcome: ChangeOutcome): string {
 }
 
 export function registerClients(program: Command): void {
-  const clients = program.command('clients').description('the programs (clients) on this installation: create, show, list, update, import translations and content');
+  const clients = program
+    .command('clients')
+    .description('the programs (clients) on this installation: create, show, list, update, import translations and content');
 
   action(clients.command('list').description('every client with its origins and participant count'), async (db) => {
     const list = await listClients(db);
-    const human = list.length === 0 ? 'No clients.' : list.map((c) => `${c.id.padEnd(12)}  ${c.name.padEnd(24)}  ${c.defaultLocale.padEnd(6)}  ${String(c.participants).padStart(7)} participants  ${c.origins.join(', ')}`).join('\n');
+    const human =
+      list.length === 0
+        ? 'No clients.'
+        : list
+            .map(
+              (c) =>
+                `${c.id.padEnd(12)}  ${c.name.padEnd(24)}  ${c.defaultLocale.padEnd(6)}  ${String(c.participants).padStart(7)} participants  ${c.origins.join(', ')}`,
+            )
+            .join('\n');
     return { human, json: list };
   });
 
@@ -167,13 +215,22 @@ export function registerClients(program: Command): void {
 
   for (const mode of ['create', 'update'] as const) {
     const command = settingsOptions(
-      clients.command(mode).description(mode === 'create' ? 'add a client: --client, --name and one --origin at least; the rest has defaults' : 'change a client\'s settings; only the flags given change'),
+      clients
+        .command(mode)
+        .description(
+          mode === 'create'
+            ? 'add a client: --client, --name and one --origin at least; the rest has defaults'
+            : "change a client's settings; only the flags given change",
+        ),
       mode,
     );
     action<SettingsOptions>(command, async (db, { options, operator }) => {
       if (!options.client) throw new CliError('--client <id> is required');
       const clientId = parseFlag('--client', ClientId, options.client);
-      const agentLimit = options.agentDailyLimit === undefined ? undefined : wholeNumber('--agent-daily-limit', options.agentDailyLimit, 0, MAX_AGENT_DAILY_LIMIT);
+      const agentLimit =
+        options.agentDailyLimit === undefined
+          ? undefined
+          : wholeNumber('--agent-daily-limit', options.agentDailyLimit, 0, MAX_AGENT_DAILY_LIMIT);
       const outcome = await applyClientChange(db, { mode, clientId, change: changeFrom(options), operator });
       if (agentLimit !== undefined) {
         // The console's service (PUT settings), with its own audit entry.
@@ -184,19 +241,30 @@ export function registerClients(program: Command): void {
     });
   }
 
-  const translations = clients.command('translations').description('a client\'s own wording over the shipped texts');
+  const translations = clients.command('translations').description("a client's own wording over the shipped texts");
   action<{ client?: string; locale?: string; dryRun?: boolean }>(
     translations
       .command('import')
-      .description('import a bundle (.json flat or nested, or Java .properties) as the client\'s texts of one locale; reports keys missing or extra against the default locale and placeholder mismatches')
+      .description(
+        "import a bundle (.json flat or nested, or Java .properties) as the client's texts of one locale; reports keys missing or extra against the default locale and placeholder mismatches",
+      )
       .argument('<file>', 'the bundle; its locale comes from --locale or the name (fr-FR.json, messages_fr_FR.properties)')
       .option('--client <id>', 'the client')
-      .option('--locale <code>', 'the locale of the texts (one of the client\'s)')
+      .option('--locale <code>', "the locale of the texts (one of the client's)")
       .option('--dry-run', 'report only, change nothing'),
     async (db, { args, options, operator }) => {
       await requireClient(db, options.client);
-      const report = await importTranslations(db, { clientId: options.client ?? '', file: args[0] ?? '', locale: options.locale, operator, dryRun: options.dryRun === true });
-      return { human: `${options.dryRun ? '(dry run, nothing changed) ' : ''}${formatTranslationsReport(report)}`, json: { ...report, dryRun: options.dryRun === true } };
+      const report = await importTranslations(db, {
+        clientId: options.client ?? '',
+        file: args[0] ?? '',
+        locale: options.locale,
+        operator,
+        dryRun: options.dryRun === true,
+      });
+      return {
+        human: `${options.dryRun ? '(dry run, nothing changed) ' : ''}${formatTranslationsReport(report)}`,
+        json: { ...report, dryRun: options.dryRun === true },
+      };
     },
   );
 

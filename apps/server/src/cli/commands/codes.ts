@@ -51,53 +51,87 @@ export function registerCodes(program: Command): void {
     .requiredOption('--out <file.csv>', 'where to write the codes (must not exist yet)')
     .option('--expires <date>', 'last day the codes can be redeemed (YYYY-MM-DD, through the end of that day UTC, or an ISO 8601 time)')
     .option('--batch <name>', 'name of the print run (default: generated-<time>)');
-  action<{ client?: string; count?: string; value?: string; out?: string; expires?: string; batch?: string }>(generate, async (db, { options, operator }) => {
-    const client = await requireClient(db, options.client);
-    const count = wholeNumber('--count', options.count, 1, MAX_COUNT);
-    const value = wholeNumber('--value', options.value, 1, MAX_VALUE);
-    const now = new Date();
-    const expiresAt = options.expires === undefined ? null : expiryOf(options.expires);
-    if (expiresAt !== null && expiresAt <= now.toISOString()) throw new CliError('--expires is in the past');
-    const batch = batchName(options.batch) ?? `generated-${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}`;
-    const out = options.out!;
+  action<{ client?: string; count?: string; value?: string; out?: string; expires?: string; batch?: string }>(
+    generate,
+    async (db, { options, operator }) => {
+      const client = await requireClient(db, options.client);
+      const count = wholeNumber('--count', options.count, 1, MAX_COUNT);
+      const value = wholeNumber('--value', options.value, 1, MAX_VALUE);
+      const now = new Date();
+      const expiresAt = options.expires === undefined ? null : expiryOf(options.expires);
+      if (expiresAt !== null && expiresAt <= now.toISOString()) throw new CliError('--expires is in the past');
+      const batch = batchName(options.batch) ?? `generated-${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}`;
+      const out = options.out!;
 
-    const plain = new Set<string>();
-    while (plain.size < count) plain.add(newCode());
-    const codesList = [...plain];
-    const rows = newOtsCodeRows(client.id, codesList.map((code) => ({ code, value, expiresAt, batch })), now);
+      const plain = new Set<string>();
+      while (plain.size < count) plain.add(newCode());
+      const codesList = [...plain];
+      const rows = newOtsCodeRows(
+        client.id,
+        codesList.map((code) => ({ code, value, expiresAt, batch })),
+        now,
+      );
 
-    // The file first, synced, then the database: a code never exists without its printout, and
-    // a failed commit removes the file again. 'wx' refuses a file that exists.
-    let fd: number;
-    try {
-      fd = openSync(out, 'wx');
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'exists already; codes are never overwritten' : 'cannot be created';
-      throw new CliError(`${out} ${reason}`);
-    }
-    try {
-      writeSync(fd, stringify(codesList.map((code) => ({ code, value, expires_at: expiresAt ?? '', batch })), { header: true, columns: ['code', 'value', 'expires_at', 'batch'] }));
-      fsyncSync(fd);
-      closeSync(fd);
-      await db.transaction().execute(async (trx) => {
-        const taken = await trx.selectFrom('ots_codes').select('id').where('client_id', '=', client.id).where('batch', '=', batch).limit(1).executeTakeFirst();
-        if (taken) throw new CliError(`Batch "${batch}" exists already in ${client.id}; name the new print run differently`);
-        for (let from = 0; from < rows.length; from += INSERT_ROWS) await insertOtsCodes(trx, rows.slice(from, from + INSERT_ROWS));
-        await recordAudit(trx, { clientId: client.id, actor: operator, actorKind: 'operator', action: 'codes.generate', subject: batch, details: { count, value, expiresAt }, origin: operatorOrigin }, now);
-      });
-    } catch (error) {
-      rmSync(out, { force: true });
-      throw error;
-    }
-    return {
-      human: `Generated ${count} codes of ${value} points in batch "${batch}" of ${client.id}${expiresAt ? `, valid until ${expiresAt}` : ''}; the codes are in ${out} (and nowhere else).`,
-      json: { client: client.id, batch, count, value, expiresAt, out },
-    };
-  });
+      // The file first, synced, then the database: a code never exists without its printout, and
+      // a failed commit removes the file again. 'wx' refuses a file that exists.
+      let fd: number;
+      try {
+        fd = openSync(out, 'wx');
+      } catch (error) {
+        const reason =
+          (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'exists already; codes are never overwritten' : 'cannot be created';
+        throw new CliError(`${out} ${reason}`);
+      }
+      try {
+        writeSync(
+          fd,
+          stringify(
+            codesList.map((code) => ({ code, value, expires_at: expiresAt ?? '', batch })),
+            { header: true, columns: ['code', 'value', 'expires_at', 'batch'] },
+          ),
+        );
+        fsyncSync(fd);
+        closeSync(fd);
+        await db.transaction().execute(async (trx) => {
+          const taken = await trx
+            .selectFrom('ots_codes')
+            .select('id')
+            .where('client_id', '=', client.id)
+            .where('batch', '=', batch)
+            .limit(1)
+            .executeTakeFirst();
+          if (taken) throw new CliError(`Batch "${batch}" exists already in ${client.id}; name the new print run differently`);
+          for (let from = 0; from < rows.length; from += INSERT_ROWS) await insertOtsCodes(trx, rows.slice(from, from + INSERT_ROWS));
+          await recordAudit(
+            trx,
+            {
+              clientId: client.id,
+              actor: operator,
+              actorKind: 'operator',
+              action: 'codes.generate',
+              subject: batch,
+              details: { count, value, expiresAt },
+              origin: operatorOrigin,
+            },
+            now,
+          );
+        });
+      } catch (error) {
+        rmSync(out, { force: true });
+        throw error;
+      }
+      return {
+        human: `Generated ${count} codes of ${value} points in batch "${batch}" of ${client.id}${expiresAt ? `, valid until ${expiresAt}` : ''}; the codes are in ${out} (and nowhere else).`,
+        json: { client: client.id, batch, count, value, expiresAt, out },
+      };
+    },
+  );
 
   const list = codes
     .command('list')
-    .description('the state of the print runs (or of one batch): unused, redeemed, void, expired; --json lists each code of a --batch by hint')
+    .description(
+      'the state of the print runs (or of one batch): unused, redeemed, void, expired; --json lists each code of a --batch by hint',
+    )
     .requiredOption('--client <id>', 'the client')
     .option('--batch <name>', 'one print run');
   action<{ client?: string; batch?: string }>(list, async (db, { options }) => {
@@ -117,7 +151,14 @@ export function registerCodes(program: Command): void {
     const items = codesOfBatch.map((c) => {
       const state = stateOf(c, now);
       counts[state] += 1;
-      return { hint: c.code_hint, value: c.value, state, expiresAt: c.expires_at, redeemedAt: c.redeemed_at, redeemedBy: c.username ?? null };
+      return {
+        hint: c.code_hint,
+        value: c.value,
+        state,
+        expiresAt: c.expires_at,
+        redeemedAt: c.redeemed_at,
+        redeemedBy: c.username ?? null,
+      };
     });
     return {
       human: `Batch "${options.batch}" of ${client.id}: ${counts.total} codes, ${counts.unused} unused, ${counts.redeemed} redeemed, ${counts.void} void, ${counts.expired} expired.`,
@@ -127,14 +168,17 @@ export function registerCodes(program: Command): void {
 
   const voidCommand = codes
     .command('void')
-    .description('withdraw unused codes: one by --code, one by --batch and --hint (its last four characters), or all unused codes of a --batch')
+    .description(
+      'withdraw unused codes: one by --code, one by --batch and --hint (its last four characters), or all unused codes of a --batch',
+    )
     .requiredOption('--client <id>', 'the client')
     .option('--code <code>', 'the code (case, spaces and dashes do not matter)')
     .option('--batch <name>', 'the print run')
     .option('--hint <last4>', 'with --batch: the code ending in these four characters');
   action<{ client?: string; code?: string; batch?: string; hint?: string }>(voidCommand, async (db, { options, operator }) => {
     const client = await requireClient(db, options.client);
-    if ((options.code === undefined) === (options.batch === undefined)) throw new CliError('give either --code, or --batch (with --hint for one code of it)');
+    if ((options.code === undefined) === (options.batch === undefined))
+      throw new CliError('give either --code, or --batch (with --hint for one code of it)');
     if (options.hint !== undefined && options.batch === undefined) throw new CliError('--hint goes with --batch');
     const now = new Date();
     const at = now.toISOString();
@@ -156,9 +200,11 @@ export function registerCodes(program: Command): void {
     }
     const found = await query.execute();
     if (found.length === 0) throw new CliError(`No such code in ${client.id}`);
-    if (options.hint !== undefined && found.length > 1) throw new CliError(`${found.length} codes of batch ${options.batch} end in ${options.hint}; void them by --code`);
+    if (options.hint !== undefined && found.length > 1)
+      throw new CliError(`${found.length} codes of batch ${options.batch} end in ${options.hint}; void them by --code`);
     const single = options.code !== undefined || options.hint !== undefined;
-    if (single && found[0]!.status === 'redeemed') throw new CliError(`Code …${found[0]!.code_hint} was redeemed already; it cannot be voided`);
+    if (single && found[0]!.status === 'redeemed')
+      throw new CliError(`Code …${found[0]!.code_hint} was redeemed already; it cannot be voided`);
 
     const voided = await db.transaction().execute(async (trx) => {
       const ids = found.map((c) => c.id);
@@ -175,13 +221,28 @@ export function registerCodes(program: Command): void {
         changed += Number(result.numUpdatedRows);
       }
       if (changed > 0) {
-        await recordAudit(trx, { clientId: client.id, actor: operator, actorKind: 'operator', action: 'codes.void', subject, details: { voided: changed }, origin: operatorOrigin }, now);
+        await recordAudit(
+          trx,
+          {
+            clientId: client.id,
+            actor: operator,
+            actorKind: 'operator',
+            action: 'codes.void',
+            subject,
+            details: { voided: changed },
+            origin: operatorOrigin,
+          },
+          now,
+        );
       }
       return changed;
     });
     const expired = found.filter((c) => stateOf(c, at) === 'expired').length;
     return {
-      human: voided === 0 ? `Nothing to void (${subject}: no unused code).` : `Voided ${voided} code${voided === 1 ? '' : 's'} (${subject})${expired ? `, ${expired} of them already expired` : ''}.`,
+      human:
+        voided === 0
+          ? `Nothing to void (${subject}: no unused code).`
+          : `Voided ${voided} code${voided === 1 ? '' : 's'} (${subject})${expired ? `, ${expired} of them already expired` : ''}.`,
       json: { client: client.id, subject, voided },
     };
   });
@@ -193,7 +254,16 @@ async function listBatches(db: Db, clientId: string, now: string) {
     .select((eb) => [
       'batch',
       eb.fn.countAll<string | number>().as('total'),
-      eb.fn.sum<string | number>(eb.case().when(eb.and([eb('status', '=', 'unused'), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])])).then(1).else(0).end()).as('unused'),
+      eb.fn
+        .sum<string | number>(
+          eb
+            .case()
+            .when(eb.and([eb('status', '=', 'unused'), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('unused'),
       eb.fn.sum<string | number>(eb.case().when('status', '=', 'redeemed').then(1).else(0).end()).as('redeemed'),
       eb.fn.sum<string | number>(eb.case().when('status', '=', 'void').then(1).else(0).end()).as('void'),
       eb.fn.min<string>('created_at').as('created'),
@@ -212,7 +282,12 @@ async function listBatches(db: Db, clientId: string, now: string) {
   const human =
     batches.length === 0
       ? `No codes in ${clientId}.`
-      : batches.map((b) => `${(b.batch ?? '(no batch)').padEnd(28)} ${String(b.total).padStart(7)} codes  ${b.unused} unused, ${b.redeemed} redeemed, ${b.void} void, ${b.expired} expired`).join('\n');
+      : batches
+          .map(
+            (b) =>
+              `${(b.batch ?? '(no batch)').padEnd(28)} ${String(b.total).padStart(7)} codes  ${b.unused} unused, ${b.redeemed} redeemed, ${b.void} void, ${b.expired} expired`,
+          )
+          .join('\n');
   return { human, json: { client: clientId, batches } };
 }
 

@@ -11,7 +11,7 @@ export function registerContact(program: Command): void {
   const contact = program.command('contact').description('messages participants sent through the contact form');
   const list = contact
     .command('list')
-    .description('a client\'s contact messages, newest first, with the state of their mail to the support desk')
+    .description("a client's contact messages, newest first, with the state of their mail to the support desk")
     .option('--client <id>', 'the client (required)')
     .option('--since <date>', 'only from this date or time (ISO 8601)')
     .option('--limit <n>', 'at most this many messages', '50');
@@ -37,12 +37,23 @@ export function registerContact(program: Command): void {
       byAdministrator: r.admin_as_user === 1,
       status: r.status,
       // null: not mailed (the client had no support address when it was sent).
-      mail: r.mail_id ? { id: r.mail_id, status: r.mail_status ?? 'unknown', to: r.mail_to, sentAt: r.mail_sent_at, error: r.mail_error } : null,
+      mail: r.mail_id
+        ? { id: r.mail_id, status: r.mail_status ?? 'unknown', to: r.mail_to, sentAt: r.mail_sent_at, error: r.mail_error }
+        : null,
     }));
     if (json.length === 0) return { human: `No contact messages for ${client.id}.`, json };
-    const header = client.support_email ? `Support desk: ${client.support_email}` : 'No support address: these messages are not mailed (set one with rewards clients … --support-email).';
+    const header = client.support_email
+      ? `Support desk: ${client.support_email}`
+      : 'No support address: these messages are not mailed (set one with rewards clients … --support-email).';
     const lines = json.map((m) =>
-      [m.createdAt, m.username.padEnd(12), m.topic.padEnd(8), (m.mail ? `mail ${m.mail.status}` : 'not mailed').padEnd(12), JSON.stringify(m.subject), m.id].join('  '),
+      [
+        m.createdAt,
+        m.username.padEnd(12),
+        m.topic.padEnd(8),
+        (m.mail ? `mail ${m.mail.status}` : 'not mailed').padEnd(12),
+        JSON.stringify(m.subject),
+        m.id,
+      ].join('  '),
     );
     return { human: [header, ...lines].join('\n'), json };
   });

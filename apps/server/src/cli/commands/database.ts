@@ -5,15 +5,25 @@ import { loadConfig } from '../../config.ts';
 import { action } from '../cli-context.ts';
 
 export function registerDatabase(program: Command): void {
-  action(program.command('migrate').description('run database migrations'), async () => ({ human: 'Migrations are up to date.', json: { migrated: true } }));
-  action(program.command('seed-demo').description('add the demo programs (Acme Rewards and its neighbour) if they are not there'), async (db) => {
-    if (await demoSeeded(db)) {
-      // A demo database from before the console gets the console's demo staff (decision 046).
-      const staffAdded = await addMissingDemoStaff(db, loadConfig().catalog.dataDir);
-      const human = `The demo program is already there.${staffAdded > 0 ? ` Added ${staffAdded} demo staff of the console.` : ''}`;
-      return { human, json: { seeded: false, staffAdded } };
-    }
-    await seedDemo(db, new Date(), { dataDir: loadConfig().catalog.dataDir });
-    return { human: 'Seeded the demo program "Acme Rewards" (users demo, spent, newbie, pending, inactive, merch) and the console\'s demo staff.', json: { seeded: true } };
-  });
+  action(program.command('migrate').description('run database migrations'), async () => ({
+    human: 'Migrations are up to date.',
+    json: { migrated: true },
+  }));
+  action(
+    program.command('seed-demo').description('add the demo programs (Acme Rewards and its neighbour) if they are not there'),
+    async (db) => {
+      if (await demoSeeded(db)) {
+        // A demo database from before the console gets the console's demo staff (decision 046).
+        const staffAdded = await addMissingDemoStaff(db, loadConfig().catalog.dataDir);
+        const human = `The demo program is already there.${staffAdded > 0 ? ` Added ${staffAdded} demo staff of the console.` : ''}`;
+        return { human, json: { seeded: false, staffAdded } };
+      }
+      await seedDemo(db, new Date(), { dataDir: loadConfig().catalog.dataDir });
+      return {
+        human:
+          'Seeded the demo program "Acme Rewards" (users demo, spent, newbie, pending, inactive, merch) and the console\'s demo staff.',
+        json: { seeded: true },
+      };
+    },
+  );
 }

@@ -17,7 +17,10 @@ export function registerLaunchAs(program: Command): void {
     .requiredOption('--client <id>', 'the client (program) of the participant')
     .requiredOption('--admin <name>', 'the administrator who will open the link (recorded)')
     .requiredOption('--reason <text>', 'why, e.g. a support ticket (recorded)')
-    .option('--base-url <url>', "the portal's address, e.g. https://rewards.acme.example (default: the client's first public host over https, or http://localhost:$PORT)");
+    .option(
+      '--base-url <url>',
+      "the portal's address, e.g. https://rewards.acme.example (default: the client's first public host over https, or http://localhost:$PORT)",
+    );
   action<{ client: string; admin: string; reason: string; baseUrl?: string }>(launchAs, async (db, { args, options, operator }) => {
     const username = args[0] ?? '';
     await requireClient(db, options.client);
@@ -25,7 +28,8 @@ export function registerLaunchAs(program: Command): void {
     const reason = options.reason.trim();
     if (admin.length === 0 || admin.length > 200) throw new CliError('--admin must be 1 to 200 characters');
     if (reason.length < 3 || reason.length > 500) throw new CliError('--reason must be 3 to 500 characters');
-    if (options.baseUrl !== undefined && !/^https?:\/\/[^/]+\/?$/.test(options.baseUrl)) throw new CliError('--base-url must be an origin such as https://rewards.acme.example');
+    if (options.baseUrl !== undefined && !/^https?:\/\/[^/]+\/?$/.test(options.baseUrl))
+      throw new CliError('--base-url must be an origin such as https://rewards.acme.example');
     const participant = await findParticipantByUsername(db, options.client, username);
     if (!participant) throw new CliError(`No participant "${username}" in client "${options.client}"`);
     let origin: string;

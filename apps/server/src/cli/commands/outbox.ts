@@ -15,7 +15,11 @@ export function registerOutbox(program: Command): void {
       mails.length === 0
         ? 'The outbox is empty.'
         : mails
-            .map((m) => [m.createdAt, m.status.padEnd(7), m.template.padEnd(15), m.to, JSON.stringify(m.subject), m.links[0] ?? ''].join('  ').trimEnd())
+            .map((m) =>
+              [m.createdAt, m.status.padEnd(7), m.template.padEnd(15), m.to, JSON.stringify(m.subject), m.links[0] ?? '']
+                .join('  ')
+                .trimEnd(),
+            )
             .join('\n');
     return { human, json: mails };
   });

@@ -24,7 +24,13 @@ import { findParticipantByUsername, usernameKey } from '../../modules/participan
 import { updateParticipant, type Actor, type ParticipantChanges } from '../../modules/participants/operator-service.ts';
 import { changeStatus, endSessions, unlock } from '../../modules/participants/actions.ts';
 import { action, CliError, repeatable, requireClient, type CommandResult } from '../cli-context.ts';
-import { checkParticipant, PARTICIPANT_STATUSES, participantRow, unusablePasswordHash, type ParticipantStatus } from '../../modules/participants/fields.ts';
+import {
+  checkParticipant,
+  PARTICIPANT_STATUSES,
+  participantRow,
+  unusablePasswordHash,
+  type ParticipantStatus,
+} from '../../modules/participants/fields.ts';
 import { importParticipants } from '../participants-import.ts';
 import { operatorOrigin } from './audit.ts';
 
@@ -129,7 +135,10 @@ export function registerParticipants(program: Command): void {
     .option('--program <name>', 'a program the participant is in (repeat for several)', repeatable, [])
     .option('--status <status>', 'pending, active or inactive', 'pending')
     .option('--date-of-birth <YYYY-MM-DD>', 'date of birth, for clients whose activation asks for dateOfBirth')
-    .option('--password-file <file>', "an initial password, first line of the file (/dev/stdin to pipe it); checked against the client's rules");
+    .option(
+      '--password-file <file>',
+      "an initial password, first line of the file (/dev/stdin to pipe it); checked against the client's rules",
+    );
   action<CreateOptions>(create, async (db, { args, options, operator }) => {
     const client = await requireClient(db, options.client);
     const offerings = parseOfferings(options.offerings);
@@ -157,7 +166,8 @@ export function registerParticipants(program: Command): void {
     if (options.passwordFile) {
       const password = await readPassword(options.passwordFile);
       const rules = PasswordRules.parse(JSON.parse(client.password_rules));
-      if (!meetsPasswordRules(rules, password, fields.username)) throw new CliError("The password does not meet the client's password rules");
+      if (!meetsPasswordRules(rules, password, fields.username))
+        throw new CliError("The password does not meet the client's password rules");
       passwordHash = await hashPassword(password);
     } else {
       passwordHash = await unusablePasswordHash();
@@ -166,10 +176,20 @@ export function registerParticipants(program: Command): void {
     const id = randomUUID();
     const now = new Date();
     await db.transaction().execute(async (trx) => {
-      if (await findParticipantByUsername(trx, client.id, fields.username)) throw new CliError(`Username "${fields.username}" is already taken in client "${client.id}"`);
+      if (await findParticipantByUsername(trx, client.id, fields.username))
+        throw new CliError(`Username "${fields.username}" is already taken in client "${client.id}"`);
       const owner = (await accountNumberOwners(trx, client.id, [fields.accountNumber])).get(fields.accountNumber);
       if (owner) throw new CliError(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
-      await upsertParticipants(trx, [participantRow(fields, { id, clientId: client.id, usernameKey: key, passwordHash, status: fields.status ?? 'pending', createdAt: now.toISOString() })]);
+      await upsertParticipants(trx, [
+        participantRow(fields, {
+          id,
+          clientId: client.id,
+          usernameKey: key,
+          passwordHash,
+          status: fields.status ?? 'pending',
+          createdAt: now.toISOString(),
+        }),
+      ]);
       await replacePrograms(trx, client.id, new Map([[id, fields.programs]]));
       await recordAudit(
         trx,
@@ -179,7 +199,11 @@ export function registerParticipants(program: Command): void {
           actorKind: 'operator',
           action: 'participants.create',
           subject: fields.username,
-          details: { status: fields.status ?? 'pending', accountNumber: fields.accountNumber, passwordSet: options.passwordFile !== undefined },
+          details: {
+            status: fields.status ?? 'pending',
+            accountNumber: fields.accountNumber,
+            passwordSet: options.passwordFile !== undefined,
+          },
           origin: operatorOrigin,
         },
         now,
@@ -188,7 +212,14 @@ export function registerParticipants(program: Command): void {
     const status = fields.status ?? 'pending';
     return {
       human: `Created ${fields.username} (${status}, account ${fields.accountNumber}) in ${client.id}.${status === 'pending' ? ' They activate on the portal to choose a password.' : ''}`,
-      json: { id, username: fields.username, clientId: client.id, status, accountNumber: fields.accountNumber, passwordSet: options.passwordFile !== undefined },
+      json: {
+        id,
+        username: fields.username,
+        clientId: client.id,
+        status,
+        accountNumber: fields.accountNumber,
+        passwordSet: options.passwordFile !== undefined,
+      },
     };
   });
 
@@ -196,8 +227,8 @@ export function registerParticipants(program: Command): void {
     .command('update')
     .summary("change a participant's names, e-mail, account number, language, offerings, programs or date of birth")
     .description(
-      "change what an operator sets on one participant; what is not given stays as it is. The status has its own command " +
-        '(set-status, which also ends sessions); the password is the participant\'s (forgot password).',
+      'change what an operator sets on one participant; what is not given stays as it is. The status has its own command ' +
+        "(set-status, which also ends sessions); the password is the participant's (forgot password).",
     )
     .argument('<username>', 'sign-in name (case ignored)')
     .option('--client <id>', 'the client (required)')
@@ -213,7 +244,10 @@ export function registerParticipants(program: Command): void {
   action<UpdateOptions>(update, async (db, { args, options, operator }) => {
     const client = await requireClient(db, options.client);
     const participant = await requireParticipant(db, client, args[0] ?? '');
-    if (UPDATABLE.every((name) => options[name] === undefined) && options.programs !== false) throw new CliError(`Nothing to change: give at least one of ${UPDATABLE.map((name) => `--${kebab(name)}`).join(', ')}, --no-programs`);
+    if (UPDATABLE.every((name) => options[name] === undefined) && options.programs !== false)
+      throw new CliError(
+        `Nothing to change: give at least one of ${UPDATABLE.map((name) => `--${kebab(name)}`).join(', ')}, --no-programs`,
+      );
     const changes: ParticipantChanges = {
       ...(options.firstName === undefined ? {} : { firstName: options.firstName }),
       ...(options.lastName === undefined ? {} : { lastName: options.lastName }),
@@ -225,14 +259,18 @@ export function registerParticipants(program: Command): void {
       ...(options.dateOfBirth === undefined ? {} : { dateOfBirth: options.dateOfBirth }),
     };
     const changed = await updateParticipant(db, { name: operator, kind: 'operator', origin: operatorOrigin }, client, participant, changes);
-    if (changed.length === 0) return { human: `${participant.username}: already so; nothing changed.`, json: { username: participant.username, changed: [] } };
-    return { human: `Updated ${participant.username} in ${client.id}: ${changed.join(', ')}.`, json: { username: participant.username, changed } };
+    if (changed.length === 0)
+      return { human: `${participant.username}: already so; nothing changed.`, json: { username: participant.username, changed: [] } };
+    return {
+      human: `Updated ${participant.username} in ${client.id}: ${changed.join(', ')}.`,
+      json: { username: participant.username, changed },
+    };
   });
 
   const show = participants
     .command('show')
     .summary("a participant's status, balance, latest entries, sessions and throttles")
-    .description("what an operator needs to answer a participant: status, balance, latest entries, sessions, throttles, programs")
+    .description('what an operator needs to answer a participant: status, balance, latest entries, sessions, throttles, programs')
     .argument('<username>', 'sign-in name (case ignored)')
     .option('--client <id>', 'the client (required)');
   action<{ client?: string }>(show, async (db, { args, options }) => {
@@ -254,7 +292,10 @@ export function registerParticipants(program: Command): void {
     const participant = await requireParticipant(db, client, args[0] ?? '');
     const done = await changeStatus(db, operatorActor(operator), participant, status, reasonOf(options.reason));
     if (!done.changed) {
-      return { human: `${participant.username} is already ${status}; nothing changed.`, json: { username: participant.username, status, changed: false, sessionsEnded: 0 } };
+      return {
+        human: `${participant.username} is already ${status}; nothing changed.`,
+        json: { username: participant.username, status, changed: false, sessionsEnded: 0 },
+      };
     }
     return {
       human: `${participant.username}: ${done.from} → ${status}${done.sessionsEnded > 0 ? `, ${done.sessionsEnded} session(s) ended` : ''}.`,
@@ -272,7 +313,10 @@ export function registerParticipants(program: Command): void {
     const client = await requireClient(db, options.client);
     const participant = await requireParticipant(db, client, args[0] ?? '');
     const { failuresCleared } = await unlock(db, loadConfig().limits, operatorActor(operator), participant, reasonOf(options.reason));
-    return { human: `${participant.username}: ${failuresCleared} failed attempt(s) cleared; they can sign in again.`, json: { username: participant.username, failuresCleared } };
+    return {
+      human: `${participant.username}: ${failuresCleared} failed attempt(s) cleared; they can sign in again.`,
+      json: { username: participant.username, failuresCleared },
+    };
   });
 
   const sessions = participants.command('sessions').description("a participant's sessions");
@@ -286,7 +330,10 @@ export function registerParticipants(program: Command): void {
     const client = await requireClient(db, options.client);
     const participant = await requireParticipant(db, client, args[0] ?? '');
     const { sessionsEnded } = await endSessions(db, operatorActor(operator), participant, reasonOf(options.reason));
-    return { human: `${participant.username}: ${sessionsEnded} session(s) ended.`, json: { username: participant.username, sessionsEnded } };
+    return {
+      human: `${participant.username}: ${sessionsEnded} session(s) ended.`,
+      json: { username: participant.username, sessionsEnded },
+    };
   });
 
   const importCommand = participants
@@ -333,7 +380,11 @@ async function showParticipant(db: Db, participant: Participant): Promise<Comman
     locale: participant.locale,
     status: participant.status,
     balance: participant.balance,
-    offerings: { merchandise: participant.offers_merchandise === 1, experiences: participant.offers_experiences === 1, ots: participant.ots_enabled === 1 },
+    offerings: {
+      merchandise: participant.offers_merchandise === 1,
+      experiences: participant.offers_experiences === 1,
+      ots: participant.ots_enabled === 1,
+    },
     programs: programs.get(participant.id) ?? [],
     dateOfBirth: participant.date_of_birth,
     privacyNoticeAcknowledged: participant.privacy_ack_version,
@@ -349,7 +400,9 @@ async function showParticipant(db: Db, participant: Participant): Promise<Comman
       reference: entry.reference,
     })),
   };
-  const offerings = Object.entries(json.offerings).filter(([, on]) => on).map(([name]) => name);
+  const offerings = Object.entries(json.offerings)
+    .filter(([, on]) => on)
+    .map(([name]) => name);
   const failureText = limits.filter((limit) => limit.taken > 0).map((limit) => `${limit.name} ${limit.taken}/${limit.max}`);
   const lines = [
     `${json.username} (${json.firstName} ${json.lastName}) in ${clientId}: ${json.status}`,

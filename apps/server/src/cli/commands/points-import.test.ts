@@ -26,11 +26,19 @@ describe.each(dialects)('importPoints on %s', (dialect) => {
   });
 
   it('posts each line once in small batches, and gives the connection back as it found it', async () => {
-    const before = dialect === 'sqlite' ? [await pragma('foreign_keys'), await pragma('wal_autocheckpoint'), await pragma('cache_size')] : [];
+    const before =
+      dialect === 'sqlite' ? [await pragma('foreign_keys'), await pragma('wal_autocheckpoint'), await pragma('cache_size')] : [];
     const file = join(dir, 'april.csv');
     writeFileSync(
       file,
-      ['username,points,date,description,external_id', 'demo,30,2026-04-01,April,a-1', 'newbie,20,2026-04-01,April,a-2', 'demo,-10,2026-04-02,Fix,a-3', 'nobody,5,2026-04-02,x,a-4', 'newbie,-1000000,2026-04-03,Too much,a-5'].join('\n'),
+      [
+        'username,points,date,description,external_id',
+        'demo,30,2026-04-01,April,a-1',
+        'newbie,20,2026-04-01,April,a-2',
+        'demo,-10,2026-04-02,Fix,a-3',
+        'nobody,5,2026-04-02,x,a-4',
+        'newbie,-1000000,2026-04-03,Too much,a-5',
+      ].join('\n'),
     );
     const client = await requireClient(database.db, 'acme');
     const run = () => importPoints(database.db, client, file, statSync(file).size, { batchSize: 2, operator: 'test' });

@@ -54,7 +54,12 @@ export function registerPointsImport(points: Command): void {
       throw new CliError(`Cannot read ${file}: no such file`);
     }
     const report = await importPoints(db, client, file, size, { batchSize, rejectsPath: options.rejects, operator });
-    return { human: formatImportReport('Points', report) + (report.rejected > report.rejects.length ? `\n  (${report.rejected} rejected lines in all)` : ''), json: report };
+    return {
+      human:
+        formatImportReport('Points', report) +
+        (report.rejected > report.rejects.length ? `\n  (${report.rejected} rejected lines in all)` : ''),
+      json: report,
+    };
   });
 }
 
@@ -75,7 +80,13 @@ export interface PointsImportReport extends ImportCounts {
  * entries with their balances or nothing, so a run stopped anywhere leaves whole batches; the
  * next run of the same file finds their references taken and counts those lines unchanged.
  */
-export async function importPoints(db: Db, client: Client, file: string, size: number, options: ImportOptions): Promise<PointsImportReport> {
+export async function importPoints(
+  db: Db,
+  client: Client,
+  file: string,
+  size: number,
+  options: ImportOptions,
+): Promise<PointsImportReport> {
   // Every entry of this run has this created_at: a line whose external_id an earlier line of
   // the same run posted is a repeat in the file, one posted by an earlier run is unchanged.
   const runAt = new Date();
@@ -91,7 +102,9 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
   const input = createReadStream(file);
   let bytesRead = 0;
   input.on('data', (chunk) => (bytesRead += chunk.length));
-  const parser = input.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, skip_records_with_error: true }));
+  const parser = input.pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, skip_records_with_error: true }),
+  );
   input.on('error', (error) => parser.destroy(error));
   // Malformed CSV (a stray quote) rejects that record and goes on.
   let lines = 0;
@@ -110,7 +123,9 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
   // stay, and the same command finishes the job. Said plainly rather than dying silently.
   const interrupted = () => {
     progress.stop();
-    process.stderr.write('\nrewards: interrupted; the batches already committed stay. Run the same command again to finish: no line is posted twice.\n');
+    process.stderr.write(
+      '\nrewards: interrupted; the batches already committed stay. Run the same command again to finish: no line is posted twice.\n',
+    );
     process.exit(130);
   };
   process.once('SIGINT', interrupted);
@@ -137,7 +152,8 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
       batch.push(parsePointsLine(record, columns, width, info.lines));
       if (batch.length >= options.batchSize) await flush();
     }
-    if (!columns) throw new CliError(`${file} is empty: the first line must be the header ${'username,points,date,description,external_id'}`);
+    if (!columns)
+      throw new CliError(`${file} is empty: the first line must be the header ${'username,points,date,description,external_id'}`);
     await flush();
   } finally {
     process.off('SIGINT', interrupted);
@@ -147,13 +163,23 @@ export async function importPoints(db: Db, client: Client, file: string, size: n
   }
 
   const report: PointsImportReport = { file, lines, ...counts, rejects: kept };
-  await db.transaction().execute((trx) =>
-    recordAudit(
-      trx,
-      { clientId: client.id, actor: options.operator, actorKind: 'operator', action: 'points.import', subject: basename(file), details: { lines, added: counts.added, unchanged: counts.unchanged, rejected: counts.rejected }, origin: operatorOrigin },
-      new Date(),
-    ),
-  );
+  await db
+    .transaction()
+    .execute((trx) =>
+      recordAudit(
+        trx,
+        {
+          clientId: client.id,
+          actor: options.operator,
+          actorKind: 'operator',
+          action: 'points.import',
+          subject: basename(file),
+          details: { lines, added: counts.added, unchanged: counts.unchanged, rejected: counts.rejected },
+          origin: operatorOrigin,
+        },
+        new Date(),
+      ),
+    );
   return report;
 }
 
@@ -236,8 +262,15 @@ async function postBatch(
       }
       const known = existing.get(line.reference);
       if (known) {
-        if (known.created_at === createdAt) local.push({ line: line.line, reason: `external_id ${line.externalId} repeats an earlier line of this file` });
-        else if (known.participant_id === participantId && known.amount === line.points && known.occurred_at === line.occurredAt && known.description === line.description) unchanged += 1;
+        if (known.created_at === createdAt)
+          local.push({ line: line.line, reason: `external_id ${line.externalId} repeats an earlier line of this file` });
+        else if (
+          known.participant_id === participantId &&
+          known.amount === line.points &&
+          known.occurred_at === line.occurredAt &&
+          known.description === line.description
+        )
+          unchanged += 1;
         else local.push({ line: line.line, reason: `external_id ${line.externalId} was already posted with different content` });
         continue;
       }
@@ -293,7 +326,11 @@ async function postBatch(
  */
 async function tuneSqlite(db: Db): Promise<() => Promise<void>> {
   const read = async (pragma: string) => Number(Object.values((await sql.raw(`pragma ${pragma}`).execute(db)).rows[0] as object)[0]);
-  const before = { cache_size: await read('cache_size'), wal_autocheckpoint: await read('wal_autocheckpoint'), foreign_keys: await read('foreign_keys') };
+  const before = {
+    cache_size: await read('cache_size'),
+    wal_autocheckpoint: await read('wal_autocheckpoint'),
+    foreign_keys: await read('foreign_keys'),
+  };
   await sql.raw(`pragma cache_size = -${IMPORT_CACHE_MB * 1024}`).execute(db);
   await sql.raw(`pragma wal_autocheckpoint = ${IMPORT_CHECKPOINT_PAGES}`).execute(db);
   await sql.raw('pragma foreign_keys = off').execute(db);

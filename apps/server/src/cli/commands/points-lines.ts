@@ -71,7 +71,12 @@ function readDate(text: string): string | undefined {
 }
 
 /** Checks one record against the columns; the database's checks (username, balance, idempotency) come later. */
-export function parsePointsLine(fields: readonly string[], columns: Record<PointsColumn, number>, width: number, line: number): PointsLine | LineProblem {
+export function parsePointsLine(
+  fields: readonly string[],
+  columns: Record<PointsColumn, number>,
+  width: number,
+  line: number,
+): PointsLine | LineProblem {
   if (fields.length !== width) return { line, reason: `${fields.length} fields where the header has ${width}` };
   const get = (column: PointsColumn) => (fields[columns[column]] ?? '').trim();
   const externalId = get('external_id');

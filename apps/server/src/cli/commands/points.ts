@@ -47,13 +47,20 @@ export function registerPoints(program: Command): void {
     const amount = wholeNumber('--points', options.points, 1, MAX_POINTS);
     const reason = text('--reason', options.reason, true)!;
     const description = text('--description', options.description, false) ?? reason;
-    return move(db, options, operator, 'points.award', {
-      amount,
-      kind: 'award',
-      description,
-      descriptionKey: 'ledger.operator.award',
-      descriptionParams: { description },
-    }, reason);
+    return move(
+      db,
+      options,
+      operator,
+      'points.award',
+      {
+        amount,
+        kind: 'award',
+        description,
+        descriptionKey: 'ledger.operator.award',
+        descriptionParams: { description },
+      },
+      reason,
+    );
   });
 
   const adjust = points
@@ -74,7 +81,8 @@ export function registerPoints(program: Command): void {
     const note = text('--note', options.note, false) ?? reason;
     const client = await requireClient(db, options.client);
     const occurredAt = options.date === undefined ? undefined : occurredAtOf(options.date);
-    if (options.date !== undefined && occurredAt === undefined) throw new CliError('--date must be a date such as 2026-11-01 or 2026-11-01T09:30:00Z');
+    if (options.date !== undefined && occurredAt === undefined)
+      throw new CliError('--date must be a date such as 2026-11-01 or 2026-11-01T09:30:00Z');
     const participant = await findParticipantByUsername(db, client.id, options.username ?? '');
     if (!participant) throw new CliError(`No participant "${options.username}" in client ${client.id}`);
     const done = await adjustPoints(db, { name: operator, kind: 'operator', origin: operatorOrigin }, participant, {
@@ -87,7 +95,14 @@ export function registerPoints(program: Command): void {
     const verb = amount > 0 ? `Credited ${amount}` : `Debited ${-amount}`;
     return {
       human: `${verb} points ${amount > 0 ? 'to' : 'from'} ${participant.username} (${client.id}); balance now ${done.balance}.`,
-      json: { client: client.id, username: participant.username, points: amount, occurredAt: done.occurredAt, balance: done.balance, entryId: done.entryId },
+      json: {
+        client: client.id,
+        username: participant.username,
+        points: amount,
+        occurredAt: done.occurredAt,
+        balance: done.balance,
+        entryId: done.entryId,
+      },
     };
   });
 
@@ -111,14 +126,34 @@ async function move(db: Db, options: MoveOptions, operator: string, auditAction:
   const done = await db
     .transaction()
     .execute(async (trx) => {
-      const id = await appendLedgerEntry(trx, { clientId: client.id, participantId: participant.id, occurredAt, ...entry }, now, { requireCovered: entry.amount < 0 });
-      const row = await trx.selectFrom('participants').select('balance').where('client_id', '=', client.id).where('id', '=', participant.id).executeTakeFirstOrThrow();
+      const id = await appendLedgerEntry(trx, { clientId: client.id, participantId: participant.id, occurredAt, ...entry }, now, {
+        requireCovered: entry.amount < 0,
+      });
+      const row = await trx
+        .selectFrom('participants')
+        .select('balance')
+        .where('client_id', '=', client.id)
+        .where('id', '=', participant.id)
+        .executeTakeFirstOrThrow();
       const balance = row.balance ?? 0;
-      await recordAudit(trx, { clientId: client.id, actor: operator, actorKind: 'operator', action: auditAction, subject: participant.username, details: { points: entry.amount, reason, balance }, origin: operatorOrigin }, now);
+      await recordAudit(
+        trx,
+        {
+          clientId: client.id,
+          actor: operator,
+          actorKind: 'operator',
+          action: auditAction,
+          subject: participant.username,
+          details: { points: entry.amount, reason, balance },
+          origin: operatorOrigin,
+        },
+        now,
+      );
       return { id, balance };
     })
     .catch((error: unknown) => {
-      if (error instanceof InsufficientBalanceError) throw new CliError(`The balance of ${participant.username} does not cover ${entry.amount}; nothing was posted`);
+      if (error instanceof InsufficientBalanceError)
+        throw new CliError(`The balance of ${participant.username} does not cover ${entry.amount}; nothing was posted`);
       throw error;
     });
   const verb = entry.amount > 0 ? `Credited ${entry.amount}` : `Debited ${-entry.amount}`;

@@ -41,7 +41,11 @@ function rolesText(view: StaffView): string {
 }
 
 function describe(view: StaffView): string {
-  const enrolled = view.enrolled ? `enrolled ${view.enrolledAt}` : view.enrolmentOpenUntil ? `not enrolled (link open until ${view.enrolmentOpenUntil})` : 'not enrolled (no open link: staff reset)';
+  const enrolled = view.enrolled
+    ? `enrolled ${view.enrolledAt}`
+    : view.enrolmentOpenUntil
+      ? `not enrolled (link open until ${view.enrolmentOpenUntil})`
+      : 'not enrolled (no open link: staff reset)';
   return [view.email, `"${view.name}"`, view.status, rolesText(view), enrolled, `last sign-in ${view.lastSignInAt ?? 'never'}`].join('  ');
 }
 
@@ -65,7 +69,9 @@ function roleChange(options: { owner?: boolean; client?: string; role?: string }
 }
 
 export function registerStaff(program: Command): void {
-  const staff = program.command('staff').description("the staff console's people: owners, and roles per client (program_manager, support_agent, auditor)");
+  const staff = program
+    .command('staff')
+    .description("the staff console's people: owners, and roles per client (program_manager, support_agent, auditor)");
   const reason = ['--reason <text>', 'why, for the audit log (3 to 500 characters)'] as const;
 
   const create = staff
@@ -77,14 +83,25 @@ export function registerStaff(program: Command): void {
     .option('--role <role>', `a role in the --client given in the same place: ${ROLES} (repeatable)`, repeatable)
     .option('--client <id>', 'the client of the --role in the same place (repeatable)', repeatable)
     .requiredOption(...reason);
-  action<{ name: string; owner?: boolean; role?: string[]; client?: string[]; reason: string }>(create, async (db, { args, options, operator }) => {
-    const roles = options.role ?? [];
-    const clients = options.client ?? [];
-    if (roles.length !== clients.length) throw new CliError('give each --role with its --client: --role support_agent --client acme');
-    const input = { email: args[0] ?? '', name: options.name, owner: options.owner === true, roles: roles.map((role, i) => ({ clientId: clients[i] ?? '', role: parseRole(role) })) };
-    const { staff: view, enrolment } = await createStaff(db, loadConfig().console.origin, actorOf(operator, options.reason), input);
-    return { human: `Created staff member ${view.email} (${rolesText(view)}).\n${linkText(enrolment)}`, json: { staff: view, enrolment } };
-  });
+  action<{ name: string; owner?: boolean; role?: string[]; client?: string[]; reason: string }>(
+    create,
+    async (db, { args, options, operator }) => {
+      const roles = options.role ?? [];
+      const clients = options.client ?? [];
+      if (roles.length !== clients.length) throw new CliError('give each --role with its --client: --role support_agent --client acme');
+      const input = {
+        email: args[0] ?? '',
+        name: options.name,
+        owner: options.owner === true,
+        roles: roles.map((role, i) => ({ clientId: clients[i] ?? '', role: parseRole(role) })),
+      };
+      const { staff: view, enrolment } = await createStaff(db, loadConfig().console.origin, actorOf(operator, options.reason), input);
+      return {
+        human: `Created staff member ${view.email} (${rolesText(view)}).\n${linkText(enrolment)}`,
+        json: { staff: view, enrolment },
+      };
+    },
+  );
 
   action(staff.command('list').description('everyone: roles per client, status, enrolled or not, last sign-in'), async (db) => {
     const views = await listStaffViews(db);
@@ -93,7 +110,7 @@ export function registerStaff(program: Command): void {
 
   const grant = staff
     .command('grant')
-    .description("give a role in a client (replacing the one held there), or the owner flag")
+    .description('give a role in a client (replacing the one held there), or the owner flag')
     .argument('<email>')
     .option('--client <id>', 'the client')
     .option('--role <role>', ROLES)
@@ -101,7 +118,10 @@ export function registerStaff(program: Command): void {
     .requiredOption(...reason);
   action<{ client?: string; role?: string; owner?: boolean; reason: string }>(grant, async (db, { args, options, operator }) => {
     const { staff: view, changed } = await grantStaff(db, actorOf(operator, options.reason), args[0] ?? '', roleChange(options, true));
-    return { human: `${changed ? 'Granted' : 'Nothing to change'}: ${view.email} now has ${rolesText(view)}.`, json: { staff: view, changed } };
+    return {
+      human: `${changed ? 'Granted' : 'Nothing to change'}: ${view.email} now has ${rolesText(view)}.`,
+      json: { staff: view, changed },
+    };
   });
 
   const revoke = staff
@@ -113,16 +133,30 @@ export function registerStaff(program: Command): void {
     .requiredOption(...reason);
   action<{ client?: string; role?: string; owner?: boolean; reason: string }>(revoke, async (db, { args, options, operator }) => {
     const { staff: view, changed } = await revokeStaff(db, actorOf(operator, options.reason), args[0] ?? '', roleChange(options, false));
-    return { human: `${changed ? 'Revoked' : 'Nothing to change'}: ${view.email} now has ${rolesText(view)}.`, json: { staff: view, changed } };
+    return {
+      human: `${changed ? 'Revoked' : 'Nothing to change'}: ${view.email} now has ${rolesText(view)}.`,
+      json: { staff: view, changed },
+    };
   });
 
-  const disable = staff.command('disable').description('no more sign-in; their sessions end now').argument('<email>').requiredOption(...reason);
+  const disable = staff
+    .command('disable')
+    .description('no more sign-in; their sessions end now')
+    .argument('<email>')
+    .requiredOption(...reason);
   action<{ reason: string }>(disable, async (db, { args, options, operator }) => {
     const { staff: view, sessionsEnded, changed } = await disableStaff(db, actorOf(operator, options.reason), args[0] ?? '');
-    return { human: `${changed ? 'Disabled' : 'Already disabled'}: ${view.email}; ${sessionsEnded} session(s) ended.`, json: { staff: view, sessionsEnded, changed } };
+    return {
+      human: `${changed ? 'Disabled' : 'Already disabled'}: ${view.email}; ${sessionsEnded} session(s) ended.`,
+      json: { staff: view, sessionsEnded, changed },
+    };
   });
 
-  const enable = staff.command('enable').description('may sign in again, with the password and second factor they had').argument('<email>').requiredOption(...reason);
+  const enable = staff
+    .command('enable')
+    .description('may sign in again, with the password and second factor they had')
+    .argument('<email>')
+    .requiredOption(...reason);
   action<{ reason: string }>(enable, async (db, { args, options, operator }) => {
     const { staff: view, changed } = await enableStaff(db, actorOf(operator, options.reason), args[0] ?? '');
     return { human: `${changed ? 'Enabled' : 'Already enabled'}: ${view.email}.`, json: { staff: view, changed } };
@@ -134,7 +168,14 @@ export function registerStaff(program: Command): void {
     .argument('<email>')
     .requiredOption(...reason);
   action<{ reason: string }>(reset, async (db, { args, options, operator }) => {
-    const { staff: view, enrolment, sessionsEnded } = await resetStaff(db, loadConfig().console.origin, actorOf(operator, options.reason), args[0] ?? '');
-    return { human: `Reset ${view.email}: ${sessionsEnded} session(s) ended; password and second factor are set again from the link.\n${linkText(enrolment)}`, json: { staff: view, enrolment, sessionsEnded } };
+    const {
+      staff: view,
+      enrolment,
+      sessionsEnded,
+    } = await resetStaff(db, loadConfig().console.origin, actorOf(operator, options.reason), args[0] ?? '');
+    return {
+      human: `Reset ${view.email}: ${sessionsEnded} session(s) ended; password and second factor are set again from the link.\n${linkText(enrolment)}`,
+      json: { staff: view, enrolment, sessionsEnded },
+    };
   });
 }

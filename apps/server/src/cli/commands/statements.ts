@@ -27,7 +27,10 @@ export function registerStatements(program: Command): void {
     .option('--username <name>', 'the participant (case ignored)')
     .option('--all', 'every participant of the client')
     .option('--out <file>', 'write the CSV here (default: standard output, with the summary on standard error)')
-    .option('--locale <code>', "descriptions and header in this locale (default: each participant's own; the header of --all: the client's default)");
+    .option(
+      '--locale <code>',
+      "descriptions and header in this locale (default: each participant's own; the header of --all: the client's default)",
+    );
   // Not `action()`: without --out the CSV is stdout, and the summary goes to stderr instead.
   exportCommand.action(async () => {
     const global = exportCommand.optsWithGlobals<GlobalOptions>();

@@ -122,11 +122,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('failed_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('login_failures_subject_idx')
-    .on('login_failures')
-    .columns(['client_id', 'subject', 'failed_at'])
-    .execute();
+  await db.schema.createIndex('login_failures_subject_idx').on('login_failures').columns(['client_id', 'subject', 'failed_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

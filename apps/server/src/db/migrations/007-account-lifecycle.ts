@@ -14,11 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('voided_at', 'text')
     .execute();
   // A new link voids the participant's older ones; old rows are purged by expiry.
-  await db.schema
-    .createIndex('password_resets_participant_idx')
-    .on('password_resets')
-    .columns(['client_id', 'participant_id'])
-    .execute();
+  await db.schema.createIndex('password_resets_participant_idx').on('password_resets').columns(['client_id', 'participant_id']).execute();
   await db.schema.createIndex('password_resets_expiry_idx').on('password_resets').columns(['expires_at']).execute();
 }
 

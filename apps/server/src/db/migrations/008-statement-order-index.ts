@@ -16,6 +16,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('ledger_entries_participant_idx').on('ledger_entries').columns(['client_id', 'participant_id', 'occurred_at']).execute();
+  await db.schema
+    .createIndex('ledger_entries_participant_idx')
+    .on('ledger_entries')
+    .columns(['client_id', 'participant_id', 'occurred_at'])
+    .execute();
   await db.schema.dropIndex('ledger_entries_statement_idx').execute();
 }

@@ -6,8 +6,14 @@ import type { Kysely } from 'kysely';
  * Defaults keep every existing row and insert valid: an SVG logo and no address.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('clients').addColumn('logo_type', 'text', (c) => c.notNull().defaultTo('image/svg+xml')).execute();
-  await db.schema.alterTable('clients').addColumn('support_email', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('logo_type', 'text', (c) => c.notNull().defaultTo('image/svg+xml'))
+    .execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('support_email', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -22,7 +22,10 @@ function defaultPortalUrl(hosts: string[]): string {
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('clients').addColumn('portal_url', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('portal_url', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   const dbAny = db as Kysely<{ clients: { id: string; portal_url: string }; client_hosts: { hostname: string; client_id: string } }>;
   const hosts = await dbAny.selectFrom('client_hosts').select(['client_id', 'hostname']).execute();
   const clients = await dbAny.selectFrom('clients').select('id').execute();

@@ -20,7 +20,9 @@ describe.each(dialects)('migration 018, mail rendered at delivery, on %s', (dial
     await migration018.down(untyped);
     const legacy = (id: string, status: 'sent' | 'failed' | 'pending') =>
       sql`insert into mail_outbox (id, client_id, participant_id, to_address, reply_to, locale, template, subject, text_body, html_body, status, attempts, next_attempt_at, message_id, created_at)
-          values (${id}, 'acme', null, 'demo@example.com', null, 'en-US', 'resetPassword', 'Reset', ${`link http://localhost/reset-password?passwordGuid=${id}`}, ${`<a href="http://localhost/reset-password?passwordGuid=${id}">`}, ${status}, 1, '2026-01-01T00:00:00.000Z', ${`<${id}@localhost>`}, '2026-01-01T00:00:00.000Z')`.execute(db);
+          values (${id}, 'acme', null, 'demo@example.com', null, 'en-US', 'resetPassword', 'Reset', ${`link http://localhost/reset-password?passwordGuid=${id}`}, ${`<a href="http://localhost/reset-password?passwordGuid=${id}">`}, ${status}, 1, '2026-01-01T00:00:00.000Z', ${`<${id}@localhost>`}, '2026-01-01T00:00:00.000Z')`.execute(
+        db,
+      );
     await legacy('old-sent', 'sent');
     await legacy('old-failed', 'failed');
     await legacy('old-pending', 'pending');
@@ -29,7 +31,13 @@ describe.each(dialects)('migration 018, mail rendered at delivery, on %s', (dial
     const rows = await db.selectFrom('mail_outbox').select(['id', 'subject', 'text_body', 'html_body', 'params']).orderBy('id').execute();
     expect(rows).toEqual([
       { id: 'old-failed', subject: 'Reset', text_body: '', html_body: '', params: null },
-      { id: 'old-pending', subject: 'Reset', text_body: 'link http://localhost/reset-password?passwordGuid=old-pending', html_body: '<a href="http://localhost/reset-password?passwordGuid=old-pending">', params: null },
+      {
+        id: 'old-pending',
+        subject: 'Reset',
+        text_body: 'link http://localhost/reset-password?passwordGuid=old-pending',
+        html_body: '<a href="http://localhost/reset-password?passwordGuid=old-pending">',
+        params: null,
+      },
       { id: 'old-sent', subject: 'Reset', text_body: '', html_body: '', params: null },
     ]);
   });

@@ -44,13 +44,25 @@ describe.each(dialects)('migration 020 on the participants of an existing databa
         sso_logout_type: 'login',
         site_name: 'Before',
         site_url: 'https://before.example',
-        password_rules: JSON.stringify({ minLength: 8, maxLength: 64, requireUpper: false, requireLower: false, requireDigit: false, requireSymbol: false, notUsername: false }),
+        password_rules: JSON.stringify({
+          minLength: 8,
+          maxLength: 64,
+          requireUpper: false,
+          requireLower: false,
+          requireDigit: false,
+          requireSymbol: false,
+          notUsername: false,
+        }),
         activation_fields: '[]',
         countries: '[]',
         created_at: now,
       })
       .execute();
-    const names = [['Jörg', 'Müller'], ['Zoë', 'Ångström'], ['Dana', 'Demo']] as const;
+    const names = [
+      ['Jörg', 'Müller'],
+      ['Zoë', 'Ångström'],
+      ['Dana', 'Demo'],
+    ] as const;
     const rows = Array.from({ length: PARTICIPANTS }, (_, i) => {
       const [first, last] = names[i % names.length]!;
       return {
@@ -75,7 +87,11 @@ describe.each(dialects)('migration 020 on the participants of an existing databa
       };
     });
     // Rows as written before migration 020: the search columns do not exist yet.
-    for (let from = 0; from < rows.length; from += 500) await db.insertInto('participants').values(rows.slice(from, from + 500) as unknown as NewParticipant[]).execute();
+    for (let from = 0; from < rows.length; from += 500)
+      await db
+        .insertInto('participants')
+        .values(rows.slice(from, from + 500) as unknown as NewParticipant[])
+        .execute();
     await migrateToLatest(db);
   });
   afterAll(async () => {
@@ -83,17 +99,25 @@ describe.each(dialects)('migration 020 on the participants of an existing databa
     await drop();
   });
 
-  it('fills every existing participant\'s keys with the function every writer uses', async () => {
+  it("fills every existing participant's keys with the function every writer uses", async () => {
     const rows = await db.selectFrom('participants').selectAll().execute();
     expect(rows).toHaveLength(PARTICIPANTS);
     for (const row of rows) expect(row).toMatchObject(searchKeyColumns(row));
-    expect(rows.find((row) => row.id === 'p-00001')).toMatchObject({ search_first_last: 'zoe angstrom', search_last_first: 'angstrom zoe', search_email: 'user.1@before.example', search_username: 'user.1', search_account: 'a1' });
+    expect(rows.find((row) => row.id === 'p-00001')).toMatchObject({
+      search_first_last: 'zoe angstrom',
+      search_last_first: 'angstrom zoe',
+      search_email: 'user.1@before.example',
+      search_username: 'user.1',
+      search_account: 'a1',
+    });
   });
 
   it('makes them searchable at once', async () => {
     const found = await searchParticipants(db, { clientIds: ['before'], query: 'MULLER JO', page: { limit: 100 } });
     expect(found.participants).toHaveLength(100);
     expect(found.participants.every((p) => p.lastName === 'Müller')).toBe(true);
-    expect((await searchParticipants(db, { clientIds: ['before'], query: 'user.2344@' })).participants.map((p) => p.id)).toEqual(['p-02344']);
+    expect((await searchParticipants(db, { clientIds: ['before'], query: 'user.2344@' })).participants.map((p) => p.id)).toEqual([
+      'p-02344',
+    ]);
   });
 });

@@ -1,5 +1,11 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { hiddenColumn, SEARCH_COLUMNS, searchKeyColumns, type SearchKeyColumns, type SearchKeySource } from '../../modules/participants/search-keys.ts';
+import {
+  hiddenColumn,
+  SEARCH_COLUMNS,
+  searchKeyColumns,
+  type SearchKeyColumns,
+  type SearchKeySource,
+} from '../../modules/participants/search-keys.ts';
 
 /**
  * docs/decisions/045. The participant search's keys: normalised "first last", "last first",
@@ -33,7 +39,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   await fillSearchKeys(db);
   for (const column of SEARCH_COLUMNS) {
-    await db.schema.createIndex(`participants_${column}_idx`).on('participants').columns(['client_id', column, 'id', hiddenColumn(column)]).execute();
+    await db.schema
+      .createIndex(`participants_${column}_idx`)
+      .on('participants')
+      .columns(['client_id', column, 'id', hiddenColumn(column)])
+      .execute();
   }
 }
 

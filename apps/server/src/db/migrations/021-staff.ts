@@ -94,5 +94,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['staff_passkeys', 'staff_sessions', 'staff_enrolments', 'staff_recovery_codes', 'staff_roles', 'staff']) await db.schema.dropTable(table).execute();
+  for (const table of ['staff_passkeys', 'staff_sessions', 'staff_enrolments', 'staff_recovery_codes', 'staff_roles', 'staff'])
+    await db.schema.dropTable(table).execute();
 }

@@ -13,11 +13,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('ledger_entries').addColumn('posted_by', 'text').execute();
   await db.schema.alterTable('ledger_entries').addColumn('request_id', 'text').execute();
   await db.schema.createIndex('ledger_entries_request_id').unique().on('ledger_entries').columns(['client_id', 'request_id']).execute();
-  await db.schema.alterTable('clients').addColumn('agent_daily_adjustment_limit', 'integer', (c) => c.notNull().defaultTo(1000)).execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('agent_daily_adjustment_limit', 'integer', (c) => c.notNull().defaultTo(1000))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('clients').dropColumn('agent_daily_adjustment_limit').execute();
   await db.schema.dropIndex('ledger_entries_request_id').execute();
-  for (const column of ['request_id', 'posted_by', 'internal_note']) await db.schema.alterTable('ledger_entries').dropColumn(column).execute();
+  for (const column of ['request_id', 'posted_by', 'internal_note'])
+    await db.schema.alterTable('ledger_entries').dropColumn(column).execute();
 }

@@ -24,8 +24,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Superseded by the two above (the same leading columns, with the tie-breaker).
   await db.schema.dropIndex('audit_log_client_at_idx').execute();
   await db.schema.dropIndex('audit_log_at_idx').execute();
-  await db.schema.createIndex('mail_outbox_participant_idx').on('mail_outbox').columns(['client_id', 'participant_id', 'created_at']).execute();
-  await db.schema.createIndex('catalog_orders_participant_idx').on('catalog_orders').columns(['client_id', 'participant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('mail_outbox_participant_idx')
+    .on('mail_outbox')
+    .columns(['client_id', 'participant_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('catalog_orders_participant_idx')
+    .on('catalog_orders')
+    .columns(['client_id', 'participant_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -33,6 +41,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('mail_outbox_participant_idx').execute();
   await db.schema.createIndex('audit_log_client_at_idx').on('audit_log').columns(['client_id', 'at']).execute();
   await db.schema.createIndex('audit_log_at_idx').on('audit_log').columns(['at']).execute();
-  for (const index of ['audit_log_client_subject_at_idx', 'audit_log_at_id_idx', 'audit_log_client_at_id_idx']) await db.schema.dropIndex(index).execute();
+  for (const index of ['audit_log_client_subject_at_idx', 'audit_log_at_id_idx', 'audit_log_client_at_id_idx'])
+    await db.schema.dropIndex(index).execute();
   await db.schema.dropTable('participant_sign_ins').execute();
 }

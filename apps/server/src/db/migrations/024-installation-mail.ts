@@ -17,7 +17,10 @@ const COLUMNS = sql.raw(
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await db.schema.alterTable('mail_outbox').alterColumn('client_id', (c) => c.dropNotNull()).execute();
+    await db.schema
+      .alterTable('mail_outbox')
+      .alterColumn('client_id', (c) => c.dropNotNull())
+      .execute();
     return;
   }
   await rebuildOnSqlite(db, true);
@@ -27,7 +30,10 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   const outbox = db as Kysely<{ mail_outbox: { client_id: string | null } }>;
   await outbox.deleteFrom('mail_outbox').where('client_id', 'is', null).execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await db.schema.alterTable('mail_outbox').alterColumn('client_id', (c) => c.setNotNull()).execute();
+    await db.schema
+      .alterTable('mail_outbox')
+      .alterColumn('client_id', (c) => c.setNotNull())
+      .execute();
     return;
   }
   await rebuildOnSqlite(db, false);
@@ -39,7 +45,11 @@ async function rebuildOnSqlite(db: Kysely<unknown>, nullableClient: boolean): Pr
   await db.transaction().execute(async (trx) => {
     // The table's indexes and triggers as they are now, whichever migrations made them (numbers
     // land in any order: 023 adds one), to be made again on the new table.
-    const kept = await sql<{ sql: string }>`select sql from sqlite_master where tbl_name = 'mail_outbox' and type in ('index', 'trigger') and sql is not null order by type, name`.execute(trx);
+    const kept = await sql<{
+      sql: string;
+    }>`select sql from sqlite_master where tbl_name = 'mail_outbox' and type in ('index', 'trigger') and sql is not null order by type, name`.execute(
+      trx,
+    );
     await trx.schema
       .createTable('mail_outbox_024')
       .addColumn('id', 'text', (c) => c.primaryKey())

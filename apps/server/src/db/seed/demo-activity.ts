@@ -100,8 +100,14 @@ export async function seedDemoActivity(ctx: DemoSeedContext): Promise<void> {
       }),
     )
     .execute();
-  await trx.insertInto('participant_programs').values({ client_id: clientId, participant_id: id, program_name: PROGRAM, position: 0 }).execute();
+  await trx
+    .insertInto('participant_programs')
+    .values({ client_id: clientId, participant_id: id, program_name: PROGRAM, position: 0 })
+    .execute();
   for (let from = 0; from < history.length; from += CHUNK) {
-    await trx.insertInto('ledger_entries').values(history.slice(from, from + CHUNK)).execute();
+    await trx
+      .insertInto('ledger_entries')
+      .values(history.slice(from, from + CHUNK))
+      .execute();
   }
 }

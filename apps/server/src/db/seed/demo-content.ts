@@ -11,7 +11,8 @@ const SALES = 'Sales Incentive 2026';
 const SERVICE = 'Service Awards';
 
 const enUS: Record<string, string> = {
-  [rulesKey(SALES)]: `The Sales Incentive 2026 rewards members of the sales team for new business won between **1 January and 31 December 2026**.
+  [rulesKey(SALES)]:
+    `The Sales Incentive 2026 rewards members of the sales team for new business won between **1 January and 31 December 2026**.
 
 ### Who can take part
 - Employees of Acme in a sales role on 1 January 2026, or who join a sales role during the year.
@@ -105,7 +106,8 @@ For how Acme uses your personal details, read the [privacy policy](/privacy-shie
 };
 
 const frFR: Record<string, string> = {
-  [rulesKey(SALES)]: `Le programme Sales Incentive 2026 récompense les membres de l’équipe commerciale pour les nouvelles affaires conclues entre le **1er janvier et le 31 décembre 2026**.
+  [rulesKey(SALES)]:
+    `Le programme Sales Incentive 2026 récompense les membres de l’équipe commerciale pour les nouvelles affaires conclues entre le **1er janvier et le 31 décembre 2026**.
 
 ### Qui peut participer
 - Les salariés d’Acme occupant un poste commercial au 1er janvier 2026 ou rejoignant un poste commercial en cours d’année.
@@ -199,7 +201,8 @@ Pour savoir comment Acme utilise vos données personnelles, consultez la [politi
 };
 
 const ar: Record<string, string> = {
-  [rulesKey(SALES)]: `يكافئ برنامج Sales Incentive 2026 أعضاء فريق المبيعات على الأعمال الجديدة التي يحققونها بين **1 يناير و31 ديسمبر 2026**.
+  [rulesKey(SALES)]:
+    `يكافئ برنامج Sales Incentive 2026 أعضاء فريق المبيعات على الأعمال الجديدة التي يحققونها بين **1 يناير و31 ديسمبر 2026**.
 
 ### من يمكنه المشاركة
 - موظفو Acme الذين يشغلون وظيفة في المبيعات في 1 يناير 2026، أو ينضمون إلى وظيفة في المبيعات خلال العام.

@@ -110,15 +110,29 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
       site_name: 'Nimbus',
       site_url: 'https://www.nimbus.example',
       portal_url: 'http://nimbus.localhost:3000',
-      password_rules: JSON.stringify({ minLength: 10, maxLength: 128, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: false, notUsername: true }),
+      password_rules: JSON.stringify({
+        minLength: 10,
+        maxLength: 128,
+        requireUpper: true,
+        requireLower: true,
+        requireDigit: true,
+        requireSymbol: false,
+        notUsername: true,
+      }),
       // The demo's client that asks for a date of birth (Acme asks for the last name).
       activation_fields: JSON.stringify(['accountNumber', 'dateOfBirth']),
-      countries: JSON.stringify([{ code: 'FR', name: 'France' }, { code: 'BE', name: 'Belgique' }]),
+      countries: JSON.stringify([
+        { code: 'FR', name: 'France' },
+        { code: 'BE', name: 'Belgique' },
+      ]),
       support_email: 'aide@nimbus.example',
       created_at: created,
     })
     .execute();
-  await trx.insertInto('client_hosts').values(NEIGHBOUR_HOSTS.map((hostname) => ({ hostname, client_id: id }))).execute();
+  await trx
+    .insertInto('client_hosts')
+    .values(NEIGHBOUR_HOSTS.map((hostname) => ({ hostname, client_id: id })))
+    .execute();
   await trx
     .insertInto('client_locales')
     .values([
@@ -137,7 +151,12 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
     .insertInto('translations')
     .values([
       { client_id: id, locale: 'fr-FR', key: 'login.heading', text: 'Embarquement' },
-      { client_id: id, locale: 'fr-FR', key: 'login.intro', text: 'Bienvenue à bord de {clientName}. Connectez-vous pour voir vos milles et vos voyages.' },
+      {
+        client_id: id,
+        locale: 'fr-FR',
+        key: 'login.intro',
+        text: 'Bienvenue à bord de {clientName}. Connectez-vous pour voir vos milles et vos voyages.',
+      },
       { client_id: id, locale: 'en-US', key: 'login.heading', text: 'Boarding' },
       { client_id: id, locale: 'en-US', key: 'login.intro', text: 'Welcome aboard {clientName}. Sign in to see your miles and trips.' },
       { client_id: id, locale: 'fr-FR', key: 'ots.code.placeholder', text: 'NIMB-XXXX-XXXX' },
@@ -146,7 +165,11 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
     .execute();
   await trx
     .insertInto('content_entries')
-    .values(Object.entries(CONTENT).flatMap(([locale, texts]) => Object.entries(texts).map(([key, body]) => ({ client_id: id, locale, key, body, updated_at: created }))))
+    .values(
+      Object.entries(CONTENT).flatMap(([locale, texts]) =>
+        Object.entries(texts).map(([key, body]) => ({ client_id: id, locale, key, body, updated_at: created })),
+      ),
+    )
     .execute();
 
   const participants: NewParticipant[] = [];
@@ -178,7 +201,12 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
       }),
     );
     person.amounts.forEach((amount, n) => {
-      const described = amount < 0 ? demoEntries.experience('spa day', 'ledger.item.spaDay') : n % 2 === 0 ? demoEntries.monthlyTarget(PROGRAM) : demoEntries.spotBonus();
+      const described =
+        amount < 0
+          ? demoEntries.experience('spa day', 'ledger.item.spaDay')
+          : n % 2 === 0
+            ? demoEntries.monthlyTarget(PROGRAM)
+            : demoEntries.spotBonus();
       entries.push({
         id: randomUUID(),
         client_id: id,

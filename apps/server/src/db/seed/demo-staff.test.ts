@@ -30,20 +30,33 @@ describe.each(dialects)("the demo's console staff on %s", (dialect) => {
     portal.app.inject({
       method: 'POST',
       url: `${CONSOLE_API_BASE}${path}`,
-      headers: { host: 'console.localhost:3000', origin: 'http://console.localhost:3000', 'content-type': 'application/json', ...(cookie ? { cookie: `rewards_console=${cookie}` } : {}) },
+      headers: {
+        host: 'console.localhost:3000',
+        origin: 'http://console.localhost:3000',
+        'content-type': 'application/json',
+        ...(cookie ? { cookie: `rewards_console=${cookie}` } : {}),
+      },
       payload: JSON.stringify(body),
     });
-  const cookieOf = (reply: { cookies: Array<{ name: string; value: string }> }) => reply.cookies.find((c) => c.name === 'rewards_console')?.value;
+  const cookieOf = (reply: { cookies: Array<{ name: string; value: string }> }) =>
+    reply.cookies.find((c) => c.name === 'rewards_console')?.value;
 
-  it.each(DEMO_STAFF.map((person) => [person.email, person]))('%s signs in with the README password and TOTP secret', async (_email, person) => {
-    const password = await post(consolePaths.signIn, { email: person.email, password: DEMO_STAFF_PASSWORD });
-    expect(password.statusCode).toBe(200);
-    expect(password.json<StaffSignInReply>().secondFactors).toEqual(['totp']);
-    const code = await post(consolePaths.signInTotp, { code: totpCode(person.totpSecret) }, cookieOf(password));
-    expect(code.statusCode).toBe(200);
-    const me = code.json<StaffMe>();
-    expect({ email: me.email, owner: me.owner, roles: me.roles.map((r) => `${r.clientId}:${r.role}`) }).toEqual({ email: person.email, owner: person.owner, roles: person.roles.map((r) => `${r.clientId}:${r.role}`) });
-  });
+  it.each(DEMO_STAFF.map((person) => [person.email, person]))(
+    '%s signs in with the README password and TOTP secret',
+    async (_email, person) => {
+      const password = await post(consolePaths.signIn, { email: person.email, password: DEMO_STAFF_PASSWORD });
+      expect(password.statusCode).toBe(200);
+      expect(password.json<StaffSignInReply>().secondFactors).toEqual(['totp']);
+      const code = await post(consolePaths.signInTotp, { code: totpCode(person.totpSecret) }, cookieOf(password));
+      expect(code.statusCode).toBe(200);
+      const me = code.json<StaffMe>();
+      expect({ email: me.email, owner: me.owner, roles: me.roles.map((r) => `${r.clientId}:${r.role}`) }).toEqual({
+        email: person.email,
+        owner: person.owner,
+        roles: person.roles.map((r) => `${r.clientId}:${r.role}`),
+      });
+    },
+  );
 
   it('keeps the secrets sealed: no demo secret is in the database as it was given', async () => {
     const rows = JSON.stringify(await database.db.selectFrom('staff').selectAll().execute());
@@ -69,11 +82,31 @@ describe.each(dialects)('a demo database from before the console on %s', (dialec
     expect(await database.db.selectFrom('staff').select('email').execute()).toEqual([]);
     expect(await addMissingDemoStaff(database.db, dataDir)).toBe(3);
     expect(await addMissingDemoStaff(database.db, dataDir)).toBe(0);
-    const owner = await database.db.selectFrom('staff').select(['id', 'password_hash']).where('email_key', '=', 'owner@rewards.localhost').executeTakeFirstOrThrow();
+    const owner = await database.db
+      .selectFrom('staff')
+      .select(['id', 'password_hash'])
+      .where('email_key', '=', 'owner@rewards.localhost')
+      .executeTakeFirstOrThrow();
     await database.db.deleteFrom('staff').where('email_key', '=', 'agent@acme.example').execute();
     expect(await addMissingDemoStaff(database.db, dataDir)).toBe(1);
-    expect(await database.db.selectFrom('staff').select(['id', 'password_hash']).where('email_key', '=', 'owner@rewards.localhost').executeTakeFirstOrThrow()).toEqual(owner);
-    const roles = await database.db.selectFrom('staff_roles').innerJoin('staff', 'staff.id', 'staff_roles.staff_id').select(['staff.email', 'staff_roles.client_id', 'staff_roles.role']).orderBy('staff.email').orderBy('staff_roles.client_id').execute();
-    expect(roles.map((r) => `${r.email} ${r.client_id}:${r.role}`)).toEqual(['agent@acme.example acme:support_agent', 'auditor@acme.example acme:auditor', 'auditor@acme.example nimbus:program_manager']);
+    expect(
+      await database.db
+        .selectFrom('staff')
+        .select(['id', 'password_hash'])
+        .where('email_key', '=', 'owner@rewards.localhost')
+        .executeTakeFirstOrThrow(),
+    ).toEqual(owner);
+    const roles = await database.db
+      .selectFrom('staff_roles')
+      .innerJoin('staff', 'staff.id', 'staff_roles.staff_id')
+      .select(['staff.email', 'staff_roles.client_id', 'staff_roles.role'])
+      .orderBy('staff.email')
+      .orderBy('staff_roles.client_id')
+      .execute();
+    expect(roles.map((r) => `${r.email} ${r.client_id}:${r.role}`)).toEqual([
+      'agent@acme.example acme:support_agent',
+      'auditor@acme.example acme:auditor',
+      'auditor@acme.example nimbus:program_manager',
+    ]);
   });
 });

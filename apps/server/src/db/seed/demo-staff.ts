@@ -17,9 +17,21 @@ import { NEIGHBOUR_CLIENT_ID } from './demo-neighbour.ts';
  */
 export const DEMO_STAFF_PASSWORD = 'Console-Demo-2026';
 
-export const DEMO_STAFF: ReadonlyArray<{ email: string; name: string; owner: boolean; roles: Array<{ clientId: string; role: StaffRole }>; totpSecret: string }> = [
+export const DEMO_STAFF: ReadonlyArray<{
+  email: string;
+  name: string;
+  owner: boolean;
+  roles: Array<{ clientId: string; role: StaffRole }>;
+  totpSecret: string;
+}> = [
   { email: 'owner@rewards.localhost', name: 'Olivia Owner', owner: true, roles: [], totpSecret: '74OXMCESMDEAQPZEHU3OLYRXCOWICIWZ' },
-  { email: 'agent@acme.example', name: 'Alex Agent', owner: false, roles: [{ clientId: 'acme', role: 'support_agent' }], totpSecret: 'VMESY4GQNQKE2N4VZIPKTY2VZMJCZMBW' },
+  {
+    email: 'agent@acme.example',
+    name: 'Alex Agent',
+    owner: false,
+    roles: [{ clientId: 'acme', role: 'support_agent' }],
+    totpSecret: 'VMESY4GQNQKE2N4VZIPKTY2VZMJCZMBW',
+  },
   // One person, two roles in two clients.
   {
     email: 'auditor@acme.example',
@@ -61,7 +73,10 @@ export async function seedDemoStaff(trx: Transaction<Database>, rows: readonly S
   for (const row of rows) {
     await trx.insertInto('staff').values(row).execute();
     for (const { clientId, role } of DEMO_STAFF.find((person) => person.email === row.email)?.roles ?? []) {
-      await trx.insertInto('staff_roles').values({ staff_id: row.id, client_id: clientId, role, granted_at: now.toISOString(), granted_by: 'demo seed' }).execute();
+      await trx
+        .insertInto('staff_roles')
+        .values({ staff_id: row.id, client_id: clientId, role, granted_at: now.toISOString(), granted_by: 'demo seed' })
+        .execute();
     }
   }
 }
@@ -71,7 +86,19 @@ export async function seedDemoStaff(trx: Transaction<Database>, rows: readonly S
  * are missing are added (never changed if they are there). Returns how many were added.
  */
 export async function addMissingDemoStaff(db: Db, dataDir: string, now = new Date()): Promise<number> {
-  const present = new Set((await db.selectFrom('staff').select('email_key').where('email_key', 'in', DEMO_STAFF.map((p) => p.email.toLowerCase())).execute()).map((r) => r.email_key));
+  const present = new Set(
+    (
+      await db
+        .selectFrom('staff')
+        .select('email_key')
+        .where(
+          'email_key',
+          'in',
+          DEMO_STAFF.map((p) => p.email.toLowerCase()),
+        )
+        .execute()
+    ).map((r) => r.email_key),
+  );
   const missing = (await prepareDemoStaff(dataDir, now)).filter((row) => !present.has(row.email_key));
   if (missing.length > 0) await db.transaction().execute((trx) => seedDemoStaff(trx, missing, now));
   return missing.length;

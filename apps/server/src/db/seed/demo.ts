@@ -65,7 +65,8 @@ function demoHistory(now: Date): DemoParticipant['history'] {
       history.push({ occurredAt: daysAgo(now, base - 21), ...demoEntries.quarterlyRecognition(SERVICE), amount: 750 });
     }
     if (month <= 6) {
-      const redemption: Omit<DemoEntry, 'occurredAt' | 'amount'> = redemptions[(month - 1) % redemptions.length] ?? demoEntries.catalog('gift card', 'ledger.item.giftCard');
+      const redemption: Omit<DemoEntry, 'occurredAt' | 'amount'> =
+        redemptions[(month - 1) % redemptions.length] ?? demoEntries.catalog('gift card', 'ledger.item.giftCard');
       history.push({ occurredAt: daysAgo(now, base - 24), ...redemption, amount: -(900 + month * 110) });
     }
   }
@@ -78,9 +79,24 @@ function demoHistory(now: Date): DemoParticipant['history'] {
 function participants(now: Date): DemoParticipant[] {
   const everything = { merchandise: true, experiences: true, ots: true };
   return [
-    { username: 'demo', firstName: 'Dana', lastName: 'Demo', status: 'active', locale: 'en-US', ...everything, programs: ['Sales Incentive 2026', 'Service Awards'], history: demoHistory(now) },
     {
-      username: 'spent', firstName: 'Sam', lastName: 'Spent', status: 'active', locale: 'en-US', ...everything, programs: ['Service Awards'],
+      username: 'demo',
+      firstName: 'Dana',
+      lastName: 'Demo',
+      status: 'active',
+      locale: 'en-US',
+      ...everything,
+      programs: ['Sales Incentive 2026', 'Service Awards'],
+      history: demoHistory(now),
+    },
+    {
+      username: 'spent',
+      firstName: 'Sam',
+      lastName: 'Spent',
+      status: 'active',
+      locale: 'en-US',
+      ...everything,
+      programs: ['Service Awards'],
       history: [
         { occurredAt: daysAgo(now, 120), ...demoEntries.serviceYears(SERVICE, 5), amount: 1500 },
         { occurredAt: daysAgo(now, 90), ...demoEntries.spotBonus(), amount: 500 },
@@ -88,14 +104,46 @@ function participants(now: Date): DemoParticipant[] {
         { occurredAt: daysAgo(now, 30), ...demoEntries.experience('concert tickets', 'ledger.item.concertTickets'), amount: -800 },
       ],
     },
-    { username: 'newbie', firstName: 'Nina', lastName: 'Newbie', status: 'active', locale: 'en-US', ...everything, programs: ['Sales Incentive 2026'], history: [] },
-    { username: 'pending', firstName: 'Pat', lastName: 'Pending', status: 'pending', locale: 'en-US', ...everything, programs: [], history: [] },
     {
-      username: 'inactive', firstName: 'Ivan', lastName: 'Inactive', status: 'inactive', locale: 'en-US', ...everything, programs: [],
+      username: 'newbie',
+      firstName: 'Nina',
+      lastName: 'Newbie',
+      status: 'active',
+      locale: 'en-US',
+      ...everything,
+      programs: ['Sales Incentive 2026'],
+      history: [],
+    },
+    {
+      username: 'pending',
+      firstName: 'Pat',
+      lastName: 'Pending',
+      status: 'pending',
+      locale: 'en-US',
+      ...everything,
+      programs: [],
+      history: [],
+    },
+    {
+      username: 'inactive',
+      firstName: 'Ivan',
+      lastName: 'Inactive',
+      status: 'inactive',
+      locale: 'en-US',
+      ...everything,
+      programs: [],
       history: [{ occurredAt: daysAgo(now, 200), ...demoEntries.quarterly(SALES), amount: 1000 }],
     },
     {
-      username: 'merch', firstName: 'Mona', lastName: 'Merch', status: 'active', locale: 'ar', merchandise: true, experiences: false, ots: false, programs: [],
+      username: 'merch',
+      firstName: 'Mona',
+      lastName: 'Merch',
+      status: 'active',
+      locale: 'ar',
+      merchandise: true,
+      experiences: false,
+      ots: false,
+      programs: [],
       history: [
         { occurredAt: daysAgo(now, 75), ...demoEntries.monthlyTarget(SALES), amount: 2500 },
         { occurredAt: daysAgo(now, 40), ...demoEntries.spotBonus(), amount: 750 },
@@ -130,7 +178,13 @@ export async function seedDemo(db: Db, now = new Date(), options: DemoSeedOption
         site_url: 'https://www.acme.example',
         portal_url: 'http://localhost:3000',
         password_rules: JSON.stringify({
-          minLength: 10, maxLength: 128, requireUpper: true, requireLower: true, requireDigit: true, requireSymbol: true, notUsername: true,
+          minLength: 10,
+          maxLength: 128,
+          requireUpper: true,
+          requireLower: true,
+          requireDigit: true,
+          requireSymbol: true,
+          notUsername: true,
         }),
         activation_fields: JSON.stringify(['accountNumber', 'lastName']),
         countries: JSON.stringify([
@@ -157,12 +211,23 @@ export async function seedDemo(db: Db, now = new Date(), options: DemoSeedOption
       .insertInto('media_labels')
       .values([
         { client_id: DEMO_CLIENT_ID, locale: 'en-US', forms: JSON.stringify({ one: 'Acme Point', other: 'Acme Points' }) },
-        { client_id: DEMO_CLIENT_ID, locale: 'fr-FR', forms: JSON.stringify({ one: 'point Acme', many: 'de points Acme', other: 'points Acme' }) },
+        {
+          client_id: DEMO_CLIENT_ID,
+          locale: 'fr-FR',
+          forms: JSON.stringify({ one: 'point Acme', many: 'de points Acme', other: 'points Acme' }),
+        },
         {
           client_id: DEMO_CLIENT_ID,
           locale: 'ar',
           // Arabic counts in six forms: 0, 1, 2, 3-10, 11-99, and 100 and over.
-          forms: JSON.stringify({ zero: 'نقطة أكمي', one: 'نقطة أكمي واحدة', two: 'نقطتا أكمي', few: 'نقاط أكمي', many: 'نقطة أكمي', other: 'نقطة أكمي' }),
+          forms: JSON.stringify({
+            zero: 'نقطة أكمي',
+            one: 'نقطة أكمي واحدة',
+            two: 'نقطتا أكمي',
+            few: 'نقاط أكمي',
+            many: 'نقطة أكمي',
+            other: 'نقطة أكمي',
+          }),
         },
       ])
       .execute();
@@ -195,7 +260,9 @@ export async function seedDemo(db: Db, now = new Date(), options: DemoSeedOption
       if (person.programs.length > 0) {
         await trx
           .insertInto('participant_programs')
-          .values(person.programs.map((program_name, position) => ({ client_id: DEMO_CLIENT_ID, participant_id: id, program_name, position })))
+          .values(
+            person.programs.map((program_name, position) => ({ client_id: DEMO_CLIENT_ID, participant_id: id, program_name, position })),
+          )
           .execute();
       }
       for (const entry of person.history) {

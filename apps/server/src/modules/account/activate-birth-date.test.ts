@@ -29,7 +29,10 @@ describe.each(dialects)('activating with a date of birth on %s', (dialect) => {
 
   const globex = (...args: string[]) => [...args, '--client', 'globex'];
   const activate = (accountNumber: string, dateOfBirth: string) =>
-    t.api('POST', apiPaths.activate, { body: { characteristics: { accountNumber, dateOfBirth }, password: PASSWORD }, origin: OTHER_ORIGIN });
+    t.api('POST', apiPaths.activate, {
+      body: { characteristics: { accountNumber, dateOfBirth }, password: PASSWORD },
+      origin: OTHER_ORIGIN,
+    });
 
   it('is set by the operator, imported with the participants and compared exactly', { timeout: SLOW }, async () => {
     // Before any request reaches Globex, so no cached client data predates the change.
@@ -62,12 +65,32 @@ describe.each(dialects)('activating with a date of birth on %s', (dialect) => {
 
     // A file without the column leaves the dates on file as they are.
     const withoutDates = join(dir, 'without-dates.csv');
-    await writeFile(withoutDates, [HEADER.replace(',date_of_birth', ''), 'born,Bea,Born,born@globex.example,,9100001,no,no,no,,'].join('\n'));
-    expect(await rewardsJson<ImportReport>(t.database, globex('participants', 'import', withoutDates))).toMatchObject({ unchanged: 1, updated: 0 });
+    await writeFile(
+      withoutDates,
+      [HEADER.replace(',date_of_birth', ''), 'born,Bea,Born,born@globex.example,,9100001,no,no,no,,'].join('\n'),
+    );
+    expect(await rewardsJson<ImportReport>(t.database, globex('participants', 'import', withoutDates))).toMatchObject({
+      unchanged: 1,
+      updated: 0,
+    });
     // One participant enrolled by hand: the same check, as one line on stderr.
     const create = await runRewards(
       t.database,
-      globex('participants', 'create', 'byhand', '--first-name', 'Hal', '--last-name', 'Hand', '--email', 'hal@globex.example', '--account-number', '9100009', '--date-of-birth', '1987-02-29'),
+      globex(
+        'participants',
+        'create',
+        'byhand',
+        '--first-name',
+        'Hal',
+        '--last-name',
+        'Hand',
+        '--email',
+        'hal@globex.example',
+        '--account-number',
+        '9100009',
+        '--date-of-birth',
+        '1987-02-29',
+      ),
     );
     expect(create.code).toBe(2);
     expect(create.stderr.trim()).toBe('rewards: date_of_birth "1987-02-29" is not a day of the calendar');

@@ -45,7 +45,12 @@ describe.each(dialects)('activating an account on %s', (dialect) => {
     const reply = await activate(request(' 1000004 ', 'pending'));
     expect(reply.statusCode).toBe(200);
     const user = reply.json<UserData>();
-    expect(user).toMatchObject({ authenticated: true, userName: 'pending', accountNumber: '1000004', privacyNotice: { hasAcknowledged: true, version: 1 } });
+    expect(user).toMatchObject({
+      authenticated: true,
+      userName: 'pending',
+      accountNumber: '1000004',
+      privacyNotice: { hasAcknowledged: true, version: 1 },
+    });
     expect(reply.headers[SESSION_HEADER]).toBe(user.sessionId);
 
     const me = await t.api('GET', '/user', { session: user.sessionId });
@@ -54,7 +59,9 @@ describe.each(dialects)('activating an account on %s', (dialect) => {
     expect(await statusOf('pending')).toBe('active');
     expect(await signIn('pending', NEW_PASSWORD)).toBe(200);
     expect(await signIn('pending', DEMO_PASSWORD)).toBe(401);
-    expect(queued).toEqual([{ clientId: 'acme', participantId: user.userId, to: 'pending@example.com', locale: 'en-US', template: 'activated', params: {} }]);
+    expect(queued).toEqual([
+      { clientId: 'acme', participantId: user.userId, to: 'pending@example.com', locale: 'en-US', template: 'activated', params: {} },
+    ]);
 
     // Once is enough: the same facts now meet an account that is already active.
     const again = await activate(request('1000004', 'Pending'));
@@ -106,7 +113,11 @@ describe.each(dialects)('activating an account on %s', (dialect) => {
   it('refuses missing, unknown or malformed fields with 400', async () => {
     const bodies = [
       { characteristics: { accountNumber: '1000004' }, password: NEW_PASSWORD, acceptedPrivacyNoticeVersion: 1 },
-      { characteristics: { accountNumber: '1000004', lastName: 'Pending', firstName: 'Pat' }, password: NEW_PASSWORD, acceptedPrivacyNoticeVersion: 1 },
+      {
+        characteristics: { accountNumber: '1000004', lastName: 'Pending', firstName: 'Pat' },
+        password: NEW_PASSWORD,
+        acceptedPrivacyNoticeVersion: 1,
+      },
       { characteristics: { accountNumber: '1000004', lastName: '   ' }, password: NEW_PASSWORD, acceptedPrivacyNoticeVersion: 1 },
       { characteristics: { accountNumber: '1000004', lastName: 'Pending' }, acceptedPrivacyNoticeVersion: 1 },
       { characteristics: 'nope', password: NEW_PASSWORD },
@@ -130,7 +141,7 @@ describe.each(dialects)('activating an account on %s', (dialect) => {
     expect((await activate(request('2000003', 'Notice'))).statusCode).toBe(200);
   });
 
-  it('enforces the client\'s password rules, leaving the account pending', async () => {
+  it("enforces the client's password rules, leaving the account pending", async () => {
     await addParticipant(t, { username: 'weakling', lastName: 'Weak', accountNumber: '2000004' });
     for (const password of ['short', 'no-digits-Here!', 'Weakling-2026!']) {
       const reply = await activate(request('2000004', 'Weak', { password }));

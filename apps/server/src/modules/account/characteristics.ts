@@ -52,7 +52,11 @@ const DECOY = randomBytes(32).toString('base64url');
  * no such fact on file (a null date of birth): the time taken tells neither which fact was
  * wrong, nor whether the account exists, nor whether it has the fact.
  */
-export function characteristicsMatch(fields: string[], characteristics: Record<string, string>, participant: Participant | undefined): boolean {
+export function characteristicsMatch(
+  fields: string[],
+  characteristics: Record<string, string>,
+  participant: Participant | undefined,
+): boolean {
   let allEqual = participant !== undefined && fields.length > 0;
   for (const field of fields) {
     const fact = factOf(field);

@@ -53,12 +53,25 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
     if (!match?.[2]) throw new Error(`no reset link for ${username}`);
     return { origin: match[1], guid: match[2], mail };
   };
-  const save = (passwordGuid: string, password = NEW_PASSWORD, origin?: string) => post('/savePassword', { passwordGuid, password }, origin);
+  const save = (passwordGuid: string, password = NEW_PASSWORD, origin?: string) =>
+    post('/savePassword', { passwordGuid, password }, origin);
 
   describe('forgot user id', () => {
     it('answers a known and an unknown address alike, mailing the usernames only to the known one', async () => {
-      await addParticipant(t, { username: 'twin-a', lastName: 'Twin', accountNumber: '4000001', status: 'active', email: 'Twins@Example.com' });
-      await addParticipant(t, { username: 'twin-b', lastName: 'Twin', accountNumber: '4000002', status: 'active', email: 'twins@example.com' });
+      await addParticipant(t, {
+        username: 'twin-a',
+        lastName: 'Twin',
+        accountNumber: '4000001',
+        status: 'active',
+        email: 'Twins@Example.com',
+      });
+      await addParticipant(t, {
+        username: 'twin-b',
+        lastName: 'Twin',
+        accountNumber: '4000002',
+        status: 'active',
+        email: 'twins@example.com',
+      });
       await addParticipant(t, { username: 'twin-pending', lastName: 'Twin', accountNumber: '4000003', email: 'twins@example.com' });
       const known = await post('/forgotUsername', { emailAddress: 'TWINS@example.com' });
       expect(queued).toEqual([
@@ -107,7 +120,13 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
 
   describe('forgot password', () => {
     it('answers a match and a mismatch alike; only a match stores a link, as a hash', async () => {
-      await addParticipant(t, { username: 'forgetful', lastName: 'F', accountNumber: '4000010', status: 'active', password: DEMO_PASSWORD });
+      await addParticipant(t, {
+        username: 'forgetful',
+        lastName: 'F',
+        accountNumber: '4000010',
+        status: 'active',
+        password: DEMO_PASSWORD,
+      });
       const match = await post('/forgotPassword', { emailAddress: 'FORGETFUL@example.com', userName: 'Forgetful' });
       const mail = queued[0];
       queued.length = 0;
@@ -121,13 +140,23 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       expect(match.json()).toEqual({ result: 'accepted' });
       expect(Object.keys(match.headers).sort()).toEqual(Object.keys(unknownUser.headers).sort());
 
-      expect(mail).toMatchObject({ clientId: 'acme', to: 'forgetful@example.com', locale: 'fr-FR', template: 'resetPassword', params: { minutes: '60' } });
+      expect(mail).toMatchObject({
+        clientId: 'acme',
+        to: 'forgetful@example.com',
+        locale: 'fr-FR',
+        template: 'resetPassword',
+        params: { minutes: '60' },
+      });
       const [, origin, guid] = GUID_LINK.exec(mail?.params.link ?? '') ?? [];
       expect(origin).toBe(DEMO_ORIGIN);
       const rows = await resetRows('forgetful');
       expect(rows).toHaveLength(1);
       expect(rows[0]?.token_hash).not.toContain(guid);
-      expect(rows[0]?.token_hash).toBe(createHash('sha256').update(guid ?? '').digest('base64url'));
+      expect(rows[0]?.token_hash).toBe(
+        createHash('sha256')
+          .update(guid ?? '')
+          .digest('base64url'),
+      );
       expect(Date.parse(rows[0]?.expires_at ?? '') - Date.parse(rows[0]?.created_at ?? '')).toBe(60 * 60_000);
       expect(await resetRows('demo')).toEqual([]);
     });
@@ -184,20 +213,31 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
     it('throttles per account and per network address (429)', async () => {
       await addParticipant(t, { username: 'spammed', lastName: 'S', accountNumber: '4000013', status: 'active' });
       for (let i = 0; i < t.config.limits.perAccount; i += 1) {
-        expect((await postFrom(t, `10.4.0.${i}`, '/forgotPassword', { emailAddress: 'spammed@example.com', userName: 'spammed' })).statusCode).toBe(200);
+        expect(
+          (await postFrom(t, `10.4.0.${i}`, '/forgotPassword', { emailAddress: 'spammed@example.com', userName: 'spammed' })).statusCode,
+        ).toBe(200);
       }
       const perAccount = await post('/forgotPassword', { emailAddress: 'spammed@example.com', userName: 'spammed' });
       expect(perAccount.statusCode).toBe(429);
       expect(perAccount.json().errorCode).toBe(ErrorCode.accountThrottled);
 
       for (let i = 0; i < t.config.limits.perAddress; i += 1) {
-        expect((await postFrom(t, '10.4.1.1', '/forgotPassword', { emailAddress: 'x@example.com', userName: `guess${i}` })).statusCode).toBe(200);
+        expect(
+          (await postFrom(t, '10.4.1.1', '/forgotPassword', { emailAddress: 'x@example.com', userName: `guess${i}` })).statusCode,
+        ).toBe(200);
       }
-      expect((await postFrom(t, '10.4.1.1', '/forgotPassword', { emailAddress: 'demo@example.com', userName: 'demo' })).statusCode).toBe(429);
+      expect((await postFrom(t, '10.4.1.1', '/forgotPassword', { emailAddress: 'demo@example.com', userName: 'demo' })).statusCode).toBe(
+        429,
+      );
     });
 
     it('refuses bad input with 400', async () => {
-      for (const body of [{ emailAddress: 'demo@example.com' }, { userName: 'demo' }, { emailAddress: 'nope', userName: 'demo' }, { emailAddress: 'demo@example.com', userName: 'd'.repeat(101) }]) {
+      for (const body of [
+        { emailAddress: 'demo@example.com' },
+        { userName: 'demo' },
+        { emailAddress: 'nope', userName: 'demo' },
+        { emailAddress: 'demo@example.com', userName: 'd'.repeat(101) },
+      ]) {
         expect((await post('/forgotPassword', body)).statusCode).toBe(400);
       }
     });
@@ -233,7 +273,10 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       await addParticipant(t, { username: 'targeted', lastName: 'T', accountNumber: '4000091', status: 'active', password: DEMO_PASSWORD });
       // Someone has spent the account's daily ceiling of guesses: a new quarter of an hour does not help.
       const tomorrow = new Date(Date.now() + 24 * 60 * 60_000).toISOString();
-      await t.database.db.insertInto('attempt_limits').values({ client_id: 'acme', subject: 'sign-in:targeted#day', taken: t.config.limits.perAccountPerDay, window_ends_at: tomorrow }).execute();
+      await t.database.db
+        .insertInto('attempt_limits')
+        .values({ client_id: 'acme', subject: 'sign-in:targeted#day', taken: t.config.limits.perAccountPerDay, window_ends_at: tomorrow })
+        .execute();
       expect(await signIn('targeted', DEMO_PASSWORD)).toBe(429);
       const { guid } = await requestLink('targeted');
       expect((await save(guid)).statusCode).toBe(200);
@@ -280,7 +323,12 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       const unknown = await save('A'.repeat(43));
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json()).toMatchObject({ errorCode: ErrorCode.resetLinkInvalid, responseMessage: 'account.error.resetLinkInvalid' });
-      for (const body of [{ passwordGuid: 'short', password: NEW_PASSWORD }, { passwordGuid: `${'A'.repeat(42)}/`, password: NEW_PASSWORD }, { passwordGuid: 'A'.repeat(43) }, {}]) {
+      for (const body of [
+        { passwordGuid: 'short', password: NEW_PASSWORD },
+        { passwordGuid: `${'A'.repeat(42)}/`, password: NEW_PASSWORD },
+        { passwordGuid: 'A'.repeat(43) },
+        {},
+      ]) {
         const reply = await post('/savePassword', body);
         expect(reply.statusCode).toBe(400);
         expect(reply.json().errorCode).toBe(ErrorCode.validation);
@@ -301,7 +349,9 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
       const older = await requestLink('stubborn');
       const newer = await requestLink('stubborn');
       for (let i = 0; i < t.config.limits.perAccount; i += 1) {
-        expect((await postFrom(t, `10.6.0.${i}`, '/savePassword', { passwordGuid: older.guid, password: NEW_PASSWORD })).statusCode).toBe(410);
+        expect((await postFrom(t, `10.6.0.${i}`, '/savePassword', { passwordGuid: older.guid, password: NEW_PASSWORD })).statusCode).toBe(
+          410,
+        );
       }
       const blocked = await save(newer.guid);
       expect(blocked.statusCode).toBe(429);
@@ -311,7 +361,14 @@ describe.each(dialects)('forgot user id, forgot and reset password on %s', (dial
 
     it('throttles bad links per network address (429)', async () => {
       for (let i = 0; i < t.config.limits.perAddress; i += 1) {
-        expect((await postFrom(t, '10.5.0.1', '/savePassword', { passwordGuid: `${'B'.repeat(40)}${String(i).padStart(3, '0')}`, password: NEW_PASSWORD })).statusCode).toBe(400);
+        expect(
+          (
+            await postFrom(t, '10.5.0.1', '/savePassword', {
+              passwordGuid: `${'B'.repeat(40)}${String(i).padStart(3, '0')}`,
+              password: NEW_PASSWORD,
+            })
+          ).statusCode,
+        ).toBe(400);
       }
       const blocked = await postFrom(t, '10.5.0.1', '/savePassword', { passwordGuid: 'C'.repeat(43), password: NEW_PASSWORD });
       expect(blocked.statusCode).toBe(429);

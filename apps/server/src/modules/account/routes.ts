@@ -40,7 +40,15 @@ export function accountRoutes(app: FastifyInstance, deps: ModuleDeps): void {
 
   typed.post(
     apiPaths.activate,
-    { schema: { summary: 'Activate an account (first sign-in): signs in on success', tags: ['Account'], headers: ClientHeaders, body: ActivateRequest, response: { 200: UserData } } },
+    {
+      schema: {
+        summary: 'Activate an account (first sign-in): signs in on success',
+        tags: ['Account'],
+        headers: ClientHeaders,
+        body: ActivateRequest,
+        response: { 200: UserData },
+      },
+    },
     async (request, reply) => {
       const user = await activate(ctx, await callerOf(deps.db, request), request.body);
       // Signed in, like sign-in: the new session id travels in the header too.
@@ -51,19 +59,43 @@ export function accountRoutes(app: FastifyInstance, deps: ModuleDeps): void {
 
   typed.post(
     apiPaths.forgotUsername,
-    { schema: { summary: 'Mail the username to the address on file (same reply whether or not it matches)', tags: ['Account'], headers: ClientHeaders, body: ForgotUsernameRequest, response: { 200: AcceptedReply } } },
+    {
+      schema: {
+        summary: 'Mail the username to the address on file (same reply whether or not it matches)',
+        tags: ['Account'],
+        headers: ClientHeaders,
+        body: ForgotUsernameRequest,
+        response: { 200: AcceptedReply },
+      },
+    },
     async (request) => forgotUsername(ctx, await callerOf(deps.db, request), request.body),
   );
 
   typed.post(
     apiPaths.forgotPassword,
-    { schema: { summary: 'Mail a link to set a new password (same reply whether or not it matches)', tags: ['Account'], headers: ClientHeaders, body: ForgotPasswordRequest, response: { 200: AcceptedReply } } },
+    {
+      schema: {
+        summary: 'Mail a link to set a new password (same reply whether or not it matches)',
+        tags: ['Account'],
+        headers: ClientHeaders,
+        body: ForgotPasswordRequest,
+        response: { 200: AcceptedReply },
+      },
+    },
     async (request) => forgotPassword(ctx, await callerOf(deps.db, request), request.body),
   );
 
   typed.post(
     apiPaths.savePassword,
-    { schema: { summary: 'Set a new password with the mailed link', tags: ['Account'], headers: ClientHeaders, body: SavePasswordRequest, response: { 200: SavePasswordReply } } },
+    {
+      schema: {
+        summary: 'Set a new password with the mailed link',
+        tags: ['Account'],
+        headers: ClientHeaders,
+        body: SavePasswordRequest,
+        response: { 200: SavePasswordReply },
+      },
+    },
     async (request) => savePassword(ctx, await callerOf(deps.db, request), request.body),
   );
 }

@@ -120,7 +120,14 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
         privacyAckVersion: Math.max(participant.privacy_ack_version, privacyVersion),
       });
       if (!activated) throw accountErrors.alreadyActive();
-      await queueMail(trx, { clientId: caller.clientId, participantId: participant.id, to: participant.email, locale: participant.locale, template: 'activated', params: {} });
+      await queueMail(trx, {
+        clientId: caller.clientId,
+        participantId: participant.id,
+        to: participant.email,
+        locale: participant.locale,
+        template: 'activated',
+        params: {},
+      });
     })
     .catch(async (error: unknown) => {
       // Someone took the username between the check and the update: the unique key refused it.
@@ -168,9 +175,20 @@ export async function forgotUsername(ctx: AccountContext, caller: Caller, reques
  * nobody on a miss); only a match stores the token's hash and queues the link, a miss an outbox
  * row the worker drops (decision 042). Pending accounts get nothing: they activate instead.
  */
-export async function forgotPassword(ctx: AccountContext, caller: Caller, request: ForgotPasswordRequest, now = new Date()): Promise<AcceptedReply> {
+export async function forgotPassword(
+  ctx: AccountContext,
+  caller: Caller,
+  request: ForgotPasswordRequest,
+  now = new Date(),
+): Promise<AcceptedReply> {
   const key = usernameKey(request.userName);
-  await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).forgotPassword(key, request.emailAddress.toLowerCase(), caller.address), accountErrors.throttled, now);
+  await takeSlots(
+    ctx.db,
+    caller.clientId,
+    limitsOf(ctx.limits).forgotPassword(key, request.emailAddress.toLowerCase(), caller.address),
+    accountErrors.throttled,
+    now,
+  );
   const token = newResetToken();
   const nowIso = now.toISOString();
   await ctx.db.transaction().execute(async (trx) => {
@@ -187,7 +205,14 @@ export async function forgotPassword(ctx: AccountContext, caller: Caller, reques
 type MailedParticipant = Pick<Participant, 'id' | 'email' | 'locale'>;
 
 /** A new reset link's hash and its mail (older links were voided by the caller). */
-async function queueResetLink(trx: Transaction<Database>, ctx: AccountContext, caller: Caller, participant: MailedParticipant, token: string, now: Date): Promise<void> {
+async function queueResetLink(
+  trx: Transaction<Database>,
+  ctx: AccountContext,
+  caller: Caller,
+  participant: MailedParticipant,
+  token: string,
+  now: Date,
+): Promise<void> {
   await insertReset(trx, {
     token_hash: hashResetToken(token),
     client_id: caller.clientId,
@@ -213,8 +238,21 @@ async function queueResetLink(trx: Transaction<Database>, ctx: AccountContext, c
  * neither side can flood the mailbox), older links voided. `inside` runs in the mail's
  * transaction (the caller's audit entry). Pending accounts activate instead.
  */
-export async function resendResetMail<T>(ctx: AccountContext, caller: Caller, participant: Participant, inside: (trx: Transaction<Database>) => Promise<T>, refused: () => ApiError, now = new Date()): Promise<T> {
-  await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).forgotPassword(participant.username_key, participant.email.toLowerCase(), caller.address), refused, now);
+export async function resendResetMail<T>(
+  ctx: AccountContext,
+  caller: Caller,
+  participant: Participant,
+  inside: (trx: Transaction<Database>) => Promise<T>,
+  refused: () => ApiError,
+  now = new Date(),
+): Promise<T> {
+  await takeSlots(
+    ctx.db,
+    caller.clientId,
+    limitsOf(ctx.limits).forgotPassword(participant.username_key, participant.email.toLowerCase(), caller.address),
+    refused,
+    now,
+  );
   return ctx.db.transaction().execute(async (trx) => {
     await voidOpenResets(trx, caller.clientId, participant.id, now.toISOString());
     await queueResetLink(trx, ctx, caller, participant, newResetToken(), now);
@@ -227,7 +265,14 @@ export async function resendResetMail<T>(ctx: AccountContext, caller: Caller, pa
  * the portal's activation page, where the participant proves who they are as always. Limited
  * per account like the reset mails.
  */
-export async function resendActivationMail<T>(ctx: AccountContext, caller: Caller, participant: Participant, inside: (trx: Transaction<Database>) => Promise<T>, refused: () => ApiError, now = new Date()): Promise<T> {
+export async function resendActivationMail<T>(
+  ctx: AccountContext,
+  caller: Caller,
+  participant: Participant,
+  inside: (trx: Transaction<Database>) => Promise<T>,
+  refused: () => ApiError,
+  now = new Date(),
+): Promise<T> {
   await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).activationMail(participant.id), refused, now);
   return ctx.db.transaction().execute(async (trx) => {
     await queueMail(trx, {
@@ -249,11 +294,22 @@ export async function resendActivationMail<T>(ctx: AccountContext, caller: Calle
  * from the current one. Setting it uses up the link, ends every session of the participant,
  * clears their failed sign-ins and queues the "password changed" mail, in one transaction.
  */
-export async function savePassword(ctx: AccountContext, caller: Caller, request: SavePasswordRequest, now = new Date()): Promise<SavePasswordReply> {
+export async function savePassword(
+  ctx: AccountContext,
+  caller: Caller,
+  request: SavePasswordRequest,
+  now = new Date(),
+): Promise<SavePasswordReply> {
   const tokenHash = hashResetToken(request.passwordGuid);
   const reset = await findReset(ctx.db, caller.clientId, tokenHash);
   // A link names its account: refusals of that account's links count toward its own limit too.
-  const slots = await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).resetLink(reset?.participant_id, caller.address), accountErrors.throttled, now);
+  const slots = await takeSlots(
+    ctx.db,
+    caller.clientId,
+    limitsOf(ctx.limits).resetLink(reset?.participant_id, caller.address),
+    accountErrors.throttled,
+    now,
+  );
   const nowIso = now.toISOString();
   const refusal = !reset
     ? accountErrors.resetLinkInvalid()
@@ -287,8 +343,19 @@ export async function savePassword(ctx: AccountContext, caller: Caller, request:
     await deleteParticipantSessions(trx, caller.clientId, participant.id);
     // Whoever was locked out by wrong passwords (their own, or someone else's, decision 040)
     // now knows the right one: the sign-in limits of the day go too.
-    await clearLimits(trx, caller.clientId, participantLimits(ctx.limits, participant).signIn.map((limit) => limit.subject));
-    await queueMail(trx, { clientId: caller.clientId, participantId: participant.id, to: participant.email, locale: participant.locale, template: 'passwordChanged', params: {} });
+    await clearLimits(
+      trx,
+      caller.clientId,
+      participantLimits(ctx.limits, participant).signIn.map((limit) => limit.subject),
+    );
+    await queueMail(trx, {
+      clientId: caller.clientId,
+      participantId: participant.id,
+      to: participant.email,
+      locale: participant.locale,
+      template: 'passwordChanged',
+      params: {},
+    });
   });
   return { result: 'saved' };
 }

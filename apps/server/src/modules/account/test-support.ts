@@ -9,7 +9,14 @@ import { withSearchKeys } from '../participants/search-keys.ts';
 /** A participant of the demo client made for one test, so tests share no state. */
 export async function addParticipant(
   t: TestApp,
-  person: { username: string; lastName: string; accountNumber: string; status?: 'pending' | 'active' | 'inactive'; email?: string; password?: string },
+  person: {
+    username: string;
+    lastName: string;
+    accountNumber: string;
+    status?: 'pending' | 'active' | 'inactive';
+    email?: string;
+    password?: string;
+  },
 ): Promise<string> {
   const id = randomUUID();
   await t.database.db

@@ -28,7 +28,14 @@ describe.each(dialects)("bigspender's statement among other participants, on %s"
   beforeAll(async () => {
     t = await createTestApp(dialect);
     bea = (await t.login('bigspender')).sessionId;
-    beaId = (await t.database.db.selectFrom('participants').select('id').where('client_id', '=', 'acme').where('username', '=', 'bigspender').executeTakeFirstOrThrow()).id;
+    beaId = (
+      await t.database.db
+        .selectFrom('participants')
+        .select('id')
+        .where('client_id', '=', 'acme')
+        .where('username', '=', 'bigspender')
+        .executeTakeFirstOrThrow()
+    ).id;
     subscribe(CHANNEL, onBuild);
   });
   afterEach(() => {
@@ -73,10 +80,12 @@ describe.each(dialects)("bigspender's statement among other participants, on %s"
     };
     subscribe(CHANNEL, whenBuilding);
     try {
-      const beas = Array.from({ length: 3 }, () => statement().then((reply) => {
-        expect(reply.statusCode).toBe(200);
-        order.push('bea');
-      }));
+      const beas = Array.from({ length: 3 }, () =>
+        statement().then((reply) => {
+          expect(reply.statusCode).toBe(200);
+          order.push('bea');
+        }),
+      );
       await Promise.all(beas);
       await danas;
     } finally {
@@ -97,9 +106,18 @@ describe.each(dialects)("bigspender's statement among other participants, on %s"
     // Another process's connections to the same database.
     const other = createDatabase(t.database.config);
     try {
-      await other.transaction().execute((trx) =>
-        appendLedgerEntry(trx, { clientId: 'acme', participantId: beaId, occurredAt: '2026-11-20T09:00:00.000Z', description: 'Late bonus', amount: 40, kind: 'award' }),
-      );
+      await other
+        .transaction()
+        .execute((trx) =>
+          appendLedgerEntry(trx, {
+            clientId: 'acme',
+            participantId: beaId,
+            occurredAt: '2026-11-20T09:00:00.000Z',
+            description: 'Late bonus',
+            amount: 40,
+            kind: 'award',
+          }),
+        );
     } finally {
       await other.destroy();
     }
@@ -118,8 +136,22 @@ describe.each(dialects)("bigspender's statement among other participants, on %s"
     const whenBuilding = () => {
       written ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
         other.transaction().execute(async (trx) => {
-          await appendLedgerEntry(trx, { clientId: 'acme', participantId: beaId, occurredAt: '2020-01-02T00:00:00.000Z', description: 'Backdated bonus', amount: 11, kind: 'award' });
-          await appendLedgerEntry(trx, { clientId: 'acme', participantId: beaId, occurredAt: '2030-01-02T00:00:00.000Z', description: 'Future bonus', amount: 13, kind: 'award' });
+          await appendLedgerEntry(trx, {
+            clientId: 'acme',
+            participantId: beaId,
+            occurredAt: '2020-01-02T00:00:00.000Z',
+            description: 'Backdated bonus',
+            amount: 11,
+            kind: 'award',
+          });
+          await appendLedgerEntry(trx, {
+            clientId: 'acme',
+            participantId: beaId,
+            occurredAt: '2030-01-02T00:00:00.000Z',
+            description: 'Future bonus',
+            amount: 13,
+            kind: 'award',
+          });
         }),
       );
     };
@@ -145,16 +177,30 @@ describe.each(dialects)("bigspender's statement among other participants, on %s"
     expect(next.accountHistoryList.at(-1)).toMatchObject({ description: 'Future bonus' });
   });
 
-  it("shows an operator's adjustment (rewards points adjust, its own process) in the next statement", { timeout: CLI_TIMEOUT }, async () => {
-    const before = (await statement()).json<StatementReply>();
-    const adjust = await runRewards(t.database, ['points', 'adjust', '--client', 'acme', '--username', 'bigspender', '--points=-7', '--reason', 'ticket 4711']);
-    expect(adjust.code).toBe(0);
-    const after = (await statement()).json<StatementReply>();
-    expect(after.accountHistoryList).toHaveLength(before.accountHistoryList.length + 1);
-    expect(after.accountHistoryList).toContainEqual(expect.objectContaining({ description: 'Balance adjustment', amountOrAward: -7 }));
-    expect(after.accountHistoryList.reduce((sum, e) => sum + e.amountOrAward, 0)).toBe(await balance());
-    await expectLedgerMatchesBalances(t.database.db);
-  });
+  it(
+    "shows an operator's adjustment (rewards points adjust, its own process) in the next statement",
+    { timeout: CLI_TIMEOUT },
+    async () => {
+      const before = (await statement()).json<StatementReply>();
+      const adjust = await runRewards(t.database, [
+        'points',
+        'adjust',
+        '--client',
+        'acme',
+        '--username',
+        'bigspender',
+        '--points=-7',
+        '--reason',
+        'ticket 4711',
+      ]);
+      expect(adjust.code).toBe(0);
+      const after = (await statement()).json<StatementReply>();
+      expect(after.accountHistoryList).toHaveLength(before.accountHistoryList.length + 1);
+      expect(after.accountHistoryList).toContainEqual(expect.objectContaining({ description: 'Balance adjustment', amountOrAward: -7 }));
+      expect(after.accountHistoryList.reduce((sum, e) => sum + e.amountOrAward, 0)).toBe(await balance());
+      await expectLedgerMatchesBalances(t.database.db);
+    },
+  );
 
   it("shows the client's own wording of an item in the next statement", async () => {
     const key = 'ledger.item.spaDay';

@@ -17,9 +17,16 @@ describe.each(dialects)('the account statement on %s', (dialect) => {
   const statement = async (session: string | undefined, username: string, locale = 'en-US') =>
     t.api('GET', apiPaths.statement(username, locale), { session });
   const balanceOf = async (username: string) =>
-    (await t.database.db.selectFrom('participants').select('balance').where('username', '=', username).where('client_id', '=', 'acme').executeTakeFirstOrThrow()).balance;
+    (
+      await t.database.db
+        .selectFrom('participants')
+        .select('balance')
+        .where('username', '=', username)
+        .where('client_id', '=', 'acme')
+        .executeTakeFirstOrThrow()
+    ).balance;
 
-  it("gives Dana her own history, oldest first, dated with an offset, summing to her balance", async () => {
+  it('gives Dana her own history, oldest first, dated with an offset, summing to her balance', async () => {
     const { sessionId } = await t.login('demo');
     const reply = await statement(sessionId, 'demo');
     expect(reply.statusCode).toBe(200);
@@ -52,7 +59,9 @@ describe.each(dialects)('the account statement on %s', (dialect) => {
   it("fills number values in the locale's own format (Sam's five years of service)", async () => {
     const { sessionId } = await t.login('spent');
     const ar = (await statement(sessionId, 'spent', 'ar')).json<StatementReply>();
-    expect(ar.accountHistoryList.map((e) => e.description)).toContain(`Service Awards: ${new Intl.NumberFormat('ar').format(5)} سنوات من الخدمة`);
+    expect(ar.accountHistoryList.map((e) => e.description)).toContain(
+      `Service Awards: ${new Intl.NumberFormat('ar').format(5)} سنوات من الخدمة`,
+    );
     expect(ar.accountHistoryList.reduce((sum, e) => sum + e.amountOrAward, 0)).toBe(0);
   });
 
@@ -61,9 +70,22 @@ describe.each(dialects)('the account statement on %s', (dialect) => {
     const merch = await t.database.db.selectFrom('participants').select('id').where('username', '=', 'merch').executeTakeFirstOrThrow();
     await t.database.db.transaction().execute(async (trx) => {
       const { appendLedgerEntry } = await import('../ledger/store.ts');
-      await appendLedgerEntry(trx, { clientId: 'acme', participantId: merch.id, occurredAt: '2026-01-05T10:00:00.000Z', description: 'Goodwill gesture', amount: 5, kind: 'adjustment' });
       await appendLedgerEntry(trx, {
-        clientId: 'acme', participantId: merch.id, occurredAt: '2026-01-06T10:00:00.000Z', description: 'Imported bonus', descriptionKey: 'ledger.unknown.key', amount: 7, kind: 'award',
+        clientId: 'acme',
+        participantId: merch.id,
+        occurredAt: '2026-01-05T10:00:00.000Z',
+        description: 'Goodwill gesture',
+        amount: 5,
+        kind: 'adjustment',
+      });
+      await appendLedgerEntry(trx, {
+        clientId: 'acme',
+        participantId: merch.id,
+        occurredAt: '2026-01-06T10:00:00.000Z',
+        description: 'Imported bonus',
+        descriptionKey: 'ledger.unknown.key',
+        amount: 7,
+        kind: 'award',
       });
     });
     const body = (await statement(sessionId, 'merch', 'ar')).json<StatementReply>();
@@ -85,7 +107,11 @@ describe.each(dialects)('the account statement on %s', (dialect) => {
     for (const other of ['spent', 'bigspender', 'nobody-at-all']) {
       const reply = await statement(sessionId, other);
       expect(reply.statusCode).toBe(403);
-      expect(reply.json()).toEqual({ errorCode: ErrorCode.statementNotOwn, responseMessage: 'activity.error.notOwn', message: expect.any(String) });
+      expect(reply.json()).toEqual({
+        errorCode: ErrorCode.statementNotOwn,
+        responseMessage: 'activity.error.notOwn',
+        message: expect.any(String),
+      });
     }
   });
 
@@ -114,12 +140,22 @@ describe.each(dialects)('the account statement on %s', (dialect) => {
     expect((await statement(globex.sessionId, 'demo')).statusCode).toBe(401);
     // Globex's own demo sees only Globex's ledger, never Acme's.
     const own = await t.api('GET', apiPaths.statement('demo', 'fr-FR'), { session: globex.sessionId, origin: OTHER_ORIGIN });
-    expect(own.json<StatementReply>()).toEqual({ accountNumber: '9000001', accountHistoryList: [{ date: expect.stringMatching(OFFSET_DATE), description: 'Bonus de bienvenue', amountOrAward: 77 }] });
+    expect(own.json<StatementReply>()).toEqual({
+      accountNumber: '9000001',
+      accountHistoryList: [{ date: expect.stringMatching(OFFSET_DATE), description: 'Bonus de bienvenue', amountOrAward: 77 }],
+    });
   });
 
   it('refuses a missing username, an oversized one and a malformed locale as bad input', async () => {
     const { sessionId } = await t.login('demo');
-    for (const query of ['?locale=en-US', '?username=&locale=en-US', `?username=${'d'.repeat(101)}&locale=en-US`, '?username=demo', '?username=demo&locale=../etc', '?username=demo&locale=<script>']) {
+    for (const query of [
+      '?locale=en-US',
+      '?username=&locale=en-US',
+      `?username=${'d'.repeat(101)}&locale=en-US`,
+      '?username=demo',
+      '?username=demo&locale=../etc',
+      '?username=demo&locale=<script>',
+    ]) {
       const reply = await t.api('GET', `/user/account/statement${query}`, { session: sessionId });
       expect([query, reply.statusCode]).toEqual([query, 400]);
       expect(reply.json()).toMatchObject({ errorCode: ErrorCode.validation, responseMessage: 'error.validation' });

@@ -17,7 +17,17 @@ export function activityRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   const ready = readyReplies(app, { noStore: true });
   typed.get(
     statementPath,
-    { preHandler: deps.requireSession, schema: { summary: "The participant's account statement, newest first, a page at a time", tags: ['Activity'], security: [{ session: [] }], headers: SessionHeaders, querystring: StatementQuery, response: { 200: StatementReply } } },
+    {
+      preHandler: deps.requireSession,
+      schema: {
+        summary: "The participant's account statement, newest first, a page at a time",
+        tags: ['Activity'],
+        security: [{ session: [] }],
+        headers: SessionHeaders,
+        querystring: StatementQuery,
+        response: { 200: StatementReply },
+      },
+    },
     async (request, reply) =>
       // Already serialised (and, under vitest, checked against StatementReply): sent as it is, or in
       // the brotli or gzip form the caller accepts, made once per cached statement (decision 032).

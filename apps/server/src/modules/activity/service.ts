@@ -68,7 +68,6 @@ interface StatementSource {
  */
 const STATEMENT_CODING = { brotliQuality: 5, gzipLevel: 6 };
 
-
 /**
  * Each build is published here as it starts (not each request served), with the client,
  * participant and locale: how often histories are rebuilt can be watched, and a test can count
@@ -113,19 +112,17 @@ interface StatementCaches {
   checked: LRUCache<string, string>;
 }
 
-const cachesOf = perDatabase(
-  (): StatementCaches => ({
-    built: new LRUCache<string, ReadyStatement, StatementSource>({
-      maxSize: MAX_STATEMENT_BYTES,
-      // Room for the brotli and gzip forms (~8% of the identity bytes each), made when first asked.
-      sizeCalculation: (ready) => ready.body.identity.body.byteLength + Math.ceil(ready.body.identity.body.byteLength / 5) + 200,
-      fetchMethod: (_key, _stale, { context }) => buildReady(context),
-      // An entry evicted while being built still answers the callers waiting for it.
-      ignoreFetchAbort: true,
-    }),
-    checked: new LRUCache<string, string>({ max: 2_000, ttl: CHECK_HOLDS_MS, ...clockOptions }),
+const cachesOf = perDatabase((): StatementCaches => ({
+  built: new LRUCache<string, ReadyStatement, StatementSource>({
+    maxSize: MAX_STATEMENT_BYTES,
+    // Room for the brotli and gzip forms (~8% of the identity bytes each), made when first asked.
+    sizeCalculation: (ready) => ready.body.identity.body.byteLength + Math.ceil(ready.body.identity.body.byteLength / 5) + 200,
+    fetchMethod: (_key, _stale, { context }) => buildReady(context),
+    // An entry evicted while being built still answers the callers waiting for it.
+    ignoreFetchAbort: true,
   }),
-);
+  checked: new LRUCache<string, string>({ max: 2_000, ttl: CHECK_HOLDS_MS, ...clockOptions }),
+}));
 
 /**
  * GET user/account/statement: the signed-in participant's own ledger, oldest first, each
@@ -179,9 +176,20 @@ async function statementSource(db: Db, session: Session, askedLocale: string): P
   ]);
   if (!participant) throw errors.sessionRequired();
   if (!client) throw errors.unknownClient();
-  const locale = pickStatementLocale(locales.map((l) => l.code), askedLocale, participant.locale, client.default_locale);
+  const locale = pickStatementLocale(
+    locales.map((l) => l.code),
+    askedLocale,
+    participant.locale,
+    client.default_locale,
+  );
   const { properties } = await buildBundle(db, session.client_id, locale);
-  const version = JSON.stringify([Number(participant.entries), participant.balance, participant.account_number, participant.username_key, textVersion(properties)]);
+  const version = JSON.stringify([
+    Number(participant.entries),
+    participant.balance,
+    participant.account_number,
+    participant.username_key,
+    textVersion(properties),
+  ]);
   return {
     db,
     clientId: session.client_id,
@@ -202,7 +210,8 @@ async function statementSource(db: Db, session: Session, askedLocale: string): P
  * of the loop at once).
  */
 async function buildReady(source: StatementSource): Promise<ReadyStatement> {
-  if (statementBuilds.hasSubscribers) statementBuilds.publish({ clientId: source.clientId, participantId: source.participantId, locale: source.locale });
+  if (statementBuilds.hasSubscribers)
+    statementBuilds.publish({ clientId: source.clientId, participantId: source.participantId, locale: source.locale });
   const pages = await describedPages(source, createDescriber(source.properties, source.locale));
   // The same bytes as JSON.stringify of {accountNumber, accountHistoryList}, entries in the contract's
   // order. Encoded a page at a time: one megabyte-long string encoded at once took 15–25 ms.

@@ -29,13 +29,22 @@ export interface StatementCursor {
  * created_at, id) index serves the order and the row-value comparison on both engines, so each
  * page costs its own entries only.
  */
-export async function listStatementPage(db: Db, clientId: string, participantId: string, after: StatementCursor | undefined, limit: number) {
+export async function listStatementPage(
+  db: Db,
+  clientId: string,
+  participantId: string,
+  after: StatementCursor | undefined,
+  limit: number,
+) {
   let query = db
     .selectFrom('ledger_entries')
     .select(['occurred_at', 'created_at', 'id', 'description', 'description_key', 'description_params', 'amount'])
     .where('client_id', '=', clientId)
     .where('participant_id', '=', participantId);
-  if (after) query = query.where((eb) => eb(eb.refTuple('occurred_at', 'created_at', 'id'), '>', eb.tuple(after.occurred_at, after.created_at, after.id)));
+  if (after)
+    query = query.where((eb) =>
+      eb(eb.refTuple('occurred_at', 'created_at', 'id'), '>', eb.tuple(after.occurred_at, after.created_at, after.id)),
+    );
   return query.orderBy('occurred_at').orderBy('created_at').orderBy('id').limit(limit).execute();
 }
 

@@ -20,7 +20,8 @@ export async function auditTrailRoutes(api: FastifyInstance, deps: ModuleDeps, o
     {
       preHandler: staff,
       schema: {
-        summary: 'Audit entries newest first, filtered by actor, action, client, participant and dates; an owner sees all, others the clients they hold a role in',
+        summary:
+          'Audit entries newest first, filtered by actor, action, client, participant and dates; an owner sees all, others the clients they hold a role in',
         querystring: ConsoleAuditQuery,
         response: { 200: ConsoleAuditPage },
         ...documented('any staff'),

@@ -38,7 +38,8 @@ export async function trailPage(db: Db, filter: TrailFilter, after: TrailCursor 
     const prefix = filter.actorPrefix.toLowerCase();
     query = query.where(sql<string>`lower(substr(actor, 1, ${[...prefix].length}))`, '=', prefix);
   }
-  if (filter.actionPrefix) query = query.where(sql<string>`substr(action, 1, ${[...filter.actionPrefix].length})`, '=', filter.actionPrefix);
+  if (filter.actionPrefix)
+    query = query.where(sql<string>`substr(action, 1, ${[...filter.actionPrefix].length})`, '=', filter.actionPrefix);
   if (filter.from) query = query.where('at', '>=', filter.from);
   if (filter.before) query = query.where('at', '<', filter.before);
   if (after) query = query.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.at, after.id)));
@@ -48,5 +49,10 @@ export async function trailPage(db: Db, filter: TrailFilter, after: TrailCursor 
 /** A participant by id, only among these clients. */
 export async function participantIn(db: Db, participantId: string, clientIds: readonly string[]) {
   if (clientIds.length === 0) return undefined;
-  return db.selectFrom('participants').select(['id', 'client_id', 'username']).where('id', '=', participantId).where('client_id', 'in', clientIds).executeTakeFirst();
+  return db
+    .selectFrom('participants')
+    .select(['id', 'client_id', 'username'])
+    .where('id', '=', participantId)
+    .where('client_id', 'in', clientIds)
+    .executeTakeFirst();
 }

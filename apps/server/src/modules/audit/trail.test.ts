@@ -12,7 +12,17 @@ const OTHER = OTHER_CLIENT_ID;
 describe('csvCell', () => {
   it('neutralises what a spreadsheet would run, and quotes what CSV needs quoted', () => {
     expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', 'plain', 'a,b', 'say "hi"', 'two\nlines', null].map(csvCell)).toEqual([
-      "'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", `"'\rx"`, 'plain', '"a,b"', '"say ""hi"""', '"two\nlines"', '',
+      "'=1+1",
+      "'+1",
+      "'-1",
+      "'@SUM(A1)",
+      "'\tx",
+      `"'\rx"`,
+      'plain',
+      '"a,b"',
+      '"say ""hi"""',
+      '"two\nlines"',
+      '',
     ]);
   });
 });
@@ -29,15 +39,83 @@ describe.each(dialects)('the console audit trail on %s', (dialect) => {
     t = await createConsoleTestApp(dialect);
     owner = await enrolStaff(t, 'owner@rewards.test', { owner: true });
     agent = await enrolStaff(t, 'agent@acme.test', { roles: [{ clientId: OWN, role: 'support_agent' }] });
-    demoId = (await t.database.db.selectFrom('participants').select('id').where('client_id', '=', OWN).where('username', '=', 'demo').executeTakeFirstOrThrow()).id;
+    demoId = (
+      await t.database.db
+        .selectFrom('participants')
+        .select('id')
+        .where('client_id', '=', OWN)
+        .where('username', '=', 'demo')
+        .executeTakeFirstOrThrow()
+    ).id;
     const db = t.database.db;
     const at = (iso: string) => new Date(iso);
-    await recordAudit(db, { clientId: OWN, actor: 'Agent@Acme.test', actorKind: 'staff', action: 'points.adjust', subject: 'demo', origin: '10.0.0.1', details: { test: true, reason: 'ticket 1', points: 250 } }, at('2026-11-20T10:00:00.000Z'));
-    await recordAudit(db, { clientId: OWN, actor: 'ops@host', actorKind: 'operator', action: 'participants.status', subject: 'spent', origin: 'cli@host', details: { test: true, reason: 'left' } }, at('2026-11-21T23:59:59.999Z'));
-    await recordAudit(db, { clientId: OWN, actor: 'ops@host', actorKind: 'operator', action: 'launch-as.open', subject: demoId, details: { test: true } }, at('2026-11-22T00:00:00.000Z'));
-    await recordAudit(db, { clientId: OWN, actor: 'ops@host', actorKind: 'operator', action: 'points.adjust', subject: '=HYPERLINK("http://evil.example","x")', details: { test: true, reason: '+cmd|calc' } }, at('2026-11-23T08:00:00.000Z'));
-    await recordAudit(db, { clientId: OTHER, actor: 'ops@host', actorKind: 'operator', action: 'points.adjust', subject: 'globex-person', details: { test: true } }, at('2026-11-22T12:00:00.000Z'));
-    await recordAudit(db, { clientId: null, actor: 'ops@host', actorKind: 'operator', action: 'admins.create', subject: 'installation-key', details: { test: true } }, at('2026-11-19T12:00:00.000Z'));
+    await recordAudit(
+      db,
+      {
+        clientId: OWN,
+        actor: 'Agent@Acme.test',
+        actorKind: 'staff',
+        action: 'points.adjust',
+        subject: 'demo',
+        origin: '10.0.0.1',
+        details: { test: true, reason: 'ticket 1', points: 250 },
+      },
+      at('2026-11-20T10:00:00.000Z'),
+    );
+    await recordAudit(
+      db,
+      {
+        clientId: OWN,
+        actor: 'ops@host',
+        actorKind: 'operator',
+        action: 'participants.status',
+        subject: 'spent',
+        origin: 'cli@host',
+        details: { test: true, reason: 'left' },
+      },
+      at('2026-11-21T23:59:59.999Z'),
+    );
+    await recordAudit(
+      db,
+      { clientId: OWN, actor: 'ops@host', actorKind: 'operator', action: 'launch-as.open', subject: demoId, details: { test: true } },
+      at('2026-11-22T00:00:00.000Z'),
+    );
+    await recordAudit(
+      db,
+      {
+        clientId: OWN,
+        actor: 'ops@host',
+        actorKind: 'operator',
+        action: 'points.adjust',
+        subject: '=HYPERLINK("http://evil.example","x")',
+        details: { test: true, reason: '+cmd|calc' },
+      },
+      at('2026-11-23T08:00:00.000Z'),
+    );
+    await recordAudit(
+      db,
+      {
+        clientId: OTHER,
+        actor: 'ops@host',
+        actorKind: 'operator',
+        action: 'points.adjust',
+        subject: 'globex-person',
+        details: { test: true },
+      },
+      at('2026-11-22T12:00:00.000Z'),
+    );
+    await recordAudit(
+      db,
+      {
+        clientId: null,
+        actor: 'ops@host',
+        actorKind: 'operator',
+        action: 'admins.create',
+        subject: 'installation-key',
+        details: { test: true },
+      },
+      at('2026-11-19T12:00:00.000Z'),
+    );
   });
   afterAll(() => t.close());
 
@@ -49,7 +127,14 @@ describe.each(dialects)('the console audit trail on %s', (dialect) => {
   };
 
   it('shows an owner everything, newest first; others only the clients they hold a role in', async () => {
-    expect(await subjects('', owner)).toEqual(['=HYPERLINK("http://evil.example","x")', 'globex-person', demoId, 'spent', 'demo', 'installation-key']);
+    expect(await subjects('', owner)).toEqual([
+      '=HYPERLINK("http://evil.example","x")',
+      'globex-person',
+      demoId,
+      'spent',
+      'demo',
+      'installation-key',
+    ]);
     expect(await subjects('', agent)).toEqual(['=HYPERLINK("http://evil.example","x")', demoId, 'spent', 'demo']);
     expect(await subjects(`clientId=${OTHER}`, owner)).toEqual(['globex-person']);
     expect((await trail(`clientId=${OTHER}`, agent)).statusCode).toBe(403);
@@ -68,7 +153,18 @@ describe.each(dialects)('the console audit trail on %s', (dialect) => {
   });
 
   it('refuses bad dates and cursors with 400', async () => {
-    for (const query of ['from=2026-13-01', 'from=2026-02-31', 'to=yesterday', 'from=2026-11-22&to=2026-11-21', 'from=2026-11-21T10:00', 'after=%%%', 'after=bm90LWpzb24', 'limit=0', 'limit=201', 'staff=%00']) {
+    for (const query of [
+      'from=2026-13-01',
+      'from=2026-02-31',
+      'to=yesterday',
+      'from=2026-11-22&to=2026-11-21',
+      'from=2026-11-21T10:00',
+      'after=%%%',
+      'after=bm90LWpzb24',
+      'limit=0',
+      'limit=201',
+      'staff=%00',
+    ]) {
       expect([query, (await trail(query, agent)).statusCode]).toEqual([query, 400]);
     }
   });
@@ -77,7 +173,9 @@ describe.each(dialects)('the console audit trail on %s', (dialect) => {
     const seen: string[] = [];
     let after: string | null = null;
     do {
-      const page: ConsoleAuditPage = ConsoleAuditPage.parse((await trail(`limit=2&clientId=acme${after ? `&after=${after}` : ''}`, owner)).json());
+      const page: ConsoleAuditPage = ConsoleAuditPage.parse(
+        (await trail(`limit=2&clientId=acme${after ? `&after=${after}` : ''}`, owner)).json(),
+      );
       seen.push(...page.entries.map((e) => e.id));
       after = page.next;
     } while (after !== null);
@@ -91,11 +189,18 @@ describe.each(dialects)('the console audit trail on %s', (dialect) => {
     expect(reply.statusCode).toBe(200);
     expect(reply.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(reply.headers['content-disposition']).toMatch(/^attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"$/);
-    const lines = reply.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const lines = reply.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(lines[0]).toBe('at,client,actor,actor_kind,action,subject,origin,reason,details');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toBe(`2026-11-23T08:00:00.000Z,acme,ops@host,operator,points.adjust,"'=HYPERLINK(""http://evil.example"",""x"")",,'+cmd|calc,"{""test"":true}"`);
-    expect(lines[2]).toBe('2026-11-20T10:00:00.000Z,acme,Agent@Acme.test,staff,points.adjust,demo,10.0.0.1,ticket 1,"{""test"":true,""points"":250}"');
+    expect(lines[1]).toBe(
+      `2026-11-23T08:00:00.000Z,acme,ops@host,operator,points.adjust,"'=HYPERLINK(""http://evil.example"",""x"")",,'+cmd|calc,"{""test"":true}"`,
+    );
+    expect(lines[2]).toBe(
+      '2026-11-20T10:00:00.000Z,acme,Agent@Acme.test,staff,points.adjust,demo,10.0.0.1,ticket 1,"{""test"":true,""points"":250}"',
+    );
     expect(reply.body).not.toContain('globex-person');
     expect((await t.console('GET', `${consoleAuditPaths.csv}?from=nope`, { cookie: agent.cookie })).statusCode).toBe(400);
     expect((await t.console('GET', `${consoleAuditPaths.csv}?clientId=${OTHER}`, { cookie: agent.cookie })).statusCode).toBe(403);

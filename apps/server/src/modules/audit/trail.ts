@@ -28,7 +28,18 @@ export function toConsoleAuditEntry(row: AuditLogEntry): ConsoleAuditEntry {
     // An unreadable details column shows as none rather than failing the page.
   }
   const reason = typeof details.reason === 'string' ? details.reason : null;
-  return { id: row.id, at: row.at, clientId: row.client_id, actor: row.actor, actorKind: row.actor_kind, action: row.action, subject: row.subject, origin: row.origin, reason, details };
+  return {
+    id: row.id,
+    at: row.at,
+    clientId: row.client_id,
+    actor: row.actor,
+    actorKind: row.actor_kind,
+    action: row.action,
+    subject: row.subject,
+    origin: row.origin,
+    reason,
+    details,
+  };
 }
 
 /**
@@ -91,7 +102,9 @@ export async function trailFilter(db: Db, scope: StaffScope, query: Omit<Console
     const inClients = clientId !== undefined ? [clientId] : scope.clientIds;
     const participant = await participantIn(db, participantId, inClients);
     // Unknown (or deleted): the entries recorded under the id itself, in the clients the caller sees.
-    filter.subject = participant ? { clientId: participant.client_id, subjects: participantSubjects(participant) } : { clientId, subjects: [participantId] };
+    filter.subject = participant
+      ? { clientId: participant.client_id, subjects: participantSubjects(participant) }
+      : { clientId, subjects: [participantId] };
   }
   return filter;
 }
@@ -107,8 +120,17 @@ export async function auditTrailPage(db: Db, scope: StaffScope, query: ConsoleAu
 }
 
 /** The latest entries about one participant (their page), whoever may see the page may see these. */
-export async function participantAudit(db: Db, participant: { id: string; client_id: string; username: string }, limit: number): Promise<ConsoleAuditEntry[]> {
-  const rows = await trailPage(db, { clients: [participant.client_id], subject: { clientId: participant.client_id, subjects: participantSubjects(participant) } }, undefined, limit);
+export async function participantAudit(
+  db: Db,
+  participant: { id: string; client_id: string; username: string },
+  limit: number,
+): Promise<ConsoleAuditEntry[]> {
+  const rows = await trailPage(
+    db,
+    { clients: [participant.client_id], subject: { clientId: participant.client_id, subjects: participantSubjects(participant) } },
+    undefined,
+    limit,
+  );
   return rows.map(toConsoleAuditEntry);
 }
 
@@ -129,7 +151,17 @@ export function csvCell(value: string | null): string {
 
 function csvLine(entry: ConsoleAuditEntry): string {
   const { reason: _reason, ...rest } = entry.details;
-  const cells = [entry.at, entry.clientId, entry.actor, entry.actorKind, entry.action, entry.subject, entry.origin, entry.reason, Object.keys(rest).length === 0 ? '' : JSON.stringify(rest)];
+  const cells = [
+    entry.at,
+    entry.clientId,
+    entry.actor,
+    entry.actorKind,
+    entry.action,
+    entry.subject,
+    entry.origin,
+    entry.reason,
+    Object.keys(rest).length === 0 ? '' : JSON.stringify(rest),
+  ];
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 

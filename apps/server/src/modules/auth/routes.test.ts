@@ -102,7 +102,7 @@ describe.each(dialects)('sign-in and sign-out on %s', (dialect) => {
     expect(broken.json()).toMatchObject({ responseMessage: 'error.validation' });
   });
 
-  it('signs in to the other client only with that client\'s origin and password', async () => {
+  it("signs in to the other client only with that client's origin and password", async () => {
     const there = await t.login('demo', OTHER_PASSWORD, OTHER_ORIGIN);
     expect(there.firstName).toBe('Gina');
     const crossed = await t.api('POST', '/login', { body: { username: 'demo', password: OTHER_PASSWORD } });
@@ -151,7 +151,10 @@ describe.each(dialects)('throttling by address on %s', (dialect) => {
     }
     const blocked = await t.api('POST', '/login', { body: { username: 'demo', password: 'Rewards-2026!' }, headers: from('203.0.113.9') });
     expect(blocked.statusCode).toBe(429);
-    const elsewhere = await t.api('POST', '/login', { body: { username: 'demo', password: 'Rewards-2026!' }, headers: from('198.51.100.7') });
+    const elsewhere = await t.api('POST', '/login', {
+      body: { username: 'demo', password: 'Rewards-2026!' },
+      headers: from('198.51.100.7'),
+    });
     expect(elsewhere.statusCode).toBe(200);
   });
 
@@ -167,7 +170,10 @@ describe.each(dialects)('throttling by address on %s', (dialect) => {
       expect(blocked.statusCode).toBe(429);
     }
     // Naming the blocked address on the left gives another address nothing either way.
-    const other = await t.api('POST', '/login', { body: { username: 'demo', password: 'Rewards-2026!' }, headers: { 'x-forwarded-for': '203.0.113.44, 198.51.100.8' } });
+    const other = await t.api('POST', '/login', {
+      body: { username: 'demo', password: 'Rewards-2026!' },
+      headers: { 'x-forwarded-for': '203.0.113.44, 198.51.100.8' },
+    });
     expect(other.statusCode).toBe(200);
   });
 
@@ -176,9 +182,16 @@ describe.each(dialects)('throttling by address on %s', (dialect) => {
     try {
       // A new unknown username each time, so only the address limit can stop a guess.
       const login = (remoteAddress: string, forwardedFor: string, username = `nobody-${forwardedFor}`, password = 'guess') =>
-        named.app.inject({ method: 'POST', url: `${API_BASE}/login`, remoteAddress, headers: { 'content-type': 'application/json', [CLIENT_HEADER]: DEMO_ORIGIN, 'x-forwarded-for': forwardedFor }, payload: JSON.stringify({ username, password }) });
+        named.app.inject({
+          method: 'POST',
+          url: `${API_BASE}/login`,
+          remoteAddress,
+          headers: { 'content-type': 'application/json', [CLIENT_HEADER]: DEMO_ORIGIN, 'x-forwarded-for': forwardedFor },
+          payload: JSON.stringify({ username, password }),
+        });
       // Through the proxy 10.0.0.5: counted under the address it appended, whatever came before.
-      for (const forged of ['198.18.1.1', '198.18.1.2', '198.18.1.3']) expect((await login('10.0.0.5', `${forged}, 203.0.113.66`)).statusCode).toBe(401);
+      for (const forged of ['198.18.1.1', '198.18.1.2', '198.18.1.3'])
+        expect((await login('10.0.0.5', `${forged}, 203.0.113.66`)).statusCode).toBe(401);
       expect((await login('10.0.0.6', '198.18.1.4, 203.0.113.66', 'demo', 'Rewards-2026!')).statusCode).toBe(429);
       // Straight from 192.0.2.77 (no proxy): its X-Forwarded-For is not believed at all.
       for (const forged of ['198.18.2.1', '198.18.2.2', '198.18.2.3']) expect((await login('192.0.2.77', forged)).statusCode).toBe(401);

@@ -11,7 +11,15 @@ export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
 
   typed.post(
     apiPaths.login,
-    { schema: { summary: 'Sign in with username and password; the reply carries the session id', tags: ['Sign-in'], headers: ClientHeaders, body: LoginRequest, response: { 200: UserData } } },
+    {
+      schema: {
+        summary: 'Sign in with username and password; the reply carries the session id',
+        tags: ['Sign-in'],
+        headers: ClientHeaders,
+        body: LoginRequest,
+        response: { 200: UserData },
+      },
+    },
     async (request, reply) => {
       const user = await login(ctx, request.clientId, request.ip, request.body);
       // The new session id also travels in the header every later call sends it back in.
@@ -21,12 +29,23 @@ export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
   );
 
   // Ending a session that is already gone is still a successful sign-out.
-  typed.get(apiPaths.logout, { schema: { summary: 'End the session sent (also when it has already ended)', tags: ['Sign-in'], headers: SessionHeaders, response: { 204: z.undefined() } } }, async (request, reply) => {
-    const sessionId = request.headers[SESSION_HEADER];
-    // A session single sign-on started hands its ID token on to sso/logout (decision 038).
-    const hint = await keepSignOutHint(ctx.db, request.clientId, sessionId);
-    if (hint) reply.header('set-cookie', ssoCookie(request, SIGNOUT_COOKIE, hint, SIGNOUT_TTL_MS / 1000));
-    await logout(ctx.db, request.clientId, sessionId);
-    return reply.status(204).send();
-  });
+  typed.get(
+    apiPaths.logout,
+    {
+      schema: {
+        summary: 'End the session sent (also when it has already ended)',
+        tags: ['Sign-in'],
+        headers: SessionHeaders,
+        response: { 204: z.undefined() },
+      },
+    },
+    async (request, reply) => {
+      const sessionId = request.headers[SESSION_HEADER];
+      // A session single sign-on started hands its ID token on to sso/logout (decision 038).
+      const hint = await keepSignOutHint(ctx.db, request.clientId, sessionId);
+      if (hint) reply.header('set-cookie', ssoCookie(request, SIGNOUT_COOKIE, hint, SIGNOUT_TTL_MS / 1000));
+      await logout(ctx.db, request.clientId, sessionId);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -20,7 +20,12 @@ export interface LoginContext {
  */
 export async function login(ctx: LoginContext, clientId: string, address: string, request: LoginRequest): Promise<UserData> {
   if (await passwordSignInOff(ctx.db, clientId)) {
-    throw new ApiError(403, ErrorCode.passwordSignInOff, 'ssoFlow.error.passwordSignInOff', 'This program signs in through the company account only');
+    throw new ApiError(
+      403,
+      ErrorCode.passwordSignInOff,
+      'ssoFlow.error.passwordSignInOff',
+      'This program signs in through the company account only',
+    );
   }
   const key = usernameKey(request.username);
   // The slot is taken before the password is tried: a burst gets at most the limit checked.

@@ -13,7 +13,9 @@ import { signingKeyFor } from './signing-key.ts';
 function orderForms(html: string): Array<{ action: string; fields: Record<string, string> }> {
   return [...html.matchAll(/<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/g)].map(([, action, inner]) => ({
     action: action ?? '',
-    fields: Object.fromEntries([...(inner ?? '').matchAll(/name="(\w+)" value="([^"]*)"/g)].map(([, n, v]) => [n ?? '', (v ?? '').replace(/&amp;/g, '&')])),
+    fields: Object.fromEntries(
+      [...(inner ?? '').matchAll(/name="(\w+)" value="([^"]*)"/g)].map(([, n, v]) => [n ?? '', (v ?? '').replace(/&amp;/g, '&')]),
+    ),
   }));
 }
 
@@ -77,7 +79,11 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
     expect(again.status).toBe(200);
     expect(await again.text()).toContain('12,050 points');
     expect(await balanceOf(sessionId)).toBe(12_050);
-    const entries = await t.database.db.selectFrom('ledger_entries').select(['kind', 'amount']).where('reference', 'like', 'catalog:demo-catalog:%').execute();
+    const entries = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['kind', 'amount'])
+      .where('reference', 'like', 'catalog:demo-catalog:%')
+      .execute();
     expect(entries).toEqual([{ kind: 'redemption', amount: -450 }]);
     await expectLedgerMatchesBalances(t.database.db);
   });
@@ -120,7 +126,11 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await page.text()).toContain('This link is not valid');
     }
-    const form = await submit('/demo-catalog/merchandise/order', { token: tampered, item: 'M-MUG', orderId: 'demo-00000000-0000-4000-8000-000000000000' });
+    const form = await submit('/demo-catalog/merchandise/order', {
+      token: tampered,
+      item: 'M-MUG',
+      orderId: 'demo-00000000-0000-4000-8000-000000000000',
+    });
     expect(form.status).toBe(401);
   });
 
@@ -135,13 +145,17 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
     expect(html).toContain('This link has expired');
     expect(html).toContain(`href="${base}/"`);
     const token = new URL(old).searchParams.get('token') ?? '';
-    const order = await submit('/demo-catalog/merchandise/order', { token, item: 'M-MUG', orderId: 'demo-11111111-1111-4111-8111-111111111111' });
+    const order = await submit('/demo-catalog/merchandise/order', {
+      token,
+      item: 'M-MUG',
+      orderId: 'demo-11111111-1111-4111-8111-111111111111',
+    });
     expect(order.status).toBe(401);
     expect(await order.text()).toContain('This link has expired');
     expect(await balanceOf(sessionId)).toBe(12_050);
   });
 
-  it('shows a reused link as already used, in the participant\'s language, with the way back and nothing to order', async () => {
+  it("shows a reused link as already used, in the participant's language, with the way back and nothing to order", async () => {
     const { sessionId, link, page } = await openCatalog('demo');
     expect(page.status).toBe(200);
     // A reload, a copied link, the history: every later opening is refused.
@@ -174,7 +188,8 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
 
   it('says the portal session has ended for a link opened after signing out, and offers nothing to order', async () => {
     const { sessionId } = await t.login('demo', undefined, base);
-    const link = (await t.api('GET', '/user/catalog-url/merchandise', { session: sessionId, origin: base })).json<{ catalogUrl: string }>().catalogUrl;
+    const link = (await t.api('GET', '/user/catalog-url/merchandise', { session: sessionId, origin: base })).json<{ catalogUrl: string }>()
+      .catalogUrl;
     expect((await t.api('GET', '/logout', { session: sessionId, origin: base })).statusCode).toBe(204);
     const page = await fetch(link);
     expect(page.status).toBe(410);
@@ -186,11 +201,14 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
 
   it('opens one catalog page for 20 simultaneous openings of one link; the rest are told it was used', async () => {
     const { sessionId } = await t.login('demo', undefined, base);
-    const link = (await t.api('GET', '/user/catalog-url/experiences', { session: sessionId, origin: base })).json<{ catalogUrl: string }>().catalogUrl;
-    const pages = await Promise.all(Array.from({ length: 20 }, async () => {
-      const reply = await fetch(link);
-      return { status: reply.status, html: await reply.text() };
-    }));
+    const link = (await t.api('GET', '/user/catalog-url/experiences', { session: sessionId, origin: base })).json<{ catalogUrl: string }>()
+      .catalogUrl;
+    const pages = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const reply = await fetch(link);
+        return { status: reply.status, html: await reply.text() };
+      }),
+    );
     expect(pages.filter((p) => p.status === 200).map((p) => orderForms(p.html).length)).toEqual([4]);
     const refused = pages.filter((p) => p.status !== 200);
     expect(refused).toHaveLength(19);
@@ -200,7 +218,7 @@ describe.each(dialects)('the demo catalog, end to end over HTTP, on %s', (dialec
     }
   });
 
-  it('orders only from the page that redeemed the link: the token alone, or with another page\'s proof, orders nothing', async () => {
+  it("orders only from the page that redeemed the link: the token alone, or with another page's proof, orders nothing", async () => {
     const { sessionId, link, page } = await openCatalog('demo');
     const mug = orderForms(await page.text()).find((f) => f.fields.item === 'M-MUG');
     if (!mug) throw new Error('no travel mug on the page');

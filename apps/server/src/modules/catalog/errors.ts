@@ -14,9 +14,15 @@ export const catalogErrors = {
   participantNotFound: () =>
     new ApiError(404, ErrorCode.participantNotFound, 'catalog.error.participantNotFound', 'No such participant in this program'),
   // Redeeming a punch-out link (docs/decisions/043).
-  punchoutNotFound: () => new ApiError(404, ErrorCode.punchoutNotFound, 'catalog.error.punchoutNotFound', 'No such punch-out link for this partner'),
+  punchoutNotFound: () =>
+    new ApiError(404, ErrorCode.punchoutNotFound, 'catalog.error.punchoutNotFound', 'No such punch-out link for this partner'),
   punchoutUsed: () => new ApiError(409, ErrorCode.punchoutUsed, 'catalog.error.punchoutUsed', 'This punch-out link was already used'),
   punchoutExpired: () => new ApiError(410, ErrorCode.punchoutExpired, 'catalog.error.punchoutExpired', 'This punch-out link has expired'),
   punchoutSessionEnded: () =>
-    new ApiError(410, ErrorCode.punchoutSessionEnded, 'catalog.error.punchoutSessionEnded', 'The portal session that asked for this link has ended'),
+    new ApiError(
+      410,
+      ErrorCode.punchoutSessionEnded,
+      'catalog.error.punchoutSessionEnded',
+      'The portal session that asked for this link has ended',
+    ),
 };

@@ -24,7 +24,13 @@ describe.each(dialects)('the catalogs partner API on %s', (dialect) => {
     t = await createTestApp(dialect, { DATA_DIR: dataDir });
     await t.database.db
       .insertInto('catalog_partners')
-      .values({ id: 'globex-shop', client_id: OTHER_CLIENT_ID, name: 'Globex shop', secret_hash: partnerSecretHash('globex-shop-secret-0123456789'), created_at: new Date().toISOString() })
+      .values({
+        id: 'globex-shop',
+        client_id: OTHER_CLIENT_ID,
+        name: 'Globex shop',
+        secret_hash: partnerSecretHash('globex-shop-secret-0123456789'),
+        created_at: new Date().toISOString(),
+      })
       .execute();
   });
   afterAll(async () => {
@@ -37,17 +43,30 @@ describe.each(dialects)('the catalogs partner API on %s', (dialect) => {
     return t.app.inject({
       method: 'POST',
       url: `${PARTNER_API_BASE}${partnerPaths.debits}`,
-      headers: { 'content-type': 'application/json', [CLIENT_HEADER]: options.origin ?? DEMO_ORIGIN, ...(auth === null ? {} : { authorization: auth }) },
+      headers: {
+        'content-type': 'application/json',
+        [CLIENT_HEADER]: options.origin ?? DEMO_ORIGIN,
+        ...(auth === null ? {} : { authorization: auth }),
+      },
       payload: options.raw ?? JSON.stringify(body),
     });
   }
 
   async function participant(username: string, clientId = 'acme') {
-    return t.database.db.selectFrom('participants').select(['id', 'balance']).where('client_id', '=', clientId).where('username', '=', username).executeTakeFirstOrThrow();
+    return t.database.db
+      .selectFrom('participants')
+      .select(['id', 'balance'])
+      .where('client_id', '=', clientId)
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
   }
 
   async function entriesFor(orderId: string) {
-    return t.database.db.selectFrom('ledger_entries').selectAll().where('reference', '=', `catalog:${DEMO_CATALOG_PARTNER_ID}:${orderId}`).execute();
+    return t.database.db
+      .selectFrom('ledger_entries')
+      .selectAll()
+      .where('reference', '=', `catalog:${DEMO_CATALOG_PARTNER_ID}:${orderId}`)
+      .execute();
   }
 
   const order = (participantId: string, points: number, extra: Record<string, unknown> = {}) => ({
@@ -117,10 +136,15 @@ describe.each(dialects)('the catalogs partner API on %s', (dialect) => {
       const body = order(before.id, 100);
       const reply = await debit(body);
       expect(reply.statusCode).toBe(409);
-      expect(reply.json()).toMatchObject({ errorCode: ErrorCode.insufficientBalance, responseMessage: 'catalog.error.insufficientBalance' });
+      expect(reply.json()).toMatchObject({
+        errorCode: ErrorCode.insufficientBalance,
+        responseMessage: 'catalog.error.insufficientBalance',
+      });
       expect(await participant(username)).toEqual(before);
       expect(await entriesFor(body.orderId)).toEqual([]);
-      expect(await t.database.db.selectFrom('catalog_orders').select('order_id').where('order_id', '=', body.orderId).execute()).toEqual([]);
+      expect(await t.database.db.selectFrom('catalog_orders').select('order_id').where('order_id', '=', body.orderId).execute()).toEqual(
+        [],
+      );
     }
     const mona = await participant('merch');
     const tooMuch = await debit(order(mona.id, (mona.balance ?? 0) + 1));
@@ -154,7 +178,10 @@ describe.each(dialects)('the catalogs partner API on %s', (dialect) => {
         const reply = await debit(body, { auth });
         expect(reply.statusCode, String(auth)).toBe(401);
         expect(reply.headers['www-authenticate']).toMatch(/^Basic realm="partner-api"/);
-        expect(reply.json()).toMatchObject({ errorCode: ErrorCode.partnerUnauthorized, responseMessage: 'catalog.error.partnerCredentials' });
+        expect(reply.json()).toMatchObject({
+          errorCode: ErrorCode.partnerUnauthorized,
+          responseMessage: 'catalog.error.partnerCredentials',
+        });
       }
     }
     expect((await participant('demo')).balance).toBe(dana.balance);
@@ -220,7 +247,14 @@ describe.each(dialects)('the catalogs partner API on %s', (dialect) => {
     const sam = await participant('spent');
     // Give Sam 1,000 points the proper way, then two orders of 600 race.
     await t.database.db.transaction().execute(async (trx) => {
-      await appendLedgerEntry(trx, { clientId: 'acme', participantId: sam.id, occurredAt: new Date().toISOString(), description: 'Test award', amount: 1000, kind: 'award' });
+      await appendLedgerEntry(trx, {
+        clientId: 'acme',
+        participantId: sam.id,
+        occurredAt: new Date().toISOString(),
+        description: 'Test award',
+        amount: 1000,
+        kind: 'award',
+      });
     });
     const replies = await Promise.all([debit(order(sam.id, 600)), debit(order(sam.id, 600))]);
     expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 409]);

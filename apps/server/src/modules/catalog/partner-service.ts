@@ -48,7 +48,13 @@ async function repeatOf(db: Db, clientId: string, partnerId: string, body: Partn
  * The order row goes in first: a concurrent twin waits on its key and then finds it, so the
  * same order debits once however often and however simultaneously it is sent.
  */
-export async function debitForOrder(db: Db, clientId: string, partnerId: string, body: PartnerDebitRequest, now = new Date()): Promise<PartnerDebitReply> {
+export async function debitForOrder(
+  db: Db,
+  clientId: string,
+  partnerId: string,
+  body: PartnerDebitRequest,
+  now = new Date(),
+): Promise<PartnerDebitReply> {
   const earlier = await repeatOf(db, clientId, partnerId, body);
   if (earlier) return earlier;
   try {

@@ -1,7 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { JWKS_PATH, JwksReply, PARTNER_API_BASE, PartnerDebitReply, PartnerDebitRequest, PunchoutParams, PunchoutReply, partnerPaths } from '@rewards/contract';
+import {
+  JWKS_PATH,
+  JwksReply,
+  PARTNER_API_BASE,
+  PartnerDebitReply,
+  PartnerDebitRequest,
+  PunchoutParams,
+  PunchoutReply,
+  partnerPaths,
+} from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { ApiError } from '../../http/api-error.ts';
 import { authenticatePartner, debitForOrder, redeemPunchout } from './partner-service.ts';
@@ -29,25 +38,48 @@ export function catalogPublicRoutes(app: FastifyInstance, deps: ModuleDeps): voi
     reply.header('cache-control', 'no-store');
     const authorization = request.headers.authorization;
     try {
-      partners.set(request, await authenticatePartner(deps.db, request.clientId, typeof authorization === 'string' ? authorization : undefined));
+      partners.set(
+        request,
+        await authenticatePartner(deps.db, request.clientId, typeof authorization === 'string' ? authorization : undefined),
+      );
     } catch (error) {
-      if (error instanceof ApiError && error.statusCode === 401) reply.header('www-authenticate', 'Basic realm="partner-api", charset="UTF-8"');
+      if (error instanceof ApiError && error.statusCode === 401)
+        reply.header('www-authenticate', 'Basic realm="partner-api", charset="UTF-8"');
       throw error;
     }
   };
 
   // Catalogs cache the keys; a short max-age lets a rotated key reach them soon. Public data:
   // any origin may read it, also a catalog that verifies in the browser.
-  typed.get(JWKS_PATH, { schema: { summary: 'The public keys that verify punch-out links (cache up to 5 minutes)', tags: ['Keys'], response: { 200: JwksReply } } }, async (_request, reply) => {
-    const key = await signingKey();
-    return reply.header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send({ keys: [key.publicJwk] });
-  });
+  typed.get(
+    JWKS_PATH,
+    {
+      schema: {
+        summary: 'The public keys that verify punch-out links (cache up to 5 minutes)',
+        tags: ['Keys'],
+        response: { 200: JwksReply },
+      },
+    },
+    async (_request, reply) => {
+      const key = await signingKey();
+      return reply
+        .header('cache-control', 'public, max-age=300')
+        .header('access-control-allow-origin', '*')
+        .send({ keys: [key.publicJwk] });
+    },
+  );
 
   // The client comes from the client-id header like every /api call; the partner must be one of that client's.
   typed.post(
     `${PARTNER_API_BASE}${partnerPaths.debits}`,
     {
-      schema: { summary: "Debit a participant's points for an order (idempotent on orderId)", tags: ['Partner API'], headers: PartnerHeaders, body: PartnerDebitRequest, response: { 200: PartnerDebitReply } },
+      schema: {
+        summary: "Debit a participant's points for an order (idempotent on orderId)",
+        tags: ['Partner API'],
+        headers: PartnerHeaders,
+        body: PartnerDebitRequest,
+        response: { 200: PartnerDebitReply },
+      },
       preValidation: partnerAuthentication,
     },
     async (request) => debitForOrder(deps.db, request.clientId, partnerOf(request), request.body),

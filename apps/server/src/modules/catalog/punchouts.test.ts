@@ -28,8 +28,20 @@ describe.each(dialects)('redeeming punch-out links on %s', (dialect) => {
     await t.database.db
       .insertInto('catalog_partners')
       .values([
-        { id: SECOND_PARTNER.id, client_id: 'acme', name: 'Second shop', secret_hash: partnerSecretHash(SECOND_PARTNER.secret), created_at: now },
-        { id: GLOBEX_PARTNER.id, client_id: OTHER_CLIENT_ID, name: 'Globex shop', secret_hash: partnerSecretHash(GLOBEX_PARTNER.secret), created_at: now },
+        {
+          id: SECOND_PARTNER.id,
+          client_id: 'acme',
+          name: 'Second shop',
+          secret_hash: partnerSecretHash(SECOND_PARTNER.secret),
+          created_at: now,
+        },
+        {
+          id: GLOBEX_PARTNER.id,
+          client_id: OTHER_CLIENT_ID,
+          name: 'Globex shop',
+          secret_hash: partnerSecretHash(GLOBEX_PARTNER.secret),
+          created_at: now,
+        },
       ])
       .execute();
   });
@@ -57,12 +69,20 @@ describe.each(dialects)('redeeming punch-out links on %s', (dialect) => {
   }
 
   const redeemedAt = async (jti: string) =>
-    (await t.database.db.selectFrom('catalog_punchouts').select('redeemed_at').where('jti', '=', jti).executeTakeFirstOrThrow()).redeemed_at;
+    (await t.database.db.selectFrom('catalog_punchouts').select('redeemed_at').where('jti', '=', jti).executeTakeFirstOrThrow())
+      .redeemed_at;
 
   it('records each link with the session that asked for it, not yet redeemed', async () => {
     const { sessionId, jti, sub } = await link();
     const row = await t.database.db.selectFrom('catalog_punchouts').selectAll().where('jti', '=', jti).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ client_id: 'acme', partner_id: DEMO_CATALOG_PARTNER_ID, participant_id: sub, offering: 'merchandise', session_hash: hashSessionId(sessionId), redeemed_at: null });
+    expect(row).toMatchObject({
+      client_id: 'acme',
+      partner_id: DEMO_CATALOG_PARTNER_ID,
+      participant_id: sub,
+      offering: 'merchandise',
+      session_hash: hashSessionId(sessionId),
+      redeemed_at: null,
+    });
     expect(Date.parse(row.expires_at) - Date.parse(row.issued_at)).toBe(300_000);
   });
 
@@ -71,7 +91,12 @@ describe.each(dialects)('redeeming punch-out links on %s', (dialect) => {
     const first = await redeem(jti);
     expect(first.statusCode).toBe(200);
     expect(first.headers['cache-control']).toBe('no-store');
-    expect(first.json<PunchoutReply>()).toEqual({ punchoutId: jti, participantId: sub, offering: 'merchandise', redeemedAt: expect.any(String) });
+    expect(first.json<PunchoutReply>()).toEqual({
+      punchoutId: jti,
+      participantId: sub,
+      offering: 'merchandise',
+      redeemedAt: expect.any(String),
+    });
     const stamped = await redeemedAt(jti);
     expect(stamped).toBe(first.json<PunchoutReply>().redeemedAt);
 
@@ -91,16 +116,27 @@ describe.each(dialects)('redeeming punch-out links on %s', (dialect) => {
     expect((await t.api('GET', '/logout', { session: sessionId })).statusCode).toBe(204);
     const reply = await redeem(jti);
     expect(reply.statusCode).toBe(410);
-    expect(reply.json()).toMatchObject({ errorCode: ErrorCode.punchoutSessionEnded, responseMessage: 'catalog.error.punchoutSessionEnded' });
+    expect(reply.json()).toMatchObject({
+      errorCode: ErrorCode.punchoutSessionEnded,
+      responseMessage: 'catalog.error.punchoutSessionEnded',
+    });
     expect(await redeemedAt(jti)).toBeNull();
   });
 
   it('refuses a link whose session expired, idle or at its absolute limit, or was ended by an operator (410)', async () => {
     const past = new Date(Date.now() - 1000).toISOString();
     const idle = await link();
-    await t.database.db.updateTable('sessions').set({ idle_expires_at: past }).where('id_hash', '=', hashSessionId(idle.sessionId)).execute();
+    await t.database.db
+      .updateTable('sessions')
+      .set({ idle_expires_at: past })
+      .where('id_hash', '=', hashSessionId(idle.sessionId))
+      .execute();
     const absolute = await link();
-    await t.database.db.updateTable('sessions').set({ absolute_expires_at: past }).where('id_hash', '=', hashSessionId(absolute.sessionId)).execute();
+    await t.database.db
+      .updateTable('sessions')
+      .set({ absolute_expires_at: past })
+      .where('id_hash', '=', hashSessionId(absolute.sessionId))
+      .execute();
     const ended = await link();
     await t.database.db.deleteFrom('sessions').where('id_hash', '=', hashSessionId(ended.sessionId)).execute();
     for (const { jti } of [idle, absolute, ended]) {
@@ -120,7 +156,11 @@ describe.each(dialects)('redeeming punch-out links on %s', (dialect) => {
 
   it('refuses an expired link (410) even while its session lives', async () => {
     const { jti } = await link();
-    await t.database.db.updateTable('catalog_punchouts').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('jti', '=', jti).execute();
+    await t.database.db
+      .updateTable('catalog_punchouts')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('jti', '=', jti)
+      .execute();
     const reply = await redeem(jti);
     expect(reply.statusCode).toBe(410);
     expect(reply.json()).toMatchObject({ errorCode: ErrorCode.punchoutExpired, responseMessage: 'catalog.error.punchoutExpired' });
@@ -133,7 +173,8 @@ describe.each(dialects)('redeeming punch-out links on %s', (dialect) => {
     const statuses = replies.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-    for (const reply of replies.filter((r) => r.statusCode === 409)) expect(reply.json()).toMatchObject({ errorCode: ErrorCode.punchoutUsed });
+    for (const reply of replies.filter((r) => r.statusCode === 409))
+      expect(reply.json()).toMatchObject({ errorCode: ErrorCode.punchoutUsed });
     expect(await redeemedAt(jti)).toEqual(expect.any(String));
   });
 
@@ -142,7 +183,10 @@ describe.each(dialects)('redeeming punch-out links on %s', (dialect) => {
     for (const [what, reply] of [
       ['unknown', await redeem(randomUUID())],
       ['another partner of the client', await redeem(jti, { auth: basic(SECOND_PARTNER.id, SECOND_PARTNER.secret) })],
-      ["another client's partner on its own origin", await redeem(jti, { auth: basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret), origin: OTHER_ORIGIN })],
+      [
+        "another client's partner on its own origin",
+        await redeem(jti, { auth: basic(GLOBEX_PARTNER.id, GLOBEX_PARTNER.secret), origin: OTHER_ORIGIN }),
+      ],
     ] as const) {
       expect(reply.statusCode, what).toBe(404);
       expect(reply.json()).toMatchObject({ errorCode: ErrorCode.punchoutNotFound, responseMessage: 'catalog.error.punchoutNotFound' });
@@ -170,9 +214,17 @@ describe.each(dialects)('redeeming punch-out links on %s', (dialect) => {
 
   it('keeps rows a day past their expiry, then prunes them when the next link is made', async () => {
     const { sessionId, jti } = await link();
-    await t.database.db.updateTable('catalog_punchouts').set({ expires_at: new Date(Date.now() - 25 * 3_600_000).toISOString() }).where('jti', '=', jti).execute();
+    await t.database.db
+      .updateTable('catalog_punchouts')
+      .set({ expires_at: new Date(Date.now() - 25 * 3_600_000).toISOString() })
+      .where('jti', '=', jti)
+      .execute();
     const recent = await link('demo', sessionId);
-    await t.database.db.updateTable('catalog_punchouts').set({ expires_at: new Date(Date.now() - 23 * 3_600_000).toISOString() }).where('jti', '=', recent.jti).execute();
+    await t.database.db
+      .updateTable('catalog_punchouts')
+      .set({ expires_at: new Date(Date.now() - 23 * 3_600_000).toISOString() })
+      .where('jti', '=', recent.jti)
+      .execute();
     await link('demo', sessionId);
     const left = await t.database.db.selectFrom('catalog_punchouts').select('jti').where('jti', 'in', [jti, recent.jti]).execute();
     expect(left.map((r) => r.jti)).toEqual([recent.jti]);

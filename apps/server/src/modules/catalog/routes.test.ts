@@ -53,7 +53,12 @@ describe.each(dialects)('catalog links on %s', (dialect) => {
     const { jwks } = await publishedKeys();
     const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), { issuer: DEMO_ORIGIN, audience: 'demo-catalog' });
     expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: jwks.keys[0]?.kid });
-    const dana = await t.database.db.selectFrom('participants').select('id').where('client_id', '=', 'acme').where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const dana = await t.database.db
+      .selectFrom('participants')
+      .select('id')
+      .where('client_id', '=', 'acme')
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
     expect(payload).toMatchObject({ sub: dana.id, name: 'Dana Demo', locale: 'en-US', balance: 12_500, client: 'acme', offering: type });
     expect(payload.jti).toEqual(expect.any(String));
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBeLessThanOrEqual(300);
@@ -120,7 +125,11 @@ describe.each(dialects)('catalog links on %s', (dialect) => {
   it('resolves a relative catalog URL against the origin the participant uses, and keeps an absolute one', async () => {
     const local = new URL((await linkFor('merchandise')).json<{ catalogUrl: string }>().catalogUrl);
     expect(local.origin).toBe(DEMO_ORIGIN);
-    await t.database.db.updateTable('client_catalogs').set({ url: 'https://shop.partner.example/acme?campaign=2026' }).where('kind', '=', 'merchandise').execute();
+    await t.database.db
+      .updateTable('client_catalogs')
+      .set({ url: 'https://shop.partner.example/acme?campaign=2026' })
+      .where('kind', '=', 'merchandise')
+      .execute();
     const external = new URL((await linkFor('merchandise')).json<{ catalogUrl: string }>().catalogUrl);
     expect(`${external.origin}${external.pathname}`).toBe('https://shop.partner.example/acme');
     expect(external.searchParams.get('campaign')).toBe('2026');
@@ -128,7 +137,11 @@ describe.each(dialects)('catalog links on %s', (dialect) => {
     // A URL that is no web address is a misconfiguration: the catalog is down, not a script.
     await t.database.db.updateTable('client_catalogs').set({ url: 'javascript:alert(1)' }).where('kind', '=', 'merchandise').execute();
     expect((await linkFor('merchandise')).json()).toMatchObject({ responseMessage: 'catalog.error.down' });
-    await t.database.db.updateTable('client_catalogs').set({ url: '/demo-catalog/merchandise' }).where('kind', '=', 'merchandise').execute();
+    await t.database.db
+      .updateTable('client_catalogs')
+      .set({ url: '/demo-catalog/merchandise' })
+      .where('kind', '=', 'merchandise')
+      .execute();
   });
 
   it('tells the web the travel link in client data; another client has none', async () => {
@@ -153,7 +166,9 @@ describe.each(dialects)('catalog links on %s', (dialect) => {
       const after = await publishedKeys(again.app);
       expect(after.jwks).toEqual(before.jwks);
       const { sessionId } = await again.login('demo');
-      const fresh = new URL((await again.api('GET', '/user/catalog-url/merchandise', { session: sessionId })).json<{ catalogUrl: string }>().catalogUrl);
+      const fresh = new URL(
+        (await again.api('GET', '/user/catalog-url/merchandise', { session: sessionId })).json<{ catalogUrl: string }>().catalogUrl,
+      );
       expect(decodeProtectedHeader(fresh.searchParams.get('token') ?? '').kid).toBe(before.jwks.keys[0]?.kid);
       // A link made before the restart still verifies against the keys published after it.
       await expect(jwtVerify(token, createLocalJWKSet(after.jwks))).resolves.toBeTruthy();
@@ -170,8 +185,12 @@ describe.each(dialects)('catalog links on %s', (dialect) => {
       const { jwks } = await publishedKeys(other.app);
       expect(jwks.keys).toEqual([{ kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, kid: 'configured-1', alg: 'ES256', use: 'sig' }]);
       const { sessionId } = await other.login('demo');
-      const url = new URL((await other.api('GET', '/user/catalog-url/experiences', { session: sessionId })).json<{ catalogUrl: string }>().catalogUrl);
-      const { protectedHeader } = await jwtVerify(url.searchParams.get('token') ?? '', createLocalJWKSet(jwks), { audience: 'demo-catalog' });
+      const url = new URL(
+        (await other.api('GET', '/user/catalog-url/experiences', { session: sessionId })).json<{ catalogUrl: string }>().catalogUrl,
+      );
+      const { protectedHeader } = await jwtVerify(url.searchParams.get('token') ?? '', createLocalJWKSet(jwks), {
+        audience: 'demo-catalog',
+      });
       expect(protectedHeader).toMatchObject({ alg: 'ES256', kid: 'configured-1' });
     } finally {
       await other.close();

@@ -13,7 +13,17 @@ export function catalogRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   typed.get(
     // apiPaths.catalogUrl would encode the parameter's colon.
     '/user/catalog-url/:type',
-    { preHandler: deps.requireSession, schema: { summary: 'A signed punch-out link to one of the catalogs (merchandise, experiences, travel)', tags: ['Catalogs'], security: [{ session: [] }], headers: SessionHeaders, params: CatalogUrlParams, response: { 200: CatalogUrlReply } } },
+    {
+      preHandler: deps.requireSession,
+      schema: {
+        summary: 'A signed punch-out link to one of the catalogs (merchandise, experiences, travel)',
+        tags: ['Catalogs'],
+        security: [{ session: [] }],
+        headers: SessionHeaders,
+        params: CatalogUrlParams,
+        response: { 200: CatalogUrlReply },
+      },
+    },
     async (request) => ({
       catalogUrl: await catalogUrl(deps.db, signingKey, sessionOf(request), request.params.type, originOf(request.headers[CLIENT_HEADER])),
     }),

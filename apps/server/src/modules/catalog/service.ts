@@ -101,7 +101,10 @@ function catalogLocation(configured: string, portalOrigin: string): URL {
  * catalog for none of them (one missing catalog of two shows only that tile as down, through
  * its catalog-url call failing).
  */
-export async function rewardsOfferingUnavailable(db: Db, participant: Pick<Participant, 'client_id' | 'offers_merchandise' | 'offers_experiences'>): Promise<boolean> {
+export async function rewardsOfferingUnavailable(
+  db: Db,
+  participant: Pick<Participant, 'client_id' | 'offers_merchandise' | 'offers_experiences'>,
+): Promise<boolean> {
   const offered = CatalogType.options.filter((type) => offers(participant, type));
   if (offered.length === 0) return false;
   const configured = await punchOutKinds(db, participant.client_id);

@@ -73,7 +73,8 @@ async function keptPrivateJwk(dataDir: string): Promise<JWK> {
 export function signingKeySource(config: { signingKey: string | undefined; dataDir: string }): () => Promise<SigningKey> {
   let pending: Promise<SigningKey> | undefined;
   return () => {
-    pending ??= (async () => fromPrivateJwk(config.signingKey ? (JSON.parse(config.signingKey) as JWK) : await keptPrivateJwk(config.dataDir)))();
+    pending ??= (async () =>
+      fromPrivateJwk(config.signingKey ? (JSON.parse(config.signingKey) as JWK) : await keptPrivateJwk(config.dataDir)))();
     // A failure (unreadable file) is retried by the next request rather than remembered.
     pending.catch(() => {
       pending = undefined;

@@ -52,7 +52,13 @@ export async function insertOrder(trx: Transaction<Database>, row: Database['cat
   await trx.insertInto('catalog_orders').values(row).execute();
 }
 
-export async function setOrderReply(trx: Transaction<Database>, clientId: string, partnerId: string, orderId: string, reply: string): Promise<void> {
+export async function setOrderReply(
+  trx: Transaction<Database>,
+  clientId: string,
+  partnerId: string,
+  orderId: string,
+  reply: string,
+): Promise<void> {
   await trx
     .updateTable('catalog_orders')
     .set({ reply })

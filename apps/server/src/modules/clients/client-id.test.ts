@@ -51,7 +51,8 @@ interface Document {
 
 const SKIPPED = [API_DOCUMENT_PATH, ...[ssoPaths.login, ssoPaths.callback, ssoPaths.logout].map((p) => `${API_BASE}${p}`)];
 // The console API (decision 046) answers on its own host only; its role table and origin tests cover it.
-const reads = (path: string) => path.startsWith('/api/') && !path.startsWith('/api/admin/') && !path.startsWith('/api/console/') && !SKIPPED.includes(path);
+const reads = (path: string) =>
+  path.startsWith('/api/') && !path.startsWith('/api/admin/') && !path.startsWith('/api/console/') && !SKIPPED.includes(path);
 
 describe.each(dialects)('the client-id header on %s', (dialect) => {
   let t: TestApp;
@@ -77,7 +78,9 @@ describe.each(dialects)('the client-id header on %s', (dialect) => {
 
   it('covers the participant API, the account endpoints and the partner API', () => {
     const urls = endpoints.map((e) => e.url);
-    expect(urls).toEqual(expect.arrayContaining([`${API_BASE}${apiPaths.forgotPassword}`, `${API_BASE}${apiPaths.user}`, '/api/partner/v1/debits']));
+    expect(urls).toEqual(
+      expect.arrayContaining([`${API_BASE}${apiPaths.forgotPassword}`, `${API_BASE}${apiPaths.user}`, '/api/partner/v1/debits']),
+    );
     expect(endpoints.length).toBeGreaterThanOrEqual(20);
     expect(urls.some((url) => url.startsWith('/api/admin/') || url.includes('/sso/'))).toBe(false);
   });
@@ -89,7 +92,9 @@ describe.each(dialects)('the client-id header on %s', (dialect) => {
         const reply = await call(endpoint, clientId);
         const errorCode = reply.statusCode === 400 ? reply.json<ApiError>().errorCode : undefined;
         if (errorCode !== ErrorCode.unknownClient) {
-          wrong.push(`${endpoint.method} ${endpoint.url} with ${JSON.stringify(clientId.slice(0, 40))}: ${reply.statusCode} ${reply.body.slice(0, 80)}`);
+          wrong.push(
+            `${endpoint.method} ${endpoint.url} with ${JSON.stringify(clientId.slice(0, 40))}: ${reply.statusCode} ${reply.body.slice(0, 80)}`,
+          );
         }
       }
     }
@@ -112,11 +117,25 @@ describe.each(dialects)('the client-id header on %s', (dialect) => {
 
   it('answers forgotPassword with a non-http origin alike for a match and a mismatch, queueing nothing (was: 500 for a match)', async () => {
     await addParticipant(t, { username: 'ftp-user', lastName: 'Ftp', accountNumber: '5160001', status: 'active', password: DEMO_PASSWORD });
-    const outbox = async () => Number((await t.database.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+    const outbox = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('mail_outbox')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await outbox();
     for (const origin of ['ftp://localhost', 'javascript://localhost:3310']) {
-      const match = await t.api('POST', apiPaths.forgotPassword, { origin, body: { userName: 'ftp-user', emailAddress: 'ftp-user@example.com' } });
-      const mismatch = await t.api('POST', apiPaths.forgotPassword, { origin, body: { userName: 'ftp-user', emailAddress: 'someone@example.com' } });
+      const match = await t.api('POST', apiPaths.forgotPassword, {
+        origin,
+        body: { userName: 'ftp-user', emailAddress: 'ftp-user@example.com' },
+      });
+      const mismatch = await t.api('POST', apiPaths.forgotPassword, {
+        origin,
+        body: { userName: 'ftp-user', emailAddress: 'someone@example.com' },
+      });
       expect([match.statusCode, mismatch.statusCode]).toEqual([400, 400]);
       expect(match.body).toBe(mismatch.body);
     }

@@ -20,8 +20,15 @@ export async function consoleSettings(db: Db, clientId: string): Promise<Console
  * settings and `rewards clients update --agent-daily-limit` alike. An unchanged value writes
  * nothing (auditId null). Today's counts stay: a lower limit refuses what would pass it.
  */
-export async function setAgentDailyLimit(db: Db, actor: Actor, clientId: string, limit: number, reason?: string): Promise<{ from: number; to: number; auditId: string | null }> {
-  if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_AGENT_DAILY_LIMIT) throw errors.validation(`the agents' daily adjustment limit must be a whole number from 0 to ${MAX_AGENT_DAILY_LIMIT}`);
+export async function setAgentDailyLimit(
+  db: Db,
+  actor: Actor,
+  clientId: string,
+  limit: number,
+  reason?: string,
+): Promise<{ from: number; to: number; auditId: string | null }> {
+  if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_AGENT_DAILY_LIMIT)
+    throw errors.validation(`the agents' daily adjustment limit must be a whole number from 0 to ${MAX_AGENT_DAILY_LIMIT}`);
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('clients').select('agent_daily_adjustment_limit').where('id', '=', clientId).executeTakeFirst();
     if (!row) throw errors.notFound();

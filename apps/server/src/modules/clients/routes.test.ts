@@ -73,7 +73,11 @@ describe.each(dialects)('GET viewConfig/client on %s', (dialect) => {
   it('opens the demo neighbour, Nimbus Miles, on 127.0.0.2 and nimbus.localhost, where "demo" is Noémie', async () => {
     for (const origin of ['http://127.0.0.2:3000', 'http://nimbus.localhost:3000']) {
       const data = ClientData.parse((await t.api('GET', '/viewConfig/client', { origin })).json());
-      expect(data.clientBranding).toMatchObject({ clientName: 'Nimbus Miles', brandColor: '#0e7490', clientLogo: expect.stringMatching(/^\/brand\/nimbus\/logo\.svg\?v=/) as unknown });
+      expect(data.clientBranding).toMatchObject({
+        clientName: 'Nimbus Miles',
+        brandColor: '#0e7490',
+        clientLogo: expect.stringMatching(/^\/brand\/nimbus\/logo\.svg\?v=/) as unknown,
+      });
       expect(data.locale.code).toBe('fr-FR');
       expect(data.bundleList['fr-FR']?.properties['login.heading']).toBe('Embarquement');
     }
@@ -85,7 +89,11 @@ describe.each(dialects)('GET viewConfig/client on %s', (dialect) => {
 
   it('serves a PNG logo as a PNG, under either name', async () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-    await t.database.db.updateTable('clients').set({ logo: png.toString('base64'), logo_type: 'image/png' }).where('id', '=', 'globex').execute();
+    await t.database.db
+      .updateTable('clients')
+      .set({ logo: png.toString('base64'), logo_type: 'image/png' })
+      .where('id', '=', 'globex')
+      .execute();
     const data = ClientData.parse((await t.api('GET', '/viewConfig/client', { origin: OTHER_ORIGIN })).json());
     expect(data.clientBranding.clientLogo).toMatch(/^\/brand\/globex\/logo\.png\?v=/);
     for (const url of ['/brand/globex/logo.png', '/brand/globex/logo.svg']) {
@@ -96,7 +104,7 @@ describe.each(dialects)('GET viewConfig/client on %s', (dialect) => {
     }
   });
 
-  it("keeps the logo a year at the versioned address client data gives, an hour at any other", async () => {
+  it('keeps the logo a year at the versioned address client data gives, an hour at any other', async () => {
     const logo = ClientData.parse((await t.api('GET', '/viewConfig/client')).json()).clientBranding.clientLogo;
     const current = await t.app.inject({ method: 'GET', url: logo });
     expect(current.statusCode).toBe(200);

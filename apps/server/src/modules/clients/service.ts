@@ -1,4 +1,13 @@
-import { ClientData, Direction, type LocaleOption, PasswordRules, PluralForms, SsoLogoutType, SsoType, ClientCountry } from '@rewards/contract';
+import {
+  ClientData,
+  Direction,
+  type LocaleOption,
+  PasswordRules,
+  PluralForms,
+  SsoLogoutType,
+  SsoType,
+  ClientCountry,
+} from '@rewards/contract';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
@@ -63,11 +72,16 @@ export function clientDataBody(db: Db, clientId: string, sessionPolicy: Pick<Ses
 }
 
 /** What clientDataBody would answer from memory right now, without a promise (decision 036). */
-export function clientDataBodyAtHand(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): NegotiatedBody | undefined {
+export function clientDataBodyAtHand(
+  db: Db,
+  clientId: string,
+  sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>,
+): NegotiatedBody | undefined {
   return cachedReadAtHand<NegotiatedBody>(db, clientDataBodyKey(clientId, sessionPolicy));
 }
 
-const clientDataBodyKey = (clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>) => `clientDataBody:${clientId}:${sessionPolicy.idleMinutes}`;
+const clientDataBodyKey = (clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>) =>
+  `clientDataBody:${clientId}:${sessionPolicy.idleMinutes}`;
 
 /** GET viewConfig/client: everything the portal needs before anyone signs in. */
 export async function getClientData(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<ClientData> {
@@ -114,9 +128,14 @@ export async function getClientData(db: Db, clientId: string, sessionPolicy: Pic
 }
 
 /** The logo's bytes and media type: an SVG as stored, a PNG decoded from its base64. */
-export async function getClientLogo(db: Db, clientId: string): Promise<{ type: LogoType; body: string | Buffer; version: string } | undefined> {
+export async function getClientLogo(
+  db: Db,
+  clientId: string,
+): Promise<{ type: LogoType; body: string | Buffer; version: string } | undefined> {
   const client = await findClient(db, clientId);
   if (!client) return undefined;
   const version = logoVersion(client.logo);
-  return client.logo_type === 'image/png' ? { type: 'image/png', body: Buffer.from(client.logo, 'base64'), version } : { type: 'image/svg+xml', body: client.logo, version };
+  return client.logo_type === 'image/png'
+    ? { type: 'image/png', body: Buffer.from(client.logo, 'base64'), version }
+    : { type: 'image/svg+xml', body: client.logo, version };
 }

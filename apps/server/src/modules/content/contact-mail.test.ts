@@ -37,12 +37,22 @@ describe.each(dialects)('contact messages reach the support desk on %s', (dialec
     sink.received.length = 0;
   });
 
-  const valid = { topic: 'order', subject: 'Where is my order?', message: 'I ordered headphones on 2 May.\nNothing arrived yet.', replyEmail: 'dana@example.com', phone: '+1 555 010 0200' };
+  const valid = {
+    topic: 'order',
+    subject: 'Where is my order?',
+    message: 'I ordered headphones on 2 May.\nNothing arrived yet.',
+    replyEmail: 'dana@example.com',
+    phone: '+1 555 010 0200',
+  };
   const send = (body: unknown, session: string, origin?: string) => t.api('POST', apiPaths.contactUs, { body, session, origin });
   const outbox = () => t.database.db.selectFrom('mail_outbox').selectAll().orderBy('created_at').execute();
   /** One delivery pass through the real SMTP server, as the worker of main.ts does it. */
   async function deliver() {
-    const delivery = createMailDelivery({ db: t.database.db, mail: { ...loadConfig({}).mail, smtpUrl: sink.url }, log: { info: () => {}, warn: () => {} } });
+    const delivery = createMailDelivery({
+      db: t.database.db,
+      mail: { ...loadConfig({}).mail, smtpUrl: sink.url },
+      log: { info: () => {}, warn: () => {} },
+    });
     try {
       return await delivery.deliverDue();
     } finally {
@@ -62,7 +72,14 @@ describe.each(dialects)('contact messages reach the support desk on %s', (dialec
     const stored = await t.database.db.selectFrom('contact_requests').selectAll().where('id', '=', requestId).executeTakeFirstOrThrow();
     const [row] = await outbox();
     expect(stored.mail_id).toBe(row?.id);
-    expect(row).toMatchObject({ client_id: 'acme', participant_id: userId, to_address: DESK, reply_to: 'dana@example.com', template: 'contactMessage', status: 'pending' });
+    expect(row).toMatchObject({
+      client_id: 'acme',
+      participant_id: userId,
+      to_address: DESK,
+      reply_to: 'dana@example.com',
+      template: 'contactMessage',
+      status: 'pending',
+    });
 
     expect(await deliver()).toBe(1);
     expect(sink.received).toHaveLength(1);
@@ -89,14 +106,24 @@ describe.each(dialects)('contact messages reach the support desk on %s', (dialec
     const html = mail?.html ?? '';
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<b onclick/i);
-    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &lt;b onclick=&quot;x()&quot;&gt;bold&lt;/b&gt; &amp; &quot;quotes&quot;');
+    expect(html).toContain(
+      '&lt;script&gt;alert(1)&lt;/script&gt; &lt;b onclick=&quot;x()&quot;&gt;bold&lt;/b&gt; &amp; &quot;quotes&quot;',
+    );
     expect(html).toContain('I ordered headphones on 2 May.<br>');
     expect((await outbox())[0]?.status).toBe('sent');
   });
 
   it('answers to the account’s address when no reply address is given, and marks a message sent by an administrator', async () => {
     const { sessionId } = await t.login('newbie');
-    await t.database.db.updateTable('sessions').set({ admin_as_user: 1 }).where('participant_id', '=', (await t.database.db.selectFrom('participants').select('id').where('username', '=', 'newbie').executeTakeFirstOrThrow()).id).execute();
+    await t.database.db
+      .updateTable('sessions')
+      .set({ admin_as_user: 1 })
+      .where(
+        'participant_id',
+        '=',
+        (await t.database.db.selectFrom('participants').select('id').where('username', '=', 'newbie').executeTakeFirstOrThrow()).id,
+      )
+      .execute();
     expect((await send({ topic: 'points', subject: 'Balance', message: 'Is it right?' }, sessionId)).statusCode).toBe(200);
     await deliver();
     const [mail] = sink.received;
@@ -110,7 +137,11 @@ describe.each(dialects)('contact messages reach the support desk on %s', (dialec
     const { sessionId } = await t.login('spent');
     const subject = 'Help\r\nBcc: victim@evil.example\r\nX-Injected: yes\nContent-Type: text/html';
     expect((await send({ ...valid, subject, replyEmail: '' }, sessionId)).statusCode).toBe(200);
-    const stored = await t.database.db.selectFrom('contact_requests').select('subject').where('username', '=', 'spent').executeTakeFirstOrThrow();
+    const stored = await t.database.db
+      .selectFrom('contact_requests')
+      .select('subject')
+      .where('username', '=', 'spent')
+      .executeTakeFirstOrThrow();
     expect(stored.subject).toBe('Help Bcc: victim@evil.example X-Injected: yes Content-Type: text/html');
 
     // Even a row that carried line breaks past us (written by hand here, as a row rendered when
@@ -118,7 +149,15 @@ describe.each(dialects)('contact messages reach the support desk on %s', (dialec
     // folds CR and LF of a subject into spaces.
     await t.database.db
       .insertInto('mail_outbox')
-      .values({ ...(await outbox()).at(-1)!, id: 'raw-row', params: null, subject: 'Raw\r\nBcc: victim@evil.example\r\nX-Injected: yes', text_body: 'Raw', html_body: '<p>Raw</p>', message_id: '<raw-row@acme>' })
+      .values({
+        ...(await outbox()).at(-1)!,
+        id: 'raw-row',
+        params: null,
+        subject: 'Raw\r\nBcc: victim@evil.example\r\nX-Injected: yes',
+        text_body: 'Raw',
+        html_body: '<p>Raw</p>',
+        message_id: '<raw-row@acme>',
+      })
       .execute();
 
     expect(await deliver()).toBe(2);
@@ -148,7 +187,9 @@ describe.each(dialects)('contact messages reach the support desk on %s', (dialec
     expect(stored.map((r) => [r.subject, r.mail_id])).toEqual([['Bonjour', null]]);
 
     const globex = await rewardsJson<ListedMessage[]>(t.database, ['contact', 'list', '--client', OTHER_CLIENT_ID, '--json']);
-    expect(globex).toMatchObject([{ id: reply.json<{ requestId: string }>().requestId, username: 'demo', subject: 'Bonjour', message: valid.message, mail: null }]);
+    expect(globex).toMatchObject([
+      { id: reply.json<{ requestId: string }>().requestId, username: 'demo', subject: 'Bonjour', message: valid.message, mail: null },
+    ]);
     const human = await runRewards(t.database, ['contact', 'list', '--client', OTHER_CLIENT_ID]);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('No support address');
@@ -160,7 +201,9 @@ describe.each(dialects)('contact messages reach the support desk on %s', (dialec
       ['spent', 'sent', DESK],
       ['newbie', 'sent', DESK],
     ]);
-    expect(await rewardsJson<ListedMessage[]>(t.database, ['contact', 'list', '--client', 'acme', '--since', '2999-01-01', '--json'])).toEqual([]);
+    expect(
+      await rewardsJson<ListedMessage[]>(t.database, ['contact', 'list', '--client', 'acme', '--since', '2999-01-01', '--json']),
+    ).toEqual([]);
     const bad = await runRewards(t.database, ['contact', 'list', '--client', 'nobody']);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('Unknown client "nobody"')]);
   }, 60_000); // four runs of the rewards command

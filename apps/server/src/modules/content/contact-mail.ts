@@ -34,7 +34,19 @@ export function oneLine(value: string): string {
 
 export type ContactFacts = Pick<
   ContactRequestsTable,
-  'id' | 'participant_id' | 'username' | 'account_number' | 'account_email' | 'topic' | 'subject' | 'message' | 'reply_email' | 'phone' | 'locale' | 'admin_as_user' | 'created_at'
+  | 'id'
+  | 'participant_id'
+  | 'username'
+  | 'account_number'
+  | 'account_email'
+  | 'topic'
+  | 'subject'
+  | 'message'
+  | 'reply_email'
+  | 'phone'
+  | 'locale'
+  | 'admin_as_user'
+  | 'created_at'
 > & { name: string };
 
 /** 2026-11-22T17:30:05.123Z → 2026-11-22 17:30:05 UTC */
@@ -43,8 +55,14 @@ function utcStamp(iso: string): string {
 }
 
 /** Pure: the subject, text and HTML of the desk's mail, in the given texts (the desk's language). */
-export function renderContactMail(texts: Readonly<Record<string, string>>, facts: ContactFacts, replyTo: string | undefined, branding: MailBranding): RenderedMail {
-  const t = (key: string, values: Readonly<Record<string, string>> = {}) => fill(texts[key] ?? key, { clientName: branding.clientName, ...values });
+export function renderContactMail(
+  texts: Readonly<Record<string, string>>,
+  facts: ContactFacts,
+  replyTo: string | undefined,
+  branding: MailBranding,
+): RenderedMail {
+  const t = (key: string, values: Readonly<Record<string, string>> = {}) =>
+    fill(texts[key] ?? key, { clientName: branding.clientName, ...values });
   const topic = t(`contact.topic.${facts.topic}`);
   const subject = oneLine(t('contactMail.subject', { topic, subject: oneLine(facts.subject) }));
   const none = t('contactMail.none');

@@ -19,7 +19,10 @@ describe.each(dialects)('content pages on %s', (dialect) => {
   const html = (reply: { json: () => unknown }) => (reply.json() as ContentReply).properties[0]?.value ?? '';
 
   const addEntry = (key: string, locale: string, body: string, clientId = 'acme') =>
-    t.database.db.insertInto('content_entries').values({ client_id: clientId, locale, key, body, updated_at: new Date().toISOString() }).execute();
+    t.database.db
+      .insertInto('content_entries')
+      .values({ client_id: clientId, locale, key, body, updated_at: new Date().toISOString() })
+      .execute();
 
   it('shows demo the rules of each of her programs, as HTML with a table', async () => {
     const { sessionId, participantRules } = await t.login('demo');
@@ -62,7 +65,12 @@ describe.each(dialects)('content pages on %s', (dialect) => {
     expect(html(french)).toContain('Que sont les points Acme');
 
     // The French privacy notice is withdrawn: only the English (and Arabic) texts remain.
-    await t.database.db.deleteFrom('content_entries').where('client_id', '=', 'acme').where('key', '=', contentKeys.privacyNotice).where('locale', '=', 'fr-FR').execute();
+    await t.database.db
+      .deleteFrom('content_entries')
+      .where('client_id', '=', 'acme')
+      .where('key', '=', contentKeys.privacyNotice)
+      .where('locale', '=', 'fr-FR')
+      .execute();
     const fallback = await read(contentKeys.privacyNotice, { session: sessionId });
     expect(fallback.statusCode).toBe(200);
     expect(fallback.json<ContentReply>().properties[0]?.locale).toBe('en-US');
@@ -123,7 +131,13 @@ describe.each(dialects)('content pages on %s', (dialect) => {
       '[ok](https://example.com/help)',
       '[faq](/faqs)',
     ].join('\n\n');
-    await t.database.db.updateTable('content_entries').set({ body: hostile }).where('client_id', '=', 'acme').where('key', '=', contentKeys.privacyPolicy).where('locale', '=', 'en-US').execute();
+    await t.database.db
+      .updateTable('content_entries')
+      .set({ body: hostile })
+      .where('client_id', '=', 'acme')
+      .where('key', '=', contentKeys.privacyPolicy)
+      .where('locale', '=', 'en-US')
+      .execute();
     const value = html(await read(contentKeys.privacyPolicy, { query: '?locale=en-US' }));
     expect(value).not.toMatch(/<script/i);
     expect(value).not.toMatch(/<img[^>]*onerror/i);
@@ -145,10 +159,22 @@ describe.each(dialects)('contactUs on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const valid = { topic: 'order', subject: 'Where is my order?', message: 'I ordered headphones on 2 May and nothing arrived yet.', replyEmail: 'dana@example.com', phone: '+1 555 010 0200' };
+  const valid = {
+    topic: 'order',
+    subject: 'Where is my order?',
+    message: 'I ordered headphones on 2 May and nothing arrived yet.',
+    replyEmail: 'dana@example.com',
+    phone: '+1 555 010 0200',
+  };
   const send = (body: unknown, session?: string, origin?: string) => t.api('POST', apiPaths.contactUs, { body, session, origin });
   const rowsOf = (username: string) =>
-    t.database.db.selectFrom('contact_requests').selectAll().where('client_id', '=', 'acme').where('username', '=', username).orderBy('created_at').execute();
+    t.database.db
+      .selectFrom('contact_requests')
+      .selectAll()
+      .where('client_id', '=', 'acme')
+      .where('username', '=', username)
+      .orderBy('created_at')
+      .execute();
 
   it('stores a message for the support desk with who sent it, status new', async () => {
     const { sessionId, userId, accountNumber } = await t.login('demo');
@@ -177,10 +203,15 @@ describe.each(dialects)('contactUs on %s', (dialect) => {
 
   it('keeps the optional fields empty when left out or blank', async () => {
     const { sessionId } = await t.login('newbie');
-    expect((await send({ topic: 'other', subject: 'Hello', message: 'Just saying hi', replyEmail: '', phone: ' ' }, sessionId)).statusCode).toBe(200);
+    expect(
+      (await send({ topic: 'other', subject: 'Hello', message: 'Just saying hi', replyEmail: '', phone: ' ' }, sessionId)).statusCode,
+    ).toBe(200);
     expect((await send({ topic: 'points', subject: 'Hello', message: 'Again' }, sessionId)).statusCode).toBe(200);
     const rows = await rowsOf('newbie');
-    expect(rows.map((r) => [r.reply_email, r.phone])).toEqual([[null, null], [null, null]]);
+    expect(rows.map((r) => [r.reply_email, r.phone])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
   });
 
   it.each([
@@ -216,7 +247,11 @@ describe.each(dialects)('contactUs on %s', (dialect) => {
     expect(await rowsOf('merch')).toHaveLength(5);
 
     // An hour later the window has ended.
-    await t.database.db.updateTable('attempt_limits').set({ window_ends_at: new Date(Date.now() - 1000).toISOString() }).where('subject', 'like', 'contact:%').execute();
+    await t.database.db
+      .updateTable('attempt_limits')
+      .set({ window_ends_at: new Date(Date.now() - 1000).toISOString() })
+      .where('subject', 'like', 'contact:%')
+      .execute();
     expect((await send(valid, sessionId)).statusCode).toBe(200);
   });
 

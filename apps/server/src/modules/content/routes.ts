@@ -28,14 +28,35 @@ export function contentRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   typed.get(
     // The spec's path with Fastify's parameter in place of the key.
     `${apiPaths.contentKey('')}:key`,
-    { preHandler: optionalSession, schema: { summary: 'A content text: rules of a program, FAQs, privacy policy or notice', tags: ['Content'], security: [{ session: [] }, {}], headers: SessionHeaders, params: ContentKeyParams, querystring: ContentQuery, response: { 200: ContentReply } } },
+    {
+      preHandler: optionalSession,
+      schema: {
+        summary: 'A content text: rules of a program, FAQs, privacy policy or notice',
+        tags: ['Content'],
+        security: [{ session: [] }, {}],
+        headers: SessionHeaders,
+        params: ContentKeyParams,
+        querystring: ContentQuery,
+        response: { 200: ContentReply },
+      },
+    },
     async (request) =>
       getContent(deps.db, { clientId: request.clientId, session: request.session, locale: request.query.locale }, request.params.key),
   );
 
   typed.post(
     apiPaths.contactUs,
-    { preHandler: deps.requireSession, schema: { summary: 'Send a message to the program\'s support', tags: ['Content'], security: [{ session: [] }], headers: SessionHeaders, body: ContactRequest, response: { 200: ContactReply } } },
+    {
+      preHandler: deps.requireSession,
+      schema: {
+        summary: "Send a message to the program's support",
+        tags: ['Content'],
+        security: [{ session: [] }],
+        headers: SessionHeaders,
+        body: ContactRequest,
+        response: { 200: ContactReply },
+      },
+    },
     async (request) => submitContact(deps.db, deps.config.limits, sessionOf(request), request.body),
   );
 }

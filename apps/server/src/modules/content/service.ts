@@ -22,8 +22,7 @@ import { findContentEntries, insertContactRequest } from './store.ts';
 /** The language every client's content falls back to last. */
 const LAST_RESORT_LOCALE = 'en-US';
 
-const contentNotFound = () =>
-  new ApiError(404, ErrorCode.contentNotFound, 'content.error.notFound', 'No such content');
+const contentNotFound = () => new ApiError(404, ErrorCode.contentNotFound, 'content.error.notFound', 'No such content');
 const notYourProgram = () =>
   new ApiError(403, ErrorCode.rulesNotYourProgram, 'content.error.notYourProgram', 'Not a program of this participant');
 const contactThrottled = () =>
@@ -81,7 +80,13 @@ export async function getContent(db: Db, reader: ContentReader, key: string): Pr
  * CONTACT_THROTTLE.max per participant per window: the slot is taken before the message is
  * stored (decision 040), and given back if storing it fails.
  */
-export async function submitContact(db: Db, limits: LimitPolicy, session: Session, form: ContactRequest, now = new Date()): Promise<ContactReply> {
+export async function submitContact(
+  db: Db,
+  limits: LimitPolicy,
+  session: Session,
+  form: ContactRequest,
+  now = new Date(),
+): Promise<ContactReply> {
   const participant = await findParticipant(db, session.client_id, session.participant_id);
   if (!participant) throw errors.sessionRequired();
   const slots = await takeSlots(db, session.client_id, limitsOf(limits).contact(participant.id), contactThrottled, now);

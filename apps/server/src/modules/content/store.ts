@@ -17,8 +17,6 @@ export async function insertContactRequest(db: Db, row: Insertable<ContactReques
   await db.insertInto('contact_requests').values(row).execute();
 }
 
-
-
 /** A client's contact requests, newest first, with the state of the mail that carries each (if any). */
 export async function listContactRequests(db: Db, options: { clientId: string; since?: string | undefined; limit: number }) {
   let query = db

@@ -53,7 +53,15 @@ export async function createAdminKey(
   await insertAdminKey(trx, row);
   await recordAudit(
     trx,
-    { clientId: input.clientId, actor: input.createdBy, actorKind: 'operator', action: 'admins.create', subject: input.name, details: { id: made.id, scope: input.clientId ?? 'all-clients' }, origin: input.origin },
+    {
+      clientId: input.clientId,
+      actor: input.createdBy,
+      actorKind: 'operator',
+      action: 'admins.create',
+      subject: input.name,
+      details: { id: made.id, scope: input.clientId ?? 'all-clients' },
+      origin: input.origin,
+    },
     now,
   );
   return { key: made.key, view: viewOf(row) };
@@ -75,7 +83,19 @@ export async function revokeKey(
   if (!key) return undefined;
   const revoked = await revokeAdminKey(trx, key.id, now.toISOString());
   if (revoked) {
-    await recordAudit(trx, { clientId: key.client_id, actor: revokedBy, actorKind: 'operator', action: 'admins.revoke', subject: key.name, details: { id: key.id }, origin }, now);
+    await recordAudit(
+      trx,
+      {
+        clientId: key.client_id,
+        actor: revokedBy,
+        actorKind: 'operator',
+        action: 'admins.revoke',
+        subject: key.name,
+        details: { id: key.id },
+        origin,
+      },
+      now,
+    );
   }
   const after = (await findAdminKey(trx, key.id)) ?? key;
   return { view: viewOf(after), already: !revoked };

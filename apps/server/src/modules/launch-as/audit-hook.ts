@@ -33,7 +33,12 @@ export function auditLaunchedSessions(app: FastifyInstance, db: Db): void {
         actorKind: 'participant-session',
         action: 'launch-as.open',
         subject: launch?.username ?? session.participant_id,
-        details: { method: request.method, route: request.routeOptions.url ?? 'unknown', status: reply.statusCode, ...(launch ? { token: launch.tokenId } : {}) },
+        details: {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unknown',
+          status: reply.statusCode,
+          ...(launch ? { token: launch.tokenId } : {}),
+        },
         origin: request.ip,
       });
     } catch (error) {

@@ -28,7 +28,14 @@ export function launchAsRoutes(api: FastifyInstance, deps: ModuleDeps): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();
   typed.post(
     apiPaths.launchAs,
-    { schema: { summary: 'Launch-as: a support administrator\'s single-use token becomes a 30-minute admin-as-user session', headers: ClientHeaders, body: LaunchAsRequest, response: { 200: UserData } } },
+    {
+      schema: {
+        summary: "Launch-as: a support administrator's single-use token becomes a 30-minute admin-as-user session",
+        headers: ClientHeaders,
+        body: LaunchAsRequest,
+        response: { 200: UserData },
+      },
+    },
     async (request, reply) => {
       const user = await launchAs(deps.db, deps.sessionPolicy, request.clientId, request.body.token, request.ip);
       reply.header(SESSION_HEADER, user.sessionId);
@@ -55,7 +62,12 @@ export function adminApiRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   typed.post(
     `${ADMIN_API_BASE}${adminPaths.launchTokens}`,
     {
-      schema: { summary: 'Issue a launch-as link (single use, 2 minutes) for one participant, with a reason; audited', headers: AdminAuthHeaders, body: LaunchTokenRequest, response: { 201: LaunchTokenReply } },
+      schema: {
+        summary: 'Issue a launch-as link (single use, 2 minutes) for one participant, with a reason; audited',
+        headers: AdminAuthHeaders,
+        body: LaunchTokenRequest,
+        response: { 201: LaunchTokenReply },
+      },
       // The key before the body: a caller without a good key learns nothing from validation.
       onRequest: async (request) => {
         throttle.check(request.ip);

@@ -98,11 +98,33 @@ export async function issueLaunchToken(trx: Kysely<Database>, request: IssueRequ
  * the staff member (their e-mail), from their address, for a link on the client's configured
  * portal address (clients.portal_url), as the participant's mails use.
  */
-export async function issueFromConsole(db: Db, staff: { email: string; address: string }, portalUrl: string, participant: Participant, reason: string, now = new Date()): Promise<IssuedToken> {
+export async function issueFromConsole(
+  db: Db,
+  staff: { email: string; address: string },
+  portalUrl: string,
+  participant: Participant,
+  reason: string,
+  now = new Date(),
+): Promise<IssuedToken> {
   const origin = new URL(portalUrl).origin;
-  return db.transaction().execute((trx) =>
-    issueLaunchToken(trx, { participant, reason, issuedBy: staff.email, issuedVia: 'console', actorKind: 'staff', issuedFrom: staff.address, origin, details: { participantId: participant.id } }, now),
-  );
+  return db
+    .transaction()
+    .execute((trx) =>
+      issueLaunchToken(
+        trx,
+        {
+          participant,
+          reason,
+          issuedBy: staff.email,
+          issuedVia: 'console',
+          actorKind: 'staff',
+          issuedFrom: staff.address,
+          origin,
+          details: { participantId: participant.id },
+        },
+        now,
+      ),
+    );
 }
 
 /**
@@ -110,7 +132,14 @@ export async function issueFromConsole(db: Db, staff: { email: string; address: 
  * (or another client's), expired and used tokens are refused and open nothing; the claim is a
  * conditional update, so of concurrent posts of one token only one opens a session.
  */
-export async function launchAs(db: Db, policy: SessionPolicy, clientId: string, token: string, from: string, now = new Date()): Promise<UserData> {
+export async function launchAs(
+  db: Db,
+  policy: SessionPolicy,
+  clientId: string,
+  token: string,
+  from: string,
+  now = new Date(),
+): Promise<UserData> {
   const nowIso = now.toISOString();
   return db.transaction().execute(async (trx) => {
     const row = await findLaunchToken(trx, clientId, sha256(token));

@@ -10,7 +10,12 @@ export async function insertLaunchToken(db: Executor, row: LaunchToken): Promise
 }
 
 export async function findLaunchToken(db: Executor, clientId: string, tokenHash: string): Promise<LaunchToken | undefined> {
-  return db.selectFrom('launch_tokens').selectAll().where('token_hash', '=', tokenHash).where('client_id', '=', clientId).executeTakeFirst();
+  return db
+    .selectFrom('launch_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
 }
 
 /**
@@ -68,7 +73,12 @@ export async function listAdminKeys(db: Executor): Promise<AdminKey[]> {
 }
 
 export async function revokeAdminKey(db: Executor, id: string, now: string): Promise<boolean> {
-  const result = await db.updateTable('admin_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('admin_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

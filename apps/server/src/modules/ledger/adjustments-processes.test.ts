@@ -22,7 +22,10 @@ const LIMIT = 1000;
 async function sharedDatabase(dialect: Dialect, dir: string): Promise<{ url: string; drop(): Promise<void> }> {
   if (dialect === 'sqlite') return { url: `file:${join(dir, 'shared.db')}`, drop: async () => {} };
   const database = await createEmptyPostgresDatabase();
-  const seed = spawn(process.execPath, [CLI, 'seed-demo'], { env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: dir }, stdio: 'ignore' });
+  const seed = spawn(process.execPath, [CLI, 'seed-demo'], {
+    env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: dir },
+    stdio: 'ignore',
+  });
   if ((await exited(seed)) !== 0) throw new Error('seed-demo failed');
   return database;
 }
@@ -33,7 +36,19 @@ function post(base: string, path: string, cookie: string, body: unknown): Promis
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'console.localhost:3000', origin: CONSOLE_ORIGIN, cookie: `rewards_console=${cookie}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          host: 'console.localhost:3000',
+          origin: CONSOLE_ORIGIN,
+          cookie: `rewards_console=${cookie}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -66,11 +81,23 @@ describe.each(dialects)("the agents' daily limit across two server processes on 
     servers = [first, await startServer(database.url, env)];
     db = createDatabase(databaseConfigFromUrl(database.url));
     const email = `agent-${randomUUID().slice(0, 8)}@acme.test`;
-    await createStaff(db, CONSOLE_ORIGIN, { name: 'test', kind: 'operator', origin: 'test', reason: 'two processes' }, { email, name: 'Agent', owner: false, roles: [{ clientId: 'acme', role: 'support_agent' }] });
+    await createStaff(
+      db,
+      CONSOLE_ORIGIN,
+      { name: 'test', kind: 'operator', origin: 'test', reason: 'two processes' },
+      { email, name: 'Agent', owner: false, roles: [{ clientId: 'acme', role: 'support_agent' }] },
+    );
     // Signed in as if by password and code: the session is what the servers check.
     const staff = await db.selectFrom('staff').select('id').where('email_key', '=', email).executeTakeFirstOrThrow();
     cookie = (await startFullSession(db, staff.id, '127.0.0.1', new Date())).sessionId;
-    demoId = (await db.selectFrom('participants').select('id').where('client_id', '=', 'acme').where('username_key', '=', 'demo').executeTakeFirstOrThrow()).id;
+    demoId = (
+      await db
+        .selectFrom('participants')
+        .select('id')
+        .where('client_id', '=', 'acme')
+        .where('username_key', '=', 'demo')
+        .executeTakeFirstOrThrow()
+    ).id;
     await db.updateTable('clients').set({ agent_daily_adjustment_limit: LIMIT }).where('id', '=', 'acme').execute();
   }, 120_000);
   afterAll(async () => {
@@ -84,7 +111,12 @@ describe.each(dialects)("the agents' daily limit across two server processes on 
     const before = (await db.selectFrom('participants').select('balance').where('id', '=', demoId).executeTakeFirstOrThrow()).balance ?? 0;
     const replies = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        post(servers[i % 2]?.base ?? '', paths.adjustments('acme', demoId), cookie, { points: 30, participantText: 'Goodwill', internalNote: 'two processes', requestId: randomUUID() }),
+        post(servers[i % 2]?.base ?? '', paths.adjustments('acme', demoId), cookie, {
+          points: 30,
+          participantText: 'Goodwill',
+          internalNote: 'two processes',
+          requestId: randomUUID(),
+        }),
       ),
     );
     const tally = replies.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});

@@ -45,7 +45,8 @@ export interface AgentCap {
 const agentLimit = (cap: AgentCap): DailyAmount => ({ subject: subjects.agentAdjustments(cap.staffId), max: cap.max });
 
 /** What the participant reads when no key is found (the stored description is only a fallback of the translated text). */
-const fallbackText = (participantText: string | undefined) => (participantText ? `Balance adjustment: ${participantText}` : 'Balance adjustment');
+const fallbackText = (participantText: string | undefined) =>
+  participantText ? `Balance adjustment: ${participantText}` : 'Balance adjustment';
 
 /**
  * Adjusts one participant's balance (docs/decisions/048), for every caller alike. In ONE
@@ -57,12 +58,19 @@ const fallbackText = (participantText: string | undefined) => (participantText ?
  * one's entry, or 409 when the body differs. Of any number of parallel debits, none takes the
  * balance below zero; of an agent's parallel adjustments, the sum never passes the cap.
  */
-export async function adjustPoints(db: Db, actor: Actor, participant: Participant, input: AdjustmentInput, options: { agentCap?: AgentCap; now?: Date } = {}): Promise<AdjustmentResult> {
+export async function adjustPoints(
+  db: Db,
+  actor: Actor,
+  participant: Participant,
+  input: AdjustmentInput,
+  options: { agentCap?: AgentCap; now?: Date } = {},
+): Promise<AdjustmentResult> {
   const now = options.now ?? new Date();
   const occurredAt = input.occurredAt ?? now.toISOString();
   const clientId = participant.client_id;
   const magnitude = Math.abs(input.points);
-  if (!Number.isSafeInteger(input.points) || input.points === 0 || magnitude > MAX_ADJUSTMENT) throw new Error('adjustPoints: points must be a whole number, not zero, within the maximum');
+  if (!Number.isSafeInteger(input.points) || input.points === 0 || magnitude > MAX_ADJUSTMENT)
+    throw new Error('adjustPoints: points must be a whole number, not zero, within the maximum');
   const cap = options.agentCap;
   // A second click after the first committed: answered without touching the counter or the balance.
   const earlier = input.requestId === undefined ? undefined : await replayOf(db, actor, participant, input, cap, now);
@@ -84,7 +92,9 @@ export async function adjustPoints(db: Db, actor: Actor, participant: Participan
           amount: input.points,
           kind: 'adjustment',
           description: fallbackText(input.participantText),
-          ...(input.participantText ? { descriptionKey: 'ledger.operator.adjustmentNote', descriptionParams: { description: input.participantText } } : { descriptionKey: 'ledger.operator.adjustment' }),
+          ...(input.participantText
+            ? { descriptionKey: 'ledger.operator.adjustmentNote', descriptionParams: { description: input.participantText } }
+            : { descriptionKey: 'ledger.operator.adjustment' }),
           ...(input.internalNote === undefined ? {} : { internalNote: input.internalNote }),
           postedBy: actor.name,
           ...(input.requestId === undefined ? {} : { requestId: input.requestId }),
@@ -101,7 +111,14 @@ export async function adjustPoints(db: Db, actor: Actor, participant: Participan
           actorKind: actor.kind,
           action: 'points.adjust',
           subject: participant.id,
-          details: { username: participant.username, points: input.points, reason: input.reason, balance, entryId, ...(input.requestId === undefined ? {} : { requestId: input.requestId }) },
+          details: {
+            username: participant.username,
+            points: input.points,
+            reason: input.reason,
+            balance,
+            entryId,
+            ...(input.requestId === undefined ? {} : { requestId: input.requestId }),
+          },
           origin: actor.origin,
         },
         now,
@@ -115,13 +132,19 @@ export async function adjustPoints(db: Db, actor: Actor, participant: Participan
       const first = await replayOf(db, actor, participant, input, cap, now);
       if (first) return first;
     }
-    if (error instanceof InsufficientBalanceError) throw actionErrors.insufficientBalance(await balanceOf(db, participant), input.points, participant.username);
+    if (error instanceof InsufficientBalanceError)
+      throw actionErrors.insufficientBalance(await balanceOf(db, participant), input.points, participant.username);
     throw error;
   }
 }
 
 async function balanceOf(db: Db, participant: Participant): Promise<number> {
-  const row = await db.selectFrom('participants').select('balance').where('client_id', '=', participant.client_id).where('id', '=', participant.id).executeTakeFirst();
+  const row = await db
+    .selectFrom('participants')
+    .select('balance')
+    .where('client_id', '=', participant.client_id)
+    .where('id', '=', participant.id)
+    .executeTakeFirst();
   return row?.balance ?? 0;
 }
 
@@ -129,7 +152,14 @@ async function balanceOf(db: Db, participant: Participant): Promise<number> {
  * The entry an earlier request with this requestId posted, as its answer; 409 when it was a
  * different adjustment (another participant, amount, text, note or poster); undefined if none.
  */
-async function replayOf(db: Db, actor: Actor, participant: Participant, input: AdjustmentInput, cap: AgentCap | undefined, now: Date): Promise<AdjustmentResult | undefined> {
+async function replayOf(
+  db: Db,
+  actor: Actor,
+  participant: Participant,
+  input: AdjustmentInput,
+  cap: AgentCap | undefined,
+  now: Date,
+): Promise<AdjustmentResult | undefined> {
   if (input.requestId === undefined) return undefined;
   const entry = await db
     .selectFrom('ledger_entries')

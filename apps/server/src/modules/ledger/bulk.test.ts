@@ -8,7 +8,13 @@ import type { LedgerMovement } from './store.ts';
 
 describe('statement shapes', () => {
   it('cuts rows into full chunks and powers of two, and pads IN lists to a power of two', () => {
-    expect(pieces(250, 100)).toEqual([[0, 100], [100, 200], [200, 232], [232, 248], [248, 250]]);
+    expect(pieces(250, 100)).toEqual([
+      [0, 100],
+      [100, 200],
+      [200, 232],
+      [232, 248],
+      [248, 250],
+    ]);
     expect(pieces(0, 100)).toEqual([]);
     expect(padded(['a', 'b', 'c'])).toEqual(['a', 'b', 'c', 'c']);
   });
@@ -37,9 +43,13 @@ describe.each(dialects)('appendLedgerEntries on %s', (dialect) => {
   afterAll(() => database.drop());
 
   it('refuses, in the order given, the debits the balance does not cover at their turn', async () => {
-    const result = await database.db.transaction().execute((trx) =>
-      appendLedgerEntries(trx, 'acme', [move(0, -10), move(0, 100), move(0, -60), move(0, -60), move(1, 5), move(1, -5)], new Date(), { requireCovered: true }),
-    );
+    const result = await database.db
+      .transaction()
+      .execute((trx) =>
+        appendLedgerEntries(trx, 'acme', [move(0, -10), move(0, 100), move(0, -60), move(0, -60), move(1, 5), move(1, -5)], new Date(), {
+          requireCovered: true,
+        }),
+      );
     expect(result).toEqual({ appended: [1, 2, 4, 5], refused: [0, 3] });
     expect(await balance(0)).toBe(40);
     // Movements that cancel out still turn "no entry yet" (null) into a balance of 0.
@@ -50,7 +60,9 @@ describe.each(dialects)('appendLedgerEntries on %s', (dialect) => {
 
   it('writes nothing when a reference is taken or a participant does not exist', async () => {
     await database.db.transaction().execute((trx) => appendLedgerEntries(trx, 'acme', [move(2, 7, 'bulk:1')]));
-    const taken = database.db.transaction().execute((trx) => appendLedgerEntries(trx, 'acme', [move(2, 3, 'bulk:2'), move(2, 3, 'bulk:1')]));
+    const taken = database.db
+      .transaction()
+      .execute((trx) => appendLedgerEntries(trx, 'acme', [move(2, 3, 'bulk:2'), move(2, 3, 'bulk:1')]));
     await expect(taken).rejects.toThrow();
     const nobody = database.db.transaction().execute((trx) => appendLedgerEntries(trx, 'acme', [move(2, 3), move(99, 3)]));
     await expect(nobody).rejects.toThrow('No such participant');
@@ -61,16 +73,23 @@ describe.each(dialects)('appendLedgerEntries on %s', (dialect) => {
   it('takes the balances the caller read in the same transaction, and still refuses a participant not among them', async () => {
     // The import reads each balance with the participant's id (one query, locked on PostgreSQL).
     const result = await database.db.transaction().execute(async (trx) => {
-      const rows = await trx.selectFrom('participants').select(['id', 'balance']).where('id', 'in', [id(0), id(2)]).execute();
+      const rows = await trx
+        .selectFrom('participants')
+        .select(['id', 'balance'])
+        .where('id', 'in', [id(0), id(2)])
+        .execute();
       const balances = new Map(rows.map((row) => [row.id, row.balance === null ? null : Number(row.balance)]));
-      return appendLedgerEntries(trx, 'acme', [move(2, 5), move(0, -50), move(2, -12), move(0, -40)], new Date(), { requireCovered: true, balances });
+      return appendLedgerEntries(trx, 'acme', [move(2, 5), move(0, -50), move(2, -12), move(0, -40)], new Date(), {
+        requireCovered: true,
+        balances,
+      });
     });
     expect(result).toEqual({ appended: [0, 2, 3], refused: [1] });
     expect(await balance(0)).toBe(0);
     expect(await balance(2)).toBe(0);
-    const missing = database.db.transaction().execute((trx) =>
-      appendLedgerEntries(trx, 'acme', [move(0, 1), move(1, 1)], new Date(), { balances: new Map([[id(0), 0]]) }),
-    );
+    const missing = database.db
+      .transaction()
+      .execute((trx) => appendLedgerEntries(trx, 'acme', [move(0, 1), move(1, 1)], new Date(), { balances: new Map([[id(0), 0]]) }));
     await expect(missing).rejects.toThrow('No such participant');
     expect(await balance(0)).toBe(0);
     await expectLedgerMatchesBalances(database.db);

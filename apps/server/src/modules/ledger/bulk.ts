@@ -71,7 +71,9 @@ export async function appendLedgerEntries(
   } else {
     for (let from = 0; from < ids.length; from += SELECT_ROWS) {
       const chunk = padded(ids.slice(from, from + SELECT_ROWS));
-      const { rows } = await trx.executeQuery<{ id: string; balance: number | null }>(CompiledQuery.raw(selectBalances(chunk.length, postgres), [clientId, ...chunk]));
+      const { rows } = await trx.executeQuery<{ id: string; balance: number | null }>(
+        CompiledQuery.raw(selectBalances(chunk.length, postgres), [clientId, ...chunk]),
+      );
       for (const row of rows) balances.set(row.id, Number(row.balance ?? 0));
     }
   }
@@ -102,7 +104,19 @@ export async function appendLedgerEntries(
     for (let i = from; i < to; i += 1) {
       const m = movements[byParticipant[i]!]!;
       const params = m.descriptionParams ? JSON.stringify(m.descriptionParams) : null;
-      parameters.push(newId(), clientId, m.participantId, m.occurredAt, m.description, m.descriptionKey ?? null, params, m.amount, m.kind, m.reference ?? null, createdAt);
+      parameters.push(
+        newId(),
+        clientId,
+        m.participantId,
+        m.occurredAt,
+        m.description,
+        m.descriptionKey ?? null,
+        params,
+        m.amount,
+        m.kind,
+        m.reference ?? null,
+        createdAt,
+      );
     }
     await trx.executeQuery(CompiledQuery.raw(insertEntries(to - from, postgres), parameters));
   }

@@ -98,7 +98,12 @@ export async function appendLedgerEntry(
   options: { requireCovered?: boolean } = {},
 ): Promise<string> {
   if (!Number.isSafeInteger(movement.amount)) throw new Error('Points are whole numbers');
-  const moved = await (options.requireCovered ? debitCovered : moveBalance)(trx, movement.amount, movement.clientId, movement.participantId);
+  const moved = await (options.requireCovered ? debitCovered : moveBalance)(
+    trx,
+    movement.amount,
+    movement.clientId,
+    movement.participantId,
+  );
   if (Number(moved.numAffectedRows) !== 1) {
     if (options.requireCovered) throw new InsufficientBalanceError('The balance does not cover this debit');
     throw new Error('No such participant');

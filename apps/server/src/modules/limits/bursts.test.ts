@@ -30,7 +30,8 @@ describe.each(dialects)('limits under a burst of parallel requests on %s', (dial
     await t.database.db.deleteFrom('attempt_limits').execute();
   });
 
-  const burst = (count: number, send: (i: number) => Promise<LightMyRequestResponse>) => Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+  const burst = (count: number, send: (i: number) => Promise<LightMyRequestResponse>) =>
+    Promise.all(Array.from({ length: count }, (_, i) => send(i)));
 
   it('sign-in: 100 wrong passwords at once get 5 checked, and the right one after them gets 429, not a session', async () => {
     const replies = await burst(BURST, (i) => t.api('POST', apiPaths.login, { body: { username: 'spent', password: `wrong-${i}` } }));
@@ -41,10 +42,17 @@ describe.each(dialects)('limits under a burst of parallel requests on %s', (dial
   });
 
   it('sign-in: in a burst of 30 with the right password last, no guess past the fifth is checked and no session starts', async () => {
-    const replies = await burst(30, (i) => t.api('POST', apiPaths.login, { body: { username: 'spent', password: i === 29 ? DEMO_PASSWORD : `wrong-${i}` } }));
+    const replies = await burst(30, (i) =>
+      t.api('POST', apiPaths.login, { body: { username: 'spent', password: i === 29 ? DEMO_PASSWORD : `wrong-${i}` } }),
+    );
     expect(replies.filter((r) => r.statusCode === 200)).toHaveLength(0);
     expect(tally(replies)).toEqual({ 401: 5, 429: 25 });
-    const sessions = await t.database.db.selectFrom('sessions').innerJoin('participants', 'participants.id', 'sessions.participant_id').select('sessions.id_hash').where('participants.username_key', '=', 'spent').execute();
+    const sessions = await t.database.db
+      .selectFrom('sessions')
+      .innerJoin('participants', 'participants.id', 'sessions.participant_id')
+      .select('sessions.id_hash')
+      .where('participants.username_key', '=', 'spent')
+      .execute();
     expect(sessions).toHaveLength(0);
   });
 
@@ -58,12 +66,21 @@ describe.each(dialects)('limits under a burst of parallel requests on %s', (dial
     const replies = await burst(300, (i) =>
       t.api('POST', apiPaths.activate, {
         origin: NIMBUS_ORIGIN,
-        body: { characteristics: { accountNumber: NIMBUS_PENDING.accountNumber, dateOfBirth: dates[i] }, password: 'Une-Escale-2026!', acceptedPrivacyNoticeVersion: 99 },
+        body: {
+          characteristics: { accountNumber: NIMBUS_PENDING.accountNumber, dateOfBirth: dates[i] },
+          password: 'Une-Escale-2026!',
+          acceptedPrivacyNoticeVersion: 99,
+        },
       }),
     );
     expect(tally(replies)).toEqual({ 400: 5, 429: 295 });
     expect(replies.find((r) => r.statusCode === 429)?.json()).toMatchObject({ errorCode: ErrorCode.accountThrottled });
-    const escale = await t.database.db.selectFrom('participants').select('status').where('client_id', '=', NEIGHBOUR_CLIENT_ID).where('username_key', '=', NIMBUS_PENDING.username).executeTakeFirstOrThrow();
+    const escale = await t.database.db
+      .selectFrom('participants')
+      .select('status')
+      .where('client_id', '=', NEIGHBOUR_CLIENT_ID)
+      .where('username_key', '=', NIMBUS_PENDING.username)
+      .executeTakeFirstOrThrow();
     expect(escale.status).toBe('pending');
   });
 
@@ -78,13 +95,19 @@ describe.each(dialects)('limits under a burst of parallel requests on %s', (dial
   });
 
   it('reset link: 100 made-up links at once from one address get 50 looked at', async () => {
-    const replies = await burst(BURST, (i) => t.api('POST', apiPaths.savePassword, { body: { password: 'Another-2026!', passwordGuid: `made-up-link-${String(i).padStart(12, '0')}` } }));
+    const replies = await burst(BURST, (i) =>
+      t.api('POST', apiPaths.savePassword, {
+        body: { password: 'Another-2026!', passwordGuid: `made-up-link-${String(i).padStart(12, '0')}` },
+      }),
+    );
     expect(tally(replies)).toEqual({ 400: 50, 429: 50 });
   });
 
   it('change password: 100 wrong current passwords at once get 5 checked, and sign-in shares the lock', async () => {
     const { sessionId } = await t.login('newbie');
-    const replies = await burst(BURST, (i) => t.api('PUT', apiPaths.userPassword, { session: sessionId, body: { oldPassword: `guess-${i}`, newPassword: 'Brand-New-2026!' } }));
+    const replies = await burst(BURST, (i) =>
+      t.api('PUT', apiPaths.userPassword, { session: sessionId, body: { oldPassword: `guess-${i}`, newPassword: 'Brand-New-2026!' } }),
+    );
     expect(tally(replies)).toEqual({ 400: 5, 429: 95 });
     expect((await t.api('POST', apiPaths.login, { body: { username: 'newbie', password: DEMO_PASSWORD } })).statusCode).toBe(429);
   });
@@ -94,12 +117,22 @@ describe.each(dialects)('limits under a burst of parallel requests on %s', (dial
     const form = { topic: 'order', subject: 'Burst', message: 'One of many at once.' };
     const replies = await burst(BURST, () => t.api('POST', apiPaths.contactUs, { session: sessionId, body: form }));
     expect(tally(replies)).toEqual({ 200: 5, 429: 95 });
-    const stored = await t.database.db.selectFrom('contact_requests').select('id').where('client_id', '=', 'acme').where('subject', '=', 'Burst').execute();
+    const stored = await t.database.db
+      .selectFrom('contact_requests')
+      .select('id')
+      .where('client_id', '=', 'acme')
+      .where('subject', '=', 'Burst')
+      .execute();
     expect(stored).toHaveLength(5);
   });
 
   async function mailsTo(address: string, template: string): Promise<number> {
-    const rows = await t.database.db.selectFrom('mail_outbox').select('id').where('to_address', '=', address).where('template', '=', template).execute();
+    const rows = await t.database.db
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('to_address', '=', address)
+      .where('template', '=', template)
+      .execute();
     return rows.length;
   }
 });

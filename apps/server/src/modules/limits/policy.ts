@@ -66,7 +66,11 @@ function accountLimits(policy: LimitPolicy, subject: string): Limit[] {
 /** The limits of each limited action, from the policy. */
 export function limitsOf(policy: LimitPolicy) {
   const account = (subject: string) => accountLimits(policy, subject);
-  const address = (action: string, ip: string): Limit => ({ subject: subjects.address(action, ip), max: policy.perAddress, windowMinutes: policy.windowMinutes });
+  const address = (action: string, ip: string): Limit => ({
+    subject: subjects.address(action, ip),
+    max: policy.perAddress,
+    windowMinutes: policy.windowMinutes,
+  });
   return {
     /** Sign-in, and re-entering the current password to change it: the same account limit. */
     signIn: (usernameKey: string, ip: string) => [...account(subjects.signIn(usernameKey)), address('sign-in', ip)],
@@ -76,13 +80,18 @@ export function limitsOf(policy: LimitPolicy) {
       address('activation', ip),
     ],
     forgotUsername: (email: string, ip: string) => [...account(subjects.forgotUsername(email)), address('forgot-username', ip)],
-    forgotPassword: (usernameKey: string, email: string, ip: string) => [...account(subjects.forgotPassword(usernameKey, email)), address('forgot-password', ip)],
+    forgotPassword: (usernameKey: string, email: string, ip: string) => [
+      ...account(subjects.forgotPassword(usernameKey, email)),
+      address('forgot-password', ip),
+    ],
     /** A reset link's account is known only when the link is. */
     resetLink: (participantId: string | undefined, ip: string) => [
       ...(participantId ? account(subjects.resetLink(participantId)) : []),
       address('reset-link', ip),
     ],
-    ots: (participantId: string): Limit[] => [{ subject: subjects.ots(participantId), max: policy.otsPerParticipant, windowMinutes: policy.otsWindowMinutes }],
+    ots: (participantId: string): Limit[] => [
+      { subject: subjects.ots(participantId), max: policy.otsPerParticipant, windowMinutes: policy.otsWindowMinutes },
+    ],
     contact: (participantId: string): Limit[] => [{ subject: subjects.contact(participantId), ...CONTACT_THROTTLE }],
     /** A console password: per staff e-mail (with its daily twin) and per address. */
     staffSignIn: (emailKey: string, ip: string) => [...account(subjects.staffSignIn(emailKey)), address('staff-sign-in', ip)],
@@ -97,7 +106,10 @@ export function limitsOf(policy: LimitPolicy) {
  * Every limit that counts against one participant, by what it limits (each account limit with
  * its daily twin): what `participants show` reports and `participants unlock` clears.
  */
-export function participantLimits(policy: LimitPolicy, participant: { id: string; username_key: string; email: string; account_number: string | null }) {
+export function participantLimits(
+  policy: LimitPolicy,
+  participant: { id: string; username_key: string; email: string; account_number: string | null },
+) {
   const account = (subject: string) => accountLimits(policy, subject);
   return {
     signIn: account(subjects.signIn(participant.username_key)),

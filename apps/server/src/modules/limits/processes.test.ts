@@ -45,17 +45,22 @@ describe.each(dialects)('limits across two server processes on %s', (dialect) =>
       await reply.arrayBuffer();
       return reply.status;
     });
-  const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+  const tally = (statuses: number[]) =>
+    statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
   it('checks 5 of 100 wrong passwords sent at once to both, and refuses the right one after them', async () => {
-    const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => post(i, apiPaths.login, { username: 'spent', password: `wrong-${i}` })));
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => post(i, apiPaths.login, { username: 'spent', password: `wrong-${i}` })),
+    );
     expect(tally(statuses)).toEqual({ 401: 5, 429: 95 });
     expect(await post(0, apiPaths.login, { username: 'spent', password: 'Rewards-2026!' })).toBe(429);
     expect(await post(1, apiPaths.login, { username: 'spent', password: 'Rewards-2026!' })).toBe(429);
   }, 60_000);
 
   it('accepts 5 of 100 reset requests for one account sent at once to both', async () => {
-    const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => post(i, apiPaths.forgotPassword, { userName: 'demo', emailAddress: 'demo@example.com' })));
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => post(i, apiPaths.forgotPassword, { userName: 'demo', emailAddress: 'demo@example.com' })),
+    );
     expect(tally(statuses)).toEqual({ 200: 5, 429: 95 });
   }, 60_000);
 });

@@ -4,7 +4,14 @@ import { createTestDatabase, dialects, type TestDatabase } from '../../../test/d
 import { limitsOf, participantLimits, type LimitPolicy } from './policy.ts';
 import { giveBack, participantLimitStanding, succeeded, takeSlots, unlockParticipant } from './service.ts';
 
-const POLICY: LimitPolicy = { perAccount: 5, perAccountPerDay: 20, perAddress: 50, windowMinutes: 15, otsPerParticipant: 10, otsWindowMinutes: 15 };
+const POLICY: LimitPolicy = {
+  perAccount: 5,
+  perAccountPerDay: 20,
+  perAddress: 50,
+  windowMinutes: 15,
+  otsPerParticipant: 10,
+  otsWindowMinutes: 15,
+};
 const CLIENT = 'acme';
 const MINUTE = 60_000;
 const refused = () => new ApiError(429, 1, 'limited', 'limited');
@@ -44,7 +51,11 @@ describe.each(dialects)('attempt limits on %s', (dialect) => {
   it('takes all subjects or none: a full account costs its address nothing', async () => {
     const at = new Date('2026-11-25T08:00:00Z');
     expect(await attempts(30, 'bert', at)).toBe(5);
-    const standing = await database.db.selectFrom('attempt_limits').select(['subject', 'taken']).where('subject', 'like', 'sign-in-address:%').execute();
+    const standing = await database.db
+      .selectFrom('attempt_limits')
+      .select(['subject', 'taken'])
+      .where('subject', 'like', 'sign-in-address:%')
+      .execute();
     expect(standing).toEqual([{ subject: 'sign-in-address:192.0.2.1', taken: 5 }]);
   });
 
@@ -78,7 +89,11 @@ describe.each(dialects)('attempt limits on %s', (dialect) => {
     const old = await takeSlots(database.db, CLIENT, signIn('emil'), refused, at);
     expect(await attempts(5, 'emil', new Date(at.getTime() + 16 * MINUTE))).toBe(5);
     await giveBack(database.db, old);
-    const row = await database.db.selectFrom('attempt_limits').select('taken').where('subject', '=', 'sign-in:emil').executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('attempt_limits')
+      .select('taken')
+      .where('subject', '=', 'sign-in:emil')
+      .executeTakeFirstOrThrow();
     expect(row.taken).toBe(5);
   });
 
@@ -86,7 +101,13 @@ describe.each(dialects)('attempt limits on %s', (dialect) => {
     const participant = { id: 'p-1', client_id: CLIENT, username_key: 'fred', email: 'fred@example.com', account_number: '1000099' };
     const now = new Date();
     expect(await attempts(6, 'fred', now)).toBe(5);
-    await takeSlots(database.db, CLIENT, limitsOf(POLICY).activation({ field: 'accountNumber', value: '1000099' }, '192.0.2.9'), refused, now);
+    await takeSlots(
+      database.db,
+      CLIENT,
+      limitsOf(POLICY).activation({ field: 'accountNumber', value: '1000099' }, '192.0.2.9'),
+      refused,
+      now,
+    );
     const standing = await participantLimitStanding(database.db, POLICY, participant, now);
     expect(standing.filter((limit) => limit.taken > 0).map(({ name, taken, max }) => [name, taken, max])).toEqual([
       ['signIn', 5, 5],
@@ -95,7 +116,9 @@ describe.each(dialects)('attempt limits on %s', (dialect) => {
       ['activationByAccountNumber per day', 1, 20],
     ]);
     expect(await unlockParticipant(database.db, POLICY, participant, now)).toBe(6);
-    const subjects = Object.values(participantLimits(POLICY, participant)).flat().map((limit) => limit.subject);
+    const subjects = Object.values(participantLimits(POLICY, participant))
+      .flat()
+      .map((limit) => limit.subject);
     expect(await database.db.selectFrom('attempt_limits').select('subject').where('subject', 'in', subjects).execute()).toEqual([]);
     expect(await attempts(1, 'fred', now)).toBe(1);
   });

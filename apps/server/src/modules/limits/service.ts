@@ -36,7 +36,13 @@ class NoSlot extends Error {}
  * `max` attempts through per subject, on any number of processes. Throws `refused()` when any
  * subject is full; nothing is taken then.
  */
-export async function takeSlots(db: Db, clientId: string, limits: readonly Limit[], refused: () => ApiError, now = new Date()): Promise<Slots> {
+export async function takeSlots(
+  db: Db,
+  clientId: string,
+  limits: readonly Limit[],
+  refused: () => ApiError,
+  now = new Date(),
+): Promise<Slots> {
   await purgeNowAndThen(db, now);
   try {
     return await db.transaction().execute(async (trx) => {
@@ -55,7 +61,12 @@ export async function takeSlots(db: Db, clientId: string, limits: readonly Limit
  * transaction that claims the code). Undefined when a subject is full; the caller then rolls
  * back, or has taken a single subject, where nothing else was written.
  */
-export async function takeSlotsIn(trx: Transaction<Database>, clientId: string, limits: readonly Limit[], now = new Date()): Promise<Slots | undefined> {
+export async function takeSlotsIn(
+  trx: Transaction<Database>,
+  clientId: string,
+  limits: readonly Limit[],
+  now = new Date(),
+): Promise<Slots | undefined> {
   const nowIso = now.toISOString();
   const taken: Slots['taken'] = [];
   for (const limit of [...limits].sort(bySubject)) {
@@ -104,9 +115,19 @@ export async function participantLimitStanding(db: Q, policy: LimitPolicy, parti
   const named = Object.entries(participantLimits(policy, participant)).flatMap(([name, limits]) =>
     limits.map((limit) => ({ name: isDaily(limit) ? `${name} per day` : name, ...limit })),
   );
-  const rows = await liveCounts(db, participant.client_id, named.map((limit) => limit.subject), now.toISOString());
+  const rows = await liveCounts(
+    db,
+    participant.client_id,
+    named.map((limit) => limit.subject),
+    now.toISOString(),
+  );
   const taken = new Map(rows.map((row) => [row.subject, { taken: row.taken, until: row.window_ends_at }]));
-  return named.map(({ name, subject, max }) => ({ name, taken: taken.get(subject)?.taken ?? 0, max, until: taken.get(subject)?.until ?? null }));
+  return named.map(({ name, subject, max }) => ({
+    name,
+    taken: taken.get(subject)?.taken ?? 0,
+    max,
+    until: taken.get(subject)?.until ?? null,
+  }));
 }
 
 /**
@@ -115,9 +136,18 @@ export async function participantLimitStanding(db: Q, policy: LimitPolicy, parti
  */
 export async function unlockParticipant(db: Q, policy: LimitPolicy, participant: LimitedParticipant, now = new Date()): Promise<number> {
   const limits = Object.values(participantLimits(policy, participant));
-  const rows = await liveCounts(db, participant.client_id, limits.flat().map((limit) => limit.subject), now.toISOString());
+  const rows = await liveCounts(
+    db,
+    participant.client_id,
+    limits.flat().map((limit) => limit.subject),
+    now.toISOString(),
+  );
   const taken = new Map(rows.map((row) => [row.subject, row.taken]));
-  await deleteSubjects(db, participant.client_id, limits.flat().map((limit) => limit.subject));
+  await deleteSubjects(
+    db,
+    participant.client_id,
+    limits.flat().map((limit) => limit.subject),
+  );
   return limits.reduce((sum, twins) => sum + Math.max(0, ...twins.map((limit) => taken.get(limit.subject) ?? 0)), 0);
 }
 
@@ -144,7 +174,13 @@ export function endOfUtcDay(now: Date): string {
  * conditional upsert: all or nothing, and given back by the transaction's rollback if the work
  * then fails. Undefined when it does not fit (nothing taken); else what is left today.
  */
-export async function takeDailyAmountIn(trx: Transaction<Database>, clientId: string, limit: DailyAmount, amount: number, now = new Date()): Promise<number | undefined> {
+export async function takeDailyAmountIn(
+  trx: Transaction<Database>,
+  clientId: string,
+  limit: DailyAmount,
+  amount: number,
+  now = new Date(),
+): Promise<number | undefined> {
   if (amount > limit.max) return undefined;
   const total = await addToCount(trx, clientId, limit.subject, amount, limit.max, endOfUtcDay(now), now.toISOString());
   return total === undefined ? undefined : limit.max - total;

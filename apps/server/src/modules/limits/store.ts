@@ -16,7 +16,12 @@ const upsertSlot = compiledOnce((db: Db, clientId: string, subject: string, max:
         .doUpdateSet((eb) => {
           const ended = eb('attempt_limits.window_ends_at', '<=', now);
           return {
-            taken: eb.case().when(ended).then(1).else(eb('attempt_limits.taken', '+', 1)).end(),
+            taken: eb
+              .case()
+              .when(ended)
+              .then(1)
+              .else(eb('attempt_limits.taken', '+', 1))
+              .end(),
             window_ends_at: eb.case().when(ended).then(newWindowEndsAt).else(eb.ref('attempt_limits.window_ends_at')).end(),
           };
         })
@@ -41,7 +46,14 @@ const decrementSlot = compiledOnce((db: Db, clientId: string, subject: string, w
  * callers, at most `max` get a row back, on every process. Returns the end of the window the
  * slot belongs to, or undefined when none was free.
  */
-export async function takeSlot(db: Q, clientId: string, subject: string, max: number, newWindowEndsAt: string, now: string): Promise<string | undefined> {
+export async function takeSlot(
+  db: Q,
+  clientId: string,
+  subject: string,
+  max: number,
+  newWindowEndsAt: string,
+  now: string,
+): Promise<string | undefined> {
   const { rows } = await upsertSlot(db, clientId, subject, max, newWindowEndsAt, now);
   return rows[0]?.window_ends_at;
 }
@@ -81,7 +93,15 @@ export async function deleteEndedWindows(db: Q, now: string): Promise<void> {
  * at `amount`. The caller refuses an `amount` above `max` before calling. Returns the window's
  * new total, or undefined when it would not fit.
  */
-export async function addToCount(db: Q, clientId: string, subject: string, amount: number, max: number, newWindowEndsAt: string, now: string): Promise<number | undefined> {
+export async function addToCount(
+  db: Q,
+  clientId: string,
+  subject: string,
+  amount: number,
+  max: number,
+  newWindowEndsAt: string,
+  now: string,
+): Promise<number | undefined> {
   const row = await db
     .insertInto('attempt_limits')
     .values({ client_id: clientId, subject, taken: amount, window_ends_at: newWindowEndsAt })
@@ -91,7 +111,12 @@ export async function addToCount(db: Q, clientId: string, subject: string, amoun
         .doUpdateSet((eb) => {
           const ended = eb('attempt_limits.window_ends_at', '<=', now);
           return {
-            taken: eb.case().when(ended).then(amount).else(eb('attempt_limits.taken', '+', amount)).end(),
+            taken: eb
+              .case()
+              .when(ended)
+              .then(amount)
+              .else(eb('attempt_limits.taken', '+', amount))
+              .end(),
             window_ends_at: eb.case().when(ended).then(newWindowEndsAt).else(eb.ref('attempt_limits.window_ends_at')).end(),
           };
         })

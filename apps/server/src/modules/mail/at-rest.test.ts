@@ -58,7 +58,11 @@ describe.each(dialects)('mail at rest on %s', (dialect) => {
     const names =
       dialect === 'sqlite'
         ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)).rows.map((r) => r.name)
-        : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db)).rows.map((r) => r.name);
+        : (
+            await sql<{
+              name: string;
+            }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db)
+          ).rows.map((r) => r.name);
     const holding: string[] = [];
     for (const name of names) {
       const { rows } = await sql`select * from ${sql.table(name)}`.execute(db);
@@ -90,10 +94,25 @@ describe.each(dialects)('mail at rest on %s', (dialect) => {
       expect(await tablesHolding(token)).toEqual([]);
 
       const [row] = await outbox();
-      expect(row).toMatchObject({ to_address: 'demo@example.com', template: 'resetPassword', status: 'sent', subject: 'Reset your Acme Rewards password', params: null, text_body: '', html_body: '' });
+      expect(row).toMatchObject({
+        to_address: 'demo@example.com',
+        template: 'resetPassword',
+        status: 'sent',
+        subject: 'Reset your Acme Rewards password',
+        params: null,
+        text_body: '',
+        html_body: '',
+      });
       expect(row?.sent_at).toEqual(expect.any(String));
       const [listed] = await listOutbox(t.database.db, { limit: 5 });
-      expect(listed).toMatchObject({ to: 'demo@example.com', template: 'resetPassword', status: 'sent', subject: 'Reset your Acme Rewards password', text: '', links: [] });
+      expect(listed).toMatchObject({
+        to: 'demo@example.com',
+        template: 'resetPassword',
+        status: 'sent',
+        subject: 'Reset your Acme Rewards password',
+        text: '',
+        links: [],
+      });
     } finally {
       await sink.down();
     }

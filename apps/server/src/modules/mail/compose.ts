@@ -8,7 +8,9 @@ import { absoluteHttpUrl, mailLook, type MailTemplate, type QueuedContent } from
 import { renderMail, TEMPLATES, type RenderedMail } from './render.ts';
 
 /** The columns a queued row is rendered from. */
-export type QueuedRow = Pick<Selectable<MailOutboxTable>, 'client_id' | 'participant_id' | 'locale' | 'template' | 'reply_to'> & { params: string };
+export type QueuedRow = Pick<Selectable<MailOutboxTable>, 'client_id' | 'participant_id' | 'locale' | 'template' | 'reply_to'> & {
+  params: string;
+};
 
 function isTemplate(template: string): template is MailTemplate {
   return Object.hasOwn(TEMPLATES, template);
@@ -32,7 +34,7 @@ export async function composeQueuedMail(db: Db, row: QueuedRow): Promise<Rendere
   // No client: a mail of the installation (the console's enrolment links, decision 049).
   if (row.client_id === null) return composeStaffMail(row.template, content.values);
   const client = await findClient(db, row.client_id);
-  if (!client) throw new Error('the mail\'s client is gone');
+  if (!client) throw new Error("the mail's client is gone");
   if (row.template === CONTACT_MAIL_TEMPLATE) return composeContactMail(db, client, row.locale, content.values, row.reply_to ?? undefined);
   if (!isTemplate(row.template)) throw new Error('unknown mail template');
 

@@ -145,7 +145,12 @@ describe.each(dialects)('mail delivery on %s', (dialect) => {
 
   it('gives up after the configured attempts, and at once on a permanent refusal', async () => {
     const clock = manualClock();
-    const delivery = createMailDelivery({ db, mail: mailConfig({ smtpUrl: sink.url, maxAttempts: 2 }), log: collectingLog(), now: clock.now });
+    const delivery = createMailDelivery({
+      db,
+      mail: mailConfig({ smtpUrl: sink.url, maxAttempts: 2 }),
+      log: collectingLog(),
+      now: clock.now,
+    });
     await queue(resetMail());
     await delivery.deliverDue();
     clock.advance(30_000);
@@ -262,7 +267,12 @@ describe.each(dialects)('mail delivery on %s', (dialect) => {
   it('without SMTP_URL writes each mail as an .eml file and logs one line with its link', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rewards-outbox-'));
     const log = collectingLog();
-    const delivery = startMailDelivery({ db, mail: mailConfig({ smtpUrl: undefined, outboxDir: join(dir, 'outbox') }), log, pollMs: 60_000 });
+    const delivery = startMailDelivery({
+      db,
+      mail: mailConfig({ smtpUrl: undefined, outboxDir: join(dir, 'outbox') }),
+      log,
+      pollMs: 60_000,
+    });
     try {
       await queue(resetMail());
       await vi.waitFor(async () => expect(await outbox()).toMatchObject([{ status: 'sent' }]), { timeout: 5_000, interval: 50 });

@@ -51,7 +51,22 @@ export function defaultBackoffMs(failedAttempts: number): number {
 const LEASE_MS = 5 * 60_000;
 const BATCH = 20;
 
-const ROW_COLUMNS = ['id', 'client_id', 'participant_id', 'to_address', 'reply_to', 'locale', 'template', 'subject', 'text_body', 'html_body', 'params', 'attempts', 'message_id', 'created_at'] as const;
+const ROW_COLUMNS = [
+  'id',
+  'client_id',
+  'participant_id',
+  'to_address',
+  'reply_to',
+  'locale',
+  'template',
+  'subject',
+  'text_body',
+  'html_body',
+  'params',
+  'attempts',
+  'message_id',
+  'created_at',
+] as const;
 type Row = Pick<Selectable<MailOutboxTable>, (typeof ROW_COLUMNS)[number]>;
 
 /** A mail as it goes out: the row's envelope and what was rendered for it. */
@@ -217,7 +232,15 @@ function message(mail: Message, from: SendMailOptions['from']): SendMailOptions 
  * migration 018); undefined when it cannot be rendered now.
  */
 async function messageOf(db: Db, row: Row): Promise<Message | undefined> {
-  const envelope = { id: row.id, template: row.template, to: row.to_address, replyTo: row.reply_to, messageId: row.message_id, createdAt: row.created_at, linkInLog: row.client_id !== null };
+  const envelope = {
+    id: row.id,
+    template: row.template,
+    to: row.to_address,
+    replyTo: row.reply_to,
+    messageId: row.message_id,
+    createdAt: row.created_at,
+    linkInLog: row.client_id !== null,
+  };
   if (row.params === null) return { ...envelope, subject: row.subject, text: row.text_body, html: row.html_body };
   try {
     const rendered = await composeQueuedMail(db, { ...row, params: row.params });
@@ -308,7 +331,15 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
       if (outcome.kind === 'sent') {
         await db
           .updateTable('mail_outbox')
-          .set({ status: 'sent', sent_at: finishedAt.toISOString(), claimed_until: null, last_error: null, delivery_note: outcome.note, ...subject, ...ERASED })
+          .set({
+            status: 'sent',
+            sent_at: finishedAt.toISOString(),
+            claimed_until: null,
+            last_error: null,
+            delivery_note: outcome.note,
+            ...subject,
+            ...ERASED,
+          })
           .where('id', '=', row.id)
           .where('status', '=', 'sending')
           .execute();

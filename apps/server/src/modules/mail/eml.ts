@@ -18,7 +18,13 @@ export function parseEml(raw: string): ParsedEml {
   const { headers, body } = splitHeaders(normalized);
   const parts: Record<string, string> = {};
   collectParts(headers, body, parts);
-  return { raw: normalized, headers, subject: decodeWords(headers.subject ?? ''), text: parts['text/plain'] ?? '', html: parts['text/html'] ?? '' };
+  return {
+    raw: normalized,
+    headers,
+    subject: decodeWords(headers.subject ?? ''),
+    text: parts['text/plain'] ?? '',
+    html: parts['text/html'] ?? '',
+  };
 }
 
 function splitHeaders(text: string): { headers: Record<string, string>; body: string } {

@@ -32,7 +32,18 @@ const FILE_NOTE = 'file: ';
  */
 async function contentOf(
   db: Db,
-  row: { client_id: string | null; participant_id: string | null; locale: string; template: string; reply_to: string | null; params: string | null; subject: string; text_body: string; html_body: string; delivery_note: string | null },
+  row: {
+    client_id: string | null;
+    participant_id: string | null;
+    locale: string;
+    template: string;
+    reply_to: string | null;
+    params: string | null;
+    subject: string;
+    text_body: string;
+    html_body: string;
+    delivery_note: string | null;
+  },
 ): Promise<Content> {
   const stored = { subject: row.subject, text: row.text_body, html: row.html_body };
   if (row.params !== null) {
@@ -58,7 +69,22 @@ async function contentOf(
 export async function listOutbox(db: Db, options: { limit: number; clientId?: string | undefined }): Promise<OutboxEntry[]> {
   let query = db
     .selectFrom('mail_outbox')
-    .select(['id', 'client_id', 'participant_id', 'to_address', 'reply_to', 'locale', 'subject', 'template', 'status', 'created_at', 'text_body', 'html_body', 'params', 'delivery_note'])
+    .select([
+      'id',
+      'client_id',
+      'participant_id',
+      'to_address',
+      'reply_to',
+      'locale',
+      'subject',
+      'template',
+      'status',
+      'created_at',
+      'text_body',
+      'html_body',
+      'params',
+      'delivery_note',
+    ])
     // Rows that stand for no mail are not mails (decision 042).
     .where('template', '<>', NO_MAIL_TEMPLATE)
     .orderBy('created_at', 'desc')
@@ -69,7 +95,17 @@ export async function listOutbox(db: Db, options: { limit: number; clientId?: st
   const entries: OutboxEntry[] = [];
   for (const row of rows) {
     const { subject, text, html } = await contentOf(db, row);
-    entries.push({ id: row.id, to: row.to_address, subject, template: row.template, status: row.status, createdAt: row.created_at, text, html, links: linksIn(text) });
+    entries.push({
+      id: row.id,
+      to: row.to_address,
+      subject,
+      template: row.template,
+      status: row.status,
+      createdAt: row.created_at,
+      text,
+      html,
+      links: linksIn(text),
+    });
   }
   return entries;
 }

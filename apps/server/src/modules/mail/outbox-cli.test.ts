@@ -14,7 +14,9 @@ describe.each(dialects)('npm run rewards -- outbox on %s', (dialect) => {
   let databaseUrl: string;
 
   async function cli(...args: string[]): Promise<string> {
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'outbox', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'outbox', ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    });
     return stdout;
   }
 
@@ -27,11 +29,23 @@ describe.each(dialects)('npm run rewards -- outbox on %s', (dialect) => {
     try {
       vi.setSystemTime(new Date('2026-11-25T09:00:00.000Z'));
       await database.db.transaction().execute(async (trx) => {
-        await queueMail(trx, { clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'forgotUsername', params: { usernames: 'demo', link: 'http://localhost:3000/login' } });
+        await queueMail(trx, {
+          clientId: 'acme',
+          to: 'demo@example.com',
+          locale: 'en-US',
+          template: 'forgotUsername',
+          params: { usernames: 'demo', link: 'http://localhost:3000/login' },
+        });
       });
       vi.setSystemTime(new Date('2026-11-25T09:00:01.000Z'));
       await database.db.transaction().execute(async (trx) => {
-        await queueMail(trx, { clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'resetPassword', params: { link: 'http://localhost:3000/reset-password?passwordGuid=g1', minutes: '60' } });
+        await queueMail(trx, {
+          clientId: 'acme',
+          to: 'demo@example.com',
+          locale: 'en-US',
+          template: 'resetPassword',
+          params: { link: 'http://localhost:3000/reset-password?passwordGuid=g1', minutes: '60' },
+        });
       });
     } finally {
       vi.useRealTimers();
@@ -46,7 +60,12 @@ describe.each(dialects)('npm run rewards -- outbox on %s', (dialect) => {
     expect(mails.map((m) => m.template)).toEqual(['resetPassword', 'forgotUsername']);
     const [reset] = mails;
     expect(Object.keys(reset ?? {}).sort()).toEqual(['createdAt', 'html', 'id', 'links', 'status', 'subject', 'template', 'text', 'to']);
-    expect(reset).toMatchObject({ to: 'demo@example.com', subject: 'Reset your Acme Rewards password', status: 'pending', links: ['http://localhost:3000/reset-password?passwordGuid=g1'] });
+    expect(reset).toMatchObject({
+      to: 'demo@example.com',
+      subject: 'Reset your Acme Rewards password',
+      status: 'pending',
+      links: ['http://localhost:3000/reset-password?passwordGuid=g1'],
+    });
     expect(reset?.html).toContain('<html');
     expect(JSON.parse(await cli('--json', '--limit', '1', '--client', 'acme'))).toHaveLength(1);
     expect(JSON.parse(await cli('--json', '--client', 'globex'))).toEqual([]);
@@ -55,6 +74,8 @@ describe.each(dialects)('npm run rewards -- outbox on %s', (dialect) => {
   it('prints one line per mail for people', async () => {
     const lines = (await cli()).trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\S+Z {2}pending {2}resetPassword {4}demo@example\.com {2}"Reset your Acme Rewards password" {2}http:\/\/localhost:3000\/reset-password\?passwordGuid=g1$/);
+    expect(lines[0]).toMatch(
+      /^\S+Z {2}pending {2}resetPassword {4}demo@example\.com {2}"Reset your Acme Rewards password" {2}http:\/\/localhost:3000\/reset-password\?passwordGuid=g1$/,
+    );
   });
 });

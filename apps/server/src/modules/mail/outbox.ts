@@ -102,7 +102,8 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
   }
   for (const name of LINK_PARAMS) {
     const value = mail.params[name];
-    if (value !== undefined && !absoluteHttpUrl(value)) throw new Error(`queueMail ${mail.template}: ${name} must be an absolute http(s) URL`);
+    if (value !== undefined && !absoluteHttpUrl(value))
+      throw new Error(`queueMail ${mail.template}: ${name} must be an absolute http(s) URL`);
   }
   const origin = absoluteHttpUrl(mail.origin ?? '') ?? absoluteHttpUrl(mail.params.link ?? '');
   await insertOutboxRow(trx, {

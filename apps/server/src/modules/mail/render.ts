@@ -21,10 +21,7 @@ export interface RenderedMail {
   html: string;
 }
 
-type Block =
-  | { kind: 'p'; key: string }
-  | { kind: 'strong'; key: string }
-  | { kind: 'button'; key: string; param: string };
+type Block = { kind: 'p'; key: string } | { kind: 'strong'; key: string } | { kind: 'button'; key: string; param: string };
 
 interface TemplateShape {
   /** Params the caller must give; links among them must be absolute http(s) URLs. */
@@ -81,12 +78,7 @@ export const TEMPLATES: Record<MailTemplate, TemplateShape> = {
 export const LINK_PARAMS = new Set(['link']);
 
 export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
 /** Fills {placeholders}; an unknown one reads as nothing rather than as a raw brace. */
@@ -104,7 +96,9 @@ export function renderMail(
   const t = (key: string) => fill(texts[key] ?? key, values);
   const shape = TEMPLATES[template];
   const greeting = params.name ? t('mail.greeting') : t('mail.greetingAnonymous');
-  const subject = t(`mail.${template}.subject`).replace(/[\r\n]+/g, ' ').trim();
+  const subject = t(`mail.${template}.subject`)
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
 
   const textParts: string[] = [greeting];
   const htmlParts: string[] = [paragraph(greeting)];

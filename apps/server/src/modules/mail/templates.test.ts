@@ -19,7 +19,8 @@ describe.each(dialects)('mail templates on %s', (dialect) => {
     db = database.db;
     await seedDemo(db);
     await seedOtherClient(db);
-    for (const p of await db.selectFrom('participants').select(['id', 'username', 'client_id']).where('client_id', '=', 'acme').execute()) ids.set(p.username, p.id);
+    for (const p of await db.selectFrom('participants').select(['id', 'username', 'client_id']).where('client_id', '=', 'acme').execute())
+      ids.set(p.username, p.id);
   });
   afterAll(async () => {
     await database.drop();
@@ -60,7 +61,13 @@ describe.each(dialects)('mail templates on %s', (dialect) => {
     expect(row.html_body).toContain('Choisir un nouveau mot de passe');
     expect(row.html_body).toContain('background:#1d4ed8');
     expect(row.message_id).toMatch(/^<[0-9a-f-]{36}@localhost>$/);
-    expect(row).toMatchObject({ status: 'pending', attempts: 0, locale: 'fr-FR', template: 'resetPassword', participant_id: ids.get('demo') });
+    expect(row).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      locale: 'fr-FR',
+      template: 'resetPassword',
+      participant_id: ids.get('demo'),
+    });
   });
 
   it('writes Arabic right to left, and the SMTP server receives it so', async () => {
@@ -80,7 +87,11 @@ describe.each(dialects)('mail templates on %s', (dialect) => {
       expect(row.html_body).not.toContain('text-align:left');
       expect(row.text_body).toContain('اسم المستخدم: merch');
 
-      const delivery = createMailDelivery({ db, mail: { ...loadConfig({}).mail, smtpUrl: sink.url }, log: { info: () => {}, warn: () => {} } });
+      const delivery = createMailDelivery({
+        db,
+        mail: { ...loadConfig({}).mail, smtpUrl: sink.url },
+        log: { info: () => {}, warn: () => {} },
+      });
       await delivery.deliverDue();
       delivery.close();
       expect(sink.received).toHaveLength(1);
@@ -96,7 +107,14 @@ describe.each(dialects)('mail templates on %s', (dialect) => {
     ['activated', 'Welcome to Acme Rewards', 'Your account is now active.'],
     ['passwordChanged', 'Your Acme Rewards password was changed', 'was just changed'],
   ] as const)('writes the %s notice in English', async (template, subject, sentence) => {
-    const row = await queued({ clientId: 'acme', participantId: ids.get('newbie'), to: 'newbie@example.com', locale: 'en-US', template, params: { link: 'http://localhost:3000/' } });
+    const row = await queued({
+      clientId: 'acme',
+      participantId: ids.get('newbie'),
+      to: 'newbie@example.com',
+      locale: 'en-US',
+      template,
+      params: { link: 'http://localhost:3000/' },
+    });
     expect(row.subject).toBe(subject);
     expect(row.text_body).toContain('Hello Nina,');
     expect(row.text_body).toContain(sentence);
@@ -104,8 +122,17 @@ describe.each(dialects)('mail templates on %s', (dialect) => {
   });
 
   it("uses the client's own wording for a mail when it has one in its translations", async () => {
-    await db.insertInto('translations').values({ client_id: 'acme', locale: 'en-US', key: 'mail.resetPassword.subject', text: '{clientName}: your new password link' }).execute();
-    const row = await queued({ clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'resetPassword', params: { link: 'http://localhost:3000/reset-password?passwordGuid=a', minutes: '60' } });
+    await db
+      .insertInto('translations')
+      .values({ client_id: 'acme', locale: 'en-US', key: 'mail.resetPassword.subject', text: '{clientName}: your new password link' })
+      .execute();
+    const row = await queued({
+      clientId: 'acme',
+      to: 'demo@example.com',
+      locale: 'en-US',
+      template: 'resetPassword',
+      params: { link: 'http://localhost:3000/reset-password?passwordGuid=a', minutes: '60' },
+    });
     expect(row.subject).toBe('Acme Rewards: your new password link');
   });
 
@@ -125,7 +152,13 @@ describe.each(dialects)('mail templates on %s', (dialect) => {
   });
 
   it('escapes every value in the HTML part and keeps it as given in the text part', async () => {
-    const row = await queued({ clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'forgotUsername', params: { usernames: '<b>dana</b> & "co"', name: '<script>x</script>' } });
+    const row = await queued({
+      clientId: 'acme',
+      to: 'demo@example.com',
+      locale: 'en-US',
+      template: 'forgotUsername',
+      params: { usernames: '<b>dana</b> & "co"', name: '<script>x</script>' },
+    });
     expect(row.html_body).toContain('&lt;b&gt;dana&lt;/b&gt; &amp; &quot;co&quot;');
     expect(row.html_body).toContain('&lt;script&gt;x&lt;/script&gt;');
     expect(row.html_body).not.toContain('<script>');
@@ -134,10 +167,30 @@ describe.each(dialects)('mail templates on %s', (dialect) => {
 
   it('refuses a relative link or a missing param, and so rolls the change back', async () => {
     await expect(
-      db.transaction().execute((trx) => queueMail(trx, { clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'resetPassword', params: { link: '/reset-password?passwordGuid=a', minutes: '60' } })),
+      db
+        .transaction()
+        .execute((trx) =>
+          queueMail(trx, {
+            clientId: 'acme',
+            to: 'demo@example.com',
+            locale: 'en-US',
+            template: 'resetPassword',
+            params: { link: '/reset-password?passwordGuid=a', minutes: '60' },
+          }),
+        ),
     ).rejects.toThrow('absolute');
     await expect(
-      db.transaction().execute((trx) => queueMail(trx, { clientId: 'acme', to: 'demo@example.com', locale: 'en-US', template: 'resetPassword', params: { link: 'http://localhost:3000/x' } })),
+      db
+        .transaction()
+        .execute((trx) =>
+          queueMail(trx, {
+            clientId: 'acme',
+            to: 'demo@example.com',
+            locale: 'en-US',
+            template: 'resetPassword',
+            params: { link: 'http://localhost:3000/x' },
+          }),
+        ),
     ).rejects.toThrow('minutes');
     expect(await db.selectFrom('mail_outbox').selectAll().execute()).toEqual([]);
   });

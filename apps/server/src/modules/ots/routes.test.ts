@@ -37,7 +37,14 @@ describe.each(dialects)('POST ots/redeem on %s', (dialect) => {
       .executeTakeFirstOrThrow();
 
   const balanceOf = async (username: string) =>
-    (await t.database.db.selectFrom('participants').select('balance').where('client_id', '=', DEMO_CLIENT_ID).where('username', '=', username).executeTakeFirstOrThrow()).balance;
+    (
+      await t.database.db
+        .selectFrom('participants')
+        .select('balance')
+        .where('client_id', '=', DEMO_CLIENT_ID)
+        .where('username', '=', username)
+        .executeTakeFirstOrThrow()
+    ).balance;
 
   const otsEntriesOf = (username: string) =>
     t.database.db
@@ -73,7 +80,12 @@ describe.each(dialects)('POST ots/redeem on %s', (dialect) => {
     expect(code).toMatchObject({ status: 'redeemed', redeemed_by: dana.userId });
     const entries = (await otsEntriesOf('demo')).filter((e) => e.description_params === JSON.stringify({ hint: '0001' }));
     expect(entries).toEqual([
-      expect.objectContaining({ amount: 300, kind: 'ots', description_key: 'ledger.ots.redeemed', reference: expect.stringMatching(/^ots:/) }),
+      expect.objectContaining({
+        amount: 300,
+        kind: 'ots',
+        description_key: 'ledger.ots.redeemed',
+        reference: expect.stringMatching(/^ots:/),
+      }),
     ]);
     await expectLedgerMatchesBalances(t.database.db);
   });
@@ -101,7 +113,12 @@ describe.each(dialects)('POST ots/redeem on %s', (dialect) => {
     expect(reply.json()).toMatchObject({ value: 5 });
     // Undo, so that the next variant finds the code unused again: the entry goes with it.
     await t.database.db.deleteFrom('ledger_entries').where('reference', 'like', 'ots:%').where('amount', '=', 5).execute();
-    await t.database.db.updateTable('participants').set({ balance: 0 }).where('username', '=', 'spent').where('client_id', '=', DEMO_CLIENT_ID).execute();
+    await t.database.db
+      .updateTable('participants')
+      .set({ balance: 0 })
+      .where('username', '=', 'spent')
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .execute();
     await expectLedgerMatchesBalances(t.database.db);
   });
 
@@ -132,13 +149,27 @@ describe.each(dialects)('POST ots/redeem on %s', (dialect) => {
   });
 
   it('the demo program has twelve unused codes, one used by demo with its ledger entry, and one expired', async () => {
-    const rows = await t.database.db.selectFrom('ots_codes').select(['code_hash', 'code_hint', 'status', 'redeemed_by', 'expires_at', 'id']).where('client_id', '=', DEMO_CLIENT_ID).where('batch', '=', 'Demo 2026').execute();
+    const rows = await t.database.db
+      .selectFrom('ots_codes')
+      .select(['code_hash', 'code_hint', 'status', 'redeemed_by', 'expires_at', 'id'])
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .where('batch', '=', 'Demo 2026')
+      .execute();
     const byCode = (code: string) => rows.find((r) => r.code_hash === otsCodeHash(normaliseOtsCode(code)));
     expect(DEMO_OTS_CODES.unused.map((c) => byCode(c.code)?.status)).toEqual(Array(12).fill('unused'));
     const used = byCode(DEMO_OTS_CODES.used.code);
-    const dana = await t.database.db.selectFrom('participants').select(['id', 'balance']).where('client_id', '=', DEMO_CLIENT_ID).where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const dana = await t.database.db
+      .selectFrom('participants')
+      .select(['id', 'balance'])
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .where('username', '=', 'demo')
+      .executeTakeFirstOrThrow();
     expect(used).toMatchObject({ status: 'redeemed', redeemed_by: dana.id, code_hint: '9MTE' });
-    const entry = await t.database.db.selectFrom('ledger_entries').select(['amount', 'participant_id']).where('reference', '=', `ots:${used?.id}`).executeTakeFirst();
+    const entry = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['amount', 'participant_id'])
+      .where('reference', '=', `ots:${used?.id}`)
+      .executeTakeFirst();
     expect(entry).toEqual({ amount: DEMO_OTS_CODES.used.value, participant_id: dana.id });
     const expired = byCode(DEMO_OTS_CODES.expired.code);
     expect(expired?.status).toBe('unused');
@@ -220,8 +251,17 @@ describe.each(dialects)('POST ots/redeem on %s', (dialect) => {
 
   it('refuses a missing, empty, separator-only or oversized code and a missing userName as bad input', async () => {
     const { sessionId } = await t.login('demo');
-    const bodies = [{}, { userName: 'demo' }, { code: '', userName: 'demo' }, { code: '   ', userName: 'demo' }, { code: ' - - ', userName: 'demo' },
-      { code: 'A'.repeat(65), userName: 'demo' }, { code: 'TEST-X', userName: '' }, { code: 'TEST-X' }, { code: 42, userName: 'demo' }];
+    const bodies = [
+      {},
+      { userName: 'demo' },
+      { code: '', userName: 'demo' },
+      { code: '   ', userName: 'demo' },
+      { code: ' - - ', userName: 'demo' },
+      { code: 'A'.repeat(65), userName: 'demo' },
+      { code: 'TEST-X', userName: '' },
+      { code: 'TEST-X' },
+      { code: 42, userName: 'demo' },
+    ];
     for (const body of bodies) {
       const reply = await t.api('POST', '/ots/redeem', { session: sessionId, body });
       expect(reply.statusCode, JSON.stringify(body)).toBe(400);
@@ -264,7 +304,10 @@ describe.each(dialects)('POST ots/redeem on %s', (dialect) => {
   });
 
   it('counts used and expired codes as failures too, and a success does not clear the count', async () => {
-    await addCodes([{ code: 'TEST-CNT1', value: 1 }, { code: 'TEST-CNT2', value: 1 }]);
+    await addCodes([
+      { code: 'TEST-CNT1', value: 1 },
+      { code: 'TEST-CNT2', value: 1 },
+    ]);
     const { sessionId } = await t.login('demo');
     for (let attempt = 1; attempt <= 9; attempt++) await redeem(sessionId, DEMO_OTS_CODES.used.code);
     expect((await redeem(sessionId, 'TEST-CNT1')).statusCode).toBe(200);
@@ -298,7 +341,10 @@ describe.each(dialects)('100 concurrent redeems of one code on %s', (dialect) =>
     const replies = await Promise.all(
       Array.from({ length: 100 }, (_, i) => {
         const who = people[i % people.length];
-        return t.api('POST', '/ots/redeem', { session: who?.sessionId, body: { code: i % 2 ? 'race-race-race' : 'RACE RACE RACE', userName: who?.userName } });
+        return t.api('POST', '/ots/redeem', {
+          session: who?.sessionId,
+          body: { code: i % 2 ? 'race-race-race' : 'RACE RACE RACE', userName: who?.userName },
+        });
       }),
     );
 
@@ -306,13 +352,23 @@ describe.each(dialects)('100 concurrent redeems of one code on %s', (dialect) =>
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(99);
     const winner = people[statuses.indexOf(200) % people.length];
-    const after = await t.database.db.selectFrom('participants').select(['username', 'balance']).where('client_id', '=', DEMO_CLIENT_ID).where('username', 'in', ['demo', 'spent', 'newbie']).execute();
+    const after = await t.database.db
+      .selectFrom('participants')
+      .select(['username', 'balance'])
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .where('username', 'in', ['demo', 'spent', 'newbie'])
+      .execute();
     for (const [index, person] of people.entries()) {
       const before = balancesBefore[index] ?? null;
       const expected = person === winner ? (before ?? 0) + 777 : before;
       expect(after.find((row) => row.username === person.userName)?.balance).toBe(expected);
     }
-    const entries = await t.database.db.selectFrom('ledger_entries').select('participant_id').where('amount', '=', 777).where('kind', '=', 'ots').execute();
+    const entries = await t.database.db
+      .selectFrom('ledger_entries')
+      .select('participant_id')
+      .where('amount', '=', 777)
+      .where('kind', '=', 'ots')
+      .execute();
     expect(entries).toEqual([{ participant_id: winner?.userId }]);
     await expectLedgerMatchesBalances(t.database.db);
   });

@@ -12,7 +12,17 @@ export function otsRoutes(app: FastifyInstance, deps: ModuleDeps): void {
 
   typed.post(
     apiPaths.otsRedeem,
-    { preHandler: deps.requireSession, schema: { summary: 'Redeem an on-the-spot code for points', tags: ['On-the-spot codes'], security: [{ session: [] }], headers: SessionHeaders, body: OtsRedeemRequest, response: { 200: OtsRedeemReply } } },
+    {
+      preHandler: deps.requireSession,
+      schema: {
+        summary: 'Redeem an on-the-spot code for points',
+        tags: ['On-the-spot codes'],
+        security: [{ session: [] }],
+        headers: SessionHeaders,
+        body: OtsRedeemRequest,
+        response: { 200: OtsRedeemReply },
+      },
+    },
     async (request) => redeemOtsCode(ctx, sessionOf(request), request.body),
   );
 }

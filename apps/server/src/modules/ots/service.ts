@@ -22,7 +22,12 @@ export const OTS_SUCCESS_MESSAGE = 'ots.success.redeemed';
  * Redeems an on-the-spot code for the signed-in participant. Refusals change nothing; the
  * claim of the code and its ledger entry commit together, so a code credits points once, ever.
  */
-export async function redeemOtsCode(ctx: OtsContext, session: Session, request: OtsRedeemRequest, now = new Date()): Promise<OtsRedeemReply> {
+export async function redeemOtsCode(
+  ctx: OtsContext,
+  session: Session,
+  request: OtsRedeemRequest,
+  now = new Date(),
+): Promise<OtsRedeemReply> {
   // An administrator acting as the participant may not redeem for them (spec section 6).
   if (session.admin_as_user === 1) throw errors.forbidden();
   const participant = await findParticipant(ctx.db, session.client_id, session.participant_id);

@@ -8,7 +8,12 @@ import { ApiError } from '../../http/api-error.ts';
  */
 export const actionErrors = {
   insufficientBalance: (balance: number, points: number, username: string) =>
-    new ApiError(409, ErrorCode.consoleInsufficientBalance, 'console.error.insufficientBalance', `The balance of ${username} (${balance}) does not cover ${points}; nothing was posted`),
+    new ApiError(
+      409,
+      ErrorCode.consoleInsufficientBalance,
+      'console.error.insufficientBalance',
+      `The balance of ${username} (${balance}) does not cover ${points}; nothing was posted`,
+    ),
   agentLimitReached: (max: number, left: number) =>
     new ApiError(
       429,
@@ -17,9 +22,20 @@ export const actionErrors = {
       `This passes your daily adjustment limit in this client (${max} points, credits and debits together): ${left} left today; nothing was posted`,
     ),
   requestIdReused: () =>
-    new ApiError(409, ErrorCode.consoleRequestIdReused, 'console.error.requestIdReused', 'This form was already sent with another adjustment: reload the page to make a new one'),
-  nothingToChange: (what: string) => new ApiError(409, ErrorCode.consoleNothingToChange, 'console.error.nothingToChange', `${what}; nothing changed`),
+    new ApiError(
+      409,
+      ErrorCode.consoleRequestIdReused,
+      'console.error.requestIdReused',
+      'This form was already sent with another adjustment: reload the page to make a new one',
+    ),
+  nothingToChange: (what: string) =>
+    new ApiError(409, ErrorCode.consoleNothingToChange, 'console.error.nothingToChange', `${what}; nothing changed`),
   mailNotApplicable: (detail: string) => new ApiError(409, ErrorCode.consoleMailNotApplicable, 'console.error.mailNotApplicable', detail),
   mailThrottled: () =>
-    new ApiError(429, ErrorCode.consoleMailThrottled, 'console.error.mailThrottled', 'Too many of these mails to this participant for now: try again in a quarter of an hour'),
+    new ApiError(
+      429,
+      ErrorCode.consoleMailThrottled,
+      'console.error.mailThrottled',
+      'Too many of these mails to this participant for now: try again in a quarter of an hour',
+    ),
 };

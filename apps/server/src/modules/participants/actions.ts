@@ -19,7 +19,13 @@ import { deleteSessionsOf, setParticipantStatus } from './operator-store.ts';
  */
 
 /** What every action records: who, from where, about whom, why. */
-function auditOf(actor: Actor, participant: Participant, action: string, details: Record<string, unknown>, reason: string | undefined): AuditRecord {
+function auditOf(
+  actor: Actor,
+  participant: Participant,
+  action: string,
+  details: Record<string, unknown>,
+  reason: string | undefined,
+): AuditRecord {
   return {
     clientId: participant.client_id,
     actor: actor.name,
@@ -48,18 +54,33 @@ export interface StatusChange {
 }
 
 /** Sets the status; pending and inactive also end every session (who can no longer use the portal as before is signed out at once). */
-export async function changeStatus(db: Db, actor: Actor, participant: Participant, status: ParticipantStatus, reason?: string): Promise<StatusChange> {
+export async function changeStatus(
+  db: Db,
+  actor: Actor,
+  participant: Participant,
+  status: ParticipantStatus,
+  reason?: string,
+): Promise<StatusChange> {
   if (participant.status === status) return { from: participant.status, to: status, changed: false, sessionsEnded: 0, auditId: null };
   return db.transaction().execute(async (trx) => {
     await setParticipantStatus(trx, participant.client_id, participant.id, status);
     const sessionsEnded = status === 'active' ? 0 : await deleteSessionsOf(trx, participant.client_id, [participant.id]);
-    const auditId = await recordAudit(trx, auditOf(actor, participant, 'participants.set-status', { from: participant.status, to: status, sessionsEnded }, reason));
+    const auditId = await recordAudit(
+      trx,
+      auditOf(actor, participant, 'participants.set-status', { from: participant.status, to: status, sessionsEnded }, reason),
+    );
     return { from: participant.status, to: status, changed: true, sessionsEnded, auditId };
   });
 }
 
 /** Clears every attempt limit on the participant (sign-in, codes, activation, reset); the attempts cleared. */
-export async function unlock(db: Db, policy: LimitPolicy, actor: Actor, participant: Participant, reason?: string): Promise<{ failuresCleared: number; auditId: string }> {
+export async function unlock(
+  db: Db,
+  policy: LimitPolicy,
+  actor: Actor,
+  participant: Participant,
+  reason?: string,
+): Promise<{ failuresCleared: number; auditId: string }> {
   return db.transaction().execute(async (trx) => {
     const failuresCleared = await unlockParticipant(trx, policy, participant);
     const auditId = await recordAudit(trx, auditOf(actor, participant, 'participants.unlock', { failuresCleared }, reason));
@@ -68,7 +89,12 @@ export async function unlock(db: Db, policy: LimitPolicy, actor: Actor, particip
 }
 
 /** Signs the participant out everywhere (launched sessions too). */
-export async function endSessions(db: Db, actor: Actor, participant: Participant, reason?: string): Promise<{ sessionsEnded: number; auditId: string }> {
+export async function endSessions(
+  db: Db,
+  actor: Actor,
+  participant: Participant,
+  reason?: string,
+): Promise<{ sessionsEnded: number; auditId: string }> {
   return db.transaction().execute(async (trx) => {
     const sessionsEnded = await deleteSessionsOf(trx, participant.client_id, [participant.id]);
     const auditId = await recordAudit(trx, auditOf(actor, participant, 'participants.sessions-end', { sessionsEnded }, reason));
@@ -83,14 +109,28 @@ export type ResentMail = 'activation' | 'passwordReset';
  * others), through the account module and under its limits; a mail that does not apply is a 409
  * saying which one does. Queued in the outbox with the audit entry, in one transaction.
  */
-export async function resendMail(ctx: AccountContext, actor: Actor, client: Client, participant: Participant, mail: ResentMail, reason: string): Promise<{ auditId: string }> {
+export async function resendMail(
+  ctx: AccountContext,
+  actor: Actor,
+  client: Client,
+  participant: Participant,
+  mail: ResentMail,
+  reason: string,
+): Promise<{ auditId: string }> {
   const pending = participant.status === 'pending';
-  if (mail === 'activation' && !pending) throw actionErrors.mailNotApplicable(`${participant.username} is ${participant.status}, not pending: there is nothing to activate; send a password reset instead`);
-  if (mail === 'passwordReset' && pending) throw actionErrors.mailNotApplicable(`${participant.username} has not activated their account yet and has no password to reset; send the activation mail instead`);
+  if (mail === 'activation' && !pending)
+    throw actionErrors.mailNotApplicable(
+      `${participant.username} is ${participant.status}, not pending: there is nothing to activate; send a password reset instead`,
+    );
+  if (mail === 'passwordReset' && pending)
+    throw actionErrors.mailNotApplicable(
+      `${participant.username} has not activated their account yet and has no password to reset; send the activation mail instead`,
+    );
   if (!participant.email) throw actionErrors.mailNotApplicable(`${participant.username} has no e-mail address`);
   const caller = { clientId: client.id, portalUrl: client.portal_url, address: actor.origin };
-  const audit = async (trx: Parameters<Parameters<typeof resendResetMail>[3]>[0]) =>
-    ({ auditId: await recordAudit(trx, auditOf(actor, participant, 'participants.resend-mail', { mail }, reason)) });
+  const audit = async (trx: Parameters<Parameters<typeof resendResetMail>[3]>[0]) => ({
+    auditId: await recordAudit(trx, auditOf(actor, participant, 'participants.resend-mail', { mail }, reason)),
+  });
   return mail === 'activation'
     ? resendActivationMail(ctx, caller, participant, audit, actionErrors.mailThrottled)
     : resendResetMail(ctx, caller, participant, audit, actionErrors.mailThrottled);

@@ -63,15 +63,42 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
   const managing = requireRole(db, site, clientIdOf, MANAGING);
   const anyRole = requireRole(db, site, clientIdOf, STAFF_ROLES);
   const actorOf = (request: FastifyRequest): Actor => ({ name: staffOf(request).staff.email, kind: 'staff', origin: request.ip });
-  const accountContext = { db, sessionPolicy: deps.sessionPolicy, limits: config.limits, resetLinkMinutes: config.account.resetLinkMinutes };
-  const actionDoc = <B extends z.ZodType>(summary: string, body: B) => ({ summary, params: ConsoleParticipantParams, body, response: { 200: ActionReply }, ...documented({ roles: ACTING }) });
+  const accountContext = {
+    db,
+    sessionPolicy: deps.sessionPolicy,
+    limits: config.limits,
+    resetLinkMinutes: config.account.resetLinkMinutes,
+  };
+  const actionDoc = <B extends z.ZodType>(summary: string, body: B) => ({
+    summary,
+    params: ConsoleParticipantParams,
+    body,
+    response: { 200: ActionReply },
+    ...documented({ roles: ACTING }),
+  });
 
   typed.post(
     pattern(paths.launchAs),
-    { preHandler: acting, schema: { summary: "Launch-as: a single-use link (2 minutes) to the participant's portal on the client's own address, opening a read-only session; audited", params: ConsoleParticipantParams, body: LaunchAsRequest, response: { 200: LaunchAsReply }, ...documented({ roles: ACTING }) } },
+    {
+      preHandler: acting,
+      schema: {
+        summary:
+          "Launch-as: a single-use link (2 minutes) to the participant's portal on the client's own address, opening a read-only session; audited",
+        params: ConsoleParticipantParams,
+        body: LaunchAsRequest,
+        response: { 200: LaunchAsReply },
+        ...documented({ roles: ACTING }),
+      },
+    },
     async (request) => {
       const { client, participant } = await target(db, request.params);
-      const issued = await issueFromConsole(db, { email: staffOf(request).staff.email, address: request.ip }, client.portal_url, participant, request.body.reason);
+      const issued = await issueFromConsole(
+        db,
+        { email: staffOf(request).staff.email, address: request.ip },
+        client.portal_url,
+        participant,
+        request.body.reason,
+      );
       return { url: issued.url, expiresAt: issued.expiresAt };
     },
   );
@@ -81,7 +108,8 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
     {
       preHandler: acting,
       schema: {
-        summary: "Credit or debit points with a text the participant reads and an internal note; once per requestId; a support agent within the client's daily limit, others past it after a fresh second factor",
+        summary:
+          "Credit or debit points with a text the participant reads and an internal note; once per requestId; a support agent within the client's daily limit, others past it after a fresh second factor",
         params: ConsoleParticipantParams,
         body: AdjustmentRequest,
         response: { 200: AdjustmentReply },
@@ -96,14 +124,23 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
       const { points, participantText, internalNote, requestId } = request.body;
       // Program managers and owners are not capped, but a large adjustment needs a second factor passed just now.
       if (!agent && Math.abs(points) > max) requireFreshSecondFactor(live);
-      const done = await adjustPoints(db, actorOf(request), participant, { points, participantText, internalNote, reason: internalNote, requestId }, agent ? { agentCap: { staffId: live.staff.id, max } } : {});
+      const done = await adjustPoints(
+        db,
+        actorOf(request),
+        participant,
+        { points, participantText, internalNote, reason: internalNote, requestId },
+        agent ? { agentCap: { staffId: live.staff.id, max } } : {},
+      );
       return { entryId: done.entryId, balance: done.balance, agentLimitLeft: done.agentLimitLeft };
     },
   );
 
   typed.post(
     pattern(paths.status),
-    { preHandler: acting, schema: actionDoc('Set the status (pending, active, inactive); pending and inactive end every session', StatusRequest) },
+    {
+      preHandler: acting,
+      schema: actionDoc('Set the status (pending, active, inactive); pending and inactive end every session', StatusRequest),
+    },
     async (request) => {
       const { participant } = await target(db, request.params);
       const done = await changeStatus(db, actorOf(request), participant, parseStatus(request.body.status), request.body.reason);
@@ -114,7 +151,10 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
 
   typed.post(
     pattern(paths.unlock),
-    { preHandler: acting, schema: actionDoc('Clear every attempt limit on the participant (sign-in, codes, activation, reset)', ReasonRequest) },
+    {
+      preHandler: acting,
+      schema: actionDoc('Clear every attempt limit on the participant (sign-in, codes, activation, reset)', ReasonRequest),
+    },
     async (request) => {
       const { participant } = await target(db, request.params);
       return { auditId: (await unlock(db, config.limits, actorOf(request), participant, request.body.reason)).auditId };
@@ -132,7 +172,13 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
 
   typed.post(
     pattern(paths.resendMail),
-    { preHandler: acting, schema: actionDoc('Resend the activation invitation (pending participants) or a password-reset link (the others), under the account limits', ResendMailRequest) },
+    {
+      preHandler: acting,
+      schema: actionDoc(
+        'Resend the activation invitation (pending participants) or a password-reset link (the others), under the account limits',
+        ResendMailRequest,
+      ),
+    },
     async (request) => {
       const { client, participant } = await target(db, request.params);
       return resendMail(accountContext, actorOf(request), client, participant, request.body.mail, request.body.reason);
@@ -141,12 +187,19 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
 
   typed.post(
     pattern(paths.details),
-    { preHandler: acting, schema: actionDoc('Correct names, e-mail address and account number, by the rules of an import line; the audit names the changed fields', DetailsRequest) },
+    {
+      preHandler: acting,
+      schema: actionDoc(
+        'Correct names, e-mail address and account number, by the rules of an import line; the audit names the changed fields',
+        DetailsRequest,
+      ),
+    },
     async (request) => {
       const { client, participant } = await target(db, request.params);
       const { reason, ...given } = request.body;
       const changes: ParticipantChanges = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
-      if (Object.keys(changes).length === 0) throw errors.validation('Nothing to change: give at least one of firstName, lastName, email, accountNumber');
+      if (Object.keys(changes).length === 0)
+        throw errors.validation('Nothing to change: give at least one of firstName, lastName, email, accountNumber');
       const done = await correctParticipant(db, actorOf(request), client, participant, changes, reason);
       if (!done.auditId) throw actionErrors.nothingToChange(`${participant.username}'s details are already so`);
       return { auditId: done.auditId };
@@ -155,15 +208,39 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
 
   typed.get(
     settingsPattern,
-    { preHandler: anyRole, schema: { summary: "The client's console settings: the agents' daily adjustment limit", params: ClientParams, response: { 200: ConsoleClientSettings }, ...documented({ roles: STAFF_ROLES }) } },
+    {
+      preHandler: anyRole,
+      schema: {
+        summary: "The client's console settings: the agents' daily adjustment limit",
+        params: ClientParams,
+        response: { 200: ConsoleClientSettings },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
     async (request) => consoleSettings(db, request.params.clientId),
   );
 
   typed.put(
     settingsPattern,
-    { preHandler: managing, schema: { summary: "Set the agents' daily adjustment limit (points, credits and debits together, per agent per day UTC), with a reason; audited", params: ClientParams, body: ConsoleClientSettingsRequest, response: { 200: ConsoleClientSettingsReply }, ...documented({ roles: MANAGING }) } },
+    {
+      preHandler: managing,
+      schema: {
+        summary:
+          "Set the agents' daily adjustment limit (points, credits and debits together, per agent per day UTC), with a reason; audited",
+        params: ClientParams,
+        body: ConsoleClientSettingsRequest,
+        response: { 200: ConsoleClientSettingsReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
     async (request) => {
-      const done = await setAgentDailyLimit(db, actorOf(request), request.params.clientId, request.body.agentDailyAdjustmentLimit, request.body.reason);
+      const done = await setAgentDailyLimit(
+        db,
+        actorOf(request),
+        request.params.clientId,
+        request.body.agentDailyAdjustmentLimit,
+        request.body.reason,
+      );
       return { agentDailyAdjustmentLimit: done.to, auditId: done.auditId };
     },
   );

@@ -5,7 +5,8 @@ import { consoleParticipantPaths as paths } from '@rewards/contract/console-part
 import type { Db } from '../../db/database.ts';
 
 /** Fastify's pattern of a participant path of the contract. */
-export const participantPattern = (build: (clientId: string, participantId: string) => string) => build(':clientId', ':participantId').replaceAll('%3A', ':');
+export const participantPattern = (build: (clientId: string, participantId: string) => string) =>
+  build(':clientId', ':participantId').replaceAll('%3A', ':');
 
 /** The console-actions routes (decision 048) as the role table names them. */
 export const consoleActionRoutes = {
@@ -22,7 +23,12 @@ export const consoleActionRoutes = {
 
 /** A participant's id by username. */
 export async function participantId(db: Db, clientId: string, username: string): Promise<string> {
-  const row = await db.selectFrom('participants').select('id').where('client_id', '=', clientId).where('username_key', '=', username).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('participants')
+    .select('id')
+    .where('client_id', '=', clientId)
+    .where('username_key', '=', username)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -33,18 +39,31 @@ type Send = (method: HTTPMethods, path: string, options?: { body?: unknown }) =>
  * may make it, every time (a new requestId, the other status, a new first name), so the table
  * shows the role check alone. Undefined for a route of another part.
  */
-export async function consoleActionRequest(db: Db, row: string, clientId: string, column: string, send: Send): Promise<LightMyRequestResponse | undefined> {
+export async function consoleActionRequest(
+  db: Db,
+  row: string,
+  clientId: string,
+  column: string,
+  send: Send,
+): Promise<LightMyRequestResponse | undefined> {
   const reason = 'role table: ticket 17';
   const demo = () => participantId(db, clientId, 'demo');
   switch (row) {
     case consoleActionRoutes.launchAs:
       return send('POST', paths.launchAs(clientId, await demo()), { body: { reason } });
     case consoleActionRoutes.adjustments:
-      return send('POST', paths.adjustments(clientId, await demo()), { body: { points: 1, participantText: 'Role table', internalNote: reason, requestId: randomUUID() } });
+      return send('POST', paths.adjustments(clientId, await demo()), {
+        body: { points: 1, participantText: 'Role table', internalNote: reason, requestId: randomUUID() },
+      });
     case consoleActionRoutes.status: {
       // acme's `inactive` and globex's `demo` go back and forth: every allowed call changes something.
       const username = clientId === 'acme' ? 'inactive' : 'demo';
-      const { id, status } = await db.selectFrom('participants').select(['id', 'status']).where('client_id', '=', clientId).where('username_key', '=', username).executeTakeFirstOrThrow();
+      const { id, status } = await db
+        .selectFrom('participants')
+        .select(['id', 'status'])
+        .where('client_id', '=', clientId)
+        .where('username_key', '=', username)
+        .executeTakeFirstOrThrow();
       return send('POST', paths.status(clientId, id), { body: { status: status === 'active' ? 'inactive' : 'active', reason } });
     }
     case consoleActionRoutes.unlock:

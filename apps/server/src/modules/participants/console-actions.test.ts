@@ -40,18 +40,46 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
 
   const db = () => t.database.db;
   const idOf = (username: string) => participantId(db(), ACME, username);
-  const balanceOf = async (username: string) => (await db().selectFrom('participants').select('balance').where('client_id', '=', ACME).where('username_key', '=', username).executeTakeFirstOrThrow()).balance ?? 0;
-  const auditCount = async () => Number((await db().selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  const entriesOf = async (username: string) => Number((await db().selectFrom('ledger_entries').select((eb) => eb.fn.countAll().as('n')).where('client_id', '=', ACME).where('participant_id', '=', await idOf(username)).executeTakeFirstOrThrow()).n);
+  const balanceOf = async (username: string) =>
+    (
+      await db()
+        .selectFrom('participants')
+        .select('balance')
+        .where('client_id', '=', ACME)
+        .where('username_key', '=', username)
+        .executeTakeFirstOrThrow()
+    ).balance ?? 0;
+  const auditCount = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('audit_log')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const entriesOf = async (username: string) =>
+    Number(
+      (
+        await db()
+          .selectFrom('ledger_entries')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('client_id', '=', ACME)
+          .where('participant_id', '=', await idOf(username))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const auditEntry = (id: string) => db().selectFrom('audit_log').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const tally = (replies: LightMyRequestResponse[]) => replies.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.statusCode]: (counts[r.statusCode] ?? 0) + 1 }), {});
+  const tally = (replies: LightMyRequestResponse[]) =>
+    replies.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.statusCode]: (counts[r.statusCode] ?? 0) + 1 }), {});
   const adjust = async (who: EnrolledStaff, username: string, body: Record<string, unknown>) =>
     t.console('POST', paths.adjustments(ACME, await idOf(username)), {
       cookie: who.cookie,
       body: { points: 10, participantText: 'Goodwill', internalNote: REASON, requestId: randomUUID(), ...body },
     });
   /** An agent's own fresh person, so their daily count starts at zero. */
-  const newAgent = (name: string) => enrolStaff(t, `${name}-${randomUUID().slice(0, 8)}@acme.test`, { roles: [{ clientId: ACME, role: 'support_agent' }] });
+  const newAgent = (name: string) =>
+    enrolStaff(t, `${name}-${randomUUID().slice(0, 8)}@acme.test`, { roles: [{ clientId: ACME, role: 'support_agent' }] });
 
   describe('launch-as', () => {
     it("issues a single-use link on the client's portal address, audited, whose session cannot spend", async () => {
@@ -63,7 +91,12 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(60_000);
       const token = await db().selectFrom('launch_tokens').selectAll().orderBy('issued_at', 'desc').executeTakeFirstOrThrow();
       expect(token).toMatchObject({ issued_by: agent.email, issued_via: 'console', participant_id: demoId, reason: REASON });
-      const issued = await db().selectFrom('audit_log').selectAll().where('action', '=', 'launch-as.issue').orderBy('at', 'desc').executeTakeFirstOrThrow();
+      const issued = await db()
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'launch-as.issue')
+        .orderBy('at', 'desc')
+        .executeTakeFirstOrThrow();
       expect(issued).toMatchObject({ actor: agent.email, actor_kind: 'staff', client_id: ACME, origin: '127.0.0.1' });
       expect(JSON.parse(issued.details)).toMatchObject({ reason: REASON, via: 'console', participantId: demoId });
 
@@ -85,10 +118,23 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
     it('refuses an auditor, a short reason and an unknown participant, issuing nothing', async () => {
       const demoId = await idOf('demo');
       const before = await db().selectFrom('launch_tokens').select('id').execute();
-      expect((await t.console('POST', paths.launchAs(ACME, demoId), { cookie: auditor.cookie, body: { reason: REASON } })).statusCode).toBe(403);
+      expect((await t.console('POST', paths.launchAs(ACME, demoId), { cookie: auditor.cookie, body: { reason: REASON } })).statusCode).toBe(
+        403,
+      );
       expect((await t.console('POST', paths.launchAs(ACME, demoId), { cookie: agent.cookie, body: { reason: 'x' } })).statusCode).toBe(400);
-      expect((await t.console('POST', paths.launchAs(ACME, 'no-such-participant'), { cookie: agent.cookie, body: { reason: REASON } })).statusCode).toBe(404);
-      expect((await t.console('POST', paths.launchAs(ACME, demoId), { cookie: agent.cookie, body: { reason: REASON }, headers: { origin: 'https://evil.example' } })).statusCode).toBe(403);
+      expect(
+        (await t.console('POST', paths.launchAs(ACME, 'no-such-participant'), { cookie: agent.cookie, body: { reason: REASON } }))
+          .statusCode,
+      ).toBe(404);
+      expect(
+        (
+          await t.console('POST', paths.launchAs(ACME, demoId), {
+            cookie: agent.cookie,
+            body: { reason: REASON },
+            headers: { origin: 'https://evil.example' },
+          })
+        ).statusCode,
+      ).toBe(403);
       expect(await db().selectFrom('launch_tokens').select('id').execute()).toHaveLength(before.length);
     });
   });
@@ -97,15 +143,43 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
     it('credits with a text the participant reads and a note they never see, recorded with who posted it and why', async () => {
       const before = await balanceOf('newbie');
       const requestId = randomUUID();
-      const reply = await adjust(agent, 'newbie', { points: 250, participantText: 'Sorry for the delay', internalNote: 'ticket 88: parcel lost', requestId });
+      const reply = await adjust(agent, 'newbie', {
+        points: 250,
+        participantText: 'Sorry for the delay',
+        internalNote: 'ticket 88: parcel lost',
+        requestId,
+      });
       expect(reply.statusCode).toBe(200);
       const body = reply.json<AdjustmentReply>();
       expect(body).toMatchObject({ balance: before + 250, agentLimitLeft: 750 });
       const entry = await db().selectFrom('ledger_entries').selectAll().where('id', '=', body.entryId).executeTakeFirstOrThrow();
-      expect(entry).toMatchObject({ amount: 250, kind: 'adjustment', internal_note: 'ticket 88: parcel lost', posted_by: agent.email, request_id: requestId, description_key: 'ledger.operator.adjustmentNote' });
-      const audit = await db().selectFrom('audit_log').selectAll().where('action', '=', 'points.adjust').orderBy('at', 'desc').executeTakeFirstOrThrow();
-      expect(audit).toMatchObject({ actor: agent.email, actor_kind: 'staff', origin: '127.0.0.1', subject: await idOf('newbie'), client_id: ACME });
-      expect(JSON.parse(audit.details)).toMatchObject({ reason: 'ticket 88: parcel lost', points: 250, entryId: body.entryId, balance: before + 250 });
+      expect(entry).toMatchObject({
+        amount: 250,
+        kind: 'adjustment',
+        internal_note: 'ticket 88: parcel lost',
+        posted_by: agent.email,
+        request_id: requestId,
+        description_key: 'ledger.operator.adjustmentNote',
+      });
+      const audit = await db()
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'points.adjust')
+        .orderBy('at', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(audit).toMatchObject({
+        actor: agent.email,
+        actor_kind: 'staff',
+        origin: '127.0.0.1',
+        subject: await idOf('newbie'),
+        client_id: ACME,
+      });
+      expect(JSON.parse(audit.details)).toMatchObject({
+        reason: 'ticket 88: parcel lost',
+        points: 250,
+        entryId: body.entryId,
+        balance: before + 250,
+      });
 
       // The participant reads "Balance adjustment: <text>", never the note or who posted it.
       const newbie = await t.login('newbie', DEMO_PASSWORD);
@@ -144,13 +218,29 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
         expect(tooMuch.json()).toMatchObject({ errorCode: ErrorCode.consoleInsufficientBalance });
         expect(tooMuch.json<{ message: string }>().message).toContain(`does not cover -${balance + 1}; nothing was posted`);
       }
-      for (const body of [{ points: 0 }, { points: 1.5 }, { points: 20_000_000 }, { points: '10' }, { participantText: '' }, { participantText: 'x'.repeat(201) }, { internalNote: 'no' }, { requestId: 'not-a-uuid' }]) {
+      for (const body of [
+        { points: 0 },
+        { points: 1.5 },
+        { points: 20_000_000 },
+        { points: '10' },
+        { participantText: '' },
+        { participantText: 'x'.repeat(201) },
+        { internalNote: 'no' },
+        { requestId: 'not-a-uuid' },
+      ]) {
         const reply = await adjust(agent, 'newbie', body);
         expect(reply.statusCode, JSON.stringify(body)).toBe(400);
       }
       const raw = await t.console('POST', paths.adjustments(ACME, await idOf('newbie')), { cookie: agent.cookie, body: 'not json' });
       expect(raw.statusCode).toBe(400);
-      expect((await t.console('POST', paths.adjustments(ACME, 'nobody'), { cookie: agent.cookie, body: { points: 5, participantText: 'x', internalNote: REASON, requestId: randomUUID() } })).statusCode).toBe(404);
+      expect(
+        (
+          await t.console('POST', paths.adjustments(ACME, 'nobody'), {
+            cookie: agent.cookie,
+            body: { points: 5, participantText: 'x', internalNote: REASON, requestId: randomUUID() },
+          })
+        ).statusCode,
+      ).toBe(404);
       expect((await adjust(auditor, 'newbie', {})).statusCode).toBe(403);
       expect([await balanceOf('newbie'), await entriesOf('newbie'), await auditCount()]).toEqual([balance, entries, audits]);
       await expectLedgerMatchesBalances(db());
@@ -180,7 +270,7 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       expect((await adjust(other, 'newbie', { points: 10 })).json<AdjustmentReply>().agentLimitLeft).toBe(10_000_000 - 10);
     });
 
-    it('asks a program manager or an owner for a fresh second factor past the agents\' limit', async () => {
+    it("asks a program manager or an owner for a fresh second factor past the agents' limit", async () => {
       const stale = new Date(Date.now() - 60 * 60_000).toISOString();
       await db().updateTable('staff_sessions').set({ second_factor_at: stale }).execute();
       const balance = await balanceOf('demo');
@@ -225,7 +315,9 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
         const replies = await Promise.all(Array.from({ length: 100 }, () => adjust(who, 'merch', { points: 7, requestId: id })));
         expect(tally(replies)).toEqual({ 200: 100 });
         expect(new Set(replies.map((r) => r.json<AdjustmentReply>().entryId)).size).toBe(1);
-        expect(await db().selectFrom('ledger_entries').select('id').where('client_id', '=', ACME).where('request_id', '=', id).execute()).toHaveLength(1);
+        expect(
+          await db().selectFrom('ledger_entries').select('id').where('client_id', '=', ACME).where('request_id', '=', id).execute(),
+        ).toHaveLength(1);
       }
       expect(await balanceOf('merch')).toBe(before + 14);
       await expectLedgerMatchesBalances(db());
@@ -239,7 +331,13 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       const reply = await t.console('POST', paths.status(ACME, id), { cookie: agent.cookie, body: { status: 'inactive', reason: REASON } });
       expect(reply.statusCode).toBe(200);
       const audit = await auditEntry(reply.json<{ auditId: string }>().auditId);
-      expect(audit).toMatchObject({ action: 'participants.set-status', actor: agent.email, actor_kind: 'staff', subject: id, origin: '127.0.0.1' });
+      expect(audit).toMatchObject({
+        action: 'participants.set-status',
+        actor: agent.email,
+        actor_kind: 'staff',
+        subject: id,
+        origin: '127.0.0.1',
+      });
       expect(JSON.parse(audit.details)).toMatchObject({ from: 'active', to: 'inactive', sessionsEnded: 1, reason: REASON });
       expect((await t.api('GET', apiPaths.user, { session })).statusCode).toBe(401);
       const audits = await auditCount();
@@ -249,9 +347,15 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       const unknown = await t.console('POST', paths.status(ACME, id), { cookie: agent.cookie, body: { status: 'asleep', reason: REASON } });
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json<{ message: string }>().message).toContain('pending, active, inactive');
-      expect((await t.console('POST', paths.status(ACME, id), { cookie: auditor.cookie, body: { status: 'active', reason: REASON } })).statusCode).toBe(403);
+      expect(
+        (await t.console('POST', paths.status(ACME, id), { cookie: auditor.cookie, body: { status: 'active', reason: REASON } }))
+          .statusCode,
+      ).toBe(403);
       expect(await auditCount()).toBe(audits);
-      expect((await t.console('POST', paths.status(ACME, id), { cookie: manager.cookie, body: { status: 'active', reason: REASON } })).statusCode).toBe(200);
+      expect(
+        (await t.console('POST', paths.status(ACME, id), { cookie: manager.cookie, body: { status: 'active', reason: REASON } }))
+          .statusCode,
+      ).toBe(200);
     });
 
     it('unlocks a throttled participant and ends every session', async () => {
@@ -260,11 +364,18 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       expect((await t.api('POST', apiPaths.login, { body: { username: 'merch', password: DEMO_PASSWORD } })).statusCode).toBe(429);
       const unlocked = await t.console('POST', paths.unlock(ACME, id), { cookie: agent.cookie, body: { reason: REASON } });
       expect(unlocked.statusCode).toBe(200);
-      expect(JSON.parse((await auditEntry(unlocked.json<{ auditId: string }>().auditId)).details)).toMatchObject({ failuresCleared: 5, reason: REASON });
+      expect(JSON.parse((await auditEntry(unlocked.json<{ auditId: string }>().auditId)).details)).toMatchObject({
+        failuresCleared: 5,
+        reason: REASON,
+      });
       const sessions = [(await t.login('merch', DEMO_PASSWORD)).sessionId, (await t.login('merch', DEMO_PASSWORD)).sessionId];
       const ended = await t.console('POST', paths.endSessions(ACME, id), { cookie: agent.cookie, body: { reason: REASON } });
       expect(ended.statusCode).toBe(200);
-      expect(await auditEntry(ended.json<{ auditId: string }>().auditId)).toMatchObject({ action: 'participants.sessions-end', subject: id, actor: agent.email });
+      expect(await auditEntry(ended.json<{ auditId: string }>().auditId)).toMatchObject({
+        action: 'participants.sessions-end',
+        subject: id,
+        actor: agent.email,
+      });
       for (const session of sessions) expect((await t.api('GET', apiPaths.user, { session })).statusCode).toBe(401);
       expect((await t.console('POST', paths.unlock(ACME, id), { cookie: agent.cookie, body: {} })).statusCode).toBe(400);
     });
@@ -273,32 +384,65 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       await db().deleteFrom('mail_outbox').execute();
       const pending = await idOf('pending');
       const demo = await idOf('demo');
-      const activation = await t.console('POST', paths.resendMail(ACME, pending), { cookie: agent.cookie, body: { mail: 'activation', reason: REASON } });
+      const activation = await t.console('POST', paths.resendMail(ACME, pending), {
+        cookie: agent.cookie,
+        body: { mail: 'activation', reason: REASON },
+      });
       expect(activation.statusCode).toBe(200);
-      const reset = await t.console('POST', paths.resendMail(ACME, demo), { cookie: agent.cookie, body: { mail: 'passwordReset', reason: REASON } });
+      const reset = await t.console('POST', paths.resendMail(ACME, demo), {
+        cookie: agent.cookie,
+        body: { mail: 'passwordReset', reason: REASON },
+      });
       expect(reset.statusCode).toBe(200);
-      const mails = await db().selectFrom('mail_outbox').select(['template', 'participant_id', 'params']).where('template', '!=', '').orderBy('created_at').execute();
-      expect(mails.map((m) => [m.template, m.participant_id])).toEqual([['activationInvite', pending], ['resetPassword', demo]]);
+      const mails = await db()
+        .selectFrom('mail_outbox')
+        .select(['template', 'participant_id', 'params'])
+        .where('template', '!=', '')
+        .orderBy('created_at')
+        .execute();
+      expect(mails.map((m) => [m.template, m.participant_id])).toEqual([
+        ['activationInvite', pending],
+        ['resetPassword', demo],
+      ]);
       expect(mails[0]?.params).toContain('http://localhost:3000/activation');
       expect(mails[1]?.params).toContain('http://localhost:3000/reset-password?passwordGuid=');
-      expect(JSON.parse((await auditEntry(reset.json<{ auditId: string }>().auditId)).details)).toMatchObject({ mail: 'passwordReset', reason: REASON });
+      expect(JSON.parse((await auditEntry(reset.json<{ auditId: string }>().auditId)).details)).toMatchObject({
+        mail: 'passwordReset',
+        reason: REASON,
+      });
 
       const audits = await auditCount();
-      const wrongForPending = await t.console('POST', paths.resendMail(ACME, pending), { cookie: agent.cookie, body: { mail: 'passwordReset', reason: REASON } });
+      const wrongForPending = await t.console('POST', paths.resendMail(ACME, pending), {
+        cookie: agent.cookie,
+        body: { mail: 'passwordReset', reason: REASON },
+      });
       expect(wrongForPending.statusCode).toBe(409);
       expect(wrongForPending.json<{ message: string }>().message).toContain('send the activation mail instead');
-      const wrongForActive = await t.console('POST', paths.resendMail(ACME, demo), { cookie: agent.cookie, body: { mail: 'activation', reason: REASON } });
+      const wrongForActive = await t.console('POST', paths.resendMail(ACME, demo), {
+        cookie: agent.cookie,
+        body: { mail: 'activation', reason: REASON },
+      });
       expect(wrongForActive.statusCode).toBe(409);
-      expect((await t.console('POST', paths.resendMail(ACME, demo), { cookie: agent.cookie, body: { mail: 'welcome', reason: REASON } })).statusCode).toBe(400);
+      expect(
+        (await t.console('POST', paths.resendMail(ACME, demo), { cookie: agent.cookie, body: { mail: 'welcome', reason: REASON } }))
+          .statusCode,
+      ).toBe(400);
       expect(await auditCount()).toBe(audits);
 
-      const more = await Promise.all(Array.from({ length: 10 }, () => t.console('POST', paths.resendMail(ACME, pending), { cookie: agent.cookie, body: { mail: 'activation', reason: REASON } })));
+      const more = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          t.console('POST', paths.resendMail(ACME, pending), { cookie: agent.cookie, body: { mail: 'activation', reason: REASON } }),
+        ),
+      );
       expect(tally(more)).toEqual({ 200: 4, 429: 6 });
     });
 
     it('corrects details, naming the changed fields but never their values; bad values are 400 and change nothing', async () => {
       const id = await idOf('newbie');
-      const reply = await t.console('POST', paths.details(ACME, id), { cookie: agent.cookie, body: { firstName: 'Nine', email: 'nine@example.com', reason: REASON } });
+      const reply = await t.console('POST', paths.details(ACME, id), {
+        cookie: agent.cookie,
+        body: { firstName: 'Nine', email: 'nine@example.com', reason: REASON },
+      });
       expect(reply.statusCode).toBe(200);
       const audit = await auditEntry(reply.json<{ auditId: string }>().auditId);
       expect(audit).toMatchObject({ action: 'participants.update', subject: id, actor: agent.email, actor_kind: 'staff' });
@@ -308,31 +452,62 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       expect(row).toEqual({ first_name: 'Nine', email: 'nine@example.com' });
 
       const audits = await auditCount();
-      const demoNumber = (await db().selectFrom('participants').select('account_number').where('client_id', '=', ACME).where('username_key', '=', 'demo').executeTakeFirstOrThrow()).account_number;
-      for (const body of [{ email: 'not-an-address' }, { firstName: '' }, { accountNumber: demoNumber }, {}, { firstName: 'x'.repeat(101) }]) {
+      const demoNumber = (
+        await db()
+          .selectFrom('participants')
+          .select('account_number')
+          .where('client_id', '=', ACME)
+          .where('username_key', '=', 'demo')
+          .executeTakeFirstOrThrow()
+      ).account_number;
+      for (const body of [
+        { email: 'not-an-address' },
+        { firstName: '' },
+        { accountNumber: demoNumber },
+        {},
+        { firstName: 'x'.repeat(101) },
+      ]) {
         const bad = await t.console('POST', paths.details(ACME, id), { cookie: agent.cookie, body: { ...body, reason: REASON } });
         expect(bad.statusCode, JSON.stringify(body)).toBe(400);
         expect(bad.json<{ message: string }>().message.length).toBeGreaterThan(5);
       }
-      expect((await t.console('POST', paths.details(ACME, id), { cookie: agent.cookie, body: { firstName: 'Nine', reason: REASON } })).statusCode).toBe(409);
+      expect(
+        (await t.console('POST', paths.details(ACME, id), { cookie: agent.cookie, body: { firstName: 'Nine', reason: REASON } }))
+          .statusCode,
+      ).toBe(409);
       expect(await auditCount()).toBe(audits);
-      expect(await db().selectFrom('participants').select(['first_name', 'email']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual(row);
+      expect(await db().selectFrom('participants').select(['first_name', 'email']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual(
+        row,
+      );
     });
   });
 
   describe('client settings', () => {
-    it('shows the agents\' limit to every role, lets a program manager set it with a reason, audited, and the cap follows it', async () => {
+    it("shows the agents' limit to every role, lets a program manager set it with a reason, audited, and the cap follows it", async () => {
       for (const who of [auditor, agent, manager, owner]) {
         const reply = await t.console('GET', paths.settings(ACME), { cookie: who.cookie });
         expect(reply.statusCode).toBe(200);
         expect(reply.json()).toEqual({ agentDailyAdjustmentLimit: 1000 });
       }
-      expect((await t.console('PUT', paths.settings(ACME), { cookie: agent.cookie, body: { agentDailyAdjustmentLimit: 50, reason: REASON } })).statusCode).toBe(403);
-      for (const body of [{ agentDailyAdjustmentLimit: -1, reason: REASON }, { agentDailyAdjustmentLimit: 1.5, reason: REASON }, { agentDailyAdjustmentLimit: 50 }, { agentDailyAdjustmentLimit: 200_000_000, reason: REASON }]) {
+      expect(
+        (await t.console('PUT', paths.settings(ACME), { cookie: agent.cookie, body: { agentDailyAdjustmentLimit: 50, reason: REASON } }))
+          .statusCode,
+      ).toBe(403);
+      for (const body of [
+        { agentDailyAdjustmentLimit: -1, reason: REASON },
+        { agentDailyAdjustmentLimit: 1.5, reason: REASON },
+        { agentDailyAdjustmentLimit: 50 },
+        { agentDailyAdjustmentLimit: 200_000_000, reason: REASON },
+      ]) {
         expect((await t.console('PUT', paths.settings(ACME), { cookie: manager.cookie, body })).statusCode, JSON.stringify(body)).toBe(400);
       }
-      expect((await t.console('GET', paths.settings(ACME), { cookie: manager.cookie })).json()).toEqual({ agentDailyAdjustmentLimit: 1000 });
-      const set = await t.console('PUT', paths.settings(ACME), { cookie: manager.cookie, body: { agentDailyAdjustmentLimit: 50, reason: REASON } });
+      expect((await t.console('GET', paths.settings(ACME), { cookie: manager.cookie })).json()).toEqual({
+        agentDailyAdjustmentLimit: 1000,
+      });
+      const set = await t.console('PUT', paths.settings(ACME), {
+        cookie: manager.cookie,
+        body: { agentDailyAdjustmentLimit: 50, reason: REASON },
+      });
       expect(set.statusCode).toBe(200);
       const { auditId } = set.json<{ auditId: string }>();
       expect(set.json()).toMatchObject({ agentDailyAdjustmentLimit: 50 });
@@ -342,8 +517,22 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       const fresh = await newAgent('settings');
       expect((await adjust(fresh, 'demo', { points: 51 })).statusCode).toBe(429);
       expect((await adjust(fresh, 'demo', { points: 50 })).statusCode).toBe(200);
-      expect((await t.console('PUT', paths.settings('globex'), { cookie: manager.cookie, body: { agentDailyAdjustmentLimit: 50, reason: REASON } })).statusCode).toBe(403);
-      expect((await t.console('PUT', paths.settings('nowhere'), { cookie: owner.cookie, body: { agentDailyAdjustmentLimit: 50, reason: REASON } })).statusCode).toBe(404);
+      expect(
+        (
+          await t.console('PUT', paths.settings('globex'), {
+            cookie: manager.cookie,
+            body: { agentDailyAdjustmentLimit: 50, reason: REASON },
+          })
+        ).statusCode,
+      ).toBe(403);
+      expect(
+        (
+          await t.console('PUT', paths.settings('nowhere'), {
+            cookie: owner.cookie,
+            body: { agentDailyAdjustmentLimit: 50, reason: REASON },
+          })
+        ).statusCode,
+      ).toBe(404);
     });
   });
 });

@@ -20,7 +20,14 @@ describe.each(dialects)('the console reads: search, participant page, statement 
   const ids = {} as Record<'demo' | 'bigspender' | 'globexDemo' | 'spent', string>;
 
   const idOf = async (clientId: string, username: string) =>
-    (await t.database.db.selectFrom('participants').select('id').where('client_id', '=', clientId).where('username', '=', username).executeTakeFirstOrThrow()).id;
+    (
+      await t.database.db
+        .selectFrom('participants')
+        .select('id')
+        .where('client_id', '=', clientId)
+        .where('username', '=', username)
+        .executeTakeFirstOrThrow()
+    ).id;
 
   beforeAll(async () => {
     t = await createConsoleTestApp(dialect);
@@ -40,7 +47,9 @@ describe.each(dialects)('the console reads: search, participant page, statement 
   describe('search', () => {
     it("finds across the caller's clients only: an owner every client, an agent their own", async () => {
       const found = async (who: EnrolledStaff) =>
-        ParticipantSearchReply.parse((await search('q=demo%40', who)).json()).participants.map((p) => `${p.clientId}:${p.username}:${p.matchedOn}`);
+        ParticipantSearchReply.parse((await search('q=demo%40', who)).json()).participants.map(
+          (p) => `${p.clientId}:${p.username}:${p.matchedOn}`,
+        );
       expect(await found(owner)).toEqual(expect.arrayContaining(['acme:demo:email']));
       expect((await found(owner)).some((p) => p.startsWith('globex:'))).toBe(true);
       expect((await found(agent)).every((p) => p.startsWith('acme:'))).toBe(true);
@@ -59,7 +68,18 @@ describe.each(dialects)('the console reads: search, participant page, statement 
       const short = await search('q=d', agent);
       expect(short.statusCode).toBe(400);
       expect(short.json<{ message: string }>().message).toMatch(/at least 2 characters/);
-      for (const query of ['q=', 'q=%20%20', `q=${'x'.repeat(300)}`, 'q=de&limit=0', 'q=de&limit=101', 'q=de&limit=abc', 'q=de&after=%%%', 'q=de&after=bm90LWpzb24', 'q=%00%00', '']) {
+      for (const query of [
+        'q=',
+        'q=%20%20',
+        `q=${'x'.repeat(300)}`,
+        'q=de&limit=0',
+        'q=de&limit=101',
+        'q=de&limit=abc',
+        'q=de&after=%%%',
+        'q=de&after=bm90LWpzb24',
+        'q=%00%00',
+        '',
+      ]) {
         expect([query, (await search(query, agent)).statusCode]).toEqual([query, 400]);
       }
     });
@@ -73,7 +93,8 @@ describe.each(dialects)('the console reads: search, participant page, statement 
   });
 
   describe("the participant's page", () => {
-    const page = (who: EnrolledStaff, clientId = OWN, participantId = ids.demo) => get(consoleParticipantPaths.participant(clientId, participantId), who);
+    const page = (who: EnrolledStaff, clientId = OWN, participantId = ids.demo) =>
+      get(consoleParticipantPaths.participant(clientId, participantId), who);
 
     it('has every section, and what the role may do', async () => {
       const reply = await page(agent);
@@ -128,30 +149,119 @@ describe.each(dialects)('the console reads: search, participant page, statement 
       const now = new Date().toISOString();
       await db
         .insertInto('ots_codes')
-        .values({ id: randomUUID(), client_id: OWN, code_hash: randomUUID(), code_hint: 'WXYZ', value: 300, expires_at: null, status: 'redeemed', redeemed_by: ids.demo, redeemed_at: now, batch: 'spring', created_at: now })
+        .values({
+          id: randomUUID(),
+          client_id: OWN,
+          code_hash: randomUUID(),
+          code_hint: 'WXYZ',
+          value: 300,
+          expires_at: null,
+          status: 'redeemed',
+          redeemed_by: ids.demo,
+          redeemed_at: now,
+          batch: 'spring',
+          created_at: now,
+        })
         .execute();
       await db
         .insertInto('mail_outbox')
-        .values({ id: randomUUID(), client_id: OWN, participant_id: ids.demo, to_address: 'demo@example.com', locale: 'en-US', template: 'resetPassword', subject: 'Reset your password', text_body: 'SECRET-TEXT-BODY', html_body: '<p>SECRET-HTML-BODY</p>', status: 'sent', attempts: 1, next_attempt_at: now, claimed_until: null, last_error: null, delivery_note: 'smtp: 250 ok', sent_at: now, message_id: `<${randomUUID()}@test>`, created_at: now, params: '{"link":"SECRET-LINK"}' })
+        .values({
+          id: randomUUID(),
+          client_id: OWN,
+          participant_id: ids.demo,
+          to_address: 'demo@example.com',
+          locale: 'en-US',
+          template: 'resetPassword',
+          subject: 'Reset your password',
+          text_body: 'SECRET-TEXT-BODY',
+          html_body: '<p>SECRET-HTML-BODY</p>',
+          status: 'sent',
+          attempts: 1,
+          next_attempt_at: now,
+          claimed_until: null,
+          last_error: null,
+          delivery_note: 'smtp: 250 ok',
+          sent_at: now,
+          message_id: `<${randomUUID()}@test>`,
+          created_at: now,
+          params: '{"link":"SECRET-LINK"}',
+        })
         .execute();
       await db
         .insertInto('contact_requests')
-        .values({ id: randomUUID(), client_id: OWN, participant_id: ids.demo, username: 'demo', account_number: '1000001', account_email: 'demo@example.com', topic: 'points', subject: 'Missing points', message: 'Where are they?', reply_email: null, phone: null, locale: 'en-US', admin_as_user: 0, status: 'new', created_at: now })
+        .values({
+          id: randomUUID(),
+          client_id: OWN,
+          participant_id: ids.demo,
+          username: 'demo',
+          account_number: '1000001',
+          account_email: 'demo@example.com',
+          topic: 'points',
+          subject: 'Missing points',
+          message: 'Where are they?',
+          reply_email: null,
+          phone: null,
+          locale: 'en-US',
+          admin_as_user: 0,
+          status: 'new',
+          created_at: now,
+        })
         .execute();
       // Times a second apart: entries of one millisecond would order by their random ids.
       const at = (second: number) => new Date(Date.parse(now) + second * 1000);
-      await recordAudit(db, { clientId: OWN, actor: 'ops@host', actorKind: 'operator', action: 'points.adjust', subject: 'demo', details: { reason: 'ticket 1', points: 5 } }, at(1));
-      await recordAudit(db, { clientId: OWN, actor: 'agent@acme.test', actorKind: 'staff', action: 'launch-as.open', subject: ids.demo, details: {} }, at(2));
-      await recordAudit(db, { clientId: OWN, actor: 'ops@host', actorKind: 'operator', action: 'points.adjust', subject: 'spent', details: { reason: 'someone else' } });
-      await recordAudit(db, { clientId: OTHER, actor: 'ops@host', actorKind: 'operator', action: 'points.adjust', subject: 'demo', details: { reason: "globex's demo" } });
+      await recordAudit(
+        db,
+        {
+          clientId: OWN,
+          actor: 'ops@host',
+          actorKind: 'operator',
+          action: 'points.adjust',
+          subject: 'demo',
+          details: { reason: 'ticket 1', points: 5 },
+        },
+        at(1),
+      );
+      await recordAudit(
+        db,
+        { clientId: OWN, actor: 'agent@acme.test', actorKind: 'staff', action: 'launch-as.open', subject: ids.demo, details: {} },
+        at(2),
+      );
+      await recordAudit(db, {
+        clientId: OWN,
+        actor: 'ops@host',
+        actorKind: 'operator',
+        action: 'points.adjust',
+        subject: 'spent',
+        details: { reason: 'someone else' },
+      });
+      await recordAudit(db, {
+        clientId: OTHER,
+        actor: 'ops@host',
+        actorKind: 'operator',
+        action: 'points.adjust',
+        subject: 'demo',
+        details: { reason: "globex's demo" },
+      });
 
       const reply = await page(agent);
       expect(reply.body).not.toMatch(/SECRET/);
       const body = ConsoleParticipant.parse(reply.json());
       expect(body.codes).toContainEqual({ hint: 'WXYZ', value: 300, redeemedAt: now, batch: 'spring' });
-      expect(body.mails).toContainEqual(expect.objectContaining({ template: 'resetPassword', subject: 'Reset your password', to: 'demo@example.com', status: 'sent', sentAt: now, note: 'smtp: 250 ok' }));
+      expect(body.mails).toContainEqual(
+        expect.objectContaining({
+          template: 'resetPassword',
+          subject: 'Reset your password',
+          to: 'demo@example.com',
+          status: 'sent',
+          sentAt: now,
+          note: 'smtp: 250 ok',
+        }),
+      );
       expect(body.contactMessages).toContainEqual(expect.objectContaining({ topic: 'points', subject: 'Missing points', status: 'new' }));
-      expect(body.audit.map((a) => `${a.action}:${a.subject}:${a.reason}`)).toEqual(['launch-as.open:' + ids.demo + ':null', 'points.adjust:demo:ticket 1']);
+      expect(body.audit.map((a) => `${a.action}:${a.subject}:${a.reason}`)).toEqual([
+        'launch-as.open:' + ids.demo + ':null',
+        'points.adjust:demo:ticket 1',
+      ]);
     });
   });
 
@@ -176,11 +286,23 @@ describe.each(dialects)('the console reads: search, participant page, statement 
     }
 
     it('pages newest first with the balance after each entry, right across pages, also when an entry is posted meanwhile', async () => {
-      const balanceOf = async () => Number((await t.database.db.selectFrom('participants').select('balance').where('id', '=', ids.demo).executeTakeFirstOrThrow()).balance);
-      const { entries, pages } = await wholeStatement(ids.demo, 7, async () => {
-        await t.database.db.transaction().execute((trx) =>
-          appendLedgerEntry(trx, { clientId: OWN, participantId: ids.demo, occurredAt: new Date().toISOString(), description: 'Meanwhile', amount: 11, kind: 'adjustment' }),
+      const balanceOf = async () =>
+        Number(
+          (await t.database.db.selectFrom('participants').select('balance').where('id', '=', ids.demo).executeTakeFirstOrThrow()).balance,
         );
+      const { entries, pages } = await wholeStatement(ids.demo, 7, async () => {
+        await t.database.db
+          .transaction()
+          .execute((trx) =>
+            appendLedgerEntry(trx, {
+              clientId: OWN,
+              participantId: ids.demo,
+              occurredAt: new Date().toISOString(),
+              description: 'Meanwhile',
+              amount: 11,
+              kind: 'adjustment',
+            }),
+          );
       });
       expect(pages).toBeGreaterThan(3);
       // Newest first; each running balance is the next (older) one plus this amount; the oldest's is its own amount.
@@ -194,13 +316,33 @@ describe.each(dialects)('the console reads: search, participant page, statement 
       expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
     });
 
-    it("describes entries as the participant reads them, with the internal note and who posted it", async () => {
-      const id = await t.database.db.transaction().execute((trx) =>
-        appendLedgerEntry(trx, { clientId: OWN, participantId: ids.spent, occurredAt: new Date().toISOString(), description: 'Balance adjustment: goodwill', amount: 40, kind: 'adjustment' }),
-      );
-      await t.database.db.updateTable('ledger_entries').set({ internal_note: 'ticket 42, late delivery', posted_by: 'agent@acme.test' }).where('id', '=', id).execute();
+    it('describes entries as the participant reads them, with the internal note and who posted it', async () => {
+      const id = await t.database.db
+        .transaction()
+        .execute((trx) =>
+          appendLedgerEntry(trx, {
+            clientId: OWN,
+            participantId: ids.spent,
+            occurredAt: new Date().toISOString(),
+            description: 'Balance adjustment: goodwill',
+            amount: 40,
+            kind: 'adjustment',
+          }),
+        );
+      await t.database.db
+        .updateTable('ledger_entries')
+        .set({ internal_note: 'ticket 42, late delivery', posted_by: 'agent@acme.test' })
+        .where('id', '=', id)
+        .execute();
       const body = ConsoleStatementPage.parse((await statement('?limit=200', ids.spent)).json());
-      expect(body.entries[0]).toMatchObject({ id, description: 'Balance adjustment: goodwill', amount: 40, kind: 'adjustment', internalNote: 'ticket 42, late delivery', postedBy: 'agent@acme.test' });
+      expect(body.entries[0]).toMatchObject({
+        id,
+        description: 'Balance adjustment: goodwill',
+        amount: 40,
+        kind: 'adjustment',
+        internalNote: 'ticket 42, late delivery',
+        postedBy: 'agent@acme.test',
+      });
       const { sessionId } = await t.login('spent');
       const portal = (await t.api('GET', apiPaths.statement('spent', 'en-US'), { session: sessionId })).json<StatementReply>();
       const described = new Set(portal.accountHistoryList.map((e) => e.description));
@@ -210,7 +352,10 @@ describe.each(dialects)('the console reads: search, participant page, statement 
 
     it("reads bigspender's first and a deep page in keyset order", async () => {
       const first = ConsoleStatementPage.parse((await statement('?limit=200', ids.bigspender)).json());
-      const balance = Number((await t.database.db.selectFrom('participants').select('balance').where('id', '=', ids.bigspender).executeTakeFirstOrThrow()).balance);
+      const balance = Number(
+        (await t.database.db.selectFrom('participants').select('balance').where('id', '=', ids.bigspender).executeTakeFirstOrThrow())
+          .balance,
+      );
       expect(first.entries).toHaveLength(200);
       expect(first.entries[0]!.runningBalance).toBe(balance);
       const second = ConsoleStatementPage.parse((await statement(`?limit=200&after=${first.next}`, ids.bigspender)).json());
@@ -218,7 +363,14 @@ describe.each(dialects)('the console reads: search, participant page, statement 
     });
 
     it('refuses bad paging with 400 and other clients with 404 or 403', async () => {
-      for (const query of ['?limit=0', '?limit=201', '?limit=x', '?after=%%%', '?after=bm90LWpzb24', `?after=${Buffer.from('[1,2,3]').toString('base64url')}`]) {
+      for (const query of [
+        '?limit=0',
+        '?limit=201',
+        '?limit=x',
+        '?after=%%%',
+        '?after=bm90LWpzb24',
+        `?after=${Buffer.from('[1,2,3]').toString('base64url')}`,
+      ]) {
         expect([query, (await statement(query)).statusCode]).toEqual([query, 400]);
       }
       expect((await statement('', ids.globexDemo, owner)).statusCode).toBe(404);

@@ -34,7 +34,8 @@ export async function consoleReadRoutes(api: FastifyInstance, deps: ModuleDeps, 
     {
       preHandler: staff,
       schema: {
-        summary: "Find participants by a prefix of name, username, e-mail or account number (2 characters at least), in the caller's clients or the one named",
+        summary:
+          "Find participants by a prefix of name, username, e-mail or account number (2 characters at least), in the caller's clients or the one named",
         querystring: ConsoleSearchQuery,
         response: { 200: ParticipantSearchReply },
         ...documented('any staff'),
@@ -48,7 +49,8 @@ export async function consoleReadRoutes(api: FastifyInstance, deps: ModuleDeps, 
     {
       preHandler: reader,
       schema: {
-        summary: "A participant's page: identity, balance, codes, orders, sign-ins and limits, sessions, mails, contact messages, the latest audit entries, and what the caller may do",
+        summary:
+          "A participant's page: identity, balance, codes, orders, sign-ins and limits, sessions, mails, contact messages, the latest audit entries, and what the caller may do",
         params: ConsoleParticipantParams,
         response: { 200: ConsoleParticipant },
         ...documented({ roles: STAFF_ROLES }),
@@ -66,7 +68,8 @@ export async function consoleReadRoutes(api: FastifyInstance, deps: ModuleDeps, 
     {
       preHandler: reader,
       schema: {
-        summary: "The participant's statement newest first, paged, with the balance after each entry, the participant's text, the internal note and who posted it",
+        summary:
+          "The participant's statement newest first, paged, with the balance after each entry, the participant's text, the internal note and who posted it",
         params: ConsoleParticipantParams,
         querystring: ConsoleStatementQuery,
         response: { 200: ConsoleStatementPage },

@@ -34,7 +34,12 @@ export async function catalogOrders(db: Db, clientId: string, participantId: str
 
 /** Written by the sessions trigger of migration 023; undefined: not since that migration. */
 export async function lastSignIn(db: Db, clientId: string, participantId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('participant_sign_ins').select('last_at').where('client_id', '=', clientId).where('participant_id', '=', participantId).executeTakeFirst();
+  const row = await db
+    .selectFrom('participant_sign_ins')
+    .select('last_at')
+    .where('client_id', '=', clientId)
+    .where('participant_id', '=', participantId)
+    .executeTakeFirst();
   return row?.last_at;
 }
 
@@ -82,14 +87,39 @@ export interface ConsoleStatementCursor {
 }
 
 /** A page of the ledger newest first (ties: latest written first), `limit + 1` entries after `after`. */
-export async function statementRows(db: Db, clientId: string, participantId: string, after: ConsoleStatementCursor | undefined, limit: number) {
+export async function statementRows(
+  db: Db,
+  clientId: string,
+  participantId: string,
+  after: ConsoleStatementCursor | undefined,
+  limit: number,
+) {
   let query = db
     .selectFrom('ledger_entries')
-    .select(['id', 'occurred_at', 'created_at', 'description', 'description_key', 'description_params', 'amount', 'kind', 'internal_note', 'posted_by'])
+    .select([
+      'id',
+      'occurred_at',
+      'created_at',
+      'description',
+      'description_key',
+      'description_params',
+      'amount',
+      'kind',
+      'internal_note',
+      'posted_by',
+    ])
     .where('client_id', '=', clientId)
     .where('participant_id', '=', participantId);
-  if (after) query = query.where((eb) => eb(eb.refTuple('occurred_at', 'created_at', 'id'), '<', eb.tuple(after.occurred_at, after.created_at, after.id)));
-  return query.orderBy('occurred_at', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  if (after)
+    query = query.where((eb) =>
+      eb(eb.refTuple('occurred_at', 'created_at', 'id'), '<', eb.tuple(after.occurred_at, after.created_at, after.id)),
+    );
+  return query
+    .orderBy('occurred_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 /**
@@ -98,7 +128,12 @@ export async function statementRows(db: Db, clientId: string, participantId: str
  * entry posted meanwhile is in both and cancels out. The sum walks the newer entries only (the
  * pages already shown), never the older history.
  */
-export async function balanceAfter(db: Db, clientId: string, participantId: string, at: ConsoleStatementCursor): Promise<number | undefined> {
+export async function balanceAfter(
+  db: Db,
+  clientId: string,
+  participantId: string,
+  at: ConsoleStatementCursor,
+): Promise<number | undefined> {
   const row = await db
     .selectFrom('participants')
     .select('balance')
@@ -108,7 +143,13 @@ export async function balanceAfter(db: Db, clientId: string, participantId: stri
         .select((inner) => inner.fn.sum<number | string | null>('amount').as('total'))
         .where('ledger_entries.client_id', '=', clientId)
         .where('ledger_entries.participant_id', '=', participantId)
-        .where((w) => w(w.refTuple('ledger_entries.occurred_at', 'ledger_entries.created_at', 'ledger_entries.id'), '>', w.tuple(at.occurred_at, at.created_at, at.id)))
+        .where((w) =>
+          w(
+            w.refTuple('ledger_entries.occurred_at', 'ledger_entries.created_at', 'ledger_entries.id'),
+            '>',
+            w.tuple(at.occurred_at, at.created_at, at.id),
+          ),
+        )
         .as('newer'),
     )
     .where('client_id', '=', clientId)

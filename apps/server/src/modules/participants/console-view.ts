@@ -1,6 +1,11 @@
 import type { ParticipantSearchReply } from '@rewards/contract';
 import type { StaffRole } from '@rewards/contract/console';
-import type { ConsoleParticipant, ConsoleSearchQuery, ConsoleStatementPage, ConsoleStatementQuery } from '@rewards/contract/console-participants';
+import type {
+  ConsoleParticipant,
+  ConsoleSearchQuery,
+  ConsoleStatementPage,
+  ConsoleStatementQuery,
+} from '@rewards/contract/console-participants';
 import type { Db } from '../../db/database.ts';
 import type { Staff } from '../staff/tables.ts';
 import type { Participant } from './tables.ts';
@@ -13,7 +18,17 @@ import { buildBundle } from '../i18n/service.ts';
 import type { LimitPolicy } from '../limits/policy.ts';
 import { participantLimitStanding } from '../limits/service.ts';
 import { checkClientInScope, type StaffScope } from '../staff/scope.ts';
-import { balanceAfter, catalogOrders, contactMessages, lastSignIn, openSessions, participantMails, redeemedCodes, statementRows, type ConsoleStatementCursor } from './console-store.ts';
+import {
+  balanceAfter,
+  catalogOrders,
+  contactMessages,
+  lastSignIn,
+  openSessions,
+  participantMails,
+  redeemedCodes,
+  statementRows,
+  type ConsoleStatementCursor,
+} from './console-store.ts';
 import { searchParticipants } from './search.ts';
 import { findParticipant, listProgramNames } from './store.ts';
 
@@ -67,7 +82,12 @@ export interface ParticipantPageContext {
   role: StaffRole | null;
 }
 
-export async function consoleParticipant(ctx: ParticipantPageContext, clientId: string, participantId: string, now = new Date()): Promise<ConsoleParticipant> {
+export async function consoleParticipant(
+  ctx: ParticipantPageContext,
+  clientId: string,
+  participantId: string,
+  now = new Date(),
+): Promise<ConsoleParticipant> {
   const { db } = ctx;
   const [client, participant] = await Promise.all([findClient(db, clientId), participantOf(db, clientId, participantId)]);
   if (!client) throw errors.notFound();
@@ -100,20 +120,43 @@ export async function consoleParticipant(ctx: ParticipantPageContext, clientId: 
       locale: participant.locale,
       createdAt: participant.created_at,
       programs,
-      offerings: { merchandise: participant.offers_merchandise === 1, experiences: participant.offers_experiences === 1, ots: participant.ots_enabled === 1 },
+      offerings: {
+        merchandise: participant.offers_merchandise === 1,
+        experiences: participant.offers_experiences === 1,
+        ots: participant.ots_enabled === 1,
+      },
       privacyAcknowledged: participant.privacy_ack_version,
       privacyCurrent: client.privacy_notice_version,
     },
     balance: Number(participant.balance ?? 0),
     codes: codes.map((c) => ({ hint: c.code_hint, value: Number(c.value), redeemedAt: c.redeemed_at ?? '', batch: c.batch })),
-    orders: orders.map((o) => ({ partner: o.partner_name ?? o.partner_id, orderId: o.order_id, points: Number(o.points), at: o.created_at })),
+    orders: orders.map((o) => ({
+      partner: o.partner_name ?? o.partner_id,
+      orderId: o.order_id,
+      points: Number(o.points),
+      at: o.created_at,
+    })),
     signIns: {
       lastSignInAt: signedIn ?? null,
       // A limit with no live window: it ends now (nothing is counted against it).
       limits: limits.map((l) => ({ name: l.name, taken: l.taken, max: l.max, windowEndsAt: l.until ?? nowIso, locked: l.taken >= l.max })),
     },
-    sessions: sessions.map((s) => ({ createdAt: s.created_at, lastSeenAt: s.last_seen_at, idleExpiresAt: s.idle_expires_at, launchedAs: s.admin_as_user === 1 })),
-    mails: mails.map((m) => ({ id: m.id, template: m.template, subject: m.subject, to: m.to_address, status: m.status, createdAt: m.created_at, sentAt: m.sent_at, note: m.delivery_note ?? m.last_error })),
+    sessions: sessions.map((s) => ({
+      createdAt: s.created_at,
+      lastSeenAt: s.last_seen_at,
+      idleExpiresAt: s.idle_expires_at,
+      launchedAs: s.admin_as_user === 1,
+    })),
+    mails: mails.map((m) => ({
+      id: m.id,
+      template: m.template,
+      subject: m.subject,
+      to: m.to_address,
+      status: m.status,
+      createdAt: m.created_at,
+      sentAt: m.sent_at,
+      note: m.delivery_note ?? m.last_error,
+    })),
     contactMessages: messages.map((m) => ({ id: m.id, topic: m.topic, subject: m.subject, status: m.status, createdAt: m.created_at })),
     audit,
   };
@@ -130,7 +173,12 @@ function decodeCursor(text: string): ConsoleStatementCursor {
  * statement), the next ones by taking each entry back out. Descriptions as the participant reads
  * them, in the client's default language.
  */
-export async function consoleStatement(db: Db, clientId: string, participantId: string, query: ConsoleStatementQuery): Promise<ConsoleStatementPage> {
+export async function consoleStatement(
+  db: Db,
+  clientId: string,
+  participantId: string,
+  query: ConsoleStatementQuery,
+): Promise<ConsoleStatementPage> {
   const limit = query.limit ?? STATEMENT_DEFAULT_LIMIT;
   const after = query.after === undefined || query.after === '' ? undefined : decodeCursor(query.after);
   const [client, participant] = await Promise.all([findClient(db, clientId), participantOf(db, clientId, participantId)]);
@@ -139,14 +187,26 @@ export async function consoleStatement(db: Db, clientId: string, participantId: 
   const page = rows.slice(0, limit);
   const first = page[0];
   if (!first) return { entries: [], next: null };
-  const [start, bundle] = await Promise.all([balanceAfter(db, clientId, participant.id, first), buildBundle(db, clientId, client.default_locale)]);
+  const [start, bundle] = await Promise.all([
+    balanceAfter(db, clientId, participant.id, first),
+    buildBundle(db, clientId, client.default_locale),
+  ]);
   // The participant was there a moment ago: gone now, their statement is too.
   if (start === undefined) throw errors.notFound();
   const describe = createDescriber(bundle.properties, client.default_locale);
   let running = start;
   const entries = page.map((row) => {
     const amount = Number(row.amount);
-    const entry = { id: row.id, date: row.occurred_at, description: describe(row), amount, runningBalance: running, kind: row.kind, internalNote: row.internal_note, postedBy: row.posted_by };
+    const entry = {
+      id: row.id,
+      date: row.occurred_at,
+      description: describe(row),
+      amount,
+      runningBalance: running,
+      kind: row.kind,
+      internalNote: row.internal_note,
+      postedBy: row.posted_by,
+    };
     running -= amount;
     return entry;
   });

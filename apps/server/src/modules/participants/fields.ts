@@ -78,7 +78,14 @@ export function parseFlag(name: string, value: string): boolean | { reason: stri
 
 /** `|`-separated program names, trimmed, empty ones and repeats dropped. */
 export function parsePrograms(value: string): string[] | { reason: string } {
-  const names = [...new Set(value.split('|').map((name) => name.trim()).filter((name) => name.length > 0))];
+  const names = [
+    ...new Set(
+      value
+        .split('|')
+        .map((name) => name.trim())
+        .filter((name) => name.length > 0),
+    ),
+  ];
   for (const name of names) {
     const checked = text('a program name', name, 200);
     if (typeof checked !== 'string') return checked;
@@ -101,7 +108,8 @@ export function checkParticipant(raw: RawParticipant, client: ClientRules, today
   const email = EmailAddress.safeParse(raw.email);
   if (!email.success) return { ok: false, reason: `email "${raw.email.trim()}" is not an email address` };
   const askedLocale = raw.locale.trim();
-  const locale = askedLocale === '' ? client.defaultLocale : client.locales.find((code) => code.toLowerCase() === askedLocale.toLowerCase());
+  const locale =
+    askedLocale === '' ? client.defaultLocale : client.locales.find((code) => code.toLowerCase() === askedLocale.toLowerCase());
   if (!locale) return { ok: false, reason: `locale "${askedLocale}" is not one of the client's (${client.locales.join(', ')})` };
   const accountNumber = text('account_number', raw.account_number.trim(), 50);
   if (typeof accountNumber !== 'string') return { ok: false, ...accountNumber };
@@ -120,7 +128,20 @@ export function checkParticipant(raw: RawParticipant, client: ClientRules, today
   if (typeof dateOfBirth === 'object' && dateOfBirth !== null) return { ok: false, ...dateOfBirth };
   return {
     ok: true,
-    fields: { username, firstName, lastName, email: email.data, locale, accountNumber, merchandise, experiences, ots, programs, status, dateOfBirth },
+    fields: {
+      username,
+      firstName,
+      lastName,
+      email: email.data,
+      locale,
+      accountNumber,
+      merchandise,
+      experiences,
+      ots,
+      programs,
+      status,
+      dateOfBirth,
+    },
   };
 }
 
@@ -158,7 +179,6 @@ export function resultingStatus(current: string | undefined, asked: ParticipantS
 export async function unusablePasswordHash(): Promise<string> {
   return hashPassword(randomBytes(32).toString('base64url'));
 }
-
 
 /**
  * The participants row of checked fields, search keys included: one shape for `participants

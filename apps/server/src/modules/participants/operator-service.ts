@@ -33,7 +33,13 @@ export interface ParticipantChanges {
  * that differ written with an audit entry naming them (never their values), in one transaction.
  * The status and the password have their own paths. Returns the names of the changed fields.
  */
-export async function updateParticipant(db: Db, actor: Actor, client: Client, participant: Participant, changes: ParticipantChanges): Promise<string[]> {
+export async function updateParticipant(
+  db: Db,
+  actor: Actor,
+  client: Client,
+  participant: Participant,
+  changes: ParticipantChanges,
+): Promise<string[]> {
   return (await correctParticipant(db, actor, client, participant, changes)).changed;
 }
 
@@ -41,7 +47,14 @@ export async function updateParticipant(db: Db, actor: Actor, client: Client, pa
  * The same, with the reason for the audit entry (the console always gives one) and the entry's
  * id (null when nothing changed and nothing was written).
  */
-export async function correctParticipant(db: Db, actor: Actor, client: Client, participant: Participant, changes: ParticipantChanges, reason?: string): Promise<{ changed: string[]; auditId: string | null }> {
+export async function correctParticipant(
+  db: Db,
+  actor: Actor,
+  client: Client,
+  participant: Participant,
+  changes: ParticipantChanges,
+  reason?: string,
+): Promise<{ changed: string[]; auditId: string | null }> {
   const before = (await programsOf(db, client.id, [participant.id])).get(participant.id) ?? [];
   const offerings = changes.offerings;
   const checked = checkParticipant(
@@ -69,7 +82,10 @@ export async function correctParticipant(db: Db, actor: Actor, client: Client, p
     fields.email !== participant.email && 'email',
     fields.accountNumber !== participant.account_number && 'accountNumber',
     fields.locale !== participant.locale && 'locale',
-    (fields.merchandise !== (participant.offers_merchandise === 1) || fields.experiences !== (participant.offers_experiences === 1) || fields.ots !== (participant.ots_enabled === 1)) && 'offerings',
+    (fields.merchandise !== (participant.offers_merchandise === 1) ||
+      fields.experiences !== (participant.offers_experiences === 1) ||
+      fields.ots !== (participant.ots_enabled === 1)) &&
+      'offerings',
     fields.programs.join('|') !== before.join('|') && 'programs',
     (fields.dateOfBirth ?? null) !== participant.date_of_birth && 'dateOfBirth',
   ].filter((name): name is string => name !== false);
@@ -77,7 +93,8 @@ export async function correctParticipant(db: Db, actor: Actor, client: Client, p
   const auditId = await db.transaction().execute(async (trx) => {
     if (changed.includes('accountNumber')) {
       const owner = (await accountNumberOwners(trx, client.id, [fields.accountNumber])).get(fields.accountNumber);
-      if (owner && owner.key !== participant.username_key) throw errors.validation(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
+      if (owner && owner.key !== participant.username_key)
+        throw errors.validation(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
     }
     await upsertParticipants(trx, [
       participantRow(fields, {

@@ -27,11 +27,20 @@ export const OPERATOR_COLUMNS = [
 
 export async function findParticipantsByKeys(db: Q, clientId: string, keys: readonly string[]) {
   if (keys.length === 0) return [];
-  return db.selectFrom('participants').select(OPERATOR_COLUMNS).where('client_id', '=', clientId).where('username_key', 'in', keys).execute();
+  return db
+    .selectFrom('participants')
+    .select(OPERATOR_COLUMNS)
+    .where('client_id', '=', clientId)
+    .where('username_key', 'in', keys)
+    .execute();
 }
 
 /** Who holds each of these account numbers, by username key. */
-export async function accountNumberOwners(db: Q, clientId: string, accountNumbers: readonly string[]): Promise<Map<string, { key: string; username: string }>> {
+export async function accountNumberOwners(
+  db: Q,
+  clientId: string,
+  accountNumbers: readonly string[],
+): Promise<Map<string, { key: string; username: string }>> {
   if (accountNumbers.length === 0) return new Map();
   const rows = await db
     .selectFrom('participants')
@@ -110,13 +119,20 @@ export async function replacePrograms(db: Q, clientId: string, programs: Readonl
     names.map((program_name, position) => ({ client_id: clientId, participant_id: participantId, program_name, position })),
   );
   for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
-    await db.insertInto('participant_programs').values(rows.slice(from, from + INSERT_CHUNK)).execute();
+    await db
+      .insertInto('participant_programs')
+      .values(rows.slice(from, from + INSERT_CHUNK))
+      .execute();
   }
 }
 
 export async function deleteSessionsOf(db: Q, clientId: string, participantIds: readonly string[]): Promise<number> {
   if (participantIds.length === 0) return 0;
-  const result = await db.deleteFrom('sessions').where('client_id', '=', clientId).where('participant_id', 'in', participantIds).executeTakeFirst();
+  const result = await db
+    .deleteFrom('sessions')
+    .where('client_id', '=', clientId)
+    .where('participant_id', 'in', participantIds)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

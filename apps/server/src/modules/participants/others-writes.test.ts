@@ -34,7 +34,8 @@ describe.each(dialects)('what others write shows on the next request, on %s', (d
   });
 
   const user = (session: string, portal: Pick<AppOver, 'api'> = t) => portal.api('GET', apiPaths.user, { session });
-  const statement = async (session: string, username: string) => (await t.api('GET', apiPaths.statement(username, 'en-US'), { session })).json<StatementReply>();
+  const statement = async (session: string, username: string) =>
+    (await t.api('GET', apiPaths.statement(username, 'en-US'), { session })).json<StatementReply>();
   const acme = (...args: string[]) => [...args, '--client', 'acme'];
 
   it("shows an operator's award in Dana's balance and statement at once", { timeout: CLI_TIMEOUT }, async () => {
@@ -44,7 +45,18 @@ describe.each(dialects)('what others write shows on the next request, on %s', (d
     const before = await statement(sessionId, 'demo');
     expect(await statement(sessionId, 'demo')).toEqual(before);
 
-    const award = await runRewards(t.database, ['points', 'award', '--client', 'acme', '--username', 'demo', '--points', '250', '--reason', 'Quarterly bonus']);
+    const award = await runRewards(t.database, [
+      'points',
+      'award',
+      '--client',
+      'acme',
+      '--username',
+      'demo',
+      '--points',
+      '250',
+      '--reason',
+      'Quarterly bonus',
+    ]);
     expect(award.code).toBe(0);
 
     expect((await user(sessionId)).json<UserData>().accountBalance).toBe(12_750);
@@ -55,22 +67,26 @@ describe.each(dialects)('what others write shows on the next request, on %s', (d
     await expectLedgerMatchesBalances(t.database.db);
   });
 
-  it('refuses a session the operator ended, and one of a participant set inactive, on the next request', { timeout: CLI_TIMEOUT }, async () => {
-    const sam = await t.login('spent');
-    const kim = await t.login('merch');
-    for (const session of [sam.sessionId, kim.sessionId]) expect((await user(session)).statusCode).toBe(200);
-    expect((await t.api('GET', apiPaths.statement('spent', 'en-US'), { session: sam.sessionId })).statusCode).toBe(200);
+  it(
+    'refuses a session the operator ended, and one of a participant set inactive, on the next request',
+    { timeout: CLI_TIMEOUT },
+    async () => {
+      const sam = await t.login('spent');
+      const kim = await t.login('merch');
+      for (const session of [sam.sessionId, kim.sessionId]) expect((await user(session)).statusCode).toBe(200);
+      expect((await t.api('GET', apiPaths.statement('spent', 'en-US'), { session: sam.sessionId })).statusCode).toBe(200);
 
-    expect((await runRewards(t.database, acme('participants', 'sessions', 'end', 'spent'))).code).toBe(0);
-    expect((await runRewards(t.database, acme('participants', 'set-status', 'merch', 'inactive'))).code).toBe(0);
+      expect((await runRewards(t.database, acme('participants', 'sessions', 'end', 'spent'))).code).toBe(0);
+      expect((await runRewards(t.database, acme('participants', 'set-status', 'merch', 'inactive'))).code).toBe(0);
 
-    for (const session of [sam.sessionId, kim.sessionId]) {
-      const reply = await user(session);
-      expect(reply.statusCode).toBe(401);
-      expect(reply.json()).toMatchObject({ errorCode: ErrorCode.sessionRequired });
-    }
-    expect((await t.api('GET', apiPaths.statement('spent', 'en-US'), { session: sam.sessionId })).statusCode).toBe(401);
-  });
+      for (const session of [sam.sessionId, kim.sessionId]) {
+        const reply = await user(session);
+        expect(reply.statusCode).toBe(401);
+        expect(reply.json()).toMatchObject({ errorCode: ErrorCode.sessionRequired });
+      }
+      expect((await t.api('GET', apiPaths.statement('spent', 'en-US'), { session: sam.sessionId })).statusCode).toBe(401);
+    },
+  );
 
   it("shows what a participant did on a second portal process on the first one's next request", async () => {
     const { sessionId } = await t.login('demo');

@@ -22,7 +22,11 @@ describe.each(dialects)('signed-in participant endpoints on %s', (dialect) => {
     for (const session of [undefined, 'not-a-session', 'A'.repeat(43)]) {
       const reply = await t.api(method as 'GET', path, { body, session });
       expect(reply.statusCode).toBe(401);
-      expect(reply.json()).toEqual({ errorCode: ErrorCode.sessionRequired, responseMessage: 'error.session.expired', message: 'No valid session' });
+      expect(reply.json()).toEqual({
+        errorCode: ErrorCode.sessionRequired,
+        responseMessage: 'error.session.expired',
+        message: 'No valid session',
+      });
     }
   });
 
@@ -34,11 +38,18 @@ describe.each(dialects)('signed-in participant endpoints on %s', (dialect) => {
 
   it.each(guarded)('%s %s answers 401 for an expired session, and changes nothing', async (method, path, body) => {
     const { sessionId } = await t.login('spent');
-    await t.database.db.updateTable('sessions').set({ idle_expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await t.database.db
+      .updateTable('sessions')
+      .set({ idle_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     const reply = await t.api(method as 'GET', path, { body, session: sessionId });
     expect(reply.statusCode).toBe(401);
     expect(reply.json()).toMatchObject({ errorCode: ErrorCode.sessionRequired });
-    const sam = await t.database.db.selectFrom('participants').select(['locale', 'privacy_ack_version']).where('username', '=', 'spent').executeTakeFirstOrThrow();
+    const sam = await t.database.db
+      .selectFrom('participants')
+      .select(['locale', 'privacy_ack_version'])
+      .where('username', '=', 'spent')
+      .executeTakeFirstOrThrow();
     expect(sam).toEqual({ locale: 'en-US', privacy_ack_version: 0 });
   });
 
@@ -55,9 +66,24 @@ describe.each(dialects)('signed-in participant endpoints on %s', (dialect) => {
     const user = reply.json<UserData>();
     expect(Object.keys(user).sort()).toEqual(
       [
-        'accountBalance', 'accountBalanceUnavailable', 'accountNumber', 'adminAsUser', 'authenticated', 'firstName', 'isInActiveHasPoints',
-        'lastName', 'locale', 'participantFeatures', 'participantRules', 'privacyNotice', 'rewardsOffering', 'rewardsOfferingUnavailable',
-        'sessionId', 'ssoAuthenticated', 'userId', 'userName',
+        'accountBalance',
+        'accountBalanceUnavailable',
+        'accountNumber',
+        'adminAsUser',
+        'authenticated',
+        'firstName',
+        'isInActiveHasPoints',
+        'lastName',
+        'locale',
+        'participantFeatures',
+        'participantRules',
+        'privacyNotice',
+        'rewardsOffering',
+        'rewardsOfferingUnavailable',
+        'sessionId',
+        'ssoAuthenticated',
+        'userId',
+        'userName',
       ].sort(),
     );
     expect(user.sessionId).toBe(sessionId);
@@ -132,9 +158,15 @@ describe.each(dialects)('session lifetime on %s', (dialect) => {
   afterAll(() => t.close());
 
   const agePastIdle = () =>
-    t.database.db.updateTable('sessions').set({ idle_expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    t.database.db
+      .updateTable('sessions')
+      .set({ idle_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
   const agePastLifetime = () =>
-    t.database.db.updateTable('sessions').set({ absolute_expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    t.database.db
+      .updateTable('sessions')
+      .set({ absolute_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
 
   it.each([
     ['idle timeout', agePastIdle],

@@ -25,31 +25,76 @@ export function participantRoutes(app: FastifyInstance, db: Db, sessionPolicy: S
     // HEAD, or a server shutting down: Fastify's ordinary reply.
     return getUserData(db, session, sessionId);
   };
-  typed.get(apiPaths.user, { preHandler: userPreHandler, schema: { summary: 'The signed-in participant: names, balance, programs, language (also swaps the one-time id of single sign-on)', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: UserData } } }, (request, reply) => {
-    const session = sessionOf(request);
-    const sessionId = sessionIdOf(request);
-    // The signed-in case with the data at hand: written at once, no promise (docs/decisions/035).
-    // Undefined tells Fastify the reply is taken care of.
-    if (!startedBySso(request)) {
-      const body = userDataBodyAtHand(db, session, sessionId);
-      if (body && ready.sendOwn(request, reply, body)) return undefined;
-    }
-    return userReply(request, reply, session, sessionId);
-  });
+  typed.get(
+    apiPaths.user,
+    {
+      preHandler: userPreHandler,
+      schema: {
+        summary: 'The signed-in participant: names, balance, programs, language (also swaps the one-time id of single sign-on)',
+        tags: ['Participant'],
+        security: [{ session: [] }],
+        headers: SessionHeaders,
+        response: { 200: UserData },
+      },
+    },
+    (request, reply) => {
+      const session = sessionOf(request);
+      const sessionId = sessionIdOf(request);
+      // The signed-in case with the data at hand: written at once, no promise (docs/decisions/035).
+      // Undefined tells Fastify the reply is taken care of.
+      if (!startedBySso(request)) {
+        const body = userDataBodyAtHand(db, session, sessionId);
+        if (body && ready.sendOwn(request, reply, body)) return undefined;
+      }
+      return userReply(request, reply, session, sessionId);
+    },
+  );
 
   typed.post(
     apiPaths.userLocale,
-    { preHandler, schema: { summary: "Change the participant's language", tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, body: SetLocaleRequest, response: { 200: UserData } } },
+    {
+      preHandler,
+      schema: {
+        summary: "Change the participant's language",
+        tags: ['Participant'],
+        security: [{ session: [] }],
+        headers: SessionHeaders,
+        body: SetLocaleRequest,
+        response: { 200: UserData },
+      },
+    },
     async (request) => setLocale(db, sessionOf(request), sessionIdOf(request), request.body.locale.code),
   );
 
-  typed.get(apiPaths.programNames, { preHandler, schema: { summary: 'The programs the participant takes part in', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: ProgramNamesReply } } }, async (request) => ({
-    participantRules: await getProgramNames(db, sessionOf(request)),
-  }));
+  typed.get(
+    apiPaths.programNames,
+    {
+      preHandler,
+      schema: {
+        summary: 'The programs the participant takes part in',
+        tags: ['Participant'],
+        security: [{ session: [] }],
+        headers: SessionHeaders,
+        response: { 200: ProgramNamesReply },
+      },
+    },
+    async (request) => ({
+      participantRules: await getProgramNames(db, sessionOf(request)),
+    }),
+  );
 
   typed.put(
     apiPaths.acknowledgePrivacyNotice,
-    { preHandler, schema: { summary: 'Acknowledge the current privacy notice', tags: ['Participant'], security: [{ session: [] }], headers: SessionHeaders, response: { 200: AcknowledgeReply } } },
+    {
+      preHandler,
+      schema: {
+        summary: 'Acknowledge the current privacy notice',
+        tags: ['Participant'],
+        security: [{ session: [] }],
+        headers: SessionHeaders,
+        response: { 200: AcknowledgeReply },
+      },
+    },
     async (request) => acknowledgePrivacyNotice(db, sessionOf(request)),
   );
 }

@@ -10,7 +10,13 @@ describe('search keys', () => {
   });
 
   it('make "first last", "last first", and how far each key is hidden by an earlier one', () => {
-    const keys = searchKeyColumns({ username: 'Maria.Garcia7', first_name: 'María', last_name: 'García', email: 'maria.garcia.7@Example.com', account_number: ' 1000001 ' });
+    const keys = searchKeyColumns({
+      username: 'Maria.Garcia7',
+      first_name: 'María',
+      last_name: 'García',
+      email: 'maria.garcia.7@Example.com',
+      account_number: ' 1000001 ',
+    });
     expect(keys).toEqual({
       search_first_last: 'maria garcia',
       search_first_last_hidden: 0,
@@ -26,7 +32,14 @@ describe('search keys', () => {
     });
     // Equal keys: the one of the earlier column is shown, the other is hidden for every query.
     const same = searchKeyColumns({ username: 'dana', first_name: 'Dana', last_name: '', email: 'zz@x.example', account_number: '1' });
-    expect(same).toMatchObject({ search_first_last: 'dana', search_first_last_hidden: 0, search_last_first: 'dana', search_last_first_hidden: 4, search_username: 'dana', search_username_hidden: 4 });
+    expect(same).toMatchObject({
+      search_first_last: 'dana',
+      search_first_last_hidden: 0,
+      search_last_first: 'dana',
+      search_last_first_hidden: 4,
+      search_username: 'dana',
+      search_username_hidden: 4,
+    });
   });
 
   it('compare in code point order, as the databases do, not in UTF-16 units', () => {

@@ -13,7 +13,12 @@
  * which ends a prefix's range in the database, is dropped: a key never holds it.
  */
 export function normaliseSearchText(value: string): string {
-  return value.normalize('NFKD').replace(/[\p{M}\u{10FFFF}]/gu, '').toLowerCase().replace(/\s+/gu, ' ').trim();
+  return value
+    .normalize('NFKD')
+    .replace(/[\p{M}\u{10FFFF}]/gu, '')
+    .toLowerCase()
+    .replace(/\s+/gu, ' ')
+    .trim();
 }
 
 /** The participant's values the keys are made of, as the row spells them. */
@@ -62,7 +67,8 @@ export function searchKeyColumns(row: SearchKeySource): SearchKeyColumns {
     SEARCH_COLUMNS.forEach((other, otherRank) => {
       const earlier = keys[other];
       const order = compareCodePoints(earlier, key);
-      if (otherRank !== rank && (order < 0 || (order === 0 && otherRank < rank))) longest = Math.max(longest, commonPrefixLength(earlier, key));
+      if (otherRank !== rank && (order < 0 || (order === 0 && otherRank < rank)))
+        longest = Math.max(longest, commonPrefixLength(earlier, key));
     });
     return longest;
   };

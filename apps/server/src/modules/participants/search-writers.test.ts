@@ -32,10 +32,26 @@ describe.each(dialects)('participants written by every path are found, on %s', (
   });
 
   const acme = (...args: string[]) => [...args, '--client', 'acme'];
-  const found = async (query: string) => (await searchParticipants(t.database.db, { clientIds: ['acme'], query })).participants.map((p) => p.username);
+  const found = async (query: string) =>
+    (await searchParticipants(t.database.db, { clientIds: ['acme'], query })).participants.map((p) => p.username);
 
   it('`participants create`', { timeout: CLI_TIMEOUT }, async () => {
-    await rewardsJson(t.database, acme('participants', 'create', 'olive.o', '--first-name', 'Olivé', '--last-name', 'Oyl', '--email', 'Olive@Example.com', '--account-number', '4000001'));
+    await rewardsJson(
+      t.database,
+      acme(
+        'participants',
+        'create',
+        'olive.o',
+        '--first-name',
+        'Olivé',
+        '--last-name',
+        'Oyl',
+        '--email',
+        'Olive@Example.com',
+        '--account-number',
+        '4000001',
+      ),
+    );
     for (const query of ['olive', 'oyl ol', 'olive@ex', '4000001', 'olive.o']) expect(await found(query), query).toEqual(['olive.o']);
   });
 
@@ -52,7 +68,10 @@ describe.each(dialects)('participants written by every path are found, on %s', (
 
   it('`participants update`', { timeout: CLI_TIMEOUT }, async () => {
     expect(await found('nina new')).toEqual(['newbie']);
-    await rewardsJson(t.database, acme('participants', 'update', 'newbie', '--first-name', 'Nadège', '--email', 'nadege@example.com', '--account-number', '1000099'));
+    await rewardsJson(
+      t.database,
+      acme('participants', 'update', 'newbie', '--first-name', 'Nadège', '--email', 'nadege@example.com', '--account-number', '1000099'),
+    );
     for (const query of ['nadege', 'newbie na', 'nadege@', '1000099']) expect(await found(query), query).toEqual(['newbie']);
     for (const query of ['nina', 'newbie@', '1000003']) expect(await found(query), query).toEqual([]);
   });
@@ -61,16 +80,23 @@ describe.each(dialects)('participants written by every path are found, on %s', (
     await addParticipant(t, { username: 'given.name', lastName: 'Picker', accountNumber: '2000077', email: 'gp@example.com' });
     expect(await found('given')).toEqual(['given.name']);
     const reply = await t.api('POST', apiPaths.activate, {
-      body: { characteristics: { accountNumber: '2000077', lastName: 'Picker' }, password: 'Fresh-Start-2026!', acceptedPrivacyNoticeVersion: 1, username: 'Chosen.Name' },
+      body: {
+        characteristics: { accountNumber: '2000077', lastName: 'Picker' },
+        password: 'Fresh-Start-2026!',
+        acceptedPrivacyNoticeVersion: 1,
+        username: 'Chosen.Name',
+      },
     });
     expect(reply.statusCode).toBe(200);
     expect(await found('chosen')).toEqual(['Chosen.Name']);
     expect(await found('given')).toEqual([]);
   });
 
-  it('the demo seed and the test helpers: every row\'s keys are made from its values', async () => {
+  it("the demo seed and the test helpers: every row's keys are made from its values", async () => {
     await copyParticipant(t.database.db, 'nimbus', 'skyler', 'skyler.copy');
-    expect((await searchParticipants(t.database.db, { clientIds: ['nimbus'], query: 'skyler.c' })).participants.map((p) => p.username)).toEqual(['skyler.copy']);
+    expect(
+      (await searchParticipants(t.database.db, { clientIds: ['nimbus'], query: 'skyler.c' })).participants.map((p) => p.username),
+    ).toEqual(['skyler.copy']);
     const rows = await t.database.db.selectFrom('participants').selectAll().execute();
     expect(rows.length).toBeGreaterThan(10);
     for (const row of rows) expect(row, `${row.client_id}:${row.username}`).toMatchObject(searchKeyColumns(row));

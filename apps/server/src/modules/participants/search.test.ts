@@ -47,7 +47,14 @@ async function enrol(db: Db, clientId: string, people: Person[]): Promise<void> 
         status: 'active',
         dateOfBirth: null,
       };
-      return participantRow(fields, { id: randomUUID(), clientId, usernameKey: p.username.toLowerCase(), passwordHash: '!', status: 'active', createdAt: now });
+      return participantRow(fields, {
+        id: randomUUID(),
+        clientId,
+        usernameKey: p.username.toLowerCase(),
+        passwordHash: '!',
+        status: 'active',
+        createdAt: now,
+      });
     }),
   );
 }
@@ -75,9 +82,11 @@ describe.each(dialects)('participant search on %s', (dialect) => {
   });
   afterAll(() => database.drop());
 
-  const search = (query: string, clientIds: string[] = [ACME], page?: ParticipantSearchInput['page']) => searchParticipants(db, { clientIds, query, page });
+  const search = (query: string, clientIds: string[] = [ACME], page?: ParticipantSearchInput['page']) =>
+    searchParticipants(db, { clientIds, query, page });
   const usernames = async (query: string, clientIds?: string[]) => (await search(query, clientIds)).participants.map((p) => p.username);
-  const refused = (promise: Promise<unknown>) => expect(promise).rejects.toMatchObject({ statusCode: 400, errorCode: ErrorCode.validation });
+  const refused = (promise: Promise<unknown>) =>
+    expect(promise).rejects.toMatchObject({ statusCode: 400, errorCode: ErrorCode.validation });
 
   it('finds Dana by first name, e-mail, account number, "first last" and "last first", each time once, with what the console shows', async () => {
     const { participants, next } = await search('dana');
@@ -134,7 +143,8 @@ describe.each(dialects)('participant search on %s', (dialect) => {
   });
 
   it('shows only the clients asked for: one client never sees another\'s "demo"', async () => {
-    const byClient = async (clientIds: string[]) => (await search('demo', clientIds)).participants.map((p) => `${p.clientId}:${p.firstName}`);
+    const byClient = async (clientIds: string[]) =>
+      (await search('demo', clientIds)).participants.map((p) => `${p.clientId}:${p.firstName}`);
     expect(await byClient([ACME])).toEqual(['acme:Dana']);
     expect(await byClient([NIMBUS])).toEqual(['nimbus:Noémie']);
     expect(await byClient([GLOBEX])).toEqual(['globex:Gina']);
@@ -152,7 +162,12 @@ describe.each(dialects)('participant search on %s', (dialect) => {
     await refused(search('ab\u0000'));
     await refused(search('\ud800ab'));
     for (const limit of [0, -1, 101, 2.5, Number.NaN]) await refused(search('dana', [ACME], { limit }));
-    for (const after of ['not a cursor!', 'eyJ4IjoxfQ', Buffer.from('[1,2,3,4]').toString('base64url'), Buffer.from('["a","acme",9,"x"]').toString('base64url')]) {
+    for (const after of [
+      'not a cursor!',
+      'eyJ4IjoxfQ',
+      Buffer.from('[1,2,3,4]').toString('base64url'),
+      Buffer.from('["a","acme",9,"x"]').toString('base64url'),
+    ]) {
       await refused(search('dana', [ACME], { after }));
     }
   });
@@ -177,7 +192,12 @@ describe.each(dialects)('participant search on %s', (dialect) => {
 
   it('finds an updated participant by the new name, not by the old one', async () => {
     const client = await db.selectFrom('clients').selectAll().where('id', '=', ACME).executeTakeFirstOrThrow();
-    const renata = await db.selectFrom('participants').selectAll().where('client_id', '=', ACME).where('username_key', '=', 'renamed').executeTakeFirstOrThrow();
+    const renata = await db
+      .selectFrom('participants')
+      .selectAll()
+      .where('client_id', '=', ACME)
+      .where('username_key', '=', 'renamed')
+      .executeTakeFirstOrThrow();
     expect(await usernames('renata')).toEqual(['renamed']);
     const changed = await updateParticipant(db, { name: 'search-test', kind: 'operator', origin: 'test' }, client as Client, renata, {
       firstName: 'Dominika',
@@ -195,20 +215,60 @@ describe.each(dialects)('participant search on %s', (dialect) => {
     beforeAll(async () => {
       // Many matching keys per person ("page pagett3", "pagett3 page", "page.3", "page3@…"):
       // only one is shown, the others are skipped while reading.
-      const many = (i: number): Person => ({ username: `page.${i}`, first: 'Page', last: `Pagett${i}`, email: `page${i}@pages.example`, account: `PAGE-${i}` });
-      await enrol(db, ACME, Array.from({ length: 25 }, (_, i) => many(i)));
+      const many = (i: number): Person => ({
+        username: `page.${i}`,
+        first: 'Page',
+        last: `Pagett${i}`,
+        email: `page${i}@pages.example`,
+        account: `PAGE-${i}`,
+      });
+      await enrol(
+        db,
+        ACME,
+        Array.from({ length: 25 }, (_, i) => many(i)),
+      );
       // The same names in another client: equal keys, ordered by client.
-      await enrol(db, NIMBUS, Array.from({ length: 10 }, (_, i) => ({ ...many(i), email: `page${i}@nimbus.example` })));
+      await enrol(
+        db,
+        NIMBUS,
+        Array.from({ length: 10 }, (_, i) => ({ ...many(i), email: `page${i}@nimbus.example` })),
+      );
       // Equal keys in one client: ordered by id.
-      await enrol(db, ACME, Array.from({ length: 5 }, (_, i) => ({ username: `same${i}`, first: 'Page', last: 'Same', account: `S-${i}` })));
+      await enrol(
+        db,
+        ACME,
+        Array.from({ length: 5 }, (_, i) => ({ username: `same${i}`, first: 'Page', last: 'Same', account: `S-${i}` })),
+      );
       // Found by one key only.
-      await enrol(db, ACME, Array.from({ length: 5 }, (_, i) => ({ username: `mail${i}`, first: 'Other', last: 'Person', email: `page.only${i}@x.example`, account: `M-${i}` })));
-      await enrol(db, ACME, Array.from({ length: 5 }, (_, i) => ({ username: `acct${i}`, first: 'Third', last: 'Person', account: `PAG${i}` })));
+      await enrol(
+        db,
+        ACME,
+        Array.from({ length: 5 }, (_, i) => ({
+          username: `mail${i}`,
+          first: 'Other',
+          last: 'Person',
+          email: `page.only${i}@x.example`,
+          account: `M-${i}`,
+        })),
+      );
+      await enrol(
+        db,
+        ACME,
+        Array.from({ length: 5 }, (_, i) => ({ username: `acct${i}`, first: 'Third', last: 'Person', account: `PAG${i}` })),
+      );
       // Found by account number after 25 account numbers ("page-0"…) shown by name: a read must
       // go past those before the page may show anything after them.
-      await enrol(db, ACME, Array.from({ length: 3 }, (_, i) => ({ username: `late${i}`, first: 'Fourth', last: 'Person', account: `PAGE-Z${i}` })));
+      await enrol(
+        db,
+        ACME,
+        Array.from({ length: 3 }, (_, i) => ({ username: `late${i}`, first: 'Fourth', last: 'Person', account: `PAGE-Z${i}` })),
+      );
       // In a client not asked for.
-      await enrol(db, GLOBEX, Array.from({ length: 5 }, (_, i) => ({ username: `page.${i}`, first: 'Page', last: `Pagett${i}`, account: `G-${i}` })));
+      await enrol(
+        db,
+        GLOBEX,
+        Array.from({ length: 5 }, (_, i) => ({ username: `page.${i}`, first: 'Page', last: `Pagett${i}`, account: `G-${i}` })),
+      );
     });
 
     /** Every participant of the clients with a key starting with the prefix, worked out here from the rows. */
@@ -252,7 +312,9 @@ describe.each(dialects)('participant search on %s', (dialect) => {
       const rows = new Map((await db.selectFrom('participants').selectAll().where('id', 'in', ids).execute()).map((row) => [row.id, row]));
       const shownBy = (p: ParticipantSearchResult) => {
         const keys = searchKeyColumns(rows.get(p.id)!);
-        return SEARCH_COLUMNS.map((column) => keys[column]).filter((key) => key.startsWith(PREFIX)).sort(compareCodePoints)[0]!;
+        return SEARCH_COLUMNS.map((column) => keys[column])
+          .filter((key) => key.startsWith(PREFIX))
+          .sort(compareCodePoints)[0]!;
       };
       for (let i = 1; i < one.participants.length; i += 1) {
         const [a, b] = [one.participants[i - 1]!, one.participants[i]!];
@@ -263,7 +325,10 @@ describe.each(dialects)('participant search on %s', (dialect) => {
       expect(one.participants.find((p) => p.username === 'acct0')?.matchedOn).toBe('accountNumber');
 
       for (const limit of [1, 2, 3, 7, 25, 52, 53]) {
-        expect((await allPages(clientIds, limit)).map((p) => p.id), `pages of ${limit}`).toEqual(ids);
+        expect(
+          (await allPages(clientIds, limit)).map((p) => p.id),
+          `pages of ${limit}`,
+        ).toEqual(ids);
       }
     });
 
@@ -284,7 +349,14 @@ describe.each(dialects)('participant search on %s', (dialect) => {
 
   it('reads each key column from its index alone: a range on (client_id, key), hidden keys skipped in the index, no table scan', async () => {
     const reads = SEARCH_COLUMNS.map((column) => ({ clientId: ACME, column, limit: 26 }));
-    const cursorRead = { clientId: NIMBUS, column: 'search_username' as const, after: { key: 'page.1', id: 'x' }, limit: 26, shownOnlyFor: 2, through: 'pagett' };
+    const cursorRead = {
+      clientId: NIMBUS,
+      column: 'search_username' as const,
+      after: { key: 'page.1', id: 'x' },
+      limit: 26,
+      shownOnlyFor: 2,
+      through: 'pagett',
+    };
     const query = searchStatement(db, { from: 'pa', to: 'pa\u{10FFFF}' }, [...reads, cursorRead]).compile();
     if (db.getExecutor().adapter instanceof PostgresAdapter) {
       // A few hundred rows would be read sequentially: asked to avoid that, the planner shows the index it can use.
@@ -294,20 +366,32 @@ describe.each(dialects)('participant search on %s', (dialect) => {
         return result.rows.map((row) => row['QUERY PLAN']).join('\n');
       });
       for (const column of SEARCH_COLUMNS) {
-        expect(plan).toMatch(new RegExp(`Index (Only )?Scan using participants_${column}_idx on participants[^\\n]*\\n\\s*Index Cond: \\(\\(client_id = '[^']+'::text\\) AND \\(${column} < [^\\n]*${column} >= `));
+        expect(plan).toMatch(
+          new RegExp(
+            `Index (Only )?Scan using participants_${column}_idx on participants[^\\n]*\\n\\s*Index Cond: \\(\\(client_id = '[^']+'::text\\) AND \\(${column} < [^\\n]*${column} >= `,
+          ),
+        );
       }
       expect(plan).toMatch(/Index Cond: [^\n]*search_username <= [^\n]*search_username_hidden < 2/);
       expect(plan).not.toMatch(/Seq Scan|Bitmap/);
       // Byte order whatever the database's collation: the range is then exactly the prefix.
       const collations = await sql<{ collation_name: string | null }>`
-        select collation_name from information_schema.columns where table_name = 'participants' and column_name like 'search%' and data_type = 'text'`.execute(db);
+        select collation_name from information_schema.columns where table_name = 'participants' and column_name like 'search%' and data_type = 'text'`.execute(
+        db,
+      );
       expect(collations.rows.map((row) => row.collation_name)).toEqual(SEARCH_COLUMNS.map(() => 'C'));
     } else {
-      const plan = (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]))).rows.map((row) => row.detail);
+      const plan = (
+        await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]))
+      ).rows.map((row) => row.detail);
       for (const column of SEARCH_COLUMNS) {
-        expect(plan).toContain(`SEARCH participants USING COVERING INDEX participants_${column}_idx (client_id=? AND ${column}>? AND ${column}<?)`);
+        expect(plan).toContain(
+          `SEARCH participants USING COVERING INDEX participants_${column}_idx (client_id=? AND ${column}>? AND ${column}<?)`,
+        );
       }
-      expect(plan).toContain('SEARCH participants USING COVERING INDEX participants_search_username_idx (client_id=? AND search_username>? AND search_username<?)');
+      expect(plan).toContain(
+        'SEARCH participants USING COVERING INDEX participants_search_username_idx (client_id=? AND search_username>? AND search_username<?)',
+      );
       expect(plan.filter((line) => line.includes('participants'))).toHaveLength(reads.length + 1);
       expect(plan.some((line) => /SCAN participants/.test(line))).toBe(false);
     }

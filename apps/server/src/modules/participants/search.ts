@@ -63,7 +63,15 @@ export async function searchParticipants(db: Db, input: ParticipantSearchInput):
   const range: Range = { from: prefix, to: prefix + TOP };
 
   const streams: Stream[] = clientIds.flatMap((clientId) =>
-    SEARCH_COLUMNS.map((column, rank) => ({ clientId, column, rank, rows: [], done: false, knownTo: undefined, after: startAfter(cursor, clientId, rank) })),
+    SEARCH_COLUMNS.map((column, rank) => ({
+      clientId,
+      column,
+      rank,
+      rows: [],
+      done: false,
+      knownTo: undefined,
+      after: startAfter(cursor, clientId, rank),
+    })),
   );
   await read(db, range, streams, { limit: limit + 1 });
   for (;;) {
@@ -78,14 +86,23 @@ export async function searchParticipants(db: Db, input: ParticipantSearchInput):
     if (final.length > limit || !behind) {
       const page = final.slice(0, limit);
       const last = page.at(-1);
-      const found = new Map((await participantsForSearch(db, clientIds, page.map(({ row }) => row.id))).map((p) => [p.id, p]));
+      const found = new Map(
+        (
+          await participantsForSearch(
+            db,
+            clientIds,
+            page.map(({ row }) => row.id),
+          )
+        ).map((p) => [p.id, p]),
+      );
       return {
         // A participant deleted since its key was read is left out.
         participants: page.flatMap(({ row, at }) => {
           const participant = found.get(row.id);
           return participant ? [toResult(participant, at.stream.column)] : [];
         }),
-        next: final.length > limit && last ? encodePageCursor([last.at.key, last.at.stream.clientId, last.at.stream.rank, last.row.id]) : null,
+        next:
+          final.length > limit && last ? encodePageCursor([last.at.key, last.at.stream.clientId, last.at.stream.rank, last.row.id]) : null,
       };
     }
     const end = shown[limit]?.at.key;
@@ -95,7 +112,12 @@ export async function searchParticipants(db: Db, input: ParticipantSearchInput):
     } else {
       // The page ends at `end` at the latest: each stream not read that far reads up to it.
       const through: Position = { key: end, wholeKey: true };
-      await read(db, range, open.filter((s) => comparePositions(knownTo(s), through) < 0), { limit: limit + 1, shownOnlyFor: prefix.length, through: end });
+      await read(
+        db,
+        range,
+        open.filter((s) => comparePositions(knownTo(s), through) < 0),
+        { limit: limit + 1, shownOnlyFor: prefix.length, through: end },
+      );
     }
   }
 }
@@ -126,7 +148,12 @@ interface Stream {
 type Position = { key: string; stream: Stream; index: number; wholeKey?: undefined } | { key: string; wholeKey: true };
 
 /** One statement reads on in each of these streams. */
-async function read(db: Db, range: Range, which: Stream[], options: { limit: number; shownOnlyFor?: number; through?: string }): Promise<void> {
+async function read(
+  db: Db,
+  range: Range,
+  which: Stream[],
+  options: { limit: number; shownOnlyFor?: number; through?: string },
+): Promise<void> {
   const { limit, shownOnlyFor, through } = options;
   const rows = await readSearchStreams(
     db,
@@ -198,7 +225,8 @@ function checkedPrefix(query: unknown): string {
   if (typeof query !== 'string') throw errors.validation('The search text is missing');
   if (query.length > SEARCH_MAX_LENGTH) throw errors.validation(`The search text is longer than ${SEARCH_MAX_LENGTH} characters`);
   // Lone surrogates and control characters: nothing stored has them, and PostgreSQL refuses a NUL.
-  if (!query.isWellFormed() || /\p{Cc}/u.test(query.replace(/\s/gu, ' '))) throw errors.validation('The search text has characters that cannot be searched');
+  if (!query.isWellFormed() || /\p{Cc}/u.test(query.replace(/\s/gu, ' ')))
+    throw errors.validation('The search text has characters that cannot be searched');
   const prefix = normaliseSearchText(query);
   if ([...prefix].length < SEARCH_MIN_LENGTH) throw errors.validation(`Type at least ${SEARCH_MIN_LENGTH} characters to search`);
   return prefix;

@@ -8,13 +8,7 @@ import { errors } from '../../http/api-error.ts';
 import { rewardsOfferingUnavailable } from '../catalog/service.ts';
 import { clientLocales, findClient } from '../clients/service.ts';
 import { userReadWithSession } from '../sessions/service.ts';
-import {
-  findParticipant,
-  listProgramNames,
-  type UserParticipant,
-  updateParticipantLocale,
-  updatePrivacyAcknowledgement,
-} from './store.ts';
+import { findParticipant, listProgramNames, type UserParticipant, updateParticipantLocale, updatePrivacyAcknowledgement } from './store.ts';
 
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
@@ -88,7 +82,6 @@ interface StoredUser {
 const BODY_HEAD = Buffer.from('{"sessionId":"');
 /** Session ids that JSON carries as they are (the session-id pattern's alphabet). */
 const PLAIN_ID = /^[A-Za-z0-9_-]*$/;
-
 
 /** The request whose participant's data is loaded on a miss. */
 interface UserAsked {

@@ -20,7 +20,19 @@ const selectProgramNames = compiledOnce((db: Db, clientId: string, participantId
 /** The participant's columns that user data is built from (no password hash, no e-mail). */
 export type UserParticipant = Pick<
   Participant,
-  'id' | 'client_id' | 'username' | 'first_name' | 'last_name' | 'status' | 'locale' | 'account_number' | 'offers_merchandise' | 'offers_experiences' | 'ots_enabled' | 'privacy_ack_version' | 'balance'
+  | 'id'
+  | 'client_id'
+  | 'username'
+  | 'first_name'
+  | 'last_name'
+  | 'status'
+  | 'locale'
+  | 'account_number'
+  | 'offers_merchandise'
+  | 'offers_experiences'
+  | 'ots_enabled'
+  | 'privacy_ack_version'
+  | 'balance'
 >;
 
 export function usernameKey(username: string): string {
@@ -51,12 +63,7 @@ export async function listProgramNames(db: Db, clientId: string, participantId: 
 }
 
 export async function updateParticipantLocale(db: Db, clientId: string, participantId: string, locale: string) {
-  await db
-    .updateTable('participants')
-    .set({ locale })
-    .where('client_id', '=', clientId)
-    .where('id', '=', participantId)
-    .execute();
+  await db.updateTable('participants').set({ locale }).where('client_id', '=', clientId).where('id', '=', participantId).execute();
 }
 
 export async function updatePrivacyAcknowledgement(db: Db, clientId: string, participantId: string, version: number) {

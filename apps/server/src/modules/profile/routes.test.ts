@@ -31,7 +31,11 @@ describe.each(dialects)('changing the password on %s', (dialect) => {
     expect((await t.api('GET', '/user', { session: someoneElse.sessionId })).statusCode).toBe(200);
     expect(await signInStatus('newbie', DEMO_PASSWORD)).toBe(401);
     expect(await signInStatus('newbie', NEW_PASSWORD)).toBe(200);
-    const stored = await t.database.db.selectFrom('participants').select('password_hash').where('username', '=', 'newbie').executeTakeFirstOrThrow();
+    const stored = await t.database.db
+      .selectFrom('participants')
+      .select('password_hash')
+      .where('username', '=', 'newbie')
+      .executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^\$argon2id\$/);
   });
 
@@ -113,9 +117,18 @@ describe.each(dialects)('changing the password on %s', (dialect) => {
     }
     const globex = await t.login('demo', OTHER_PASSWORD, OTHER_ORIGIN);
     expect((await change(globex.sessionId, body)).statusCode).toBe(401);
-    expect((await t.api('PUT', '/user/password', { session: globex.sessionId, body: { oldPassword: OTHER_PASSWORD, newPassword: NEW_PASSWORD } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.api('PUT', '/user/password', {
+          session: globex.sessionId,
+          body: { oldPassword: OTHER_PASSWORD, newPassword: NEW_PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(401);
     expect(await signInStatus('demo', DEMO_PASSWORD)).toBe(200);
-    expect((await t.api('POST', '/login', { body: { username: 'demo', password: OTHER_PASSWORD }, origin: OTHER_ORIGIN })).statusCode).toBe(200);
+    expect((await t.api('POST', '/login', { body: { username: 'demo', password: OTHER_PASSWORD }, origin: OTHER_ORIGIN })).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses bad input with a translated validation error, changing nothing', async () => {

@@ -14,7 +14,14 @@ export function profileRoutes(app: FastifyInstance, deps: ModuleDeps): void {
     apiPaths.userPassword,
     {
       preHandler: deps.requireSession,
-      schema: { summary: 'Change the password (the current one is asked again)', tags: ['Profile'], security: [{ session: [] }], headers: SessionHeaders, body: ChangePasswordRequest, response: { 200: ChangePasswordReply } },
+      schema: {
+        summary: 'Change the password (the current one is asked again)',
+        tags: ['Profile'],
+        security: [{ session: [] }],
+        headers: SessionHeaders,
+        body: ChangePasswordRequest,
+        response: { 200: ChangePasswordReply },
+      },
     },
     async (request) => changePassword(ctx, sessionOf(request), request.ip, request.body),
   );

@@ -21,8 +21,7 @@ export const profileErrors = {
   rulesNotMet: () =>
     new ApiError(400, ErrorCode.passwordRulesNotMet, 'profile.error.rules', 'The new password does not meet the password rules'),
   // The same limit and code as sign-in, in words that fit this form.
-  throttled: () =>
-    new ApiError(429, ErrorCode.loginThrottled, 'profile.error.throttled', 'Too many wrong current passwords'),
+  throttled: () => new ApiError(429, ErrorCode.loginThrottled, 'profile.error.throttled', 'Too many wrong current passwords'),
   samePassword: () =>
     new ApiError(400, ErrorCode.samePassword, 'profile.error.samePassword', 'The new password must differ from the current one'),
 };

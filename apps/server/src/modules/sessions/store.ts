@@ -6,7 +6,8 @@ import { compiledOnce } from '../../db/compiled-once.ts';
 
 // Run on every signed-in request: compiled to SQL once (docs/decisions/014).
 const selectSession = compiledOnce(
-  (db: Db, idHash: string, clientId: string) => db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).where('client_id', '=', clientId),
+  (db: Db, idHash: string, clientId: string) =>
+    db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).where('client_id', '=', clientId),
   // Every signed-in request on PostgreSQL: parsed and planned once per connection (decision 034).
   { prepared: true },
 );
@@ -21,27 +22,44 @@ const updateSessionSeen = compiledOnce((db: Db, idHash: string, lastSeenAt: stri
  * participant is gone still comes back, and the caller refuses it as before. PostgreSQL only
  * (json_agg); SQLite serves GET user from its generation caches (decision 027).
  */
-const selectSessionWithUser = compiledOnce((db: Db, idHash: string, clientId: string) =>
-  db
-    .selectFrom('sessions as s')
-    .leftJoin('participants as p', (join) => join.onRef('p.client_id', '=', 's.client_id').onRef('p.id', '=', 's.participant_id'))
-    .select([
-      's.id_hash', 's.client_id', 's.participant_id', 's.admin_as_user', 's.created_at', 's.last_seen_at', 's.idle_expires_at', 's.absolute_expires_at',
-      // Only what user data is built from: every column more is parsed and sent on each request.
-      'p.id as p_id', 'p.username as p_username', 'p.first_name as p_first_name', 'p.last_name as p_last_name', 'p.status as p_status',
-      'p.locale as p_locale', 'p.account_number as p_account_number', 'p.offers_merchandise as p_offers_merchandise',
-      'p.offers_experiences as p_offers_experiences', 'p.ots_enabled as p_ots_enabled', 'p.privacy_ack_version as p_privacy_ack_version', 'p.balance as p_balance',
-    ])
-    .select((eb) =>
-      eb
-        .selectFrom('participant_programs as pp')
-        .select(sql<string[]>`coalesce(json_agg(pp.program_name order by pp.position), '[]'::json)`.as('names'))
-        .whereRef('pp.client_id', '=', 's.client_id')
-        .whereRef('pp.participant_id', '=', 's.participant_id')
-        .as('programs'),
-    )
-    .where('s.id_hash', '=', idHash)
-    .where('s.client_id', '=', clientId),
+const selectSessionWithUser = compiledOnce(
+  (db: Db, idHash: string, clientId: string) =>
+    db
+      .selectFrom('sessions as s')
+      .leftJoin('participants as p', (join) => join.onRef('p.client_id', '=', 's.client_id').onRef('p.id', '=', 's.participant_id'))
+      .select([
+        's.id_hash',
+        's.client_id',
+        's.participant_id',
+        's.admin_as_user',
+        's.created_at',
+        's.last_seen_at',
+        's.idle_expires_at',
+        's.absolute_expires_at',
+        // Only what user data is built from: every column more is parsed and sent on each request.
+        'p.id as p_id',
+        'p.username as p_username',
+        'p.first_name as p_first_name',
+        'p.last_name as p_last_name',
+        'p.status as p_status',
+        'p.locale as p_locale',
+        'p.account_number as p_account_number',
+        'p.offers_merchandise as p_offers_merchandise',
+        'p.offers_experiences as p_offers_experiences',
+        'p.ots_enabled as p_ots_enabled',
+        'p.privacy_ack_version as p_privacy_ack_version',
+        'p.balance as p_balance',
+      ])
+      .select((eb) =>
+        eb
+          .selectFrom('participant_programs as pp')
+          .select(sql<string[]>`coalesce(json_agg(pp.program_name order by pp.position), '[]'::json)`.as('names'))
+          .whereRef('pp.client_id', '=', 's.client_id')
+          .whereRef('pp.participant_id', '=', 's.participant_id')
+          .as('programs'),
+      )
+      .where('s.id_hash', '=', idHash)
+      .where('s.client_id', '=', clientId),
   // Parsing and planning this join anew cost PostgreSQL ~250 µs a run; prepared, ~60 (decision 034).
   { prepared: true },
 );

@@ -23,13 +23,24 @@ describe.each(dialects)('GET user reads the session and its participant together
   const sessionRow = (sessionId: string) =>
     t.database.db.selectFrom('sessions').selectAll().where('id_hash', '=', hashSessionId(sessionId)).executeTakeFirstOrThrow();
   const participantId = async (username: string, clientId = 'acme') =>
-    (await t.database.db.selectFrom('participants').select('id').where('client_id', '=', clientId).where('username', '=', username).executeTakeFirstOrThrow()).id;
+    (
+      await t.database.db
+        .selectFrom('participants')
+        .select('id')
+        .where('client_id', '=', clientId)
+        .where('username', '=', username)
+        .executeTakeFirstOrThrow()
+    ).id;
 
   it('slides the idle expiry once a minute has passed since the session was last seen, and not before', async () => {
     const { sessionId } = await t.login('demo');
     const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString();
     const soon = new Date(Date.now() + 60_000).toISOString();
-    await t.database.db.updateTable('sessions').set({ last_seen_at: twoMinutesAgo, idle_expires_at: soon }).where('id_hash', '=', hashSessionId(sessionId)).execute();
+    await t.database.db
+      .updateTable('sessions')
+      .set({ last_seen_at: twoMinutesAgo, idle_expires_at: soon })
+      .where('id_hash', '=', hashSessionId(sessionId))
+      .execute();
 
     const before = Date.now();
     expect((await user(sessionId)).statusCode).toBe(200);
@@ -72,7 +83,6 @@ describe.each(dialects)('GET user reads the session and its participant together
     await t.database.db.deleteFrom('participant_programs').where('participant_id', '=', demo).execute();
     expect((await user(sessionId)).json<UserData>().participantRules).toEqual([]);
   });
-
 });
 
 // The statement itself is PostgreSQL's only (SQLite serves GET user from its caches).

@@ -25,10 +25,32 @@ describe.each(dialects)('rewards clients sso on %s', (dialect) => {
   });
 
   it('checks the issuer through its discovery document and stores the secret encrypted, never printed', async () => {
-    const args = ['clients', 'sso', '--client', 'acme', '--issuer', provider.issuer, '--client-id', provider.clientId, '--client-secret', provider.clientSecret];
+    const args = [
+      'clients',
+      'sso',
+      '--client',
+      'acme',
+      '--issuer',
+      provider.issuer,
+      '--client-id',
+      provider.clientId,
+      '--client-secret',
+      provider.clientSecret,
+    ];
     const run = await runRewards(
       database,
-      [...args, '--site-name', 'Acme Intranet', '--site-url', 'https://intranet.acme.example', '--logout-type', 'sso', '--json', '--operator', 'olga'],
+      [
+        ...args,
+        '--site-name',
+        'Acme Intranet',
+        '--site-url',
+        'https://intranet.acme.example',
+        '--logout-type',
+        'sso',
+        '--json',
+        '--operator',
+        'olga',
+      ],
       { env },
     );
     expect(run.stderr).toBe('');
@@ -51,7 +73,11 @@ describe.each(dialects)('rewards clients sso on %s', (dialect) => {
     // The server, sharing DATA_DIR, reads it back.
     expect((await loadSsoSettings(database.db, dataDir, 'acme'))?.provider?.clientSecret).toBe(provider.clientSecret);
 
-    const audit = await database.db.selectFrom('audit_log').selectAll().where('action', '=', 'clients.sso.configure').executeTakeFirstOrThrow();
+    const audit = await database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'clients.sso.configure')
+      .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ client_id: 'acme', actor: 'olga', actor_kind: 'operator' });
     expect(audit.details).not.toContain(provider.clientSecret);
     expect(JSON.parse(audit.details)).toMatchObject({ issuer: provider.issuer, secretChanged: true });
@@ -64,11 +90,45 @@ describe.each(dialects)('rewards clients sso on %s', (dialect) => {
   });
 
   it('refuses an http issuer off loopback and an issuer that does not answer, changing nothing', async () => {
-    const plain = await runRewards(database, ['clients', 'sso', '--client', 'acme', '--issuer', 'http://idp.example.com', '--client-id', 'x', '--client-secret', 'y', '--type', 'sso_only'], { env });
+    const plain = await runRewards(
+      database,
+      [
+        'clients',
+        'sso',
+        '--client',
+        'acme',
+        '--issuer',
+        'http://idp.example.com',
+        '--client-id',
+        'x',
+        '--client-secret',
+        'y',
+        '--type',
+        'sso_only',
+      ],
+      { env },
+    );
     expect(plain.code).toBe(2);
     expect(plain.stderr).toContain('an http:// issuer is accepted only on a loopback address');
 
-    const down = await runRewards(database, ['clients', 'sso', '--client', 'acme', '--issuer', 'http://127.0.0.1:9', '--client-id', 'x', '--client-secret', 'y', '--type', 'sso_only'], { env });
+    const down = await runRewards(
+      database,
+      [
+        'clients',
+        'sso',
+        '--client',
+        'acme',
+        '--issuer',
+        'http://127.0.0.1:9',
+        '--client-id',
+        'x',
+        '--client-secret',
+        'y',
+        '--type',
+        'sso_only',
+      ],
+      { env },
+    );
     expect(down.code).toBe(2);
     expect(down.stderr).toContain('Cannot read the discovery document of http://127.0.0.1:9/');
     const client = await database.db.selectFrom('clients').select('sso_type').where('id', '=', 'acme').executeTakeFirstOrThrow();

@@ -23,7 +23,10 @@ export function ssoHandoffOrSession(db: Db, policy: SessionPolicy, guard: Sessio
   const swap = async (request: FastifyRequest, handoffId: string): Promise<void> => {
     const started = await redeemHandoff(db, policy, request.clientId, handoffId);
     if (!started) {
-      request.log.warn({ clientId: request.clientId, step: 'handoff', reason: 'unknown, used or expired single sign-on session id' }, 'single sign-on refused');
+      request.log.warn(
+        { clientId: request.clientId, step: 'handoff', reason: 'unknown, used or expired single sign-on session id' },
+        'single sign-on refused',
+      );
       throw errors.sessionRequired();
     }
     request.session = started.session;

@@ -25,7 +25,8 @@ export function checkIssuer(issuer: string): URL | string {
   if (url.search || url.hash || url.username || url.password) return 'the issuer must not carry credentials, a query or a fragment';
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
-  if (url.protocol === 'http:') return 'an http:// issuer is accepted only on a loopback address (127.0.0.0/8, ::1, localhost); use https://';
+  if (url.protocol === 'http:')
+    return 'an http:// issuer is accepted only on a loopback address (127.0.0.0/8, ::1, localhost); use https://';
   return 'the issuer must be an https:// URL';
 }
 

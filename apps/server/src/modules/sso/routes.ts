@@ -39,7 +39,10 @@ async function orFailureScreen(request: FastifyRequest, reply: FastifyReply, ste
 /** Sends the browser on; a refusal is logged for the operator (never a token, code or secret). */
 function follow(request: FastifyRequest, reply: FastifyReply, outcome: SsoOutcome, step: string) {
   if (outcome.refused) {
-    request.log.warn({ clientId: request.clientId, step, reason: outcome.refused.reason, ...outcome.refused.detail }, 'single sign-on refused');
+    request.log.warn(
+      { clientId: request.clientId, step, reason: outcome.refused.reason, ...outcome.refused.detail },
+      'single sign-on refused',
+    );
   }
   return reply.header('cache-control', 'no-store').redirect(outcome.location, 302);
 }
@@ -52,32 +55,60 @@ export function ssoRoutes(api: FastifyInstance, deps: ModuleDeps): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();
   const ctx: SsoContext = { db: deps.db, dataDir: deps.config.catalog.dataDir, sessionPolicy: deps.sessionPolicy };
 
-  typed.get(ssoPaths.login, { schema: { summary: 'Single sign-on: send the browser to the client\'s identity provider (a browser navigation; the client is the Host)', response: { 302: Redirect } } }, async (request, reply) =>
-    orFailureScreen(request, reply, 'login', async () => {
-      const outcome = await beginLogin(ctx, request.clientId, siteOrigin(request));
-      if (outcome.browserBinding) reply.header('set-cookie', cookie(request, outcome.browserBinding, 600));
-      return follow(request, reply, outcome, 'login');
-    }),
+  typed.get(
+    ssoPaths.login,
+    {
+      schema: {
+        summary: "Single sign-on: send the browser to the client's identity provider (a browser navigation; the client is the Host)",
+        response: { 302: Redirect },
+      },
+    },
+    async (request, reply) =>
+      orFailureScreen(request, reply, 'login', async () => {
+        const outcome = await beginLogin(ctx, request.clientId, siteOrigin(request));
+        if (outcome.browserBinding) reply.header('set-cookie', cookie(request, outcome.browserBinding, 600));
+        return follow(request, reply, outcome, 'login');
+      }),
   );
 
-  typed.get(ssoPaths.callback, { schema: { summary: 'Single sign-on: the provider\'s return; redirects to /sso-authenticated?JSESSIONID=… (good once, one minute) or a failure screen', querystring: CallbackQuery, response: { 302: Redirect } } }, async (request, reply) =>
-    orFailureScreen(request, reply, 'callback', async () => {
-      const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-      const outcome = await completeLogin(ctx, request.clientId, {
-        search: rawQuery,
-        state: request.query.state,
-        error: request.query.error,
-        browserBinding: bindingCookieOf(request),
-      });
-      reply.header('set-cookie', cookie(request, '', 0));
-      return follow(request, reply, outcome, 'callback');
-    }),
+  typed.get(
+    ssoPaths.callback,
+    {
+      schema: {
+        summary:
+          "Single sign-on: the provider's return; redirects to /sso-authenticated?JSESSIONID=… (good once, one minute) or a failure screen",
+        querystring: CallbackQuery,
+        response: { 302: Redirect },
+      },
+    },
+    async (request, reply) =>
+      orFailureScreen(request, reply, 'callback', async () => {
+        const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+        const outcome = await completeLogin(ctx, request.clientId, {
+          search: rawQuery,
+          state: request.query.state,
+          error: request.query.error,
+          browserBinding: bindingCookieOf(request),
+        });
+        reply.header('set-cookie', cookie(request, '', 0));
+        return follow(request, reply, outcome, 'callback');
+      }),
   );
 
-  typed.get(ssoPaths.logout, { schema: { summary: 'Single sign-on: end the session at the provider (with id_token_hint when the portal\'s sign-out kept one), then go to the client\'s site', response: { 302: Redirect } } }, async (request, reply) => {
-    const hint = cookieOf(request, SIGNOUT_COOKIE);
-    // Used once, whatever happens next.
-    if (hint !== undefined) reply.header('set-cookie', ssoCookie(request, SIGNOUT_COOKIE, '', 0));
-    return follow(request, reply, await logoutLocation(ctx, request.clientId, hint), 'logout');
-  });
+  typed.get(
+    ssoPaths.logout,
+    {
+      schema: {
+        summary:
+          "Single sign-on: end the session at the provider (with id_token_hint when the portal's sign-out kept one), then go to the client's site",
+        response: { 302: Redirect },
+      },
+    },
+    async (request, reply) => {
+      const hint = cookieOf(request, SIGNOUT_COOKIE);
+      // Used once, whatever happens next.
+      if (hint !== undefined) reply.header('set-cookie', ssoCookie(request, SIGNOUT_COOKIE, '', 0));
+      return follow(request, reply, await logoutLocation(ctx, request.clientId, hint), 'logout');
+    },
+  );
 }

@@ -35,7 +35,10 @@ async function loadOrCreate(dataDir: string): Promise<Buffer> {
   try {
     return parseKey(await readFile(file, 'utf8'), file);
   } catch (error) {
-    if (!isCode(error, 'ENOENT')) throw error instanceof Error && error.message.startsWith('The SSO') ? error : new Error(`The SSO secret key file ${file} cannot be read`);
+    if (!isCode(error, 'ENOENT'))
+      throw error instanceof Error && error.message.startsWith('The SSO')
+        ? error
+        : new Error(`The SSO secret key file ${file} cannot be read`);
   }
   await mkdir(dataDir, { recursive: true });
   try {

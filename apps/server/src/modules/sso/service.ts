@@ -100,9 +100,16 @@ export async function beginLogin(ctx: SsoContext, clientId: string, siteOrigin: 
   const { provider } = settings;
   let config: oidc.Configuration;
   try {
-    config = await providerConfig(clientId, { issuer: provider.issuer, clientId: provider.oidcClientId, clientSecret: provider.clientSecret });
+    config = await providerConfig(clientId, {
+      issuer: provider.issuer,
+      clientId: provider.oidcClientId,
+      clientSecret: provider.clientSecret,
+    });
   } catch (error) {
-    return { location: failureRoutes.gateway, refused: { reason: 'the provider cannot be discovered', detail: { issuer: provider.issuer, ...describe(error) } } };
+    return {
+      location: failureRoutes.gateway,
+      refused: { reason: 'the provider cannot be discovered', detail: { issuer: provider.issuer, ...describe(error) } },
+    };
   }
   // Housekeeping of abandoned sign-ins, cheap and bounded by the index on expires_at.
   await deleteExpiredSsoRows(ctx.db, now.toISOString());
@@ -151,12 +158,19 @@ export async function completeLogin(ctx: SsoContext, clientId: string, input: Ca
   if (!input.state) return { location: failureRoutes.error, refused: { reason: 'the callback carries no state' } };
   const login = await takeSsoLogin(ctx.db, clientId, input.state);
   if (!login) return { location: failureRoutes.error, refused: { reason: 'unknown or already used state (replayed or forged callback)' } };
-  if (login.expires_at <= now.toISOString()) return { location: failureRoutes.error, refused: { reason: 'the sign-in took too long (state expired)' } };
+  if (login.expires_at <= now.toISOString())
+    return { location: failureRoutes.error, refused: { reason: 'the sign-in took too long (state expired)' } };
   if (!input.browserBinding || sha256(input.browserBinding) !== login.browser_hash) {
-    return { location: failureRoutes.error, refused: { reason: 'the callback came to another browser than the one that started the sign-in' } };
+    return {
+      location: failureRoutes.error,
+      refused: { reason: 'the callback came to another browser than the one that started the sign-in' },
+    };
   }
   if (input.error) {
-    return { location: failureRoutes.providerRefused, refused: { reason: 'the provider refused the sign-in', detail: { oauthError: input.error.slice(0, 100) } } };
+    return {
+      location: failureRoutes.providerRefused,
+      refused: { reason: 'the provider refused the sign-in', detail: { oauthError: input.error.slice(0, 100) } },
+    };
   }
 
   const settings = await settingsFor(ctx, clientId);
@@ -167,7 +181,11 @@ export async function completeLogin(ctx: SsoContext, clientId: string, input: Ca
   let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
   let config: oidc.Configuration;
   try {
-    config = await providerConfig(clientId, { issuer: provider.issuer, clientId: provider.oidcClientId, clientSecret: provider.clientSecret });
+    config = await providerConfig(clientId, {
+      issuer: provider.issuer,
+      clientId: provider.oidcClientId,
+      clientSecret: provider.clientSecret,
+    });
     const currentUrl = new URL(login.redirect_uri);
     currentUrl.search = input.search;
     tokens = await oidc.authorizationCodeGrant(config, currentUrl, {
@@ -177,8 +195,9 @@ export async function completeLogin(ctx: SsoContext, clientId: string, input: Ca
       idTokenExpected: true,
     });
   } catch (error) {
-    if (isUnreachable(error)) return { location: failureRoutes.gateway, refused: { reason: 'the provider cannot be reached', detail: describe(error) } };
-    return { location: failureRoutes.error, refused: { reason: 'the provider\'s answer failed the checks', detail: describe(error) } };
+    if (isUnreachable(error))
+      return { location: failureRoutes.gateway, refused: { reason: 'the provider cannot be reached', detail: describe(error) } };
+    return { location: failureRoutes.error, refused: { reason: "the provider's answer failed the checks", detail: describe(error) } };
   }
 
   const claims = tokens.claims();
@@ -189,16 +208,31 @@ export async function completeLogin(ctx: SsoContext, clientId: string, input: Ca
       const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
       username = info[provider.claim];
     } catch (error) {
-      if (isUnreachable(error)) return { location: failureRoutes.gateway, refused: { reason: 'the provider\'s userinfo cannot be reached', detail: describe(error) } };
-      return { location: failureRoutes.profile, refused: { reason: 'the provider\'s userinfo failed', detail: describe(error) } };
+      if (isUnreachable(error))
+        return {
+          location: failureRoutes.gateway,
+          refused: { reason: "the provider's userinfo cannot be reached", detail: describe(error) },
+        };
+      return { location: failureRoutes.profile, refused: { reason: "the provider's userinfo failed", detail: describe(error) } };
     }
   }
   if (typeof username !== 'string' || username.trim() === '' || username.length > 100) {
-    return { location: failureRoutes.profile, refused: { reason: `the provider sent no usable "${provider.claim}" claim`, detail: { sub: claims?.sub } } };
+    return {
+      location: failureRoutes.profile,
+      refused: { reason: `the provider sent no usable "${provider.claim}" claim`, detail: { sub: claims?.sub } },
+    };
   }
   const participant = await findParticipantByUsername(ctx.db, clientId, username.trim());
-  if (!participant) return { location: failureRoutes.invalid, refused: { reason: 'no participant of this client has that username', detail: { username } } };
-  if (participant.status === 'pending') return { location: failureRoutes.preActivation, refused: { reason: 'the participant has not activated the account', detail: { username } } };
+  if (!participant)
+    return {
+      location: failureRoutes.invalid,
+      refused: { reason: 'no participant of this client has that username', detail: { username } },
+    };
+  if (participant.status === 'pending')
+    return {
+      location: failureRoutes.preActivation,
+      refused: { reason: 'the participant has not activated the account', detail: { username } },
+    };
   if (participant.status === 'inactive' && (participant.balance ?? 0) <= 0) {
     return { location: failureRoutes.invalid, refused: { reason: 'the participant is inactive', detail: { username } } };
   }
@@ -256,7 +290,12 @@ export async function redeemHandoff(
  * under a random value that the browser gets as an HttpOnly cookie for sso/logout (the next
  * stop, a navigation that carries no session). Resolves with that value, or undefined.
  */
-export async function keepSignOutHint(db: Db, clientId: string, sessionId: string | undefined, now = new Date()): Promise<string | undefined> {
+export async function keepSignOutHint(
+  db: Db,
+  clientId: string,
+  sessionId: string | undefined,
+  now = new Date(),
+): Promise<string | undefined> {
   if (!sessionId) return undefined;
   const client = await findClient(db, clientId);
   if (!client || client.sso_logout_type === 'login') return undefined;
@@ -299,7 +338,11 @@ export async function logoutLocation(ctx: SsoContext, clientId: string, signOutH
   const provider = settings?.provider;
   if (!settings || settings.ssoLogoutType === 'login' || !provider) return { location: site };
   try {
-    const config = await providerConfig(clientId, { issuer: provider.issuer, clientId: provider.oidcClientId, clientSecret: provider.clientSecret });
+    const config = await providerConfig(clientId, {
+      issuer: provider.issuer,
+      clientId: provider.oidcClientId,
+      clientSecret: provider.clientSecret,
+    });
     if (!config.serverMetadata().end_session_endpoint) return { location: site };
     const params: Record<string, string> = { client_id: provider.oidcClientId };
     // RP-Initiated Logout 1.0 recommends it; providers use it to skip their confirmation and to

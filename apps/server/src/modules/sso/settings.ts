@@ -38,7 +38,10 @@ export async function loadSsoSettings(db: Db, dataDir: string, clientId: string)
   };
   if (!row || row.enabled !== 1) return base;
   const clientSecret = openSecret(await secretKey(dataDir), clientId, row.client_secret_enc);
-  return { ...base, provider: { issuer: row.issuer, oidcClientId: row.oidc_client_id, clientSecret, scopes: row.scopes, claim: row.claim } };
+  return {
+    ...base,
+    provider: { issuer: row.issuer, oidcClientId: row.oidc_client_id, clientSecret, scopes: row.scopes, claim: row.claim },
+  };
 }
 
 /** Whether the client has an enabled provider: what viewConfig/client tells the web (no secret read). */

@@ -45,7 +45,10 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
       accounts: ACCOUNTS,
     });
     await configureSsoForTest(database.db, dataDir, 'acme', provider);
-    await configureSsoForTest(database.db, dataDir, OTHER_CLIENT_ID, provider, { siteName: 'Globex Hub', siteUrl: 'https://hub.globex.example/' });
+    await configureSsoForTest(database.db, dataDir, OTHER_CLIENT_ID, provider, {
+      siteName: 'Globex Hub',
+      siteUrl: 'https://hub.globex.example/',
+    });
     const logStream = new PassThrough();
     logStream.on('data', (chunk: Buffer) => {
       logs += chunk.toString();
@@ -87,7 +90,11 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
   const handoffOf = (location: string) => new URL(location, 'http://x').searchParams.get('JSESSIONID') ?? '';
 
   it('tells the web to offer "Sign in with" the client site, and never the provider secret', async () => {
-    const reply = await app.inject({ method: 'GET', url: `${API_BASE}/viewConfig/client`, headers: { [CLIENT_HEADER]: 'http://localhost:3000' } });
+    const reply = await app.inject({
+      method: 'GET',
+      url: `${API_BASE}/viewConfig/client`,
+      headers: { [CLIENT_HEADER]: 'http://localhost:3000' },
+    });
     const data = ClientData.parse(reply.json());
     expect(data.ssoConfig).toEqual({
       clientSite: { name: 'Acme Intranet', url: 'https://intranet.acme.example/' },
@@ -100,7 +107,7 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     expect(reply.body).not.toContain(provider.issuer);
   });
 
-  it('takes the redirect URI\'s protocol from X-Forwarded-Proto only when a trusted proxy sends it (TRUST_PROXY, decision 041)', async () => {
+  it("takes the redirect URI's protocol from X-Forwarded-Proto only when a trusted proxy sends it (TRUST_PROXY, decision 041)", async () => {
     const cases: Array<[trust: string, peer: string, protocol: string]> = [
       ['1', '127.0.0.1', 'https'],
       ['10.0.0.0/8', '10.0.0.5', 'https'],
@@ -108,10 +115,18 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
       ['false', '127.0.0.1', 'http'],
     ];
     for (const [trust, peer, protocol] of cases) {
-      const config = { ...loadConfig({ LOG_LEVEL: 'silent', CLIENT_CACHE_SECONDS: '0', DATA_DIR: dataDir, TRUST_PROXY: trust }), webDist: undefined };
+      const config = {
+        ...loadConfig({ LOG_LEVEL: 'silent', CLIENT_CACHE_SECONDS: '0', DATA_DIR: dataDir, TRUST_PROXY: trust }),
+        webDist: undefined,
+      };
       const proxied = await buildApp({ config, db: database.db });
       try {
-        const reply = await proxied.inject({ method: 'GET', url: `${API_BASE}/sso/login`, remoteAddress: peer, headers: { host: ACME_HOST, 'x-forwarded-proto': 'https' } });
+        const reply = await proxied.inject({
+          method: 'GET',
+          url: `${API_BASE}/sso/login`,
+          remoteAddress: peer,
+          headers: { host: ACME_HOST, 'x-forwarded-proto': 'https' },
+        });
         expect(reply.statusCode).toBe(302);
         const redirectUri = new URL(String(reply.headers.location)).searchParams.get('redirect_uri');
         expect(redirectUri, `TRUST_PROXY=${trust} from ${peer}`).toBe(`${protocol}://${ACME_HOST}${API_BASE}/sso/callback`);
@@ -156,7 +171,10 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
 
   it('gives the id of the URL at most a minute', async () => {
     const urlId = handoffOf(await signIn('dana'));
-    await database.db.updateTable('sso_handoffs').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await database.db
+      .updateTable('sso_handoffs')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect((await getUser(urlId)).statusCode).toBe(401);
   });
 
@@ -220,12 +238,16 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
   it('refuses an ID token whose nonce is not the one sent', async () => {
     const start = await startSignIn();
     const callback = await signInAtProvider(start.location, 'dana');
-    await database.db.updateTable('sso_logins').set({ nonce: 'not-the-nonce-that-was-sent' }).where('state', '=', callback.searchParams.get('state') ?? '').execute();
+    await database.db
+      .updateTable('sso_logins')
+      .set({ nonce: 'not-the-nonce-that-was-sent' })
+      .where('state', '=', callback.searchParams.get('state') ?? '')
+      .execute();
     expect(await arrive(callback, start.cookie)).toBe('/sso-authenticated?error');
     expect(logs).toMatch(/answer failed the checks[^\n]*nonce/);
   });
 
-  it('shows the provider\'s refusal (the user cancelled there) as an SSO logon failure', async () => {
+  it("shows the provider's refusal (the user cancelled there) as an SSO logon failure", async () => {
     const start = await startSignIn();
     const callback = await signInAtProvider(start.location, 'dana', { cancel: true });
     expect(callback.searchParams.get('error')).toBe('access_denied');
@@ -250,7 +272,9 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     try {
       expect((await startSignIn()).location).toBe('/ssoLogonFailure');
       const data = ClientData.parse(
-        (await app.inject({ method: 'GET', url: `${API_BASE}/viewConfig/client`, headers: { [CLIENT_HEADER]: 'http://localhost:3000' } })).json(),
+        (
+          await app.inject({ method: 'GET', url: `${API_BASE}/viewConfig/client`, headers: { [CLIENT_HEADER]: 'http://localhost:3000' } })
+        ).json(),
       );
       expect(data.ssoConfig).toMatchObject({ signIn: false, loginForm: true });
     } finally {
@@ -258,11 +282,13 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     }
   });
 
-  it('turns the portal\'s own form off for sso_only', async () => {
+  it("turns the portal's own form off for sso_only", async () => {
     await database.db.updateTable('clients').set({ sso_type: 'sso_only' }).where('id', '=', 'acme').execute();
     try {
       const data = ClientData.parse(
-        (await app.inject({ method: 'GET', url: `${API_BASE}/viewConfig/client`, headers: { [CLIENT_HEADER]: 'http://localhost:3000' } })).json(),
+        (
+          await app.inject({ method: 'GET', url: `${API_BASE}/viewConfig/client`, headers: { [CLIENT_HEADER]: 'http://localhost:3000' } })
+        ).json(),
       );
       expect(data.ssoConfig).toMatchObject({ ssoType: 'sso_only', signIn: true, loginForm: false });
       // Off on the server too, not only hidden: the right password does not open a session.
@@ -310,7 +336,11 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     expect(kept?.id_token_sealed).not.toContain('eyJ');
 
     // The portal's sign-out ends the session (the token goes with it) and hands the browser a cookie for sso/logout.
-    const signOut = await app.inject({ method: 'GET', url: `${API_BASE}/logout`, headers: { [CLIENT_HEADER]: 'http://localhost:3000', [SESSION_HEADER]: user.sessionId } });
+    const signOut = await app.inject({
+      method: 'GET',
+      url: `${API_BASE}/logout`,
+      headers: { [CLIENT_HEADER]: 'http://localhost:3000', [SESSION_HEADER]: user.sessionId },
+    });
     expect(signOut.statusCode).toBe(204);
     const setCookie = String(signOut.headers['set-cookie'] ?? '');
     expect(setCookie).toMatch(/^rewards_sso_signout=[A-Za-z0-9_-]{43}; Path=\/api\/v1.0\/sso; Max-Age=120; HttpOnly; SameSite=Lax$/);
@@ -344,9 +374,19 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     const user = UserData.parse((await getUser(handoffOf(location))).json());
     // A session ended any other way (expiry, a password change, the operator) takes its token along.
     await database.db.deleteFrom('sessions').where('id_hash', '=', hashSessionId(user.sessionId)).execute();
-    expect(await database.db.selectFrom('sso_session_tokens').select('session_hash').where('session_hash', '=', hashSessionId(user.sessionId)).execute()).toEqual([]);
+    expect(
+      await database.db
+        .selectFrom('sso_session_tokens')
+        .select('session_hash')
+        .where('session_hash', '=', hashSessionId(user.sessionId))
+        .execute(),
+    ).toEqual([]);
 
-    const signOut = await app.inject({ method: 'GET', url: `${API_BASE}/logout`, headers: { [CLIENT_HEADER]: 'http://localhost:3000', [SESSION_HEADER]: user.sessionId } });
+    const signOut = await app.inject({
+      method: 'GET',
+      url: `${API_BASE}/logout`,
+      headers: { [CLIENT_HEADER]: 'http://localhost:3000', [SESSION_HEADER]: user.sessionId },
+    });
     expect(signOut.statusCode).toBe(204);
     expect(signOut.headers['set-cookie']).toBeUndefined();
     const logout = await app.inject({ method: 'GET', url: `${API_BASE}/sso/logout`, headers: { host: ACME_HOST } });
@@ -361,7 +401,11 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
       headers: { [CLIENT_HEADER]: 'http://localhost:3000', 'content-type': 'application/json' },
       payload: JSON.stringify({ username: 'demo', password: 'Rewards-2026!' }),
     });
-    const passwordOut = await app.inject({ method: 'GET', url: `${API_BASE}/logout`, headers: { [CLIENT_HEADER]: 'http://localhost:3000', [SESSION_HEADER]: UserData.parse(password.json()).sessionId } });
+    const passwordOut = await app.inject({
+      method: 'GET',
+      url: `${API_BASE}/logout`,
+      headers: { [CLIENT_HEADER]: 'http://localhost:3000', [SESSION_HEADER]: UserData.parse(password.json()).sessionId },
+    });
     expect([passwordOut.statusCode, passwordOut.headers['set-cookie']]).toEqual([204, undefined]);
   });
 

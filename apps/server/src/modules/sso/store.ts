@@ -28,11 +28,19 @@ export async function upsertClientSso(trx: Kysely<Database>, clientId: string, r
     updated_at: now,
   };
   const updated = await trx.updateTable('client_sso').set(values).where('client_id', '=', clientId).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await trx.insertInto('client_sso').values({ client_id: clientId, ...values }).execute();
+  if (Number(updated.numUpdatedRows) === 0)
+    await trx
+      .insertInto('client_sso')
+      .values({ client_id: clientId, ...values })
+      .execute();
 }
 
 export async function disableClientSso(trx: Kysely<Database>, clientId: string, now: string): Promise<boolean> {
-  const result = await trx.updateTable('client_sso').set({ enabled: 0, updated_at: now }).where('client_id', '=', clientId).executeTakeFirst();
+  const result = await trx
+    .updateTable('client_sso')
+    .set({ enabled: 0, updated_at: now })
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -69,14 +77,26 @@ export async function takeSsoLogin(db: Db, clientId: string, state: string) {
 
 export async function insertHandoff(
   db: Db,
-  handoff: { id_hash: string; client_id: string; participant_id: string; created_at: string; expires_at: string; id_token_sealed: string | null },
+  handoff: {
+    id_hash: string;
+    client_id: string;
+    participant_id: string;
+    created_at: string;
+    expires_at: string;
+    id_token_sealed: string | null;
+  },
 ): Promise<void> {
   await db.insertInto('sso_handoffs').values(handoff).execute();
 }
 
 /** Single use, like takeSsoLogin: two requests with one id, one of them wins. */
 export async function takeHandoff(db: Db, clientId: string, idHash: string) {
-  const row = await db.selectFrom('sso_handoffs').selectAll().where('id_hash', '=', idHash).where('client_id', '=', clientId).executeTakeFirst();
+  const row = await db
+    .selectFrom('sso_handoffs')
+    .selectAll()
+    .where('id_hash', '=', idHash)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   if (!row) return undefined;
   const deleted = await db.deleteFrom('sso_handoffs').where('id_hash', '=', idHash).where('client_id', '=', clientId).executeTakeFirst();
   return Number(deleted.numDeletedRows) === 1 ? row : undefined;
@@ -94,7 +114,10 @@ export async function deleteExpiredSsoRows(db: Db, now: string): Promise<void> {
 }
 
 /** The sealed ID token of a session single sign-on started (decision 038); deleted with the session by the foreign key. */
-export async function insertSessionToken(db: Db, row: { session_hash: string; client_id: string; id_token_sealed: string; expires_at: string }): Promise<void> {
+export async function insertSessionToken(
+  db: Db,
+  row: { session_hash: string; client_id: string; id_token_sealed: string; expires_at: string },
+): Promise<void> {
   await db.insertInto('sso_session_tokens').values(row).execute();
 }
 
@@ -108,14 +131,26 @@ export async function findSessionToken(db: Db, clientId: string, sessionHash: st
     .executeTakeFirst();
 }
 
-export async function insertSignout(db: Db, row: { hint_hash: string; client_id: string; id_token_sealed: string; expires_at: string }): Promise<void> {
+export async function insertSignout(
+  db: Db,
+  row: { hint_hash: string; client_id: string; id_token_sealed: string; expires_at: string },
+): Promise<void> {
   await db.insertInto('sso_signouts').values(row).execute();
 }
 
 /** Single use, like takeSsoLogin. */
 export async function takeSignout(db: Db, clientId: string, hintHash: string) {
-  const row = await db.selectFrom('sso_signouts').selectAll().where('hint_hash', '=', hintHash).where('client_id', '=', clientId).executeTakeFirst();
+  const row = await db
+    .selectFrom('sso_signouts')
+    .selectAll()
+    .where('hint_hash', '=', hintHash)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   if (!row) return undefined;
-  const deleted = await db.deleteFrom('sso_signouts').where('hint_hash', '=', hintHash).where('client_id', '=', clientId).executeTakeFirst();
+  const deleted = await db
+    .deleteFrom('sso_signouts')
+    .where('hint_hash', '=', hintHash)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   return Number(deleted.numDeletedRows) === 1 ? row : undefined;
 }

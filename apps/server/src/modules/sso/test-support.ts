@@ -37,9 +37,23 @@ export async function configureSsoForTest(
 
 /** A participant of one client only, copied from an existing one under a new username. */
 export async function copyParticipant(db: Db, clientId: string, fromUsername: string, username: string): Promise<void> {
-  const from = await db.selectFrom('participants').selectAll().where('client_id', '=', clientId).where('username_key', '=', fromUsername).executeTakeFirstOrThrow();
+  const from = await db
+    .selectFrom('participants')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('username_key', '=', fromUsername)
+    .executeTakeFirstOrThrow();
   await db
     .insertInto('participants')
-    .values(withSearchKeys({ ...from, id: randomUUID(), username, username_key: username.toLowerCase(), account_number: `${from.account_number}9`, balance: null }))
+    .values(
+      withSearchKeys({
+        ...from,
+        id: randomUUID(),
+        username,
+        username_key: username.toLowerCase(),
+        account_number: `${from.account_number}9`,
+        balance: null,
+      }),
+    )
     .execute();
 }

@@ -109,7 +109,10 @@ async function checkRoles(db: Kysely<Database>, roles: readonly RoleInClient[]):
 
 async function requireStaffMember(db: Kysely<Database>, who: StaffRef): Promise<Staff> {
   const staff = typeof who === 'string' ? await findStaffByEmail(db, who) : await findStaffById(db, who.id);
-  if (!staff) throw typeof who === 'string' ? new ApiError(404, ErrorCode.notFound, 'error.notFound', `No staff member with the e-mail address ${who.trim()}`) : staffErrors.notFound();
+  if (!staff)
+    throw typeof who === 'string'
+      ? new ApiError(404, ErrorCode.notFound, 'error.notFound', `No staff member with the e-mail address ${who.trim()}`)
+      : staffErrors.notFound();
   return staff;
 }
 
@@ -128,12 +131,38 @@ async function checkOwnerRemoval(trx: Kysely<Database>, actor: StaffActor, staff
   if (isActiveOwner(target) && owners.filter(isActiveOwner).length <= 1) throw staffErrors.lastOwner();
 }
 
-function audit(trx: Kysely<Database>, actor: StaffActor, action: string, staff: Pick<Staff, 'email'>, details: Record<string, unknown>, clientId: string | null, now: Date) {
-  return recordAudit(trx, { clientId, actor: actor.name, actorKind: actor.kind, action, subject: staff.email, details: { reason: actor.reason.trim(), ...details }, origin: actor.origin }, now);
+function audit(
+  trx: Kysely<Database>,
+  actor: StaffActor,
+  action: string,
+  staff: Pick<Staff, 'email'>,
+  details: Record<string, unknown>,
+  clientId: string | null,
+  now: Date,
+) {
+  return recordAudit(
+    trx,
+    {
+      clientId,
+      actor: actor.name,
+      actorKind: actor.kind,
+      action,
+      subject: staff.email,
+      details: { reason: actor.reason.trim(), ...details },
+      origin: actor.origin,
+    },
+    now,
+  );
 }
 
 /** A new single-use link (replacing the person's earlier ones), valid for ENROLMENT_HOURS. */
-async function newEnrolment(trx: Kysely<Database>, consoleOrigin: string, staffId: string, createdBy: string, now: Date): Promise<EnrolmentLink> {
+async function newEnrolment(
+  trx: Kysely<Database>,
+  consoleOrigin: string,
+  staffId: string,
+  createdBy: string,
+  now: Date,
+): Promise<EnrolmentLink> {
   const token = newEnrolmentToken();
   const expiresAt = new Date(now.getTime() + ENROLMENT_HOURS * HOUR).toISOString();
   await deleteEnrolmentsOf(trx, staffId);
@@ -158,10 +187,25 @@ async function newEnrolment(trx: Kysely<Database>, consoleOrigin: string, staffI
  */
 type Handoff = { kind: 'print' } | { kind: 'mail'; template: StaffMailTemplate };
 
-async function handOver(trx: Transaction<Database>, consoleOrigin: string, handoff: Handoff, actor: StaffActor, staff: Staff, link: EnrolmentLink): Promise<void> {
+async function handOver(
+  trx: Transaction<Database>,
+  consoleOrigin: string,
+  handoff: Handoff,
+  actor: StaffActor,
+  staff: Staff,
+  link: EnrolmentLink,
+): Promise<void> {
   if (handoff.kind !== 'mail') return;
   const host = new URL(consoleOrigin).hostname;
-  await queueStaffMail(trx, { template: handoff.template, to: staff.email, name: staff.name, link: link.url, expiresAt: link.expiresAt, by: actor.name, host });
+  await queueStaffMail(trx, {
+    template: handoff.template,
+    to: staff.email,
+    name: staff.name,
+    link: link.url,
+    expiresAt: link.expiresAt,
+    by: actor.name,
+    host,
+  });
 }
 
 export interface NewStaff {
@@ -171,13 +215,21 @@ export interface NewStaff {
   roles: RoleInClient[];
 }
 
-async function addStaff(db: Db, consoleOrigin: string, actor: StaffActor, input: NewStaff, handoff: Handoff, now: Date): Promise<{ staff: StaffView; enrolment: EnrolmentLink }> {
+async function addStaff(
+  db: Db,
+  consoleOrigin: string,
+  actor: StaffActor,
+  input: NewStaff,
+  handoff: Handoff,
+  now: Date,
+): Promise<{ staff: StaffView; enrolment: EnrolmentLink }> {
   checkReason(actor);
   const email = input.email.trim();
   const name = input.name.trim();
   if (!EMAIL.test(email) || email.length > 320) throw errors.validation(`"${email}" is not an e-mail address`);
   if (name.length < 1 || name.length > 200) throw errors.validation('A name of 1 to 200 characters is required');
-  if (!input.owner && input.roles.length === 0) throw errors.validation('Make the person an owner or give at least one role in a client: without either they could do nothing');
+  if (!input.owner && input.roles.length === 0)
+    throw errors.validation('Make the person an owner or give at least one role in a client: without either they could do nothing');
   await checkRoles(db, input.roles);
   const staffId = randomUUID();
   const enrolment = await db.transaction().execute(async (trx) => {
@@ -211,7 +263,13 @@ async function addStaff(db: Db, consoleOrigin: string, actor: StaffActor, input:
 }
 
 /** `staff create`: the person, their roles, and an enrolment link to hand them. */
-export async function createStaff(db: Db, consoleOrigin: string, actor: StaffActor, input: NewStaff, now = new Date()): Promise<{ staff: StaffView; enrolment: EnrolmentLink }> {
+export async function createStaff(
+  db: Db,
+  consoleOrigin: string,
+  actor: StaffActor,
+  input: NewStaff,
+  now = new Date(),
+): Promise<{ staff: StaffView; enrolment: EnrolmentLink }> {
   return addStaff(db, consoleOrigin, actor, input, { kind: 'print' }, now);
 }
 
@@ -219,7 +277,13 @@ export async function createStaff(db: Db, consoleOrigin: string, actor: StaffAct
  * The console's invitation: as `staff create`, but the link is mailed to the person through the
  * outbox (queued in the same transaction) and never shown to the owner who invites.
  */
-export async function inviteStaff(db: Db, consoleOrigin: string, actor: StaffActor, input: NewStaff, now = new Date()): Promise<{ staff: StaffView; linkExpiresAt: string }> {
+export async function inviteStaff(
+  db: Db,
+  consoleOrigin: string,
+  actor: StaffActor,
+  input: NewStaff,
+  now = new Date(),
+): Promise<{ staff: StaffView; linkExpiresAt: string }> {
   const { staff, enrolment } = await addStaff(db, consoleOrigin, actor, input, { kind: 'mail', template: 'staffInvitation' }, now);
   return { staff, linkExpiresAt: enrolment.expiresAt };
 }
@@ -248,7 +312,9 @@ async function viewsOf(db: Kysely<Database>, people: Staff[], now: Date): Promis
       lastSignInAt: s.last_sign_in_at,
       enrolmentOpenUntil: links.get(s.id) ?? null,
       secondFactors,
-      roles: roles.filter((r) => r.staff_id === s.id).map((r) => ({ clientId: r.client_id, clientName: r.client_name, role: r.role as StaffRole })),
+      roles: roles
+        .filter((r) => r.staff_id === s.id)
+        .map((r) => ({ clientId: r.client_id, clientName: r.client_name, role: r.role as StaffRole })),
     };
   });
 }
@@ -283,7 +349,13 @@ export function toStaffMember(view: StaffView): StaffMember {
 export type RoleChange = { owner: true } | { owner?: false; clientId: string; role?: StaffRole };
 
 /** `staff grant`: a role in a client (replacing the one held there), or the owner flag. */
-export async function grantStaff(db: Db, actor: StaffActor, who: StaffRef, change: RoleChange, now = new Date()): Promise<{ staff: StaffView; changed: boolean }> {
+export async function grantStaff(
+  db: Db,
+  actor: StaffActor,
+  who: StaffRef,
+  change: RoleChange,
+  now = new Date(),
+): Promise<{ staff: StaffView; changed: boolean }> {
   checkReason(actor);
   const role = change.owner ? undefined : change.role;
   if (!change.owner) {
@@ -308,7 +380,13 @@ export async function grantStaff(db: Db, actor: StaffActor, who: StaffRef, chang
 }
 
 /** `staff revoke`: the role held in a client, or the owner flag (not one's own, not the last active owner's). */
-export async function revokeStaff(db: Db, actor: StaffActor, who: StaffRef, change: RoleChange, now = new Date()): Promise<{ staff: StaffView; changed: boolean }> {
+export async function revokeStaff(
+  db: Db,
+  actor: StaffActor,
+  who: StaffRef,
+  change: RoleChange,
+  now = new Date(),
+): Promise<{ staff: StaffView; changed: boolean }> {
   checkReason(actor);
   const { changed, staff } = await db.transaction().execute(async (trx) => {
     const staff = await requireStaffMember(trx, who);
@@ -341,13 +419,20 @@ export interface RolesChange {
  * trail shows who was given or lost access there); the owner flag one of the installation
  * (client null). Nothing changed, nothing written.
  */
-export async function setStaffRoles(db: Db, actor: StaffActor, who: StaffRef, change: RolesChange, now = new Date()): Promise<{ staff: StaffView; changed: boolean }> {
+export async function setStaffRoles(
+  db: Db,
+  actor: StaffActor,
+  who: StaffRef,
+  change: RolesChange,
+  now = new Date(),
+): Promise<{ staff: StaffView; changed: boolean }> {
   checkReason(actor);
   await checkRoles(db, change.roles);
   const { changed, staff } = await db.transaction().execute(async (trx) => {
     const staff = await requireStaffMember(trx, who);
     const owner = change.owner ?? staff.owner === 1;
-    if (!owner && change.roles.length === 0) throw errors.validation('Keep the owner flag or at least one role in a client: to take all access away, disable the person');
+    if (!owner && change.roles.length === 0)
+      throw errors.validation('Keep the owner flag or at least one role in a client: to take all access away, disable the person');
     let changed = false;
     if (owner !== (staff.owner === 1)) {
       if (!owner) await checkOwnerRemoval(trx, actor, staff);
@@ -375,7 +460,12 @@ export async function setStaffRoles(db: Db, actor: StaffActor, who: StaffRef, ch
 }
 
 /** `staff disable`: no sign-in, and every session ends now. Not oneself; never the last active owner. */
-export async function disableStaff(db: Db, actor: StaffActor, who: StaffRef, now = new Date()): Promise<{ staff: StaffView; sessionsEnded: number; changed: boolean }> {
+export async function disableStaff(
+  db: Db,
+  actor: StaffActor,
+  who: StaffRef,
+  now = new Date(),
+): Promise<{ staff: StaffView; sessionsEnded: number; changed: boolean }> {
   checkReason(actor);
   const { staff, ...result } = await db.transaction().execute(async (trx) => {
     const staff = await requireStaffMember(trx, who);
@@ -390,7 +480,12 @@ export async function disableStaff(db: Db, actor: StaffActor, who: StaffRef, now
 }
 
 /** `staff enable`: may sign in again (with the password and second factor they had). */
-export async function enableStaff(db: Db, actor: StaffActor, who: StaffRef, now = new Date()): Promise<{ staff: StaffView; changed: boolean }> {
+export async function enableStaff(
+  db: Db,
+  actor: StaffActor,
+  who: StaffRef,
+  now = new Date(),
+): Promise<{ staff: StaffView; changed: boolean }> {
   checkReason(actor);
   const { staff, changed } = await db.transaction().execute(async (trx) => {
     const staff = await requireStaffMember(trx, who);
@@ -402,7 +497,14 @@ export async function enableStaff(db: Db, actor: StaffActor, who: StaffRef, now 
   return { staff: await viewOf(db, { id: staff.id }, now), changed };
 }
 
-async function resetWith(db: Db, consoleOrigin: string, actor: StaffActor, who: StaffRef, handoff: Handoff, now: Date): Promise<{ staff: StaffView; enrolment: EnrolmentLink; sessionsEnded: number }> {
+async function resetWith(
+  db: Db,
+  consoleOrigin: string,
+  actor: StaffActor,
+  who: StaffRef,
+  handoff: Handoff,
+  now: Date,
+): Promise<{ staff: StaffView; enrolment: EnrolmentLink; sessionsEnded: number }> {
   checkReason(actor);
   const { staff, enrolment, sessionsEnded } = await db.transaction().execute(async (trx) => {
     const staff = await requireStaffMember(trx, who);
@@ -427,12 +529,24 @@ async function resetWith(db: Db, consoleOrigin: string, actor: StaffActor, who: 
  * session ends and the attempt limits on the person start afresh; a new enrolment link sets them
  * again. For a lost phone, a leaked password, or a person locked out for the day.
  */
-export async function resetStaff(db: Db, consoleOrigin: string, actor: StaffActor, who: StaffRef, now = new Date()): Promise<{ staff: StaffView; enrolment: EnrolmentLink; sessionsEnded: number }> {
+export async function resetStaff(
+  db: Db,
+  consoleOrigin: string,
+  actor: StaffActor,
+  who: StaffRef,
+  now = new Date(),
+): Promise<{ staff: StaffView; enrolment: EnrolmentLink; sessionsEnded: number }> {
   return resetWith(db, consoleOrigin, actor, who, { kind: 'print' }, now);
 }
 
 /** The console's reset: as `staff reset`, the new link mailed to the person instead of shown. */
-export async function resetStaffByMail(db: Db, consoleOrigin: string, actor: StaffActor, who: StaffRef, now = new Date()): Promise<{ staff: StaffView; sessionsEnded: number; linkExpiresAt: string }> {
+export async function resetStaffByMail(
+  db: Db,
+  consoleOrigin: string,
+  actor: StaffActor,
+  who: StaffRef,
+  now = new Date(),
+): Promise<{ staff: StaffView; sessionsEnded: number; linkExpiresAt: string }> {
   const { staff, sessionsEnded, enrolment } = await resetWith(db, consoleOrigin, actor, who, { kind: 'mail', template: 'staffReset' }, now);
   return { staff, sessionsEnded, linkExpiresAt: enrolment.expiresAt };
 }

@@ -14,7 +14,17 @@ import { consoleGate, requireRole } from './guard.ts';
 import { hashRecoveryCode } from './secrets.ts';
 import { replaceRecoveryCodes } from './store.ts';
 import { TestAuthenticator } from './test-authenticator.ts';
-import { consoleCookieOf, createConsoleTestApp, enrolStaff, freshCode, STAFF_PASSWORD, TEST_ACTOR, tokenOf, type ConsoleTestApp, type EnrolledStaff } from './test-support.ts';
+import {
+  consoleCookieOf,
+  createConsoleTestApp,
+  enrolStaff,
+  freshCode,
+  STAFF_PASSWORD,
+  TEST_ACTOR,
+  tokenOf,
+  type ConsoleTestApp,
+  type EnrolledStaff,
+} from './test-support.ts';
 
 /**
  * Issue 17, section 2: every console endpoint checks the role on the server. One row per route
@@ -35,7 +45,16 @@ type Row = { route: string } & Record<Column, number>;
 const everyone = (status: number) => Object.fromEntries(COLUMNS.map((c) => [c, status])) as Record<Column, number>;
 /** 401 without a full session, then per staff column. */
 const signedIn = (own: Record<Kind, number>, other: Record<Kind, number>) =>
-  ({ anonymous: 401, half: 401, ...Object.fromEntries(KINDS.flatMap((kind) => [[`${kind}:own`, own[kind]], [`${kind}:other`, other[kind]]])) }) as Record<Column, number>;
+  ({
+    anonymous: 401,
+    half: 401,
+    ...Object.fromEntries(
+      KINDS.flatMap((kind) => [
+        [`${kind}:own`, own[kind]],
+        [`${kind}:other`, other[kind]],
+      ]),
+    ),
+  }) as Record<Column, number>;
 const all = (status: number): Record<Kind, number> => ({ owner: status, program_manager: status, support_agent: status, auditor: status });
 
 const route = (method: string, path: string) => `${method} ${CONSOLE_API_BASE}${path}`;
@@ -57,10 +76,12 @@ const expected: Row[] = [
   { route: route('GET', consolePaths.clients), ...signedIn(all(200), all(200)) },
   { route: route('GET', `${consolePaths.clients}/:clientId`), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   // console-actions (decision 048): program managers and support agents act, auditors only read; PUT settings: program managers.
-  ...[actions.launchAs, actions.adjustments, actions.status, actions.unlock, actions.endSessions, actions.resendMail, actions.details].map((r) => ({
-    route: r,
-    ...signedIn({ ...all(200), auditor: 403 }, { ...all(403), owner: 200 }),
-  })),
+  ...[actions.launchAs, actions.adjustments, actions.status, actions.unlock, actions.endSessions, actions.resendMail, actions.details].map(
+    (r) => ({
+      route: r,
+      ...signedIn({ ...all(200), auditor: 403 }, { ...all(403), owner: 200 }),
+    }),
+  ),
   { route: actions.getSettings, ...signedIn(all(200), { ...all(403), owner: 200 }) },
   { route: actions.putSettings, ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }) },
   // console-read (decision 047): every role reads its own client; only an owner another's. Search
@@ -82,17 +103,34 @@ const expected: Row[] = [
   { route: route('GET', consoleStaffPaths.staff), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
   { route: route('GET', `${consoleStaffPaths.staff}/:staffId`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
   { route: route('POST', consoleStaffPaths.invitations), ...signedIn({ ...all(403), owner: 201 }, { ...all(403), owner: 201 }) },
-  { route: route('PUT', `${consoleStaffPaths.staff}/:staffId/roles`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
-  { route: route('POST', `${consoleStaffPaths.staff}/:staffId/disable`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
-  { route: route('POST', `${consoleStaffPaths.staff}/:staffId/enable`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
-  { route: route('POST', `${consoleStaffPaths.staff}/:staffId/reset`), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', `${consoleStaffPaths.staff}/:staffId/roles`),
+    ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('POST', `${consoleStaffPaths.staff}/:staffId/disable`),
+    ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('POST', `${consoleStaffPaths.staff}/:staffId/enable`),
+    ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('POST', `${consoleStaffPaths.staff}/:staffId/reset`),
+    ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }),
+  },
   // Last: it ends the caller's session. Answered alike, with or without one.
   { route: route('POST', consolePaths.signOut), ...everyone(204) },
 ];
 
 function grid(rows: Row[]): string {
   const line = (cells: readonly unknown[]) => `| ${cells.join(' | ')} |`;
-  return ['', line(['route', ...COLUMNS]), line(['---', ...COLUMNS.map(() => '---')]), ...rows.map((row) => line([row.route, ...COLUMNS.map((c) => row[c])]))].join('\n');
+  return [
+    '',
+    line(['route', ...COLUMNS]),
+    line(['---', ...COLUMNS.map(() => '---')]),
+    ...rows.map((row) => line([row.route, ...COLUMNS.map((c) => row[c])])),
+  ].join('\n');
 }
 
 describe.each(dialects)('the console role table on %s', (dialect) => {
@@ -106,17 +144,38 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
   beforeAll(async () => {
     t = await createConsoleTestApp(dialect);
     people.owner = await enrolStaff(t, 'owner@rewards.test', { owner: true });
-    for (const role of ['program_manager', 'support_agent', 'auditor'] as const) people[role] = await enrolStaff(t, `${role}@acme.test`, { roles: [{ clientId: OWN, role }] });
+    for (const role of ['program_manager', 'support_agent', 'auditor'] as const)
+      people[role] = await enrolStaff(t, `${role}@acme.test`, { roles: [{ clientId: OWN, role }] });
     for (const kind of KINDS) sessions[kind] = people[kind].cookie;
-    const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: 'invited@acme.test', name: 'Invited', owner: false, roles: [{ clientId: OWN, role: 'auditor' }] });
+    const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, {
+      email: 'invited@acme.test',
+      name: 'Invited',
+      owner: false,
+      roles: [{ clientId: OWN, role: 'auditor' }],
+    });
     liveEnrolmentToken = tokenOf(enrolment.url);
-    expect((await t.console('POST', consolePaths.enrolmentPassword, { token: liveEnrolmentToken, body: { password: STAFF_PASSWORD } })).statusCode).toBe(200);
+    expect(
+      (await t.console('POST', consolePaths.enrolmentPassword, { token: liveEnrolmentToken, body: { password: STAFF_PASSWORD } }))
+        .statusCode,
+    ).toBe(200);
     passkeyHolder = { email: 'passkey@acme.test', authenticator: new TestAuthenticator('console.localhost', t.config.console.origin) };
-    const { enrolment: passkeyLink } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: passkeyHolder.email, name: 'Passkey', owner: false, roles: [{ clientId: OWN, role: 'support_agent' }] });
+    const { enrolment: passkeyLink } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, {
+      email: passkeyHolder.email,
+      name: 'Passkey',
+      owner: false,
+      roles: [{ clientId: OWN, role: 'support_agent' }],
+    });
     const passkeyToken = tokenOf(passkeyLink.url);
     await t.console('POST', consolePaths.enrolmentPassword, { token: passkeyToken, body: { password: STAFF_PASSWORD } });
     const creation = (await t.console('POST', consolePaths.enrolmentPasskeyOptions, { token: passkeyToken })).json<{ challenge: string }>();
-    expect((await t.console('POST', consolePaths.enrolmentPasskey, { token: passkeyToken, body: { credential: passkeyHolder.authenticator.register(creation) } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.console('POST', consolePaths.enrolmentPasskey, {
+          token: passkeyToken,
+          body: { credential: passkeyHolder.authenticator.register(creation) },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
   afterAll(() => t.close());
 
@@ -128,13 +187,25 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
 
   /** console-read: a client's participant "demo", by id. */
   const demoOf = async (clientId: string) =>
-    (await t.database.db.selectFrom('participants').select('id').where('client_id', '=', clientId).where('username', '=', 'demo').executeTakeFirstOrThrow()).id;
+    (
+      await t.database.db
+        .selectFrom('participants')
+        .select('id')
+        .where('client_id', '=', clientId)
+        .where('username', '=', 'demo')
+        .executeTakeFirstOrThrow()
+    ).id;
   /** console-staff: the person a column's staff-management cells act on, one per column (created by the operator). */
   const managedIds = new Map<string, string>();
   async function managed(column: Column): Promise<string> {
     const known = managedIds.get(column);
     if (known) return known;
-    const { staff } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: `managed-${column.replace(':', '-')}@acme.test`, name: 'Managed', owner: false, roles: [{ clientId: OWN, role: 'auditor' }] });
+    const { staff } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, {
+      email: `managed-${column.replace(':', '-')}@acme.test`,
+      name: 'Managed',
+      owner: false,
+      roles: [{ clientId: OWN, role: 'auditor' }],
+    });
     managedIds.set(column, staff.id);
     return staff.id;
   }
@@ -144,13 +215,17 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
     const [kind, scope] = column.split(':') as [Kind | 'anonymous' | 'half', 'own' | 'other' | undefined];
     const clientId = scope === 'other' ? OTHER : OWN;
     const passkeyRow = row.includes('/sign-in/passkey');
-    const cookie = kind === 'anonymous' ? undefined : kind === 'half' ? await halfSession(passkeyRow ? passkeyHolder.email : undefined) : sessions[kind];
-    const send = (method: HTTPMethods, path: string, options: { body?: unknown; token?: string } = {}) => t.console(method, path, { cookie, ...options });
+    const cookie =
+      kind === 'anonymous' ? undefined : kind === 'half' ? await halfSession(passkeyRow ? passkeyHolder.email : undefined) : sessions[kind];
+    const send = (method: HTTPMethods, path: string, options: { body?: unknown; token?: string } = {}) =>
+      t.console(method, path, { cookie, ...options });
     switch (row) {
       case route('POST', consolePaths.signIn):
         return send('POST', consolePaths.signIn, { body: { email: `nobody-${column}@acme.test`, password: 'Not-The-Password-1' } });
       case route('POST', consolePaths.signInTotp):
-        return send('POST', consolePaths.signInTotp, { body: { code: await freshCode(t, people.support_agent.email, people.support_agent.secret) } });
+        return send('POST', consolePaths.signInTotp, {
+          body: { code: await freshCode(t, people.support_agent.email, people.support_agent.secret) },
+        });
       case route('POST', consolePaths.signInRecoveryCode):
         // A new code for each cell: a used one would fail for its own reason.
         return send('POST', consolePaths.signInRecoveryCode, { body: { code: people.support_agent.recoveryCodes.pop() } });
@@ -165,7 +240,10 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       case route('POST', consolePaths.enrolmentPasskeyOptions):
         return send('POST', consolePaths.enrolmentPasskeyOptions, { token: liveEnrolmentToken });
       case route('POST', consolePaths.enrolmentPasskey):
-        return send('POST', consolePaths.enrolmentPasskey, { token: 'unknown-link', body: { credential: passkeyHolder.authenticator.register({ challenge: 'bm8tY2hhbGxlbmdl' }) } });
+        return send('POST', consolePaths.enrolmentPasskey, {
+          token: 'unknown-link',
+          body: { credential: passkeyHolder.authenticator.register({ challenge: 'bm8tY2hhbGxlbmdl' }) },
+        });
       case route('GET', consolePaths.enrolment):
         return send('GET', consolePaths.enrolment, { token: liveEnrolmentToken });
       case route('POST', consolePaths.enrolmentPassword):
@@ -197,22 +275,37 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       case route('POST', consoleStaffPaths.stepUpRecoveryCode): {
         // A code of its own for each cell (the sign-in row has used the agent's ten).
         const person = kind in people ? people[kind as Kind] : people.support_agent;
-        const { id } = await t.database.db.selectFrom('staff').select('id').where('email_key', '=', person.email.toLowerCase()).executeTakeFirstOrThrow();
+        const { id } = await t.database.db
+          .selectFrom('staff')
+          .select('id')
+          .where('email_key', '=', person.email.toLowerCase())
+          .executeTakeFirstOrThrow();
         await replaceRecoveryCodes(t.database.db, id, [hashRecoveryCode(id, 'abcde-fghjk')], new Date().toISOString());
         return send('POST', consoleStaffPaths.stepUpRecoveryCode, { body: { code: 'abcde-fghjk' } });
       }
       case route('POST', consoleStaffPaths.stepUpPasskeyOptions):
         return send('POST', consoleStaffPaths.stepUpPasskeyOptions);
       case route('POST', consoleStaffPaths.stepUpPasskey):
-        return send('POST', consoleStaffPaths.stepUpPasskey, { body: { credential: passkeyHolder.authenticator.authenticate({ challenge: 'bm8tY2hhbGxlbmdlLWZvci15b3U' }) } });
+        return send('POST', consoleStaffPaths.stepUpPasskey, {
+          body: { credential: passkeyHolder.authenticator.authenticate({ challenge: 'bm8tY2hhbGxlbmdlLWZvci15b3U' }) },
+        });
       case route('GET', consoleStaffPaths.staff):
         return send('GET', consoleStaffPaths.staff);
       case route('GET', `${consoleStaffPaths.staff}/:staffId`):
         return send('GET', consoleStaffPaths.member(await managed(column)));
       case route('POST', consoleStaffPaths.invitations):
-        return send('POST', consoleStaffPaths.invitations, { body: { email: `invited-${column.replace(':', '-')}@acme.test`, name: 'Invited', roles: [{ clientId, role: 'auditor' }], reason: 'role table' } });
+        return send('POST', consoleStaffPaths.invitations, {
+          body: {
+            email: `invited-${column.replace(':', '-')}@acme.test`,
+            name: 'Invited',
+            roles: [{ clientId, role: 'auditor' }],
+            reason: 'role table',
+          },
+        });
       case route('PUT', `${consoleStaffPaths.staff}/:staffId/roles`):
-        return send('PUT', consoleStaffPaths.roles(await managed(column)), { body: { roles: [{ clientId, role: 'support_agent' }], reason: 'role table' } });
+        return send('PUT', consoleStaffPaths.roles(await managed(column)), {
+          body: { roles: [{ clientId, role: 'support_agent' }], reason: 'role table' },
+        });
       case route('POST', `${consoleStaffPaths.staff}/:staffId/disable`):
         return send('POST', consoleStaffPaths.disable(await managed(column)), { body: { reason: 'role table' } });
       case route('POST', `${consoleStaffPaths.staff}/:staffId/enable`):
@@ -235,8 +328,14 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).filter((m) => m !== 'HEAD').map((m) => `${m} ${r.url}`));
     expect(routes.length).toBeGreaterThanOrEqual(10);
     const rows = expected.map((r) => r.route);
-    expect(routes.filter((r) => !rows.includes(r)), 'console routes without a row in the role table').toEqual([]);
-    expect(rows.filter((r) => !routes.includes(r)), 'rows of the role table that name no route').toEqual([]);
+    expect(
+      routes.filter((r) => !rows.includes(r)),
+      'console routes without a row in the role table',
+    ).toEqual([]);
+    expect(
+      rows.filter((r) => !routes.includes(r)),
+      'rows of the role table that name no route',
+    ).toEqual([]);
   });
 
   it('answers every caller of every console route as the table says', async () => {
@@ -252,8 +351,16 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
   it('tells each what they may see: an owner every client, the others their own only', async () => {
     // Sessions of the table's test may have ended with its sign-out row: sign in again.
     const owner = await enrolStaff(t, 'owner2@rewards.test', { owner: true });
-    const agent = await enrolStaff(t, 'agent2@acme.test', { roles: [{ clientId: OWN, role: 'support_agent' }, { clientId: OTHER, role: 'auditor' }] });
-    const list = async (cookie: string) => (await t.console('GET', consolePaths.clients, { cookie })).json<Array<{ id: string; role: string | null }>>().map((c) => `${c.id}:${c.role}`);
+    const agent = await enrolStaff(t, 'agent2@acme.test', {
+      roles: [
+        { clientId: OWN, role: 'support_agent' },
+        { clientId: OTHER, role: 'auditor' },
+      ],
+    });
+    const list = async (cookie: string) =>
+      (await t.console('GET', consolePaths.clients, { cookie }))
+        .json<Array<{ id: string; role: string | null }>>()
+        .map((c) => `${c.id}:${c.role}`);
     expect(await list(owner.cookie)).toEqual(['acme:null', 'globex:null', 'nimbus:null']);
     expect(await list(agent.cookie)).toEqual(['acme:support_agent', 'globex:auditor']);
   });
@@ -274,14 +381,33 @@ describe.each(dialects)('requireRole on %s', (dialect) => {
     guarded.decorateRequest('staff', null);
     guarded.addHook('onRequest', consoleGate(t.config.console));
     const managersOnly: readonly StaffRole[] = ['program_manager'];
-    guarded.post('/clients/:clientId/settings', { preHandler: requireRole(t.database.db, t.config.console, (r) => (r.params as { clientId: string }).clientId, managersOnly) }, async () => ({ ok: true }));
+    guarded.post(
+      '/clients/:clientId/settings',
+      { preHandler: requireRole(t.database.db, t.config.console, (r) => (r.params as { clientId: string }).clientId, managersOnly) },
+      async () => ({ ok: true }),
+    );
     await guarded.ready();
 
     const owner = await enrolStaff(t, 'o@rewards.test', { owner: true });
-    const manager = await enrolStaff(t, 'm@acme.test', { roles: [{ clientId: OWN, role: 'program_manager' }, { clientId: OTHER, role: 'auditor' }] });
+    const manager = await enrolStaff(t, 'm@acme.test', {
+      roles: [
+        { clientId: OWN, role: 'program_manager' },
+        { clientId: OTHER, role: 'auditor' },
+      ],
+    });
     const agent = await enrolStaff(t, 'a@acme.test', { roles: [{ clientId: OWN, role: 'support_agent' }] });
     const status = async (cookie: string | undefined, clientId: string) =>
-      (await guarded.inject({ method: 'POST', url: `/clients/${clientId}/settings`, headers: { host: 'console.localhost:3000', origin: t.config.console.origin, ...(cookie ? { cookie: `rewards_console=${cookie}` } : {}) } })).statusCode;
+      (
+        await guarded.inject({
+          method: 'POST',
+          url: `/clients/${clientId}/settings`,
+          headers: {
+            host: 'console.localhost:3000',
+            origin: t.config.console.origin,
+            ...(cookie ? { cookie: `rewards_console=${cookie}` } : {}),
+          },
+        })
+      ).statusCode;
 
     expect({
       ownerOwn: await status(owner.cookie, OWN),

@@ -5,7 +5,17 @@ import { consolePaths, type EnrolmentPasswordReply } from '@rewards/contract/con
 import { dialects } from '../../../test/databases.ts';
 import { createStaff } from './accounts.ts';
 import { totpCode } from './secrets.ts';
-import { consoleCookieOf, createConsoleTestApp, enrolStaff, freshCode, STAFF_PASSWORD, TEST_ACTOR, tokenOf, type ConsoleTestApp, type EnrolledStaff } from './test-support.ts';
+import {
+  consoleCookieOf,
+  createConsoleTestApp,
+  enrolStaff,
+  freshCode,
+  STAFF_PASSWORD,
+  TEST_ACTOR,
+  tokenOf,
+  type ConsoleTestApp,
+  type EnrolledStaff,
+} from './test-support.ts';
 
 const BURST = 100;
 
@@ -34,10 +44,12 @@ describe.each(dialects)('console limits under a burst of parallel requests on %s
     await t.database.db.deleteFrom('attempt_limits').execute();
   });
 
-  const burst = (count: number, send: (i: number) => Promise<LightMyRequestResponse>) => Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+  const burst = (count: number, send: (i: number) => Promise<LightMyRequestResponse>) =>
+    Promise.all(Array.from({ length: count }, (_, i) => send(i)));
   const signIn = (email: string, password: string) => t.console('POST', consolePaths.signIn, { body: { email, password } });
   const halfSession = async () => consoleCookieOf(await signIn(agent.email, STAFF_PASSWORD)) ?? '';
-  const fullSessions = async () => (await t.database.db.selectFrom('staff_sessions').select('id_hash').where('second_factor_at', 'is not', null).execute()).length;
+  const fullSessions = async () =>
+    (await t.database.db.selectFrom('staff_sessions').select('id_hash').where('second_factor_at', 'is not', null).execute()).length;
 
   it('password: 100 wrong at once for one person get 5 checked, and the right one after them gets 429, not a session', async () => {
     const replies = await burst(BURST, (i) => signIn(agent.email, `Wrong-Password-${i}`));
@@ -58,14 +70,19 @@ describe.each(dialects)('console limits under a burst of parallel requests on %s
     const replies = await burst(BURST, (i) => t.console('POST', consolePaths.signInTotp, { cookie, body: { code: String(100_000 + i) } }));
     expect(tally(replies)).toEqual({ 401: 5, 429: 95 });
     const before = await fullSessions();
-    const right = await t.console('POST', consolePaths.signInTotp, { cookie, body: { code: await freshCode(t, agent.email, agent.secret) } });
+    const right = await t.console('POST', consolePaths.signInTotp, {
+      cookie,
+      body: { code: await freshCode(t, agent.email, agent.secret) },
+    });
     expect(right.statusCode).toBe(429);
     expect(await fullSessions()).toBe(before);
   });
 
   it('second factor: 100 wrong recovery codes at once get 5 checked', async () => {
     const cookie = await halfSession();
-    const replies = await burst(BURST, (i) => t.console('POST', consolePaths.signInRecoveryCode, { cookie, body: { code: `wrong-${String(i).padStart(5, '0')}` } }));
+    const replies = await burst(BURST, (i) =>
+      t.console('POST', consolePaths.signInRecoveryCode, { cookie, body: { code: `wrong-${String(i).padStart(5, '0')}` } }),
+    );
     expect(tally(replies)).toEqual({ 401: 5, 429: 95 });
   });
 
@@ -83,20 +100,31 @@ describe.each(dialects)('console limits under a burst of parallel requests on %s
   it('the same recovery code on 20 half sessions at once signs in one of them', async () => {
     const halves: string[] = [];
     for (let i = 0; i < 20; i++) halves.push(await halfSession());
-    const replies = await burst(20, (i) => t.console('POST', consolePaths.signInRecoveryCode, { cookie: halves[i], body: { code: agent.recoveryCodes[0] } }));
+    const replies = await burst(20, (i) =>
+      t.console('POST', consolePaths.signInRecoveryCode, { cookie: halves[i], body: { code: agent.recoveryCodes[0] } }),
+    );
     expect(replies.filter((r) => r.statusCode === 200)).toHaveLength(1);
   });
 
   it('an enrolment confirmed 20 times at once completes once: one session, one set of recovery codes', async () => {
-    const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: 'twice@acme.test', name: 'Twice', owner: false, roles: [{ clientId: 'acme', role: 'auditor' }] });
+    const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, {
+      email: 'twice@acme.test',
+      name: 'Twice',
+      owner: false,
+      roles: [{ clientId: 'acme', role: 'auditor' }],
+    });
     const token = tokenOf(enrolment.url);
-    const { totpSecret } = (await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: STAFF_PASSWORD } })).json<EnrolmentPasswordReply>();
+    const { totpSecret } = (
+      await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: STAFF_PASSWORD } })
+    ).json<EnrolmentPasswordReply>();
     const code = totpCode(totpSecret);
     const replies = await burst(20, () => t.console('POST', consolePaths.enrolmentTotp, { token, body: { code } }));
     expect(replies.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(replies.map((r) => r.statusCode).filter((s) => ![200, 409, 429].includes(s))).toEqual([]);
     const staff = await t.database.db.selectFrom('staff').select('id').where('email_key', '=', 'twice@acme.test').executeTakeFirstOrThrow();
     expect(await t.database.db.selectFrom('staff_sessions').select('id_hash').where('staff_id', '=', staff.id).execute()).toHaveLength(1);
-    expect(await t.database.db.selectFrom('staff_recovery_codes').select('code_hash').where('staff_id', '=', staff.id).execute()).toHaveLength(10);
+    expect(
+      await t.database.db.selectFrom('staff_recovery_codes').select('code_hash').where('staff_id', '=', staff.id).execute(),
+    ).toHaveLength(10);
   });
 });

@@ -8,7 +8,9 @@ import { clientHosts, clientNames, rolesOf } from './store.ts';
 export async function visibleClients(db: Db, staff: Staff): Promise<ConsoleClient[]> {
   const roles = new Map((await rolesOf(db, staff.id)).map((r) => [r.client_id, r.role as StaffRole]));
   const clients = await clientNames(db, staff.owner === 1 ? undefined : [...roles.keys()]);
-  return Promise.all(clients.map(async (c) => ({ id: c.id, name: c.name, role: roles.get(c.id) ?? null, origins: await clientHosts(db, c.id) })));
+  return Promise.all(
+    clients.map(async (c) => ({ id: c.id, name: c.name, role: roles.get(c.id) ?? null, origins: await clientHosts(db, c.id) })),
+  );
 }
 
 /** One client, for a caller whose role the guard has checked (an owner may name one that does not exist: 404). */

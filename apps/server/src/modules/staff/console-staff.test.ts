@@ -17,7 +17,17 @@ import { listOutbox } from '../mail/listing.ts';
 import { hashSessionId } from '../sessions/session-id.ts';
 import { createStaff } from './accounts.ts';
 import { TestAuthenticator } from './test-authenticator.ts';
-import { consoleCookieOf, createConsoleTestApp, enrolStaff, freshCode, STAFF_PASSWORD, TEST_ACTOR, tokenOf, type ConsoleTestApp, type EnrolledStaff } from './test-support.ts';
+import {
+  consoleCookieOf,
+  createConsoleTestApp,
+  enrolStaff,
+  freshCode,
+  STAFF_PASSWORD,
+  TEST_ACTOR,
+  tokenOf,
+  type ConsoleTestApp,
+  type EnrolledStaff,
+} from './test-support.ts';
 
 const MINUTE = 60_000;
 const ENROL_LINK = /http:\/\/console\.localhost:3000\/console\/enrol#([A-Za-z0-9_-]{43})/;
@@ -86,12 +96,20 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
 
   /** The session's second factor passed `minutes` ago: time moved on for this one session. */
   async function age(cookie: string, minutes = FRESH_SECOND_FACTOR_MINUTES + 1): Promise<void> {
-    await t.database.db.updateTable('staff_sessions').set({ second_factor_at: new Date(Date.now() - minutes * MINUTE).toISOString() }).where('id_hash', '=', hashSessionId(cookie)).execute();
+    await t.database.db
+      .updateTable('staff_sessions')
+      .set({ second_factor_at: new Date(Date.now() - minutes * MINUTE).toISOString() })
+      .where('id_hash', '=', hashSessionId(cookie))
+      .execute();
   }
 
   /** One delivery pass of the outbox, as main.ts's worker makes it, to the SMTP sink (or to files). */
   async function deliver(smtp = true, outboxDir = ''): Promise<number> {
-    const delivery = createMailDelivery({ db: t.database.db, mail: { ...t.config.mail, smtpUrl: smtp ? sink.url : undefined, outboxDir }, log: { info: (m) => deliveryLog.push(m), warn: (m) => deliveryLog.push(m) } });
+    const delivery = createMailDelivery({
+      db: t.database.db,
+      mail: { ...t.config.mail, smtpUrl: smtp ? sink.url : undefined, outboxDir },
+      log: { info: (m) => deliveryLog.push(m), warn: (m) => deliveryLog.push(m) },
+    });
     try {
       return await delivery.deliverDue();
     } finally {
@@ -118,7 +136,11 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
     const names =
       dialect === 'sqlite'
         ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)).rows.map((r) => r.name)
-        : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db)).rows.map((r) => r.name);
+        : (
+            await sql<{
+              name: string;
+            }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db)
+          ).rows.map((r) => r.name);
     const holding: string[] = [];
     for (const name of names) {
       const { rows } = await sql`select * from ${sql.table(name)}`.execute(db);
@@ -129,7 +151,13 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
 
   /** The audit entries about a person, in time order; those of one change (one time) by action, then client (the installation's first). */
   const audits = async (subject: string) =>
-    (await t.database.db.selectFrom('audit_log').select(['at', 'action', 'actor', 'actor_kind', 'client_id', 'origin', 'details']).where('subject', '=', subject).execute())
+    (
+      await t.database.db
+        .selectFrom('audit_log')
+        .select(['at', 'action', 'actor', 'actor_kind', 'client_id', 'origin', 'details'])
+        .where('subject', '=', subject)
+        .execute()
+    )
       .sort((a, b) => a.at.localeCompare(b.at) || a.action.localeCompare(b.action) || (a.client_id ?? '').localeCompare(b.client_id ?? ''))
       .map(({ at: _at, ...e }) => ({ ...e, details: JSON.parse(e.details) as Record<string, unknown> }));
 
@@ -139,7 +167,15 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
     it('creates the person with the roles and mails the single-use link through the outbox; the link enrols them; nothing keeps or logs the token', async () => {
       logs = '';
       deliveryLog.length = 0;
-      const reply = await invite(owner.cookie, { email: 'Nina.New@acme.test', name: 'Nina New', roles: [{ clientId: 'acme', role: 'support_agent' }, { clientId: 'globex', role: 'auditor' }], reason: 'new hire, ticket 7' });
+      const reply = await invite(owner.cookie, {
+        email: 'Nina.New@acme.test',
+        name: 'Nina New',
+        roles: [
+          { clientId: 'acme', role: 'support_agent' },
+          { clientId: 'globex', role: 'auditor' },
+        ],
+        reason: 'new hire, ticket 7',
+      });
       expect(reply.statusCode).toBe(201);
       const member = reply.json<StaffMember>();
       expect(member).toMatchObject({
@@ -172,11 +208,28 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
 
       // The link opens the person's enrolment.
       const view = await t.console('GET', consolePaths.enrolment, { token });
-      expect(view.json<EnrolmentView>()).toMatchObject({ email: 'Nina.New@acme.test', step: 'password', roles: [{ clientId: 'acme', role: 'support_agent' }, { clientId: 'globex', role: 'auditor' }] });
+      expect(view.json<EnrolmentView>()).toMatchObject({
+        email: 'Nina.New@acme.test',
+        step: 'password',
+        roles: [
+          { clientId: 'acme', role: 'support_agent' },
+          { clientId: 'globex', role: 'auditor' },
+        ],
+      });
 
       // Delivered: the row keeps who, what and when, no link (decision 042); no table holds the token, no log line.
-      const [sent] = await t.database.db.selectFrom('mail_outbox').selectAll().where('id', '=', queued?.id ?? '').execute();
-      expect(sent).toMatchObject({ status: 'sent', params: null, text_body: '', html_body: '', subject: 'Your invitation to the Rewards console' });
+      const [sent] = await t.database.db
+        .selectFrom('mail_outbox')
+        .selectAll()
+        .where('id', '=', queued?.id ?? '')
+        .execute();
+      expect(sent).toMatchObject({
+        status: 'sent',
+        params: null,
+        text_body: '',
+        html_body: '',
+        subject: 'Your invitation to the Rewards console',
+      });
       expect(await tablesHolding(token)).toEqual([]);
       expect(logs).toContain('"url":"/api/console/v1/staff/invitations"');
       expect(logs).not.toContain(token);
@@ -184,9 +237,38 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
 
       // Audited as the owner, from the request's address, with the reason; each role in its client's trail.
       expect(await audits('Nina.New@acme.test')).toEqual([
-        { action: 'staff.create', actor: 'owner@rewards.test', actor_kind: 'staff', client_id: null, origin: '127.0.0.1', details: { reason: 'new hire, ticket 7', owner: false, roles: [{ clientId: 'acme', role: 'support_agent' }, { clientId: 'globex', role: 'auditor' }], linkBy: 'mail' } },
-        { action: 'staff.grant', actor: 'owner@rewards.test', actor_kind: 'staff', client_id: 'acme', origin: '127.0.0.1', details: { reason: 'new hire, ticket 7', role: 'support_agent' } },
-        { action: 'staff.grant', actor: 'owner@rewards.test', actor_kind: 'staff', client_id: 'globex', origin: '127.0.0.1', details: { reason: 'new hire, ticket 7', role: 'auditor' } },
+        {
+          action: 'staff.create',
+          actor: 'owner@rewards.test',
+          actor_kind: 'staff',
+          client_id: null,
+          origin: '127.0.0.1',
+          details: {
+            reason: 'new hire, ticket 7',
+            owner: false,
+            roles: [
+              { clientId: 'acme', role: 'support_agent' },
+              { clientId: 'globex', role: 'auditor' },
+            ],
+            linkBy: 'mail',
+          },
+        },
+        {
+          action: 'staff.grant',
+          actor: 'owner@rewards.test',
+          actor_kind: 'staff',
+          client_id: 'acme',
+          origin: '127.0.0.1',
+          details: { reason: 'new hire, ticket 7', role: 'support_agent' },
+        },
+        {
+          action: 'staff.grant',
+          actor: 'owner@rewards.test',
+          actor_kind: 'staff',
+          client_id: 'globex',
+          origin: '127.0.0.1',
+          details: { reason: 'new hire, ticket 7', role: 'auditor' },
+        },
       ]);
     });
 
@@ -194,13 +276,24 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       const outboxDir = mkdtempSync(join(tmpdir(), 'rewards-staff-mail-'));
       try {
         deliveryLog.length = 0;
-        expect((await invite(owner.cookie, { email: 'file@acme.test', name: 'File', roles: [{ clientId: 'acme', role: 'auditor' }], reason: 'demo mode' })).statusCode).toBe(201);
+        expect(
+          (
+            await invite(owner.cookie, {
+              email: 'file@acme.test',
+              name: 'File',
+              roles: [{ clientId: 'acme', role: 'auditor' }],
+              reason: 'demo mode',
+            })
+          ).statusCode,
+        ).toBe(201);
         expect(await deliver(false, outboxDir)).toBe(1);
         expect(readdirSync(outboxDir)).toHaveLength(1);
         const eml = parseEml(readFileSync(join(outboxDir, readdirSync(outboxDir)[0] ?? ''), 'utf8'));
         const token = ENROL_LINK.exec(eml.text)?.[1] ?? '';
         expect(token).not.toBe('');
-        expect(deliveryLog).toEqual([expect.stringMatching(/^mail staffInvitation to file@acme\.test: Your invitation to the Rewards console \(written to /)]);
+        expect(deliveryLog).toEqual([
+          expect.stringMatching(/^mail staffInvitation to file@acme\.test: Your invitation to the Rewards console \(written to /),
+        ]);
         const [listed] = await listOutbox(t.database.db, { limit: 1 });
         expect(listed).toMatchObject({ to: 'file@acme.test', template: 'staffInvitation', status: 'sent' });
         expect(listed?.links[0]).toBe(`http://console.localhost:3000/console/enrol#${token}`);
@@ -211,7 +304,13 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
 
     it('an address already on staff (in any case) is 409 and changes nothing', async () => {
       const before = await snapshot();
-      const reply = await invite(owner.cookie, { email: ' OWNER@Rewards.test ', name: 'Again', owner: true, roles: [], reason: 'a second account' });
+      const reply = await invite(owner.cookie, {
+        email: ' OWNER@Rewards.test ',
+        name: 'Again',
+        owner: true,
+        roles: [],
+        reason: 'a second account',
+      });
       expect([reply.statusCode, codeOf(reply)]).toEqual([409, ErrorCode.staffAlreadyExists]);
       expect(await snapshot()).toBe(before);
     });
@@ -229,7 +328,13 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
         { ...good, name: '' },
         { ...good, roles: [{ clientId: 'nowhere', role: 'auditor' }] },
         { ...good, roles: [{ clientId: 'acme', role: 'boss' }] },
-        { ...good, roles: [{ clientId: 'acme', role: 'auditor' }, { clientId: 'acme', role: 'support_agent' }] },
+        {
+          ...good,
+          roles: [
+            { clientId: 'acme', role: 'auditor' },
+            { clientId: 'acme', role: 'support_agent' },
+          ],
+        },
         { ...good, roles: [] },
         { ...good, roles: 'acme' },
         { ...good, owner: 'yes' },
@@ -241,7 +346,8 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
         const reply = await invite(owner.cookie, body);
         expect([JSON.stringify(body).slice(0, 80), reply.statusCode]).toEqual([JSON.stringify(body).slice(0, 80), 400]);
       }
-      for (const raw of ['{', 'not json', '{"email": 1}']) expect((await call('POST', consoleStaffPaths.invitations, owner.cookie, undefined, raw)).statusCode).toBe(400);
+      for (const raw of ['{', 'not json', '{"email": 1}'])
+        expect((await call('POST', consoleStaffPaths.invitations, owner.cookie, undefined, raw)).statusCode).toBe(400);
       expect(await snapshot()).toBe(before);
     });
   });
@@ -249,14 +355,27 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
   describe('the list', () => {
     it('shows every member: invited, active or disabled, roles, second factors, last sign-in', async () => {
       const active = await enrolStaff(t, 'listed-active@acme.test', { roles: [{ clientId: 'acme', role: 'program_manager' }] });
-      await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: 'listed-invited@acme.test', name: 'Invited', owner: false, roles: [{ clientId: 'globex', role: 'auditor' }] });
+      await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, {
+        email: 'listed-invited@acme.test',
+        name: 'Invited',
+        owner: false,
+        roles: [{ clientId: 'globex', role: 'auditor' }],
+      });
       const gone = await enrolStaff(t, 'listed-disabled@acme.test', { roles: [{ clientId: 'acme', role: 'auditor' }] });
-      expect((await call('POST', consoleStaffPaths.disable(await idOf(gone.email)), owner.cookie, { reason: 'left' })).statusCode).toBe(200);
+      expect((await call('POST', consoleStaffPaths.disable(await idOf(gone.email)), owner.cookie, { reason: 'left' })).statusCode).toBe(
+        200,
+      );
       const reply = await call('GET', consoleStaffPaths.staff, owner.cookie);
       expect(reply.statusCode).toBe(200);
       const list = reply.json<StaffMember[]>();
       const byEmail = (email: string) => list.find((m) => m.email === email);
-      expect(byEmail(active.email)).toMatchObject({ status: 'active', owner: false, roles: [{ clientId: 'acme', role: 'program_manager' }], secondFactors: ['totp', 'recoveryCode'], lastSignInAt: expect.any(String) });
+      expect(byEmail(active.email)).toMatchObject({
+        status: 'active',
+        owner: false,
+        roles: [{ clientId: 'acme', role: 'program_manager' }],
+        secondFactors: ['totp', 'recoveryCode'],
+        lastSignInAt: expect.any(String),
+      });
       expect(byEmail('listed-invited@acme.test')).toMatchObject({ status: 'invited', secondFactors: [], lastSignInAt: null });
       expect(byEmail(gone.email)).toMatchObject({ status: 'disabled' });
       expect(byEmail(owner.email)).toMatchObject({ id: ownerId, owner: true, status: 'active' });
@@ -275,7 +394,11 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       await age(session);
       const before = await snapshot();
       const changes: Array<[HTTPMethods, string, unknown]> = [
-        ['POST', consoleStaffPaths.invitations, { email: 'later@acme.test', name: 'Later', roles: [{ clientId: 'acme', role: 'auditor' }], reason: 'needs step-up' }],
+        [
+          'POST',
+          consoleStaffPaths.invitations,
+          { email: 'later@acme.test', name: 'Later', roles: [{ clientId: 'acme', role: 'auditor' }], reason: 'needs step-up' },
+        ],
         ['PUT', consoleStaffPaths.roles(target), { roles: [{ clientId: 'acme', role: 'support_agent' }], reason: 'needs step-up' }],
         ['POST', consoleStaffPaths.disable(target), { reason: 'needs step-up' }],
         ['POST', consoleStaffPaths.enable(target), { reason: 'needs step-up' }],
@@ -293,7 +416,14 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       expect(stepUp.statusCode).toBe(200);
       const { freshUntil } = stepUp.json<StepUpReply>();
       expect(Math.abs(Date.parse(freshUntil) - Date.now() - FRESH_SECOND_FACTOR_MINUTES * MINUTE)).toBeLessThan(MINUTE);
-      expect((await call('PUT', consoleStaffPaths.roles(target), session, { roles: [{ clientId: 'acme', role: 'support_agent' }], reason: 'after step-up' })).statusCode).toBe(200);
+      expect(
+        (
+          await call('PUT', consoleStaffPaths.roles(target), session, {
+            roles: [{ clientId: 'acme', role: 'support_agent' }],
+            reason: 'after step-up',
+          })
+        ).statusCode,
+      ).toBe(200);
     });
 
     it('refuses a wrong code (401) and a code already used (replay), and does not renew the factor', async () => {
@@ -308,7 +438,8 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       expect([replay.statusCode, codeOf(replay)]).toEqual([401, ErrorCode.staffSecondFactorFailed]);
       expect((await call('POST', consoleStaffPaths.enable(ownerId), session, { reason: 'still stale' })).statusCode).toBe(403);
       // Bad input is 400.
-      for (const body of [{}, { code: '' }, { code: 'x'.repeat(65) }, { code: 123456 }]) expect((await call('POST', consoleStaffPaths.stepUpTotp, session, body)).statusCode).toBe(400);
+      for (const body of [{}, { code: '' }, { code: 'x'.repeat(65) }, { code: 123456 }])
+        expect((await call('POST', consoleStaffPaths.stepUpTotp, session, body)).statusCode).toBe(400);
     });
 
     it('takes each recovery code once', async () => {
@@ -321,12 +452,20 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
     });
 
     it('steps up with a passkey: options, then the answer; the same answer again is refused; no passkey, no options (409)', async () => {
-      const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email: 'pia-owner@rewards.test', name: 'Pia', owner: true, roles: [] });
+      const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, {
+        email: 'pia-owner@rewards.test',
+        name: 'Pia',
+        owner: true,
+        roles: [],
+      });
       const token = tokenOf(enrolment.url);
       await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: STAFF_PASSWORD } });
       const authenticator = new TestAuthenticator('console.localhost', t.config.console.origin);
       const creation = (await t.console('POST', consolePaths.enrolmentPasskeyOptions, { token })).json<{ challenge: string }>();
-      const enrolled = await t.console('POST', consolePaths.enrolmentPasskey, { token, body: { credential: authenticator.register(creation) } });
+      const enrolled = await t.console('POST', consolePaths.enrolmentPasskey, {
+        token,
+        body: { credential: authenticator.register(creation) },
+      });
       const session = consoleCookieOf(enrolled) ?? '';
       await age(session);
 
@@ -343,14 +482,19 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
     });
 
     it('a half session cannot step up (401)', async () => {
-      const half = consoleCookieOf(await t.console('POST', consolePaths.signIn, { body: { email: owner.email, password: STAFF_PASSWORD } })) ?? '';
-      expect((await call('POST', consoleStaffPaths.stepUpTotp, half, { code: await freshCode(t, owner.email, owner.secret) })).statusCode).toBe(401);
+      const half =
+        consoleCookieOf(await t.console('POST', consolePaths.signIn, { body: { email: owner.email, password: STAFF_PASSWORD } })) ?? '';
+      expect(
+        (await call('POST', consoleStaffPaths.stepUpTotp, half, { code: await freshCode(t, owner.email, owner.secret) })).statusCode,
+      ).toBe(401);
     });
 
     it('100 wrong codes at once get 5 checked (the sign-in limit); the right code after them gets 429 and the factor stays stale', async () => {
       const session = await signInOwner();
       await age(session);
-      const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => call('POST', consoleStaffPaths.stepUpTotp, session, { code: String(100_000 + i) })));
+      const replies = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => call('POST', consoleStaffPaths.stepUpTotp, session, { code: String(100_000 + i) })),
+      );
       const tally: Record<number, number> = {};
       for (const r of replies) tally[r.statusCode] = (tally[r.statusCode] ?? 0) + 1;
       expect(tally).toEqual({ 401: 5, 429: 95 });
@@ -358,18 +502,36 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       expect([right.statusCode, codeOf(right)]).toEqual([429, ErrorCode.staffThrottled]);
       expect((await call('POST', consoleStaffPaths.enable(ownerId), session, { reason: 'stale' })).statusCode).toBe(403);
       // The same limit as the sign-in's second step: it is locked too.
-      const half = consoleCookieOf(await t.console('POST', consolePaths.signIn, { body: { email: owner.email, password: STAFF_PASSWORD } })) ?? '';
-      expect((await t.console('POST', consolePaths.signInTotp, { cookie: half, body: { code: await freshCode(t, owner.email, owner.secret) } })).statusCode).toBe(429);
+      const half =
+        consoleCookieOf(await t.console('POST', consolePaths.signIn, { body: { email: owner.email, password: STAFF_PASSWORD } })) ?? '';
+      expect(
+        (await t.console('POST', consolePaths.signInTotp, { cookie: half, body: { code: await freshCode(t, owner.email, owner.secret) } }))
+          .statusCode,
+      ).toBe(429);
     });
   });
 
   describe('roles, disable, enable, reset', () => {
     it('replaces the roles as a whole, audited per client; the owner flag if given; nothing changed, nothing written', async () => {
-      const person = await enrolStaff(t, 'roles@acme.test', { roles: [{ clientId: 'acme', role: 'auditor' }, { clientId: 'globex', role: 'auditor' }] });
+      const person = await enrolStaff(t, 'roles@acme.test', {
+        roles: [
+          { clientId: 'acme', role: 'auditor' },
+          { clientId: 'globex', role: 'auditor' },
+        ],
+      });
       const id = await idOf(person.email);
-      const reply = await call('PUT', consoleStaffPaths.roles(id), owner.cookie, { roles: [{ clientId: 'acme', role: 'program_manager' }, { clientId: 'nimbus', role: 'support_agent' }], reason: 'runs acme now' });
+      const reply = await call('PUT', consoleStaffPaths.roles(id), owner.cookie, {
+        roles: [
+          { clientId: 'acme', role: 'program_manager' },
+          { clientId: 'nimbus', role: 'support_agent' },
+        ],
+        reason: 'runs acme now',
+      });
       expect(reply.statusCode).toBe(200);
-      expect(reply.json<StaffMember>().roles.map((r) => `${r.clientId}:${r.role}`)).toEqual(['acme:program_manager', 'nimbus:support_agent']);
+      expect(reply.json<StaffMember>().roles.map((r) => `${r.clientId}:${r.role}`)).toEqual([
+        'acme:program_manager',
+        'nimbus:support_agent',
+      ]);
       const changes = (await audits(person.email)).filter((e) => e.actor === owner.email);
       expect(changes.map((e) => [e.action, e.client_id, e.details])).toEqual(
         expect.arrayContaining([
@@ -384,25 +546,63 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       expect((await t.console('GET', consolePaths.client('nimbus'), { cookie: person.cookie })).statusCode).toBe(200);
 
       const before = await snapshot();
-      expect((await call('PUT', consoleStaffPaths.roles(id), owner.cookie, { roles: [{ clientId: 'nimbus', role: 'support_agent' }, { clientId: 'acme', role: 'program_manager' }], reason: 'same again' })).statusCode).toBe(200);
+      expect(
+        (
+          await call('PUT', consoleStaffPaths.roles(id), owner.cookie, {
+            roles: [
+              { clientId: 'nimbus', role: 'support_agent' },
+              { clientId: 'acme', role: 'program_manager' },
+            ],
+            reason: 'same again',
+          })
+        ).statusCode,
+      ).toBe(200);
       expect(await snapshot()).toBe(before);
-      for (const body of [{ roles: [], reason: 'take all' }, { roles: [{ clientId: 'nowhere', role: 'auditor' }], reason: 'bad client' }, { roles: [{ clientId: 'acme', role: 'auditor' }] }, { roles: [{ clientId: 'acme', role: 'auditor' }], reason: 'x', owner: 'no' }]) {
+      for (const body of [
+        { roles: [], reason: 'take all' },
+        { roles: [{ clientId: 'nowhere', role: 'auditor' }], reason: 'bad client' },
+        { roles: [{ clientId: 'acme', role: 'auditor' }] },
+        { roles: [{ clientId: 'acme', role: 'auditor' }], reason: 'x', owner: 'no' },
+      ]) {
         expect((await call('PUT', consoleStaffPaths.roles(id), owner.cookie, body)).statusCode).toBe(400);
       }
-      expect((await call('PUT', consoleStaffPaths.roles('no-such-id'), owner.cookie, { roles: [{ clientId: 'acme', role: 'auditor' }], reason: 'nobody' })).statusCode).toBe(404);
+      expect(
+        (
+          await call('PUT', consoleStaffPaths.roles('no-such-id'), owner.cookie, {
+            roles: [{ clientId: 'acme', role: 'auditor' }],
+            reason: 'nobody',
+          })
+        ).statusCode,
+      ).toBe(404);
       expect(await snapshot()).toBe(before);
 
-      const promoted = await call('PUT', consoleStaffPaths.roles(id), owner.cookie, { roles: [], owner: true, reason: 'cover for the owner' });
+      const promoted = await call('PUT', consoleStaffPaths.roles(id), owner.cookie, {
+        roles: [],
+        owner: true,
+        reason: 'cover for the owner',
+      });
       expect(promoted.json<StaffMember>()).toMatchObject({ owner: true, roles: [] });
-      expect((await audits(person.email)).filter((e) => e.details.reason === 'cover for the owner').map((e) => [e.action, e.client_id, e.details])).toEqual([
+      expect(
+        (await audits(person.email))
+          .filter((e) => e.details.reason === 'cover for the owner')
+          .map((e) => [e.action, e.client_id, e.details]),
+      ).toEqual([
         ['staff.grant', null, { reason: 'cover for the owner', owner: true }],
         ['staff.revoke', 'acme', { reason: 'cover for the owner', role: 'program_manager' }],
         ['staff.revoke', 'nimbus', { reason: 'cover for the owner', role: 'support_agent' }],
       ]);
-      expect((await call('PUT', consoleStaffPaths.roles(id), owner.cookie, { roles: [{ clientId: 'acme', role: 'auditor' }], owner: false, reason: 'cover ended' })).json<StaffMember>()).toMatchObject({ owner: false });
+      expect(
+        (
+          await call('PUT', consoleStaffPaths.roles(id), owner.cookie, {
+            roles: [{ clientId: 'acme', role: 'auditor' }],
+            owner: false,
+            reason: 'cover ended',
+          })
+        ).json<StaffMember>(),
+      ).toMatchObject({ owner: false });
     });
 
-    it('disable ends the person\'s sessions at once; enable lets them in again; both audited as the owner', async () => {
+    it("disable ends the person's sessions at once; enable lets them in again; both audited as the owner", async () => {
       const person = await enrolStaff(t, 'leaver@acme.test', { roles: [{ clientId: 'acme', role: 'support_agent' }] });
       const id = await idOf(person.email);
       expect((await t.console('GET', consolePaths.me, { cookie: person.cookie })).statusCode).toBe(200);
@@ -410,16 +610,39 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       expect(disabled.json<StaffMember>().status).toBe('disabled');
       expect((await t.console('GET', consolePaths.me, { cookie: person.cookie })).statusCode).toBe(401);
       expect(await t.database.db.selectFrom('staff_sessions').select('id_hash').where('staff_id', '=', id).execute()).toEqual([]);
-      expect((await t.console('POST', consolePaths.signIn, { body: { email: person.email, password: STAFF_PASSWORD } })).statusCode).toBe(403);
+      expect((await t.console('POST', consolePaths.signIn, { body: { email: person.email, password: STAFF_PASSWORD } })).statusCode).toBe(
+        403,
+      );
 
-      expect((await call('POST', consoleStaffPaths.enable(id), owner.cookie, { reason: 'came back' })).json<StaffMember>().status).toBe('active');
-      expect((await t.console('POST', consolePaths.signIn, { body: { email: person.email, password: STAFF_PASSWORD } })).statusCode).toBe(200);
+      expect((await call('POST', consoleStaffPaths.enable(id), owner.cookie, { reason: 'came back' })).json<StaffMember>().status).toBe(
+        'active',
+      );
+      expect((await t.console('POST', consolePaths.signIn, { body: { email: person.email, password: STAFF_PASSWORD } })).statusCode).toBe(
+        200,
+      );
       expect((await audits(person.email)).filter((e) => e.actor === owner.email)).toEqual([
-        { action: 'staff.disable', actor: owner.email, actor_kind: 'staff', client_id: null, origin: '127.0.0.1', details: { reason: 'left the company', sessionsEnded: 1 } },
-        { action: 'staff.enable', actor: owner.email, actor_kind: 'staff', client_id: null, origin: '127.0.0.1', details: { reason: 'came back' } },
+        {
+          action: 'staff.disable',
+          actor: owner.email,
+          actor_kind: 'staff',
+          client_id: null,
+          origin: '127.0.0.1',
+          details: { reason: 'left the company', sessionsEnded: 1 },
+        },
+        {
+          action: 'staff.enable',
+          actor: owner.email,
+          actor_kind: 'staff',
+          client_id: null,
+          origin: '127.0.0.1',
+          details: { reason: 'came back' },
+        },
       ]);
-      for (const body of [{}, { reason: 'no' }, { reason: 5 }]) expect((await call('POST', consoleStaffPaths.disable(id), owner.cookie, body)).statusCode).toBe(400);
-      expect((await call('POST', consoleStaffPaths.disable('x'.repeat(65)), owner.cookie, { reason: 'too long an id' })).statusCode).toBe(400);
+      for (const body of [{}, { reason: 'no' }, { reason: 5 }])
+        expect((await call('POST', consoleStaffPaths.disable(id), owner.cookie, body)).statusCode).toBe(400);
+      expect((await call('POST', consoleStaffPaths.disable('x'.repeat(65)), owner.cookie, { reason: 'too long an id' })).statusCode).toBe(
+        400,
+      );
     });
 
     it('reset voids password and factors, ends the sessions and mails a new link that enrols the person again', async () => {
@@ -429,15 +652,26 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       expect(reply.json<StaffMember>()).toMatchObject({ status: 'invited', secondFactors: [] });
       expect(reply.body).not.toMatch(/enrol#/);
       expect((await t.console('GET', consolePaths.me, { cookie: person.cookie })).statusCode).toBe(401);
-      expect((await t.console('POST', consolePaths.signIn, { body: { email: person.email, password: STAFF_PASSWORD } })).statusCode).toBe(401);
+      expect((await t.console('POST', consolePaths.signIn, { body: { email: person.email, password: STAFF_PASSWORD } })).statusCode).toBe(
+        401,
+      );
 
       await deliver();
       const mail = sink.received.find((m) => m.to.includes(person.email));
       expect(mail?.subject).toBe('Set up your Rewards console account again');
       const token = ENROL_LINK.exec(mail?.text ?? '')?.[1] ?? '';
-      expect((await t.console('GET', consolePaths.enrolment, { token })).json<EnrolmentView>()).toMatchObject({ email: person.email, step: 'password' });
+      expect((await t.console('GET', consolePaths.enrolment, { token })).json<EnrolmentView>()).toMatchObject({
+        email: person.email,
+        step: 'password',
+      });
       expect(await tablesHolding(token)).toEqual([]);
-      expect((await audits(person.email)).at(-1)).toMatchObject({ action: 'staff.reset', actor: owner.email, actor_kind: 'staff', client_id: null, details: { reason: 'lost the phone', sessionsEnded: 1, linkBy: 'mail' } });
+      expect((await audits(person.email)).at(-1)).toMatchObject({
+        action: 'staff.reset',
+        actor: owner.email,
+        actor_kind: 'staff',
+        client_id: null,
+        details: { reason: 'lost the phone', sessionsEnded: 1, linkBy: 'mail' },
+      });
     });
   });
 
@@ -456,9 +690,18 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       expect(await snapshot()).toBe(before);
       // The operator (the command line) is no owner: the last active owner rule is what stops it.
       const { disableStaff } = await import('./accounts.ts');
-      const owners = await t.database.db.selectFrom('staff').select(['id', 'email']).where('owner', '=', 1).where('status', '=', 'active').where('enrolled_at', 'is not', null).execute();
+      const owners = await t.database.db
+        .selectFrom('staff')
+        .select(['id', 'email'])
+        .where('owner', '=', 1)
+        .where('status', '=', 'active')
+        .where('enrolled_at', 'is not', null)
+        .execute();
       for (const other of owners.filter((o) => o.id !== ownerId)) await disableStaff(t.database.db, TEST_ACTOR, other.email);
-      await expect(disableStaff(t.database.db, TEST_ACTOR, owner.email)).rejects.toMatchObject({ statusCode: 409, errorCode: ErrorCode.staffLastOwner });
+      await expect(disableStaff(t.database.db, TEST_ACTOR, owner.email)).rejects.toMatchObject({
+        statusCode: 409,
+        errorCode: ErrorCode.staffLastOwner,
+      });
     });
 
     it('two owners disabling each other at once: one wins, one active owner is left', async () => {
@@ -466,8 +709,16 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
       const b = await enrolStaff(t, 'owner-b@rewards.test', { owner: true });
       const [idA, idB] = [await idOf(a.email), await idOf(b.email)];
       // Only these two are active owners.
-      await t.database.db.updateTable('staff').set({ status: 'disabled' }).where('owner', '=', 1).where('id', 'not in', [idA, idB]).execute();
-      const replies = await Promise.all([call('POST', consoleStaffPaths.disable(idB), a.cookie, { reason: 'duel' }), call('POST', consoleStaffPaths.disable(idA), b.cookie, { reason: 'duel' })]);
+      await t.database.db
+        .updateTable('staff')
+        .set({ status: 'disabled' })
+        .where('owner', '=', 1)
+        .where('id', 'not in', [idA, idB])
+        .execute();
+      const replies = await Promise.all([
+        call('POST', consoleStaffPaths.disable(idB), a.cookie, { reason: 'duel' }),
+        call('POST', consoleStaffPaths.disable(idA), b.cookie, { reason: 'duel' }),
+      ]);
       expect(replies.filter((r) => r.statusCode === 200)).toHaveLength(1);
       for (const r of replies.filter((r) => r.statusCode !== 200)) expect([401, 409]).toContain(r.statusCode);
       const left = await t.database.db.selectFrom('staff').select('id').where('owner', '=', 1).where('status', '=', 'active').execute();
@@ -480,7 +731,10 @@ describe.each(dialects)('console staff management and step-up on %s', (dialect) 
   /** A new full session of the file's owner (password, then a code). */
   async function signInOwner(): Promise<string> {
     const half = consoleCookieOf(await t.console('POST', consolePaths.signIn, { body: { email: owner.email, password: STAFF_PASSWORD } }));
-    const full = await t.console('POST', consolePaths.signInTotp, { cookie: half, body: { code: await freshCode(t, owner.email, owner.secret) } });
+    const full = await t.console('POST', consolePaths.signInTotp, {
+      cookie: half,
+      body: { code: await freshCode(t, owner.email, owner.secret) },
+    });
     if (full.statusCode !== 200) throw new Error(`sign-in: ${full.statusCode} ${full.body}`);
     return consoleCookieOf(full) ?? '';
   }

@@ -1,15 +1,40 @@
 import { checkPasswordRules } from '@rewards/contract';
-import { STAFF_PASSWORD_RULES, type EnrolmentPasswordReply, type EnrolmentView, type StaffMe, type StaffRole } from '@rewards/contract/console';
+import {
+  STAFF_PASSWORD_RULES,
+  type EnrolmentPasswordReply,
+  type EnrolmentView,
+  type StaffMe,
+  type StaffRole,
+} from '@rewards/contract/console';
 import type { Staff, StaffEnrolment } from './tables.ts';
 import { hashPassword } from '../auth/password.ts';
 import { recordAudit } from '../audit/service.ts';
 import { limitsOf, STAFF_LIMITS_SCOPE, subjects } from '../limits/policy.ts';
 import { succeeded, takeSlots } from '../limits/service.ts';
 import { staffErrors } from './errors.ts';
-import { hashEnrolmentToken, hashRecoveryCode, newRecoveryCodes, newTotpSecret, openTotpSecret, otpauthUri, sealTotpSecret, totpStep } from './secrets.ts';
+import {
+  hashEnrolmentToken,
+  hashRecoveryCode,
+  newRecoveryCodes,
+  newTotpSecret,
+  openTotpSecret,
+  otpauthUri,
+  sealTotpSecret,
+  totpStep,
+} from './secrets.ts';
 import { startFullSession, staffMe, type StartedSession } from './sessions.ts';
 import type { StaffContext } from './sign-in.ts';
-import { claimEnrolment, deleteStaffSessionsOf, findEnrolment, findStaffById, insertPasskey, replaceRecoveryCodes, rolesOf, setEnrolmentSecrets, updateStaff } from './store.ts';
+import {
+  claimEnrolment,
+  deleteStaffSessionsOf,
+  findEnrolment,
+  findStaffById,
+  insertPasskey,
+  replaceRecoveryCodes,
+  rolesOf,
+  setEnrolmentSecrets,
+  updateStaff,
+} from './store.ts';
 
 /**
  * What the rules' "not the username" compares: the part of the address before the @, when it is
@@ -54,9 +79,15 @@ export async function viewEnrolment(ctx: StaffContext, token: string, now = new 
  * The password step: checked against the staff rules, hashed, and kept on the enrolment with a
  * new TOTP secret (sealed) until the code confirms it. Asked again, it starts over with a new secret.
  */
-export async function setEnrolmentPassword(ctx: StaffContext, token: string, password: string, now = new Date()): Promise<EnrolmentPasswordReply> {
+export async function setEnrolmentPassword(
+  ctx: StaffContext,
+  token: string,
+  password: string,
+  now = new Date(),
+): Promise<EnrolmentPasswordReply> {
   const { enrolment, staff } = await openEnrolment(ctx, token, now);
-  if (!checkPasswordRules(STAFF_PASSWORD_RULES, password, ruleName(staff.email)).every((r) => r.met)) throw staffErrors.passwordRulesNotMet();
+  if (!checkPasswordRules(STAFF_PASSWORD_RULES, password, ruleName(staff.email)).every((r) => r.met))
+    throw staffErrors.passwordRulesNotMet();
   const secret = newTotpSecret();
   const [passwordHash, sealed] = await Promise.all([hashPassword(password), sealTotpSecret(ctx.dataDir, staff.id, secret)]);
   await setEnrolmentSecrets(ctx.db, enrolment.token_hash, passwordHash, sealed);
@@ -72,7 +103,13 @@ export type EnrolmentFactor =
  * The code step: a right code of the new secret (limited per person like a sign-in's) completes
  * the enrolment.
  */
-export async function confirmEnrolment(ctx: StaffContext, token: string, code: string, address: string, now = new Date()): Promise<CompletedEnrolment> {
+export async function confirmEnrolment(
+  ctx: StaffContext,
+  token: string,
+  code: string,
+  address: string,
+  now = new Date(),
+): Promise<CompletedEnrolment> {
   const { enrolment, staff } = await openEnrolment(ctx, token, now);
   if (!enrolment.password_hash || !enrolment.totp_secret_sealed) throw staffErrors.enrolmentStep();
   const slots = await takeSlots(ctx.db, STAFF_LIMITS_SCOPE, limitsOf(ctx.limits).staffSecondFactor(staff.id), staffErrors.throttled, now);
@@ -93,7 +130,14 @@ export interface CompletedEnrolment {
  * the person's, ten new recovery codes replace any old ones, and a full session starts. The
  * codes are returned this once; only their hashes are kept.
  */
-export async function completeEnrolment(ctx: StaffContext, enrolment: StaffEnrolment, staff: Staff, factor: EnrolmentFactor, address: string, now: Date): Promise<CompletedEnrolment> {
+export async function completeEnrolment(
+  ctx: StaffContext,
+  enrolment: StaffEnrolment,
+  staff: Staff,
+  factor: EnrolmentFactor,
+  address: string,
+  now: Date,
+): Promise<CompletedEnrolment> {
   const recoveryCodes = newRecoveryCodes();
   const nowIso = now.toISOString();
   const started = await ctx.db.transaction().execute(async (trx) => {
@@ -106,13 +150,37 @@ export async function completeEnrolment(ctx: StaffContext, enrolment: StaffEnrol
     });
     if (factor.kind === 'passkey') {
       const { id, publicKey, counter, transports } = factor.passkey;
-      await insertPasskey(trx, { id, staff_id: staff.id, public_key: publicKey, counter, transports: JSON.stringify(transports), created_at: nowIso });
+      await insertPasskey(trx, {
+        id,
+        staff_id: staff.id,
+        public_key: publicKey,
+        counter,
+        transports: JSON.stringify(transports),
+        created_at: nowIso,
+      });
     }
-    await replaceRecoveryCodes(trx, staff.id, recoveryCodes.map((c) => hashRecoveryCode(staff.id, c)), nowIso);
+    await replaceRecoveryCodes(
+      trx,
+      staff.id,
+      recoveryCodes.map((c) => hashRecoveryCode(staff.id, c)),
+      nowIso,
+    );
     // Other links of the person stop working; so does any session from before.
     await trx.deleteFrom('staff_enrolments').where('staff_id', '=', staff.id).where('token_hash', '!=', enrolment.token_hash).execute();
     await deleteStaffSessionsOf(trx, staff.id);
-    await recordAudit(trx, { clientId: null, actor: staff.email, actorKind: 'staff', action: 'staff.enrol', subject: staff.email, details: { secondFactor: factor.kind }, origin: address }, now);
+    await recordAudit(
+      trx,
+      {
+        clientId: null,
+        actor: staff.email,
+        actorKind: 'staff',
+        action: 'staff.enrol',
+        subject: staff.email,
+        details: { secondFactor: factor.kind },
+        origin: address,
+      },
+      now,
+    );
     return startFullSession(trx, staff.id, address, now);
   });
   return { started, recoveryCodes, me: await staffMe(ctx.db, staff, started.session) };

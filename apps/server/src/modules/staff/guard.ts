@@ -99,7 +99,12 @@ export function requireHalfSession(db: Db, site: ConsoleOrigin): preHandlerAsync
  * of `roles` in the client the request names (403 otherwise, the same whether the client
  * exists or not, so a role in one client learns nothing of the others).
  */
-export function requireRole(db: Db, site: ConsoleOrigin, clientIdOf: (request: FastifyRequest) => string, roles: readonly StaffRole[]): preHandlerAsyncHookHandler {
+export function requireRole(
+  db: Db,
+  site: ConsoleOrigin,
+  clientIdOf: (request: FastifyRequest) => string,
+  roles: readonly StaffRole[],
+): preHandlerAsyncHookHandler {
   return async (request) => {
     const live = await fullSession(db, site, request);
     if (live.staff.owner === 1) return;

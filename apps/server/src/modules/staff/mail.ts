@@ -34,7 +34,8 @@ export interface StaffMail {
 const TEXTS: Record<StaffMailTemplate, { subject: string; intro: string; action: string }> = {
   staffInvitation: {
     subject: 'Your invitation to the Rewards console',
-    intro: '{by} has invited you to the Rewards console. Set your password and a second factor (a passkey or an authenticator app) from this link:',
+    intro:
+      '{by} has invited you to the Rewards console. Set your password and a second factor (a passkey or an authenticator app) from this link:',
     action: 'Set up my account',
   },
   staffReset: {

@@ -33,7 +33,12 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
 
   /** A person through the link and the password step: the token, ready for the second factor. */
   async function invited(email: string): Promise<string> {
-    const { enrolment } = await createStaff(t.database.db, origin, TEST_ACTOR, { email, name: 'Pia Passkey', owner: false, roles: [{ clientId: 'acme', role: 'support_agent' }] });
+    const { enrolment } = await createStaff(t.database.db, origin, TEST_ACTOR, {
+      email,
+      name: 'Pia Passkey',
+      owner: false,
+      roles: [{ clientId: 'acme', role: 'support_agent' }],
+    });
     const token = tokenOf(enrolment.url);
     expect((await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: STAFF_PASSWORD } })).statusCode).toBe(200);
     return token;
@@ -62,7 +67,10 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     const optionsReply = await t.console('POST', consolePaths.enrolmentPasskeyOptions, { token });
     expect(optionsReply.statusCode).toBe(200);
     const options = optionsReply.json<Options>();
-    expect(options).toMatchObject({ rp: { id: 'console.localhost', name: 'Rewards console' }, user: { name: 'pia@acme.test', displayName: 'Pia Passkey' } });
+    expect(options).toMatchObject({
+      rp: { id: 'console.localhost', name: 'Rewards console' },
+      user: { name: 'pia@acme.test', displayName: 'Pia Passkey' },
+    });
     expect(options.challenge).toMatch(/^[A-Za-z0-9_-]{20,}$/);
 
     const authenticator = new TestAuthenticator('console.localhost', origin);
@@ -94,12 +102,24 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     }
     // A right credential for a challenge already taken by a failed check is refused too.
     const fresh = await options();
-    expect((await t.console('POST', consolePaths.enrolmentPasskey, { token, body: { credential: authenticator.register(fresh, { origin: 'https://evil.example' }) } })).statusCode).toBe(401);
-    expect((await t.console('POST', consolePaths.enrolmentPasskey, { token, body: { credential: authenticator.register(fresh) } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.console('POST', consolePaths.enrolmentPasskey, {
+          token,
+          body: { credential: authenticator.register(fresh, { origin: 'https://evil.example' }) },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.console('POST', consolePaths.enrolmentPasskey, { token, body: { credential: authenticator.register(fresh) } })).statusCode,
+    ).toBe(401);
     // Nothing was kept, and the link still works with a new challenge (once the limit the five failures used is lifted).
     expect(await t.database.db.selectFrom('staff_passkeys').select('id').where('id', '=', authenticator.id).execute()).toEqual([]);
     await t.database.db.deleteFrom('attempt_limits').execute();
-    expect((await t.console('POST', consolePaths.enrolmentPasskey, { token, body: { credential: authenticator.register(await options()) } })).statusCode).toBe(200);
+    expect(
+      (await t.console('POST', consolePaths.enrolmentPasskey, { token, body: { credential: authenticator.register(await options()) } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('signs in with the passkey: options naming it, a full session under a new cookie, the counter kept', async () => {
@@ -109,12 +129,19 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     expect(options.allowCredentials?.map((c) => c.id)).toEqual([authenticator.id]);
     // Half signed in, the options are all there is.
     expect((await t.console('GET', consolePaths.me, { cookie: half.cookie })).statusCode).toBe(401);
-    const done = await t.console('POST', consolePaths.signInPasskey, { cookie: half.cookie, body: { credential: authenticator.authenticate(options) } });
+    const done = await t.console('POST', consolePaths.signInPasskey, {
+      cookie: half.cookie,
+      body: { credential: authenticator.authenticate(options) },
+    });
     expect(done.statusCode).toBe(200);
     const full = consoleCookieOf(done);
     expect(full).not.toBe(half.cookie);
     expect((await t.console('GET', consolePaths.me, { cookie: full })).json<StaffMe>().email).toBe('sign@acme.test');
-    const row = await t.database.db.selectFrom('staff_passkeys').select(['counter', 'last_used_at']).where('id', '=', authenticator.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('staff_passkeys')
+      .select(['counter', 'last_used_at'])
+      .where('id', '=', authenticator.id)
+      .executeTakeFirstOrThrow();
     expect(Number(row.counter)).toBe(authenticator.counter);
     expect(row.last_used_at).not.toBeNull();
   });
@@ -124,25 +151,41 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     const first = await halfSession('replay@acme.test');
     const options = await signInOptions(first.cookie);
     const answer = authenticator.authenticate(options);
-    expect((await t.console('POST', consolePaths.signInPasskey, { cookie: first.cookie, body: { credential: answer } })).statusCode).toBe(200);
+    expect((await t.console('POST', consolePaths.signInPasskey, { cookie: first.cookie, body: { credential: answer } })).statusCode).toBe(
+      200,
+    );
 
     const second = await halfSession('replay@acme.test');
     await signInOptions(second.cookie);
     // The same answer again (its challenge was the first session's).
-    expect((await t.console('POST', consolePaths.signInPasskey, { cookie: second.cookie, body: { credential: answer } })).statusCode).toBe(401);
+    expect((await t.console('POST', consolePaths.signInPasskey, { cookie: second.cookie, body: { credential: answer } })).statusCode).toBe(
+      401,
+    );
     // Signed for another origin.
     const phished = authenticator.authenticate(await signInOptions(second.cookie), { origin: 'https://console.rewards.evil.example' });
-    expect((await t.console('POST', consolePaths.signInPasskey, { cookie: second.cookie, body: { credential: phished } })).statusCode).toBe(401);
+    expect((await t.console('POST', consolePaths.signInPasskey, { cookie: second.cookie, body: { credential: phished } })).statusCode).toBe(
+      401,
+    );
     // Another key claiming the same credential id.
     const impostor = new TestAuthenticator('console.localhost', origin);
     Object.assign(impostor, { credentialId: authenticator.credentialId });
-    expect((await t.console('POST', consolePaths.signInPasskey, { cookie: second.cookie, body: { credential: impostor.authenticate(await signInOptions(second.cookie)) } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.console('POST', consolePaths.signInPasskey, {
+          cookie: second.cookie,
+          body: { credential: impostor.authenticate(await signInOptions(second.cookie)) },
+        })
+      ).statusCode,
+    ).toBe(401);
     // No half session: a full one cannot ask, nor can nobody.
     expect((await t.console('POST', consolePaths.signInPasskeyOptions, { cookie: fullCookie })).statusCode).toBe(401);
     expect((await t.console('POST', consolePaths.signInPasskeyOptions)).statusCode).toBe(401);
     // Wrong answers count against the second-factor limit: 3 so far, 2 more, then 429.
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await t.console('POST', consolePaths.signInPasskey, { cookie: second.cookie, body: { credential: answer } })).statusCode);
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (await t.console('POST', consolePaths.signInPasskey, { cookie: second.cookie, body: { credential: answer } })).statusCode,
+      );
     expect(statuses).toEqual([401, 401, 429]);
   });
 
@@ -152,7 +195,9 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     expect(await t.database.db.selectFrom('staff_passkeys').select('id').where('id', '=', authenticator.id).execute()).toEqual([]);
     // Enrolled again with TOTP only: a passkey is asked for in vain.
     const token = tokenOf(enrolment.url);
-    const { totpSecret } = (await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: STAFF_PASSWORD } })).json<{ totpSecret: string }>();
+    const { totpSecret } = (await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: STAFF_PASSWORD } })).json<{
+      totpSecret: string;
+    }>();
     expect((await t.console('POST', consolePaths.enrolmentTotp, { token, body: { code: totpCode(totpSecret) } })).statusCode).toBe(200);
     const half = await halfSession('gone@acme.test');
     expect(half.factors).toEqual(['totp', 'recoveryCode']);

@@ -14,7 +14,15 @@ import { succeeded, takeSlots } from '../limits/service.ts';
 import { completeEnrolment, openEnrolment, type CompletedEnrolment } from './enrolment.ts';
 import { staffErrors } from './errors.ts';
 import { completeSecondFactor, type StaffContext } from './sign-in.ts';
-import { findPasskey, passkeysOf, recordPasskeyUse, setEnrolmentChallenge, setSessionChallenge, takeEnrolmentChallenge, takeSessionChallenge } from './store.ts';
+import {
+  findPasskey,
+  passkeysOf,
+  recordPasskeyUse,
+  setEnrolmentChallenge,
+  setSessionChallenge,
+  takeEnrolmentChallenge,
+  takeSessionChallenge,
+} from './store.ts';
 
 /**
  * Passkeys (WebAuthn) through @simplewebauthn/server (docs/decisions/046): the relying party is
@@ -58,7 +66,13 @@ export async function enrolmentPasskeyOptions(ctx: StaffContext, token: string, 
 }
 
 /** Enrolment completed by a new passkey instead of a TOTP code; limited like a code. */
-export async function confirmEnrolmentWithPasskey(ctx: StaffContext, token: string, request: PasskeyRequest, address: string, now = new Date()): Promise<CompletedEnrolment> {
+export async function confirmEnrolmentWithPasskey(
+  ctx: StaffContext,
+  token: string,
+  request: PasskeyRequest,
+  address: string,
+  now = new Date(),
+): Promise<CompletedEnrolment> {
   const { enrolment, staff } = await openEnrolment(ctx, token, now);
   if (!enrolment.password_hash) throw staffErrors.enrolmentStep();
   const slots = await takeSlots(ctx.db, STAFF_LIMITS_SCOPE, limitsOf(ctx.limits).staffSecondFactor(staff.id), staffErrors.throttled, now);
@@ -78,7 +92,12 @@ export async function confirmEnrolmentWithPasskey(ctx: StaffContext, token: stri
   if (!result?.verified) throw staffErrors.secondFactorFailed();
   await succeeded(ctx.db, slots, [subjects.staffSecondFactor(staff.id)]);
   const { credential } = result.registrationInfo;
-  const passkey = { id: credential.id, publicKey: Buffer.from(credential.publicKey).toString('base64url'), counter: credential.counter, transports: credential.transports ?? [] };
+  const passkey = {
+    id: credential.id,
+    publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+    counter: credential.counter,
+    transports: credential.transports ?? [],
+  };
   return completeEnrolment(ctx, enrolment, staff, { kind: 'passkey', passkey }, address, now);
 }
 
@@ -99,7 +118,12 @@ export async function signInPasskeyOptions(ctx: StaffContext, half: { session: S
  * The passkey's answer to the challenge kept on this session (a half one at sign-in, a full one
  * at a step-up), taken by this one check: verified at most once; the counter is kept.
  */
-export function passkeyCheck(ctx: StaffContext, live: { session: StaffSession; staff: Staff }, request: PasskeyRequest, now: Date): () => Promise<boolean> {
+export function passkeyCheck(
+  ctx: StaffContext,
+  live: { session: StaffSession; staff: Staff },
+  request: PasskeyRequest,
+  now: Date,
+): () => Promise<boolean> {
   return async () => {
     const challenge = await takeSessionChallenge(ctx.db, live.session.id_hash);
     const passkey = await findPasskey(ctx.db, live.staff.id, request.credential.id);
@@ -111,7 +135,12 @@ export function passkeyCheck(ctx: StaffContext, live: { session: StaffSession; s
         expectedChallenge: challenge,
         expectedOrigin: origin,
         expectedRPID: rpID,
-        credential: { id: passkey.id, publicKey: Buffer.from(passkey.public_key, 'base64url'), counter: Number(passkey.counter), transports: transportsOf(passkey.transports) },
+        credential: {
+          id: passkey.id,
+          publicKey: Buffer.from(passkey.public_key, 'base64url'),
+          counter: Number(passkey.counter),
+          transports: transportsOf(passkey.transports),
+        },
         requireUserVerification: false,
       }),
     );
@@ -122,6 +151,12 @@ export function passkeyCheck(ctx: StaffContext, live: { session: StaffSession; s
 }
 
 /** The passkey's answer to this half session's challenge completes the sign-in, as a TOTP code does. */
-export async function signInWithPasskey(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, request: PasskeyRequest, now = new Date()) {
+export async function signInWithPasskey(
+  ctx: StaffContext,
+  half: { session: StaffSession; staff: Staff },
+  address: string,
+  request: PasskeyRequest,
+  now = new Date(),
+) {
   return completeSecondFactor(ctx, half, address, passkeyCheck(ctx, half, request, now), now);
 }

@@ -26,7 +26,17 @@ import {
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { confirmEnrolment, setEnrolmentPassword, viewEnrolment } from './enrolment.ts';
 import { confirmEnrolmentWithPasskey, enrolmentPasskeyOptions, signInPasskeyOptions, signInWithPasskey } from './passkeys.ts';
-import { clearConsoleCookie, consoleCookie, consoleGate, requireHalfSession, requireRole, requireStaff, setConsoleCookie, staffOf, type ConsoleOrigin } from './guard.ts';
+import {
+  clearConsoleCookie,
+  consoleCookie,
+  consoleGate,
+  requireHalfSession,
+  requireRole,
+  requireStaff,
+  setConsoleCookie,
+  staffOf,
+  type ConsoleOrigin,
+} from './guard.ts';
 import { endStaffSession, staffMe } from './sessions.ts';
 import { signInWithPassword, signInWithRecoveryCode, signInWithTotp, type StaffContext } from './sign-in.ts';
 import { hashSessionId } from '../sessions/session-id.ts';
@@ -43,8 +53,7 @@ import { staffManagementRoutes } from './staff-routes.ts';
 type Access = 'public' | 'enrolment link' | 'password passed' | 'any staff' | 'owner' | { roles: readonly StaffRole[] };
 
 export function documented(access: Access) {
-  const role =
-    typeof access === 'string' ? access : `owner, or ${access.roles.join(' | ')} of the client in the path`;
+  const role = typeof access === 'string' ? access : `owner, or ${access.roles.join(' | ')} of the client in the path`;
   const security = access === 'public' ? [] : access === 'enrolment link' ? [{ enrolmentToken: [] }] : [{ consoleSession: [] }];
   return { security, 'x-role': role, tags: ['Console'] };
 }
@@ -76,7 +85,14 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       typed.post(
         consolePaths.signIn,
-        { schema: { summary: 'Sign in with e-mail and password: a five-minute half session (cookie) that can only pass a second factor', body: StaffSignInRequest, response: { 200: StaffSignInReply }, ...documented('public') } },
+        {
+          schema: {
+            summary: 'Sign in with e-mail and password: a five-minute half session (cookie) that can only pass a second factor',
+            body: StaffSignInRequest,
+            response: { 200: StaffSignInReply },
+            ...documented('public'),
+          },
+        },
         async (request, reply) => {
           const { started, reply: body } = await signInWithPassword(ctx, request.ip, request.body);
           setConsoleCookie(reply, origin, started.sessionId, false);
@@ -86,7 +102,15 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       typed.post(
         consolePaths.signInTotp,
-        { preHandler: half, schema: { summary: 'Complete the sign-in with a code of the authenticator app: a full session under a new cookie', body: StaffCodeRequest, response: { 200: StaffMe }, ...documented('password passed') } },
+        {
+          preHandler: half,
+          schema: {
+            summary: 'Complete the sign-in with a code of the authenticator app: a full session under a new cookie',
+            body: StaffCodeRequest,
+            response: { 200: StaffMe },
+            ...documented('password passed'),
+          },
+        },
         async (request, reply) => {
           const { started, me } = await signInWithTotp(ctx, staffOf(request), request.ip, request.body.code);
           setConsoleCookie(reply, origin, started.sessionId, true);
@@ -96,7 +120,15 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       typed.post(
         consolePaths.signInRecoveryCode,
-        { preHandler: half, schema: { summary: 'Complete the sign-in with a recovery code (each works once): a full session under a new cookie', body: StaffCodeRequest, response: { 200: StaffMe }, ...documented('password passed') } },
+        {
+          preHandler: half,
+          schema: {
+            summary: 'Complete the sign-in with a recovery code (each works once): a full session under a new cookie',
+            body: StaffCodeRequest,
+            response: { 200: StaffMe },
+            ...documented('password passed'),
+          },
+        },
         async (request, reply) => {
           const { started, me } = await signInWithRecoveryCode(ctx, staffOf(request), request.ip, request.body.code);
           setConsoleCookie(reply, origin, started.sessionId, true);
@@ -106,13 +138,28 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       typed.post(
         consolePaths.signInPasskeyOptions,
-        { preHandler: half, schema: { summary: "Passkey sign-in, step 1: WebAuthn options naming the person's passkeys, with a challenge kept on the half session", response: { 200: PasskeyOptions }, ...documented('password passed') } },
+        {
+          preHandler: half,
+          schema: {
+            summary: "Passkey sign-in, step 1: WebAuthn options naming the person's passkeys, with a challenge kept on the half session",
+            response: { 200: PasskeyOptions },
+            ...documented('password passed'),
+          },
+        },
         async (request) => signInPasskeyOptions(ctx, staffOf(request)),
       );
 
       typed.post(
         consolePaths.signInPasskey,
-        { preHandler: half, schema: { summary: "Passkey sign-in, step 2: the authenticator's answer completes the sign-in: a full session under a new cookie", body: PasskeyRequest, response: { 200: StaffMe }, ...documented('password passed') } },
+        {
+          preHandler: half,
+          schema: {
+            summary: "Passkey sign-in, step 2: the authenticator's answer completes the sign-in: a full session under a new cookie",
+            body: PasskeyRequest,
+            response: { 200: StaffMe },
+            ...documented('password passed'),
+          },
+        },
         async (request, reply) => {
           const { started, me } = await signInWithPasskey(ctx, staffOf(request), request.ip, request.body);
           setConsoleCookie(reply, origin, started.sessionId, true);
@@ -122,7 +169,13 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       typed.post(
         consolePaths.signOut,
-        { schema: { summary: 'Sign out: the session the cookie names ends, the cookie is cleared', response: { 204: z.undefined() }, ...documented('public') } },
+        {
+          schema: {
+            summary: 'Sign out: the session the cookie names ends, the cookie is cleared',
+            response: { 204: z.undefined() },
+            ...documented('public'),
+          },
+        },
         async (request, reply) => {
           const id = consoleCookie(request, origin);
           if (id) await endStaffSession(db, hashSessionId(id));
@@ -133,7 +186,10 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       typed.get(
         consolePaths.me,
-        { preHandler: staff, schema: { summary: 'Who is signed in, with their roles per client', response: { 200: StaffMe }, ...documented('any staff') } },
+        {
+          preHandler: staff,
+          schema: { summary: 'Who is signed in, with their roles per client', response: { 200: StaffMe }, ...documented('any staff') },
+        },
         async (request) => {
           const { staff: person, session } = staffOf(request);
           return staffMe(db, person, session);
@@ -142,21 +198,49 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       typed.get(
         consolePaths.enrolment,
-        { schema: { summary: 'Whom an enrolment link is for and its step (the token in the x-enrolment-token header, never in the URL)', headers: EnrolmentHeaders, response: { 200: EnrolmentView }, ...documented('enrolment link') } },
+        {
+          schema: {
+            summary: 'Whom an enrolment link is for and its step (the token in the x-enrolment-token header, never in the URL)',
+            headers: EnrolmentHeaders,
+            response: { 200: EnrolmentView },
+            ...documented('enrolment link'),
+          },
+        },
         async (request) => viewEnrolment(ctx, request.headers[ENROLMENT_TOKEN_HEADER]),
       );
 
       typed.post(
         consolePaths.enrolmentPassword,
-        { schema: { summary: "Enrolment: set the password (the staff rules); returns the authenticator's secret and otpauth:// URI", headers: EnrolmentHeaders, body: EnrolmentPasswordRequest, response: { 200: EnrolmentPasswordReply }, ...documented('enrolment link') } },
+        {
+          schema: {
+            summary: "Enrolment: set the password (the staff rules); returns the authenticator's secret and otpauth:// URI",
+            headers: EnrolmentHeaders,
+            body: EnrolmentPasswordRequest,
+            response: { 200: EnrolmentPasswordReply },
+            ...documented('enrolment link'),
+          },
+        },
         async (request) => setEnrolmentPassword(ctx, request.headers[ENROLMENT_TOKEN_HEADER], request.body.password),
       );
 
       typed.post(
         consolePaths.enrolmentTotp,
-        { schema: { summary: 'Enrolment: confirm a code of the new secret; ends the link, returns ten recovery codes (shown once) and signs in', headers: EnrolmentHeaders, body: StaffCodeRequest, response: { 200: EnrolmentTotpReply }, ...documented('enrolment link') } },
+        {
+          schema: {
+            summary: 'Enrolment: confirm a code of the new secret; ends the link, returns ten recovery codes (shown once) and signs in',
+            headers: EnrolmentHeaders,
+            body: StaffCodeRequest,
+            response: { 200: EnrolmentTotpReply },
+            ...documented('enrolment link'),
+          },
+        },
         async (request, reply) => {
-          const { started, recoveryCodes, me } = await confirmEnrolment(ctx, request.headers[ENROLMENT_TOKEN_HEADER], request.body.code, request.ip);
+          const { started, recoveryCodes, me } = await confirmEnrolment(
+            ctx,
+            request.headers[ENROLMENT_TOKEN_HEADER],
+            request.body.code,
+            request.ip,
+          );
           setConsoleCookie(reply, origin, started.sessionId, true);
           return { recoveryCodes, me };
         },
@@ -164,15 +248,36 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       typed.post(
         consolePaths.enrolmentPasskeyOptions,
-        { schema: { summary: 'Enrolment with a passkey instead of TOTP, step 1 (after the password): WebAuthn creation options', headers: EnrolmentHeaders, response: { 200: PasskeyOptions }, ...documented('enrolment link') } },
+        {
+          schema: {
+            summary: 'Enrolment with a passkey instead of TOTP, step 1 (after the password): WebAuthn creation options',
+            headers: EnrolmentHeaders,
+            response: { 200: PasskeyOptions },
+            ...documented('enrolment link'),
+          },
+        },
         async (request) => enrolmentPasskeyOptions(ctx, request.headers[ENROLMENT_TOKEN_HEADER]),
       );
 
       typed.post(
         consolePaths.enrolmentPasskey,
-        { schema: { summary: 'Enrolment with a passkey, step 2: the new credential ends the link, returns ten recovery codes (shown once) and signs in', headers: EnrolmentHeaders, body: PasskeyRequest, response: { 200: EnrolmentTotpReply }, ...documented('enrolment link') } },
+        {
+          schema: {
+            summary:
+              'Enrolment with a passkey, step 2: the new credential ends the link, returns ten recovery codes (shown once) and signs in',
+            headers: EnrolmentHeaders,
+            body: PasskeyRequest,
+            response: { 200: EnrolmentTotpReply },
+            ...documented('enrolment link'),
+          },
+        },
         async (request, reply) => {
-          const { started, recoveryCodes, me } = await confirmEnrolmentWithPasskey(ctx, request.headers[ENROLMENT_TOKEN_HEADER], request.body, request.ip);
+          const { started, recoveryCodes, me } = await confirmEnrolmentWithPasskey(
+            ctx,
+            request.headers[ENROLMENT_TOKEN_HEADER],
+            request.body,
+            request.ip,
+          );
           setConsoleCookie(reply, origin, started.sessionId, true);
           return { recoveryCodes, me };
         },
@@ -180,13 +285,28 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       typed.get(
         consolePaths.clients,
-        { preHandler: staff, schema: { summary: 'The clients the caller may see (an owner: all), with their role in each', response: { 200: ConsoleClientList }, ...documented('any staff') } },
+        {
+          preHandler: staff,
+          schema: {
+            summary: 'The clients the caller may see (an owner: all), with their role in each',
+            response: { 200: ConsoleClientList },
+            ...documented('any staff'),
+          },
+        },
         async (request) => visibleClients(db, staffOf(request).staff),
       );
 
       typed.get(
         `${consolePaths.clients}/:clientId`,
-        { preHandler: anyRole, schema: { summary: 'One client, with the caller\'s role in it', params: ConsoleClientParams, response: { 200: ConsoleClient }, ...documented({ roles: STAFF_ROLES }) } },
+        {
+          preHandler: anyRole,
+          schema: {
+            summary: "One client, with the caller's role in it",
+            params: ConsoleClientParams,
+            response: { 200: ConsoleClient },
+            ...documented({ roles: STAFF_ROLES }),
+          },
+        },
         async (request) => clientForStaff(db, staffOf(request).staff, request.params.clientId),
       );
 

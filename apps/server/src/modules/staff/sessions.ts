@@ -4,7 +4,15 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Staff, StaffSession } from './tables.ts';
 import { hashSessionId, newSessionId } from '../sessions/session-id.ts';
-import { deleteExpiredStaffSessions, deleteStaffSession, deleteStaffSessionsOf, findStaffSession, insertStaffSession, rolesOf, touchStaffSession } from './store.ts';
+import {
+  deleteExpiredStaffSessions,
+  deleteStaffSession,
+  deleteStaffSessionsOf,
+  findStaffSession,
+  insertStaffSession,
+  rolesOf,
+  touchStaffSession,
+} from './store.ts';
 
 /** Console sessions (docs/decisions/046): fixed, stricter than a participant's. */
 export const STAFF_SESSION = {
@@ -37,7 +45,11 @@ export interface StartedSession {
 /** A half session after the right password: 5 minutes, no sliding, nothing but the second factor. */
 export async function startHalfSession(db: Kysely<Database>, staffId: string, address: string, now: Date): Promise<StartedSession> {
   const expires = new Date(now.getTime() + STAFF_SESSION.halfMinutes * MINUTE).toISOString();
-  return insert(db, { staff_id: staffId, created_from: address, idle_expires_at: expires, absolute_expires_at: expires, second_factor_at: null }, now);
+  return insert(
+    db,
+    { staff_id: staffId, created_from: address, idle_expires_at: expires, absolute_expires_at: expires, second_factor_at: null },
+    now,
+  );
 }
 
 /** A full session, the second factor passed now: 15 minutes idle, 8 hours at most. */
@@ -55,7 +67,11 @@ export async function startFullSession(db: Kysely<Database>, staffId: string, ad
   );
 }
 
-async function insert(db: Kysely<Database>, fields: Pick<StaffSession, 'staff_id' | 'created_from' | 'idle_expires_at' | 'absolute_expires_at' | 'second_factor_at'>, now: Date): Promise<StartedSession> {
+async function insert(
+  db: Kysely<Database>,
+  fields: Pick<StaffSession, 'staff_id' | 'created_from' | 'idle_expires_at' | 'absolute_expires_at' | 'second_factor_at'>,
+  now: Date,
+): Promise<StartedSession> {
   const sessionId = newStaffSessionId();
   const session: StaffSession = {
     id_hash: hashSessionId(sessionId),

@@ -24,7 +24,12 @@ export interface StaffContext {
  * wrong password fail alike, in the same time (an argon2id check against a decoy). Only whoever
  * knows the password learns that the account is disabled.
  */
-export async function signInWithPassword(ctx: StaffContext, address: string, request: StaffSignInRequest, now = new Date()): Promise<{ started: StartedSession; reply: StaffSignInReply }> {
+export async function signInWithPassword(
+  ctx: StaffContext,
+  address: string,
+  request: StaffSignInRequest,
+  now = new Date(),
+): Promise<{ started: StartedSession; reply: StaffSignInReply }> {
   const key = emailKey(request.email);
   const slots = await takeSlots(ctx.db, STAFF_LIMITS_SCOPE, limitsOf(ctx.limits).staffSignIn(key, address), staffErrors.throttled, now);
   const staff = await findStaffByEmail(ctx.db, request.email);
@@ -46,7 +51,13 @@ export async function signInWithPassword(ctx: StaffContext, address: string, req
  * the check; a right factor forgives the window's earlier wrong codes and swaps the half
  * session for a full one under a new id (the id that knew only the password stops working).
  */
-export async function completeSecondFactor(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, check: () => Promise<boolean>, now: Date): Promise<{ started: StartedSession; me: StaffMe }> {
+export async function completeSecondFactor(
+  ctx: StaffContext,
+  half: { session: StaffSession; staff: Staff },
+  address: string,
+  check: () => Promise<boolean>,
+  now: Date,
+): Promise<{ started: StartedSession; me: StaffMe }> {
   const { staff } = half;
   const slots = await takeSlots(ctx.db, STAFF_LIMITS_SCOPE, limitsOf(ctx.limits).staffSecondFactor(staff.id), staffErrors.throttled, now);
   if (!(await check())) throw staffErrors.secondFactorFailed();
@@ -77,10 +88,22 @@ export function recoveryCodeCheck(ctx: StaffContext, staff: Staff, code: string,
   return () => useRecoveryCode(ctx.db, staff.id, hashRecoveryCode(staff.id, code), now.toISOString());
 }
 
-export async function signInWithTotp(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, code: string, now = new Date()) {
+export async function signInWithTotp(
+  ctx: StaffContext,
+  half: { session: StaffSession; staff: Staff },
+  address: string,
+  code: string,
+  now = new Date(),
+) {
   return completeSecondFactor(ctx, half, address, totpCheck(ctx, half.staff, code, now), now);
 }
 
-export async function signInWithRecoveryCode(ctx: StaffContext, half: { session: StaffSession; staff: Staff }, address: string, code: string, now = new Date()) {
+export async function signInWithRecoveryCode(
+  ctx: StaffContext,
+  half: { session: StaffSession; staff: Staff },
+  address: string,
+  code: string,
+  now = new Date(),
+) {
   return completeSecondFactor(ctx, half, address, recoveryCodeCheck(ctx, half.staff, code, now), now);
 }

@@ -13,7 +13,17 @@ import {
   StepUpPasskeyRequest,
   StepUpReply,
 } from '@rewards/contract/console-staff';
-import { disableStaff, enableStaff, inviteStaff, listStaffViews, staffView, resetStaffByMail, setStaffRoles, toStaffMember, type StaffActor } from './accounts.ts';
+import {
+  disableStaff,
+  enableStaff,
+  inviteStaff,
+  listStaffViews,
+  staffView,
+  resetStaffByMail,
+  setStaffRoles,
+  toStaffMember,
+  type StaffActor,
+} from './accounts.ts';
 import { requireFreshSecondFactor, requireOwner, requireStaff, staffOf, type ConsoleOrigin } from './guard.ts';
 import { documented } from './routes.ts';
 import type { StaffContext } from './sign-in.ts';
@@ -47,25 +57,56 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
 
   typed.post(
     consoleStaffPaths.stepUpTotp,
-    { preHandler: staff, schema: { summary: "Step-up: a code of the authenticator app makes this session's second factor fresh for 5 minutes", body: StepUpCodeRequest, response: { 200: StepUpReply }, ...documented('any staff') } },
+    {
+      preHandler: staff,
+      schema: {
+        summary: "Step-up: a code of the authenticator app makes this session's second factor fresh for 5 minutes",
+        body: StepUpCodeRequest,
+        response: { 200: StepUpReply },
+        ...documented('any staff'),
+      },
+    },
     async (request) => stepUpWithTotp(ctx, staffOf(request), request.body.code),
   );
 
   typed.post(
     consoleStaffPaths.stepUpRecoveryCode,
-    { preHandler: staff, schema: { summary: "Step-up with a recovery code (each works once): this session's second factor fresh for 5 minutes", body: StepUpCodeRequest, response: { 200: StepUpReply }, ...documented('any staff') } },
+    {
+      preHandler: staff,
+      schema: {
+        summary: "Step-up with a recovery code (each works once): this session's second factor fresh for 5 minutes",
+        body: StepUpCodeRequest,
+        response: { 200: StepUpReply },
+        ...documented('any staff'),
+      },
+    },
     async (request) => stepUpWithRecoveryCode(ctx, staffOf(request), request.body.code),
   );
 
   typed.post(
     consoleStaffPaths.stepUpPasskeyOptions,
-    { preHandler: staff, schema: { summary: "Passkey step-up, step 1: WebAuthn options naming the person's passkeys, with a challenge kept on the session", response: { 200: PasskeyOptions }, ...documented('any staff') } },
+    {
+      preHandler: staff,
+      schema: {
+        summary: "Passkey step-up, step 1: WebAuthn options naming the person's passkeys, with a challenge kept on the session",
+        response: { 200: PasskeyOptions },
+        ...documented('any staff'),
+      },
+    },
     async (request) => stepUpPasskeyOptions(ctx, staffOf(request)),
   );
 
   typed.post(
     consoleStaffPaths.stepUpPasskey,
-    { preHandler: staff, schema: { summary: "Passkey step-up, step 2: the authenticator's answer makes this session's second factor fresh for 5 minutes", body: StepUpPasskeyRequest, response: { 200: StepUpReply }, ...documented('any staff') } },
+    {
+      preHandler: staff,
+      schema: {
+        summary: "Passkey step-up, step 2: the authenticator's answer makes this session's second factor fresh for 5 minutes",
+        body: StepUpPasskeyRequest,
+        response: { 200: StepUpReply },
+        ...documented('any staff'),
+      },
+    },
     async (request) => stepUpWithPasskey(ctx, staffOf(request), request.body),
   );
 
@@ -73,13 +114,28 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
 
   typed.get(
     consoleStaffPaths.staff,
-    { preHandler: owner, schema: { summary: 'Every staff member: status (invited, active, disabled), roles per client, second factors, last sign-in', response: { 200: StaffMemberList }, ...documented('owner') } },
+    {
+      preHandler: owner,
+      schema: {
+        summary: 'Every staff member: status (invited, active, disabled), roles per client, second factors, last sign-in',
+        response: { 200: StaffMemberList },
+        ...documented('owner'),
+      },
+    },
     async () => (await listStaffViews(db)).map(toStaffMember),
   );
 
   typed.get(
     byId(),
-    { preHandler: owner, schema: { summary: 'One staff member, as the list shows them', params: StaffIdParams, response: { 200: StaffMember }, ...documented('owner') } },
+    {
+      preHandler: owner,
+      schema: {
+        summary: 'One staff member, as the list shows them',
+        params: StaffIdParams,
+        response: { 200: StaffMember },
+        ...documented('owner'),
+      },
+    },
     async (request) => toStaffMember(await staffView(db, { id: request.params.staffId })),
   );
 
@@ -88,7 +144,8 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
     {
       preHandler: change,
       schema: {
-        summary: 'Invite by mail: the person is created with the roles, and their single-use enrolment link is mailed to them through the outbox (never shown here). 409: the address is on staff already. Fresh second factor.',
+        summary:
+          'Invite by mail: the person is created with the roles, and their single-use enrolment link is mailed to them through the outbox (never shown here). 409: the address is on staff already. Fresh second factor.',
         body: InvitationRequest,
         response: { 201: StaffMember },
         ...documented('owner'),
@@ -106,7 +163,8 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
     {
       preHandler: change,
       schema: {
-        summary: 'Replace the roles per client (and the owner flag, if given). Not one\'s own owner flag; never the last active owner\'s. Fresh second factor.',
+        summary:
+          "Replace the roles per client (and the owner flag, if given). Not one's own owner flag; never the last active owner's. Fresh second factor.",
         params: StaffIdParams,
         body: RolesRequest,
         response: { 200: StaffMember },
@@ -115,7 +173,9 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
     },
     async (request) => {
       const { reason, roles, owner: ownerFlag } = request.body;
-      return toStaffMember((await setStaffRoles(db, actor(request, reason), { id: request.params.staffId }, { roles, owner: ownerFlag })).staff);
+      return toStaffMember(
+        (await setStaffRoles(db, actor(request, reason), { id: request.params.staffId }, { roles, owner: ownerFlag })).staff,
+      );
     },
   );
 
@@ -123,14 +183,30 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
     byId('/disable'),
     {
       preHandler: change,
-      schema: { summary: 'Disable: no more sign-in, every session of the person ends at once. Not oneself; never the last active owner. Fresh second factor.', params: StaffIdParams, body: StaffReasonRequest, response: { 200: StaffMember }, ...documented('owner') },
+      schema: {
+        summary:
+          'Disable: no more sign-in, every session of the person ends at once. Not oneself; never the last active owner. Fresh second factor.',
+        params: StaffIdParams,
+        body: StaffReasonRequest,
+        response: { 200: StaffMember },
+        ...documented('owner'),
+      },
     },
     async (request) => toStaffMember((await disableStaff(db, actor(request, request.body.reason), { id: request.params.staffId })).staff),
   );
 
   typed.post(
     byId('/enable'),
-    { preHandler: change, schema: { summary: 'Enable: may sign in again with the password and second factor they had. Fresh second factor.', params: StaffIdParams, body: StaffReasonRequest, response: { 200: StaffMember }, ...documented('owner') } },
+    {
+      preHandler: change,
+      schema: {
+        summary: 'Enable: may sign in again with the password and second factor they had. Fresh second factor.',
+        params: StaffIdParams,
+        body: StaffReasonRequest,
+        response: { 200: StaffMember },
+        ...documented('owner'),
+      },
+    },
     async (request) => toStaffMember((await enableStaff(db, actor(request, request.body.reason), { id: request.params.staffId })).staff),
   );
 
@@ -139,13 +215,17 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
     {
       preHandler: change,
       schema: {
-        summary: 'Reset: password, TOTP, passkeys and recovery codes void, sessions ended, limits lifted, a new enrolment link mailed to the person. Not oneself. Fresh second factor.',
+        summary:
+          'Reset: password, TOTP, passkeys and recovery codes void, sessions ended, limits lifted, a new enrolment link mailed to the person. Not oneself. Fresh second factor.',
         params: StaffIdParams,
         body: StaffReasonRequest,
         response: { 200: StaffMember },
         ...documented('owner'),
       },
     },
-    async (request) => toStaffMember((await resetStaffByMail(db, ctx.consoleOrigin, actor(request, request.body.reason), { id: request.params.staffId })).staff),
+    async (request) =>
+      toStaffMember(
+        (await resetStaffByMail(db, ctx.consoleOrigin, actor(request, request.body.reason), { id: request.params.staffId })).staff,
+      ),
   );
 }

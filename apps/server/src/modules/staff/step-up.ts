@@ -41,6 +41,11 @@ export function stepUpPasskeyOptions(ctx: StaffContext, live: LiveStaffSession):
   return signInPasskeyOptions(ctx, live);
 }
 
-export function stepUpWithPasskey(ctx: StaffContext, live: LiveStaffSession, request: PasskeyRequest, now = new Date()): Promise<StepUpReply> {
+export function stepUpWithPasskey(
+  ctx: StaffContext,
+  live: LiveStaffSession,
+  request: PasskeyRequest,
+  now = new Date(),
+): Promise<StepUpReply> {
   return stepUp(ctx, live, passkeyCheck(ctx, live, request, now), now);
 }

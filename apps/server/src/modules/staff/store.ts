@@ -27,7 +27,13 @@ export async function insertStaff(db: Q, row: Staff): Promise<void> {
  */
 export async function lockOwners(db: Q): Promise<Staff[]> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  return db.selectFrom('staff').selectAll().where('owner', '=', 1).orderBy('id').$if(postgres, (qb) => qb.forUpdate()).execute();
+  return db
+    .selectFrom('staff')
+    .selectAll()
+    .where('owner', '=', 1)
+    .orderBy('id')
+    .$if(postgres, (qb) => qb.forUpdate())
+    .execute();
 }
 
 /** Who holds a passkey, and who an unused recovery code: the second factors `staff list` shows. */
@@ -78,15 +84,25 @@ export async function rolesOf(db: Q, staffId?: string): Promise<RoleRow[]> {
 }
 
 export async function roleIn(db: Q, staffId: string, clientId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('staff_roles').select('role').where('staff_id', '=', staffId).where('client_id', '=', clientId).executeTakeFirst();
+  const row = await db
+    .selectFrom('staff_roles')
+    .select('role')
+    .where('staff_id', '=', staffId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   return row?.role;
 }
 
-export async function putRole(db: Q, row: { staff_id: string; client_id: string; role: string; granted_at: string; granted_by: string }): Promise<void> {
+export async function putRole(
+  db: Q,
+  row: { staff_id: string; client_id: string; role: string; granted_at: string; granted_by: string },
+): Promise<void> {
   await db
     .insertInto('staff_roles')
     .values(row)
-    .onConflict((oc) => oc.columns(['staff_id', 'client_id']).doUpdateSet({ role: row.role, granted_at: row.granted_at, granted_by: row.granted_by }))
+    .onConflict((oc) =>
+      oc.columns(['staff_id', 'client_id']).doUpdateSet({ role: row.role, granted_at: row.granted_at, granted_by: row.granted_by }),
+    )
     .execute();
 }
 
@@ -105,7 +121,9 @@ export async function clientNames(db: Q, ids?: readonly string[]): Promise<Array
 }
 
 export async function clientHosts(db: Q, clientId: string): Promise<string[]> {
-  return (await db.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).orderBy('hostname').execute()).map((r) => r.hostname);
+  return (await db.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).orderBy('hostname').execute()).map(
+    (r) => r.hostname,
+  );
 }
 
 // ── enrolments ──────────────────────────────────────────────────────────
@@ -119,12 +137,22 @@ export async function findEnrolment(db: Q, tokenHash: string): Promise<StaffEnro
 }
 
 export async function setEnrolmentSecrets(db: Q, tokenHash: string, passwordHash: string, totpSealed: string): Promise<void> {
-  await db.updateTable('staff_enrolments').set({ password_hash: passwordHash, totp_secret_sealed: totpSealed }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).execute();
+  await db
+    .updateTable('staff_enrolments')
+    .set({ password_hash: passwordHash, totp_secret_sealed: totpSealed })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 /** Marks a link used, if nobody has: true for the one caller that did. */
 export async function claimEnrolment(db: Q, tokenHash: string, now: string): Promise<boolean> {
-  const result = await db.updateTable('staff_enrolments').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('staff_enrolments')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -134,7 +162,14 @@ export async function deleteEnrolmentsOf(db: Q, staffId: string): Promise<void> 
 }
 
 export async function pendingEnrolmentOf(db: Q, staffId: string, now: string): Promise<{ expires_at: string } | undefined> {
-  return db.selectFrom('staff_enrolments').select('expires_at').where('staff_id', '=', staffId).where('used_at', 'is', null).where('expires_at', '>', now).orderBy('expires_at', 'desc').executeTakeFirst();
+  return db
+    .selectFrom('staff_enrolments')
+    .select('expires_at')
+    .where('staff_id', '=', staffId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('expires_at', 'desc')
+    .executeTakeFirst();
 }
 
 // ── second factors ──────────────────────────────────────────────────────
@@ -155,7 +190,11 @@ export async function acceptTotpStep(db: Q, staffId: string, step: number): Prom
 
 export async function replaceRecoveryCodes(db: Q, staffId: string, hashes: readonly string[], now: string): Promise<void> {
   await db.deleteFrom('staff_recovery_codes').where('staff_id', '=', staffId).execute();
-  if (hashes.length > 0) await db.insertInto('staff_recovery_codes').values(hashes.map((code_hash) => ({ staff_id: staffId, code_hash, created_at: now, used_at: null }))).execute();
+  if (hashes.length > 0)
+    await db
+      .insertInto('staff_recovery_codes')
+      .values(hashes.map((code_hash) => ({ staff_id: staffId, code_hash, created_at: now, used_at: null })))
+      .execute();
 }
 
 /** Uses a recovery code if it is the person's and unused: true for the one caller that did. */
@@ -171,7 +210,12 @@ export async function useRecoveryCode(db: Q, staffId: string, codeHash: string, 
 }
 
 export async function unusedRecoveryCodes(db: Q, staffId: string): Promise<number> {
-  const row = await db.selectFrom('staff_recovery_codes').select((eb) => eb.fn.countAll<string | number>().as('n')).where('staff_id', '=', staffId).where('used_at', 'is', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('staff_recovery_codes')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('staff_id', '=', staffId)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -187,9 +231,27 @@ export async function findStaffSession(db: Db, idHash: string): Promise<{ sessio
     .selectFrom('staff_sessions as s')
     .innerJoin('staff as p', 'p.id', 's.staff_id')
     .select([
-      's.id_hash', 's.staff_id', 's.created_at', 's.created_from', 's.last_seen_at', 's.idle_expires_at', 's.absolute_expires_at', 's.second_factor_at', 's.webauthn_challenge',
-      'p.id', 'p.email', 'p.email_key', 'p.name', 'p.password_hash', 'p.status', 'p.owner', 'p.totp_secret_sealed', 'p.totp_last_step',
-      'p.created_at as staff_created_at', 'p.enrolled_at', 'p.last_sign_in_at',
+      's.id_hash',
+      's.staff_id',
+      's.created_at',
+      's.created_from',
+      's.last_seen_at',
+      's.idle_expires_at',
+      's.absolute_expires_at',
+      's.second_factor_at',
+      's.webauthn_challenge',
+      'p.id',
+      'p.email',
+      'p.email_key',
+      'p.name',
+      'p.password_hash',
+      'p.status',
+      'p.owner',
+      'p.totp_secret_sealed',
+      'p.totp_last_step',
+      'p.created_at as staff_created_at',
+      'p.enrolled_at',
+      'p.last_sign_in_at',
     ])
     .where('s.id_hash', '=', idHash)
     .executeTakeFirst();
@@ -228,7 +290,12 @@ export async function touchStaffSession(db: Q, idHash: string, now: string, idle
 
 /** A step-up: the session's second factor passed again now; false when the session has ended meanwhile. */
 export async function renewSecondFactor(db: Q, idHash: string, now: string): Promise<boolean> {
-  const result = await db.updateTable('staff_sessions').set({ second_factor_at: now }).where('id_hash', '=', idHash).where('second_factor_at', 'is not', null).executeTakeFirst();
+  const result = await db
+    .updateTable('staff_sessions')
+    .set({ second_factor_at: now })
+    .where('id_hash', '=', idHash)
+    .where('second_factor_at', 'is not', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -243,7 +310,10 @@ export async function deleteStaffSessionsOf(db: Q, staffId: string): Promise<num
 }
 
 export async function deleteExpiredStaffSessions(db: Q, now: string): Promise<void> {
-  await db.deleteFrom('staff_sessions').where((eb) => eb.or([eb('idle_expires_at', '<=', now), eb('absolute_expires_at', '<=', now)])).execute();
+  await db
+    .deleteFrom('staff_sessions')
+    .where((eb) => eb.or([eb('idle_expires_at', '<=', now), eb('absolute_expires_at', '<=', now)]))
+    .execute();
 }
 
 // ── passkeys ────────────────────────────────────────────────────────────
@@ -256,8 +326,14 @@ export async function findPasskey(db: Q, staffId: string, credentialId: string):
   return db.selectFrom('staff_passkeys').selectAll().where('staff_id', '=', staffId).where('id', '=', credentialId).executeTakeFirst();
 }
 
-export async function insertPasskey(db: Q, row: { id: string; staff_id: string; public_key: string; counter: number; transports: string; created_at: string }): Promise<void> {
-  await db.insertInto('staff_passkeys').values({ ...row, last_used_at: null }).execute();
+export async function insertPasskey(
+  db: Q,
+  row: { id: string; staff_id: string; public_key: string; counter: number; transports: string; created_at: string },
+): Promise<void> {
+  await db
+    .insertInto('staff_passkeys')
+    .values({ ...row, last_used_at: null })
+    .execute();
 }
 
 export async function deletePasskeysOf(db: Q, staffId: string): Promise<void> {
@@ -277,12 +353,22 @@ export async function takeSessionChallenge(db: Q, idHash: string): Promise<strin
   const row = await db.selectFrom('staff_sessions').select('webauthn_challenge').where('id_hash', '=', idHash).executeTakeFirst();
   const challenge = row?.webauthn_challenge;
   if (!challenge) return undefined;
-  const result = await db.updateTable('staff_sessions').set({ webauthn_challenge: null }).where('id_hash', '=', idHash).where('webauthn_challenge', '=', challenge).executeTakeFirst();
+  const result = await db
+    .updateTable('staff_sessions')
+    .set({ webauthn_challenge: null })
+    .where('id_hash', '=', idHash)
+    .where('webauthn_challenge', '=', challenge)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? challenge : undefined;
 }
 
 export async function setEnrolmentChallenge(db: Q, tokenHash: string, challenge: string): Promise<void> {
-  await db.updateTable('staff_enrolments').set({ webauthn_challenge: challenge }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).execute();
+  await db
+    .updateTable('staff_enrolments')
+    .set({ webauthn_challenge: challenge })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 /** The same for an enrolment's registration challenge. */
@@ -290,6 +376,11 @@ export async function takeEnrolmentChallenge(db: Q, tokenHash: string): Promise<
   const row = await db.selectFrom('staff_enrolments').select('webauthn_challenge').where('token_hash', '=', tokenHash).executeTakeFirst();
   const challenge = row?.webauthn_challenge;
   if (!challenge) return undefined;
-  const result = await db.updateTable('staff_enrolments').set({ webauthn_challenge: null }).where('token_hash', '=', tokenHash).where('webauthn_challenge', '=', challenge).executeTakeFirst();
+  const result = await db
+    .updateTable('staff_enrolments')
+    .set({ webauthn_challenge: null })
+    .where('token_hash', '=', tokenHash)
+    .where('webauthn_challenge', '=', challenge)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? challenge : undefined;
 }

@@ -47,7 +47,11 @@ export class TestAuthenticator {
       this.credentialId,
       Buffer.from(isoCBOR.encode(cose)),
     ]);
-    const fields: Array<[string, CBORValue]> = [['fmt', 'none'], ['attStmt', new Map()], ['authData', new Uint8Array(authData)]];
+    const fields: Array<[string, CBORValue]> = [
+      ['fmt', 'none'],
+      ['attStmt', new Map()],
+      ['authData', new Uint8Array(authData)],
+    ];
     const attestationObject = isoCBOR.encode(new Map(fields));
     return {
       id: this.id,

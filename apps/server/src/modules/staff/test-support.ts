@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
-import { CONSOLE_API_BASE, ENROLMENT_TOKEN_HEADER, consolePaths, type EnrolmentPasswordReply, type EnrolmentTotpReply, type StaffRole } from '@rewards/contract/console';
+import {
+  CONSOLE_API_BASE,
+  ENROLMENT_TOKEN_HEADER,
+  consolePaths,
+  type EnrolmentPasswordReply,
+  type EnrolmentTotpReply,
+  type StaffRole,
+} from '@rewards/contract/console';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import type { Dialect } from '../../../test/databases.ts';
 import { createStaff, type StaffActor } from './accounts.ts';
@@ -15,7 +22,11 @@ export const TEST_ACTOR: StaffActor = { name: 'test-operator', kind: 'operator',
 
 export interface ConsoleTestApp extends TestApp {
   /** A call to the console API as its own pages make it: its host, its Origin on changes, the cookie if given. */
-  console(method: HTTPMethods, path: string, options?: { body?: unknown; cookie?: string; headers?: Record<string, string>; token?: string }): Promise<LightMyRequestResponse>;
+  console(
+    method: HTTPMethods,
+    path: string,
+    options?: { body?: unknown; cookie?: string; headers?: Record<string, string>; token?: string },
+  ): Promise<LightMyRequestResponse>;
   dataDir: string;
 }
 
@@ -69,15 +80,29 @@ export interface EnrolledStaff {
 }
 
 /** A person created by the operator's service and enrolled through the API, as a newcomer would. */
-export async function enrolStaff(t: ConsoleTestApp, email: string, access: { owner?: boolean; roles?: Array<{ clientId: string; role: StaffRole }> }): Promise<EnrolledStaff> {
-  const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, { email, name: email.split('@')[0] ?? email, owner: access.owner ?? false, roles: access.roles ?? [] });
+export async function enrolStaff(
+  t: ConsoleTestApp,
+  email: string,
+  access: { owner?: boolean; roles?: Array<{ clientId: string; role: StaffRole }> },
+): Promise<EnrolledStaff> {
+  const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, {
+    email,
+    name: email.split('@')[0] ?? email,
+    owner: access.owner ?? false,
+    roles: access.roles ?? [],
+  });
   const token = tokenOf(enrolment.url);
   const password = await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: STAFF_PASSWORD } });
   if (password.statusCode !== 200) throw new Error(`enrolment password ${email}: ${password.statusCode} ${password.body}`);
   const { totpSecret } = password.json<EnrolmentPasswordReply>();
   const confirm = await t.console('POST', consolePaths.enrolmentTotp, { token, body: { code: totpCode(totpSecret) } });
   if (confirm.statusCode !== 200) throw new Error(`enrolment code ${email}: ${confirm.statusCode} ${confirm.body}`);
-  return { email, secret: totpSecret, recoveryCodes: confirm.json<EnrolmentTotpReply>().recoveryCodes, cookie: consoleCookieOf(confirm) ?? '' };
+  return {
+    email,
+    secret: totpSecret,
+    recoveryCodes: confirm.json<EnrolmentTotpReply>().recoveryCodes,
+    cookie: consoleCookieOf(confirm) ?? '',
+  };
 }
 
 /**
@@ -94,7 +119,10 @@ export async function freshCode(t: ConsoleTestApp, email: string, secret: string
 export async function signIn(t: ConsoleTestApp, person: EnrolledStaff, password = STAFF_PASSWORD): Promise<string> {
   const first = await t.console('POST', consolePaths.signIn, { body: { email: person.email, password } });
   if (first.statusCode !== 200) throw new Error(`sign-in ${person.email}: ${first.statusCode} ${first.body}`);
-  const second = await t.console('POST', consolePaths.signInTotp, { cookie: consoleCookieOf(first), body: { code: await freshCode(t, person.email, person.secret) } });
+  const second = await t.console('POST', consolePaths.signInTotp, {
+    cookie: consoleCookieOf(first),
+    body: { code: await freshCode(t, person.email, person.secret) },
+  });
   if (second.statusCode !== 200) throw new Error(`sign-in code ${person.email}: ${second.statusCode} ${second.body}`);
   return consoleCookieOf(second) ?? '';
 }

@@ -17,7 +17,9 @@ const entry = (date: string, description: string, amountOrAward: number): Statem
 
 function renderHistory(entries: StatementEntry[] | Error) {
   const request = vi.fn(() =>
-    entries instanceof Error ? Promise.reject(entries) : Promise.resolve<StatementReply>({ accountNumber: '1000001', accountHistoryList: entries }),
+    entries instanceof Error
+      ? Promise.reject(entries)
+      : Promise.resolve<StatementReply>({ accountNumber: '1000001', accountHistoryList: entries }),
   );
   const view = renderWithApp(<ActivityHistoryPage />, { user: makeUser(), request: request as never });
   return { ...view, user: userEvent.setup() };
@@ -113,7 +115,11 @@ describe('activity history: the statement (spec sections 2 and 4)', () => {
   });
 
   it('shows the balance after each entry, counted in time order whatever the order shown', async () => {
-    const { user } = renderHistory([entry(at(2026, 3, 3), 'Third', -300), entry(at(2026, 3, 1), 'First', 1000), entry(at(2026, 3, 2), 'Second', 250)]);
+    const { user } = renderHistory([
+      entry(at(2026, 3, 3), 'Third', -300),
+      entry(at(2026, 3, 1), 'First', 1000),
+      entry(at(2026, 3, 2), 'Second', 250),
+    ]);
     await screen.findByRole('table');
     expect(column(3)).toEqual(['950', '1,250', '1,000']);
     await user.click(screen.getByRole('button', { name: /Points/ }));

@@ -116,12 +116,21 @@ function Statement({ accountNumber, rows }: { accountNumber: string; rows: State
       </div>
       <p className="activity__summary" role="status">
         {shown.length > 0
-          ? t('activity.summary', { first: formatNumber(first), last: formatNumber(Math.min(first + PAGE_SIZE - 1, shown.length)), total: formatNumber(shown.length) })
+          ? t('activity.summary', {
+              first: formatNumber(first),
+              last: formatNumber(Math.min(first + PAGE_SIZE - 1, shown.length)),
+              total: formatNumber(shown.length),
+            })
           : t('activity.emptyFiltered')}
       </p>
       {shown.length > 0 ? (
         <>
-          <StatementTable rows={pageOf(shown, current)} sort={sort} onSort={changeSort} caption={t('activity.caption', { accountNumber })} />
+          <StatementTable
+            rows={pageOf(shown, current)}
+            sort={sort}
+            onSort={changeSort}
+            caption={t('activity.caption', { accountNumber })}
+          />
           {pages > 1 ? <Pager page={current} pages={pages} onPage={setPage} /> : null}
         </>
       ) : null}

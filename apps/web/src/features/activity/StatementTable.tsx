@@ -70,8 +70,15 @@ export function StatementTable({ rows, sort, onSort, caption }: StatementTablePr
                   <span className="activity__time">{formats.time.format(row.time)}</span>
                 </time>
               </td>
-              <td role="cell" className="activity__col-description">{row.description}</td>
-              <td role="cell" className={`activity__col-number activity__col-amount ${row.amount < 0 ? 'activity__debit' : 'activity__credit'}`}>{formats.amount.format(row.amount)}</td>
+              <td role="cell" className="activity__col-description">
+                {row.description}
+              </td>
+              <td
+                role="cell"
+                className={`activity__col-number activity__col-amount ${row.amount < 0 ? 'activity__debit' : 'activity__credit'}`}
+              >
+                {formats.amount.format(row.amount)}
+              </td>
               <td role="cell" className="activity__col-number activity__col-balance" data-label={t('activity.column.balance')}>
                 {formatNumber(row.balance)}
               </td>

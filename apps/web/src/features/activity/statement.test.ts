@@ -1,10 +1,26 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createOrders, nextSort, normaliseDate, prepareOrders, rangeBounds, shownRows, sortRows, toRows, type SortState } from './statement.ts';
+import {
+  createOrders,
+  nextSort,
+  normaliseDate,
+  prepareOrders,
+  rangeBounds,
+  shownRows,
+  sortRows,
+  toRows,
+  type SortState,
+} from './statement.ts';
 
 describe('the statement rules', () => {
   it('reads a date whatever spelling its offset has', () => {
     const moment = Date.parse('2026-03-01T09:30:00.000Z');
-    for (const date of ['2026-03-01T09:30:00.000Z', '2026-03-01T09:30:00.000+00:00', '2026-03-01T09:30:00.000+0000', '2026-03-01T10:30:00+0100', '2026-03-01 09:30:00Z']) {
+    for (const date of [
+      '2026-03-01T09:30:00.000Z',
+      '2026-03-01T09:30:00.000+00:00',
+      '2026-03-01T09:30:00.000+0000',
+      '2026-03-01T10:30:00+0100',
+      '2026-03-01 09:30:00Z',
+    ]) {
       expect([date, Date.parse(normaliseDate(date))]).toEqual([date, moment]);
     }
   });
@@ -45,12 +61,20 @@ describe('the statement rules', () => {
     const rows = toRows(entries);
     const collator = new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' });
     const orderOf = createOrders(rows, collator);
-    const ranges = [{ from: '', to: '' }, { from: '2026-01-10', to: '2026-01-20' }, { from: '2026-01-15', to: '' }];
+    const ranges = [
+      { from: '', to: '' },
+      { from: '2026-01-10', to: '2026-01-20' },
+      { from: '2026-01-15', to: '' },
+    ];
     for (const column of ['date', 'description', 'amount'] as const) {
       for (const direction of ['ascending', 'descending'] as const) {
         for (const range of ranges) {
           const sort: SortState = { column, direction };
-          const expected = sortRows(rows.filter((row) => shownRows(() => rows, { column: 'date', direction: 'ascending' }, range).includes(row)), sort, collator);
+          const expected = sortRows(
+            rows.filter((row) => shownRows(() => rows, { column: 'date', direction: 'ascending' }, range).includes(row)),
+            sort,
+            collator,
+          );
           expect(shownRows(orderOf, sort, range).map((row) => row.index)).toEqual(expected.map((row) => row.index));
         }
       }

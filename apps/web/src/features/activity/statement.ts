@@ -27,7 +27,10 @@ export const PAGE_SIZE = 15;
  * `+00:00`, or `+0000`, which not every browser parses. Returns a form Date.parse reads.
  */
 export function normaliseDate(date: string): string {
-  return date.trim().replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+  return date
+    .trim()
+    .replace(' ', 'T')
+    .replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
 }
 
 /**
@@ -112,7 +115,11 @@ export function prepareOrders(orderOf: (column: SortColumn) => readonly Statemen
 }
 
 /** The rows a sort and a range show, from the precomputed orders: no sorting on a click. */
-export function shownRows(orderOf: (column: SortColumn) => readonly StatementRow[], sort: SortState, range: DateRange): readonly StatementRow[] {
+export function shownRows(
+  orderOf: (column: SortColumn) => readonly StatementRow[],
+  sort: SortState,
+  range: DateRange,
+): readonly StatementRow[] {
   const filtered = filterRows(orderOf(sort.column), range);
   return sort.direction === 'ascending' ? filtered : [...filtered].reverse();
 }

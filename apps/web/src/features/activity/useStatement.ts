@@ -4,10 +4,7 @@ import { RequestError } from '../../api/client.ts';
 import { useServices } from '../../state/StoreContext.tsx';
 import { getStatement } from './api.ts';
 
-type StatementState =
-  | { status: 'loading' }
-  | { status: 'error'; messageKey: string }
-  | { status: 'ready'; statement: StatementReply };
+type StatementState = { status: 'loading' } | { status: 'error'; messageKey: string } | { status: 'ready'; statement: StatementReply };
 
 type Settled = Exclude<StatementState, { status: 'loading' }>;
 

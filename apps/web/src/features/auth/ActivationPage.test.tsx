@@ -9,9 +9,17 @@ import { ACTIVATION_FIELDS } from '@rewards/contract/activation-fields';
 import ActivationPage, { fieldLabelKey, fieldNameInWords } from './ActivationPage.tsx';
 
 // The server's bundles, core and every area, per locale: what the portal sends to a browser.
-const files = import.meta.glob<Record<string, string>>('../../../../server/src/modules/i18n/bundles/*.json', { eager: true, import: 'default' });
+const files = import.meta.glob<Record<string, string>>('../../../../server/src/modules/i18n/bundles/*.json', {
+  eager: true,
+  import: 'default',
+});
 const bundleOf = (locale: string) =>
-  Object.assign({}, ...Object.entries(files).filter(([path]) => path.endsWith(`/${locale}.json`) || path.endsWith(`.${locale}.json`)).map(([, texts]) => texts)) as Record<string, string>;
+  Object.assign(
+    {},
+    ...Object.entries(files)
+      .filter(([path]) => path.endsWith(`/${locale}.json`) || path.endsWith(`.${locale}.json`))
+      .map(([, texts]) => texts),
+  ) as Record<string, string>;
 
 const GOOD = 'Garden-Path-42';
 const client = (activationFields: string[], privacyNoticeVersion = 1) =>
@@ -128,7 +136,9 @@ describe('the activation page', () => {
     const french = makeUser({ locale: { code: 'fr-FR', dir: 'ltr' } });
     const request = ((method: string) =>
       Promise.resolve(
-        method === 'POST' ? french : { bundleList: { 'fr-FR': { locale: 'fr-FR', properties: { ...enUS, 'activation.heading': 'Activez votre compte' } } } },
+        method === 'POST'
+          ? french
+          : { bundleList: { 'fr-FR': { locale: 'fr-FR', properties: { ...enUS, 'activation.heading': 'Activez votre compte' } } } },
       )) as ApiClient['request'];
     const { store, request: calls } = open({ fields: ['accountNumber', 'lastName'], privacy: 0, request });
     const user = userEvent.setup();
@@ -141,7 +151,8 @@ describe('the activation page', () => {
 
   it("shows the server's error and clears the passwords", async () => {
     const { store } = open({
-      request: () => Promise.reject(new RequestError({ status: 400, errorCode: 80001, responseMessage: 'error.validation', message: 'no match' })),
+      request: () =>
+        Promise.reject(new RequestError({ status: 400, errorCode: 80001, responseMessage: 'error.validation', message: 'no match' })),
     });
     const user = userEvent.setup();
     await fillAll(user);
@@ -188,7 +199,8 @@ describe('the activation page', () => {
   it('has a label for every field the operator command accepts, in each language of the portal', () => {
     for (const locale of ['en-US', 'fr-FR', 'ar']) {
       const bundle = bundleOf(locale);
-      for (const name of ACTIVATION_FIELDS) expect([locale, name, bundle[fieldLabelKey(name)]?.trim()]).toEqual([locale, name, expect.any(String)]);
+      for (const name of ACTIVATION_FIELDS)
+        expect([locale, name, bundle[fieldLabelKey(name)]?.trim()]).toEqual([locale, name, expect.any(String)]);
     }
     const arabic = bundleOf('ar');
     for (const name of ACTIVATION_FIELDS) expect(arabic[fieldLabelKey(name)]).toMatch(/^[\u0600-\u06FF\s]+$/);

@@ -40,7 +40,11 @@ export const fieldLabelKey = (name: ActivationField) => `account.field.${name}`;
  * set by other means) is labelled with its name in words ("employeeId" → "Employee id").
  */
 export function fieldNameInWords(name: string): string {
-  const words = name.replace(/[_-]+/g, ' ').replace(/([a-z\d])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  const words = name
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -36,7 +36,9 @@ describe('the forgot user id page', () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Email address'), ' dana@example.com ');
     await user.click(screen.getByRole('button', { name: 'Email my user ID' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('If the email address matches an account, we have sent your user ID to it.');
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'If the email address matches an account, we have sent your user ID to it.',
+    );
     expect(request).toHaveBeenCalledWith('POST', '/forgotUsername', { body: { emailAddress: 'dana@example.com' }, sessionId: null });
     expect(screen.queryByLabelText('Email address')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');

@@ -61,7 +61,6 @@ export default function ForgotPasswordPage() {
     }
   };
 
-
   return (
     <div className="auth">
       <div className="auth__card">

@@ -29,7 +29,11 @@ export default function ForgotUserIdPage() {
     event.preventDefault();
     if (busy) return;
     store.dismissErrors('forgotUserId');
-    const found = !email.trim() ? 'account.validation.email.empty' : !looksLikeEmail(email) ? 'account.validation.email.invalid' : undefined;
+    const found = !email.trim()
+      ? 'account.validation.email.empty'
+      : !looksLikeEmail(email)
+        ? 'account.validation.email.invalid'
+        : undefined;
     setProblem(found);
     if (found) {
       document.getElementById(`${id}-email`)?.focus();

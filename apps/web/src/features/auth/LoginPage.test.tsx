@@ -67,7 +67,11 @@ describe('the login screen', () => {
     const { store, request } = renderWithApp(<LoginPage />, { path: '/login', request: () => Promise.resolve(demo) as never });
     await signIn();
     await screen.findByRole('button', { name: 'Sign in' });
-    expect(request).toHaveBeenCalledWith('POST', '/login', expect.objectContaining({ body: { username: 'demo', password: 'Rewards-2026!' } }));
+    expect(request).toHaveBeenCalledWith(
+      'POST',
+      '/login',
+      expect.objectContaining({ body: { username: 'demo', password: 'Rewards-2026!' } }),
+    );
     expect(store.getState().user).toEqual(demo);
     expect(JSON.parse(sessionStorage.getItem('userState') ?? 'null')).toMatchObject({ sessionId: 'session-1' });
   });

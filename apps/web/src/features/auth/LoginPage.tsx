@@ -85,7 +85,10 @@ export default function LoginPage() {
 
         {ssoSignIn ? (
           <div className="auth__sso">
-            <a className={`ui-button ${showForm ? 'ui-button--secondary' : 'ui-button--primary'} auth__sso-button`} href={`${API_BASE}${ssoPaths.login}`}>
+            <a
+              className={`ui-button ${showForm ? 'ui-button--secondary' : 'ui-button--primary'} auth__sso-button`}
+              href={`${API_BASE}${ssoPaths.login}`}
+            >
               {t('ssoFlow.signInWith', { name: sso?.clientSite.name ?? '' })}
             </a>
             {showForm ? (

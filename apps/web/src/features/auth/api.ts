@@ -1,4 +1,10 @@
-import type { AcceptedReply, ForgotPasswordRequest, ForgotUsernameRequest, SavePasswordReply, SavePasswordRequest } from '@rewards/contract';
+import type {
+  AcceptedReply,
+  ForgotPasswordRequest,
+  ForgotUsernameRequest,
+  SavePasswordReply,
+  SavePasswordRequest,
+} from '@rewards/contract';
 import { apiPaths } from '@rewards/contract/paths';
 import type { ApiClient } from '../../api/client.ts';
 

@@ -26,10 +26,22 @@ function FieldMessages({ id, error }: { id: string; error: string | undefined })
   ) : null;
 }
 
-type TextFieldProps = FieldProps & Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'autoCapitalize' | 'inputMode' | 'maxLength' | 'dir'>;
+type TextFieldProps = FieldProps &
+  Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'autoCapitalize' | 'inputMode' | 'maxLength' | 'dir'>;
 
 /** A labelled text input in the look of the login form, its message and hint tied to it. */
-export function TextField({ id, label, value, onChange, error, hint, describedBy: more, type = 'text', maxLength = 200, ...rest }: TextFieldProps) {
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  describedBy: more,
+  type = 'text',
+  maxLength = 200,
+  ...rest
+}: TextFieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

@@ -107,7 +107,12 @@ export default function ContactPage() {
           <p className="content__lead">{t('contact.intro')}</p>
           <div className="contact__alerts">
             {sendErrors.map((error) => (
-              <Alert key={error.errorId} kind="error" onDismiss={() => store.dismissError(error.errorId)} dismissLabel={t('common.dismiss')}>
+              <Alert
+                key={error.errorId}
+                kind="error"
+                onDismiss={() => store.dismissError(error.errorId)}
+                dismissLabel={t('common.dismiss')}
+              >
                 {errorText(error, t, mediaLabel())}
               </Alert>
             ))}
@@ -160,7 +165,10 @@ export default function ContactPage() {
                 aria-describedby={describedBy('message', `${id}-counter`)}
                 required
               />
-              <p id={`${id}-counter`} className={`content-field__hint contact__counter${messageLength > CONTACT_MESSAGE_MAX ? ' contact__counter--over' : ''}`}>
+              <p
+                id={`${id}-counter`}
+                className={`content-field__hint contact__counter${messageLength > CONTACT_MESSAGE_MAX ? ' contact__counter--over' : ''}`}
+              >
                 {t('contact.form.messageCounter', { count: formatNumber(messageLength), max: formatNumber(CONTACT_MESSAGE_MAX) })}
               </p>
               {fieldError('message')}

@@ -57,7 +57,10 @@ describe('the rules page', () => {
   });
 
   it('tells a participant without programs that there are no rules', async () => {
-    renderWithApp(<RulesPage />, { user: makeUser({ participantRules: [] }), request: answers({ 'GET /user/program-names': { participantRules: [] } }) });
+    renderWithApp(<RulesPage />, {
+      user: makeUser({ participantRules: [] }),
+      request: answers({ 'GET /user/program-names': { participantRules: [] } }),
+    });
     expect(await screen.findByText('You are not part of a program with published rules.')).toBeInTheDocument();
   });
 });
@@ -66,7 +69,9 @@ describe('the FAQs page', () => {
   it('turns each question into a closed accordion item that opens on click', async () => {
     renderWithApp(<FaqsPage />, {
       request: answers({
-        'GET /cmmo/key/honeycombSystem/faqs': content('<h2>What are Acme Points?</h2>\n<p>The reward currency.</p>\n<h2>Do points expire?</h2>\n<ul><li>After 24 months.</li></ul>'),
+        'GET /cmmo/key/honeycombSystem/faqs': content(
+          '<h2>What are Acme Points?</h2>\n<p>The reward currency.</p>\n<h2>Do points expire?</h2>\n<ul><li>After 24 months.</li></ul>',
+        ),
       }),
     });
     const question = await screen.findByText('What are Acme Points?');
@@ -82,7 +87,9 @@ describe('the FAQs page', () => {
   it('shows an error with a way to try again', async () => {
     let calls = 0;
     renderWithApp(<FaqsPage />, {
-      request: answers({ 'GET /cmmo/key/honeycombSystem/faqs': () => (++calls === 1 ? serverError(500, 'error.internal') : content('<h2>Q?</h2><p>A.</p>')) }),
+      request: answers({
+        'GET /cmmo/key/honeycombSystem/faqs': () => (++calls === 1 ? serverError(500, 'error.internal') : content('<h2>Q?</h2><p>A.</p>')),
+      }),
     });
     expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong on our side.');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
@@ -106,7 +113,9 @@ describe('the privacy pages', () => {
   it('follows a link to a portal page inside the app', async () => {
     renderWithApp(<PrivacyPolicyPage />, {
       path: '/privacy-shield',
-      request: answers({ 'GET /cmmo/key/honeycombSystem/privacyPolicy': content('<p>Write to us on the <a href="/contact">Contact us</a> page.</p>') }),
+      request: answers({
+        'GET /cmmo/key/honeycombSystem/privacyPolicy': content('<p>Write to us on the <a href="/contact">Contact us</a> page.</p>'),
+      }),
     });
     await userEvent.setup().click(await screen.findByRole('link', { name: 'Contact us' }));
     expect(screen.getByTestId('location')).toHaveTextContent('/contact');
@@ -177,7 +186,9 @@ describe('the contact page', () => {
     await user.type(field('Message'), 'My headphones have not arrived.');
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     expect(await screen.findByText('Thanks for your message. We will get back to you soon.')).toBeInTheDocument();
-    expect(sent).toEqual([{ topic: 'order', subject: 'Missing parcel', message: 'My headphones have not arrived.', replyEmail: '', phone: '' }]);
+    expect(sent).toEqual([
+      { topic: 'order', subject: 'Missing parcel', message: 'My headphones have not arrived.', replyEmail: '', phone: '' },
+    ]);
     expect(store.getState().successes).toMatchObject([{ successType: 'contactUs', message: 'contact.form.successMessage' }]);
     await user.click(screen.getByRole('button', { name: 'Send another message' }));
     expect(field('Subject')).toHaveValue('');
@@ -186,7 +197,9 @@ describe('the contact page', () => {
   it('shows the server’s refusal as a contactUs error', async () => {
     const { store } = renderWithApp(<ContactPage />, {
       user: makeUser(),
-      request: answers({ 'POST /contactUs': new RequestError({ status: 429, errorCode: 60029, responseMessage: 'contact.error.throttled', message: 'x' }) }),
+      request: answers({
+        'POST /contactUs': new RequestError({ status: 429, errorCode: 60029, responseMessage: 'contact.error.throttled', message: 'x' }),
+      }),
     });
     const user = userEvent.setup();
     await user.selectOptions(field('Topic'), 'points');

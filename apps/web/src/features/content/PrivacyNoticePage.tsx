@@ -31,11 +31,18 @@ export default function PrivacyNoticePage() {
           <FallbackNotice locale={state.locale} />
           <ServerHtml html={state.html} locale={state.locale} />
         </>
-      ) : <ContentStatus state={state} onRetry={reload} />}
+      ) : (
+        <ContentStatus state={state} onRetry={reload} />
+      )}
       {notice && notice.version > 0 ? (
         <section className="content__ack" aria-live="polite">
           {ackErrors.map((error) => (
-            <Alert key={error.errorId} kind="error" onDismiss={() => services.store.dismissError(error.errorId)} dismissLabel={t('common.dismiss')}>
+            <Alert
+              key={error.errorId}
+              kind="error"
+              onDismiss={() => services.store.dismissError(error.errorId)}
+              dismissLabel={t('common.dismiss')}
+            >
               {errorText(error, t, mediaLabel())}
             </Alert>
           ))}

@@ -16,7 +16,9 @@ export default function PrivacyPolicyPage() {
           <FallbackNotice locale={state.locale} />
           <ServerHtml html={state.html} locale={state.locale} />
         </>
-      ) : <ContentStatus state={state} onRetry={reload} />}
+      ) : (
+        <ContentStatus state={state} onRetry={reload} />
+      )}
     </article>
   );
 }

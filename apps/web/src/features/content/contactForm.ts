@@ -34,7 +34,9 @@ const INVALID_KEYS: Partial<Record<ContactField, string>> = {
  * Checks the form with the rules the server's schema is built from (packages/contract/src/
  * content-rules.ts, without zod: decision 015) and turns the issue codes into translation keys.
  */
-export function validateContact(values: ContactValues): { ok: true; request: ContactForm } | { ok: false; errors: Partial<Record<ContactField, FieldError>> } {
+export function validateContact(
+  values: ContactValues,
+): { ok: true; request: ContactForm } | { ok: false; errors: Partial<Record<ContactField, FieldError>> } {
   const checked = checkContactForm(values);
   if (checked.ok) return { ok: true, request: checked.form };
   const errors: Partial<Record<ContactField, FieldError>> = {};

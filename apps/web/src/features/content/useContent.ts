@@ -5,10 +5,7 @@ import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { getContent } from './getContent.ts';
 
 export type ContentState =
-  | { status: 'loading' }
-  | { status: 'ready'; html: string; locale: string }
-  | { status: 'missing' }
-  | { status: 'failed'; error: unknown };
+  { status: 'loading' } | { status: 'ready'; html: string; locale: string } | { status: 'missing' } | { status: 'failed'; error: unknown };
 
 /** What a failed content call means for the page: a 404 is "not published yet", not a failure. */
 export function contentFailure(error: unknown): ContentState {

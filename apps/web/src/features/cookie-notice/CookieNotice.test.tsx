@@ -34,7 +34,7 @@ describe('the cookie notice', () => {
     expect(notice()).not.toBeInTheDocument();
   });
 
-  it('keeps an anonymous visitor\'s acknowledgement in localStorage for that version', async () => {
+  it("keeps an anonymous visitor's acknowledgement in localStorage for that version", async () => {
     const { request } = renderWithApp(<CookieNotice />);
     expect(screen.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy-shield');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Got it' }));

@@ -32,9 +32,7 @@ export function CookieNotice() {
   if (!loaded || !visible || user?.adminAsUser) return null;
 
   const link = (
-    <AppLink to={user ? paths.privacyNotice : paths.privacyPolicy}>
-      {t(user ? 'cookie.link.notice' : 'cookie.link.policy')}
-    </AppLink>
+    <AppLink to={user ? paths.privacyNotice : paths.privacyPolicy}>{t(user ? 'cookie.link.notice' : 'cookie.link.policy')}</AppLink>
   );
   return (
     <section className="cookie" aria-label={t('cookie.label')}>

@@ -26,13 +26,20 @@ export default function ErrorPage() {
 
   return (
     <div className="error-screen">
-      <div className="error-screen__mark" aria-hidden="true">!</div>
+      <div className="error-screen__mark" aria-hidden="true">
+        !
+      </div>
       <h1 tabIndex={-1}>{t('error.page.heading')}</h1>
       <p className="error-screen__lead">{t(routeMessage ?? (failed ? 'error.clientData' : 'error.page.body'))}</p>
       {errors.length > 0 ? (
         <div className="error-screen__details">
           {errors.map((error) => (
-            <Alert key={error.errorId} kind="error" onDismiss={failed ? undefined : () => store.dismissError(error.errorId)} dismissLabel={t('common.dismiss')}>
+            <Alert
+              key={error.errorId}
+              kind="error"
+              onDismiss={failed ? undefined : () => store.dismissError(error.errorId)}
+              dismissLabel={t('common.dismiss')}
+            >
               {errorText(error, t, mediaLabel())}
             </Alert>
           ))}

@@ -24,7 +24,12 @@ export function GlobalAlerts() {
         </Alert>
       ))}
       {shownSuccesses.map((success) => (
-        <Alert key={success.successType} kind="success" onDismiss={() => store.dismissSuccess(success.successType)} dismissLabel={t('common.dismiss')}>
+        <Alert
+          key={success.successType}
+          kind="success"
+          onDismiss={() => store.dismissSuccess(success.successType)}
+          dismissLabel={t('common.dismiss')}
+        >
           {t(success.message, { mediaLabel: mediaLabel(), ...success.values })}
         </Alert>
       ))}

@@ -28,7 +28,11 @@ describe('the header', () => {
 
   it('logs out: calls the server, forgets the session and goes to /login', async () => {
     sessionStorage.setItem('userState', '{"sessionId":"session-1"}');
-    const { store, request } = renderWithApp(<Header />, { user: makeUser(), path: '/home', request: () => Promise.resolve(undefined) as never });
+    const { store, request } = renderWithApp(<Header />, {
+      user: makeUser(),
+      path: '/home',
+      request: () => Promise.resolve(undefined) as never,
+    });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
     expect(request).toHaveBeenCalledWith('GET', '/logout', expect.anything());

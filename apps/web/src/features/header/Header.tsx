@@ -43,7 +43,13 @@ function UserBar({ user, redeemMenu }: { user: UserData; redeemMenu: ReactNode }
       <AppLink to={paths.profile} className="userbar__link">
         {t('header.profile')}
       </AppLink>
-      <button type="button" className="userbar__link userbar__logout" onClick={() => void doLogout()} disabled={busy} aria-busy={busy || undefined}>
+      <button
+        type="button"
+        className="userbar__link userbar__logout"
+        onClick={() => void doLogout()}
+        disabled={busy}
+        aria-busy={busy || undefined}
+      >
         {busy ? <Spinner size="sm" /> : null}
         {t('header.logout')}
       </button>

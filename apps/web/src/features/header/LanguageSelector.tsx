@@ -54,8 +54,11 @@ export function LanguageSelector() {
     const items = [...(rootRef.current?.querySelectorAll<HTMLElement>('.lang__option') ?? [])];
     const index = items.indexOf(document.activeElement as HTMLElement);
     const next =
-      event.key === 'Home' ? 0 : event.key === 'End' ? items.length - 1
-        : (index + (event.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
+      event.key === 'Home'
+        ? 0
+        : event.key === 'End'
+          ? items.length - 1
+          : (index + (event.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
     items[next]?.focus();
   };
 
@@ -72,7 +75,9 @@ export function LanguageSelector() {
         onClick={() => setOpen((o) => !o)}
       >
         {busy ? <Spinner size="sm" /> : <span className="lang__globe" aria-hidden="true" />}
-        <span className="lang__current" lang={locale.code}>{current?.name ?? locale.code}</span>
+        <span className="lang__current" lang={locale.code}>
+          {current?.name ?? locale.code}
+        </span>
         <span className="ui-chevron" aria-hidden="true" />
       </button>
       <ul id={listId} className="lang__list" hidden={!open}>

@@ -43,7 +43,13 @@ describe('home: the welcome variants (spec section 2)', () => {
       user: makeUser({ accountBalance: 12500, locale: fr }),
       state: {
         locale: fr,
-        bundles: { 'fr-FR': { 'home.heading': 'Accueil', 'home.points.heading': 'Vos points', 'home.welcome': 'Bon retour, {firstName} ! Vous avez {balance} {mediaLabel}.' } },
+        bundles: {
+          'fr-FR': {
+            'home.heading': 'Accueil',
+            'home.points.heading': 'Vos points',
+            'home.welcome': 'Bon retour, {firstName} ! Vous avez {balance} {mediaLabel}.',
+          },
+        },
       },
     });
     const balance = screen.getByRole('link', { name: /^12\s500$/ });

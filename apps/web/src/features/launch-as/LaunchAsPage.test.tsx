@@ -33,7 +33,10 @@ describe('the launch-as page (spec sections 2, 4, 5)', () => {
   it("shows the server's reason for a used link", async () => {
     renderWithApp(<LaunchAsPage />, {
       path: '/launch-as?token=tok-used',
-      request: (() => Promise.reject(new RequestError({ status: 409, errorCode: 91003, responseMessage: 'launchAs.error.used', message: 'used' }))) as never,
+      request: (() =>
+        Promise.reject(
+          new RequestError({ status: 409, errorCode: 91003, responseMessage: 'launchAs.error.used', message: 'used' }),
+        )) as never,
     });
     expect(await screen.findByRole('alert')).toHaveTextContent('This launch link has already been used');
     expect(screen.getByTestId('location')).toHaveTextContent('/launch-as');

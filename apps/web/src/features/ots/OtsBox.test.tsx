@@ -65,7 +65,10 @@ describe('the on-the-spot box on home (spec section 2)', () => {
   it('redeems: busy spinner, then green done, the success with the points, the input cleared, the balance updated', async () => {
     const user = userEvent.setup();
     const reply = deferred<OtsRedeemReply>();
-    const { request, store } = renderWithApp(<HomePage />, { user: makeUser({ accountBalance: 12500 }), request: () => reply.promise as never });
+    const { request, store } = renderWithApp(<HomePage />, {
+      user: makeUser({ accountBalance: 12500 }),
+      request: () => reply.promise as never,
+    });
     await user.type(input(), 'acme 7k3f q9tx');
     await user.click(submit());
 
@@ -102,7 +105,10 @@ describe('the on-the-spot box on home (spec section 2)', () => {
   it.each([
     ['an empty object', {}],
     ['an error whose message is an empty object', { errorCode: 40999, message: {} }],
-    ['a reply whose message was an empty object', new RequestError({ status: 500, errorCode: null, responseMessage: '', message: {} as string })],
+    [
+      'a reply whose message was an empty object',
+      new RequestError({ status: 500, errorCode: null, responseMessage: '', message: {} as string }),
+    ],
   ])('shows ots.error.unknown for %s (spec section 8)', async (_what, error) => {
     const user = userEvent.setup();
     const { store } = renderWithApp(<OtsBox />, { user: makeUser(), request: () => Promise.reject(error) });
@@ -130,7 +136,10 @@ describe('the on-the-spot box on home (spec section 2)', () => {
 
   it('after a success, typing a new code dismisses the success and enables the button again', async () => {
     const user = userEvent.setup();
-    renderWithApp(<OtsBox />, { user: makeUser(), request: () => Promise.resolve({ message: 'ots.success.redeemed', value: 1, accountBalance: 12501 }) as never });
+    renderWithApp(<OtsBox />, {
+      user: makeUser(),
+      request: () => Promise.resolve({ message: 'ots.success.redeemed', value: 1, accountBalance: 12501 }) as never,
+    });
     await user.type(input(), 'ONE');
     await user.click(submit());
     expect(await screen.findByRole('status')).toHaveTextContent('Code accepted! 1 Acme Point added to your balance.');

@@ -81,7 +81,6 @@ export function PasswordForm({ rules, username, adminAsUser }: PasswordFormProps
     }
   };
 
-
   return (
     <section className="profile__section" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{t('profile.password.heading')}</h2>

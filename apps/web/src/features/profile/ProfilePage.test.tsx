@@ -20,7 +20,7 @@ async function fillPassword(current: string, next: string, confirm: string) {
 }
 
 describe('the profile modal', () => {
-  it('shows the participant\'s details, read-only', () => {
+  it("shows the participant's details, read-only", () => {
     renderWithApp(<ProfilePage />, { user: makeUser() });
     expect(screen.getByRole('heading', { level: 1, name: 'Your profile' })).toBeInTheDocument();
     const details = screen.getByRole('region', { name: 'Your details' });
@@ -69,12 +69,17 @@ describe('the profile modal', () => {
     for (const name of ['Current password', 'New password', 'Confirm new password']) expect(field(name)).toHaveValue('');
   });
 
-  it('shows the server\'s refusal in the modal and clears the wrong current password', async () => {
+  it("shows the server's refusal in the modal and clears the wrong current password", async () => {
     renderWithApp(<ProfilePage />, {
       user: makeUser(),
       request: (() =>
         Promise.reject(
-          new RequestError({ status: 400, errorCode: 30002, responseMessage: 'profile.error.wrongPassword', message: 'The current password is not correct' }),
+          new RequestError({
+            status: 400,
+            errorCode: 30002,
+            responseMessage: 'profile.error.wrongPassword',
+            message: 'The current password is not correct',
+          }),
         )) as never,
     });
     await fillPassword('Not-It-2026!', NEW, NEW);
@@ -117,7 +122,9 @@ describe('the profile modal', () => {
       user: makeUser(),
       request: ((method: string, path: string) => {
         if (path === '/viewConfig/bundle/fr-FR') return Promise.resolve({ bundleList: { 'fr-FR': { locale: 'fr-FR', properties: enUS } } });
-        return Promise.reject(new RequestError({ status: 400, errorCode: 30001, responseMessage: 'error.unsupportedLocale', message: 'no' }));
+        return Promise.reject(
+          new RequestError({ status: 400, errorCode: 30001, responseMessage: 'error.unsupportedLocale', message: 'no' }),
+        );
       }) as never,
     });
     const user = userEvent.setup();

@@ -28,7 +28,13 @@ export function IdleWarning({ onTimedOut, activity }: IdleWarningProps) {
   if (!sessionId || !idleMinutes) return null;
   // A new session starts a new watch.
   return (
-    <IdleWatch key={sessionId} sessionId={sessionId} idleMinutes={idleMinutes} onTimedOut={onTimedOut} activity={activity ?? getSessionActivity()} />
+    <IdleWatch
+      key={sessionId}
+      sessionId={sessionId}
+      idleMinutes={idleMinutes}
+      onTimedOut={onTimedOut}
+      activity={activity ?? getSessionActivity()}
+    />
   );
 }
 
@@ -191,7 +197,13 @@ function WarningDialog({ msLeft }: { msLeft: number }) {
           </p>
         ) : null}
         <div className="idle-warning__actions">
-          <Button className="idle-warning__stay" onClick={() => void stay()} busy={busy === 'stay'} busyLabel={t('idleWarning.staying')} disabled={busy !== null}>
+          <Button
+            className="idle-warning__stay"
+            onClick={() => void stay()}
+            busy={busy === 'stay'}
+            busyLabel={t('idleWarning.staying')}
+            disabled={busy !== null}
+          >
             {t('idleWarning.stay')}
           </Button>
           <Button variant="secondary" onClick={() => void signOut()} busy={busy === 'signOut'} disabled={busy !== null}>
@@ -206,7 +218,12 @@ function WarningDialog({ msLeft }: { msLeft: number }) {
 /** Announced moments: each passing minute mark and 30 and 10 seconds before the end. */
 const MILESTONES = [10, 30, 60, 120, 180, 240, 300];
 
-function milestoneText(secondsLeft: number, openedWith: number, locale: string, t: (key: string, values?: Record<string, string>) => string): string {
+function milestoneText(
+  secondsLeft: number,
+  openedWith: number,
+  locale: string,
+  t: (key: string, values?: Record<string, string>) => string,
+): string {
   const milestone = MILESTONES.find((m) => secondsLeft <= m && m < openedWith);
   if (milestone === undefined) return '';
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'always' });

@@ -40,10 +40,7 @@ interface Message {
 }
 
 const isMessage = (value: unknown): value is Message =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as Message).key === 'string' &&
-  typeof (value as Message).at === 'number';
+  typeof value === 'object' && value !== null && typeof (value as Message).key === 'string' && typeof (value as Message).at === 'number';
 
 export function createSessionActivity(channel: BroadcastChannel | null = openChannel()): SessionActivity {
   let latest: Message | null = null;

@@ -68,9 +68,7 @@ export function InactiveRedirect({ user }: { user: UserData }) {
       <h2 id="inactive-heading" className="inactive__heading">
         {t('shops.inactive.heading')}
       </h2>
-      <p className="inactive__text">
-        {t('shops.inactive.text', { balance: formatNumber(balance), mediaLabel: mediaLabel(balance) })}
-      </p>
+      <p className="inactive__text">{t('shops.inactive.text', { balance: formatNumber(balance), mediaLabel: mediaLabel(balance) })}</p>
       {phase === 'redirecting' ? (
         <p className="inactive__status" role="status">
           <Spinner size="sm" />

@@ -1,4 +1,14 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import type { CatalogType } from '@rewards/contract';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
@@ -93,9 +103,14 @@ export function RedeemMenu() {
     const list = items();
     const index = list.indexOf(document.activeElement as HTMLElement);
     const next =
-      event.key === 'Home' ? 0
-        : event.key === 'End' ? list.length - 1
-          : index === -1 ? (event.key === 'ArrowDown' ? 0 : list.length - 1)
+      event.key === 'Home'
+        ? 0
+        : event.key === 'End'
+          ? list.length - 1
+          : index === -1
+            ? event.key === 'ArrowDown'
+              ? 0
+              : list.length - 1
             : (index + (event.key === 'ArrowDown' ? 1 : -1) + list.length) % list.length;
     list[next]?.focus();
   };

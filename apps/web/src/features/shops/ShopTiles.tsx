@@ -50,7 +50,9 @@ function ShopTile({ type, user, down, wide }: { type: CatalogType; user: UserDat
         </h3>
         {down ? (
           <p className="shop-tile__down">
-            <span className="shop-tile__down-mark" aria-hidden="true">!</span>
+            <span className="shop-tile__down-mark" aria-hidden="true">
+              !
+            </span>
             {t('shops.catalogDown.message')}
           </p>
         ) : (

@@ -10,10 +10,7 @@ import { exchangeSsoSession } from './api.ts';
 import './sso.css';
 
 /** What the page was told, read once from the address (spec sections 2 and 4, SSO). */
-type Arrival =
-  | { kind: 'session'; id: string }
-  | { kind: 'preActivation' }
-  | { kind: 'failed'; type: ErrorType; key: string };
+type Arrival = { kind: 'session'; id: string } | { kind: 'preActivation' } | { kind: 'failed'; type: ErrorType; key: string };
 
 export function readArrival(search: string): Arrival {
   const params = new URLSearchParams(search);

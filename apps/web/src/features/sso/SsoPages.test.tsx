@@ -9,7 +9,13 @@ import SsoLogoutPage from './SsoLogoutPage.tsx';
 
 const ssoClient = (ssoType: 'login_and_sso' | 'sso_only', signIn = true) =>
   makeClient({
-    ssoConfig: { clientSite: { name: 'Acme Intranet', url: 'https://intranet.acme.example/' }, ssoType, ssoLogoutType: 'sso', signIn, loginForm: ssoType !== 'sso_only' },
+    ssoConfig: {
+      clientSite: { name: 'Acme Intranet', url: 'https://intranet.acme.example/' },
+      ssoType,
+      ssoLogoutType: 'sso',
+      signIn,
+      loginForm: ssoType !== 'sso_only',
+    },
   });
 
 /** The page reads the real address bar, as it does in a browser. */
@@ -43,7 +49,7 @@ describe('single sign-on on the sign-in page', () => {
 });
 
 describe('the SSO return page', () => {
-  it('reads the spec\'s query parameters', () => {
+  it("reads the spec's query parameters", () => {
     expect(readArrival('?JSESSIONID=abc')).toEqual({ kind: 'session', id: 'abc' });
     expect(readArrival('?invalid')).toMatchObject({ kind: 'failed', key: 'sso.error.invalidCredentials' });
     expect(readArrival('?code=20013')).toEqual({ kind: 'preActivation' });
@@ -71,7 +77,8 @@ describe('the SSO return page', () => {
     arriveAt('?JSESSIONID=spent');
     const { store, getByTestId } = renderWithApp(<SsoAuthenticatedPage />, {
       path: '/sso-authenticated',
-      request: () => Promise.reject(new RequestError({ status: 401, errorCode: 10001, responseMessage: 'error.session.expired', message: 'x' })),
+      request: () =>
+        Promise.reject(new RequestError({ status: 401, errorCode: 10001, responseMessage: 'error.session.expired', message: 'x' })),
     });
     await waitFor(() => expect(getByTestId('location')).toHaveTextContent('/login'));
     expect(store.getState().user).toBeNull();
@@ -82,7 +89,9 @@ describe('the SSO return page', () => {
     arriveAt('?invalid');
     const first = renderWithApp(<SsoAuthenticatedPage />, { path: '/sso-authenticated' });
     await waitFor(() => expect(first.getByTestId('location')).toHaveTextContent('/login'));
-    expect(first.store.getState().errors.map((e) => [e.errorType, e.responseMessage])).toEqual([['ssoInvalidCredentials', 'sso.error.invalidCredentials']]);
+    expect(first.store.getState().errors.map((e) => [e.errorType, e.responseMessage])).toEqual([
+      ['ssoInvalidCredentials', 'sso.error.invalidCredentials'],
+    ]);
     first.unmount();
 
     arriveAt('?code=20013');
@@ -102,7 +111,7 @@ describe('the SSO return page', () => {
 });
 
 describe('the SSO logout page', () => {
-  it('leaves for the server\'s sso/logout at once, with a way back to the client site', () => {
+  it("leaves for the server's sso/logout at once, with a way back to the client site", () => {
     const leave = vi.fn();
     renderWithApp(<SsoLogoutPage leave={leave} />, { path: '/sso-logout', client: ssoClient('login_and_sso') });
     expect(leave).toHaveBeenCalledTimes(1);
