@@ -225,19 +225,17 @@ describe.each(dialects)('the authorization table of issue 5 on %s', (dialect) =>
       .where('client_id', '=', 'acme')
       .where('username', '=', 'demo')
       .executeTakeFirstOrThrow();
-    const { token } = await db
-      .transaction()
-      .execute((trx) =>
-        issueLaunchToken(trx, {
-          participant: demo,
-          reason: 'authorization table',
-          issuedBy: 'support',
-          issuedVia: 'cli',
-          actorKind: 'operator',
-          issuedFrom: 'test',
-          origin: DEMO_ORIGIN,
-        }),
-      );
+    const { token } = await db.transaction().execute((trx) =>
+      issueLaunchToken(trx, {
+        participant: demo,
+        reason: 'authorization table',
+        issuedBy: 'support',
+        issuedVia: 'cli',
+        actorKind: 'operator',
+        issuedFrom: 'test',
+        origin: DEMO_ORIGIN,
+      }),
+    );
     session.admin = (await t.api('POST', apiPaths.launchAs, { body: { token } })).json<{ sessionId: string }>().sessionId;
     const [dana, sam, gina] = await Promise.all([t.login('demo'), t.login('spent'), t.login('demo', OTHER_PASSWORD, OTHER_ORIGIN)]);
     session.participant = dana.sessionId;

@@ -108,19 +108,17 @@ async function adminKeyOfAcme(c: Context): Promise<string> {
 async function launchTokenOfAcme(c: Context): Promise<string> {
   const participant = await findParticipantByUsername(c.t.database.db, 'acme', 'demo');
   if (!participant) throw new Error('acme has no demo');
-  const issued = await c.t.database.db
-    .transaction()
-    .execute((trx) =>
-      issueLaunchToken(trx, {
-        participant,
-        reason: 'isolation test',
-        issuedBy: 'test',
-        issuedVia: 'cli',
-        actorKind: 'operator',
-        issuedFrom: 'test',
-        origin: DEMO_ORIGIN,
-      }),
-    );
+  const issued = await c.t.database.db.transaction().execute((trx) =>
+    issueLaunchToken(trx, {
+      participant,
+      reason: 'isolation test',
+      issuedBy: 'test',
+      issuedVia: 'cli',
+      actorKind: 'operator',
+      issuedFrom: 'test',
+      origin: DEMO_ORIGIN,
+    }),
+  );
   return issued.token;
 }
 
@@ -576,18 +574,16 @@ describe.each(dialects)('two clients share nothing, on %s', (dialect) => {
       .insertInto('participant_programs')
       .values({ client_id: OTHER_CLIENT_ID, participant_id: onlyId, program_name: 'Globex Club Privé', position: 1 })
       .execute();
-    await db
-      .transaction()
-      .execute((trx) =>
-        appendLedgerEntry(trx, {
-          clientId: OTHER_CLIENT_ID,
-          participantId: onlyId,
-          occurredAt: now,
-          description: GLOBEX_ONLY.entry,
-          amount: 55,
-          kind: 'award',
-        }),
-      );
+    await db.transaction().execute((trx) =>
+      appendLedgerEntry(trx, {
+        clientId: OTHER_CLIENT_ID,
+        participantId: onlyId,
+        occurredAt: now,
+        description: GLOBEX_ONLY.entry,
+        amount: 55,
+        kind: 'award',
+      }),
+    );
     const gina = await db
       .selectFrom('participants')
       .select('id')

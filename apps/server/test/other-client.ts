@@ -80,16 +80,14 @@ export async function seedOtherClient(db: Db): Promise<void> {
     )
     .execute();
   // Gina's 77 points are a real ledger entry, so the ledger invariant holds for both clients.
-  await db
-    .transaction()
-    .execute((trx) =>
-      appendLedgerEntry(trx, {
-        clientId: OTHER_CLIENT_ID,
-        participantId,
-        occurredAt: now,
-        description: 'Bonus de bienvenue',
-        amount: 77,
-        kind: 'award',
-      }),
-    );
+  await db.transaction().execute((trx) =>
+    appendLedgerEntry(trx, {
+      clientId: OTHER_CLIENT_ID,
+      participantId,
+      occurredAt: now,
+      description: 'Bonus de bienvenue',
+      amount: 77,
+      kind: 'award',
+    }),
+  );
 }

@@ -163,23 +163,21 @@ export async function importPoints(
   }
 
   const report: PointsImportReport = { file, lines, ...counts, rejects: kept };
-  await db
-    .transaction()
-    .execute((trx) =>
-      recordAudit(
-        trx,
-        {
-          clientId: client.id,
-          actor: options.operator,
-          actorKind: 'operator',
-          action: 'points.import',
-          subject: basename(file),
-          details: { lines, added: counts.added, unchanged: counts.unchanged, rejected: counts.rejected },
-          origin: operatorOrigin,
-        },
-        new Date(),
-      ),
-    );
+  await db.transaction().execute((trx) =>
+    recordAudit(
+      trx,
+      {
+        clientId: client.id,
+        actor: options.operator,
+        actorKind: 'operator',
+        action: 'points.import',
+        subject: basename(file),
+        details: { lines, added: counts.added, unchanged: counts.unchanged, rejected: counts.rejected },
+        origin: operatorOrigin,
+      },
+      new Date(),
+    ),
+  );
   return report;
 }
 

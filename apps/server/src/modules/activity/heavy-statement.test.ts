@@ -106,18 +106,16 @@ describe.each(dialects)("bigspender's statement among other participants, on %s"
     // Another process's connections to the same database.
     const other = createDatabase(t.database.config);
     try {
-      await other
-        .transaction()
-        .execute((trx) =>
-          appendLedgerEntry(trx, {
-            clientId: 'acme',
-            participantId: beaId,
-            occurredAt: '2026-11-20T09:00:00.000Z',
-            description: 'Late bonus',
-            amount: 40,
-            kind: 'award',
-          }),
-        );
+      await other.transaction().execute((trx) =>
+        appendLedgerEntry(trx, {
+          clientId: 'acme',
+          participantId: beaId,
+          occurredAt: '2026-11-20T09:00:00.000Z',
+          description: 'Late bonus',
+          amount: 40,
+          kind: 'award',
+        }),
+      );
     } finally {
       await other.destroy();
     }

@@ -23,27 +23,25 @@ export function bundleRoutes(app: FastifyInstance, db: Db): void {
     // The bytes in the form the caller accepts, each form with its own ETag, or a 304 for it.
     return replyNegotiated(ready, request, reply, (await preparedBundle(db, request.clientId, locale.code)).reply);
   };
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/viewConfig/bundle/:locale',
-      {
-        schema: {
-          summary: "The program's texts in one language (revalidate with If-None-Match)",
-          tags: ['Program'],
-          headers: ClientHeaders,
-          params: BundleParams,
-          response: { 200: BundleReply, 304: z.null() },
-        },
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/viewConfig/bundle/:locale',
+    {
+      schema: {
+        summary: "The program's texts in one language (revalidate with If-None-Match)",
+        tags: ['Program'],
+        headers: ClientHeaders,
+        params: BundleParams,
+        response: { 200: BundleReply, 304: z.null() },
       },
-      (request, reply) => {
-        // With the client's languages and this bundle at hand, at once and without a promise
-        // (decision 036); undefined tells Fastify the reply is taken care of.
-        const offered = clientLocalesAtHand(db, request.clientId);
-        const locale = offered && offeredLocale(offered, request.params.locale);
-        const prepared = locale && preparedBundleAtHand(db, request.clientId, locale.code);
-        if (prepared && replyNegotiatedAtOnce(ready, request, reply, prepared.reply)) return undefined;
-        return loadAndReply(request, reply);
-      },
-    );
+    },
+    (request, reply) => {
+      // With the client's languages and this bundle at hand, at once and without a promise
+      // (decision 036); undefined tells Fastify the reply is taken care of.
+      const offered = clientLocalesAtHand(db, request.clientId);
+      const locale = offered && offeredLocale(offered, request.params.locale);
+      const prepared = locale && preparedBundleAtHand(db, request.clientId, locale.code);
+      if (prepared && replyNegotiatedAtOnce(ready, request, reply, prepared.reply)) return undefined;
+      return loadAndReply(request, reply);
+    },
+  );
 }

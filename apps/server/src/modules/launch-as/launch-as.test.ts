@@ -43,19 +43,17 @@ describe.each(dialects)('launch-as on %s', (dialect) => {
   async function link(username = 'demo', clientId = 'acme'): Promise<{ token: string }> {
     const participant = await findParticipantByUsername(t.database.db, clientId, username);
     if (!participant) throw new Error(`no ${username}`);
-    return t.database.db
-      .transaction()
-      .execute((trx) =>
-        issueLaunchToken(trx, {
-          participant,
-          reason: 'ticket 4712',
-          issuedBy: 'bob',
-          issuedVia: 'cli',
-          actorKind: 'operator',
-          issuedFrom: 'cli@test',
-          origin: DEMO_ORIGIN,
-        }),
-      );
+    return t.database.db.transaction().execute((trx) =>
+      issueLaunchToken(trx, {
+        participant,
+        reason: 'ticket 4712',
+        issuedBy: 'bob',
+        issuedVia: 'cli',
+        actorKind: 'operator',
+        issuedFrom: 'cli@test',
+        origin: DEMO_ORIGIN,
+      }),
+    );
   }
   const launch = (token: string, origin = DEMO_ORIGIN) => t.api('POST', apiPaths.launchAs, { body: { token }, origin });
   const tokenRow = (token: string) =>

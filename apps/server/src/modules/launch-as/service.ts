@@ -107,24 +107,22 @@ export async function issueFromConsole(
   now = new Date(),
 ): Promise<IssuedToken> {
   const origin = new URL(portalUrl).origin;
-  return db
-    .transaction()
-    .execute((trx) =>
-      issueLaunchToken(
-        trx,
-        {
-          participant,
-          reason,
-          issuedBy: staff.email,
-          issuedVia: 'console',
-          actorKind: 'staff',
-          issuedFrom: staff.address,
-          origin,
-          details: { participantId: participant.id },
-        },
-        now,
-      ),
-    );
+  return db.transaction().execute((trx) =>
+    issueLaunchToken(
+      trx,
+      {
+        participant,
+        reason,
+        issuedBy: staff.email,
+        issuedVia: 'console',
+        actorKind: 'staff',
+        issuedFrom: staff.address,
+        origin,
+        details: { participantId: participant.id },
+      },
+      now,
+    ),
+  );
 }
 
 /**

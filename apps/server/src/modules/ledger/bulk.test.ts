@@ -43,13 +43,11 @@ describe.each(dialects)('appendLedgerEntries on %s', (dialect) => {
   afterAll(() => database.drop());
 
   it('refuses, in the order given, the debits the balance does not cover at their turn', async () => {
-    const result = await database.db
-      .transaction()
-      .execute((trx) =>
-        appendLedgerEntries(trx, 'acme', [move(0, -10), move(0, 100), move(0, -60), move(0, -60), move(1, 5), move(1, -5)], new Date(), {
-          requireCovered: true,
-        }),
-      );
+    const result = await database.db.transaction().execute((trx) =>
+      appendLedgerEntries(trx, 'acme', [move(0, -10), move(0, 100), move(0, -60), move(0, -60), move(1, 5), move(1, -5)], new Date(), {
+        requireCovered: true,
+      }),
+    );
     expect(result).toEqual({ appended: [1, 2, 4, 5], refused: [0, 3] });
     expect(await balance(0)).toBe(40);
     // Movements that cancel out still turn "no entry yet" (null) into a balance of 0.

@@ -167,30 +167,26 @@ describe.each(dialects)('mail templates on %s', (dialect) => {
 
   it('refuses a relative link or a missing param, and so rolls the change back', async () => {
     await expect(
-      db
-        .transaction()
-        .execute((trx) =>
-          queueMail(trx, {
-            clientId: 'acme',
-            to: 'demo@example.com',
-            locale: 'en-US',
-            template: 'resetPassword',
-            params: { link: '/reset-password?passwordGuid=a', minutes: '60' },
-          }),
-        ),
+      db.transaction().execute((trx) =>
+        queueMail(trx, {
+          clientId: 'acme',
+          to: 'demo@example.com',
+          locale: 'en-US',
+          template: 'resetPassword',
+          params: { link: '/reset-password?passwordGuid=a', minutes: '60' },
+        }),
+      ),
     ).rejects.toThrow('absolute');
     await expect(
-      db
-        .transaction()
-        .execute((trx) =>
-          queueMail(trx, {
-            clientId: 'acme',
-            to: 'demo@example.com',
-            locale: 'en-US',
-            template: 'resetPassword',
-            params: { link: 'http://localhost:3000/x' },
-          }),
-        ),
+      db.transaction().execute((trx) =>
+        queueMail(trx, {
+          clientId: 'acme',
+          to: 'demo@example.com',
+          locale: 'en-US',
+          template: 'resetPassword',
+          params: { link: 'http://localhost:3000/x' },
+        }),
+      ),
     ).rejects.toThrow('minutes');
     expect(await db.selectFrom('mail_outbox').selectAll().execute()).toEqual([]);
   });

@@ -291,18 +291,16 @@ describe.each(dialects)('the console reads: search, participant page, statement 
           (await t.database.db.selectFrom('participants').select('balance').where('id', '=', ids.demo).executeTakeFirstOrThrow()).balance,
         );
       const { entries, pages } = await wholeStatement(ids.demo, 7, async () => {
-        await t.database.db
-          .transaction()
-          .execute((trx) =>
-            appendLedgerEntry(trx, {
-              clientId: OWN,
-              participantId: ids.demo,
-              occurredAt: new Date().toISOString(),
-              description: 'Meanwhile',
-              amount: 11,
-              kind: 'adjustment',
-            }),
-          );
+        await t.database.db.transaction().execute((trx) =>
+          appendLedgerEntry(trx, {
+            clientId: OWN,
+            participantId: ids.demo,
+            occurredAt: new Date().toISOString(),
+            description: 'Meanwhile',
+            amount: 11,
+            kind: 'adjustment',
+          }),
+        );
       });
       expect(pages).toBeGreaterThan(3);
       // Newest first; each running balance is the next (older) one plus this amount; the oldest's is its own amount.
@@ -317,18 +315,16 @@ describe.each(dialects)('the console reads: search, participant page, statement 
     });
 
     it('describes entries as the participant reads them, with the internal note and who posted it', async () => {
-      const id = await t.database.db
-        .transaction()
-        .execute((trx) =>
-          appendLedgerEntry(trx, {
-            clientId: OWN,
-            participantId: ids.spent,
-            occurredAt: new Date().toISOString(),
-            description: 'Balance adjustment: goodwill',
-            amount: 40,
-            kind: 'adjustment',
-          }),
-        );
+      const id = await t.database.db.transaction().execute((trx) =>
+        appendLedgerEntry(trx, {
+          clientId: OWN,
+          participantId: ids.spent,
+          occurredAt: new Date().toISOString(),
+          description: 'Balance adjustment: goodwill',
+          amount: 40,
+          kind: 'adjustment',
+        }),
+      );
       await t.database.db
         .updateTable('ledger_entries')
         .set({ internal_note: 'ticket 42, late delivery', posted_by: 'agent@acme.test' })
