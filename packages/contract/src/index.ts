@@ -15,3 +15,4 @@ export * from './sso.ts';
 export * from './launch-as.ts';
 export * from './admin.ts';
 export * from './participant-search.ts';
+export * from './expiry.ts';

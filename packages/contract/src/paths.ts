@@ -13,6 +13,8 @@ export const apiPaths = {
   // Participant features (activity, on-the-spot codes, catalogs, profile, content).
   statement: (username: string, locale: string) =>
     `/user/account/statement?username=${encodeURIComponent(username)}&locale=${encodeURIComponent(locale)}`,
+  /** What of the balance expires when (issue 19). */
+  expirySchedule: '/user/points/expiring',
   otsRedeem: '/ots/redeem',
   catalogUrl: (type: string) => `/user/catalog-url/${encodeURIComponent(type)}`,
   userPassword: '/user/password',

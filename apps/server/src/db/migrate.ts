@@ -23,6 +23,7 @@ import * as staff from './migrations/021-staff.ts';
 import * as consoleAdjustments from './migrations/022-console-adjustments.ts';
 import * as consoleReads from './migrations/023-console-reads.ts';
 import * as installationMail from './migrations/024-installation-mail.ts';
+import * as pointsExpiry from './migrations/025-points-expiry.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '022-console-adjustments': consoleAdjustments,
   '023-console-reads': consoleReads,
   '024-installation-mail': installationMail,
+  '025-points-expiry': pointsExpiry,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,7 @@ import type { AuditLogTable } from '../modules/audit/tables.ts';
 import type { CatalogOrdersTable, CatalogPartnersTable, CatalogPunchoutsTable, ClientCatalogsTable } from '../modules/catalog/tables.ts';
 import type { ClientHostsTable, ClientLocalesTable, ClientsTable, MediaLabelsTable } from '../modules/clients/tables.ts';
 import type { ContactRequestsTable, ContentEntriesTable } from '../modules/content/tables.ts';
+import type { ExpiryNoticesTable, LotConsumptionsTable, PointLotsTable } from '../modules/expiry/tables.ts';
 import type { TranslationsTable } from '../modules/i18n/tables.ts';
 import type { AdminKeysTable, LaunchTokensTable } from '../modules/launch-as/tables.ts';
 import type { LedgerEntriesTable } from '../modules/ledger/tables.ts';
@@ -41,6 +42,10 @@ export interface Database {
   sessions: SessionsTable;
   participant_sign_ins: ParticipantSignInsTable;
   attempt_limits: AttemptLimitsTable;
+  // expiry
+  point_lots: PointLotsTable;
+  lot_consumptions: LotConsumptionsTable;
+  expiry_notices: ExpiryNoticesTable;
   // ots, catalog
   ots_codes: OtsCodesTable;
   client_catalogs: ClientCatalogsTable;

@@ -30,6 +30,13 @@ export interface ClientsTable {
   portal_url: string;
   /** Points (credits and debits together) one support agent may adjust per day (migration 022, decision 048). */
   agent_daily_adjustment_limit: ColumnType<number, number | undefined, number>;
+  /** JSON of the contract's ExpiryPolicy; `{"type":"none"}` by default (migration 025, decision 057). */
+  expiry_policy: ColumnType<string, string | undefined, string>;
+  /** IANA time zone: points expire at the end of a day there. */
+  time_zone: ColumnType<string, string | undefined, string>;
+  /** Days before an expiry when the reminder and the last-chance mail go out. */
+  expiry_reminder_days: ColumnType<number, number | undefined, number>;
+  expiry_last_chance_days: ColumnType<number, number | undefined, number>;
 }
 export type LogoType = 'image/svg+xml' | 'image/png';
 export type Client = Selectable<ClientsTable>;
