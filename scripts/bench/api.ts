@@ -5,7 +5,7 @@
 import { startBareServer } from './baseline.ts';
 import { apiHeaders, benchCode, BROWSER_ACCEPT_ENCODING, REDEEM_USER, signIn, STATEMENT_USER } from './fixtures.ts';
 import { load, loadSideBySide, type LoadResult } from './load.ts';
-import { rssMb } from './memory.ts';
+import { rssMb, type RssAfterLoad } from './memory.ts';
 import type { Portal } from './portal.ts';
 
 export interface ApiCase extends LoadResult {
@@ -21,10 +21,11 @@ export interface ApiResults {
   cases: ApiCase[];
   login: ApiCase;
   rssAfterStartMb: number | undefined;
-  /** At the instant the load ends: with the argon2id runs still in flight (19 MiB each). */
-  rssAfterLoadMb: number | undefined;
-  /** After RSS_IDLE_SECONDS without requests: what a portal holds between bursts (decision 031). */
-  rssAfterIdleMb?: number | undefined;
+  /**
+   * Resident memory the instant each load on the portal ended, in the order run (the sign-ins
+   * last): the memory budget's readings (memory.ts judgeMemory, decision 058).
+   */
+  rssAfterLoads: RssAfterLoad[];
   /**
    * Redemptions answered 200, and credits found in the ledger after the server was killed (-9):
    * at least as many (those in flight when a load stopped may have committed unanswered).
@@ -43,9 +44,6 @@ export function redeemBodies(): () => string {
   let next = 0;
   return () => JSON.stringify({ code: benchCode(next++), userName: REDEEM_USER });
 }
-
-/** How long the portal is left without requests before its memory between bursts is read. */
-export const RSS_IDLE_SECONDS = 2;
 
 /** Named in the two cached endpoints' cases that the budgets judge (budgets.ts). */
 export const AS_A_BROWSER = '(br, as a browser asks)';
@@ -103,6 +101,7 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
   const bare = await startBareServer();
   const cases: ApiCase[] = [];
   const baselines: LoadResult[] = [];
+  const rssAfterLoads: RssAfterLoad[] = [];
   try {
     // Turns of 2 s, as many as fit in the case's seconds (two at least).
     const sliceSeconds = Math.min(2, seconds);
@@ -131,7 +130,8 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
         headers: {},
       },
     ];
-    for (const spec of [...specsOf(api, demo, statementSession, redeemSession), ...references]) {
+    const portalSpecs = specsOf(api, demo, statementSession, redeemSession);
+    for (const spec of [...portalSpecs, ...references]) {
       // The bare route warms up once, before the first case.
       if (baselines.length === 0) await load({ url: bare.url, connections }, warmupSeconds, 0);
       const { result, baseline: before } = await loadSideBySide(
@@ -143,6 +143,8 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
       );
       baselines.push(before);
       cases.push({ name: spec.name, ...result, ratio: ratioOf(result, before) });
+      // The references load the bare server, not the portal: nothing to read after them.
+      if (portalSpecs.includes(spec)) rssAfterLoads.push({ after: spec.name, mb: rssMb(portal.pid) });
       log(
         `${spec.name}: ${result.requestsPerSecond} requests/s (baseline ${before.requestsPerSecond}), ${result.non2xx} non-2xx, ${result.errors} errors`,
       );
@@ -167,9 +169,8 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
   );
   const login = { name: 'POST login (argon2id, 4 connections)', ...loginResult, ratio: ratioOf(loginResult, baseline) };
   log(`login: ${login.requestsPerSecond} requests/s`);
-  // At the end of the whole load, login included: what a portal that has served all of it holds.
-  const rssAfterLoadMb = rssMb(portal.pid);
-  await new Promise((resolve) => setTimeout(resolve, RSS_IDLE_SECONDS * 1000));
-  const rssAfterIdleMb = rssMb(portal.pid);
-  return { baseline, baselineRuns, cases, login, rssAfterStartMb, rssAfterLoadMb, rssAfterIdleMb };
+  // With the last sign-ins' argon2id runs (19 MiB each) just ended.
+  rssAfterLoads.push({ after: login.name, mb: rssMb(portal.pid) });
+  log(`resident memory after each load (MB): ${rssAfterLoads.map((r) => r.mb ?? '?').join(', ')}`);
+  return { baseline, baselineRuns, cases, login, rssAfterStartMb, rssAfterLoads };
 }

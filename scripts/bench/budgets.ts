@@ -3,7 +3,8 @@
  * counts and sizes, so a noisy shared machine moves the figures but rarely the verdict.
  * A part that was not run has no verdict (pass: null); a part that failed to measure misses.
  */
-import { AS_A_BROWSER, RSS_IDLE_SECONDS } from './api.ts';
+import { AS_A_BROWSER } from './api.ts';
+import { judgeMemory, MEMORY_CEILING_MB, MEMORY_GROWTH_LIMIT } from './memory.ts';
 import { withinTolerance } from './recovery.ts';
 import { MAX_P99_RATIO } from './statement-load.ts';
 import type { Results } from './report.ts';
@@ -74,21 +75,16 @@ export function evaluateBudgets(r: Results): Budget[] {
         durable.acknowledged > 0 && durable.inLedgerAfterKill >= durable.acknowledged,
       );
     }
-    // Judged once the load has stopped for RSS_IDLE_SECONDS: what a long-running portal holds
-    // between bursts. The figure at the instant the load ends is shown beside it, not judged: it
-    // adds the sign-ins still hashing then, 19 MiB each (decision 031). Older results have only it.
-    const instant = r.api.rssAfterLoadMb;
-    const idle = r.api.rssAfterIdleMb;
+    // Issue 18 (decision 058): read the instant each load ends, no growth across the loads.
+    const memory = judgeMemory(r.api.rssAfterLoads);
     const mb = (v: number | undefined) => (v === undefined ? 'unreadable' : `${v} MB`);
-    if ('rssAfterIdleMb' in r.api) {
-      add(
-        `server memory after the API load, ${RSS_IDLE_SECONDS} s without requests`,
-        '< 150 MB resident',
-        mb(idle),
-        idle !== undefined && idle < 150,
-      );
-      add('server memory at the instant the API load ends', 'shown, not judged', mb(instant), null);
-    } else add('server memory after the API load', '< 150 MB resident', mb(instant), instant !== undefined && instant < 150);
+    add(
+      `server resident memory after each of the API part's ${r.api.rssAfterLoads.length} loads`,
+      `max < ${MEMORY_CEILING_MB} MB and ≤ ${MEMORY_GROWTH_LIMIT} × after the first`,
+      `first ${mb(memory.firstMb)}, max ${mb(memory.maxMb)}` +
+        (memory.firstMb && memory.maxMb ? ` (×${Math.round((memory.maxMb / memory.firstMb) * 100) / 100}, after ${memory.maxAfter})` : ''),
+      memory.pass,
+    );
   } else {
     notRun('API budgets (SQLite)', 'see the issue');
   }

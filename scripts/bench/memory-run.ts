@@ -5,6 +5,8 @@
  * through scripts/bench/memory-probe.js, V8's view of it. Figures of one run are comparable with
  * each other; compare variants in the same minute.
  *
+ * Prints resident memory after each load and judges it as the bench does (memory.ts judgeMemory).
+ *
  * Usage: node scripts/bench/memory-run.ts [--server=js|ts] [--flags="--max-old-space-size=96 …"]
  *          [--env=NAME=value …] [--scale=1] [--big]
  *   --server  js: the built apps/server/dist/main.js (as `npm start`), ts: the sources
@@ -16,7 +18,8 @@
  *   --seconds a load by duration instead (like the bench: each case for 2 + N seconds, sign-ins for
  *             N seconds), to see what the bench's own figure depends on
  *   --settle  seconds after the load's end at which to report again (default "1,3,10"; "" for none),
- *             then once more after a forced full garbage collection (--no-gc to skip it)
+ *             then once more after a forced full garbage collection (--no-gc to skip it; with it the
+ *             server runs with --expose-gc, which only adds the `gc` function)
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +31,7 @@ import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../apps/server/src/process-set
 import { ensureServerBuild, SERVER_MAIN_JS } from '../build-server.ts';
 import { freePort } from '../lib/ports.ts';
 import { processTicks, TICKS_PER_SECOND } from './cpu.ts';
+import { judgeMemory, MEMORY_CEILING_MB, MEMORY_GROWTH_LIMIT, type RssAfterLoad } from './memory.ts';
 import { addBenchData, apiHeaders, benchCode, REDEEM_USER, seedDemo, signIn, STATEMENT_USER } from './fixtures.ts';
 import { ROOT, waitFor200, WEB_DIST } from './portal.ts';
 
@@ -84,11 +88,15 @@ for (const pair of values.env) {
   const at = pair.indexOf('=');
   env[pair.slice(0, at)] = pair.slice(at + 1);
 }
-const child = spawn(process.execPath, [...flags, '--import', join(import.meta.dirname, 'memory-probe.js'), main], {
-  cwd: ROOT,
-  env: { ...process.env, ...env },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [...flags, ...(values.gc ? ['--expose-gc'] : []), '--import', join(import.meta.dirname, 'memory-probe.js'), main],
+  {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
 const alive = () => child.exitCode === null && child.signalCode === null;
 const base = `http://127.0.0.1:${port}`;
 
@@ -152,16 +160,20 @@ async function report(label: string, gc?: 'regular' | 'last-resort'): Promise<vo
   if (values.maps) console.log(`  anonymous maps (MB): ${anonymousMaps()}`);
 }
 
+const rssAfterLoads: RssAfterLoad[] = [];
+
 /** A fixed number of requests (autocannon `amount`), 16 connections; with --seconds, a duration. */
 async function fixed(name: string, amount: number, options: Partial<autocannon.Options> = {}): Promise<void> {
   const size =
     seconds === undefined ? { amount: Math.max(16, Math.round(amount)) } : { duration: options.connections === 4 ? seconds : seconds + 2 };
   const result = await autocannon({ url: base, connections: 16, ...size, ...options });
   const bad = result.errors + result.non2xx;
+  const rss = status().rss;
+  rssAfterLoads.push({ after: name, mb: rss });
   console.log(
-    `  ${name}: ${result.requests.total} requests, ${Math.round(result.requests.average)}/s${bad ? `, ${result.errors} errors, ${result.non2xx} non-2xx` : ''}`,
+    `  ${name}: ${result.requests.total} requests, ${Math.round(result.requests.average)}/s${bad ? `, ${result.errors} errors, ${result.non2xx} non-2xx` : ''}; RSS ${rss} MB`,
   );
-  if (values.maps) console.log(`    RSS ${status().rss} MB; anonymous maps (MB): ${anonymousMaps()}`);
+  if (values.maps) console.log(`    anonymous maps (MB): ${anonymousMaps()}`);
 }
 
 try {
@@ -207,6 +219,10 @@ try {
     body: JSON.stringify({ username: 'newbie', password: 'Rewards-2026!' }),
   });
   console.log(`server CPU for the load: ${(cpuSeconds() - cpuBefore).toFixed(1)} s`);
+  const verdict = judgeMemory(rssAfterLoads);
+  console.log(
+    `memory budget (max < ${MEMORY_CEILING_MB} MB, ≤ ${MEMORY_GROWTH_LIMIT} × after the first load): first ${verdict.firstMb} MB, max ${verdict.maxMb} MB after ${verdict.maxAfter}: ${verdict.pass ? 'pass' : 'MISS'}`,
+  );
   const loadEnd = performance.now();
   await report('after the load');
   for (const seconds of values.settle.split(',').filter(Boolean).map(Number)) {

@@ -1,7 +1,7 @@
 /** The run's results: bench/results/latest.json, and latest.md with the tables for the README. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RSS_IDLE_SECONDS, type ApiCase, type ApiResults } from './api.ts';
+import { type ApiCase, type ApiResults } from './api.ts';
 import type { Budget } from './budgets.ts';
 import type { BrowserResults, ScreenMetrics } from './browser.ts';
 import type { HistoryResults } from './history.ts';
@@ -190,10 +190,8 @@ export function markdown(r: Results): string {
         `\`npm start\` to /healthz: ${r.startup.freshDatabaseSeconds} s on a fresh database, ${r.startup.restartSeconds} s on a restart with nothing changed (then ${r.startup.rssAfterStartMb ?? '?'} MB resident)`,
       );
     if (r.api) {
-      const idle = r.api.rssAfterIdleMb === undefined ? '' : `, ${r.api.rssAfterIdleMb} MB after ${RSS_IDLE_SECONDS} s without requests`;
-      parts.push(
-        `server resident memory: ${r.api.rssAfterStartMb ?? '?'} MB after start, ${r.api.rssAfterLoadMb ?? '?'} MB at the instant the API load ended${idle}`,
-      );
+      const loads = r.api.rssAfterLoads.map((l) => l.mb ?? '?').join(', ');
+      parts.push(`server resident memory: ${r.api.rssAfterStartMb ?? '?'} MB after start, then after each API load in turn ${loads} MB`);
     }
     lines.push(`**Start-up and memory**: ${parts.join('; ')}.`, '');
   }

@@ -4,8 +4,6 @@ import { z } from 'zod';
 import type { LimitPolicy } from './modules/limits/policy.ts';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/demo-catalog.ts';
 
-const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-
 /** Fastify's names for address ranges (proxy-addr's): 127.0.0.1/8 and ::1, fe80::/10 and 169.254.0.0/16, fc00::/7 and the private IPv4 ranges. */
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -113,8 +111,6 @@ const EnvSchema = z.object({
     .min(5)
     .max(7 * 24 * 60)
     .default(60),
-  // Memory (docs/decisions/031): a memory-reducing collection when the server goes quiet after a burst.
-  RETURN_MEMORY_WHEN_IDLE: flag.default(true),
   // The staff console (issue 17, docs/decisions/046): its own origin, never a client's.
   CONSOLE_ORIGIN: z
     .string()
@@ -171,8 +167,6 @@ export interface Config {
   };
   /** Account lifecycle (issue 7): minutes a password reset link works. */
   account: { resetLinkMinutes: number };
-  /** Give memory back (one memory-reducing collection) when the server goes quiet after a burst. */
-  returnMemoryWhenIdle: boolean;
   /** The staff console (docs/decisions/046): its origin, and the host name its API answers on. */
   console: { origin: string; hostname: string };
 }
@@ -217,7 +211,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, maxAttempts: e.MAIL_MAX_ATTEMPTS, outboxDir: join(dataDir, 'outbox') },
     account: { resetLinkMinutes: e.RESET_LINK_MINUTES },
-    returnMemoryWhenIdle: e.RETURN_MEMORY_WHEN_IDLE,
     console: { origin: e.CONSOLE_ORIGIN, hostname: new URL(e.CONSOLE_ORIGIN).hostname.toLowerCase() },
   };
 }

@@ -4,7 +4,6 @@ import { loadConfig } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoIfEmpty } from './db/seed/demo.ts';
-import { collectWhenIdle } from './memory/idle-collection.ts';
 import { startMailDelivery } from './modules/mail/delivery.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
@@ -30,14 +29,11 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db });
   // Sends the outbox after each commit and every few seconds (docs/decisions/017).
   const mail = startMailDelivery({ db, mail: config.mail, log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) } });
-  // Returns the heap pages a burst left behind once requests stop (docs/decisions/031).
-  const idleCollection = config.returnMemoryWhenIdle ? collectWhenIdle(app.server) : undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info(`${signal}: draining requests`);
-    idleCollection?.stop();
     await app.close();
     // A send under way finishes (bounded by the SMTP timeouts) before the database closes.
     await mail.stop();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -75,4 +75,14 @@ describe('the server process as npm start runs it', () => {
       expect(await done).toBe(0);
     },
   );
+});
+
+describe('V8 flags', () => {
+  it('are never changed at run time by production code: only on the command line (decision 058)', () => {
+    const src = join(ROOT, 'apps', 'server', 'src');
+    const production = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    expect(production.length).toBeGreaterThan(50);
+    const setting = production.filter((f) => readFileSync(join(src, f), 'utf8').includes('setFlagsFromString'));
+    expect(setting).toEqual([]);
+  });
 });
