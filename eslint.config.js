@@ -22,6 +22,10 @@ const moduleReachesNoOtherStore = {
   regex: String.raw`^\.\./[\w-]+/([\w-]+-)?store\.ts$`,
   message: "A module calls another module's service (service.ts or another named file), never its store.",
 };
+const callerReachesNoStore = {
+  regex: String.raw`(^|/)modules/[\w-]+/([\w-]+-)?store\.ts$`,
+  message: "The CLI, the seed and the demo catalog call a module's service (service.ts or another named file), never its store.",
+};
 const contractImportsNoApp = {
   regex: String.raw`(^|/)apps/|^@rewards/(server|web|console)`,
   message: 'packages/contract is imported by the apps and imports none of them.',
@@ -67,6 +71,12 @@ export default defineConfig([
     files: ['apps/server/src/modules/**/*.ts'],
     ignores: ['**/*.test.ts', '**/test-support.ts', '**/*-test-support.ts'],
     rules: restrict(moduleReachesNoOtherStore),
+  },
+  {
+    // The server's other callers of the modules: commands parse, call the services and print.
+    files: ['apps/server/src/cli/**/*.ts', 'apps/server/src/db/**/*.ts', 'apps/server/src/demo-catalog/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/test-support.ts', '**/*-test-support.ts'],
+    rules: restrict(callerReachesNoStore),
   },
   { files: ['packages/contract/**/*.ts'], rules: restrict(contractImportsNoApp) },
 ]);

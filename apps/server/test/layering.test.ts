@@ -69,6 +69,22 @@ describe('layering in lint', () => {
     expect(await layering('apps/server/src/modules/ots/routes.test.ts', use('../ledger/store.ts'))).toEqual([]);
   });
 
+  it("fails a command, the seed or the demo catalog reaching into a module's store, and allows its services", async () => {
+    expect(await layering('apps/server/src/cli/commands/points.ts', use('../../modules/ledger/store.ts'))).toEqual([
+      expect.stringContaining("call a module's service"),
+    ]);
+    expect(await layering('apps/server/src/cli/participants-import.ts', use('../modules/participants/operator-store.ts'))).toHaveLength(1);
+    expect(await layering('apps/server/src/cli/clients/apply.ts', use('../../modules/audit/trail-store.ts'))).toHaveLength(1);
+    expect(await layering('apps/server/src/db/seed/demo-ots.ts', use('../../modules/ots/store.ts'))).toHaveLength(1);
+    expect(await layering('apps/server/src/demo-catalog/routes.ts', use('../modules/catalog/store.ts'))).toHaveLength(1);
+    expect(await layering('apps/server/src/cli/commands/points.ts', use('../../modules/ledger/service.ts'))).toEqual([]);
+    expect(await layering('apps/server/src/cli/commands/codes.ts', use('../../modules/ots/print-runs.ts'))).toEqual([]);
+    expect(await layering('apps/server/src/cli/commands/codes.ts', use('../../modules/ots/tables.ts'))).toEqual([]);
+    // A command's own helpers are not stores, and a test may arrange rows through any store.
+    expect(await layering('apps/server/src/cli/commands/points.ts', use('./points-lines.ts'))).toEqual([]);
+    expect(await layering('apps/server/src/cli/points.test.ts', use('../modules/ledger/store.ts'))).toEqual([]);
+  });
+
   it('fails the contract importing any app', async () => {
     expect(await layering('packages/contract/src/user.ts', use('../../../apps/server/src/config.ts'))).toEqual([
       expect.stringContaining('imports none of them'),

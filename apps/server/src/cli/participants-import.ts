@@ -1,22 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parse, type CsvError } from 'csv-parse';
 import type { Db } from '../db/database.ts';
 import type { Client } from '../modules/clients/tables.ts';
-import type { NewParticipant } from '../modules/participants/tables.ts';
-import { recordAudit } from '../modules/audit/store.ts';
+import { recordAudit } from '../modules/audit/service.ts';
 import { clientLocales } from '../modules/clients/service.ts';
-import {
-  accountNumberOwners,
-  deleteSessionsOf,
-  findParticipantsByKeys,
-  programsOf,
-  replacePrograms,
-  upsertParticipants,
-} from '../modules/participants/operator-store.ts';
-import { usernameKey } from '../modules/participants/store.ts';
+import { writeParticipantBatch, type ImportLine } from '../modules/participants/enrolment.ts';
+import { usernameKey } from '../modules/participants/service.ts';
 import { CliError, type CommandResult } from './cli-context.ts';
 import { operatorOrigin } from './commands/audit.ts';
 import { emptyCounts, formatImportReport, progressBar, writeRejects, type ImportReport, type RejectedLine } from './import-report.ts';
@@ -24,23 +15,15 @@ import {
   checkParticipant,
   IMPORT_COLUMNS,
   OPTIONAL_IMPORT_COLUMNS,
-  participantRow,
-  resultingStatus,
   unusablePasswordHash,
   type ClientRules,
   type ImportColumn,
   type OptionalImportColumn,
-  type ParticipantFields,
   type RawParticipant,
 } from '../modules/participants/fields.ts';
 
 /** Lines per transaction: few commits, and a stopped import loses at most one batch (which a re-run redoes). */
 export const IMPORT_BATCH = 1000;
-
-interface GoodLine {
-  line: number;
-  fields: ParticipantFields;
-}
 
 type HeaderColumn = ImportColumn | OptionalImportColumn;
 
@@ -113,8 +96,8 @@ export async function importParticipants(
   const usernameLines = new Map<string, number>();
   const accountLines = new Map<string, number>();
 
-  const writeBatch = async (batch: GoodLine[]) => {
-    const outcome = await db.transaction().execute((trx) => writeParticipants(trx, client.id, batch, passwordHash, new Date()));
+  const writeBatch = async (batch: ImportLine[]) => {
+    const outcome = await writeParticipantBatch(db, client.id, batch, passwordHash, new Date());
     counts.added += outcome.added;
     counts.updated += outcome.updated;
     counts.unchanged += outcome.unchanged;
@@ -138,7 +121,7 @@ export async function importParticipants(
   );
   const progress = progressBar('participants', size);
   let header: HeaderColumn[] | undefined;
-  let batch: GoodLine[] = [];
+  let batch: ImportLine[] = [];
   try {
     for await (const { info, record } of parser as AsyncIterable<{ info: { lines: number }; record: string[] }>) {
       const line = info.lines;
@@ -198,95 +181,4 @@ export async function importParticipants(
   );
   if (options.rejectsPath) await writeRejects(options.rejectsPath, rejects);
   return { human: formatImportReport('Participants', report), json: { ...report, sessionsEnded } };
-}
-
-interface BatchOutcome {
-  added: number;
-  updated: number;
-  unchanged: number;
-  sessionsEnded: number;
-  rejects: RejectedLine[];
-}
-
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
-
-/**
- * One batch in one transaction: three reads (the participants, the holders of the account
- * numbers, the programs), then one multi-row upsert of the new and changed, the programs of
- * those whose list changed, and the sessions of those who can no longer use the portal.
- */
-async function writeParticipants(db: Db, clientId: string, batch: GoodLine[], passwordHash: string, now: Date): Promise<BatchOutcome> {
-  const outcome: BatchOutcome = { added: 0, updated: 0, unchanged: 0, sessionsEnded: 0, rejects: [] };
-  const existing = new Map(
-    (
-      await findParticipantsByKeys(
-        db,
-        clientId,
-        batch.map((b) => usernameKey(b.fields.username)),
-      )
-    ).map((p) => [p.username_key, p]),
-  );
-  const owners = await accountNumberOwners(
-    db,
-    clientId,
-    batch.map((b) => b.fields.accountNumber),
-  );
-  const currentPrograms = await programsOf(
-    db,
-    clientId,
-    [...existing.values()].map((p) => p.id),
-  );
-  const upserts: NewParticipant[] = [];
-  const programs = new Map<string, string[]>();
-  const signedOut: string[] = [];
-
-  for (const { line, fields } of batch) {
-    const key = usernameKey(fields.username);
-    const owner = owners.get(fields.accountNumber);
-    if (owner && owner.key !== key) {
-      outcome.rejects.push({ line, reason: `account number ${fields.accountNumber} belongs to another participant ("${owner.username}")` });
-      continue;
-    }
-    const current = existing.get(key);
-    const status = resultingStatus(current?.status, fields.status);
-    // A file without the date_of_birth column leaves the date on file as it is.
-    const dateOfBirth = fields.dateOfBirth === undefined ? (current?.date_of_birth ?? null) : fields.dateOfBirth;
-    const row = participantRow(
-      { ...fields, dateOfBirth },
-      { id: current?.id ?? randomUUID(), clientId, usernameKey: key, passwordHash, status, createdAt: now.toISOString() },
-    );
-    if (!current) {
-      outcome.added += 1;
-      upserts.push(row);
-      if (fields.programs.length > 0) programs.set(row.id, fields.programs);
-      continue;
-    }
-    const programsChanged = !sameList(currentPrograms.get(current.id) ?? [], fields.programs);
-    const rowChanged =
-      current.username !== row.username ||
-      current.email !== row.email ||
-      current.first_name !== row.first_name ||
-      current.last_name !== row.last_name ||
-      current.status !== row.status ||
-      current.locale !== row.locale ||
-      current.account_number !== row.account_number ||
-      Number(current.offers_merchandise) !== row.offers_merchandise ||
-      Number(current.offers_experiences) !== row.offers_experiences ||
-      Number(current.ots_enabled) !== row.ots_enabled ||
-      current.date_of_birth !== row.date_of_birth;
-    if (!rowChanged && !programsChanged) {
-      outcome.unchanged += 1;
-      continue;
-    }
-    outcome.updated += 1;
-    if (rowChanged) upserts.push(row);
-    if (programsChanged) programs.set(current.id, fields.programs);
-    // As `set-status`: who is made pending or inactive is signed out everywhere.
-    if (current.status !== status && status !== 'active') signedOut.push(current.id);
-  }
-
-  await upsertParticipants(db, upserts);
-  await replacePrograms(db, clientId, programs);
-  outcome.sessionsEnded = await deleteSessionsOf(db, clientId, signedOut);
-  return outcome;
 }

@@ -6,10 +6,9 @@ import { stringify } from 'csv-stringify';
 import type { Db } from '../db/database.ts';
 import type { Client } from '../modules/clients/tables.ts';
 import { createDescriber, type StoredDescription } from '../modules/activity/describe.ts';
-import { pickStatementLocale } from '../modules/activity/service.ts';
-import { listStatementEntries } from '../modules/activity/store.ts';
+import { listStatementEntries, pickStatementLocale } from '../modules/activity/service.ts';
 import { buildBundle } from '../modules/i18n/service.ts';
-import { participantsPage } from '../modules/participants/operator-store.ts';
+import { participantsPage } from '../modules/participants/operator-service.ts';
 import { CliError } from './cli-context.ts';
 
 /** Participants read per query by `--all`; each one's ledger is then read (and written out) alone. */

@@ -3,7 +3,7 @@ import type { PasswordRules } from '@rewards/contract';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { recordAudit } from '../../modules/audit/store.ts';
+import { recordAudit } from '../../modules/audit/service.ts';
 import { partnerSecretHash } from '../../modules/catalog/partner-service.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError } from '../cli-context.ts';

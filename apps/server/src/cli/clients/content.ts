@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { RULES_KEY_PREFIX, contentKeys } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { recordAudit } from '../../modules/audit/store.ts';
+import { recordAudit } from '../../modules/audit/service.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError, requireClient } from '../cli-context.ts';
 import { canonicalLocale } from './settings.ts';

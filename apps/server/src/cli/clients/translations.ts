@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { Db } from '../../db/database.ts';
-import { recordAudit } from '../../modules/audit/store.ts';
+import { recordAudit } from '../../modules/audit/service.ts';
 import { baseBundles, FALLBACK_LOCALE } from '../../modules/i18n/base-bundles.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError, requireClient } from '../cli-context.ts';

@@ -1,10 +1,14 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { listAudit } from '../../modules/audit/store.ts';
+import { listAudit } from '../../modules/audit/service.ts';
+import type { Actor } from '../../modules/participants/operator-service.ts';
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
 
 /** Where an operator's command ran, for the audit log's "from where". */
 export const operatorOrigin = `cli@${hostname()}`;
+
+/** Who acts from the command line, for the services' audit entries. */
+export const operatorActor = (operator: string): Actor => ({ name: operator, kind: 'operator', origin: operatorOrigin });
 
 export function registerAudit(program: Command): void {
   const audit = program

@@ -1,14 +1,12 @@
 import type { Command } from 'commander';
 import { SsoLogoutType, SsoType } from '@rewards/contract';
 import { loadConfig } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
-import { recordAudit } from '../../modules/audit/store.ts';
 import { checkIssuer, discoverProvider } from '../../modules/sso/provider.ts';
 import { openSecret, sealSecret, secretKey } from '../../modules/sso/secret-box.ts';
 import { DEFAULT_CLAIM, DEFAULT_SCOPES } from '../../modules/sso/settings.ts';
-import { disableClientSso, findClientSso, updateClientSsoSettings, upsertClientSso } from '../../modules/sso/store.ts';
+import { configureSso, disableSso, findClientSso, ssoRedirectUris } from '../../modules/sso/operator.ts';
 import { action, CliError, requireClient } from '../cli-context.ts';
-import { operatorOrigin } from './audit.ts';
+import { operatorActor } from './audit.ts';
 
 interface SsoOptions {
   client?: string;
@@ -55,13 +53,6 @@ function scopesOf(value: string): string {
   return [...new Set(scopes)].join(' ');
 }
 
-async function callbackUrls(db: Db, clientId: string): Promise<string[]> {
-  const hosts = await db.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).orderBy('hostname').execute();
-  return hosts.map(
-    (h) => `${h.hostname === 'localhost' || h.hostname === '127.0.0.1' ? 'http' : 'https'}://${h.hostname}/api/v1.0/sso/callback`,
-  );
-}
-
 /** `rewards clients sso`: a client's OpenID provider, sign-in and logout types and site (decision 024). */
 export function registerClientsSso(program: Command): void {
   // `clients` is created by clients.ts when it is filled; either way this lands under it.
@@ -87,25 +78,12 @@ export function registerClientsSso(program: Command): void {
   action<SsoOptions>(sso, async (db, { options, operator }) => {
     const client = await requireClient(db, options.client);
     const existing = await findClientSso(db, client.id);
-    const urls = await callbackUrls(db, client.id);
-    const now = new Date().toISOString();
+    const urls = await ssoRedirectUris(db, client.id);
 
     if (options.disable) {
       if (options.issuer || options.clientId || options.clientSecret || options.type)
         throw new CliError('--disable takes no provider or type flags');
-      await db.transaction().execute(async (trx) => {
-        await disableClientSso(trx, client.id, now);
-        await updateClientSsoSettings(trx, client.id, { ssoType: 'login_only', ssoLogoutType: 'login' });
-        await recordAudit(trx, {
-          clientId: client.id,
-          actor: operator,
-          actorKind: 'operator',
-          action: 'clients.sso.disable',
-          subject: client.id,
-          details: {},
-          origin: operatorOrigin,
-        });
-      });
+      await disableSso(db, operatorActor(operator), client.id);
       return {
         human: `Single sign-on of ${client.id} is off: participants sign in with the portal's form.`,
         json: { client: client.id, enabled: false, ssoType: 'login_only', ssoLogoutType: 'login' },
@@ -189,34 +167,13 @@ export function registerClientsSso(program: Command): void {
       throw new CliError(`Cannot read the discovery document of ${issuer.href}: ${reason}`);
     }
 
-    await db.transaction().execute(async (trx) => {
-      await upsertClientSso(
-        trx,
-        client.id,
-        { issuer: issuerText, oidcClientId, clientSecretEnc: sealSecret(key, client.id, secret), scopes, claim },
-        now,
-      );
-      await updateClientSsoSettings(trx, client.id, { ssoType: ssoType.data, ssoLogoutType: logoutType.data, siteName, siteUrl });
-      await recordAudit(trx, {
-        clientId: client.id,
-        actor: operator,
-        actorKind: 'operator',
-        action: 'clients.sso.configure',
-        subject: client.id,
-        // Never the secret: only whether it changed.
-        details: {
-          issuer: issuerText,
-          clientId: oidcClientId,
-          claim,
-          scopes,
-          ssoType: ssoType.data,
-          ssoLogoutType: logoutType.data,
-          siteName,
-          siteUrl,
-          secretChanged: givenSecret !== undefined,
-        },
-        origin: operatorOrigin,
-      });
+    await configureSso(db, operatorActor(operator), client.id, {
+      provider: { issuer: issuerText, oidcClientId, clientSecretEnc: sealSecret(key, client.id, secret), scopes, claim },
+      ssoType: ssoType.data,
+      ssoLogoutType: logoutType.data,
+      siteName,
+      siteUrl,
+      secretChanged: givenSecret !== undefined,
     });
     const site = { name: siteName ?? client.site_name, url: siteUrl ?? client.site_url };
     return {

@@ -2,13 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import { stringify } from 'csv-stringify/sync';
-import type { Db } from '../../db/database.ts';
-import type { OtsCode } from '../../modules/ots/tables.ts';
-import { recordAudit } from '../../modules/audit/store.ts';
-import { normaliseOtsCode, OTS_ALPHABET, otsCodeHash } from '../../modules/ots/code.ts';
-import { insertOtsCodes, newOtsCodeRows } from '../../modules/ots/store.ts';
+import { OTS_ALPHABET } from '../../modules/ots/code.ts';
+import { describePrintRun, listPrintRuns, storePrintRun, voidCodes } from '../../modules/ots/print-runs.ts';
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
-import { operatorOrigin } from './audit.ts';
+import { operatorActor } from './audit.ts';
 
 /** 16 characters of a 25-letter alphabet: log2(25^16) = 74 random bits, read as XXXX-XXXX-XXXX-XXXX. */
 export const CODE_LENGTH = 16;
@@ -16,8 +13,6 @@ const GROUP = 4;
 const MAX_COUNT = 100_000;
 const MAX_VALUE = 10_000_000;
 const MAX_BATCH_NAME = 100;
-/** Codes per INSERT (11 parameters each). */
-const INSERT_ROWS = 500;
 
 /** A new code: uniform over the alphabet (bytes past the last whole multiple of 25 are drawn again). */
 export function newCode(): string {
@@ -29,14 +24,6 @@ export function newCode(): string {
     }
   }
   return code.match(new RegExp(`.{1,${GROUP}}`, 'g'))!.join('-');
-}
-
-type CodeState = 'unused' | 'redeemed' | 'void' | 'expired';
-
-/** The state an operator cares about: an unused code past its date is expired. */
-function stateOf(code: Pick<OtsCode, 'status' | 'expires_at'>, now: string): CodeState {
-  if (code.status === 'unused' && code.expires_at !== null && code.expires_at <= now) return 'expired';
-  return code.status;
 }
 
 export function registerCodes(program: Command): void {
@@ -66,11 +53,6 @@ export function registerCodes(program: Command): void {
       const plain = new Set<string>();
       while (plain.size < count) plain.add(newCode());
       const codesList = [...plain];
-      const rows = newOtsCodeRows(
-        client.id,
-        codesList.map((code) => ({ code, value, expiresAt, batch })),
-        now,
-      );
 
       // The file first, synced, then the database: a code never exists without its printout, and
       // a failed commit removes the file again. 'wx' refuses a file that exists.
@@ -92,30 +74,7 @@ export function registerCodes(program: Command): void {
         );
         fsyncSync(fd);
         closeSync(fd);
-        await db.transaction().execute(async (trx) => {
-          const taken = await trx
-            .selectFrom('ots_codes')
-            .select('id')
-            .where('client_id', '=', client.id)
-            .where('batch', '=', batch)
-            .limit(1)
-            .executeTakeFirst();
-          if (taken) throw new CliError(`Batch "${batch}" exists already in ${client.id}; name the new print run differently`);
-          for (let from = 0; from < rows.length; from += INSERT_ROWS) await insertOtsCodes(trx, rows.slice(from, from + INSERT_ROWS));
-          await recordAudit(
-            trx,
-            {
-              clientId: client.id,
-              actor: operator,
-              actorKind: 'operator',
-              action: 'codes.generate',
-              subject: batch,
-              details: { count, value, expiresAt },
-              origin: operatorOrigin,
-            },
-            now,
-          );
-        });
+        await storePrintRun(db, operatorActor(operator), client.id, { batch, value, expiresAt }, codesList, now);
       } catch (error) {
         rmSync(out, { force: true });
         throw error;
@@ -137,29 +96,10 @@ export function registerCodes(program: Command): void {
   action<{ client?: string; batch?: string }>(list, async (db, { options }) => {
     const client = await requireClient(db, options.client);
     const now = new Date().toISOString();
-    if (options.batch === undefined) return listBatches(db, client.id, now);
-    const codesOfBatch = await db
-      .selectFrom('ots_codes as c')
-      .leftJoin('participants as p', (join) => join.onRef('p.id', '=', 'c.redeemed_by').onRef('p.client_id', '=', 'c.client_id'))
-      .select(['c.code_hint', 'c.value', 'c.status', 'c.expires_at', 'c.redeemed_at', 'c.created_at', 'p.username'])
-      .where('c.client_id', '=', client.id)
-      .where('c.batch', '=', options.batch)
-      .orderBy('c.code_hint')
-      .execute();
-    if (codesOfBatch.length === 0) throw new CliError(`No batch "${options.batch}" in ${client.id}`);
-    const counts = { total: codesOfBatch.length, unused: 0, redeemed: 0, void: 0, expired: 0 };
-    const items = codesOfBatch.map((c) => {
-      const state = stateOf(c, now);
-      counts[state] += 1;
-      return {
-        hint: c.code_hint,
-        value: c.value,
-        state,
-        expiresAt: c.expires_at,
-        redeemedAt: c.redeemed_at,
-        redeemedBy: c.username ?? null,
-      };
-    });
+    if (options.batch === undefined) return listBatches(await listPrintRuns(db, client.id, now), client.id);
+    const run = await describePrintRun(db, client.id, options.batch, now);
+    if (!run) throw new CliError(`No batch "${options.batch}" in ${client.id}`);
+    const { counts, codes: items } = run;
     return {
       human: `Batch "${options.batch}" of ${client.id}: ${counts.total} codes, ${counts.unused} unused, ${counts.redeemed} redeemed, ${counts.void} void, ${counts.expired} expired.`,
       json: { client: client.id, batch: options.batch, ...counts, codes: items },
@@ -180,64 +120,14 @@ export function registerCodes(program: Command): void {
     if ((options.code === undefined) === (options.batch === undefined))
       throw new CliError('give either --code, or --batch (with --hint for one code of it)');
     if (options.hint !== undefined && options.batch === undefined) throw new CliError('--hint goes with --batch');
-    const now = new Date();
-    const at = now.toISOString();
-    let query = db.selectFrom('ots_codes').select(['id', 'code_hint', 'batch', 'status', 'expires_at']).where('client_id', '=', client.id);
-    let subject: string;
-    if (options.code !== undefined) {
-      const normalised = normaliseOtsCode(options.code);
-      if (!normalised) throw new CliError('--code is empty');
-      query = query.where('code_hash', '=', otsCodeHash(normalised));
-      subject = `…${normalised.slice(-4)}`;
-    } else {
-      query = query.where('batch', '=', options.batch!);
-      subject = options.batch!;
-      if (options.hint !== undefined) {
-        const hint = normaliseOtsCode(options.hint);
-        query = query.where('code_hint', '=', hint);
-        subject = `${options.batch} …${hint}`;
-      }
-    }
-    const found = await query.execute();
-    if (found.length === 0) throw new CliError(`No such code in ${client.id}`);
-    if (options.hint !== undefined && found.length > 1)
-      throw new CliError(`${found.length} codes of batch ${options.batch} end in ${options.hint}; void them by --code`);
-    const single = options.code !== undefined || options.hint !== undefined;
-    if (single && found[0]!.status === 'redeemed')
-      throw new CliError(`Code …${found[0]!.code_hint} was redeemed already; it cannot be voided`);
-
-    const voided = await db.transaction().execute(async (trx) => {
-      const ids = found.map((c) => c.id);
-      let changed = 0;
-      for (let from = 0; from < ids.length; from += INSERT_ROWS) {
-        // Only unused codes: one redeemed meanwhile stays redeemed.
-        const result = await trx
-          .updateTable('ots_codes')
-          .set({ status: 'void' })
-          .where('client_id', '=', client.id)
-          .where('status', '=', 'unused')
-          .where('id', 'in', ids.slice(from, from + INSERT_ROWS))
-          .executeTakeFirst();
-        changed += Number(result.numUpdatedRows);
-      }
-      if (changed > 0) {
-        await recordAudit(
-          trx,
-          {
-            clientId: client.id,
-            actor: operator,
-            actorKind: 'operator',
-            action: 'codes.void',
-            subject,
-            details: { voided: changed },
-            origin: operatorOrigin,
-          },
-          now,
-        );
-      }
-      return changed;
-    });
-    const expired = found.filter((c) => stateOf(c, at) === 'expired').length;
+    const { subject, voided, expired } = await voidCodes(
+      db,
+      operatorActor(operator),
+      client.id,
+      options.code !== undefined
+        ? { code: options.code }
+        : { batch: options.batch!, ...(options.hint === undefined ? {} : { hint: options.hint }) },
+    );
     return {
       human:
         voided === 0
@@ -248,37 +138,7 @@ export function registerCodes(program: Command): void {
   });
 }
 
-async function listBatches(db: Db, clientId: string, now: string) {
-  const rows = await db
-    .selectFrom('ots_codes')
-    .select((eb) => [
-      'batch',
-      eb.fn.countAll<string | number>().as('total'),
-      eb.fn
-        .sum<string | number>(
-          eb
-            .case()
-            .when(eb.and([eb('status', '=', 'unused'), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]))
-            .then(1)
-            .else(0)
-            .end(),
-        )
-        .as('unused'),
-      eb.fn.sum<string | number>(eb.case().when('status', '=', 'redeemed').then(1).else(0).end()).as('redeemed'),
-      eb.fn.sum<string | number>(eb.case().when('status', '=', 'void').then(1).else(0).end()).as('void'),
-      eb.fn.min<string>('created_at').as('created'),
-    ])
-    .where('client_id', '=', clientId)
-    .groupBy('batch')
-    .orderBy('created')
-    .execute();
-  const batches = rows.map((r) => {
-    const total = Number(r.total);
-    const unused = Number(r.unused);
-    const redeemed = Number(r.redeemed);
-    const voided = Number(r.void);
-    return { batch: r.batch, createdAt: r.created, total, unused, redeemed, void: voided, expired: total - unused - redeemed - voided };
-  });
+function listBatches(batches: Awaited<ReturnType<typeof listPrintRuns>>, clientId: string) {
   const human =
     batches.length === 0
       ? `No codes in ${clientId}.`

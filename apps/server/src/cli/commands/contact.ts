@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { listContactRequests } from '../../modules/content/store.ts';
+import { listContactRequests } from '../../modules/content/service.ts';
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
 
 /**

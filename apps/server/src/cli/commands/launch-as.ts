@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import { findParticipantByUsername } from '../../modules/participants/store.ts';
+import { findParticipantByUsername } from '../../modules/participants/service.ts';
 import { clientOrigin, issueLaunchToken, LAUNCH_TOKEN_MINUTES } from '../../modules/launch-as/service.ts';
 import { action, CliError, requireClient } from '../cli-context.ts';
 import { operatorOrigin } from './audit.ts';

@@ -1,38 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { meetsPasswordRules, PasswordRules } from '@rewards/contract';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Client } from '../../modules/clients/tables.ts';
 import type { Participant } from '../../modules/participants/tables.ts';
 import { createDescriber } from '../../modules/activity/describe.ts';
-import { recordAudit } from '../../modules/audit/store.ts';
-import { hashPassword } from '../../modules/auth/password.ts';
 import { participantLimitStanding } from '../../modules/limits/service.ts';
 import { clientLocales } from '../../modules/clients/service.ts';
 import { buildBundle } from '../../modules/i18n/service.ts';
+import { createParticipant } from '../../modules/participants/enrolment.ts';
+import { findParticipantByUsername } from '../../modules/participants/service.ts';
 import {
-  accountNumberOwners,
   countLiveSessions,
   latestEntries,
   programsOf,
-  replacePrograms,
-  upsertParticipants,
-} from '../../modules/participants/operator-store.ts';
-import { findParticipantByUsername, usernameKey } from '../../modules/participants/store.ts';
-import { updateParticipant, type Actor, type ParticipantChanges } from '../../modules/participants/operator-service.ts';
+  updateParticipant,
+  type ParticipantChanges,
+} from '../../modules/participants/operator-service.ts';
 import { changeStatus, endSessions, unlock } from '../../modules/participants/actions.ts';
 import { action, CliError, repeatable, requireClient, type CommandResult } from '../cli-context.ts';
-import {
-  checkParticipant,
-  PARTICIPANT_STATUSES,
-  participantRow,
-  unusablePasswordHash,
-  type ParticipantStatus,
-} from '../../modules/participants/fields.ts';
+import { checkParticipant, PARTICIPANT_STATUSES, type ParticipantStatus } from '../../modules/participants/fields.ts';
 import { importParticipants } from '../participants-import.ts';
-import { operatorOrigin } from './audit.ts';
+import { operatorActor } from './audit.ts';
 
 /** Entries `participants show` lists. */
 const SHOWN_ENTRIES = 10;
@@ -105,9 +94,6 @@ interface UpdateOptions {
   dateOfBirth?: string;
 }
 
-/** Who acts from the command line, for the shared services' audit entries. */
-const operatorActor = (operator: string): Actor => ({ name: operator, kind: 'operator', origin: operatorOrigin });
-
 /** An optional --reason: trimmed, 3 to 500 characters like the console's, or a CliError. */
 function reasonOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -162,54 +148,8 @@ export function registerParticipants(program: Command): void {
     );
     if (!checked.ok) throw new CliError(checked.reason);
     const fields = checked.fields;
-    let passwordHash: string;
-    if (options.passwordFile) {
-      const password = await readPassword(options.passwordFile);
-      const rules = PasswordRules.parse(JSON.parse(client.password_rules));
-      if (!meetsPasswordRules(rules, password, fields.username))
-        throw new CliError("The password does not meet the client's password rules");
-      passwordHash = await hashPassword(password);
-    } else {
-      passwordHash = await unusablePasswordHash();
-    }
-    const key = usernameKey(fields.username);
-    const id = randomUUID();
-    const now = new Date();
-    await db.transaction().execute(async (trx) => {
-      if (await findParticipantByUsername(trx, client.id, fields.username))
-        throw new CliError(`Username "${fields.username}" is already taken in client "${client.id}"`);
-      const owner = (await accountNumberOwners(trx, client.id, [fields.accountNumber])).get(fields.accountNumber);
-      if (owner) throw new CliError(`Account number ${fields.accountNumber} already belongs to "${owner.username}"`);
-      await upsertParticipants(trx, [
-        participantRow(fields, {
-          id,
-          clientId: client.id,
-          usernameKey: key,
-          passwordHash,
-          status: fields.status ?? 'pending',
-          createdAt: now.toISOString(),
-        }),
-      ]);
-      await replacePrograms(trx, client.id, new Map([[id, fields.programs]]));
-      await recordAudit(
-        trx,
-        {
-          clientId: client.id,
-          actor: operator,
-          actorKind: 'operator',
-          action: 'participants.create',
-          subject: fields.username,
-          details: {
-            status: fields.status ?? 'pending',
-            accountNumber: fields.accountNumber,
-            passwordSet: options.passwordFile !== undefined,
-          },
-          origin: operatorOrigin,
-        },
-        now,
-      );
-    });
-    const status = fields.status ?? 'pending';
+    const password = options.passwordFile ? await readPassword(options.passwordFile) : undefined;
+    const { id, status } = await createParticipant(db, operatorActor(operator), client, fields, password);
     return {
       human: `Created ${fields.username} (${status}, account ${fields.accountNumber}) in ${client.id}.${status === 'pending' ? ' They activate on the portal to choose a password.' : ''}`,
       json: {
@@ -258,7 +198,7 @@ export function registerParticipants(program: Command): void {
       ...(options.programs === false ? { programs: [] } : options.program === undefined ? {} : { programs: options.program }),
       ...(options.dateOfBirth === undefined ? {} : { dateOfBirth: options.dateOfBirth }),
     };
-    const changed = await updateParticipant(db, { name: operator, kind: 'operator', origin: operatorOrigin }, client, participant, changes);
+    const changed = await updateParticipant(db, operatorActor(operator), client, participant, changes);
     if (changed.length === 0)
       return { human: `${participant.username}: already so; nothing changed.`, json: { username: participant.username, changed: [] } };
     return {

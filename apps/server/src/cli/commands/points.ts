@@ -1,16 +1,14 @@
 import type { Command } from 'commander';
-import type { Db } from '../../db/database.ts';
-import { recordAudit } from '../../modules/audit/store.ts';
-import { appendLedgerEntry, InsufficientBalanceError, type LedgerMovement } from '../../modules/ledger/store.ts';
 import { adjustPoints, MAX_ADJUSTMENT } from '../../modules/ledger/adjustments.ts';
-import { findParticipantByUsername, usernameKey } from '../../modules/participants/store.ts';
+import { awardPoints, MAX_AWARD } from '../../modules/ledger/awards.ts';
+import { findParticipantByUsername } from '../../modules/participants/service.ts';
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
-import { operatorOrigin } from './audit.ts';
+import { operatorActor, operatorOrigin } from './audit.ts';
 import { registerPointsImport } from './points-import.ts';
 import { occurredAtOf } from './points-lines.ts';
 
 /** The largest single movement an operator may post: a typo guard, far above any real award. */
-export const MAX_POINTS = 100_000_000;
+export const MAX_POINTS = MAX_AWARD;
 const MAX_TEXT = 200;
 
 interface MoveOptions {
@@ -28,8 +26,9 @@ interface MoveOptions {
  * --description), since "Top seller, March" is meant for them; an adjustment's reason is often
  * internal ("ticket 4711, double posting"), so the participant reads "Balance adjustment" (and
  * --description after it if given), and the reason stays in the audit log and the entry's
- * internal note (--note, else the reason), which staff see. `adjust` is the console's service
- * (modules/ledger/adjustments.ts, docs/decisions/048): the command parses, calls and prints.
+ * internal note (--note, else the reason), which staff see. `award` is modules/ledger/awards.ts,
+ * `adjust` the console's service (modules/ledger/adjustments.ts, docs/decisions/048): the
+ * commands parse, call and print.
  */
 export function registerPoints(program: Command): void {
   const points = program.command('points').description('post points to participants: award, adjust, import a file');
@@ -47,20 +46,29 @@ export function registerPoints(program: Command): void {
     const amount = wholeNumber('--points', options.points, 1, MAX_POINTS);
     const reason = text('--reason', options.reason, true)!;
     const description = text('--description', options.description, false) ?? reason;
-    return move(
-      db,
-      options,
-      operator,
-      'points.award',
-      {
-        amount,
-        kind: 'award',
-        description,
-        descriptionKey: 'ledger.operator.award',
-        descriptionParams: { description },
-      },
+    const client = await requireClient(db, options.client);
+    const occurredAt = options.date === undefined ? undefined : occurredAtOf(options.date);
+    if (options.date !== undefined && occurredAt === undefined)
+      throw new CliError('--date must be a date such as 2026-11-01 or 2026-11-01T09:30:00Z');
+    const participant = await findParticipantByUsername(db, client.id, options.username ?? '');
+    if (!participant) throw new CliError(`No participant "${options.username}" in client ${client.id}`);
+    const done = await awardPoints(db, operatorActor(operator), participant, {
+      points: amount,
+      description,
       reason,
-    );
+      ...(occurredAt ? { occurredAt } : {}),
+    });
+    return {
+      human: `Credited ${amount} points to ${participant.username} (${client.id}); balance now ${done.balance}.`,
+      json: {
+        client: client.id,
+        username: participant.username,
+        points: amount,
+        occurredAt: done.occurredAt,
+        balance: done.balance,
+        entryId: done.entryId,
+      },
+    };
   });
 
   const adjust = points
@@ -107,60 +115,6 @@ export function registerPoints(program: Command): void {
   });
 
   registerPointsImport(points);
-}
-
-type Entry = Pick<LedgerMovement, 'amount' | 'kind' | 'description' | 'descriptionKey' | 'descriptionParams'>;
-
-async function move(db: Db, options: MoveOptions, operator: string, auditAction: string, entry: Entry, reason: string) {
-  const client = await requireClient(db, options.client);
-  const now = new Date();
-  const occurredAt = options.date === undefined ? now.toISOString() : occurredAtOf(options.date);
-  if (occurredAt === undefined) throw new CliError('--date must be a date such as 2026-11-01 or 2026-11-01T09:30:00Z');
-  const participant = await db
-    .selectFrom('participants')
-    .select(['id', 'username'])
-    .where('client_id', '=', client.id)
-    .where('username_key', '=', usernameKey(options.username ?? ''))
-    .executeTakeFirst();
-  if (!participant) throw new CliError(`No participant "${options.username}" in client ${client.id}`);
-  const done = await db
-    .transaction()
-    .execute(async (trx) => {
-      const id = await appendLedgerEntry(trx, { clientId: client.id, participantId: participant.id, occurredAt, ...entry }, now, {
-        requireCovered: entry.amount < 0,
-      });
-      const row = await trx
-        .selectFrom('participants')
-        .select('balance')
-        .where('client_id', '=', client.id)
-        .where('id', '=', participant.id)
-        .executeTakeFirstOrThrow();
-      const balance = row.balance ?? 0;
-      await recordAudit(
-        trx,
-        {
-          clientId: client.id,
-          actor: operator,
-          actorKind: 'operator',
-          action: auditAction,
-          subject: participant.username,
-          details: { points: entry.amount, reason, balance },
-          origin: operatorOrigin,
-        },
-        now,
-      );
-      return { id, balance };
-    })
-    .catch((error: unknown) => {
-      if (error instanceof InsufficientBalanceError)
-        throw new CliError(`The balance of ${participant.username} does not cover ${entry.amount}; nothing was posted`);
-      throw error;
-    });
-  const verb = entry.amount > 0 ? `Credited ${entry.amount}` : `Debited ${-entry.amount}`;
-  return {
-    human: `${verb} points ${entry.amount > 0 ? 'to' : 'from'} ${participant.username} (${client.id}); balance now ${done.balance}.`,
-    json: { client: client.id, username: participant.username, points: entry.amount, occurredAt, balance: done.balance, entryId: done.id },
-  };
 }
 
 function text(flag: string, value: string | undefined, required: boolean): string | undefined {

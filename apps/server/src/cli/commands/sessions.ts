@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { findParticipantByUsername } from '../../modules/participants/store.ts';
-import { deleteParticipantSessions } from '../../modules/sessions/store.ts';
-import { purgeExpiredSessions } from '../../modules/sessions/service.ts';
+import { findParticipantByUsername } from '../../modules/participants/service.ts';
+import { deleteParticipantSessions, purgeExpiredSessions } from '../../modules/sessions/service.ts';
 import { action, CliError, requireClient } from '../cli-context.ts';
 
 export function registerSessions(program: Command): void {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { recordAudit } from '../../modules/audit/store.ts';
+import { recordAudit } from '../../modules/audit/service.ts';
 import { clientLocales } from '../../modules/clients/service.ts';
 import type { Db } from '../../db/database.ts';
 import { CliError, operatorName, print, requireClient, withDatabase, type CommandResult, type GlobalOptions } from '../cli-context.ts';

@@ -1,5 +1,5 @@
-import { appendLedgerEntry } from '../../modules/ledger/store.ts';
-import { claimOtsCode, insertOtsCodes, newOtsCodeRows } from '../../modules/ots/store.ts';
+import { appendLedgerEntry } from '../../modules/ledger/service.ts';
+import { claimOtsCode, insertOtsCodes, newOtsCodeRows } from '../../modules/ots/service.ts';
 import { normaliseOtsCode, otsCodeHash, otsCodeHint } from '../../modules/ots/code.ts';
 import type { DemoSeedContext } from './demo-context.ts';
 

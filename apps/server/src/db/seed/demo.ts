@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../database.ts';
 import type { NewParticipant } from '../../modules/participants/tables.ts';
 import { hashPassword } from '../../modules/auth/password.ts';
-import { appendLedgerEntry, type LedgerMovement } from '../../modules/ledger/store.ts';
+import { appendLedgerEntry, type LedgerMovement } from '../../modules/ledger/service.ts';
 import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import { ACME_LOGO_SVG } from './acme-logo.ts';
 import { seedDemoAccount } from './demo-account.ts';

@@ -16,6 +16,9 @@ import { usernameKey } from '../participants/service.ts';
 import { createDescriber, type StoredDescription } from './describe.ts';
 import { countStatementEntries, findStatementVersion, listStatementEntries, listStatementPage, type StatementCursor } from './store.ts';
 
+// A whole statement, oldest first, as `rewards statements export` writes it (decision 053).
+export { listStatementEntries } from './store.ts';
+
 const notOwnStatement = () =>
   new ApiError(403, ErrorCode.statementNotOwn, 'activity.error.notOwn', 'A statement can only be read by its own participant');
 

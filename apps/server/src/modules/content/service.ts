@@ -19,6 +19,9 @@ import { oneLine, queueContactMail } from './contact-mail.ts';
 import { renderMarkdown } from './markdown.ts';
 import { findContentEntries, insertContactRequest } from './store.ts';
 
+// What `rewards contact list` reads (decision 053: others call the service, never the store).
+export { listContactRequests } from './store.ts';
+
 /** The language every client's content falls back to last. */
 const LAST_RESORT_LOCALE = 'en-US';
 

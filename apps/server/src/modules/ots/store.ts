@@ -84,3 +84,78 @@ export async function participantBalance(trx: Transaction<Database>, clientId: s
   if (!rows[0]) throw new Error('No such participant');
   return rows[0].balance ?? 0;
 }
+
+/** Whether a client has a code of this print run already (an operator names each run once). */
+export async function batchTaken(db: Db | Transaction<Database>, clientId: string, batch: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ots_codes')
+    .select('id')
+    .where('client_id', '=', clientId)
+    .where('batch', '=', batch)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The codes of one print run by hint, with the username of whoever redeemed each. */
+export async function listBatchCodes(db: Db, clientId: string, batch: string) {
+  return db
+    .selectFrom('ots_codes as c')
+    .leftJoin('participants as p', (join) => join.onRef('p.id', '=', 'c.redeemed_by').onRef('p.client_id', '=', 'c.client_id'))
+    .select(['c.code_hint', 'c.value', 'c.status', 'c.expires_at', 'c.redeemed_at', 'c.created_at', 'p.username'])
+    .where('c.client_id', '=', clientId)
+    .where('c.batch', '=', batch)
+    .orderBy('c.code_hint')
+    .execute();
+}
+
+/** Per print run of a client, oldest first: its codes counted by state (unused means not expired at `now`). */
+export async function countBatches(db: Db, clientId: string, now: string) {
+  return db
+    .selectFrom('ots_codes')
+    .select((eb) => [
+      'batch',
+      eb.fn.countAll<string | number>().as('total'),
+      eb.fn
+        .sum<string | number>(
+          eb
+            .case()
+            .when(eb.and([eb('status', '=', 'unused'), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('unused'),
+      eb.fn.sum<string | number>(eb.case().when('status', '=', 'redeemed').then(1).else(0).end()).as('redeemed'),
+      eb.fn.sum<string | number>(eb.case().when('status', '=', 'void').then(1).else(0).end()).as('void'),
+      eb.fn.min<string>('created_at').as('created'),
+    ])
+    .where('client_id', '=', clientId)
+    .groupBy('batch')
+    .orderBy('created')
+    .execute();
+}
+
+/** A client's codes by hash, or of a print run (and one hint of it), for voiding. */
+export async function findCodesToVoid(db: Db, clientId: string, which: { codeHash: string } | { batch: string; hint?: string }) {
+  let query = db.selectFrom('ots_codes').select(['id', 'code_hint', 'batch', 'status', 'expires_at']).where('client_id', '=', clientId);
+  if ('codeHash' in which) query = query.where('code_hash', '=', which.codeHash);
+  else {
+    query = query.where('batch', '=', which.batch);
+    if (which.hint !== undefined) query = query.where('code_hint', '=', which.hint);
+  }
+  return query.execute();
+}
+
+/** Voids those of `ids` that are still unused (one redeemed meanwhile stays redeemed); how many changed. */
+export async function voidUnusedCodes(trx: Transaction<Database>, clientId: string, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await trx
+    .updateTable('ots_codes')
+    .set({ status: 'void' })
+    .where('client_id', '=', clientId)
+    .where('status', '=', 'unused')
+    .where('id', 'in', ids)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -7,6 +7,10 @@ import { clientLocales } from '../clients/service.ts';
 import { checkParticipant, participantRow } from './fields.ts';
 import { accountNumberOwners, programsOf, replacePrograms, upsertParticipants } from './operator-store.ts';
 
+// What an operator reads of participants (`rewards participants show`, `statements export
+// --all`); enrolling is enrolment.ts (decision 053).
+export { countLiveSessions, latestEntries, participantsPage, programsOf } from './operator-store.ts';
+
 /** Who changes something, for the audit log: an operator's command, a staff member, an admin key. */
 export interface Actor {
   name: string;

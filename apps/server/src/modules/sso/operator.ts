@@ -1,0 +1,76 @@
+import type { Db } from '../../db/database.ts';
+import { recordAudit } from '../audit/service.ts';
+import type { Actor } from '../participants/operator-service.ts';
+import { disableClientSso, listClientHostnames, updateClientSsoSettings, upsertClientSso, type ClientSsoRow } from './store.ts';
+
+// An operator's settings of a client's single sign-on (`rewards clients sso`, decision 024):
+// each change commits with its audit entry, which never holds the secret.
+
+export { findClientSso } from './store.ts';
+
+/** The callback URL of each host of the client, to register at the provider (http on a loopback host only). */
+export async function ssoRedirectUris(db: Db, clientId: string): Promise<string[]> {
+  return (await listClientHostnames(db, clientId)).map(
+    (hostname) => `${hostname === 'localhost' || hostname === '127.0.0.1' ? 'http' : 'https'}://${hostname}/api/v1.0/sso/callback`,
+  );
+}
+
+/** Turns single sign-on off (sign-in type login_only, logout type login); the provider settings are kept. */
+export async function disableSso(db: Db, actor: Actor, clientId: string, now = new Date()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await disableClientSso(trx, clientId, now.toISOString());
+    await updateClientSsoSettings(trx, clientId, { ssoType: 'login_only', ssoLogoutType: 'login' });
+    await recordAudit(trx, {
+      clientId,
+      actor: actor.name,
+      actorKind: actor.kind,
+      action: 'clients.sso.disable',
+      subject: clientId,
+      details: {},
+      origin: actor.origin,
+    });
+  });
+}
+
+export interface SsoSettings {
+  provider: ClientSsoRow;
+  ssoType: string;
+  ssoLogoutType: string;
+  siteName?: string | undefined;
+  siteUrl?: string | undefined;
+  /** Whether the operator gave a new secret (the audit entry says so, never the secret). */
+  secretChanged: boolean;
+}
+
+/** Stores the provider (turned on) and the client's sign-in settings. */
+export async function configureSso(db: Db, actor: Actor, clientId: string, settings: SsoSettings, now = new Date()): Promise<void> {
+  const { provider } = settings;
+  await db.transaction().execute(async (trx) => {
+    await upsertClientSso(trx, clientId, provider, now.toISOString());
+    await updateClientSsoSettings(trx, clientId, {
+      ssoType: settings.ssoType,
+      ssoLogoutType: settings.ssoLogoutType,
+      siteName: settings.siteName,
+      siteUrl: settings.siteUrl,
+    });
+    await recordAudit(trx, {
+      clientId,
+      actor: actor.name,
+      actorKind: actor.kind,
+      action: 'clients.sso.configure',
+      subject: clientId,
+      details: {
+        issuer: provider.issuer,
+        clientId: provider.oidcClientId,
+        claim: provider.claim,
+        scopes: provider.scopes,
+        ssoType: settings.ssoType,
+        ssoLogoutType: settings.ssoLogoutType,
+        siteName: settings.siteName,
+        siteUrl: settings.siteUrl,
+        secretChanged: settings.secretChanged,
+      },
+      origin: actor.origin,
+    });
+  });
+}
