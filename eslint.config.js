@@ -9,10 +9,10 @@ import tseslint from 'typescript-eslint';
 // tells where it leads: from features/a/x.tsx, `../b/…` is the feature b. ESLint applies one set
 // of options per rule and file, so each block below lists every pattern that holds for it.
 const webNeverImportsServer = {
-  // The English translation tables are data both sides read: the web app builds them in as the
-  // texts of the one screen shown without client data, and its tests check keys against them.
-  regex: String.raw`^@rewards/server|(^|/)server/(?!src/modules/i18n/bundles/[\w.-]+\.json$)`,
-  message: 'The web app and the console never import the server: share wire types through packages/contract.',
+  // No exception, data included: the translation tables both sides read are packages/translations.
+  regex: String.raw`^@rewards/server|(^|/)server/`,
+  message:
+    'The web app and the console never import the server: share wire types through packages/contract, texts through packages/translations.',
 };
 const featureImportsNoOtherFeature = {
   regex: String.raw`^\.\./(?!\.)|(^|/)features/`,
@@ -31,13 +31,15 @@ const contractImportsNoApp = {
   message: 'packages/contract is imported by the apps and imports none of them.',
 };
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
-// `no-restricted-imports` reads static imports only; an `import()` of the server is caught here
-// (esquery's regex cannot hold a slash, hence \x2F).
+// `no-restricted-imports` reads static imports only; an `import()` of the server, or a Vite
+// `import.meta.glob` over its files, is caught here (esquery's regex cannot hold a slash, hence \x2F).
+const serverSpecifier = String.raw`/^@rewards\x2Fserver|(^|\x2F)server\x2F/`;
 const noServerImportExpression = {
   'no-restricted-syntax': [
     'error',
+    { selector: `ImportExpression[source.value=${serverSpecifier}]`, message: webNeverImportsServer.message },
     {
-      selector: String.raw`ImportExpression[source.value=/^@rewards\x2Fserver|(^|\x2F)server\x2F(?!src\x2Fmodules\x2Fi18n\x2Fbundles\x2F[\w.-]+\.json$)/]`,
+      selector: `CallExpression[callee.object.type='MetaProperty'][callee.property.name='glob'] Literal[value=${serverSpecifier}]`,
       message: webNeverImportsServer.message,
     },
   ],

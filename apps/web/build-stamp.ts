@@ -18,7 +18,7 @@ export const WEB_BUILD_INPUTS = [
   'packages/contract/src',
   'packages/contract/package.json',
   // The English texts of the error screen shown without client data (app/startup.ts).
-  'apps/server/src/modules/i18n/bundles/en-US.json',
+  'packages/translations/bundles/en-US.json',
   'package-lock.json',
 ];
 

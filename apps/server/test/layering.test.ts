@@ -39,7 +39,7 @@ describe('layering in lint', () => {
     expect(await layering('apps/console/src/features/audit/AuditPage.tsx', use('../../ui/AuditTable.tsx'))).toEqual([]);
   });
 
-  it('fails the web app or the console importing the server, the translation tables aside', async () => {
+  it('fails the web app or the console importing the server, its JSON included', async () => {
     expect(await layering('apps/web/src/state/store.ts', use('../../../server/src/config.ts'))).toEqual([
       expect.stringContaining('never import the server'),
     ]);
@@ -47,14 +47,24 @@ describe('layering in lint', () => {
     expect(await layering('apps/web/src/features/auth/Login.tsx', use('../../../../server/src/http/api-error.ts'))).toHaveLength(1);
     // A bundle's neighbour that is code is still the server.
     expect(await layering('apps/web/src/app/startup.ts', use('../../../server/src/modules/i18n/base-bundles.ts'))).toHaveLength(1);
-    expect(await layering('apps/web/src/app/startup.ts', use('../../../server/src/modules/i18n/bundles/en-US.json'))).toEqual([]);
+    expect(await layering('apps/web/src/app/startup.ts', use('../../../server/src/modules/i18n/bundles/en-US.json'))).toHaveLength(1);
+    expect(await layering('apps/web/src/app/startup.ts', use('@rewards/server/package.json'))).toHaveLength(1);
+    // The translation tables are a package of their own (decision 059).
+    expect(await layering('apps/web/src/app/startup.ts', use('@rewards/translations/en-US.json'))).toEqual([]);
     expect(await layering('apps/web/src/app/startup.ts', use('@rewards/contract/paths'))).toEqual([]);
     // A dynamic import is an import too.
     const later = (specifier: string) => `export const load = () => import('${specifier}');\n`;
     expect(await layering('apps/web/src/app/startup.ts', later('../../../server/src/config.ts'))).toEqual([
       expect.stringContaining('never import the server'),
     ]);
-    expect(await layering('apps/web/src/app/startup.ts', later('../../../server/src/modules/i18n/bundles/en-US.json'))).toEqual([]);
+    expect(await layering('apps/web/src/app/startup.ts', later('../../../server/src/modules/i18n/bundles/en-US.json'))).toHaveLength(1);
+    expect(await layering('apps/web/src/app/startup.ts', later('@rewards/translations/en-US.json'))).toEqual([]);
+    // So is a Vite glob, in a test too.
+    const glob = (pattern: string) => `export const files = import.meta.glob('${pattern}', { eager: true });\n`;
+    expect(await layering('apps/web/src/test/fixtures.ts', glob('../../../server/src/modules/i18n/bundles/*.json'))).toEqual([
+      expect.stringContaining('never import the server'),
+    ]);
+    expect(await layering('apps/web/src/test/fixtures.ts', glob('../../../../packages/translations/bundles/*.json'))).toEqual([]);
   });
 
   it("fails a server module that reaches into another module's store, and allows its service and tables", async () => {

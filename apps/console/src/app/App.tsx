@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { queryDefaults } from '@rewards/contract/query-defaults';
 import { ConsoleApiError } from '../api/client.ts';
 import { t } from '../i18n/t.ts';
 import { Shell } from '../features/shell/Shell.tsx';
@@ -20,10 +21,9 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
+        // The portal's policy too (decision 059): a refusal is an answer, only network failures get a second try.
+        ...queryDefaults((error) => (error instanceof ConsoleApiError ? error.status : undefined)),
         staleTime: 30_000,
-        // A refusal is an answer: only network failures are worth a second try.
-        retry: (count, error) => !(error instanceof ConsoleApiError) && count < 1,
-        refetchOnWindowFocus: false,
       },
     },
   });

@@ -28,7 +28,7 @@ export function readEmbeddedClientData(doc: Document = document): ClientData | n
 
 /** The English texts built into the app, for the one screen shown when there is no client data. */
 async function fallbackBundle(): Promise<Properties> {
-  const module = await import('../../../server/src/modules/i18n/bundles/en-US.json');
+  const module = await import('@rewards/translations/en-US.json');
   return module.default as Properties;
 }
 

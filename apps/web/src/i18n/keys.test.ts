@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 /**
  * The translation tables against the code: a key no code names is dead weight in every reply
  * that carries a bundle, and a key named but missing shows "Missing locale value". The tables
- * live with the server (modules/i18n/bundles, merged per locale as base-bundles.ts does); the
- * keys are named by the web app and by the server (the responseMessage of its errors, its mails
- * and statement lines). The console has tables of its own (apps/console/src/i18n).
+ * are packages/translations (merged per locale as the server's base-bundles.ts does); the keys
+ * are named by the web app and by the server (the responseMessage of its errors, its mails and
+ * statement lines). The console has tables of its own (apps/console/src/i18n).
  */
 const SRC = resolve(import.meta.dirname, '..');
 const SERVER = resolve(SRC, '..', '..', 'server', 'src');
 const CONTRACT = resolve(SRC, '..', '..', '..', 'packages', 'contract', 'src');
-const BUNDLES = join(SERVER, 'modules', 'i18n', 'bundles');
+const BUNDLES = resolve(SRC, '..', '..', '..', 'packages', 'translations', 'bundles');
 
 /** The production sources under a folder: no tests, no test helpers. */
 const sources = (dir: string): string[] =>

@@ -1,8 +1,8 @@
 import type { ClientData, UserData } from '@rewards/contract';
-import english from '../../../server/src/modules/i18n/bundles/en-US.json';
+import english from '@rewards/translations/en-US.json';
 
-// Each capability's texts live in `<area>.en-US.json` beside the core bundle (see base-bundles.ts).
-const areas = import.meta.glob<Record<string, string>>('../../../server/src/modules/i18n/bundles/*.en-US.json', {
+// Each capability's texts live in `<area>.en-US.json` beside the core bundle (packages/translations).
+const areas = import.meta.glob<Record<string, string>>('../../../../packages/translations/bundles/*.en-US.json', {
   eager: true,
   import: 'default',
 });

@@ -10,7 +10,7 @@ import { DateField, type DateProblem } from './DateField.tsx';
 import { localeDates } from './date-parts.ts';
 
 // The real bundles of each language, core and areas merged as the server serves them.
-const files = import.meta.glob<Record<string, string>>('../../../server/src/modules/i18n/bundles/*.json', {
+const files = import.meta.glob<Record<string, string>>('../../../../packages/translations/bundles/*.json', {
   eager: true,
   import: 'default',
 });

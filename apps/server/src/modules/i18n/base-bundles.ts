@@ -1,9 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundlesDir } from '@rewards/translations';
 
 export type Properties = Record<string, string>;
-
-const bundlesDir = join(import.meta.dirname, 'bundles');
 
 /**
  * `<locale>.json` holds the portal's core texts (the web app also builds the English one in,

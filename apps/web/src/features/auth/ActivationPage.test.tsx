@@ -8,8 +8,8 @@ import { enUS, makeClient, makeUser } from '../../test/fixtures.ts';
 import { ACTIVATION_FIELDS } from '@rewards/contract/activation-fields';
 import ActivationPage, { fieldLabelKey, fieldNameInWords } from './ActivationPage.tsx';
 
-// The server's bundles, core and every area, per locale: what the portal sends to a browser.
-const files = import.meta.glob<Record<string, string>>('../../../../server/src/modules/i18n/bundles/*.json', {
+// The shipped bundles, core and every area, per locale: what the portal sends to a browser.
+const files = import.meta.glob<Record<string, string>>('../../../../../packages/translations/bundles/*.json', {
   eager: true,
   import: 'default',
 });

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { rulesKey } from '@rewards/contract/content-rules';
-import { RequestError } from '../../api/client.ts';
+import { isSessionTimeout, useApiQuery } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { errorText } from '../../state/errors.ts';
@@ -9,17 +9,14 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { FallbackNotice, ServerHtml } from './ContentBody.tsx';
-import { getContent } from './getContent.ts';
 import { getProgramNames } from './getProgramNames.ts';
-import { contentFailure, contentReady, type ContentState } from './useContent.ts';
+import { getPublished, type ContentState } from './useContent.ts';
 import './content.css';
 
 interface ProgramRules {
   program: string;
   state: ContentState;
 }
-
-type PageState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; programs: ProgramRules[] };
 
 /**
  * /rules: one section per program the participant is in (GET user/program-names), each with its
@@ -32,52 +29,44 @@ export default function RulesPage() {
   const { t, mediaLabel } = useI18n();
   const locale = useAppState((s) => s.locale.code);
   const errors = useAppState((s) => s.errors);
-  const [attempt, setAttempt] = useState(0);
-  // Each answer remembers which request it answers: anything older reads as loading.
-  const request = `${locale}|${attempt}`;
-  const [answer, setAnswer] = useState<{ request: string; page: PageState } | null>(null);
-  const page: PageState = answer?.request === request ? answer.page : { status: 'loading' };
-
-  useEffect(() => {
-    let live = true;
-    store.dismissErrors('exportRules');
-    const setPage = (next: PageState) => setAnswer({ request, page: next });
-    const fail = (error: unknown) => {
-      if (!live || (error instanceof RequestError && error.sessionTimeout)) return;
-      store.addError('exportRules', error);
-    };
-    void (async () => {
-      let programs: string[];
-      try {
-        programs = (await getProgramNames(api)).participantRules;
-      } catch (error) {
-        fail(error);
-        if (live) setPage({ status: 'failed' });
-        return;
-      }
-      if (!live) return;
+  const { answer, retry } = useApiQuery({
+    queryKey: ['rules', locale],
+    queryFn: async () => {
+      const programs = (await getProgramNames(api)).participantRules;
       // The footer link follows the list, so keep the stored user in step with the server.
       updateUser(services, { participantRules: programs });
-      const sections = await Promise.all(
+      return Promise.all(
         programs.map(async (program): Promise<ProgramRules> => {
           try {
-            return { program, state: contentReady(await getContent(api, rulesKey(program), locale)) };
+            return { program, state: await getPublished(api, rulesKey(program), locale) };
           } catch (error) {
-            const state = contentFailure(error);
-            if (state.status === 'failed') fail(error);
-            return { program, state };
+            return { program, state: { status: 'failed', error } };
           }
         }),
       );
-      if (live) setPage({ status: 'ready', programs: sections });
-    })();
-    return () => {
-      live = false;
-    };
-  }, [api, store, services, locale, request]);
+    },
+  });
+
+  // The failures of the answer shown are the page's errors: none while loading, the list's or the
+  // sections' once answered (dismissing first, so StrictMode's second run adds nothing).
+  useEffect(() => {
+    store.dismissErrors('exportRules');
+    const failed =
+      answer.status === 'failed'
+        ? [answer.error]
+        : answer.status === 'ready'
+          ? answer.data.flatMap(({ state }) => (state.status === 'failed' ? [state.error] : []))
+          : [];
+    for (const error of failed) if (!isSessionTimeout(error)) store.addError('exportRules', error);
+  }, [answer, store]);
+
+  const tryAgain = () => {
+    store.dismissErrors('exportRules');
+    retry();
+  };
 
   const ruleErrors = errors.filter((e) => e.errorType === 'exportRules');
-  const ready = page.status === 'ready' ? page.programs : [];
+  const ready = answer.status === 'ready' ? answer.data : [];
   const firstLocale = ready.find((p) => p.state.status === 'ready');
 
   return (
@@ -90,18 +79,18 @@ export default function RulesPage() {
               {errorText(error, t, mediaLabel())}
             </Alert>
           ))}
-          <Button variant="secondary" onClick={() => setAttempt((n) => n + 1)}>
+          <Button variant="secondary" onClick={tryAgain}>
             {t('common.tryAgain')}
           </Button>
         </div>
       ) : null}
-      {page.status === 'loading' ? (
+      {answer.status === 'loading' ? (
         <div className="content__loading" role="status">
           <Spinner />
           <span>{t('common.loading')}</span>
         </div>
       ) : null}
-      {page.status === 'ready' && ready.length === 0 ? <p className="content__muted">{t('rules.none')}</p> : null}
+      {answer.status === 'ready' && ready.length === 0 ? <p className="content__muted">{t('rules.none')}</p> : null}
       {ready.length > 0 ? <p className="content__lead">{t('rules.intro')}</p> : null}
       {firstLocale?.state.status === 'ready' ? <FallbackNotice locale={firstLocale.state.locale} /> : null}
       {ready.map(({ program, state }, index) => (
