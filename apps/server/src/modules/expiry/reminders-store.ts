@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { POINTS_EXPIRED_KEY } from './schedule-store.ts';
+import { EXPIRY_KIND } from './schedule-store.ts';
 
 /** reminder: N days ahead · lastChance: the last days before. Stored in expiry_notices.kind. */
 export type NoticeKind = 'reminder' | 'lastChance';
@@ -60,8 +60,7 @@ export async function pageParticipantsLastActiveBetween(
     .selectFrom('ledger_entries')
     .select('participant_id')
     .where('client_id', '=', clientId)
-    .where('amount', '<>', 0)
-    .where((eb) => eb.or([eb('description_key', 'is', null), eb('description_key', '<>', POINTS_EXPIRED_KEY)]))
+    .where('kind', '<>', EXPIRY_KIND)
     .where('participant_id', '>', after)
     .groupBy('participant_id')
     .having((eb) => eb.and([eb(eb.fn.max('occurred_at'), '>=', from), eb(eb.fn.max('occurred_at'), '<=', until)]))

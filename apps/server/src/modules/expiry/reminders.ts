@@ -60,7 +60,7 @@ export async function sendExpiryReminders(db: Db, options: ReminderOptions = {})
   const now = typeof options.asOf === 'string' ? new Date(`${options.asOf}T12:00:00.000Z`) : (options.asOf ?? new Date());
   if (Number.isNaN(now.getTime())) throw new Error('sendExpiryReminders: asOf is not a day or a moment');
   for (const client of await listReminderClients(db, options.clientId)) {
-    const today = typeof options.asOf === 'string' ? options.asOf : dayIn(client.time_zone, now);
+    const today = typeof options.asOf === 'string' ? options.asOf : dayIn(now, client.time_zone);
     const policy = policyOf(client);
     const lastChanceUntil = addDays(today, Math.max(0, client.expiry_last_chance_days));
     const reminderUntil = addDays(today, Math.max(0, client.expiry_reminder_days));

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 
-/** The description key of the expiry run's entries: not an earning or a spending, so not activity. */
-export const POINTS_EXPIRED_KEY = 'ledger.pointsExpired';
+/** The ledger kind of the expiry run's entries (decision 057): not an earning or a spending, so not activity. */
+export const EXPIRY_KIND = 'expiry';
 
 /**
  * A participant's open dated lots due on or before `until` (also those already due that the run
@@ -48,8 +48,7 @@ export async function lastActivityAt(db: Db, clientId: string, participantId: st
     .select((eb) => eb.fn.max('occurred_at').as('last'))
     .where('client_id', '=', clientId)
     .where('participant_id', '=', participantId)
-    .where('amount', '<>', 0)
-    .where((eb) => eb.or([eb('description_key', 'is', null), eb('description_key', '<>', POINTS_EXPIRED_KEY)]))
+    .where('kind', '<>', EXPIRY_KIND)
     .executeTakeFirst();
   return row?.last ?? undefined;
 }

@@ -16,7 +16,7 @@ export const SCHEDULE_MONTHS = 12;
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The calendar day (YYYY-MM-DD) it is at `at` in `timeZone`; an unknown zone reads as UTC rather than failing. */
-export function dayIn(timeZone: string, at: Date): string {
+export function dayIn(at: Date, timeZone: string): string {
   let format = dayFormats.get(timeZone);
   if (!format) {
     try {
@@ -118,7 +118,7 @@ export async function inactivityClock(
   if (last === undefined) return undefined;
   const at = new Date(last);
   if (Number.isNaN(at.getTime())) return undefined;
-  return { day: addMonths(dayIn(scope.timeZone, at), months), lastActivity: at.toISOString() };
+  return { day: addMonths(dayIn(at, scope.timeZone), months), lastActivity: at.toISOString() };
 }
 
 /**
@@ -133,7 +133,7 @@ export async function getExpirySchedule(
   const client = await findClient(db, session.client_id);
   if (!client) return { expiries: [] };
   const policy = policyOf(client);
-  const today = dayIn(client.time_zone, now);
+  const today = dayIn(now, client.time_zone);
   const expiries = await expiriesOf(db, {
     clientId: client.id,
     participantId: session.participant_id,
