@@ -18,21 +18,19 @@ export async function addExpiryParticipant(
     status?: 'pending' | 'active' | 'inactive';
     locale?: string;
     email?: string;
-    /** Copied from another participant of the client, so the new one signs in with the same password. */
+    /** Copied from another participant of the client (password, privacy notice read), so the new one signs in as that one does. */
     passwordFrom?: string;
   },
 ): Promise<string> {
   const clientId = person.clientId ?? 'acme';
-  const passwordHash = person.passwordFrom
-    ? (
-        await db
-          .selectFrom('participants')
-          .select('password_hash')
-          .where('client_id', '=', clientId)
-          .where('username_key', '=', person.passwordFrom.toLowerCase())
-          .executeTakeFirstOrThrow()
-      ).password_hash
-    : '!';
+  const model = person.passwordFrom
+    ? await db
+        .selectFrom('participants')
+        .select(['password_hash', 'privacy_ack_version'])
+        .where('client_id', '=', clientId)
+        .where('username_key', '=', person.passwordFrom.toLowerCase())
+        .executeTakeFirstOrThrow()
+    : { password_hash: '!', privacy_ack_version: 1 };
   const id = randomUUID();
   await db
     .insertInto('participants')
@@ -45,14 +43,14 @@ export async function addExpiryParticipant(
         email: person.email ?? `${person.username}@example.com`,
         first_name: 'Erin',
         last_name: 'Expiring',
-        password_hash: passwordHash,
+        password_hash: model.password_hash,
         status: person.status ?? 'active',
         locale: person.locale ?? 'en-US',
         account_number: `X${id.slice(0, 8)}`,
         offers_merchandise: 1,
         offers_experiences: 1,
         ots_enabled: 1,
-        privacy_ack_version: 1,
+        privacy_ack_version: model.privacy_ack_version,
         balance: null,
         created_at: new Date().toISOString(),
       }),
