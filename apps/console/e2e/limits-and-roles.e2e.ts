@@ -53,7 +53,7 @@ test("the agents' daily limit: an agent's adjustment above what is left is refus
   const owner = await openConsoleAs(browser, 'owner');
   await owner.getByRole('link', { name: 'Settings' }).click();
   const acme = owner.getByRole('region', { name: 'Acme Rewards' });
-  await acme.getByRole('button', { name: 'Change' }).click();
+  await acme.getByRole('button', { name: 'Change', exact: true }).click();
   const settings = owner.getByRole('dialog', { name: 'Settings of Acme Rewards' });
   const limitField = settings.getByLabel('Support agents’ daily adjustment limit (points)');
   const before = Number(await limitField.inputValue());

@@ -7,23 +7,30 @@ import { formatNumber, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { useClients } from '../../api/clients.ts';
+import { ExpirySettingsSection } from './ExpirySettingsSection.tsx';
 
-/** Client settings for program managers (and owners): the support agents' daily adjustment limit. */
+/**
+ * Client settings: the support agents' daily adjustment limit and the points expiry. Program
+ * managers (and owners) change them; support agents and auditors read them (issue 19).
+ */
 export default function SettingsPage() {
   const { me } = useSession();
   const clients = useClients();
   if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
   if (clients.isError) return <ErrorMessage error={clients.error} />;
-  const managed = clients.data.filter((c) => me.owner || c.role === 'program_manager');
   return (
     <div className="stack">
       <h1>{t('settings.title')}</h1>
-      {managed.length === 0 ? <p>{t('error.forbidden')}</p> : managed.map((c) => <ClientSettings key={c.id} client={c} />)}
+      {clients.data.length === 0 ? (
+        <p>{t('error.forbidden')}</p>
+      ) : (
+        clients.data.map((c) => <ClientSettings key={c.id} client={c} canChange={me.owner || c.role === 'program_manager'} />)
+      )}
     </div>
   );
 }
 
-function ClientSettings({ client }: { client: ConsoleClient }) {
+function ClientSettings({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: ['settings', client.id], queryFn: () => getSettings(client.id) });
   const [editing, setEditing] = useState(false);
@@ -33,6 +40,7 @@ function ClientSettings({ client }: { client: ConsoleClient }) {
   return (
     <section className="section" aria-label={client.name}>
       <h2>{client.name}</h2>
+      {canChange ? null : <p className="muted">{t('settings.readOnly')}</p>}
       {settings.isPending ? (
         <p className="loading">{t('common.loading')}</p>
       ) : settings.isError ? (
@@ -42,19 +50,24 @@ function ClientSettings({ client }: { client: ConsoleClient }) {
           <p>
             {t('settings.limit')}: <strong>{formatNumber(settings.data.agentDailyAdjustmentLimit)}</strong>
           </p>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              setLimit(String(settings.data.agentDailyAdjustmentLimit));
-              setEditing(true);
-            }}
-          >
-            {t('settings.change')}
-          </button>
-          <span role="status">{message}</span>
+          {canChange ? (
+            <>
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  setLimit(String(settings.data.agentDailyAdjustmentLimit));
+                  setEditing(true);
+                }}
+              >
+                {t('settings.change')}
+              </button>
+              <span role="status">{message}</span>
+            </>
+          ) : null}
         </div>
       )}
+      <ExpirySettingsSection client={client} canChange={canChange} />
       {editing ? (
         <ReasonDialog
           title={t('settings.changeTitle', { client: client.name })}

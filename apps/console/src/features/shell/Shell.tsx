@@ -4,7 +4,7 @@ import { t } from '../../i18n/t.ts';
 
 /** The signed-in frame: who, sign out, and the sections the person's roles open. */
 export function Shell() {
-  const { me, hasRole, end } = useSession();
+  const { me, end } = useSession();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -16,7 +16,8 @@ export function Shell() {
           <NavLink to="/participants">{t('nav.participants')}</NavLink>
           <NavLink to="/audit">{t('nav.audit')}</NavLink>
           {me.owner ? <NavLink to="/staff">{t('nav.staff')}</NavLink> : null}
-          {hasRole('program_manager') ? <NavLink to="/settings">{t('nav.settings')}</NavLink> : null}
+          {/* Every role reads its clients' settings; program managers and owners change them (decision 062). */}
+          <NavLink to="/settings">{t('nav.settings')}</NavLink>
         </nav>
         <div className="topbar__who">
           <span>

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { logoUrl } from '../../modules/clients/service.ts';
 import { requireClient } from '../cli-context.ts';
+import { expiryDescription } from './expiry.ts';
 
 /**
  * Everything `clients show` prints about a client. Never a secret: partner secrets exist only
@@ -59,6 +60,7 @@ export async function describeClient(db: Db, clientId: string) {
     supportEmail: client.support_email || null,
     privacyNoticeVersion: client.privacy_notice_version,
     agentDailyAdjustmentLimit: client.agent_daily_adjustment_limit,
+    expiry: expiryDescription(client),
     sso: { type: client.sso_type, logoutType: client.sso_logout_type, clientSite: { name: client.site_name, url: client.site_url } },
     translations: Object.fromEntries(translations.map((t) => [t.locale, Number(t.count)])),
     content: contentByLocale,
@@ -101,6 +103,8 @@ export function formatClient(c: ClientDescription): string {
     ['Support email', c.supportEmail ?? 'none'],
     ['Privacy notice', `version ${c.privacyNoticeVersion}`],
     ["Agents' daily limit", `${c.agentDailyAdjustmentLimit} points per support agent per day (console adjustments)`],
+    ['Points expiry', `${c.expiry.description} (--expiry ${c.expiry.expiry})`],
+    ['Expiry mails', c.expiry.reminders],
     ['Single sign-on', `${c.sso.type}, logout ${c.sso.logoutType}, client site ${c.sso.clientSite.name} ${c.sso.clientSite.url}`],
     [
       'Translations',

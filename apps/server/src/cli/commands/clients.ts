@@ -3,6 +3,14 @@ import type { Command } from 'commander';
 import { applyClientChange, type ChangeOutcome, type ClientChange } from '../clients/apply.ts';
 import { CONTENT_LAYOUT, formatContentReport, importContent } from '../clients/content.ts';
 import { describeClient, formatClient, listClients } from '../clients/describe.ts';
+import {
+  applyExpiryFlags,
+  checkExpiryFlags,
+  expiryChangeFrom,
+  expiryOptions,
+  formatExpiryOutcome,
+  type ExpiryOptions,
+} from '../clients/expiry.ts';
 import { readLogo } from '../clients/logo.ts';
 import {
   BrandColor,
@@ -28,8 +36,8 @@ import { action, CliError, repeatable, requireClient, wholeNumber } from '../cli
 import { MAX_AGENT_DAILY_LIMIT, setAgentDailyLimit } from '../../modules/clients/console-settings.ts';
 import { operatorOrigin } from './audit.ts';
 
-/** The flags of `clients create` and `clients update`, as commander hands them over. */
-interface SettingsOptions {
+/** The flags of `clients create` and `clients update`, as commander hands them over (update: the expiry's too). */
+interface SettingsOptions extends ExpiryOptions {
   client?: string;
   name?: string;
   logo?: string;
@@ -78,6 +86,7 @@ function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
         '--agent-daily-limit <points>',
         `the points (credits and debits together) one support agent may adjust per day in the console, 0 to ${MAX_AGENT_DAILY_LIMIT} (default 1000)`,
       );
+    expiryOptions(command);
   }
   return command
     .option(
@@ -231,13 +240,22 @@ export function registerClients(program: Command): void {
         options.agentDailyLimit === undefined
           ? undefined
           : wholeNumber('--agent-daily-limit', options.agentDailyLimit, 0, MAX_AGENT_DAILY_LIMIT);
+      // Points that expire (decision 062): checked whole before anything changes, set last with its own audit entry.
+      const expiry = mode === 'update' ? expiryChangeFrom(options) : {};
+      await checkExpiryFlags(db, clientId, expiry);
       const outcome = await applyClientChange(db, { mode, clientId, change: changeFrom(options), operator });
       if (agentLimit !== undefined) {
         // The console's service (PUT settings), with its own audit entry.
         const done = await setAgentDailyLimit(db, { name: operator, kind: 'operator', origin: operatorOrigin }, clientId, agentLimit);
         if (done.auditId) outcome.changed.push('agentDailyAdjustmentLimit');
       }
-      return { human: formatOutcome(outcome), json: outcome };
+      const expiryDone = await applyExpiryFlags(db, operator, clientId, expiry);
+      if (!expiryDone) return { human: formatOutcome(outcome), json: outcome };
+      outcome.changed.push(...expiryDone.changed);
+      return {
+        human: [formatOutcome(outcome), ...formatExpiryOutcome(expiryDone)].join('\n'),
+        json: { ...outcome, expiry: expiryDone.to },
+      };
     });
   }
 

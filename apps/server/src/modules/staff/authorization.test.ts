@@ -10,6 +10,7 @@ import { registerErrorHandler } from '../../http/error-handler.ts';
 import { consoleActionRequest, consoleActionRoutes as actions } from '../participants/console-actions-test-support.ts';
 import { createStaff } from './accounts.ts';
 import { consoleStaffPaths } from '@rewards/contract/console-staff';
+import { consoleClientPaths } from '@rewards/contract/console-clients';
 import { consoleGate, requireRole } from './guard.ts';
 import { hashRecoveryCode } from './secrets.ts';
 import { replaceRecoveryCodes } from './store.ts';
@@ -84,6 +85,12 @@ const expected: Row[] = [
   ),
   { route: actions.getSettings, ...signedIn(all(200), { ...all(403), owner: 200 }) },
   { route: actions.putSettings, ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }) },
+  // Points that expire (decision 062): every role reads its client's settings; program managers and owners change them.
+  { route: route('GET', '/clients/:clientId/settings/expiry'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/settings/expiry'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
   // console-read (decision 047): every role reads its own client; only an owner another's. Search
   // and the audit trail name the client in the query (?clientId=): outside the caller's, 403.
   { route: route('GET', consoleParticipantPaths.search), ...signedIn(all(200), { ...all(403), owner: 200 }) },
@@ -312,6 +319,19 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('POST', consoleStaffPaths.enable(await managed(column)), { body: { reason: 'role table' } });
       case route('POST', `${consoleStaffPaths.staff}/:staffId/reset`):
         return send('POST', consoleStaffPaths.reset(await managed(column)), { body: { reason: 'role table' } });
+      case route('GET', '/clients/:clientId/settings/expiry'):
+        return send('GET', consoleClientPaths.expirySettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/expiry'):
+        // Other reminder days for each cell: every allowed call changes something.
+        return send('PUT', consoleClientPaths.expirySettings(clientId), {
+          body: {
+            policy: { type: 'rolling', months: 12 },
+            timeZone: 'Europe/Paris',
+            reminderDays: 20 + column.length,
+            lastChanceDays: 7,
+            reason: 'role table: ticket 19',
+          },
+        });
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {

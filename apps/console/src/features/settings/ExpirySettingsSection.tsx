@@ -1,0 +1,242 @@
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ExpiryPolicy } from '@rewards/contract';
+import type { ConsoleClient } from '@rewards/contract/console';
+import { MAX_REMINDER_DAYS, type ExpirySettings } from '@rewards/contract/console-clients';
+import { getExpirySettings, putExpirySettings } from '../../api/expiry.ts';
+import { t } from '../../i18n/t.ts';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { describeMails, describePolicy, timeZones } from './expiry-words.ts';
+
+type PolicyType = ExpiryPolicy['type'];
+type Period = Extract<ExpiryPolicy, { type: 'calendar' }>['period'];
+
+/**
+ * A client's points expiry (issue 19, decision 062): the policy in words, the time zone and the
+ * reminder mails; a program manager or owner changes them with a reason. Others read only.
+ */
+export function ExpirySettingsSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: ['expirySettings', client.id], queryFn: () => getExpirySettings(client.id) });
+  const [editing, setEditing] = useState(false);
+  const [message, setMessage] = useState('');
+  const headingId = useId();
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h3 id={headingId}>{t('expiry.title')}</h3>
+      {settings.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : settings.isError ? (
+        <ErrorMessage error={settings.error} />
+      ) : (
+        <>
+          <dl className="facts">
+            <Fact label={t('expiry.policy')}>{describePolicy(settings.data.policy, settings.data.timeZone)}</Fact>
+            <Fact label={t('expiry.timeZone')}>{settings.data.timeZone}</Fact>
+            <Fact label={t('expiry.mails')}>{describeMails(settings.data)}</Fact>
+          </dl>
+          {canChange ? (
+            <div className="settings-row">
+              <button type="button" className="button" onClick={() => setEditing(true)}>
+                {t('expiry.change')}
+              </button>
+              <span role="status">{message}</span>
+            </div>
+          ) : null}
+          {editing ? (
+            <ExpiryDialog
+              client={client}
+              current={settings.data}
+              onClose={() => setEditing(false)}
+              onSaved={async (changed) => {
+                setMessage(changed ? t('expiry.saved') : t('expiry.unchanged'));
+                await queryClient.invalidateQueries({ queryKey: ['expirySettings', client.id] });
+              }}
+            />
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** A whole number from a field, or NaN. */
+const whole = (text: string) => (/^\d{1,4}$/.test(text.trim()) ? Number(text) : Number.NaN);
+const within = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
+
+function ExpiryDialog({
+  client,
+  current,
+  onClose,
+  onSaved,
+}: {
+  client: ConsoleClient;
+  current: ExpirySettings;
+  onClose: () => void;
+  onSaved: (changed: boolean) => Promise<void>;
+}) {
+  const p = current.policy;
+  const [type, setType] = useState<PolicyType>(p.type);
+  const [months, setMonths] = useState(String(p.type === 'rolling' || p.type === 'inactivity' ? p.months : 12));
+  const [period, setPeriod] = useState<Period>(p.type === 'calendar' ? p.period : 'year');
+  const [count, setCount] = useState(String(p.type === 'calendar' ? p.count : 1));
+  const [timeZone, setTimeZone] = useState(current.timeZone);
+  const [reminder, setReminder] = useState(String(current.reminderDays));
+  const [lastChance, setLastChance] = useState(String(current.lastChanceDays));
+  const zones = useMemo(() => timeZones(), []);
+  const zoneListId = useId();
+
+  const policy: ExpiryPolicy | undefined =
+    type === 'none'
+      ? { type }
+      : type === 'calendar'
+        ? within(whole(count), 0, 10)
+          ? { type, period, count: whole(count) }
+          : undefined
+        : within(whole(months), 1, 120)
+          ? { type, months: whole(months) }
+          : undefined;
+  const reminderDays = whole(reminder);
+  const lastChanceDays = whole(lastChance);
+  const daysReady =
+    within(reminderDays, 1, MAX_REMINDER_DAYS) && within(lastChanceDays, 0, MAX_REMINDER_DAYS - 1) && reminderDays > lastChanceDays;
+  const ready = policy !== undefined && daysReady && timeZone.trim().length > 0;
+
+  return (
+    <ReasonDialog
+      title={t('expiry.changeTitle', { client: client.name })}
+      intro={<p>{t('expiry.intro')}</p>}
+      submitLabel={t('settings.save')}
+      ready={ready}
+      onClose={onClose}
+      onSubmit={async (reason) => {
+        if (!policy) return;
+        const done = await putExpirySettings(client.id, { policy, timeZone: timeZone.trim(), reminderDays, lastChanceDays, reason });
+        await onSaved(done.auditId !== null);
+      }}
+    >
+      <Field label={t('expiry.policy')}>
+        {(id) => (
+          <select id={id} value={type} onChange={(e) => setType(e.target.value as PolicyType)}>
+            <option value="none">{t('expiry.type.none')}</option>
+            <option value="rolling">{t('expiry.type.rolling')}</option>
+            <option value="calendar">{t('expiry.type.calendar')}</option>
+            <option value="inactivity">{t('expiry.type.inactivity')}</option>
+          </select>
+        )}
+      </Field>
+      {type === 'rolling' || type === 'inactivity' ? (
+        <Field label={t('expiry.months')} hint={t('expiry.monthsHint')}>
+          {(id, hint) => (
+            <input
+              id={id}
+              aria-describedby={hint}
+              type="number"
+              min={1}
+              max={120}
+              step={1}
+              value={months}
+              onChange={(e) => setMonths(e.target.value)}
+              required
+            />
+          )}
+        </Field>
+      ) : null}
+      {type === 'calendar' ? (
+        <div className="role-grid">
+          <Field label={t('expiry.period')}>
+            {(id) => (
+              <select id={id} value={period} onChange={(e) => setPeriod(e.target.value as Period)}>
+                <option value="month">{t('expiry.period.month')}</option>
+                <option value="quarter">{t('expiry.period.quarter')}</option>
+                <option value="year">{t('expiry.period.year')}</option>
+              </select>
+            )}
+          </Field>
+          <Field label={t('expiry.count')} hint={t('expiry.countHint')}>
+            {(id, hint) => (
+              <input
+                id={id}
+                aria-describedby={hint}
+                type="number"
+                min={0}
+                max={10}
+                step={1}
+                value={count}
+                onChange={(e) => setCount(e.target.value)}
+                required
+              />
+            )}
+          </Field>
+        </div>
+      ) : null}
+      <Field label={t('expiry.timeZone')} hint={t('expiry.timeZoneHint')}>
+        {(id, hint) => (
+          <>
+            <input
+              id={id}
+              aria-describedby={hint}
+              list={zoneListId}
+              value={timeZone}
+              onChange={(e) => setTimeZone(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
+            <datalist id={zoneListId}>
+              {zones.map((zone) => (
+                <option key={zone} value={zone} />
+              ))}
+            </datalist>
+          </>
+        )}
+      </Field>
+      <div className="role-grid">
+        <Field label={t('expiry.reminderDays')}>
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={1}
+              max={MAX_REMINDER_DAYS}
+              step={1}
+              value={reminder}
+              onChange={(e) => setReminder(e.target.value)}
+              required
+            />
+          )}
+        </Field>
+        <Field label={t('expiry.lastChanceDays')}>
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={0}
+              max={MAX_REMINDER_DAYS - 1}
+              step={1}
+              value={lastChance}
+              onChange={(e) => setLastChance(e.target.value)}
+              required
+            />
+          )}
+        </Field>
+      </div>
+      {within(reminderDays, 1, MAX_REMINDER_DAYS) && within(lastChanceDays, 0, MAX_REMINDER_DAYS) && !daysReady ? (
+        <p className="error">{t('expiry.daysOrder')}</p>
+      ) : null}
+      <p className="muted" aria-live="polite">
+        {policy ? describePolicy(policy, timeZone.trim() || 'UTC') : t('expiry.incomplete')}
+      </p>
+    </ReasonDialog>
+  );
+}
