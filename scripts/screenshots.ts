@@ -32,6 +32,7 @@ import accountScenes from './screens/account.ts';
 import ssoScenes from './screens/sso.ts';
 import launchAsScenes from './screens/launch-as.ts';
 import neighbourScenes from './screens/neighbour.ts';
+import expiryScenes from './screens/expiry.ts';
 
 const OUT = join(ROOT, 'screenshots');
 const WIDTHS = [375, 1280];
@@ -123,6 +124,7 @@ try {
     switchTo,
     shoot,
     rewards: (args) => rewardsCli(server.databaseUrl, args),
+    databaseUrl: server.databaseUrl,
   };
   const only = process.argv
     .find((a) => a.startsWith('--only='))
@@ -139,6 +141,7 @@ try {
     sso: ssoScenes,
     'launch-as': launchAsScenes,
     neighbour: neighbourScenes,
+    expiry: expiryScenes,
     // Last: it places real orders as Mona, which would change her balance in later scenes.
     catalog: catalogScenes,
   };

@@ -19,6 +19,8 @@ export interface ScreenKit {
   switchTo(page: Page, locale: ScreenLocale): Promise<void>;
   /** Waits for the network to settle and fonts, then writes screenshots/<name>.png (full page). */
   shoot(page: Page, name: string): Promise<void>;
+  /** The screenshots' server database (DATABASE_URL), for scenes that arrange rows no command makes. */
+  databaseUrl: string;
   /** Runs the operator command on the screenshots' server database (its stdout); a client change shows within CLIENT_CACHE_SECONDS. */
   rewards(args: string[]): Promise<string>;
 }

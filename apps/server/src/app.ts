@@ -19,6 +19,7 @@ import { participantRoutes } from './modules/participants/routes.ts';
 import { requireSession } from './modules/sessions/session-guard.ts';
 import type { ModuleDeps } from './http/module-deps.ts';
 import { activityRoutes } from './modules/activity/routes.ts';
+import { expiryRoutes } from './modules/expiry/routes.ts';
 import { otsRoutes } from './modules/ots/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { catalogPublicRoutes } from './modules/catalog/public-routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       authRoutes(api, { db, sessionPolicy, limits: config.limits });
       participantRoutes(api, db, sessionPolicy);
       activityRoutes(api, deps);
+      expiryRoutes(api, deps);
       otsRoutes(api, deps);
       catalogRoutes(api, deps);
       profileRoutes(api, deps);

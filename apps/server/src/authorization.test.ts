@@ -96,6 +96,17 @@ const expected: Row[] = [
     admin: 403,
     otherClient: 401,
   },
+  // Issue 19: what expires when is the caller's own (no parameter names anyone); reading it changes nothing.
+  {
+    endpoint: 'GET user/points/expiring',
+    otherParticipantActsOn: OWN,
+    anonymous: 401,
+    participant: 200,
+    otherParticipant: 200,
+    admin: 200,
+    otherClient: 401,
+    otherClientOwnOrigin: 200,
+  },
   {
     endpoint: 'GET user/program-names',
     otherParticipantActsOn: OWN,
@@ -268,6 +279,8 @@ describe.each(dialects)('the authorization table of issue 5 on %s', (dialect) =>
       case 'POST user/locale':
         // Everyone's current language: an allowed call changes nothing another cell reads.
         return send('POST', apiPaths.userLocale, { locale: { code: 'en-US' } });
+      case 'GET user/points/expiring':
+        return send('GET', apiPaths.expirySchedule);
       case 'GET user/program-names':
         return send('GET', apiPaths.programNames);
       case 'PUT user/acknowledge-privacy-notice':

@@ -276,6 +276,17 @@ const SAMPLES: Record<string, Sample> = {
       },
     ],
   },
+  [`GET ${v1(apiPaths.expirySchedule)}`]: {
+    request: (c, as) => c.call('GET', v1(apiPaths.expirySchedule), as),
+    attacks: async (c) => [
+      {
+        what: "globex's expiries",
+        at: 'globex',
+        status: [200],
+        reply: await c.call('GET', v1(apiPaths.expirySchedule), { at: 'globex', session: c.globexSession }),
+      },
+    ],
+  },
   [`PUT ${v1(apiPaths.acknowledgePrivacyNotice)}`]: { request: (c, as) => c.call('PUT', v1(apiPaths.acknowledgePrivacyNotice), as) },
   'GET /api/v1.0/user/account/statement': {
     request: (c, as) => c.call('GET', v1(apiPaths.statement('demo', 'en-US')), as),

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from './tables.ts';
 import { findClient } from '../clients/service.ts';
 import { composeContactMail, CONTACT_MAIL_TEMPLATE } from '../content/contact-mail.ts';
+import { composeExpiryMail, isExpiryMailTemplate } from '../expiry/reminder-mail.ts';
 import { composeStaffMail } from '../staff/mail.ts';
 import { absoluteHttpUrl, mailLook, type MailTemplate, type QueuedContent } from './outbox.ts';
 import { renderMail, TEMPLATES, type RenderedMail } from './render.ts';
@@ -36,6 +37,14 @@ export async function composeQueuedMail(db: Db, row: QueuedRow): Promise<Rendere
   const client = await findClient(db, row.client_id);
   if (!client) throw new Error("the mail's client is gone");
   if (row.template === CONTACT_MAIL_TEMPLATE) return composeContactMail(db, client, row.locale, content.values, row.reply_to ?? undefined);
+  if (isExpiryMailTemplate(row.template))
+    return composeExpiryMail(db, client, {
+      template: row.template,
+      locale: row.locale,
+      participantId: row.participant_id,
+      values: content.values,
+      origin: content.origin,
+    });
   if (!isTemplate(row.template)) throw new Error('unknown mail template');
 
   const params = textValues(content.values);

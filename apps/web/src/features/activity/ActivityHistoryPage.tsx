@@ -5,6 +5,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { DateFilter } from './DateFilter.tsx';
+import { ExpirySchedule } from './ExpirySchedule.tsx';
 import { saveTextFile } from './download.ts';
 import { Pager } from './Pager.tsx';
 import {
@@ -39,6 +40,7 @@ export default function ActivityHistoryPage() {
       <h1 tabIndex={-1} className="activity__heading">
         {t('activityHistory.heading')}
       </h1>
+      <ExpirySchedule />
       {state.status === 'loading' ? (
         <div className="activity__loading" role="status">
           <Spinner />

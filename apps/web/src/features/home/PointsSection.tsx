@@ -2,6 +2,7 @@ import type { UserData } from '@rewards/contract';
 import { Trans, useI18n } from '../../i18n/I18nContext.tsx';
 import { paths } from '../../routing/paths.ts';
 import { AppLink } from '../../ui/AppLink.tsx';
+import { ExpiringLine } from './ExpiringLine.tsx';
 import './home.css';
 
 /** The welcome message, one of four variants (spec section 2, Home screen). */
@@ -57,6 +58,9 @@ export function PointsSection({ user }: { user: UserData | null }) {
         {t('home.points.heading', { mediaLabel: mediaLabel() })}
       </h2>
       <WelcomeMessage user={user} />
+      {!user.accountBalanceUnavailable && user.accountBalance !== null && user.accountBalance > 0 ? (
+        <ExpiringLine balance={user.accountBalance} />
+      ) : null}
     </section>
   );
 }

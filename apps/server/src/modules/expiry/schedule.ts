@@ -1,0 +1,146 @@
+import { ExpiryPolicy, type ExpiryScheduleReply } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
+import { findClient } from '../clients/service.ts';
+import type { Client } from '../clients/tables.ts';
+import { lastActivityAt, listDatedExpiries, sumOpenLotsAfter } from './schedule-store.ts';
+
+/**
+ * What of a participant's balance expires when (issue 19, docs/decisions/061): the schedule the
+ * history shows, the line on home, and what the reminder mails list. Days are calendar days in
+ * the client's time zone; points expire at the end of theirs.
+ */
+
+/** How far ahead the schedule looks, in months. */
+export const SCHEDULE_MONTHS = 12;
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day (YYYY-MM-DD) it is at `at` in `timeZone`; an unknown zone reads as UTC rather than failing. */
+export function dayIn(at: Date, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    } catch {
+      format = new Intl.DateTimeFormat('en-CA', { timeZone: 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' });
+    }
+    // Zones come from the clients' settings, so the map stays small.
+    dayFormats.set(timeZone, format);
+  }
+  const part = (type: string) => format.formatToParts(at).find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+const asUtc = (day: string) => new Date(`${day}T00:00:00Z`);
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The day `days` days after `day` (before, when negative). */
+export function addDays(day: string, days: number): string {
+  const date = asUtc(day);
+  date.setUTCDate(date.getUTCDate() + days);
+  return dayOf(date);
+}
+
+/** The same day `months` months later, or that month's last day when it is shorter (31 Jan + 1 = 28 or 29 Feb). */
+export function addMonths(day: string, months: number): string {
+  const date = asUtc(day);
+  const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
+  return dayOf(target);
+}
+
+/** The client's policy; a row that does not read as one is treated as none (nothing expires) rather than failing a page. */
+export function policyOf(client: Pick<Client, 'expiry_policy'>): ExpiryPolicy {
+  try {
+    const parsed = ExpiryPolicy.safeParse(JSON.parse(client.expiry_policy));
+    return parsed.success ? parsed.data : { type: 'none' };
+  } catch {
+    return { type: 'none' };
+  }
+}
+
+/** One day's expiry: the points of the participant's open lots that expire at its end. */
+export interface Expiry {
+  date: string;
+  points: number;
+}
+
+export interface ScheduleScope {
+  clientId: string;
+  participantId: string;
+  policy: ExpiryPolicy;
+  timeZone: string;
+  /** Today in the client's time zone: points expiring at its end are still shown. */
+  today: string;
+  /** The last day looked at, inclusive. */
+  until: string;
+}
+
+/**
+ * The expiries of one participant from `today` to `until`, soonest first, one row per day:
+ * each open lot's remainder on its own date; under an inactivity policy the lots without a date
+ * of their own (and the dated ones due later, since the whole balance goes) on the day that
+ * follows N months without any earning or spending, if nothing happens before. Points already
+ * due that the daily run has not taken yet show as expiring today: they are about to go.
+ */
+export async function expiriesOf(db: Db, scope: ScheduleScope): Promise<Expiry[]> {
+  const inactive = scope.policy.type === 'inactivity' ? (await inactivityClock(db, scope, scope.policy.months))?.day : undefined;
+  const inactivityDay = inactive === undefined ? undefined : inactive < scope.today ? scope.today : inactive;
+  // Dated lots up to the inactivity day: after it, they go with the rest of the balance.
+  const datedUntil = inactivityDay !== undefined && inactivityDay < scope.until ? inactivityDay : scope.until;
+  const byDay = new Map<string, number>();
+  const add = (date: string, points: number) => byDay.set(date, (byDay.get(date) ?? 0) + points);
+  for (const row of await listDatedExpiries(db, scope.clientId, scope.participantId, datedUntil))
+    add(row.date < scope.today ? scope.today : row.date, row.points);
+  if (inactivityDay !== undefined && inactivityDay <= scope.until) {
+    // Lots without a date, and dated ones due after the inactivity day (the day's own are counted above).
+    const rest = await sumOpenLotsAfter(db, scope.clientId, scope.participantId, inactivityDay);
+    if (rest > 0) add(inactivityDay, rest);
+  }
+  return [...byDay]
+    .filter(([, points]) => points > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([date, points]) => ({ date, points }));
+}
+
+/**
+ * The inactivity clock: when the participant last earned or spent (an ISO instant), and the day
+ * the balance expires if nothing happens before, N months after that day in the client's zone;
+ * undefined when the participant never did either.
+ */
+export async function inactivityClock(
+  db: Db,
+  scope: Pick<ScheduleScope, 'clientId' | 'participantId' | 'timeZone'>,
+  months: number,
+): Promise<{ day: string; lastActivity: string } | undefined> {
+  const last = await lastActivityAt(db, scope.clientId, scope.participantId);
+  if (last === undefined) return undefined;
+  const at = new Date(last);
+  if (Number.isNaN(at.getTime())) return undefined;
+  return { day: addMonths(dayIn(at, scope.timeZone), months), lastActivity: at.toISOString() };
+}
+
+/**
+ * GET user/points/expiring: the signed-in participant's own expiries over the coming twelve
+ * months. Reading changes nothing, so a launched (admin-as-user) session may read it too.
+ */
+export async function getExpirySchedule(
+  db: Db,
+  session: { client_id: string; participant_id: string },
+  now = new Date(),
+): Promise<ExpiryScheduleReply> {
+  const client = await findClient(db, session.client_id);
+  if (!client) return { expiries: [] };
+  const policy = policyOf(client);
+  const today = dayIn(now, client.time_zone);
+  const expiries = await expiriesOf(db, {
+    clientId: client.id,
+    participantId: session.participant_id,
+    policy,
+    timeZone: client.time_zone,
+    today,
+    until: addMonths(today, SCHEDULE_MONTHS),
+  });
+  return { expiries };
+}

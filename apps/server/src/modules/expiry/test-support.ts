@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { appendLedgerEntry } from '../ledger/service.ts';
+import { withSearchKeys } from '../participants/search-keys.ts';
+
+/**
+ * Fixtures of the expiry tests (server and browser): a participant of their own, and credits
+ * whose lot has a chosen expiry day. A credit is a real ledger entry (so the balance and the
+ * ledger agree); its lot is made here, or, once every credit makes its own lot, given the day.
+ */
+
+export async function addExpiryParticipant(
+  db: Db,
+  person: {
+    username: string;
+    clientId?: string;
+    status?: 'pending' | 'active' | 'inactive';
+    locale?: string;
+    email?: string;
+    /** Copied from another participant of the client (password, privacy notice read), so the new one signs in as that one does. */
+    passwordFrom?: string;
+  },
+): Promise<string> {
+  const clientId = person.clientId ?? 'acme';
+  const model = person.passwordFrom
+    ? await db
+        .selectFrom('participants')
+        .select(['password_hash', 'privacy_ack_version'])
+        .where('client_id', '=', clientId)
+        .where('username_key', '=', person.passwordFrom.toLowerCase())
+        .executeTakeFirstOrThrow()
+    : { password_hash: '!', privacy_ack_version: 1 };
+  const id = randomUUID();
+  await db
+    .insertInto('participants')
+    .values(
+      withSearchKeys({
+        id,
+        client_id: clientId,
+        username: person.username,
+        username_key: person.username.toLowerCase(),
+        email: person.email ?? `${person.username}@example.com`,
+        first_name: 'Erin',
+        last_name: 'Expiring',
+        password_hash: model.password_hash,
+        status: person.status ?? 'active',
+        locale: person.locale ?? 'en-US',
+        account_number: `X${id.slice(0, 8)}`,
+        offers_merchandise: 1,
+        offers_experiences: 1,
+        ots_enabled: 1,
+        privacy_ack_version: model.privacy_ack_version,
+        balance: null,
+        created_at: new Date().toISOString(),
+      }),
+    )
+    .execute();
+  return id;
+}
+
+/** A credit of `points` earned on `earnedOn`, whose lot expires at the end of `expiresOn` (null: no day of its own). */
+export async function creditWithExpiry(
+  db: Db,
+  credit: { clientId?: string; participantId: string; points: number; earnedOn: string; expiresOn: string | null },
+): Promise<{ entryId: string; lotId: string }> {
+  const clientId = credit.clientId ?? 'acme';
+  return db.transaction().execute(async (trx) => {
+    const entryId = await appendLedgerEntry(trx, {
+      clientId,
+      participantId: credit.participantId,
+      occurredAt: `${credit.earnedOn}T12:00:00.000Z`,
+      description: 'Award received',
+      descriptionKey: 'ledger.import.award',
+      amount: credit.points,
+      kind: 'award',
+    });
+    const made = await trx.selectFrom('point_lots').select('id').where('entry_id', '=', entryId).executeTakeFirst();
+    if (made) {
+      await trx
+        .updateTable('point_lots')
+        .set({ expires_on: credit.expiresOn, earned_on: credit.earnedOn })
+        .where('id', '=', made.id)
+        .execute();
+      return { entryId, lotId: made.id };
+    }
+    const lotId = randomUUID();
+    await trx
+      .insertInto('point_lots')
+      .values({
+        id: lotId,
+        client_id: clientId,
+        participant_id: credit.participantId,
+        entry_id: entryId,
+        earned_on: credit.earnedOn,
+        expires_on: credit.expiresOn,
+        amount: credit.points,
+        remaining: credit.points,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    return { entryId, lotId };
+  });
+}
+
+/**
+ * Spends `points` out of one lot: a debit in the ledger, and the lot's remainder down by as much
+ * (were the debit to consume lots by itself, this lot is the one due first in these tests).
+ */
+export async function spendFromLot(
+  db: Db,
+  spend: { clientId?: string; participantId: string; lotId: string; points: number },
+): Promise<void> {
+  const clientId = spend.clientId ?? 'acme';
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('point_lots').select('remaining').where('id', '=', spend.lotId).executeTakeFirstOrThrow();
+    await appendLedgerEntry(trx, {
+      clientId,
+      participantId: spend.participantId,
+      occurredAt: new Date().toISOString(),
+      description: 'Travel mug',
+      amount: -spend.points,
+      kind: 'redemption',
+    });
+    const after = await trx.selectFrom('point_lots').select('remaining').where('id', '=', spend.lotId).executeTakeFirstOrThrow();
+    // Lots not yet consumed by debits on this branch: take the points off here.
+    if (after.remaining === before.remaining)
+      await trx
+        .updateTable('point_lots')
+        .set({ remaining: sql<number>`remaining - ${spend.points}` })
+        .where('id', '=', spend.lotId)
+        .execute();
+  });
+}
+
+/** The calendar day `days` days from `from` (UTC). */
+export function dayFrom(from: string, days: number): string {
+  const date = new Date(`${from}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
