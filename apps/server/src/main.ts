@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoIfEmpty } from './db/seed/demo.ts';
 import { collectWhenIdle } from './memory/idle-collection.ts';
 import { startMailDelivery } from './modules/mail/delivery.ts';
+import { startDailyExpiry } from './modules/expiry/daily.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db });
   // Sends the outbox after each commit and every few seconds (docs/decisions/017).
   const mail = startMailDelivery({ db, mail: config.mail, log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) } });
+  // Points that expire, once a day in each client's zone; the reminders will follow it (docs/decisions/057).
+  const expiry = startDailyExpiry({ db, log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) }, afterSteps: [] });
   // Returns the heap pages a burst left behind once requests stop (docs/decisions/031).
   const idleCollection = config.returnMemoryWhenIdle ? collectWhenIdle(app.server) : undefined;
   let closing = false;
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
     await app.close();
     // A send under way finishes (bounded by the SMTP timeouts) before the database closes.
     await mail.stop();
+    await expiry.stop();
     await db.destroy();
     process.exit(0);
   };

@@ -7,6 +7,7 @@ import { findParticipantByUsername, usernameKey } from '../../modules/participan
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
 import { operatorOrigin } from './audit.ts';
 import { registerPointsImport } from './points-import.ts';
+import { registerPointsExpire } from './points-expire.ts';
 import { occurredAtOf } from './points-lines.ts';
 
 /** The largest single movement an operator may post: a typo guard, far above any real award. */
@@ -107,6 +108,7 @@ export function registerPoints(program: Command): void {
   });
 
   registerPointsImport(points);
+  registerPointsExpire(points);
 }
 
 type Entry = Pick<LedgerMovement, 'amount' | 'kind' | 'description' | 'descriptionKey' | 'descriptionParams'>;
