@@ -50,6 +50,6 @@ export async function takeLease(db: Db, name: string, options: LeaseOptions = {}
     name,
     holder,
     extend: () => extendLease(db, name, holder, now().toISOString(), until()),
-    end: () => endLease(db, name, holder, now().toISOString()),
+    end: () => endLease(db, name, holder),
   };
 }

@@ -35,6 +35,9 @@ export async function extendLease(db: Db, name: string, holder: string, now: str
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function endLease(db: Db, name: string, holder: string, now: string): Promise<void> {
-  await db.updateTable('job_leases').set({ expires_at: now }).where('name', '=', name).where('holder', '=', holder).execute();
+/** Ends a lease this holder has: run out since forever, so any clock takes it next. */
+export async function endLease(db: Db, name: string, holder: string): Promise<void> {
+  await db.updateTable('job_leases').set({ expires_at: ENDED }).where('name', '=', name).where('holder', '=', holder).execute();
 }
+
+const ENDED = new Date(0).toISOString();
