@@ -56,13 +56,11 @@ export async function move(
   occurredAt: string,
   kind: LedgerKind = amount > 0 ? 'award' : 'redemption',
 ): Promise<string> {
-  return db
-    .transaction()
-    .execute((trx) =>
-      appendLedgerEntry(trx, { clientId, participantId, occurredAt, description: 'Test', amount, kind }, new Date(occurredAt), {
-        requireCovered: amount < 0,
-      }),
-    );
+  return db.transaction().execute((trx) =>
+    appendLedgerEntry(trx, { clientId, participantId, occurredAt, description: 'Test', amount, kind }, new Date(occurredAt), {
+      requireCovered: amount < 0,
+    }),
+  );
 }
 
 export async function lotsOf(db: Db, participantId: string) {
