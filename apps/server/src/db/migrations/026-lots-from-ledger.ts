@@ -26,6 +26,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())
     .execute();
 
+  await lotsFromLedger(db);
+}
+
+/** The lots and consumptions of the whole ledger, from nothing (exported for the bench, scripts/bench/expiry.ts). */
+export async function lotsFromLedger(db: Kysely<unknown>): Promise<void> {
   // Nothing writes lots before this migration; a run interrupted half-way (SQLite runs
   // migrations outside a transaction) starts again from nothing.
   await sql`delete from lot_consumptions`.execute(db);

@@ -77,7 +77,7 @@ export async function lotsCovering(trx: Transaction<Database>, clientId: string,
     const p = placeholders(postgres);
     const participant = p();
     const client = p();
-    return `select id, participant_id, earned_on, expires_on, remaining from (select id, participant_id, earned_on, expires_on, remaining, sum(remaining) over (order by ${SPENDING_ORDER} rows between unbounded preceding and current row) as upto from point_lots where participant_id = ${participant} and client_id = ${client} and remaining > 0) as open_lots where upto - remaining < ${p()}`;
+    return `select id, participant_id, earned_on, expires_on, remaining from (select id, participant_id, earned_on, expires_on, remaining, sum(remaining) over (order by ${SPENDING_ORDER} rows between unbounded preceding and current row) as upto from point_lots where participant_id = ${participant} and ${postgres ? '' : '+'}client_id = ${client} and remaining > 0) as open_lots where upto - remaining < ${p()}`;
   });
   const { rows } = await trx.executeQuery<LotRow>(CompiledQuery.raw(text, [participantId, clientId, amount]));
   return rows.map(lotOf);
@@ -92,7 +92,8 @@ export async function openLotsOf(trx: Transaction<Database>, clientId: string, p
     const text = once(`open:${chunk.length}:${postgres}`, () => {
       const p = placeholders(postgres);
       const list = Array.from({ length: chunk.length }, p).join(', ');
-      return `select id, participant_id, earned_on, expires_on, remaining from point_lots where participant_id in (${list}) and client_id = ${p()} and remaining > 0`;
+      // +client_id on SQLite: else it may walk the client's every open lot (the due index) rather than look up each participant's.
+      return `select id, participant_id, earned_on, expires_on, remaining from point_lots where participant_id in (${list}) and ${postgres ? '' : '+'}client_id = ${p()} and remaining > 0`;
     });
     const { rows } = await trx.executeQuery<LotRow>(CompiledQuery.raw(text, [...chunk, clientId]));
     for (const row of rows) lots.push(lotOf(row));
@@ -154,7 +155,9 @@ export async function setRemaining(
     const text = once(`remaining:${to - from}:${postgres}`, () => {
       const p = placeholders(postgres);
       const values = Array.from({ length: to - from }, () => `(${p()}, cast(${p()} as integer), cast(${p()} as integer))`).join(', ');
-      return `update point_lots set remaining = d.column3 from (values ${values}) as d where point_lots.id = d.column1 and point_lots.remaining = d.column2 and d.column3 >= 0`;
+      // The unary plus keeps SQLite from scanning the whole table to match remaining first: the
+      // lots are found by id, one lookup per row.
+      return `update point_lots set remaining = d.column3 from (values ${values}) as d where point_lots.id = d.column1 and point_lots.remaining = +d.column2 and d.column3 >= 0`;
     });
     const parameters: unknown[] = [];
     for (let i = from; i < to; i += 1) {

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { padded } from '../../db/statement-shapes.ts';
 import { isPostgres } from './lot-store.ts';
@@ -22,10 +22,13 @@ export async function clientsToExpire(db: Kysely<Database>, clientId?: string): 
 
 /** The next participants (by id) with something to lose: a balance above zero. */
 export async function participantsWithPoints(db: Kysely<Database>, clientId: string, after: string, limit: number): Promise<string[]> {
+  // On SQLite the unary plus keeps the planner off the (client_id, …) index, which read every
+  // participant of the client and sorted them for each page; the primary key walks them in order.
+  const client = isPostgres(db) ? sql.ref('client_id') : sql`+client_id`;
   const rows = await db
     .selectFrom('participants')
     .select('id')
-    .where('client_id', '=', clientId)
+    .where(client, '=', clientId)
     .where('id', '>', after)
     .where('balance', '>', 0)
     .orderBy('id')
@@ -61,7 +64,7 @@ export async function lotTotals(
     const day1 = p();
     const day2 = p();
     const list = chunk.map(() => p()).join(', ');
-    const text = `select participant_id, sum(case when expires_on < ${day1} then remaining else 0 end) as due, sum(case when expires_on < ${day2} then 1 else 0 end) as due_lots, sum(remaining) as open, count(*) as open_lots from point_lots where participant_id in (${list}) and client_id = ${p()} and remaining > 0 group by participant_id`;
+    const text = `select participant_id, sum(case when expires_on < ${day1} then remaining else 0 end) as due, sum(case when expires_on < ${day2} then 1 else 0 end) as due_lots, sum(remaining) as open, count(*) as open_lots from point_lots where participant_id in (${list}) and ${postgres ? '' : '+'}client_id = ${p()} and remaining > 0 group by participant_id`;
     const { rows } = await db.executeQuery<{ participant_id: string; due: unknown; due_lots: unknown; open: unknown; open_lots: unknown }>(
       CompiledQuery.raw(text, [asOf, asOf, ...chunk, clientId]),
     );
