@@ -1,7 +1,7 @@
 import type { ExpiryPolicy } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { appendLedgerEntries } from '../ledger/bulk.ts';
-import type { LedgerMovement } from '../ledger/store.ts';
+import type { LedgerMovement } from '../ledger/service.ts';
 import { takeLease, type JobLease } from '../jobs/lease.ts';
 import { dayIn, dayOfTimestamp, inactiveAfter, isCalendarDay, parsePolicy } from './policy.ts';
 import { clientsToExpire, lastActivity, lockBalances, lotTotals, participantsWithPoints, postedReferences } from './run-store.ts';
