@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { databaseConfigFromUrl } from '../../apps/server/src/config.ts';
 import { createDatabase, type Db } from '../../apps/server/src/db/database.ts';
+import { appendLedgerEntries } from '../../apps/server/src/modules/ledger/bulk.ts';
+import type { LedgerKind } from '../../apps/server/src/modules/ledger/store.ts';
 import { OTS_ALPHABET } from '../../apps/server/src/modules/ots/code.ts';
 import { insertOtsCodes, newOtsCodeRows } from '../../apps/server/src/modules/ots/store.ts';
 import { withSearchKeys } from '../../apps/server/src/modules/participants/search-keys.ts';
@@ -72,7 +74,7 @@ export async function addBenchData(databaseUrl: string, codes: number): Promise<
 
     const statementId = randomUUID();
     const redeemId = randomUUID();
-    const person = (id: string, username: string, account: string, balance: number) =>
+    const person = (id: string, username: string, account: string, balance: number | null) =>
       withSearchKeys({
         ...demo,
         id,
@@ -87,28 +89,26 @@ export async function addBenchData(databaseUrl: string, codes: number): Promise<
       await trx
         .insertInto('participants')
         .values([
-          person(
-            statementId,
-            STATEMENT_USER,
-            '2000001',
-            source.reduce((sum, e) => sum + e.amount, 0),
-          ),
+          // Moved by the entries below, through the ledger (its lots too, docs/decisions/057).
+          person(statementId, STATEMENT_USER, '2000001', null),
           person(redeemId, REDEEM_USER, '2000002', 0),
         ])
         .execute();
-      const entries = source.map((e) => ({
-        ...e,
-        id: randomUUID(),
-        client_id: CLIENT_ID,
-        participant_id: statementId,
-        reference: null,
-        created_at: now.toISOString(),
-      }));
-      for (let from = 0; from < entries.length; from += CHUNK)
-        await trx
-          .insertInto('ledger_entries')
-          .values(entries.slice(from, from + CHUNK))
-          .execute();
+      await appendLedgerEntries(
+        trx,
+        CLIENT_ID,
+        source.map((e) => ({
+          clientId: CLIENT_ID,
+          participantId: statementId,
+          occurredAt: e.occurred_at,
+          description: e.description,
+          ...(e.description_key ? { descriptionKey: e.description_key } : {}),
+          ...(e.description_params ? { descriptionParams: JSON.parse(e.description_params) as Record<string, string> } : {}),
+          amount: e.amount,
+          kind: e.kind as LedgerKind,
+        })),
+        now,
+      );
 
       const all = [{ code: RACE_CODE, value: 100, batch: 'bench race' }];
       for (let i = 0; i < codes; i++) all.push({ code: benchCode(i), value: 10, batch: 'bench' });

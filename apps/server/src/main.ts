@@ -5,6 +5,8 @@ import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoIfEmpty } from './db/seed/demo.ts';
 import { startMailDelivery } from './modules/mail/delivery.ts';
+import { startDailyExpiry } from './modules/expiry/daily.ts';
+import { sendExpiryReminders } from './modules/expiry/reminders.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
@@ -29,6 +31,12 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db });
   // Sends the outbox after each commit and every few seconds (docs/decisions/017).
   const mail = startMailDelivery({ db, mail: config.mail, log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) } });
+  // Points that expire, once a day in each client's zone, then the reminders of what expires next (decisions 057, 061).
+  const expiry = startDailyExpiry({
+    db,
+    log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
+    afterSteps: [(db, now) => sendExpiryReminders(db, { asOf: now }).then(() => undefined)],
+  });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -37,6 +45,7 @@ async function main(): Promise<void> {
     await app.close();
     // A send under way finishes (bounded by the SMTP timeouts) before the database closes.
     await mail.stop();
+    await expiry.stop();
     await db.destroy();
     process.exit(0);
   };

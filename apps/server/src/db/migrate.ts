@@ -24,6 +24,7 @@ import * as consoleAdjustments from './migrations/022-console-adjustments.ts';
 import * as consoleReads from './migrations/023-console-reads.ts';
 import * as installationMail from './migrations/024-installation-mail.ts';
 import * as pointsExpiry from './migrations/025-points-expiry.ts';
+import * as lotsFromLedger from './migrations/026-lots-from-ledger.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '023-console-reads': consoleReads,
   '024-installation-mail': installationMail,
   '025-points-expiry': pointsExpiry,
+  '026-lots-from-ledger': lotsFromLedger,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

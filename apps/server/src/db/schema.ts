@@ -11,6 +11,7 @@ import type { ClientHostsTable, ClientLocalesTable, ClientsTable, MediaLabelsTab
 import type { ContactRequestsTable, ContentEntriesTable } from '../modules/content/tables.ts';
 import type { ExpiryNoticesTable, LotConsumptionsTable, PointLotsTable } from '../modules/expiry/tables.ts';
 import type { TranslationsTable } from '../modules/i18n/tables.ts';
+import type { JobLeasesTable } from '../modules/jobs/tables.ts';
 import type { AdminKeysTable, LaunchTokensTable } from '../modules/launch-as/tables.ts';
 import type { LedgerEntriesTable } from '../modules/ledger/tables.ts';
 import type { AttemptLimitsTable } from '../modules/limits/tables.ts';
@@ -46,6 +47,8 @@ export interface Database {
   point_lots: PointLotsTable;
   lot_consumptions: LotConsumptionsTable;
   expiry_notices: ExpiryNoticesTable;
+  // background jobs
+  job_leases: JobLeasesTable;
   // ots, catalog
   ots_codes: OtsCodesTable;
   client_catalogs: ClientCatalogsTable;

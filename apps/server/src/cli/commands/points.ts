@@ -5,6 +5,7 @@ import { findParticipantByUsername } from '../../modules/participants/service.ts
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
 import { operatorActor, operatorOrigin } from './audit.ts';
 import { registerPointsImport } from './points-import.ts';
+import { registerPointsExpire } from './points-expire.ts';
 import { occurredAtOf } from './points-lines.ts';
 
 /** The largest single movement an operator may post: a typo guard, far above any real award. */
@@ -115,6 +116,7 @@ export function registerPoints(program: Command): void {
   });
 
   registerPointsImport(points);
+  registerPointsExpire(points);
 }
 
 function text(flag: string, value: string | undefined, required: boolean): string | undefined {

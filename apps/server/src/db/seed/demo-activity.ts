@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { NewLedgerEntry } from '../../modules/ledger/tables.ts';
+import { appendLedgerEntries } from '../../modules/ledger/bulk.ts';
+import type { LedgerMovement } from '../../modules/ledger/store.ts';
 import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import type { DemoSeedContext } from './demo-context.ts';
 import { demoEntries } from './demo-descriptions.ts';
@@ -8,9 +9,6 @@ export const BIGSPENDER = { username: 'bigspender', accountNumber: '1000007', en
 
 const DAY = 86_400_000;
 const SPAN_DAYS = 3 * 365;
-/** Rows per INSERT: few round trips, far below either engine's limit of bound values. */
-const CHUNK = 500;
-
 const PROGRAM = 'Sales Incentive 2026';
 const rewards = [
   () => demoEntries.monthlyTarget(PROGRAM),
@@ -38,16 +36,15 @@ function generator(seed: number) {
 
 /**
  * Bea's history: 10,000 awards and redemptions over three years (one every 2.6 hours or so),
- * never below zero, to show the history screen with a long statement. Written straight into
- * the ledger in a few bulk inserts, with the balance set once to their sum: appending them
+ * never below zero, to show the history screen with a long statement. Written through the
+ * ledger's bulk path (multi-row inserts, its lots included, docs/decisions/057): appending them
  * one by one would cost 20,000 round trips in every test file that seeds the demo.
  */
-export function bigspenderHistory(clientId: string, participantId: string, now: Date): NewLedgerEntry[] {
+export function bigspenderHistory(clientId: string, participantId: string, now: Date): LedgerMovement[] {
   const random = generator(7);
-  const created = now.toISOString();
   const start = now.getTime() - SPAN_DAYS * DAY;
   const step = (SPAN_DAYS * DAY) / BIGSPENDER.entries;
-  const rows: NewLedgerEntry[] = [];
+  const rows: LedgerMovement[] = [];
   let balance = 0;
   for (let index = 0; index < BIGSPENDER.entries; index += 1) {
     const spend = balance >= 500 && random(10) < 3;
@@ -55,17 +52,14 @@ export function bigspenderHistory(clientId: string, participantId: string, now: 
     const entry = spend ? redemptions[random(redemptions.length)]!() : rewards[random(rewards.length)]!();
     balance += amount;
     rows.push({
-      id: randomUUID(),
-      client_id: clientId,
-      participant_id: participantId,
-      occurred_at: new Date(Math.floor(start + index * step)).toISOString(),
+      clientId,
+      participantId,
+      occurredAt: new Date(Math.floor(start + index * step)).toISOString(),
       description: entry.description,
-      description_key: entry.descriptionKey,
-      description_params: 'descriptionParams' in entry ? JSON.stringify(entry.descriptionParams) : null,
+      descriptionKey: entry.descriptionKey,
+      ...('descriptionParams' in entry ? { descriptionParams: entry.descriptionParams } : {}),
       amount,
       kind: entry.kind,
-      reference: null,
-      created_at: created,
     });
   }
   return rows;
@@ -95,7 +89,8 @@ export async function seedDemoActivity(ctx: DemoSeedContext): Promise<void> {
         offers_experiences: 1,
         ots_enabled: 1,
         privacy_ack_version: 0,
-        balance: history.reduce((sum, row) => sum + row.amount, 0),
+        // Set by the entries below.
+        balance: null,
         created_at: now.toISOString(),
       }),
     )
@@ -104,10 +99,5 @@ export async function seedDemoActivity(ctx: DemoSeedContext): Promise<void> {
     .insertInto('participant_programs')
     .values({ client_id: clientId, participant_id: id, program_name: PROGRAM, position: 0 })
     .execute();
-  for (let from = 0; from < history.length; from += CHUNK) {
-    await trx
-      .insertInto('ledger_entries')
-      .values(history.slice(from, from + CHUNK))
-      .execute();
-  }
+  await appendLedgerEntries(trx, clientId, history, now);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { contentKeys, rulesKey } from '@rewards/contract';
-import type { NewLedgerEntry } from '../../modules/ledger/tables.ts';
+import { appendLedgerEntries } from '../../modules/ledger/bulk.ts';
+import type { LedgerMovement } from '../../modules/ledger/store.ts';
 import type { NewParticipant } from '../../modules/participants/tables.ts';
 import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import type { DemoSeedContext } from './demo-context.ts';
@@ -173,7 +174,7 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
     .execute();
 
   const participants: NewParticipant[] = [];
-  const entries: NewLedgerEntry[] = [];
+  const entries: LedgerMovement[] = [];
   for (const [index, person] of PARTICIPANTS.entries()) {
     const participantId = randomUUID();
     participants.push(
@@ -195,8 +196,8 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
         ots_enabled: 1,
         privacy_ack_version: 0,
         date_of_birth: person.pending?.dateOfBirth ?? null,
-        // The cached balance is the entries' sum, written with them (no entry: no balance yet).
-        balance: person.amounts.length > 0 ? person.amounts.reduce((a, b) => a + b, 0) : null,
+        // Moved by the entries below, through the ledger (no entry: no balance yet).
+        balance: null,
         created_at: created,
       }),
     );
@@ -208,17 +209,14 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
             ? demoEntries.monthlyTarget(PROGRAM)
             : demoEntries.spotBonus();
       entries.push({
-        id: randomUUID(),
-        client_id: id,
-        participant_id: participantId,
-        occurred_at: new Date(now.getTime() - (person.amounts.length - n) * 24 * DAY).toISOString(),
+        clientId: id,
+        participantId,
+        occurredAt: new Date(now.getTime() - (person.amounts.length - n) * 24 * DAY).toISOString(),
         description: described.description,
-        description_key: described.descriptionKey,
-        description_params: 'descriptionParams' in described ? JSON.stringify(described.descriptionParams) : null,
+        descriptionKey: described.descriptionKey,
+        ...('descriptionParams' in described ? { descriptionParams: described.descriptionParams } : {}),
         amount,
         kind: described.kind,
-        reference: null,
-        created_at: created,
       });
     });
   }
@@ -227,5 +225,5 @@ export async function seedDemoNeighbour(ctx: DemoSeedContext): Promise<void> {
     .insertInto('participant_programs')
     .values(participants.map((p) => ({ client_id: id, participant_id: p.id, program_name: PROGRAM, position: 0 })))
     .execute();
-  await trx.insertInto('ledger_entries').values(entries).execute();
+  await appendLedgerEntries(trx, id, entries, now);
 }

@@ -1,4 +1,5 @@
-import { ExpiryPolicy, type ExpiryScheduleReply } from '@rewards/contract';
+import type { ExpiryPolicy, ExpiryScheduleReply } from '@rewards/contract';
+import { addMonths, dayIn, parsePolicy } from './policy.ts';
 import type { Db } from '../../db/database.ts';
 import { findClient } from '../clients/service.ts';
 import type { Client } from '../clients/tables.ts';
@@ -13,24 +14,6 @@ import { lastActivityAt, listDatedExpiries, sumOpenLotsAfter } from './schedule-
 /** How far ahead the schedule looks, in months. */
 export const SCHEDULE_MONTHS = 12;
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar day (YYYY-MM-DD) it is at `at` in `timeZone`; an unknown zone reads as UTC rather than failing. */
-export function dayIn(at: Date, timeZone: string): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    } catch {
-      format = new Intl.DateTimeFormat('en-CA', { timeZone: 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' });
-    }
-    // Zones come from the clients' settings, so the map stays small.
-    dayFormats.set(timeZone, format);
-  }
-  const part = (type: string) => format.formatToParts(at).find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
-}
-
 const asUtc = (day: string) => new Date(`${day}T00:00:00Z`);
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -41,24 +24,10 @@ export function addDays(day: string, days: number): string {
   return dayOf(date);
 }
 
-/** The same day `months` months later, or that month's last day when it is shorter (31 Jan + 1 = 28 or 29 Feb). */
-export function addMonths(day: string, months: number): string {
-  const date = asUtc(day);
-  const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
-  return dayOf(target);
-}
-
+// One reading of a stored policy and one calendar, shared with the run (policy.ts).
+export { addMonths, dayIn, parsePolicy } from './policy.ts';
 /** The client's policy; a row that does not read as one is treated as none (nothing expires) rather than failing a page. */
-export function policyOf(client: Pick<Client, 'expiry_policy'>): ExpiryPolicy {
-  try {
-    const parsed = ExpiryPolicy.safeParse(JSON.parse(client.expiry_policy));
-    return parsed.success ? parsed.data : { type: 'none' };
-  } catch {
-    return { type: 'none' };
-  }
-}
+export const policyOf = (client: Pick<Client, 'expiry_policy'>): ExpiryPolicy => parsePolicy(client.expiry_policy);
 
 /** One day's expiry: the points of the participant's open lots that expire at its end. */
 export interface Expiry {

@@ -2,6 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { CompiledQuery, PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { LedgerMovement } from './store.ts';
+import { applyToLots } from '../expiry/lots.ts';
+import { padded, pieces } from '../../db/statement-shapes.ts';
+
+export { padded, pieces };
 
 /**
  * Many movements of one client in one statement set: the bulk twin of appendLedgerEntry, for
@@ -9,7 +13,9 @@ import type { LedgerMovement } from './store.ts';
  * the caller's transaction commits: every entry has moved its participant's cached balance by
  * its amount, and with `requireCovered` no balance went below zero at any point of the
  * movements' order. It differs only in how: one read of the balances touched, the order walked
- * in memory, multi-row INSERTs, and one UPDATE for all the balances.
+ * in memory, multi-row INSERTs, and one UPDATE for all the balances. The lots too
+ * (docs/decisions/057): each credit makes one, each debit takes from those open at its turn in
+ * spending order (modules/expiry/lots.ts applyToLots), after the balances moved.
  */
 
 /**
@@ -99,13 +105,15 @@ export async function appendLedgerEntries(
   // with the participant, so neighbouring rows land on the same pages, and the ids (made in
   // this order) still rise with the order of each participant's entries.
   const byParticipant = groupedByParticipant(movements, result.appended);
+  const entryIds = new Map<number, string>();
+  for (const index of byParticipant) entryIds.set(index, newId());
   for (const [from, to] of pieces(byParticipant.length, INSERT_ROWS)) {
     const parameters: unknown[] = [];
     for (let i = from; i < to; i += 1) {
       const m = movements[byParticipant[i]!]!;
       const params = m.descriptionParams ? JSON.stringify(m.descriptionParams) : null;
       parameters.push(
-        newId(),
+        entryIds.get(byParticipant[i]!)!,
         clientId,
         m.participantId,
         m.occurredAt,
@@ -135,6 +143,15 @@ export async function appendLedgerEntries(
     const moved = await trx.executeQuery(CompiledQuery.raw(updateBalances(to - from, postgres, guard), parameters));
     if (Number(moved.numAffectedRows) !== to - from) throw new Error('A balance moved while the entries were appended');
   }
+  await applyToLots(
+    trx,
+    clientId,
+    result.appended.map((index) => {
+      const m = movements[index]!;
+      return { entryId: entryIds.get(index)!, participantId: m.participantId, occurredAt: m.occurredAt, amount: m.amount };
+    }),
+    now,
+  );
   return result;
 }
 
@@ -211,37 +228,6 @@ function groupedByParticipant(movements: readonly LedgerMovement[], appended: re
 
 function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
-/**
- * Splits n rows into statements of few distinct sizes: full ones, then powers of two. SQLite's
- * driver keeps prepared statements by their text (node-sqlite-dialect.ts): sizes that varied
- * with every batch filled that cache with one-off statements, megabytes each. At most
- * log2(max) + 2 shapes now.
- */
-export function pieces(n: number, max: number): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  let from = 0;
-  while (n - from >= max) {
-    out.push([from, from + max]);
-    from += max;
-  }
-  for (let size = 1 << Math.floor(Math.log2(max)); size >= 1; size >>= 1) {
-    if (n - from >= size) {
-      out.push([from, from + size]);
-      from += size;
-    }
-  }
-  return out;
-}
-
-/** An IN list padded (with its last value again) to a power of two, for the same reason as pieces(). */
-export function padded<T>(values: T[]): T[] {
-  if (values.length === 0) return values;
-  const size = 1 << Math.ceil(Math.log2(values.length));
-  const out = values.slice();
-  while (out.length < size) out.push(values[values.length - 1]!);
-  return out;
 }
 
 /**

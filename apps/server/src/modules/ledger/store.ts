@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
+import { addLot, spendLots } from '../expiry/lots.ts';
 
 // Every points movement runs these: compiled to SQL once (docs/decisions/014).
 const moveBalance = compiledOnce((db: Kysely<Database>, amount: number, clientId: string, participantId: string) =>
@@ -56,7 +57,8 @@ const insertEntry = compiledOnce(
     }),
 );
 
-export type LedgerKind = 'award' | 'redemption' | 'adjustment' | 'ots';
+/** expiry: points that expired, posted by the expiry run (docs/decisions/057). */
+export type LedgerKind = 'award' | 'redemption' | 'adjustment' | 'ots' | 'expiry';
 
 export interface LedgerMovement {
   clientId: string;
@@ -90,6 +92,12 @@ export class InsufficientBalanceError extends Error {
  * With `requireCovered`, a debit that would take the balance below zero throws
  * InsufficientBalanceError instead; the check and the move are one UPDATE, so concurrent
  * debits cannot both pass it.
+ *
+ * A credit also makes a lot, and a debit takes from the open lots, oldest expiry first
+ * (docs/decisions/057), after the balance UPDATE: its row lock (PostgreSQL) or SQLite's one
+ * writer keeps every other movement of the participant out until the commit. A debit the open
+ * lots do not cover throws InsufficientBalanceError, with or without `requireCovered`: the
+ * ledger never goes below zero, since the lots' sum is the balance.
  */
 export async function appendLedgerEntry(
   trx: Transaction<Database>,
@@ -126,6 +134,10 @@ export async function appendLedgerEntry(
     movement.postedBy ?? null,
     movement.requestId ?? null,
   );
+  const lotMovement = { entryId: id, participantId: movement.participantId, occurredAt: movement.occurredAt, amount: movement.amount };
+  if (movement.amount > 0) await addLot(trx, movement.clientId, lotMovement, now);
+  else if (movement.amount < 0 && !(await spendLots(trx, movement.clientId, movement.participantId, id, -movement.amount)))
+    throw new InsufficientBalanceError('The open lots do not cover this debit');
   return id;
 }
 

@@ -7,7 +7,7 @@ export interface LedgerEntriesTable {
   occurred_at: string;
   description: string;
   amount: number;
-  /** award | redemption | adjustment | ots */
+  /** award | redemption | adjustment | ots | expiry (docs/decisions/057) */
   kind: string;
   created_at: string;
   /** Translation key of the description, shown in the participant's language (migration 002). */

@@ -300,6 +300,10 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       const id = await idOf('spent');
       await db().updateTable('participants').set({ balance: 0 }).where('client_id', '=', ACME).where('id', '=', id).execute();
       await db().deleteFrom('ledger_entries').where('client_id', '=', ACME).where('participant_id', '=', id).execute();
+      // Its lots (and what they were spent on) go with its entries (docs/decisions/057).
+      const lots = db().selectFrom('point_lots').select('id').where('participant_id', '=', id);
+      await db().deleteFrom('lot_consumptions').where('lot_id', 'in', lots).execute();
+      await db().deleteFrom('point_lots').where('participant_id', '=', id).execute();
       expect((await adjust(manager, 'spent', { points: 500 })).statusCode).toBe(200);
       const replies = await Promise.all(Array.from({ length: 100 }, () => adjust(manager, 'spent', { points: -10 })));
       expect(tally(replies)).toEqual({ 200: 50, 409: 50 });
