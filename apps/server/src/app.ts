@@ -5,9 +5,8 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { configureReadCache } from './db/read-cache.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
-import { replySerializerCompiler } from './http/reply-serializer.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
-import { requestValidatorCompiler } from './http/request-validator.ts';
+import { serializerCompiler, validatorCompiler } from './http/schema-compilers.ts';
 import { lazyChildLogger, requestIdGenerator, writesDebug } from './http/request-logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
@@ -83,10 +82,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     // SIGTERM: stop taking requests, let those under way finish, then close.
     return503OnClosing: true,
   });
-  // zod's validation, with a compiled yes for the common headers and path parameters (decision 028).
-  app.setValidatorCompiler(requestValidatorCompiler);
-  // Compiled JSON serialisers instead of a zod parse per reply (docs/decisions/026).
-  app.setSerializerCompiler(replySerializerCompiler);
+  // The contract's zod schemas, checked by Ajv and written by fast-json-stringify (decision 056).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('session', null);
   app.decorateRequest('sessionId', null);
 
