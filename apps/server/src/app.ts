@@ -9,8 +9,7 @@ import { acceptEmptyJsonBodies } from './http/json-body.ts';
 import { serializerCompiler, validatorCompiler } from './http/schema-compilers.ts';
 import { lazyChildLogger, requestIdGenerator, writesDebug } from './http/request-logging.ts';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
-import { API_HEADERS } from './http/security-headers.ts';
+import { API_HEADERS, securityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { registerClientContext } from './modules/clients/client-context.ts';
@@ -117,7 +116,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   await registerApiDocument(app);
   acceptEmptyJsonBodies(app);
   // The API's security headers on everything; the page scopes add a document's (decision 056).
-  await app.register(helmet, API_HEADERS);
+  securityHeaders(app, API_HEADERS);
   registerClientContext(app, db, config.console.hostname);
 
   const deps: ModuleDeps = { config, db, sessionPolicy: config.session, requireSession: requireSession(db, config.session) };

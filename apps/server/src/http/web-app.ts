@@ -9,7 +9,7 @@ import type { SessionPolicy } from '../modules/sessions/service.ts';
 import { errors } from './api-error.ts';
 import type { ModuleDeps } from './module-deps.ts';
 import { sendCompressedOnce } from './compressed-once/index.ts';
-import { registerPageHeaders } from './security-headers.ts';
+import { PAGE_HEADERS, securityHeaders } from './security-headers.ts';
 
 const PLACEHOLDER = '<!--client-data-->';
 
@@ -56,7 +56,7 @@ async function registerPages(
     });
   }
 
-  await registerPageHeaders(app);
+  securityHeaders(app, PAGE_HEADERS);
   await app.register(fastifyStatic, {
     root: distDir,
     index: false,

@@ -14,8 +14,9 @@ type Coding = 'br' | 'gzip';
 /** A body's text and, made on the first request that accepts each, its brotli and gzip forms. */
 interface Forms {
   readonly identity: Buffer;
-  br?: Promise<Buffer>;
-  gzip?: Promise<Buffer>;
+  /** A promise while it is being made, then the bytes. */
+  br?: Buffer | Promise<Buffer>;
+  gzip?: Buffer | Promise<Buffer>;
 }
 
 export interface CompressOptions {
@@ -68,8 +69,8 @@ export async function sendCompressedOnce(
   if (!reply.hasHeader('content-type')) reply.type('application/json; charset=utf-8');
   const coding = codingOf(request);
   if (!coding) return reply.send(forms.identity);
-  const body = await (forms[coding] ??= compressed(forms, coding, options));
-  return reply.header('content-encoding', coding).send(body);
+  const form = (forms[coding] ??= compressed(forms, coding, options));
+  return reply.header('content-encoding', coding).send(form instanceof Buffer ? form : await form);
 }
 
 function textOf(reply: FastifyReply, data: object): string {
@@ -92,7 +93,10 @@ function compressed(forms: Forms, coding: Coding, { brotliQuality = 11 }: Compre
             [zlib.BROTLI_PARAM_SIZE_HINT]: forms.identity.length,
           },
         });
-  // A failure is not kept: the next request tries again.
-  made.catch(() => delete forms[coding]);
+  made.then(
+    (bytes) => (forms[coding] = bytes),
+    // A failure is not kept: the next request tries again.
+    () => delete forms[coding],
+  );
   return made;
 }
