@@ -26,7 +26,7 @@ import { profileRoutes } from './modules/profile/routes.ts';
 import { contentRoutes } from './modules/content/routes.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { demoCatalogRoutes } from './demo-catalog/routes.ts';
-import { registerApiDocument } from './http/api-document.ts';
+import { API_CATCH_ALL, registerApiDocument } from './http/api-document.ts';
 import { ssoRoutes } from './modules/sso/routes.ts';
 import { adminApiRoutes, launchAsRoutes } from './modules/launch-as/routes.ts';
 import { consoleRoutes } from './modules/staff/routes.ts';
@@ -158,6 +158,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     },
     { prefix: API_BASE },
   );
+  // Unknown API paths are the API's 404 (with its headers), never the web app's page.
+  app.all(API_CATCH_ALL, (_request, reply) => reply.callNotFound());
 
   if (config.webDist) await registerWebApp(app, deps, config.webDist);
   // The staff console's web app, on its own host only (decision 050).

@@ -85,7 +85,7 @@ async function registerPages(
 
   app.get('/*', async (request, reply) => {
     // The console's paths are not the participant app's, on any host (decision 050).
-    if (request.url.startsWith('/api/') || request.url === '/console' || request.url.startsWith('/console/')) {
+    if (request.url === '/console' || request.url.startsWith('/console/')) {
       return reply.callNotFound();
     }
     const clientId = await findClientIdByHostname(db, request.hostname.toLowerCase());
