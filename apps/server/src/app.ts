@@ -5,11 +5,11 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { configureReadCache } from './db/read-cache.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
-import { replySerializerCompiler } from './http/reply-serializer.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
-import { requestValidatorCompiler } from './http/request-validator.ts';
+import { serializerCompiler, validatorCompiler } from './http/schema-compilers.ts';
 import { lazyChildLogger, requestIdGenerator, writesDebug } from './http/request-logging.ts';
-import { registerSecurityHeaders } from './http/security-headers.ts';
+import compress from '@fastify/compress';
+import { API_HEADERS, securityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { registerClientContext } from './modules/clients/client-context.ts';
@@ -27,7 +27,7 @@ import { profileRoutes } from './modules/profile/routes.ts';
 import { contentRoutes } from './modules/content/routes.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { demoCatalogRoutes } from './demo-catalog/routes.ts';
-import { registerApiDocument } from './http/api-document.ts';
+import { API_CATCH_ALL, registerApiDocument } from './http/api-document.ts';
 import { ssoRoutes } from './modules/sso/routes.ts';
 import { adminApiRoutes, launchAsRoutes } from './modules/launch-as/routes.ts';
 import { consoleRoutes } from './modules/staff/routes.ts';
@@ -67,6 +67,12 @@ function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((add
   return (_address, hop) => hop < trust;
 }
 
+/**
+ * Replies smaller than this go out as they are: brotli costs a small reply more CPU than the rest
+ * of its request (GET user, ~1.3 kB, would spend ~10 times its own time), for a few hundred bytes.
+ */
+const COMPRESS_THRESHOLD = 4 * 1024;
+
 /** The one factory that start-up and tests use. The database is migrated by the caller. */
 export async function buildApp({ config, db, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -84,39 +90,43 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     // SIGTERM: stop taking requests, let those under way finish, then close.
     return503OnClosing: true,
   });
-  // zod's validation, with a compiled yes for the common headers and path parameters (decision 028).
-  app.setValidatorCompiler(requestValidatorCompiler);
-  // Compiled JSON serialisers instead of a zod parse per reply (docs/decisions/026).
-  app.setSerializerCompiler(replySerializerCompiler);
+  // The contract's zod schemas, checked by Ajv and written by fast-json-stringify (decision 056).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('session', null);
   app.decorateRequest('sessionId', null);
 
-  // Responses finished while draining close their connection (the security headers' onSend hook
-  // adds `connection: close`; ready-byte replies take Fastify's path then).
+  // Responses finished while draining close their connection; a keep-alive socket would otherwise
+  // hold the process open until its timeout. (Fastify answers requests that arrive meanwhile 503.)
   let draining = false;
   app.addHook('preClose', async () => {
     draining = true;
   });
-  const isDraining = () => draining;
-  app.decorate('isDraining', isDraining);
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   configureReadCache(db, config.clientCacheSeconds);
 
   registerErrorHandler(app);
+  // Before any route (it adds itself to each route as it is added). Dynamic replies compressed when
+  // big enough to pay; client data, bundles, the statement and the page are compressed once per
+  // content instead (http/compressed-once, decision 056).
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: COMPRESS_THRESHOLD, globalDecompression: false });
   await registerApiDocument(app);
   acceptEmptyJsonBodies(app);
-  // Callback-style hooks here and below: an async hook costs a promise on every reply (decision 026).
-  await registerSecurityHeaders(app, isDraining);
+  // The API's security headers on everything; the page scopes add a document's (decision 056).
+  securityHeaders(app, API_HEADERS);
   registerClientContext(app, db, config.console.hostname);
 
+  const deps: ModuleDeps = { config, db, sessionPolicy: config.session, requireSession: requireSession(db, config.session) };
   app.get('/healthz', async (_request, reply) => {
     await sql`select 1`.execute(db);
     return reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });
-  brandRoutes(app, db);
+  brandRoutes(app, deps);
 
-  const sessionPolicy = config.session;
-  const deps: ModuleDeps = { config, db, sessionPolicy, requireSession: requireSession(db, sessionPolicy) };
   // Outside /api/v1.0: the published keys, the catalogs' partner API, the demo catalog.
   catalogPublicRoutes(app, deps);
   demoCatalogRoutes(app, deps);
@@ -131,24 +141,29 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
         if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
         done(null, payload);
       });
-      clientRoutes(api, db, sessionPolicy);
-      bundleRoutes(api, db);
-      authRoutes(api, { db, sessionPolicy, limits: config.limits });
-      participantRoutes(api, db, sessionPolicy);
-      activityRoutes(api, deps);
-      expiryRoutes(api, deps);
-      otsRoutes(api, deps);
-      catalogRoutes(api, deps);
-      profileRoutes(api, deps);
-      contentRoutes(api, deps);
-      accountRoutes(api, deps);
-      ssoRoutes(api, deps);
-      launchAsRoutes(api, deps);
+      for (const routes of [
+        clientRoutes,
+        bundleRoutes,
+        authRoutes,
+        participantRoutes,
+        activityRoutes,
+        expiryRoutes,
+        otsRoutes,
+        catalogRoutes,
+        profileRoutes,
+        contentRoutes,
+        accountRoutes,
+        ssoRoutes,
+        launchAsRoutes,
+      ])
+        routes(api, deps);
     },
     { prefix: API_BASE },
   );
+  // Unknown API paths are the API's 404 (with its headers), never the web app's page.
+  app.all(API_CATCH_ALL, (_request, reply) => reply.callNotFound());
 
-  if (config.webDist) await registerWebApp(app, db, config.webDist, sessionPolicy, config.console.hostname);
+  if (config.webDist) await registerWebApp(app, deps, config.webDist);
   // The staff console's web app, on its own host only (decision 050).
   if (config.consoleDist) await registerConsoleApp(app, config.consoleDist, config.console.hostname);
   return app;

@@ -17,6 +17,7 @@ import {
   type PartnerDebitRequest,
 } from '@rewards/contract';
 import type { ModuleDeps } from '../http/module-deps.ts';
+import { PAGE_HEADERS, securityHeaders } from '../http/security-headers.ts';
 import { catalogPage, confirmationPage, messagePage } from './pages.ts';
 import { items, languageOf, texts, type CatalogLanguage } from './texts.ts';
 
@@ -172,6 +173,8 @@ export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void 
   }
 
   const scoped = async (scope: FastifyInstance) => {
+    // Pages: a document's security headers (decision 056).
+    securityHeaders(scope, PAGE_HEADERS);
     const typed = scope.withTypeProvider<ZodTypeProvider>();
     // Plain HTML forms post url-encoded bodies; only the demo catalog accepts them.
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8 * 1024 }, (_request, body, done) => {

@@ -51,8 +51,11 @@ function defaultTag(url: string): ApiTag | undefined {
 
 /** The document covers the APIs; the web app, health check, logo and demo catalog are pages, not API. */
 export function isDocumentedUrl(url: string): boolean {
-  return url.startsWith('/api/') || url === JWKS_PATH;
+  return (url.startsWith('/api/') && url !== API_CATCH_ALL) || url === JWKS_PATH;
 }
+
+/** app.ts's route that answers unknown API paths with the API's 404: no operation of its own. */
+export const API_CATCH_ALL = '/api/*';
 
 /**
  * Security per API: the partner and admin APIs each have one scheme, set here so a new route

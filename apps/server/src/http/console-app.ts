@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { errors } from './api-error.ts';
+import { PAGE_HEADERS, securityHeaders } from './security-headers.ts';
 
 /** Where the console lives on its origin (decision 050); its build uses the same base. */
 export const CONSOLE_BASE = '/console/';
@@ -26,6 +27,7 @@ export async function registerConsoleApp(app: FastifyInstance, distDir: string, 
     scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
       done(request.hostname.toLowerCase() === consoleHostname ? undefined : errors.notFound());
     });
+    securityHeaders(scope, PAGE_HEADERS);
     await scope.register(fastifyStatic, {
       root: distDir,
       prefix: CONSOLE_BASE,

@@ -1,10 +1,15 @@
 import type { FastifyInstance, FastifyError } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ErrorCode, type ApiError as WireError } from '@rewards/contract';
 import { ApiError, errors } from './api-error.ts';
 
 function wire(error: ApiError): WireError {
   return { errorCode: error.errorCode, responseMessage: error.responseMessage, message: error.message };
+}
+
+/** The field a `required` refusal names (Ajv reports it beside an empty path). */
+function missingProperty(params: Record<string, unknown> | undefined): string | undefined {
+  const name = params?.missingProperty;
+  return typeof name === 'string' ? name : undefined;
 }
 
 /**
@@ -16,9 +21,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).send(wire(error));
     }
-    if (hasZodFastifySchemaValidationErrors(error)) {
+    // Ajv's (headers, path parameters) and zod's (bodies, query strings) refusals alike (http/schema-compilers.ts).
+    if (error.validation) {
       const where = error.validationContext ?? 'request';
-      const fields = error.validation.map((v) => v.instancePath.replace(/^\//, '') || where);
+      const fields = error.validation.map((v) => v.instancePath.replace(/^\//, '') || missingProperty(v.params) || where);
       return reply.status(400).send(wire(errors.validation(`Invalid ${where}: ${[...new Set(fields)].join(', ')}`)));
     }
     // Fastify's own client errors: malformed JSON, wrong content type, body too large.

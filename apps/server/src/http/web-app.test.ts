@@ -110,9 +110,13 @@ describe('the served web app', () => {
     expect(plain.body).toBe(script);
   });
 
-  it('keeps unknown API paths as JSON 404s rather than the page', async () => {
-    const reply = await app.inject({ method: 'GET', url: '/api/v1.0/nothing', headers: { 'client-id': 'http://localhost' } });
-    expect(reply.statusCode).toBe(404);
-    expect(reply.json()).toMatchObject({ responseMessage: 'error.notFound' });
+  it("keeps unknown API paths as JSON 404s with the API's headers rather than the page", async () => {
+    for (const url of ['/api/v1.0/nothing', '/api/nothing']) {
+      const reply = await app.inject({ method: 'GET', url, headers: { 'client-id': 'http://localhost' } });
+      expect(reply.statusCode, url).toBe(404);
+      expect(reply.json()).toMatchObject({ responseMessage: 'error.notFound' });
+      expect(reply.headers['content-security-policy'], url).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(reply.headers['cross-origin-opener-policy'], url).toBeUndefined();
+    }
   });
 });

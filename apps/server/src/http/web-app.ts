@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.ts';
-import { clientDataJson } from '../modules/clients/service.ts';
-import { findClientIdByHostname } from '../modules/clients/store.ts';
+import type { ClientData } from '@rewards/contract';
+import { clientData, findClientIdByHostname } from '../modules/clients/service.ts';
 import type { SessionPolicy } from '../modules/sessions/service.ts';
 import { errors } from './api-error.ts';
-import { NegotiatedBody } from './negotiated-body.ts';
+import type { ModuleDeps } from './module-deps.ts';
+import { sendCompressedOnce } from './compressed-once/index.ts';
+import { PAGE_HEADERS, securityHeaders } from './security-headers.ts';
 
 const PLACEHOLDER = '<!--client-data-->';
 
@@ -24,13 +26,7 @@ function scriptSafeJson(json: string): string {
  * index.html with the client's data inlined as a JSON data block (not script, so the CSP holds),
  * which saves the login page its first API round trip.
  */
-export async function registerWebApp(
-  app: FastifyInstance,
-  db: Db,
-  distDir: string,
-  sessionPolicy: SessionPolicy,
-  consoleHostname?: string,
-): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, { db, sessionPolicy, config }: ModuleDeps, distDir: string): Promise<void> {
   const indexPath = join(distDir, 'index.html');
   if (!existsSync(indexPath)) {
     app.log.warn(`No web app at ${distDir}: run npm run build. Serving the API only.`);
@@ -39,7 +35,7 @@ export async function registerWebApp(
   const template = readFileSync(indexPath, 'utf8');
 
   // In a scope of its own, so the console host's refusal below applies to these routes only.
-  await app.register(async (scope) => registerPages(scope, db, distDir, template, sessionPolicy, consoleHostname));
+  await app.register(async (scope) => registerPages(scope, db, distDir, template, sessionPolicy, config.console.hostname));
 }
 
 async function registerPages(
@@ -60,6 +56,7 @@ async function registerPages(
     });
   }
 
+  securityHeaders(app, PAGE_HEADERS);
   await app.register(fastifyStatic, {
     root: distDir,
     index: false,
@@ -72,59 +69,30 @@ async function registerPages(
     },
   });
 
-  const pages = new RenderedPages(template);
+  // index.html with a client's data inlined, once per client data object (the read cache keeps it).
+  const pages = new WeakMap<ClientData, string>();
+  const pageOf = (data: ClientData) => {
+    let page = pages.get(data);
+    if (page === undefined) {
+      page = template.replace(
+        PLACEHOLDER,
+        `<script id="client-data" type="application/json">${scriptSafeJson(JSON.stringify(data))}</script>`,
+      );
+      pages.set(data, page);
+    }
+    return page;
+  };
 
   app.get('/*', async (request, reply) => {
     // The console's paths are not the participant app's, on any host (decision 050).
-    if (request.url.startsWith('/api/') || request.url === '/console' || request.url.startsWith('/console/')) {
+    if (request.url === '/console' || request.url.startsWith('/console/')) {
       return reply.callNotFound();
     }
     const clientId = await findClientIdByHostname(db, request.hostname.toLowerCase());
-    const page = pages.get(clientId, clientId ? await clientDataJson(db, clientId, sessionPolicy) : '');
-    // The form the caller accepts, q-values counted (`br;q=0` is a refusal), with its `vary`,
-    // `content-encoding` and `cache-control` (decision 032).
-    const form = await page.body.select(request.headers['accept-encoding']);
-    for (let i = 0; i < form.headers.length; i += 2) reply.header(form.headers[i]!, form.headers[i + 1]);
-    return reply.type('text/html; charset=utf-8').send(form.body);
+    // An unknown site gets the bare page, which then shows its error. Compressed once per page
+    // text: the page went out as 45 kB of uncompressed HTML on every first visit (issue 6).
+    const page = clientId ? pageOf(await clientData(db, clientId, sessionPolicy)) : template;
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    return sendCompressedOnce(request, reply, page, { brotliQuality: 5 });
   });
-}
-
-interface RenderedPage {
-  clientData: string;
-  body: NegotiatedBody;
-}
-
-/** Quality 5 and level 6: a few milliseconds per page, within a few percent of the best. */
-const PAGE_CODING = { brotliQuality: 5, gzipLevel: 6 };
-
-/**
- * index.html with a client's data inlined, kept with its compressed forms (issue 6: the page
- * went out as 45 kB of uncompressed HTML on every first visit, 13 kB of it avoidable on the
- * critical path). Rebuilt only when the client's data changes (its read cache hands back the
- * same text until an operator's edit shows), so compression costs once per change, not per view.
- */
-class RenderedPages {
-  readonly #template: string;
-  readonly #byClient = new Map<string, RenderedPage>();
-
-  constructor(template: string) {
-    this.#template = template;
-  }
-
-  get(clientId: string | undefined, clientData: string): RenderedPage {
-    const key = clientId ?? '';
-    const known = this.#byClient.get(key);
-    if (known && known.clientData === clientData) return known;
-    const html = clientId
-      ? this.#template.replace(PLACEHOLDER, `<script id="client-data" type="application/json">${scriptSafeJson(clientData)}</script>`)
-      : this.#template;
-    // Its brotli and gzip forms are made on the first request that accepts them, off the event loop.
-    const page: RenderedPage = {
-      clientData,
-      body: new NegotiatedBody(Buffer.from(html), undefined, ['cache-control', 'no-store'], PAGE_CODING),
-    };
-    // Clients come from the database (unknown hostnames share the '' page), so the map stays small.
-    this.#byClient.set(key, page);
-    return page;
-  }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appendLedgerEntries } from '../../modules/ledger/bulk.ts';
-import type { LedgerMovement } from '../../modules/ledger/store.ts';
+import type { LedgerMovement } from '../../modules/ledger/service.ts';
 import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import type { DemoSeedContext } from './demo-context.ts';
 import { demoEntries } from './demo-descriptions.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { contentKeys, rulesKey } from '@rewards/contract';
 import { appendLedgerEntries } from '../../modules/ledger/bulk.ts';
-import type { LedgerMovement } from '../../modules/ledger/store.ts';
+import type { LedgerMovement } from '../../modules/ledger/service.ts';
 import type { NewParticipant } from '../../modules/participants/tables.ts';
 import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import type { DemoSeedContext } from './demo-context.ts';

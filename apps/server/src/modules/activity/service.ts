@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import type { StatementEntry, StatementQuery } from '@rewards/contract';
+import type { StatementEntry, StatementQuery, StatementReply } from '@rewards/contract';
 import { ErrorCode } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { clockOptions, generationKey, perDatabase } from '../../db/read-cache.ts';
 import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
-import { NegotiatedBody } from '../../http/negotiated-body.ts';
 import { clientLocales, findClient } from '../clients/service.ts';
 import type { Properties } from '../i18n/base-bundles.ts';
 import { buildBundle } from '../i18n/service.ts';
@@ -41,10 +40,12 @@ function withOffset(occurredAt: string): string {
   return Number.isNaN(time) ? occurredAt : new Date(time).toISOString();
 }
 
-/** A statement ready to send: its JSON bytes (and their brotli or gzip form), and whose it is (the username check of every request). */
+/** A built statement, and whose it is (the username check of every request). */
 interface ReadyStatement {
   usernameKey: string;
-  body: NegotiatedBody;
+  reply: StatementReply;
+  /** About what its JSON weighs, for the cache's bound. */
+  bytes: number;
 }
 
 /** Everything a statement is made of, read cheaply before deciding whether to build it. */
@@ -64,12 +65,11 @@ interface StatementSource {
 }
 
 /**
- * Compressed once per built statement (decision 032), on libuv's thread pool, when first asked.
- * Built once per ledger version now rather than once per commit anywhere (decision 044), so
- * brotli 5 rather than 3: 200 entries 20.5 kB → 2.2 kB (2.4 kB at 3), 10,000 entries 1.09 MB →
- * 74 kB (92 kB at 3) for ~2.5 times quality 3's time, tens of milliseconds of a pool thread.
+ * Brotli's quality for a statement's compressed form (http/compressed-once): made once per ledger
+ * version (decision 044), so 5 rather than 11: 200 entries 20.5 kB → 2.2 kB, 10,000 entries
+ * 1.09 MB → 74 kB, for tens of milliseconds of a pool thread.
  */
-const STATEMENT_CODING = { brotliQuality: 5, gzipLevel: 6 };
+export const STATEMENT_BROTLI_QUALITY = 5;
 
 /**
  * Each build is published here as it starts (not each request served), with the client,
@@ -80,7 +80,7 @@ export const STATEMENT_BUILT_CHANNEL = 'rewards:statement-built';
 const statementBuilds = channel(STATEMENT_BUILT_CHANNEL);
 
 /**
- * Entries read, described and serialised between two yields to the event loop (a few ms of work;
+ * Entries read and described between two yields to the event loop (a few ms of work;
  * node:sqlite reads synchronously, so on SQLite one query of 10,000 rows was 20–30 ms at once).
  */
 const ENTRIES_PER_TURN = 1_000;
@@ -88,7 +88,7 @@ const ENTRIES_PER_TURN = 1_000;
 /** Paged reads torn by a concurrent write are tried again this many times in all; then the ledger is read in one query. */
 const PAGED_ATTEMPTS = 3;
 
-/** Bytes of built statements kept per process: a 10,000-entry one is ~1.1 MB and its coded forms ~0.2 MB. */
+/** Bytes of built statements kept per process, as JSON: a 10,000-entry one is ~1.1 MB. */
 const MAX_STATEMENT_BYTES = 8 * 1024 * 1024;
 
 /**
@@ -118,8 +118,7 @@ interface StatementCaches {
 const cachesOf = perDatabase((): StatementCaches => ({
   built: new LRUCache<string, ReadyStatement, StatementSource>({
     maxSize: MAX_STATEMENT_BYTES,
-    // Room for the brotli and gzip forms (~8% of the identity bytes each), made when first asked.
-    sizeCalculation: (ready) => ready.body.identity.body.byteLength + Math.ceil(ready.body.identity.body.byteLength / 5) + 200,
+    sizeCalculation: (ready) => ready.bytes,
     fetchMethod: (_key, _stale, { context }) => buildReady(context),
     // An entry evicted while being built still answers the callers waiting for it.
     ignoreFetchAbort: true,
@@ -129,11 +128,11 @@ const cachesOf = perDatabase((): StatementCaches => ({
 
 /**
  * GET user/account/statement: the signed-in participant's own ledger, oldest first, each
- * description in the asked language, as JSON bytes. Someone else's username is refused
+ * description in the asked language. Someone else's username is refused
  * whatever the caller is; an administrator acting as the participant may read it (it changes
  * nothing).
  */
-export async function getStatementBody(db: Db, session: Session, query: StatementQuery): Promise<NegotiatedBody> {
+export async function getStatement(db: Db, session: Session, query: StatementQuery): Promise<StatementReply> {
   const { built, checked } = cachesOf(db);
   const asked = `${session.client_id}\u0000${session.participant_id}\u0000${query.locale}`;
   // Read before the version: a commit racing the check only makes the check useless (decision 027).
@@ -149,13 +148,13 @@ export async function getStatementBody(db: Db, session: Session, query: Statemen
   // fetchMethod always answers a statement or throws; lru-cache's types allow undefined.
   if (!ready) throw new Error('The statement cache answered nothing');
   if (checkedKey !== undefined) checked.set(checkedKey, key);
-  return ready.body;
+  return ready.reply;
 }
 
 /** A kept statement's body, for its own participant only (the username is the caller's to choose). */
-function own(ready: ReadyStatement, query: StatementQuery): NegotiatedBody {
+function own(ready: ReadyStatement, query: StatementQuery): StatementReply {
   if (usernameKey(query.username) !== ready.usernameKey) throw notOwnStatement();
-  return ready.body;
+  return ready.reply;
 }
 
 /** Texts' versions by bundle object: the read cache hands out a new object every few seconds, usually with the same texts. */
@@ -207,43 +206,36 @@ async function statementSource(db: Db, session: Session, askedLocale: string): P
 }
 
 /**
- * Reads the entries (at least as new as the version read before) and turns them into the reply's
- * bytes, a page at a time with a yield to the event loop between pages, so that other
- * participants' requests are answered meanwhile (issue 16: one 10,000-entry statement was ~70 ms
- * of the loop at once).
+ * Reads the entries (at least as new as the version read before) and describes them, a page at a
+ * time with a yield to the event loop between pages, so that other participants' requests are
+ * answered meanwhile (issue 16: one 10,000-entry statement was ~70 ms of the loop at once).
  */
 async function buildReady(source: StatementSource): Promise<ReadyStatement> {
   if (statementBuilds.hasSubscribers)
     statementBuilds.publish({ clientId: source.clientId, participantId: source.participantId, locale: source.locale });
   const pages = await describedPages(source, createDescriber(source.properties, source.locale));
-  // The same bytes as JSON.stringify of {accountNumber, accountHistoryList}, entries in the contract's
-  // order. Encoded a page at a time: one megabyte-long string encoded at once took 15–25 ms.
-  const parts: Buffer[] = [Buffer.from(`{"accountNumber":${JSON.stringify(source.accountNumber)},"accountHistoryList":[`)];
-  for (const [i, page] of pages.entries()) {
-    if (i > 0) parts.push(COMMA);
-    parts.push(page);
-  }
-  parts.push(CLOSE);
-  const body = Buffer.concat(parts);
-  return { usernameKey: source.usernameKey, body: new NegotiatedBody(body, undefined, [], STATEMENT_CODING) };
+  const accountHistoryList = pages.flat();
+  let bytes = 200;
+  for (const entry of accountHistoryList) bytes += ENTRY_JSON_BYTES + entry.description.length;
+  return { usernameKey: source.usernameKey, reply: { accountNumber: source.accountNumber, accountHistoryList }, bytes };
 }
 
+/** An entry's JSON beside its description: names, date, amount, quotes and commas. */
+const ENTRY_JSON_BYTES = 80;
+
 type LedgerRow = StoredDescription & { occurred_at: string; amount: number };
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']}');
 
 /**
- * The statement's entries serialised, a page each (UTF-8 JSON without the array's brackets).
- * Pages are separate reads, so a write between two of them could mix two states of the ledger;
- * the ledger is append-only, so an unchanged count from before the first page to after the last
- * proves that nothing was written in between, and the pages are one state. Otherwise they are
- * read again.
+ * The statement's entries, a page each. Pages are separate reads, so a write between two of them
+ * could mix two states of the ledger; the ledger is append-only, so an unchanged count from before
+ * the first page to after the last proves that nothing was written in between, and the pages are
+ * one state. Otherwise they are read again.
  */
-async function describedPages(source: StatementSource, describe: (entry: StoredDescription) => string): Promise<Buffer[]> {
+async function describedPages(source: StatementSource, describe: (entry: StoredDescription) => string): Promise<StatementEntry[][]> {
   const { db, clientId, participantId } = source;
   let expected = source.entries;
   for (let attempt = 0; attempt < PAGED_ATTEMPTS; attempt++) {
-    const slices: Buffer[] = [];
+    const slices: StatementEntry[][] = [];
     let read = 0;
     let last: StatementCursor | undefined;
     let page: (LedgerRow & StatementCursor)[];
@@ -251,7 +243,7 @@ async function describedPages(source: StatementSource, describe: (entry: StoredD
       if (read > 0) await nextTurn();
       page = await listStatementPage(db, clientId, participantId, last, ENTRIES_PER_TURN);
       if (page.length === 0) break;
-      slices.push(serialized(source.accountNumber, page, describe));
+      slices.push(entriesOf(page, describe));
       last = page.at(-1);
       read += page.length;
     } while (page.length === ENTRIES_PER_TURN);
@@ -262,21 +254,19 @@ async function describedPages(source: StatementSource, describe: (entry: StoredD
   }
   // Written to all the time: one query is one state by itself.
   const rows = await listStatementEntries(db, clientId, participantId);
-  const slices: Buffer[] = [];
+  const slices: StatementEntry[][] = [];
   for (let from = 0; from < rows.length; from += ENTRIES_PER_TURN) {
     if (from > 0) await nextTurn();
-    slices.push(serialized(source.accountNumber, rows.slice(from, from + ENTRIES_PER_TURN), describe));
+    slices.push(entriesOf(rows.slice(from, from + ENTRIES_PER_TURN), describe));
   }
   return slices;
 }
 
-/** Entries with exactly the contract's three properties, as UTF-8 JSON without the array's brackets. */
-function serialized(accountNumber: string, rows: readonly LedgerRow[], describe: (entry: StoredDescription) => string): Buffer {
-  const entries: StatementEntry[] = rows.map((row) => ({
+/** Entries with exactly the contract's three properties. */
+function entriesOf(rows: readonly LedgerRow[], describe: (entry: StoredDescription) => string): StatementEntry[] {
+  return rows.map((row) => ({
     date: withOffset(row.occurred_at),
     description: describe(row),
     amountOrAward: Number(row.amount),
   }));
-  const json = JSON.stringify(entries);
-  return Buffer.from(json.slice(1, -1));
 }

@@ -4,9 +4,11 @@ import { ClientHeaders, LoginRequest, SESSION_HEADER, SessionHeaders, UserData, 
 import { z } from 'zod';
 import { keepSignOutHint, SIGNOUT_TTL_MS } from '../sso/service.ts';
 import { SIGNOUT_COOKIE, ssoCookie } from '../sso/signout-cookie.ts';
+import type { ModuleDeps } from '../../http/module-deps.ts';
 import { login, logout, type LoginContext } from './service.ts';
 
-export function authRoutes(app: FastifyInstance, ctx: LoginContext): void {
+export function authRoutes(app: FastifyInstance, { db, sessionPolicy, config }: ModuleDeps): void {
+  const ctx: LoginContext = { db, sessionPolicy, limits: config.limits };
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(

@@ -1,18 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClientData, ClientHeaders, apiPaths } from '@rewards/contract';
 import { z } from 'zod';
-import type { Db } from '../../db/database.ts';
-import { replyNegotiated, replyNegotiatedAtOnce } from '../../http/negotiated-reply.ts';
-import { readyReplies } from '../../http/ready-reply.ts';
-import type { SessionPolicy } from '../sessions/service.ts';
-import { clientDataBody, clientDataBodyAtHand, getClientLogo } from './service.ts';
+import { sendCompressedOnce } from '../../http/compressed-once/index.ts';
+import type { ModuleDeps } from '../../http/module-deps.ts';
+import { clientData, getClientLogo } from './service.ts';
 
-export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: SessionPolicy): void {
-  // Under the API's no-store rule (app.ts).
-  const ready = readyReplies(app, { noStore: true });
-  const loadAndReply = async (request: FastifyRequest, reply: FastifyReply) =>
-    replyNegotiated(ready, request, reply, await clientDataBody(db, request.clientId, sessionPolicy));
+export function clientRoutes(app: FastifyInstance, { db, sessionPolicy }: ModuleDeps): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     apiPaths.clientData,
     {
@@ -23,14 +17,8 @@ export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: Sessio
         response: { 200: ClientData },
       },
     },
-    (request, reply) => {
-      // Already serialised and checked against ClientData; the bytes (or their brotli or gzip
-      // form, as the caller accepts) are sent as they are. With everything at hand, at once and
-      // without a promise (decision 036); undefined tells Fastify the reply is taken care of.
-      const body = clientDataBodyAtHand(db, request.clientId, sessionPolicy);
-      if (body && replyNegotiatedAtOnce(ready, request, reply, body)) return undefined;
-      return loadAndReply(request, reply);
-    },
+    // The same data for every request until an operator's edit: written and compressed once (decision 056).
+    async (request, reply) => sendCompressedOnce(request, reply, await clientData(db, request.clientId, sessionPolicy)),
   );
 }
 
@@ -38,7 +26,7 @@ export function clientRoutes(app: FastifyInstance, db: Db, sessionPolicy: Sessio
  * The logo is fetched by an <img>, which sends no client-id header: it is addressed by client
  * id. Served with its stored media type under .svg or .png (mails link the .svg address).
  */
-export function brandRoutes(app: FastifyInstance, db: Db): void {
+export function brandRoutes(app: FastifyInstance, { db }: ModuleDeps): void {
   for (const extension of ['svg', 'png']) {
     app.withTypeProvider<ZodTypeProvider>().get(
       `/brand/:clientId/logo.${extension}`,

@@ -12,9 +12,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { LogoType } from './tables.ts';
-import { cachedRead, cachedReadAtHand } from '../../db/read-cache.ts';
+import { cachedRead } from '../../db/read-cache.ts';
 import { errors } from '../../http/api-error.ts';
-import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';
 import { findClientCatalog } from '../catalog/service.ts';
 import { buildWebBundle } from '../i18n/service.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
@@ -23,7 +22,7 @@ import { findClient, listClientLocales, listMediaLabels } from './store.ts';
 
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
-export { findClient, listClientLocales, listMediaLabels } from './store.ts';
+export { findClient, findClientIdByHostname, listClientLocales, listMediaLabels } from './store.ts';
 
 /**
  * Where the client's logo is served. The extension follows the stored type when known; the
@@ -46,42 +45,13 @@ export async function clientLocales(db: Db, clientId: string): Promise<LocaleOpt
   });
 }
 
-/** What clientLocales would answer from memory right now, without a promise (decision 036). */
-export function clientLocalesAtHand(db: Db, clientId: string): LocaleOption[] | undefined {
-  return cachedReadAtHand<LocaleOption[]>(db, `clientLocales:${clientId}`);
-}
-
 /**
- * GET viewConfig/client's reply, serialised: built, checked against the contract and turned
- * into JSON once per read-cache lifetime instead of on every request (docs/decisions/014).
+ * GET viewConfig/client's data, built once per read-cache lifetime instead of on every request
+ * (docs/decisions/014); the route writes and compresses it once per content (http/compressed-once).
  */
-export function clientDataJson(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<string> {
-  return cachedRead(db, `clientData:${clientId}:${sessionPolicy.idleMinutes}`, async () =>
-    JSON.stringify(ClientData.parse(await getClientData(db, clientId, sessionPolicy))),
-  );
+export function clientData(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<ClientData> {
+  return cachedRead(db, `clientData:${clientId}:${sessionPolicy.idleMinutes}`, () => getClientData(db, clientId, sessionPolicy));
 }
-
-/**
- * The same as UTF-8 bytes (encoding tens of kilobytes on every reply was a fifth of its time), with
- * its brotli and gzip forms made once per content (docs/decisions/032). No ETag: the reply is
- * `no-store` like the rest of the API, so no cache would ever revalidate it.
- */
-export function clientDataBody(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<NegotiatedBody> {
-  const key = clientDataBodyKey(clientId, sessionPolicy);
-  return cachedRead(db, key, async () => negotiatedBody(key, Buffer.from(await clientDataJson(db, clientId, sessionPolicy))));
-}
-
-/** What clientDataBody would answer from memory right now, without a promise (decision 036). */
-export function clientDataBodyAtHand(
-  db: Db,
-  clientId: string,
-  sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>,
-): NegotiatedBody | undefined {
-  return cachedReadAtHand<NegotiatedBody>(db, clientDataBodyKey(clientId, sessionPolicy));
-}
-
-const clientDataBodyKey = (clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>) =>
-  `clientDataBody:${clientId}:${sessionPolicy.idleMinutes}`;
 
 /** GET viewConfig/client: everything the portal needs before anyone signs in. */
 export async function getClientData(db: Db, clientId: string, sessionPolicy: Pick<SessionPolicy, 'idleMinutes'>): Promise<ClientData> {

@@ -1,13 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BundleParams, BundleReply, ClientHeaders, type LocaleOption } from '@rewards/contract';
 import { z } from 'zod';
-import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { replyNegotiated, replyNegotiatedAtOnce } from '../../http/negotiated-reply.ts';
-import { readyReplies } from '../../http/ready-reply.ts';
-import { clientLocales, clientLocalesAtHand } from '../clients/service.ts';
-import { preparedBundle, preparedBundleAtHand } from './service.ts';
+import { sendCompressedOnce } from '../../http/compressed-once/index.ts';
+import type { ModuleDeps } from '../../http/module-deps.ts';
+import { clientLocales } from '../clients/service.ts';
+import { preparedBundle } from './service.ts';
 
 /** The client's locale a path names, whatever its letter case. */
 function offeredLocale(offered: readonly LocaleOption[], asked: string): LocaleOption | undefined {
@@ -15,14 +14,17 @@ function offeredLocale(offered: readonly LocaleOption[], asked: string): LocaleO
   return offered.find((l) => l.code.toLowerCase() === wanted);
 }
 
-export function bundleRoutes(app: FastifyInstance, db: Db): void {
-  const ready = readyReplies(app, { noStore: true });
-  const loadAndReply = async (request: FastifyRequest<{ Params: z.infer<typeof BundleParams> }>, reply: FastifyReply) => {
-    const locale = offeredLocale(await clientLocales(db, request.clientId), request.params.locale);
-    if (!locale) throw errors.unsupportedLocale();
-    // The bytes in the form the caller accepts, each form with its own ETag, or a 304 for it.
-    return replyNegotiated(ready, request, reply, (await preparedBundle(db, request.clientId, locale.code)).reply);
-  };
+/** Whether If-None-Match names this weak tag: `*`, or one of a list, compared weakly (RFC 9110 §13.1.2). */
+function unchanged(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = etag.replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === opaque;
+  });
+}
+
+export function bundleRoutes(app: FastifyInstance, { db }: ModuleDeps): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/viewConfig/bundle/:locale',
     {
@@ -34,14 +36,15 @@ export function bundleRoutes(app: FastifyInstance, db: Db): void {
         response: { 200: BundleReply, 304: z.null() },
       },
     },
-    (request, reply) => {
-      // With the client's languages and this bundle at hand, at once and without a promise
-      // (decision 036); undefined tells Fastify the reply is taken care of.
-      const offered = clientLocalesAtHand(db, request.clientId);
-      const locale = offered && offeredLocale(offered, request.params.locale);
-      const prepared = locale && preparedBundleAtHand(db, request.clientId, locale.code);
-      if (prepared && replyNegotiatedAtOnce(ready, request, reply, prepared.reply)) return undefined;
-      return loadAndReply(request, reply);
+    async (request, reply) => {
+      const locale = offeredLocale(await clientLocales(db, request.clientId), request.params.locale);
+      if (!locale) throw errors.unsupportedLocale();
+      const prepared = await preparedBundle(db, request.clientId, locale.code);
+      // Revalidated every time (no-cache), answered 304 when unchanged: an operator's edit shows
+      // within the read cache's few seconds. The URL names no version, so it cannot be kept long.
+      reply.header('cache-control', 'no-cache').header('etag', prepared.etag).header('vary', 'accept-encoding');
+      if (unchanged(request.headers['if-none-match'], prepared.etag)) return reply.status(304).send(undefined as never); // no body, no content-length
+      return sendCompressedOnce(request, reply, prepared.reply);
     },
   );
 }

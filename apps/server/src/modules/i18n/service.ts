@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Bundle } from '@rewards/contract';
+import type { Bundle, BundleReply } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { cachedRead, cachedReadAtHand } from '../../db/read-cache.ts';
-import { negotiatedBody, type NegotiatedBody } from '../../http/negotiated-body.ts';
+import { cachedRead } from '../../db/read-cache.ts';
 import { baseBundles, FALLBACK_LOCALE } from './base-bundles.ts';
 import { webBundle } from './server-only-keys.ts';
 import { listClientTranslations } from './store.ts';
@@ -13,10 +12,10 @@ export interface PreparedBundle {
   bundle: Bundle;
   /** What browsers get: the same without the server's own texts (server-only-keys.ts). */
   web: Bundle;
-  /** The ETag of `web`, the bytes the route sends. */
+  /** A weak ETag of `web`: the same for the plain, brotli and gzip forms of the reply (decision 056). */
   etag: string;
-  /** The route's reply body, serialised to UTF-8 once, with its ETag, headers and coded forms (decision 032). */
-  reply: NegotiatedBody;
+  /** The route's reply, made once per load so that its JSON and coded forms are made once too (http/compressed-once). */
+  reply: BundleReply;
 }
 
 /**
@@ -33,11 +32,6 @@ export async function buildWebBundle(db: Db, clientId: string, locale: string): 
   return (await preparedBundle(db, clientId, locale)).web;
 }
 
-/** What preparedBundle would answer from memory right now, without a promise (decision 036). */
-export function preparedBundleAtHand(db: Db, clientId: string, locale: string): PreparedBundle | undefined {
-  return cachedReadAtHand<PreparedBundle>(db, `bundle:${clientId}:${locale}`);
-}
-
 export function preparedBundle(db: Db, clientId: string, locale: string): Promise<PreparedBundle> {
   const key = `bundle:${clientId}:${locale}`;
   return cachedRead(db, key, async () => {
@@ -49,14 +43,11 @@ export function preparedBundle(db: Db, clientId: string, locale: string): Promis
     for (const { key, text } of overrides) properties[key] = text;
     const bundle = { locale, properties };
     const web = webBundle(bundle);
-    const etag = bundleEtag(web);
-    // Revalidated every time (no-cache), answered 304 when unchanged: an operator's edit shows
-    // within the read cache's few seconds. The URL names no version, so it cannot be kept long.
-    const reply = negotiatedBody(key, Buffer.from(JSON.stringify({ bundleList: { [locale]: web } })), etag, ['cache-control', 'no-cache']);
-    return { bundle, web, etag, reply };
+    return { bundle, web, etag: bundleEtag(web), reply: { bundleList: { [locale]: web } } };
   });
 }
 
+/** Weak: it names the content, whichever coding carries it. */
 export function bundleEtag(bundle: Bundle): string {
-  return `"${createHash('sha256').update(JSON.stringify(bundle)).digest('base64url').slice(0, 27)}"`;
+  return `W/"${createHash('sha256').update(JSON.stringify(bundle)).digest('base64url').slice(0, 27)}"`;
 }

@@ -69,19 +69,7 @@ async function participantOf(db: Db, session: Session): Promise<Participant> {
   return participant;
 }
 
-type StoredUserData = Readonly<Omit<UserData, 'sessionId'>>;
-
-/** The data and its JSON without the session id, which each request adds (see userDataBody). */
-interface StoredUser {
-  data: StoredUserData;
-  /** `{"sessionId":"` comes before it, then the id, then these bytes: `","authenticated":true,…}`. */
-  tail: Buffer;
-}
-
-/** What every GET user body starts with. */
-const BODY_HEAD = Buffer.from('{"sessionId":"');
-/** Session ids that JSON carries as they are (the session-id pattern's alphabet). */
-const PLAIN_ID = /^[A-Za-z0-9_-]*$/;
+type StoredUser = Readonly<Omit<UserData, 'sessionId'>>;
 
 /** The request whose participant's data is loaded on a miss. */
 interface UserAsked {
@@ -96,7 +84,7 @@ async function loadUser({ db, session }: UserAsked): Promise<StoredUser> {
   if (read && !read.participant) throw errors.sessionRequired();
   const participant = read?.participant ?? (await participantOf(db, session));
   const { sessionId: _omitted, ...rest } = await buildUserData(db, participant, session, '', read?.programs);
-  return { data: Object.freeze(rest), tail: Buffer.from(`",${JSON.stringify(rest).slice(1)}`) };
+  return Object.freeze(rest);
 }
 
 /**
@@ -129,34 +117,7 @@ async function storedUser(db: Db, session: Session): Promise<StoredUser> {
 }
 
 export async function getUserData(db: Db, session: Session, sessionId: string): Promise<UserData> {
-  return { ...(await storedUser(db, session)).data, sessionId };
-}
-
-/**
- * GET user's reply as bytes: the cached JSON with this session's id put in front, so a signed-in
- * request serialises nothing (docs/decisions/027). The id matched the session-id pattern
- * (base64url), so it is copied in as it is, between bytes made once (docs/decisions/035: no string
- * of the whole body to build and encode per request); any other text would go through
- * JSON.stringify, for safety all the same.
- */
-function bodyOf({ tail }: StoredUser, sessionId: string): Buffer {
-  if (!PLAIN_ID.test(sessionId)) return Buffer.concat([Buffer.from(`{"sessionId":${JSON.stringify(sessionId)}`), tail.subarray(1)]);
-  const body = Buffer.allocUnsafe(BODY_HEAD.length + sessionId.length + tail.length);
-  BODY_HEAD.copy(body, 0);
-  body.write(sessionId, BODY_HEAD.length, 'latin1');
-  tail.copy(body, BODY_HEAD.length + sessionId.length);
-  return body;
-}
-
-export async function userDataBody(db: Db, session: Session, sessionId: string): Promise<Buffer> {
-  return bodyOf(await storedUser(db, session), sessionId);
-}
-
-/** userDataBody when the participant's data is at hand in the cache, without a promise; else undefined. */
-export function userDataBodyAtHand(db: Db, session: Session, sessionId: string): Buffer | undefined {
-  const key = generationKey(db, userKey(session));
-  const stored = key === undefined ? undefined : userDataCache(db).get(key);
-  return stored && bodyOf(stored, sessionId);
+  return { sessionId, ...(await storedUser(db, session)) };
 }
 
 export async function setLocale(db: Db, session: Session, sessionId: string, code: string): Promise<UserData> {
