@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { appendLedgerEntry, type LedgerKind } from '../ledger/service.ts';
 import type { ExpiryPolicy } from '@rewards/contract';
@@ -106,8 +105,8 @@ export async function creditWithExpiry(
 }
 
 /**
- * Spends `points` out of one lot: a debit in the ledger, and the lot's remainder down by as much
- * (were the debit to consume lots by itself, this lot is the one due first in these tests).
+ * Spends `points` through the ledger, which takes them from the soonest open lot: the test names
+ * that lot, and is told if the debit came out of another.
  */
 export async function spendFromLot(
   db: Db,
@@ -115,7 +114,8 @@ export async function spendFromLot(
 ): Promise<void> {
   const clientId = spend.clientId ?? 'acme';
   await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('point_lots').select('remaining').where('id', '=', spend.lotId).executeTakeFirstOrThrow();
+    const remaining = () => trx.selectFrom('point_lots').select('remaining').where('id', '=', spend.lotId).executeTakeFirstOrThrow();
+    const before = await remaining();
     await appendLedgerEntry(trx, {
       clientId,
       participantId: spend.participantId,
@@ -124,14 +124,8 @@ export async function spendFromLot(
       amount: -spend.points,
       kind: 'redemption',
     });
-    const after = await trx.selectFrom('point_lots').select('remaining').where('id', '=', spend.lotId).executeTakeFirstOrThrow();
-    // Lots not yet consumed by debits on this branch: take the points off here.
-    if (after.remaining === before.remaining)
-      await trx
-        .updateTable('point_lots')
-        .set({ remaining: sql<number>`remaining - ${spend.points}` })
-        .where('id', '=', spend.lotId)
-        .execute();
+    const after = await remaining();
+    if (after.remaining !== before.remaining - spend.points) throw new Error(`the debit did not come out of lot ${spend.lotId}`);
   });
 }
 
