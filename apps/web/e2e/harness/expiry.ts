@@ -33,7 +33,7 @@ export async function addExpiringParticipant(databaseUrl: string, username: stri
       { date: dayFromToday(200), points: 400 },
     ];
     // Already expired: earned a year ago, its day long over, closed by an expiry entry as the run posts it (decision 057).
-    const old = await creditWithExpiry(db, { participantId, points: 75, earnedOn: dayFromToday(-400), expiresOn: dayFromToday(-35) });
+    await creditWithExpiry(db, { participantId, points: 75, earnedOn: dayFromToday(-400), expiresOn: dayFromToday(-35) });
     await db.transaction().execute(async (trx) => {
       await appendLedgerEntry(trx, {
         clientId: 'acme',
@@ -42,11 +42,10 @@ export async function addExpiringParticipant(databaseUrl: string, username: stri
         description: 'Points expired',
         descriptionKey: 'ledger.pointsExpired',
         amount: -75,
-        // The run's own kind (decision 057), which main's ledger type does not name yet.
-        kind: 'expiry' as Parameters<typeof appendLedgerEntry>[1]['kind'],
+        kind: 'expiry',
       });
-      await trx.updateTable('point_lots').set({ remaining: 0 }).where('id', '=', old.lotId).execute();
     });
+    // The entry took its points from the soonest lot, the only one yet: that lot is closed.
     for (const expiry of expiries)
       await creditWithExpiry(db, { participantId, points: expiry.points, earnedOn: dayFromToday(-30), expiresOn: expiry.date });
     return { username, expiries, expired: 75 };
