@@ -117,9 +117,14 @@ export function spawnRewards(database: TestDatabase | string, args: string[], op
   });
 }
 
+/** stdout of a run that must succeed. */
+export async function rewardsOutput(database: TestDatabase | string, args: string[], options?: CliOptions): Promise<string> {
+  const run = await runRewards(database, args, options);
+  if (run.code !== 0) throw new Error(`rewards ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return run.stdout;
+}
+
 /** `--json` output of a run that must succeed. */
 export async function rewardsJson<T>(database: TestDatabase | string, args: string[], options?: CliOptions): Promise<T> {
-  const run = await runRewards(database, [...args, '--json'], options);
-  if (run.code !== 0) throw new Error(`rewards ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
+  return JSON.parse(await rewardsOutput(database, [...args, '--json'], options)) as T;
 }
