@@ -1,21 +1,34 @@
 /**
  * `npm test`: the one command that says whether everything is green.
- * Runs every suite in order (none stops the others), prints a table, and ends with the
- * plain line `N passed, N failed` that CI reads. Exit code 1 if anything failed.
+ * Runs every suite (none stops the others), prints a table, and ends with the plain line
+ * `N passed, N failed` that CI reads. Exit code 1 if anything failed.
+ *
+ * The suites run in three lanes at once (docs/decisions/060): the API tests (two workers and the
+ * run's one PostgreSQL), the build then both browser suites on it, and the static checks and unit
+ * tests. A lane runs its suites in order; each suite's output is kept and printed whole when it
+ * ends, so two suites' lines never interleave.
  *
  *   npm test                          everything
  *   npm test -- --only=server,e2e     a subset (names: see SUITES below)
+ *   npm test -- --serial              one suite at a time, output as it comes
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Writable } from 'node:stream';
 import { ensureSystemPackages, requirements, type Requirement } from './lib/system.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-// Tools resolve from the root node_modules/.bin even when this file is run by hand.
-const ENV = { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
+const ENV = {
+  ...process.env,
+  // Tools resolve from the root node_modules/.bin even when this file is run by hand.
+  PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+  // Node keeps what it compiled (TypeScript stripped, V8 code) for the next process that loads the
+  // same file: every spawned server, command and worker loads much the same few hundred modules.
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(ROOT, 'node_modules', '.cache', 'node-compile-cache'),
+};
 const TMP = mkdtempSync(join(tmpdir(), 'rewards-test-'));
 
 interface Result {
@@ -26,13 +39,39 @@ interface Result {
 }
 interface Suite {
   name: string;
+  /** Suites of one lane run one after another; the lanes run at the same time. */
+  lane: 'api' | 'browser' | 'checks';
   needs?: () => Requirement[];
-  run: () => Promise<Result>;
+  run: (out: Writable) => Promise<Result>;
 }
 
 const DIALECTS = process.env.DIALECTS ?? 'sqlite,postgres';
 
 const SUITES: Suite[] = [
+  // The longest lane first: two workers, the run's PostgreSQL.
+  {
+    name: 'server',
+    lane: 'api',
+    needs: () => (DIALECTS.includes('postgres') && !process.env.TEST_DATABASE_URL ? [requirements.postgresql] : []),
+    run: (out) => vitest(out, 'server', ['--config', 'apps/server/vitest.config.ts'], '.', { DIALECTS }),
+  },
+  // One build for both browser suites, which wait for it.
+  { name: 'build', lane: 'browser', run: (out) => check(out, 'npm', ['run', 'build']) },
+  {
+    name: 'e2e',
+    lane: 'browser',
+    needs: () => [requirements.chromium], // the Arabic font matters for screenshots only
+    run: (out) => vitest(out, 'e2e', ['--config', 'apps/web/e2e/vitest.config.ts'], '.'),
+  },
+  {
+    // The staff console in Chromium (decision 050), on the same build.
+    name: 'console-e2e',
+    lane: 'browser',
+    needs: () => [requirements.chromium],
+    run: (out) => vitest(out, 'console-e2e', ['--config', 'apps/console/e2e/vitest.config.ts'], '.'),
+  },
+  { name: 'web', lane: 'checks', run: (out) => vitest(out, 'web', [], 'apps/web') },
+  { name: 'contract', lane: 'checks', run: (out) => vitest(out, 'contract', [], 'packages/contract') },
   // Each TypeScript project is one check.
   ...Object.entries({
     contract: 'packages/contract',
@@ -40,36 +79,19 @@ const SUITES: Suite[] = [
     web: 'apps/web',
     console: 'apps/console',
     scripts: 'tsconfig.scripts.json',
-  }).map(([name, project]): Suite => ({ name: `typecheck ${name}`, run: () => check('tsc', ['-p', project]) })),
-  { name: 'lint', run: () => check('eslint', ['.']) },
+  }).map(([name, project]): Suite => ({ name: `typecheck ${name}`, lane: 'checks', run: (out) => check(out, 'tsc', ['-p', project]) })),
+  { name: 'lint', lane: 'checks', run: (out) => check(out, 'eslint', ['.']) },
   // One style, checked (decision 055): `npm run format` writes it.
-  { name: 'format', run: () => check('prettier', ['--check', '.']) },
-  { name: 'contract', run: () => vitest('contract', [], 'packages/contract') },
-  { name: 'web', run: () => vitest('web', [], 'apps/web') },
-  {
-    name: 'server',
-    needs: () => (DIALECTS.includes('postgres') && !process.env.TEST_DATABASE_URL ? [requirements.postgresql] : []),
-    run: () => vitest('server', ['--config', 'apps/server/vitest.config.ts'], '.', { DIALECTS }),
-  },
-  { name: 'build', run: () => check('npm', ['run', 'build']) },
-  {
-    name: 'e2e',
-    needs: () => [requirements.chromium], // the Arabic font matters for screenshots only
-    run: () => vitest('e2e', ['--config', 'apps/web/e2e/vitest.config.ts'], '.'),
-  },
-  {
-    // The staff console in Chromium (decision 050), on the same build.
-    name: 'console-e2e',
-    needs: () => [requirements.chromium],
-    run: () => vitest('console-e2e', ['--config', 'apps/console/e2e/vitest.config.ts'], '.'),
-  },
+  { name: 'format', lane: 'checks', run: (out) => check(out, 'prettier', ['--check', '.']) },
 ];
 
 /** Short names for --only: `typecheck` selects all the typechecks. */
 const group = (suite: Suite) => suite.name.split(' ')[0]!;
 
+type Row = Result & { name: string; ms: number };
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { only: { type: 'string' } } });
+  const { values } = parseArgs({ options: { only: { type: 'string' }, serial: { type: 'boolean' } } });
   const only = values.only?.split(',').map((s) => s.trim());
   if ((only?.includes('e2e') || only?.includes('console-e2e')) && !only.includes('build')) only.push('build'); // browser tests test the build
   const unknown = only?.filter((o) => !SUITES.some((s) => group(s) === o || s.name === o)) ?? [];
@@ -87,37 +109,64 @@ async function main(): Promise<number> {
     return finish([], 1);
   }
 
-  const rows: Array<Result & { name: string; ms: number }> = [];
+  const started = performance.now();
+  const rows: Row[] = [];
   let buildFailed = false;
-  for (const suite of selected) {
-    console.log(`\n\x1b[1m━━ ${suite.name} ━━\x1b[0m`);
+  const runSuite = async (suite: Suite, serial: boolean): Promise<void> => {
     const start = performance.now();
+    // Run alone, a suite writes to the terminal as it goes; beside others, to a file printed when it ends.
+    const logFile = join(TMP, `${suite.name.replace(/\W+/g, '-')}.log`);
+    const out = serial ? process.stdout : createWriteStream(logFile);
+    console.log(serial ? `\n\x1b[1m━━ ${suite.name} ━━\x1b[0m` : `▶ ${suite.name} started at ${clock(start - started)}`);
     let result: Result;
     if ((suite.name === 'e2e' || suite.name === 'console-e2e') && buildFailed) {
       result = { passed: 0, failed: 1, skipped: 0, note: 'not run: the build failed' };
     } else {
       try {
-        result = await suite.run();
+        result = await suite.run(out);
       } catch (error) {
         result = { passed: 0, failed: 1, skipped: 0, note: `crashed: ${(error as Error).message}` };
       }
     }
     if (suite.name === 'build' && result.failed > 0) buildFailed = true;
-    rows.push({ name: suite.name, ms: performance.now() - start, ...result });
+    const row = { name: suite.name, ms: performance.now() - start, ...result };
+    rows.push(row);
+    if (out !== process.stdout) {
+      await new Promise<void>((resolve) => out.end(resolve));
+      const mark = row.failed > 0 ? '✗' : '✓';
+      console.log(`\n\x1b[1m━━ ${mark} ${suite.name} (${clock(row.ms)}, ended at ${clock(performance.now() - started)}) ━━\x1b[0m`);
+      process.stdout.write(readFileSync(logFile));
+    }
+  };
+
+  if (values.serial) {
+    for (const suite of selected) await runSuite(suite, true);
+  } else {
+    const lanes = Map.groupBy(selected, (s) => s.lane);
+    await Promise.all(
+      [...lanes.values()].map(async (suites) => {
+        for (const suite of suites) await runSuite(suite, false);
+      }),
+    );
   }
-  return finish(rows, rows.some((r) => r.failed > 0) ? 1 : 0);
+  // The table in SUITES order, whatever order they ended in.
+  rows.sort((a, b) => SUITES.findIndex((s) => s.name === a.name) - SUITES.findIndex((s) => s.name === b.name));
+  return finish(rows, rows.some((r) => r.failed > 0) ? 1 : 0, performance.now() - started);
 }
 
-/** A command that is one check: exit code 0 passes. Output goes straight to the terminal. */
-async function check(command: string, args: string[]): Promise<Result> {
-  const code = await exec(command, args, '.');
+const clock = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}`;
+
+/** A command that is one check: exit code 0 passes. */
+async function check(out: Writable, command: string, args: string[]): Promise<Result> {
+  const code = await exec(out, command, args, '.');
   return code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0, note: `exit code ${code}` };
 }
 
 /** A vitest run, counted from its JSON report; a crash before the report counts as one failure. */
-async function vitest(name: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
+async function vitest(out: Writable, name: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
   const report = join(TMP, `${name}.json`);
   const code = await exec(
+    out,
     'vitest',
     ['run', ...args, '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
     cwd,
@@ -147,19 +196,27 @@ async function vitest(name: string, args: string[], cwd: string, env: Record<str
   return result;
 }
 
-function exec(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<number> {
+function exec(out: Writable, command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: join(ROOT, cwd), env: { ...ENV, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const direct = out === process.stdout;
+    const child = spawn(command, args, {
+      cwd: join(ROOT, cwd),
+      env: { ...ENV, ...env },
+      stdio: ['ignore', direct ? 'inherit' : 'pipe', direct ? 'inherit' : 'pipe'],
+    });
+    // Into the suite's log, not ended with the child: a suite may run several commands.
+    child.stdout?.pipe(out, { end: false });
+    child.stderr?.pipe(out, { end: false });
     child.on('error', (error) => {
-      console.error(`${command}: ${error.message}`);
+      out.write(`${command}: ${error.message}\n`);
       resolve(127);
     });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
 }
 
 /** Prints the table and, as the very last line, `N passed, N failed`. */
-function finish(rows: Array<Result & { name: string; ms: number }>, exitCode: number): number {
+function finish(rows: Row[], exitCode: number, wallMs = 0): number {
   rmSync(TMP, { recursive: true, force: true });
   const passed = rows.reduce((n, r) => n + r.passed, 0);
   let failed = rows.reduce((n, r) => n + r.failed, 0);
@@ -179,7 +236,8 @@ function finish(rows: Array<Result & { name: string; ms: number }>, exitCode: nu
       );
     }
     console.log('-'.repeat(70));
-    const total = rows.reduce((n, r) => n + r.ms, 0);
+    // The suites overlap: the total is the wall time of the whole run, not the column's sum.
+    const total = wallMs || rows.reduce((n, r) => n + r.ms, 0);
     console.log(
       line(['total', String(passed), String(failed), String(rows.reduce((n, r) => n + r.skipped, 0)), `${(total / 1000).toFixed(1)}s`]),
     );

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -19,9 +19,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, migrated, empty database of one engine: a temp file, or a fresh PostgreSQL database. */
+/**
+ * A new, migrated, empty database of one engine: a temp file, or a fresh PostgreSQL database,
+ * each a copy of the run's migrated template (test/template-databases.ts). migrateToLatest still
+ * runs, as on every start of the portal, and finds the copy up to date.
+ */
 export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
-  const place = dialect === 'sqlite' ? createSqliteFile() : await createEmptyPostgresDatabase();
+  const place =
+    dialect === 'sqlite' ? createSqliteFile(inject('sqliteTemplate')) : await createEmptyPostgresDatabase(inject('postgresTemplate'));
   const config: DatabaseConfig = dialect === 'sqlite' ? { dialect, path: place.url } : { dialect, url: place.url };
   const db = createDatabase(config);
   await migrateToLatest(db);
@@ -35,20 +40,25 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   };
 }
 
-/** A path for a new SQLite file in a temp folder, and how to remove it. */
-function createSqliteFile(): { url: string; drop(): Promise<void> } {
+/** A path for a new SQLite file in a temp folder (a copy of `template` if given), and how to remove it. */
+function createSqliteFile(template = ''): { url: string; drop(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'rewards-test-'));
-  return { url: join(dir, 'rewards.db'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  const path = join(dir, 'rewards.db');
+  if (template) copyFileSync(template, path);
+  return { url: path, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A new database with nothing in it on the run's PostgreSQL server, and how to drop it. */
-export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new database on the run's PostgreSQL server, and how to drop it: with nothing in it, or a copy
+ * of the database `template`.
+ */
+export async function createEmptyPostgresDatabase(template = ''): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = inject('testDatabaseUrl');
   if (!adminUrl) throw new Error('DIALECTS includes postgres but no test server was started');
   const name = `rewards_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

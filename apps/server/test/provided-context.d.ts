@@ -7,5 +7,9 @@ declare module 'vitest' {
     dialects: Array<'sqlite' | 'postgres'>;
     /** Admin URL of the PostgreSQL server for this run; '' when DIALECTS leaves postgres out. */
     testDatabaseUrl: string;
+    /** A migrated, empty SQLite file that each test database copies; '' without sqlite. */
+    sqliteTemplate: string;
+    /** The migrated, empty PostgreSQL database each test database is made from; '' without postgres. */
+    postgresTemplate: string;
   }
 }

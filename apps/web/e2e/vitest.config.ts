@@ -11,6 +11,9 @@ export default defineConfig({
     include: ['**/*.e2e.ts'],
     globalSetup: ['harness/global-setup.ts'],
     fileParallelism: false,
+    // One worker for all the files, so they share its Chromium (harness/browser.ts) and the harness
+    // is loaded once; each test still gets a new browser context (docs/decisions/060).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000, // the global setup may build the web app
   },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../db/seed/demo.ts';
 import { recordAudit } from '../modules/audit/store.ts';
-import { runRewards, rewardsJson } from '../../test/cli.ts';
+import { runRewards, rewardsJson, spawnRewards, SPAWN_TIMEOUT } from '../../test/cli.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 
 describe.each(dialects)('the rewards command on %s', (dialect) => {
@@ -15,24 +15,25 @@ describe.each(dialects)('the rewards command on %s', (dialect) => {
     await database.drop();
   });
 
-  it('lists its commands with --help and exits 0', async () => {
-    const run = await runRewards(database, ['--help']);
+  // These three run the real entry point in a process of its own: the exit codes and streams a shell sees.
+  it('lists its commands with --help and exits 0', { timeout: SPAWN_TIMEOUT }, async () => {
+    const run = await spawnRewards(database, ['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: rewards');
     expect(run.stdout).toMatch(/audit/);
   });
 
-  it('refuses an unknown command or flag in one line with exit code 2', async () => {
-    const unknown = await runRewards(database, ['frobnicate']);
+  it('refuses an unknown command or flag in one line with exit code 2', { timeout: SPAWN_TIMEOUT }, async () => {
+    const unknown = await spawnRewards(database, ['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'frobnicate'");
-    const badFlag = await runRewards(database, ['outbox', '--limit', 'lots']);
+    const badFlag = await spawnRewards(database, ['outbox', '--limit', 'lots']);
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr.trim()).toBe('rewards: --limit must be a whole number from 1 to 1000');
   });
 
-  it('names the known clients when asked about an unknown one', async () => {
-    const run = await runRewards(database, ['audit', '--client', 'initech']);
+  it('names the known clients when asked about an unknown one', { timeout: SPAWN_TIMEOUT }, async () => {
+    const run = await spawnRewards(database, ['audit', '--client', 'initech']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Unknown client "initech" (known: acme');
   });

@@ -1,6 +1,7 @@
 /**
- * The vitest side of the browser tests: one Chromium per test file, a fresh context
- * (cookies, storage) per test, and the axe check.
+ * The vitest side of the browser tests: one Chromium per worker (the run has one worker, and its
+ * files share it: isolate is off in the e2e configs), a fresh context (cookies, storage) per
+ * test, and the axe check.
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
@@ -15,7 +16,7 @@ export * from './pages.ts';
  * An uncaught error in the page fails the test.
  */
 export const test = base
-  .extend('browser', { scope: 'file' }, async ({}, { onCleanup }) => {
+  .extend('browser', { scope: 'worker' }, async ({}, { onCleanup }) => {
     const browser = await launchChromium();
     onCleanup(() => browser.close());
     return browser;

@@ -1,7 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, type StatementReply, type UserData } from '@rewards/contract';
-import { runRewards } from '../../../test/cli.ts';
+import { spawnRewards } from '../../../test/cli.ts';
 import { dialects } from '../../../test/databases.ts';
 import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
@@ -180,7 +180,7 @@ describe.each(dialects)("bigspender's statement among other participants, on %s"
     { timeout: CLI_TIMEOUT },
     async () => {
       const before = (await statement()).json<StatementReply>();
-      const adjust = await runRewards(t.database, [
+      const adjust = await spawnRewards(t.database, [
         'points',
         'adjust',
         '--client',

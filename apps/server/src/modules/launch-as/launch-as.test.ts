@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_API_BASE, ErrorCode, SESSION_HEADER, adminPaths, apiPaths, type LaunchTokenReply, type UserData } from '@rewards/contract';
 import { dialects } from '../../../test/databases.ts';
 import { rewardsJson, runRewards } from '../../../test/cli.ts';
@@ -106,6 +106,12 @@ describe.each(dialects)('launch-as on %s', (dialect) => {
 
       // What the administrator opens is recorded, without bodies, readable with `rewards audit`.
       expect((await t.api('GET', apiPaths.user, { session: user.sessionId })).statusCode).toBe(200);
+      // The open is recorded by an onResponse hook, after the reply is out: its row, then the command.
+      await vi.waitFor(
+        async () =>
+          expect(await t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'launch-as.open').execute()).toHaveLength(1),
+        { timeout: 10_000 },
+      );
       const audit = await rewardsJson<
         Array<{ actor: string; action: string; subject: string; details: Record<string, unknown>; origin: string }>
       >(t.database, ['audit', '--client', 'acme', '--action', 'launch-as']);

@@ -1,28 +1,17 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedDemo } from '../../db/seed/demo.ts';
+import { rewardsOutput } from '../../../test/cli.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { queueMail } from './outbox.ts';
 import type { OutboxEntry } from './listing.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'cli', 'rewards.ts');
-
 describe.each(dialects)('npm run rewards -- outbox on %s', (dialect) => {
   let database: TestDatabase;
-  let databaseUrl: string;
 
-  async function cli(...args: string[]): Promise<string> {
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'outbox', ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-    });
-    return stdout;
-  }
+  const cli = (...args: string[]) => rewardsOutput(database, ['outbox', ...args]);
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    databaseUrl = database.config.dialect === 'sqlite' ? `file:${database.config.path}` : database.config.url;
     await seedDemo(database.db);
     // The rows take their time from the clock: a set clock makes the order by time certain.
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, ErrorCode, type StatementReply, type UserData } from '@rewards/contract';
-import { runRewards } from '../../../test/cli.ts';
+// The operator's command in a process of its own: these stories are about someone else writing.
+import { spawnRewards as runRewards } from '../../../test/cli.ts';
 import { appOver, type AppOver } from '../../../test/app-over.ts';
 import { createDatabase } from '../../db/database.ts';
 import { dialects } from '../../../test/databases.ts';
