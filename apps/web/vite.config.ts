@@ -40,5 +40,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // npm test runs these beside the API and browser lanes (docs/decisions/060): a component test
+    // that takes 1 s alone can take several while it shares the 2 cores.
+    testTimeout: 20_000,
   },
 });
