@@ -14,7 +14,8 @@ const MAIN = join(import.meta.dirname, 'main.ts');
 
 const headers = { 'content-type': 'application/json', 'client-id': 'http://localhost:3000' };
 
-describe('the server process', () => {
+// Each story starts real server processes from source: their own deadline (test/server-process.ts), not the suite's 20 s.
+describe('the server process', { timeout: 240_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'rewards-main-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
