@@ -1,4 +1,5 @@
 import { ExpiryPolicy } from '@rewards/contract';
+import { parsePolicy } from '../expiry/policy.ts';
 import { ExpirySettings, MAX_REMINDER_DAYS } from '@rewards/contract/console-clients';
 import type { Db } from '../../db/database.ts';
 import { cachedRead } from '../../db/read-cache.ts';
@@ -126,15 +127,8 @@ export function describeReminders(settings: Pick<ExpirySettings, 'reminderDays' 
   return `a reminder ${days(settings.reminderDays)}, a last chance ${days(settings.lastChanceDays)}`;
 }
 
-/** The stored JSON as a policy; a row that is not one (written by hand) counts as none: nothing expires by mistake. */
-export function storedPolicy(json: string): ExpiryPolicy {
-  try {
-    const parsed = ExpiryPolicy.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : NONE;
-  } catch {
-    return NONE;
-  }
-}
+/** The stored JSON as a policy; a row that is not one counts as none. One reading, the run's (expiry/policy.ts). */
+export { parsePolicy as storedPolicy } from '../expiry/policy.ts';
 
 type ExpiryColumns = Pick<Client, 'expiry_policy' | 'time_zone' | 'expiry_reminder_days' | 'expiry_last_chance_days'>;
 const COLUMNS = ['expiry_policy', 'time_zone', 'expiry_reminder_days', 'expiry_last_chance_days'] as const;
@@ -142,7 +136,7 @@ const COLUMNS = ['expiry_policy', 'time_zone', 'expiry_reminder_days', 'expiry_l
 /** The settings of a client row. */
 export function expirySettingsOf(row: ExpiryColumns): ExpirySettings {
   return {
-    policy: storedPolicy(row.expiry_policy),
+    policy: parsePolicy(row.expiry_policy),
     timeZone: row.time_zone,
     reminderDays: row.expiry_reminder_days,
     lastChanceDays: row.expiry_last_chance_days,
