@@ -33,6 +33,9 @@ async function signedInWithClock(username: string): Promise<Page> {
   const page = await openPageOn(browser, server.baseUrl);
   await page.clock.install();
   await signIn(page, username);
+  // The warning counts from the latest call: let home's own calls (balance, expiry line, texts) end
+  // first, or a call still loading on a slow machine moves the warning past the test's fast-forward.
+  await page.waitForLoadState('networkidle');
   return page;
 }
 
