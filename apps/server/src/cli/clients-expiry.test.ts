@@ -150,4 +150,31 @@ describe.each(dialects)('rewards clients: points that expire, on %s', (dialect) 
     },
     SLOW,
   );
+
+  it(
+    'creates a client with its policy from the start; a bad combination creates nothing',
+    async () => {
+      const refused = await runRewards(database, [
+        ...['clients', 'create', '--client', 'zeta', '--name', 'Zeta', '--origin', 'zeta.example'],
+        ...['--expiry', 'calendar:year:1', '--expiry-last-chance-days', '30'],
+      ]);
+      expect([refused.code, refused.stderr]).toEqual([
+        2,
+        'rewards: --expiry-reminder-days, --expiry-last-chance-days: the reminder must go out more days before an expiry than the last chance (reminder 30, last chance 30)\n',
+      ]);
+      expect(await database.db.selectFrom('clients').select('id').where('id', '=', 'zeta').executeTakeFirst()).toBeUndefined();
+
+      await runRewards(database, [
+        ...['clients', 'create', '--client', 'zeta', '--name', 'Zeta', '--origin', 'zeta.example'],
+        ...['--expiry', 'calendar:year:1', '--time-zone', 'Asia/Tokyo'],
+      ]);
+      const shown = await rewardsJson<Shown>(database, ['clients', 'show', '--client', 'zeta']);
+      expect(shown.expiry).toMatchObject({
+        policy: { type: 'calendar', period: 'year', count: 1 },
+        timeZone: 'Asia/Tokyo',
+        reminderDays: 30,
+      });
+    },
+    SLOW,
+  );
 });

@@ -9,6 +9,8 @@ import {
   describeReminders,
   expirySettingsOf,
   EXPIRY_SYNTAX,
+  mergeExpirySettings,
+  NEW_CLIENT_EXPIRY_SETTINGS,
   parseExpiryPolicy,
   POLICY_CHANGE_NOTE,
   policyText,
@@ -52,6 +54,7 @@ Points that expire (--expiry):
   inactivity:18         the whole balance expires after 18 months without any earning or spending
 Expiry is at the end of the day in --time-zone. A new policy dates only points earned from then on.
 Examples:
+  rewards clients create --client zeta --name Zeta --origin zeta.example --expiry calendar:year:1
   rewards clients update --client acme --expiry rolling:12 --time-zone Europe/Paris
   rewards clients update --client acme --expiry-reminder-days 30 --expiry-last-chance-days 7`,
     );
@@ -82,13 +85,17 @@ function flag<T>(name: string, parse: () => T): T {
   }
 }
 
-/** Refuses, before `clients update` changes anything, what the change would be refused for (a time zone, the days together). */
-export async function checkExpiryFlags(db: Db, clientId: string, change: ExpiryChange): Promise<void> {
+/**
+ * Refuses, before `clients create` or `update` changes anything, what the change would be refused
+ * for (a time zone, the days together); a new client's are checked against the defaults.
+ */
+export async function checkExpiryFlags(db: Db, mode: 'create' | 'update', clientId: string, change: ExpiryChange): Promise<void> {
   if (Object.keys(change).length === 0) return;
-  await requireClient(db, clientId);
+  if (mode === 'update') await requireClient(db, clientId);
   // Each flag was checked on its own; what is left to refuse is the days together.
   try {
-    await checkExpiryChange(db, clientId, change);
+    if (mode === 'update') await checkExpiryChange(db, clientId, change);
+    else mergeExpirySettings(NEW_CLIENT_EXPIRY_SETTINGS, change);
   } catch (error) {
     if (error instanceof ApiError) throw new CliError(`--expiry-reminder-days, --expiry-last-chance-days: ${error.message}`);
     throw error;

@@ -36,7 +36,7 @@ import { action, CliError, repeatable, requireClient, wholeNumber } from '../cli
 import { MAX_AGENT_DAILY_LIMIT, setAgentDailyLimit } from '../../modules/clients/console-settings.ts';
 import { operatorOrigin } from './audit.ts';
 
-/** The flags of `clients create` and `clients update`, as commander hands them over (update: the expiry's too). */
+/** The flags of `clients create` and `clients update`, as commander hands them over. */
 interface SettingsOptions extends ExpiryOptions {
   client?: string;
   name?: string;
@@ -86,8 +86,8 @@ function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
         '--agent-daily-limit <points>',
         `the points (credits and debits together) one support agent may adjust per day in the console, 0 to ${MAX_AGENT_DAILY_LIMIT} (default 1000)`,
       );
-    expiryOptions(command);
   }
+  expiryOptions(command);
   return command
     .option(
       '--locale <code[:dir[:name]]>',
@@ -241,8 +241,8 @@ export function registerClients(program: Command): void {
           ? undefined
           : wholeNumber('--agent-daily-limit', options.agentDailyLimit, 0, MAX_AGENT_DAILY_LIMIT);
       // Points that expire (decision 062): checked whole before anything changes, set last with its own audit entry.
-      const expiry = mode === 'update' ? expiryChangeFrom(options) : {};
-      await checkExpiryFlags(db, clientId, expiry);
+      const expiry = expiryChangeFrom(options);
+      await checkExpiryFlags(db, mode, clientId, expiry);
       const outcome = await applyClientChange(db, { mode, clientId, change: changeFrom(options), operator });
       if (agentLimit !== undefined) {
         // The console's service (PUT settings), with its own audit entry.

@@ -210,6 +210,14 @@ export interface ExpiryOutcome {
 }
 
 /** Refuses a change that setExpirySettings would refuse, changing nothing (the command's check before its other changes). */
+/** A new client's settings: the columns' defaults (migration 025). */
+export const NEW_CLIENT_EXPIRY_SETTINGS: ExpirySettings = {
+  policy: { type: 'none' },
+  timeZone: 'UTC',
+  reminderDays: 30,
+  lastChanceDays: 7,
+};
+
 export async function checkExpiryChange(db: Db, clientId: string, change: ExpiryChange): Promise<ExpirySettings> {
   return mergeExpirySettings(await readExpirySettings(db, clientId), change);
 }
