@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, type StatementReply } from '@rewards/contract';
 import { appendLedgerEntry } from '../modules/ledger/store.ts';
+import { move, setPolicy } from '../modules/expiry/test-support.ts';
 import { runRewards, rewardsJson } from '../../test/cli.ts';
 import { dialects } from '../../test/databases.ts';
 import { expectLedgerMatchesBalances } from '../../test/ledger-invariant.ts';
@@ -110,6 +111,42 @@ describe.each(dialects)('rewards statements export on %s', (dialect) => {
       ]);
       expect((await readCsv(frFile)).slice(1)).toEqual(expectedRows(await apiStatement('demo', 'fr-FR')));
       await expectLedgerMatchesBalances(t.database.db);
+    },
+    SLOW,
+  );
+
+  it(
+    "shows the expiry run's entries like any other (issue 19)",
+    async () => {
+      const db = t.database.db;
+      const newbie = await db
+        .selectFrom('participants')
+        .select('id')
+        .where('client_id', '=', 'acme')
+        .where('username_key', '=', 'newbie')
+        .executeTakeFirstOrThrow();
+      await setPolicy(db, 'acme', { type: 'rolling', months: 1 });
+      await move(db, 'acme', newbie.id, 40, '2025-01-10T10:00:00.000Z');
+      await setPolicy(db, 'acme', { type: 'none' });
+      expect((await runRewards(t.database, ['points', 'expire', '--client', 'acme'])).code).toBe(0);
+
+      const file = join(dir, 'newbie.csv');
+      await rewardsJson(t.database, [
+        'statements',
+        'export',
+        '--client',
+        'acme',
+        '--username',
+        'newbie',
+        '--locale',
+        'en-US',
+        '--out',
+        file,
+      ]);
+      const rows = (await readCsv(file)).slice(1);
+      expect(rows).toEqual(expectedRows(await apiStatement('newbie', 'en-US')));
+      expect(rows.filter((row) => row[1] === 'Points expired').map((row) => row[2])).toEqual(['-40']);
+      await expectLedgerMatchesBalances(db);
     },
     SLOW,
   );

@@ -6,6 +6,7 @@ import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts'
 import { operatorActor, operatorOrigin } from './audit.ts';
 import { registerPointsImport } from './points-import.ts';
 import { registerPointsExpire } from './points-expire.ts';
+import { registerPointsForecast } from './points-forecast.ts';
 import { occurredAtOf } from './points-lines.ts';
 
 /** The largest single movement an operator may post: a typo guard, far above any real award. */
@@ -117,6 +118,7 @@ export function registerPoints(program: Command): void {
 
   registerPointsImport(points);
   registerPointsExpire(points);
+  registerPointsForecast(points);
 }
 
 function text(flag: string, value: string | undefined, required: boolean): string | undefined {

@@ -1,44 +1,37 @@
 import type { Db } from '../../db/database.ts';
+import { padded } from '../../db/statement-shapes.ts';
 
 /** The ledger kind of the expiry run's entries (decision 057): not an earning or a spending, so not activity. */
 export const EXPIRY_KIND = 'expiry';
 
-/**
- * A participant's open dated lots due on or before `until` (also those already due that the run
- * has not taken yet), summed per day, soonest first. Served by point_lots_open_idx.
- */
-export async function listDatedExpiries(
-  db: Db,
-  clientId: string,
-  participantId: string,
-  until: string,
-): Promise<Array<{ date: string; points: number }>> {
-  const rows = await db
-    .selectFrom('point_lots')
-    .select((eb) => ['expires_on', eb.fn.sum<number | string>('remaining').as('points')])
-    .where('participant_id', '=', participantId)
-    .where('client_id', '=', clientId)
-    .where('remaining', '>', 0)
-    .where('expires_on', 'is not', null)
-    .where('expires_on', '<=', until)
-    .groupBy('expires_on')
-    .orderBy('expires_on')
-    .execute();
-  // PostgreSQL sums integers as bigint, which pg hands over as text.
-  return rows.flatMap((row) => (row.expires_on === null ? [] : [{ date: row.expires_on, points: Number(row.points) }]));
+/** The points of open lots expiring at the end of one day (null: no date of their own). */
+export interface OpenLots {
+  date: string | null;
+  points: number;
 }
 
-/** What remains of a participant's open lots without a date, or dated after `day`. */
-export async function sumOpenLotsAfter(db: Db, clientId: string, participantId: string, day: string): Promise<number> {
-  const row = await db
-    .selectFrom('point_lots')
-    .select((eb) => eb.fn.sum<number | string | null>('remaining').as('points'))
-    .where('participant_id', '=', participantId)
-    .where('client_id', '=', clientId)
-    .where('remaining', '>', 0)
-    .where((eb) => eb.or([eb('expires_on', 'is', null), eb('expires_on', '>', day)]))
-    .executeTakeFirst();
-  return Number(row?.points ?? 0);
+const SELECT_ROWS = 512;
+
+/** Per participant: their open lots' remainders summed per expiry day (the days already past included). */
+export async function openLotsByDay(db: Db, clientId: string, participantIds: readonly string[]): Promise<Map<string, OpenLots[]>> {
+  const lots = new Map<string, OpenLots[]>();
+  for (let from = 0; from < participantIds.length; from += SELECT_ROWS) {
+    const rows = await db
+      .selectFrom('point_lots')
+      .select((eb) => ['participant_id', 'expires_on', eb.fn.sum<number | string>('remaining').as('points')])
+      .where('participant_id', 'in', padded(participantIds.slice(from, from + SELECT_ROWS)))
+      .where('client_id', '=', clientId)
+      .where('remaining', '>', 0)
+      .groupBy(['participant_id', 'expires_on'])
+      .execute();
+    for (const row of rows) {
+      const list = lots.get(row.participant_id) ?? [];
+      // PostgreSQL sums integers as bigint, which pg hands over as text.
+      list.push({ date: row.expires_on, points: Number(row.points) });
+      lots.set(row.participant_id, list);
+    }
+  }
+  return lots;
 }
 
 /** When the participant last earned or spent (the expiry run's own entries aside); undefined: never. */

@@ -3,7 +3,7 @@ import { addMonths, dayIn, parsePolicy } from './policy.ts';
 import type { Db } from '../../db/database.ts';
 import { findClient } from '../clients/service.ts';
 import type { Client } from '../clients/tables.ts';
-import { lastActivityAt, listDatedExpiries, sumOpenLotsAfter } from './schedule-store.ts';
+import { lastActivityAt, openLotsByDay, type OpenLots } from './schedule-store.ts';
 
 /**
  * What of a participant's balance expires when (issue 19, docs/decisions/061): the schedule the
@@ -47,26 +47,35 @@ export interface ScheduleScope {
 }
 
 /**
- * The expiries of one participant from `today` to `until`, soonest first, one row per day:
- * each open lot's remainder on its own date; under an inactivity policy the lots without a date
- * of their own (and the dated ones due later, since the whole balance goes) on the day that
- * follows N months without any earning or spending, if nothing happens before. Points already
- * due that the daily run has not taken yet show as expiring today: they are about to go.
+ * The expiries of one participant from `today` to `until`, soonest first, one row per day
+ * (expiriesFromLots says how); under an inactivity policy counted from their last earning or spending.
  */
 export async function expiriesOf(db: Db, scope: ScheduleScope): Promise<Expiry[]> {
   const inactive = scope.policy.type === 'inactivity' ? (await inactivityClock(db, scope, scope.policy.months))?.day : undefined;
-  const inactivityDay = inactive === undefined ? undefined : inactive < scope.today ? scope.today : inactive;
+  const lots = (await openLotsByDay(db, scope.clientId, [scope.participantId])).get(scope.participantId) ?? [];
+  return expiriesFromLots(lots, inactive, scope.today, scope.until);
+}
+
+/**
+ * What of a participant's open lots (summed per expiry day, null: no date of its own) expires
+ * from `today` to `until`, one row per day, soonest first: each dated lot's remainder on its
+ * date; under an inactivity policy the lots without a date (and the dated ones due later, since
+ * the whole balance goes) on `inactivityDay`, if nothing happens before. Points already due that
+ * the daily run has not taken yet show as expiring today: they are about to go. Pure: the
+ * participant's schedule and the operator's forecast both count this way.
+ */
+export function expiriesFromLots(lots: readonly OpenLots[], inactivityDay: string | undefined, today: string, until: string): Expiry[] {
+  const inactive = inactivityDay === undefined ? undefined : inactivityDay < today ? today : inactivityDay;
   // Dated lots up to the inactivity day: after it, they go with the rest of the balance.
-  const datedUntil = inactivityDay !== undefined && inactivityDay < scope.until ? inactivityDay : scope.until;
+  const datedUntil = inactive !== undefined && inactive < until ? inactive : until;
   const byDay = new Map<string, number>();
   const add = (date: string, points: number) => byDay.set(date, (byDay.get(date) ?? 0) + points);
-  for (const row of await listDatedExpiries(db, scope.clientId, scope.participantId, datedUntil))
-    add(row.date < scope.today ? scope.today : row.date, row.points);
-  if (inactivityDay !== undefined && inactivityDay <= scope.until) {
-    // Lots without a date, and dated ones due after the inactivity day (the day's own are counted above).
-    const rest = await sumOpenLotsAfter(db, scope.clientId, scope.participantId, inactivityDay);
-    if (rest > 0) add(inactivityDay, rest);
+  let rest = 0;
+  for (const lot of lots) {
+    if (lot.date !== null && lot.date <= datedUntil) add(lot.date < today ? today : lot.date, lot.points);
+    else if (inactive !== undefined && (lot.date === null || lot.date > inactive)) rest += lot.points;
   }
+  if (inactive !== undefined && inactive <= until && rest > 0) add(inactive, rest);
   return [...byDay]
     .filter(([, points]) => points > 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
