@@ -1,3 +1,4 @@
+import { globSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { precompress } from './precompress-plugin.ts';
@@ -9,6 +10,21 @@ import { firstScreenHints } from './first-screen-plugin.ts';
 const devApi = 'http://127.0.0.1:3001';
 // Absolute, so that `vite build --config apps/web/vite.config.ts` from the repo root works too.
 const root = decodeURIComponent(new URL('.', import.meta.url).pathname);
+
+const include = ['src/**/*.test.{ts,tsx}'];
+// As the API tests (docs/decisions/060): a file that replaces a module (vi.mock) gets a module graph
+// of its own; every other file shares its worker's jsdom and modules (30 CPU-s for the suite
+// against 175 with a graph per file). setup.ts empties the DOM and storage after each test.
+const mocking = globSync(include, { cwd: root }).filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(`${root}/${file}`, 'utf8')));
+const component = {
+  root,
+  environment: 'jsdom' as const,
+  setupFiles: ['src/test/setup.ts'],
+  restoreMocks: true,
+  // npm test runs these beside the API and browser lanes (docs/decisions/060): a component test
+  // that takes 1 s alone can take several while it shares the 2 cores.
+  testTimeout: 20_000,
+};
 
 export default defineConfig({
   root,
@@ -36,12 +52,9 @@ export default defineConfig({
   test: {
     name: 'web',
     root,
-    environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['src/test/setup.ts'],
-    restoreMocks: true,
-    // npm test runs these beside the API and browser lanes (docs/decisions/060): a component test
-    // that takes 1 s alone can take several while it shares the 2 cores.
-    testTimeout: 20_000,
+    projects: [
+      { test: { ...component, name: 'web', include, exclude: mocking, isolate: false } },
+      { test: { ...component, name: 'web-isolated', include: mocking.length > 0 ? mocking : ['no-such-file'] } },
+    ],
   },
 });
