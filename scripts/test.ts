@@ -4,8 +4,8 @@
  * `N passed, N failed` that CI reads. Exit code 1 if anything failed.
  *
  * The suites run in three lanes at once (docs/decisions/060): the API tests (two workers and the
- * run's one PostgreSQL), the build then both browser suites on it, and the static checks and unit
- * tests. A lane runs its suites in order; each suite's output is kept and printed whole when it
+ * run's one PostgreSQL), the build then the portal's browser tests on it, and the unit tests and
+ * static checks then the console's browser tests (which wait for the build). A lane runs its suites in order; each suite's output is kept and printed whole when it
  * ends, so two suites' lines never interleave.
  *
  *   npm test                          everything
@@ -63,13 +63,6 @@ const SUITES: Suite[] = [
     needs: () => [requirements.chromium], // the Arabic font matters for screenshots only
     run: (out) => vitest(out, 'e2e', ['--config', 'apps/web/e2e/vitest.config.ts'], '.'),
   },
-  {
-    // The staff console in Chromium (decision 050), on the same build.
-    name: 'console-e2e',
-    lane: 'browser',
-    needs: () => [requirements.chromium],
-    run: (out) => vitest(out, 'console-e2e', ['--config', 'apps/console/e2e/vitest.config.ts'], '.'),
-  },
   { name: 'web', lane: 'checks', run: (out) => vitest(out, 'web', [], 'apps/web') },
   { name: 'contract', lane: 'checks', run: (out) => vitest(out, 'contract', [], 'packages/contract') },
   // Each TypeScript project is one check.
@@ -83,6 +76,14 @@ const SUITES: Suite[] = [
   { name: 'lint', lane: 'checks', run: (out) => check(out, 'eslint', ['.']) },
   // One style, checked (decision 055): `npm run format` writes it.
   { name: 'format', lane: 'checks', run: (out) => check(out, 'prettier', ['--check', '.']) },
+  {
+    // The staff console in Chromium (decision 050), on the same build: last in the checks lane, whose
+    // other suites end well before the portal's browser tests do.
+    name: 'console-e2e',
+    lane: 'checks',
+    needs: () => [requirements.chromium],
+    run: (out) => vitest(out, 'console-e2e', ['--config', 'apps/console/e2e/vitest.config.ts'], '.'),
+  },
 ];
 
 /** Short names for --only: `typecheck` selects all the typechecks. */
@@ -112,7 +113,11 @@ async function main(): Promise<number> {
   const started = performance.now();
   const rows: Row[] = [];
   let buildFailed = false;
+  // The browser suites test the build, whichever lane they run in: they wait for it to end.
+  let buildEnded = () => {};
+  const built = selected.some((s) => s.name === 'build') ? new Promise<void>((resolve) => (buildEnded = resolve)) : Promise.resolve();
   const runSuite = async (suite: Suite, serial: boolean): Promise<void> => {
+    if (suite.name === 'e2e' || suite.name === 'console-e2e') await built;
     const start = performance.now();
     // Run alone, a suite writes to the terminal as it goes; beside others, to a file printed when it ends.
     const logFile = join(TMP, `${suite.name.replace(/\W+/g, '-')}.log`);
@@ -128,7 +133,10 @@ async function main(): Promise<number> {
         result = { passed: 0, failed: 1, skipped: 0, note: `crashed: ${(error as Error).message}` };
       }
     }
-    if (suite.name === 'build' && result.failed > 0) buildFailed = true;
+    if (suite.name === 'build') {
+      buildFailed = result.failed > 0;
+      buildEnded();
+    }
     const row = { name: suite.name, ms: performance.now() - start, ...result };
     rows.push(row);
     if (out !== process.stdout) {
