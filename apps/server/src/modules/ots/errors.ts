@@ -18,7 +18,7 @@ export const codesErrors = {
     new ApiError(
       409,
       ErrorCode.codesBatchNameTaken,
-      'error.codes.batchNameTaken',
+      'codes.error.batchNameTaken',
       `Batch "${batch}" exists already in ${clientId}; name the new print run differently`,
     ),
 };
