@@ -6,7 +6,7 @@ import { MAX_BATCH_COUNT, MAX_BATCH_NAME, MAX_CODE_VALUE, type BatchCode, type B
 import { generateBatch, getBatch, getBatches, voidCodes } from '../../api/codes.ts';
 import { useClients } from '../../api/clients.ts';
 import { useSession } from '../../app/session.tsx';
-import { formatDate, formatDateTime, formatNumber, t, type MessageKey } from '../../i18n/t.ts';
+import { formatDateTime, formatNumber, t, type MessageKey } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
@@ -52,6 +52,10 @@ export default function CodesPage() {
   );
 }
 
+// A code is good through the end of its last day in UTC (as the command takes --expires): shown as that day.
+const utcDay = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+const expiryText = (iso: string | null) => (iso ? utcDay.format(new Date(iso)) : t('codes.never'));
+
 const summaryColumns = (): Columns<BatchSummary> => {
   const col = columnHelper<BatchSummary>();
   return [
@@ -64,7 +68,7 @@ const summaryColumns = (): Columns<BatchSummary> => {
     }),
     col.accessor('expiresAt', {
       header: t('codes.col.expires'),
-      cell: (c) => (c.getValue() ? formatDate(c.getValue()) : t('codes.never')),
+      cell: (c) => expiryText(c.getValue()),
     }),
     col.accessor('total', { id: 'total', header: t('codes.col.generated'), cell: (c) => formatNumber(c.getValue()) }),
     col.accessor('unused', { id: 'unused', header: t('codes.state.unused'), cell: (c) => formatNumber(c.getValue()) }),
@@ -309,7 +313,7 @@ function BatchDetailSection({
             </div>
             <div>
               <dt>{t('codes.col.expires')}</dt>
-              <dd>{detail.data.expiresAt ? formatDateTime(detail.data.expiresAt) : t('codes.never')}</dd>
+              <dd>{expiryText(detail.data.expiresAt)}</dd>
             </div>
             <div>
               <dt>{t('codes.col.created')}</dt>
