@@ -77,12 +77,12 @@ test('a program manager generates a batch, downloads its codes once; one is rede
 
   // Minting points wants a second factor passed within five minutes: an older one asks again.
   ageSecondFactor(QUINN.email);
-  const downloaded = page.waitForEvent('download');
   await dialog.getByRole('button', { name: 'Generate and download' }).click();
   const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
   await stepUp.waitFor();
   await checkScreen(page, '81-codes-step-up');
   await stepUp.getByLabel('Code from your authenticator app').fill(await nextTotpCode(secret));
+  const downloaded = page.waitForEvent('download', { timeout: 30_000 });
   await stepUp.getByRole('button', { name: 'Confirm' }).click();
   const download = await downloaded;
   expect(download.suggestedFilename()).toBe('codes-Spring-fair-2027.csv');
@@ -129,7 +129,7 @@ test('a program manager generates a batch, downloads its codes once; one is rede
   await voidDialog.getByLabel('Reason').fill('Card lost at the stand, ticket 7002');
   await voidDialog.getByRole('button', { name: 'Void' }).click();
   await voidDialog.waitFor({ state: 'detached' });
-  await expectVisible(detail.getByRole('status').getByText(`Voided 1 (“${BATCH} …${hint}”).`));
+  await expectVisible(detail.getByRole('status').getByText(`Voided 1 code (“${BATCH} …${hint}”).`));
   await expect.poll(async () => (await batchRow(page, BATCH)).slice(4)).toEqual(['5', '3', '1', '0', '1']);
   await checkScreen(page, '83-codes-voided');
 

@@ -425,7 +425,8 @@ export const en = {
   'codes.voidAllTitle': 'Void the unused codes of “{name}”',
   'codes.voidAllIntro': 'Every unused code of the batch is withdrawn; the codes already redeemed stay as they are.',
   'codes.voidSubmit': 'Void',
-  'codes.voided': 'Voided {count} (“{subject}”).',
+  'codes.voided': 'Voided {count} codes (“{subject}”).',
+  'codes.voidedOne': 'Voided 1 code (“{subject}”).',
   'codes.nothingToVoid': 'Nothing to void: “{subject}” has no unused code left.',
   'codes.error.batchNameTaken': 'This client has a batch of this name already: choose another name.',
 } as const;

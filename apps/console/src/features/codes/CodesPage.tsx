@@ -292,7 +292,13 @@ function BatchDetailSection({
     setFilter(hint.trim() || undefined);
   };
   const afterVoid = async (voided: number, subject: string) => {
-    setMessage(voided === 0 ? t('codes.nothingToVoid', { subject }) : t('codes.voided', { count: formatNumber(voided), subject }));
+    setMessage(
+      voided === 0
+        ? t('codes.nothingToVoid', { subject })
+        : voided === 1
+          ? t('codes.voidedOne', { subject })
+          : t('codes.voided', { count: formatNumber(voided), subject }),
+    );
     await queryClient.invalidateQueries({ queryKey: ['codeBatch', client.id, batch] });
     await onChanged();
   };
@@ -343,18 +349,10 @@ function BatchDetailSection({
               <span role="status">{message}</span>
             </div>
           ) : null}
-          <form className="settings-row" onSubmit={search} aria-label={t('codes.findCode')}>
-            <Field label={t('codes.hint')} hint={t('codes.hintHint')}>
-              {(id, described) => (
-                <input
-                  id={id}
-                  aria-describedby={described}
-                  value={hint}
-                  onChange={(e) => setHint(e.target.value)}
-                  maxLength={8}
-                  autoComplete="off"
-                  spellCheck={false}
-                />
+          <form className="settings-row codes-find" onSubmit={search} aria-label={t('codes.findCode')}>
+            <Field label={t('codes.hint')}>
+              {(id) => (
+                <input id={id} value={hint} onChange={(e) => setHint(e.target.value)} maxLength={8} autoComplete="off" spellCheck={false} />
               )}
             </Field>
             <button type="submit" className="button">
