@@ -103,6 +103,8 @@ export const ErrorCode = {
   staffOwnAccount: 92051,
   /** The last active owner may not be disabled or lose the owner flag. */
   staffLastOwner: 92052,
+  /** Code batches (docs/decisions/063; 92110-92119): the client has a batch of this name already. */
+  codesBatchNameTaken: 92110,
   staffDisabled: 92403,
   staffCrossSite: 92404,
   staffThrottled: 92429,

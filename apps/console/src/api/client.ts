@@ -24,6 +24,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Do not report a 401 as an ended session (the first `me`, which asks whether there is one). */
   quiet401?: boolean;
+  /** The reply's body as text rather than JSON (a CSV that is the only copy, such as a new code batch's). */
+  text?: boolean;
 }
 
 /**
@@ -88,5 +90,6 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   }
   hooks.activity?.();
   if (response.status === 204) return undefined as T;
+  if (options.text) return (await response.text()) as T;
   return (await response.json()) as T;
 }

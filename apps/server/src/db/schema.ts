@@ -16,7 +16,7 @@ import type { AdminKeysTable, LaunchTokensTable } from '../modules/launch-as/tab
 import type { LedgerEntriesTable } from '../modules/ledger/tables.ts';
 import type { AttemptLimitsTable } from '../modules/limits/tables.ts';
 import type { MailOutboxTable } from '../modules/mail/tables.ts';
-import type { OtsCodesTable } from '../modules/ots/tables.ts';
+import type { OtsBatchesTable, OtsCodesTable } from '../modules/ots/tables.ts';
 import type { ParticipantProgramsTable, ParticipantsTable } from '../modules/participants/tables.ts';
 import type { ParticipantSignInsTable, SessionsTable } from '../modules/sessions/tables.ts';
 import type { ClientSsoTable, SsoHandoffsTable, SsoLoginsTable, SsoSessionTokensTable, SsoSignoutsTable } from '../modules/sso/tables.ts';
@@ -51,6 +51,7 @@ export interface Database {
   job_leases: JobLeasesTable;
   // ots, catalog
   ots_codes: OtsCodesTable;
+  ots_batches: OtsBatchesTable;
   client_catalogs: ClientCatalogsTable;
   catalog_partners: CatalogPartnersTable;
   catalog_orders: CatalogOrdersTable;

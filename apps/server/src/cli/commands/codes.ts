@@ -1,30 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
-import { stringify } from 'csv-stringify/sync';
-import { OTS_ALPHABET } from '../../modules/ots/code.ts';
-import { describePrintRun, listPrintRuns, storePrintRun, voidCodes } from '../../modules/ots/print-runs.ts';
+import { MAX_BATCH_COUNT, MAX_CODE_VALUE } from '@rewards/contract/console-codes';
+import {
+  describePrintRun,
+  listPrintRuns,
+  mintCodes,
+  planPrintRun,
+  printRunCsv,
+  storePrintRun,
+  voidCodes,
+} from '../../modules/ots/print-runs.ts';
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
 import { operatorActor } from './audit.ts';
-
-/** 16 characters of a 25-letter alphabet: log2(25^16) = 74 random bits, read as XXXX-XXXX-XXXX-XXXX. */
-export const CODE_LENGTH = 16;
-const GROUP = 4;
-const MAX_COUNT = 100_000;
-const MAX_VALUE = 10_000_000;
-const MAX_BATCH_NAME = 100;
-
-/** A new code: uniform over the alphabet (bytes past the last whole multiple of 25 are drawn again). */
-export function newCode(): string {
-  const limit = 256 - (256 % OTS_ALPHABET.length);
-  let code = '';
-  while (code.length < CODE_LENGTH) {
-    for (const byte of randomBytes(CODE_LENGTH * 2)) {
-      if (byte < limit && code.length < CODE_LENGTH) code += OTS_ALPHABET[byte % OTS_ALPHABET.length];
-    }
-  }
-  return code.match(new RegExp(`.{1,${GROUP}}`, 'g'))!.join('-');
-}
 
 export function registerCodes(program: Command): void {
   const codes = program.command('codes').description('on-the-spot codes: generate a print run, list a batch’s state, void codes');
@@ -33,26 +20,24 @@ export function registerCodes(program: Command): void {
     .command('generate')
     .description('make N new codes of one value; the plain codes go only to --out (the database keeps their hashes)')
     .requiredOption('--client <id>', 'the client')
-    .requiredOption('--count <n>', `how many codes (1 to ${MAX_COUNT})`)
-    .requiredOption('--value <points>', `points each code credits (1 to ${MAX_VALUE})`)
+    .requiredOption('--count <n>', `how many codes (1 to ${MAX_BATCH_COUNT})`)
+    .requiredOption('--value <points>', `points each code credits (1 to ${MAX_CODE_VALUE})`)
     .requiredOption('--out <file.csv>', 'where to write the codes (must not exist yet)')
     .option('--expires <date>', 'last day the codes can be redeemed (YYYY-MM-DD, through the end of that day UTC, or an ISO 8601 time)')
-    .option('--batch <name>', 'name of the print run (default: generated-<time>)');
-  action<{ client?: string; count?: string; value?: string; out?: string; expires?: string; batch?: string }>(
+    .option('--batch <name>', 'name of the print run (default: generated-<time>)')
+    .option('--reason <text>', 'why, for the audit log');
+  action<{ client?: string; count?: string; value?: string; out?: string; expires?: string; batch?: string; reason?: string }>(
     generate,
     async (db, { options, operator }) => {
       const client = await requireClient(db, options.client);
-      const count = wholeNumber('--count', options.count, 1, MAX_COUNT);
-      const value = wholeNumber('--value', options.value, 1, MAX_VALUE);
+      const count = wholeNumber('--count', options.count, 1, MAX_BATCH_COUNT);
+      const value = wholeNumber('--value', options.value, 1, MAX_CODE_VALUE);
       const now = new Date();
-      const expiresAt = options.expires === undefined ? null : expiryOf(options.expires);
-      if (expiresAt !== null && expiresAt <= now.toISOString()) throw new CliError('--expires is in the past');
-      const batch = batchName(options.batch) ?? `generated-${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}`;
+      // The rules of a print run are the module's, the console's too (decision 063).
+      const run = planPrintRun({ count, value, expires: options.expires, batch: options.batch }, now);
+      const { batch, expiresAt } = run;
       const out = options.out!;
-
-      const plain = new Set<string>();
-      while (plain.size < count) plain.add(newCode());
-      const codesList = [...plain];
+      const codesList = mintCodes(count);
 
       // The file first, synced, then the database: a code never exists without its printout, and
       // a failed commit removes the file again. 'wx' refuses a file that exists.
@@ -65,16 +50,10 @@ export function registerCodes(program: Command): void {
         throw new CliError(`${out} ${reason}`);
       }
       try {
-        writeSync(
-          fd,
-          stringify(
-            codesList.map((code) => ({ code, value, expires_at: expiresAt ?? '', batch })),
-            { header: true, columns: ['code', 'value', 'expires_at', 'batch'] },
-          ),
-        );
+        writeSync(fd, printRunCsv(run, codesList));
         fsyncSync(fd);
         closeSync(fd);
-        await storePrintRun(db, operatorActor(operator), client.id, { batch, value, expiresAt }, codesList, now);
+        await storePrintRun(db, operatorActor(operator), client.id, run, codesList, now, options.reason);
       } catch (error) {
         rmSync(out, { force: true });
         throw error;
@@ -114,28 +93,34 @@ export function registerCodes(program: Command): void {
     .requiredOption('--client <id>', 'the client')
     .option('--code <code>', 'the code (case, spaces and dashes do not matter)')
     .option('--batch <name>', 'the print run')
-    .option('--hint <last4>', 'with --batch: the code ending in these four characters');
-  action<{ client?: string; code?: string; batch?: string; hint?: string }>(voidCommand, async (db, { options, operator }) => {
-    const client = await requireClient(db, options.client);
-    if ((options.code === undefined) === (options.batch === undefined))
-      throw new CliError('give either --code, or --batch (with --hint for one code of it)');
-    if (options.hint !== undefined && options.batch === undefined) throw new CliError('--hint goes with --batch');
-    const { subject, voided, expired } = await voidCodes(
-      db,
-      operatorActor(operator),
-      client.id,
-      options.code !== undefined
-        ? { code: options.code }
-        : { batch: options.batch!, ...(options.hint === undefined ? {} : { hint: options.hint }) },
-    );
-    return {
-      human:
-        voided === 0
-          ? `Nothing to void (${subject}: no unused code).`
-          : `Voided ${voided} code${voided === 1 ? '' : 's'} (${subject})${expired ? `, ${expired} of them already expired` : ''}.`,
-      json: { client: client.id, subject, voided },
-    };
-  });
+    .option('--hint <last4>', 'with --batch: the code ending in these four characters')
+    .option('--reason <text>', 'why, for the audit log');
+  action<{ client?: string; code?: string; batch?: string; hint?: string; reason?: string }>(
+    voidCommand,
+    async (db, { options, operator }) => {
+      const client = await requireClient(db, options.client);
+      if ((options.code === undefined) === (options.batch === undefined))
+        throw new CliError('give either --code, or --batch (with --hint for one code of it)');
+      if (options.hint !== undefined && options.batch === undefined) throw new CliError('--hint goes with --batch');
+      const { subject, voided, expired } = await voidCodes(
+        db,
+        operatorActor(operator),
+        client.id,
+        options.code !== undefined
+          ? { code: options.code }
+          : { batch: options.batch!, ...(options.hint === undefined ? {} : { hint: options.hint }) },
+        new Date(),
+        options.reason,
+      );
+      return {
+        human:
+          voided === 0
+            ? `Nothing to void (${subject}: no unused code).`
+            : `Voided ${voided} code${voided === 1 ? '' : 's'} (${subject})${expired ? `, ${expired} of them already expired` : ''}.`,
+        json: { client: client.id, subject, voided },
+      };
+    },
+  );
 }
 
 function listBatches(batches: Awaited<ReturnType<typeof listPrintRuns>>, clientId: string) {
@@ -149,24 +134,4 @@ function listBatches(batches: Awaited<ReturnType<typeof listPrintRuns>>, clientI
           )
           .join('\n');
   return { human, json: { client: clientId, batches } };
-}
-
-/** A day means through its end (UTC): "valid until 2026-12-31" includes the 31st. */
-function expiryOf(value: string): string {
-  const text = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
-    const end = new Date(`${text}T23:59:59.999Z`);
-    if (!Number.isNaN(end.getTime()) && end.toISOString().slice(0, 10) === text) return end.toISOString();
-  } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) {
-    const at = new Date(text);
-    if (!Number.isNaN(at.getTime())) return at.toISOString();
-  }
-  throw new CliError('--expires must be a date such as 2026-12-31 or 2026-12-31T18:00:00Z');
-}
-
-function batchName(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const name = value.trim();
-  if (!name || name.length > MAX_BATCH_NAME) throw new CliError(`--batch must be 1 to ${MAX_BATCH_NAME} characters`);
-  return name;
 }

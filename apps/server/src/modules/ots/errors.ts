@@ -11,3 +11,14 @@ export const otsErrors = {
     new ApiError(403, ErrorCode.otsNotEnabled, 'ots.error.notEnabled', 'On-the-spot codes are not available to this participant'),
   throttled: () => new ApiError(429, ErrorCode.otsThrottled, 'ots.error.throttled', 'Too many codes that could not be redeemed'),
 };
+
+/** The refusals of code batches (docs/decisions/063) beyond a bad value (400). */
+export const codesErrors = {
+  batchNameTaken: (batch: string, clientId: string) =>
+    new ApiError(
+      409,
+      ErrorCode.codesBatchNameTaken,
+      'codes.error.batchNameTaken',
+      `Batch "${batch}" exists already in ${clientId}; name the new print run differently`,
+    ),
+};

@@ -1,19 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { stringify } from 'csv-stringify/sync';
+import { BATCH_CSV_COLUMNS, MAX_BATCH_COUNT, MAX_BATCH_NAME, MAX_CODE_VALUE, MAX_DETAIL_CODES } from '@rewards/contract/console-codes';
 import type { Db } from '../../db/database.ts';
 import type { OtsCode } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
-import { normaliseOtsCode, otsCodeHash } from './code.ts';
-import { batchTaken, countBatches, findCodesToVoid, insertOtsCodes, listBatchCodes, newOtsCodeRows, voidUnusedCodes } from './store.ts';
+import { normaliseOtsCode, OTS_ALPHABET, otsCodeHash } from './code.ts';
+import { codesErrors } from './errors.ts';
+import {
+  batchTaken,
+  claimBatchName,
+  countBatches,
+  findCodesToVoid,
+  insertOtsCodes,
+  listBatchCodes,
+  newOtsCodeRows,
+  voidUnusedCodes,
+} from './store.ts';
 
 /**
- * An operator's print runs of on-the-spot codes (`rewards codes`, decision 008): storing a new
- * run, counting runs by state, voiding codes. Each write commits with its audit entry. Refusals
- * are ApiErrors, which the command prints as one line.
+ * An operator's print runs of on-the-spot codes (`rewards codes`, decision 008) and the console's
+ * code batches (decision 063), one set of rules for both: checking and minting a new run, storing
+ * it, counting runs by state, voiding codes. Each write commits with its audit entry. Refusals
+ * are ApiErrors, which the command prints as one line and the console shows.
  */
 
 /** Codes per statement (11 parameters each when inserted). */
 const CHUNK = 500;
+
+/** 16 characters of a 25-letter alphabet: log2(25^16) = 74 random bits, read as XXXX-XXXX-XXXX-XXXX. */
+export const CODE_LENGTH = 16;
+const GROUP = 4;
+
+/** A new code: uniform over the alphabet (bytes past the last whole multiple of 25 are drawn again). */
+export function newCode(): string {
+  const limit = 256 - (256 % OTS_ALPHABET.length);
+  let code = '';
+  while (code.length < CODE_LENGTH) {
+    for (const byte of randomBytes(CODE_LENGTH * 2)) {
+      if (byte < limit && code.length < CODE_LENGTH) code += OTS_ALPHABET[byte % OTS_ALPHABET.length];
+    }
+  }
+  return code.match(new RegExp(`.{1,${GROUP}}`, 'g'))!.join('-');
+}
+
+/** `count` distinct new codes. */
+export function mintCodes(count: number): string[] {
+  const plain = new Set<string>();
+  while (plain.size < count) plain.add(newCode());
+  return [...plain];
+}
 
 export type CodeState = 'unused' | 'redeemed' | 'void' | 'expired';
 
@@ -25,25 +62,100 @@ export function codeState(code: Pick<OtsCode, 'status' | 'expires_at'>, now: str
 
 export interface PrintRun {
   batch: string;
+  count: number;
   value: number;
   expiresAt: string | null;
 }
 
+/** What a new print run is asked with, from the command's flags or the console's form. */
+export interface PrintRunRequest {
+  count: number;
+  value: number;
+  /** A day (through its end, UTC) or an ISO 8601 time; absent: never expires. */
+  expires?: string | undefined;
+  /** Absent: generated-<time>. */
+  batch?: string | undefined;
+}
+
 /**
- * Stores the hashes of a new print run's codes, in one transaction with its audit entry. A run's
- * name is used once per client: a second run of the same name is refused and nothing is written.
+ * Checks a new print run against the rules (the same for the command and the console) and
+ * settles its expiry and name; a bad value is a 400 naming it, before anything is minted.
  */
-export async function storePrintRun(db: Db, actor: Actor, clientId: string, run: PrintRun, codes: readonly string[], now = new Date()) {
+export function planPrintRun(request: PrintRunRequest, now = new Date()): PrintRun {
+  const { count, value } = request;
+  if (!Number.isSafeInteger(count) || count < 1 || count > MAX_BATCH_COUNT)
+    throw errors.validation(`The count must be a whole number from 1 to ${MAX_BATCH_COUNT}`);
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_CODE_VALUE)
+    throw errors.validation(`The value must be a whole number of points from 1 to ${MAX_CODE_VALUE}`);
+  const expiresAt = request.expires === undefined ? null : expiryOf(request.expires);
+  if (expiresAt !== null && expiresAt <= now.toISOString()) throw errors.validation('The expiry is in the past');
+  const batch =
+    request.batch === undefined
+      ? `generated-${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}`
+      : batchName(request.batch);
+  return { batch, count, value, expiresAt };
+}
+
+/** A day means through its end (UTC): "valid until 2026-12-31" includes the 31st. */
+function expiryOf(value: string): string {
+  const text = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const end = new Date(`${text}T23:59:59.999Z`);
+    if (!Number.isNaN(end.getTime()) && end.toISOString().slice(0, 10) === text) return end.toISOString();
+  } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) {
+    const at = new Date(text);
+    if (!Number.isNaN(at.getTime())) return at.toISOString();
+  }
+  throw errors.validation('The expiry must be a date such as 2026-12-31 or 2026-12-31T18:00:00Z');
+}
+
+/**
+ * A batch name: 1 to MAX_BATCH_NAME characters after trimming, no control characters, and not
+ * starting with what a spreadsheet would run as a formula (the name is a column of the CSV).
+ */
+function batchName(value: string): string {
+  const name = value.trim();
+  if (!name || name.length > MAX_BATCH_NAME) throw errors.validation(`The batch name must be 1 to ${MAX_BATCH_NAME} characters`);
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw errors.validation('The batch name may not contain control characters');
+  if (/^[=+\-@]/.test(name)) throw errors.validation('The batch name may not start with =, +, - or @');
+  return name;
+}
+
+/** The file of a new run's codes, as `codes generate --out` writes it and the console downloads it. */
+export function printRunCsv(run: PrintRun, codes: readonly string[]): string {
+  return stringify(
+    codes.map((code) => ({ code, value: run.value, expires_at: run.expiresAt ?? '', batch: run.batch })),
+    { header: true, columns: [...BATCH_CSV_COLUMNS] },
+  );
+}
+
+/**
+ * Stores the hashes of a new print run's codes, in one transaction with its audit entry (count,
+ * value, expiry, name and reason; never a code). A run's name is used once per client: its row
+ * in ots_batches is the claim, so of two runs of one name at once exactly one is stored; the
+ * other is refused (409) and writes nothing. Returns the audit entry's id.
+ */
+export async function storePrintRun(
+  db: Db,
+  actor: Actor,
+  clientId: string,
+  run: PrintRun,
+  codes: readonly string[],
+  now = new Date(),
+  reason?: string,
+): Promise<string> {
   const rows = newOtsCodeRows(
     clientId,
     codes.map((code) => ({ code, value: run.value, expiresAt: run.expiresAt, batch: run.batch })),
     now,
   );
-  await db.transaction().execute(async (trx) => {
-    if (await batchTaken(trx, clientId, run.batch))
-      throw errors.validation(`Batch "${run.batch}" exists already in ${clientId}; name the new print run differently`);
+  return db.transaction().execute(async (trx) => {
+    // The claim first: on PostgreSQL a twin's insert waits here for this commit, then inserts nothing.
+    // Codes of the name stored otherwise (the demo seed, older imports) count as taken too.
+    if (!(await claimBatchName(trx, clientId, run.batch, now.toISOString())) || (await batchTaken(trx, clientId, run.batch)))
+      throw codesErrors.batchNameTaken(run.batch, clientId);
     for (let from = 0; from < rows.length; from += CHUNK) await insertOtsCodes(trx, rows.slice(from, from + CHUNK));
-    await recordAudit(
+    return recordAudit(
       trx,
       {
         clientId,
@@ -51,7 +163,7 @@ export async function storePrintRun(db: Db, actor: Actor, clientId: string, run:
         actorKind: actor.kind,
         action: 'codes.generate',
         subject: run.batch,
-        details: { count: codes.length, value: run.value, expiresAt: run.expiresAt },
+        details: { count: codes.length, value: run.value, expiresAt: run.expiresAt, ...(reason === undefined ? {} : { reason }) },
         origin: actor.origin,
       },
       now,
@@ -59,16 +171,32 @@ export async function storePrintRun(db: Db, actor: Actor, clientId: string, run:
   });
 }
 
-/** A client's print runs, oldest first, with their codes counted by state. */
-export async function listPrintRuns(db: Db, clientId: string, now = new Date().toISOString()) {
-  const rows = await countBatches(db, clientId, now);
-  return rows.map((r) => {
-    const total = Number(r.total);
-    const unused = Number(r.unused);
-    const redeemed = Number(r.redeemed);
-    const voided = Number(r.void);
-    return { batch: r.batch, createdAt: r.created, total, unused, redeemed, void: voided, expired: total - unused - redeemed - voided };
-  });
+type BatchCounts = Awaited<ReturnType<typeof countBatches>>[number];
+
+function summaryOf(r: BatchCounts) {
+  const total = Number(r.total);
+  const unused = Number(r.unused);
+  const redeemed = Number(r.redeemed);
+  const voided = Number(r.void);
+  const value = Number(r.min_value) === Number(r.max_value) ? Number(r.min_value) : null;
+  return {
+    batch: r.batch,
+    createdAt: r.created,
+    value,
+    // A code without an expiry never expires: the batch then has none to show.
+    expiresAt: Number(r.no_expiry) > 0 ? null : r.last_expiry,
+    total,
+    unused,
+    redeemed,
+    void: voided,
+    expired: total - unused - redeemed - voided,
+  };
+}
+
+/** A client's print runs, oldest first (the command) or newest first (the console), with their codes counted by state. */
+export async function listPrintRuns(db: Db, clientId: string, now = new Date().toISOString(), order: 'oldest' | 'newest' = 'oldest') {
+  const rows = (await countBatches(db, clientId, now)).map(summaryOf);
+  return order === 'oldest' ? rows : rows.reverse();
 }
 
 /** One print run: its codes by hint with their state, and the counts; undefined if the client has no such run. */
@@ -84,14 +212,36 @@ export async function describePrintRun(db: Db, clientId: string, batch: string, 
   return { counts, codes: items };
 }
 
+/**
+ * The console's view of one batch: its counts (over every code), and its codes by hint, those
+ * ending in `hint` when given, at most MAX_DETAIL_CODES of them. 404 when the client has no such batch.
+ */
+export async function batchDetail(db: Db, clientId: string, batch: string, hint?: string, now = new Date().toISOString()) {
+  const summary = (await countBatches(db, clientId, now, batch)).map(summaryOf)[0];
+  if (!summary) throw errors.notFound();
+  const wanted = hint === undefined ? undefined : normaliseOtsCode(hint);
+  const codes = await listBatchCodes(db, clientId, batch, wanted === undefined ? undefined : { hint: wanted, limit: MAX_DETAIL_CODES + 1 });
+  const matched = wanted === undefined ? summary.total : codes.length;
+  const shown = codes.slice(0, MAX_DETAIL_CODES).map((c) => ({
+    hint: c.code_hint,
+    value: c.value,
+    state: codeState(c, now),
+    expiresAt: c.expires_at,
+    redeemedAt: c.redeemed_at,
+    redeemedBy: c.username ?? null,
+  }));
+  return { ...summary, name: summary.batch, codes: shown, matched };
+}
+
 /** Which codes to void: one by its text, or a print run (one code of it by the last four characters). */
 export type VoidSelection = { code: string } | { batch: string; hint?: string };
 
 /**
- * Voids unused codes, with an audit entry when any changed. One code named (by text or hint)
- * that was redeemed is refused; of a whole run, the unused ones are voided and the rest stay.
+ * Voids unused codes, with an audit entry when any changed (with the reason, when given). One
+ * code named (by text or hint) that was redeemed is refused; of a whole run, the unused ones are
+ * voided and the rest stay; none left to void answers 0 and writes nothing.
  */
-export async function voidCodes(db: Db, actor: Actor, clientId: string, which: VoidSelection, now = new Date()) {
+export async function voidCodes(db: Db, actor: Actor, clientId: string, which: VoidSelection, now = new Date(), reason?: string) {
   const at = now.toISOString();
   let subject: string;
   let found;
@@ -102,6 +252,7 @@ export async function voidCodes(db: Db, actor: Actor, clientId: string, which: V
     subject = `…${normalised.slice(-4)}`;
   } else if (which.hint !== undefined) {
     const hint = normaliseOtsCode(which.hint);
+    if (!hint) throw errors.validation('The hint is empty');
     found = await findCodesToVoid(db, clientId, { batch: which.batch, hint });
     subject = `${which.batch} …${hint}`;
   } else {
@@ -115,27 +266,26 @@ export async function voidCodes(db: Db, actor: Actor, clientId: string, which: V
   if (single && found[0]!.status === 'redeemed')
     throw errors.validation(`Code …${found[0]!.code_hint} was redeemed already; it cannot be voided`);
 
-  const voided = await db.transaction().execute(async (trx) => {
+  const { voided, auditId } = await db.transaction().execute(async (trx) => {
     const ids = found.map((c) => c.id);
     let changed = 0;
     for (let from = 0; from < ids.length; from += CHUNK) changed += await voidUnusedCodes(trx, clientId, ids.slice(from, from + CHUNK));
-    if (changed > 0) {
-      await recordAudit(
-        trx,
-        {
-          clientId,
-          actor: actor.name,
-          actorKind: actor.kind,
-          action: 'codes.void',
-          subject,
-          details: { voided: changed },
-          origin: actor.origin,
-        },
-        now,
-      );
-    }
-    return changed;
+    if (changed === 0) return { voided: 0, auditId: null };
+    const id = await recordAudit(
+      trx,
+      {
+        clientId,
+        actor: actor.name,
+        actorKind: actor.kind,
+        action: 'codes.void',
+        subject,
+        details: { voided: changed, ...(reason === undefined ? {} : { reason }) },
+        origin: actor.origin,
+      },
+      now,
+    );
+    return { voided: changed, auditId: id };
   });
-  const expired = found.filter((c) => codeState(c, at) === 'expired').length;
-  return { subject, voided, expired };
+  const expired = voided === 0 ? 0 : found.filter((c) => codeState(c, at) === 'expired').length;
+  return { subject, voided, expired, auditId };
 }

@@ -97,21 +97,41 @@ export async function batchTaken(db: Db | Transaction<Database>, clientId: strin
   return row !== undefined;
 }
 
-/** The codes of one print run by hint, with the username of whoever redeemed each. */
-export async function listBatchCodes(db: Db, clientId: string, batch: string) {
-  return db
+/**
+ * Claims a print run's name in a client: true when this call inserted it, false when it was
+ * taken (by an earlier run, or a concurrent one that committed first; PostgreSQL makes this
+ * insert wait for that one's commit).
+ */
+export async function claimBatchName(trx: Transaction<Database>, clientId: string, name: string, now: string): Promise<boolean> {
+  const result = await trx
+    .insertInto('ots_batches')
+    .values({ client_id: clientId, name, created_at: now })
+    .onConflict((oc) => oc.columns(['client_id', 'name']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/**
+ * The codes of one print run by hint, with the username of whoever redeemed each; `only` narrows
+ * them to a hint's and caps how many.
+ */
+export async function listBatchCodes(db: Db, clientId: string, batch: string, only?: { hint: string; limit: number }) {
+  let query = db
     .selectFrom('ots_codes as c')
     .leftJoin('participants as p', (join) => join.onRef('p.id', '=', 'c.redeemed_by').onRef('p.client_id', '=', 'c.client_id'))
     .select(['c.code_hint', 'c.value', 'c.status', 'c.expires_at', 'c.redeemed_at', 'c.created_at', 'p.username'])
     .where('c.client_id', '=', clientId)
-    .where('c.batch', '=', batch)
-    .orderBy('c.code_hint')
-    .execute();
+    .where('c.batch', '=', batch);
+  if (only) query = query.where('c.code_hint', 'like', `%${only.hint.replace(/[%_\\]/g, '')}`).limit(only.limit);
+  return query.orderBy('c.code_hint').execute();
 }
 
-/** Per print run of a client, oldest first: its codes counted by state (unused means not expired at `now`). */
-export async function countBatches(db: Db, clientId: string, now: string) {
-  return db
+/**
+ * Per print run of a client (or the one named), oldest first: its codes counted by state (unused
+ * means not expired at `now`), its values' range and its latest expiry (and how many never expire).
+ */
+export async function countBatches(db: Db, clientId: string, now: string, batch?: string) {
+  let query = db
     .selectFrom('ots_codes')
     .select((eb) => [
       'batch',
@@ -128,12 +148,15 @@ export async function countBatches(db: Db, clientId: string, now: string) {
         .as('unused'),
       eb.fn.sum<string | number>(eb.case().when('status', '=', 'redeemed').then(1).else(0).end()).as('redeemed'),
       eb.fn.sum<string | number>(eb.case().when('status', '=', 'void').then(1).else(0).end()).as('void'),
+      eb.fn.sum<string | number>(eb.case().when('expires_at', 'is', null).then(1).else(0).end()).as('no_expiry'),
+      eb.fn.max<string | null>('expires_at').as('last_expiry'),
+      eb.fn.min<string | number>('value').as('min_value'),
+      eb.fn.max<string | number>('value').as('max_value'),
       eb.fn.min<string>('created_at').as('created'),
     ])
-    .where('client_id', '=', clientId)
-    .groupBy('batch')
-    .orderBy('created')
-    .execute();
+    .where('client_id', '=', clientId);
+  if (batch !== undefined) query = query.where('batch', '=', batch);
+  return query.groupBy('batch').orderBy('created').execute();
 }
 
 /** A client's codes by hash, or of a print run (and one hint of it), for voiding. */

@@ -23,3 +23,10 @@ export interface OtsCodesTable {
 }
 export type OtsCode = Selectable<OtsCodesTable>;
 export type NewOtsCode = Insertable<OtsCodesTable>;
+
+/** A print run's name, claimed once per client (docs/decisions/063); its codes are ots_codes of that batch. */
+export interface OtsBatchesTable {
+  client_id: string;
+  name: string;
+  created_at: string;
+}

@@ -11,6 +11,8 @@ import { consoleActionRequest, consoleActionRoutes as actions } from '../partici
 import { createStaff } from './accounts.ts';
 import { consoleStaffPaths } from '@rewards/contract/console-staff';
 import { consoleClientPaths } from '@rewards/contract/console-clients';
+import { consoleCodesPaths } from '@rewards/contract/console-codes';
+import { insertOtsCodes, newOtsCodeRows } from '../ots/store.ts';
 import { consoleGate, requireRole } from './guard.ts';
 import { hashRecoveryCode } from './secrets.ts';
 import { replaceRecoveryCodes } from './store.ts';
@@ -89,6 +91,18 @@ const expected: Row[] = [
   { route: route('GET', '/clients/:clientId/settings/expiry'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   {
     route: route('PUT', '/clients/:clientId/settings/expiry'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  // Part A, code batches (decision 063): every role of the client reads; program managers and owners generate
+  // (fresh second factor, which every column's is) and void; another client's only an owner.
+  { route: route('GET', '/clients/:clientId/codes/batches'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('POST', '/clients/:clientId/codes/batches'),
+    ...signedIn({ ...all(201), support_agent: 403, auditor: 403 }, { ...all(403), owner: 201 }),
+  },
+  { route: route('GET', '/clients/:clientId/codes/batches/:batch'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('POST', '/clients/:clientId/codes/batches/:batch/void'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
   // console-read (decision 047): every role reads its own client; only an owner another's. Search
@@ -217,6 +231,19 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
     return staff.id;
   }
 
+  /** Part A, code batches: a batch of a client's to read and void (its codes stored directly). */
+  const roleTableBatches = new Set<string>();
+  async function roleTableBatch(clientId: string): Promise<string> {
+    if (!roleTableBatches.has(clientId)) {
+      await insertOtsCodes(
+        t.database.db,
+        newOtsCodeRows(clientId, [{ code: `ROLE-TABLE-${clientId}`, value: 5, batch: 'role-table' }], new Date()),
+      );
+      roleTableBatches.add(clientId);
+    }
+    return 'role-table';
+  }
+
   /** One cell: the row's request as this caller makes it. */
   async function call(row: string, column: Column): Promise<LightMyRequestResponse> {
     const [kind, scope] = column.split(':') as [Kind | 'anonymous' | 'half', 'own' | 'other' | undefined];
@@ -332,6 +359,17 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
             reason: 'role table: ticket 19',
           },
         });
+      // Part A, code batches: a batch of its own per column for generate; one seeded batch per client to read and void.
+      case route('GET', '/clients/:clientId/codes/batches'):
+        return send('GET', consoleCodesPaths.batches(clientId));
+      case route('POST', '/clients/:clientId/codes/batches'):
+        return send('POST', consoleCodesPaths.batches(clientId), {
+          body: { name: `role table ${column}`, count: 1, value: 10, reason: 'role table' },
+        });
+      case route('GET', '/clients/:clientId/codes/batches/:batch'):
+        return send('GET', consoleCodesPaths.batch(clientId, await roleTableBatch(clientId)));
+      case route('POST', '/clients/:clientId/codes/batches/:batch/void'):
+        return send('POST', consoleCodesPaths.voidCodes(clientId, await roleTableBatch(clientId)), { body: { reason: 'role table' } });
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {

@@ -1,0 +1,419 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import type { ConsoleClient } from '@rewards/contract/console';
+import { MAX_BATCH_COUNT, MAX_BATCH_NAME, MAX_CODE_VALUE, type BatchCode, type BatchSummary } from '@rewards/contract/console-codes';
+import { generateBatch, getBatch, getBatches, voidCodes } from '../../api/codes.ts';
+import { useClients } from '../../api/clients.ts';
+import { useSession } from '../../app/session.tsx';
+import { formatDateTime, formatNumber, t, type MessageKey } from '../../i18n/t.ts';
+import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+
+/**
+ * Code batches (issue 20 §1, decision 063): a client's on-the-spot codes by print run, counted
+ * by state; program managers and owners generate a batch (its codes arrive once, as a CSV file,
+ * and are never shown) and void a code or what is left of a batch, with a reason. Others read.
+ */
+export default function CodesPage() {
+  const { me } = useSession();
+  const clients = useClients();
+  const [params, setParams] = useSearchParams();
+  if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
+  if (clients.isError) return <ErrorMessage error={clients.error} />;
+  const client = clients.data.find((c) => c.id === params.get('client')) ?? clients.data[0];
+  return (
+    <div className="stack">
+      <h1>{t('codes.title')}</h1>
+      {client === undefined ? (
+        <p>{t('error.forbidden')}</p>
+      ) : (
+        <>
+          {clients.data.length > 1 ? (
+            <div className="settings-row">
+              <Field label={t('codes.client')}>
+                {(id) => (
+                  <select id={id} value={client.id} onChange={(e) => setParams({ client: e.target.value })}>
+                    {clients.data.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            </div>
+          ) : null}
+          <Batches key={client.id} client={client} canChange={me.owner || client.role === 'program_manager'} />
+        </>
+      )}
+    </div>
+  );
+}
+
+// A code is good through the end of its last day in UTC (as the command takes --expires): shown as that day.
+const utcDay = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+const expiryText = (iso: string | null) => (iso ? utcDay.format(new Date(iso)) : t('codes.never'));
+
+const summaryColumns = (): Columns<BatchSummary> => {
+  const col = columnHelper<BatchSummary>();
+  return [
+    col.accessor('name', { header: t('codes.col.name'), cell: (c) => c.getValue() ?? t('codes.noBatch') }),
+    col.accessor('createdAt', { header: t('codes.col.created'), cell: (c) => formatDateTime(c.getValue()) }),
+    col.accessor('value', {
+      id: 'value',
+      header: t('codes.col.value'),
+      cell: (c) => (c.getValue() === null ? t('codes.mixed') : formatNumber(c.getValue()!)),
+    }),
+    col.accessor('expiresAt', {
+      header: t('codes.col.expires'),
+      cell: (c) => expiryText(c.getValue()),
+    }),
+    col.accessor('total', { id: 'total', header: t('codes.col.generated'), cell: (c) => formatNumber(c.getValue()) }),
+    col.accessor('unused', { id: 'unused', header: t('codes.state.unused'), cell: (c) => formatNumber(c.getValue()) }),
+    col.accessor('redeemed', { id: 'redeemed', header: t('codes.state.redeemed'), cell: (c) => formatNumber(c.getValue()) }),
+    col.accessor('expired', { id: 'expired', header: t('codes.state.expired'), cell: (c) => formatNumber(c.getValue()) }),
+    col.accessor('void', { id: 'void', header: t('codes.state.void'), cell: (c) => formatNumber(c.getValue()) }),
+  ];
+};
+const COUNTS = ['value', 'total', 'unused', 'redeemed', 'expired', 'void'] as const;
+
+function Batches({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
+  const queryClient = useQueryClient();
+  const batches = useQuery({ queryKey: ['codeBatches', client.id], queryFn: () => getBatches(client.id) });
+  const [generating, setGenerating] = useState(false);
+  const [message, setMessage] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const columns = useMemo(() => summaryColumns(), []);
+  const headingId = useId();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['codeBatches', client.id] });
+
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h2 id={headingId}>{client.name}</h2>
+      {canChange ? (
+        <div className="settings-row">
+          <button type="button" className="button button--primary" onClick={() => setGenerating(true)}>
+            {t('codes.generate')}
+          </button>
+          <span role="status">{message}</span>
+        </div>
+      ) : (
+        <p className="muted">{t('codes.readOnly')}</p>
+      )}
+      {batches.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : batches.isError ? (
+        <ErrorMessage error={batches.error} />
+      ) : (
+        <DataTable
+          columns={columns}
+          rows={batches.data.batches}
+          caption={t('codes.caption', { client: client.name })}
+          numeric={COUNTS}
+          onOpen={(row) => setSelected(row.name)}
+          rowLabel={(row) => t('codes.open', { name: row.name ?? t('codes.noBatch') })}
+          rowClass={(row) => (row.name !== null && row.name === selected ? 'row--selected' : undefined)}
+          empty={t('codes.noBatches')}
+        />
+      )}
+      {selected !== null ? (
+        <BatchDetailSection key={selected} client={client} batch={selected} canChange={canChange} onChanged={refresh} />
+      ) : null}
+      {generating ? (
+        <GenerateDialog
+          client={client}
+          onClose={() => setGenerating(false)}
+          onDone={async (text) => {
+            setMessage(text);
+            await refresh();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** A file name of the batch's name (the server's reply names it alike). */
+const fileNameOf = (name: string) =>
+  `codes-${
+    name
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'batch'
+  }.csv`;
+
+/** Hands the CSV to the browser as a download; the page keeps no copy. */
+function download(csv: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // After the click has started the download.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+const whole = (text: string) => (/^\d{1,9}$/.test(text.trim()) ? Number(text) : Number.NaN);
+const within = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
+
+function GenerateDialog({
+  client,
+  onClose,
+  onDone,
+}: {
+  client: ConsoleClient;
+  onClose: () => void;
+  onDone: (message: string) => Promise<void>;
+}) {
+  const [name, setName] = useState('');
+  const [count, setCount] = useState('');
+  const [value, setValue] = useState('');
+  const [expires, setExpires] = useState('');
+  const today = new Date().toISOString().slice(0, 10);
+  const n = whole(count);
+  const points = whole(value);
+  const ready = name.trim().length > 0 && within(n, 1, MAX_BATCH_COUNT) && within(points, 1, MAX_CODE_VALUE);
+  return (
+    <ReasonDialog
+      title={t('codes.generateTitle', { client: client.name })}
+      intro={<p>{t('codes.generateIntro')}</p>}
+      submitLabel={t('codes.generateSubmit')}
+      ready={ready}
+      onClose={onClose}
+      onSubmit={async (reason) => {
+        const batch = name.trim();
+        const csv = await generateBatch(client.id, { name: batch, count: n, value: points, ...(expires ? { expires } : {}), reason });
+        const fileName = fileNameOf(batch);
+        download(csv, fileName);
+        await onDone(t('codes.generated', { count: formatNumber(n), name: batch, file: fileName }));
+      }}
+    >
+      <Field label={t('codes.name')} hint={t('codes.nameHint')}>
+        {(id, hint) => (
+          <input
+            id={id}
+            aria-describedby={hint}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={MAX_BATCH_NAME}
+            autoComplete="off"
+            required
+          />
+        )}
+      </Field>
+      <div className="role-grid">
+        <Field label={t('codes.count')} hint={t('codes.countHint', { max: formatNumber(MAX_BATCH_COUNT) })}>
+          {(id, hint) => (
+            <input
+              id={id}
+              aria-describedby={hint}
+              type="number"
+              min={1}
+              max={MAX_BATCH_COUNT}
+              step={1}
+              value={count}
+              onChange={(e) => setCount(e.target.value)}
+              required
+            />
+          )}
+        </Field>
+        <Field label={t('codes.valueField')}>
+          {(id) => (
+            <input
+              id={id}
+              type="number"
+              min={1}
+              max={MAX_CODE_VALUE}
+              step={1}
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              required
+            />
+          )}
+        </Field>
+      </div>
+      <Field label={t('codes.expires')} hint={t('codes.expiresHint')}>
+        {(id, hint) => (
+          <input id={id} aria-describedby={hint} type="date" min={today} value={expires} onChange={(e) => setExpires(e.target.value)} />
+        )}
+      </Field>
+    </ReasonDialog>
+  );
+}
+
+const STATE_KEYS = {
+  unused: 'codes.state.unused',
+  redeemed: 'codes.state.redeemed',
+  expired: 'codes.state.expired',
+  void: 'codes.state.void',
+} as const satisfies Record<BatchCode['state'], MessageKey>;
+
+const codeColumns = (): Columns<BatchCode> => {
+  const col = columnHelper<BatchCode>();
+  return [
+    col.accessor('hint', { header: t('codes.col.hint'), cell: (c) => <code>…{c.getValue()}</code> }),
+    col.accessor('state', {
+      header: t('codes.col.state'),
+      cell: (c) => <span className={`badge badge--code-${c.getValue()}`}>{t(STATE_KEYS[c.getValue() as BatchCode['state']])}</span>,
+    }),
+    col.accessor('redeemedBy', { header: t('codes.col.redeemedBy'), cell: (c) => c.getValue() ?? '—' }),
+    col.accessor('redeemedAt', { header: t('codes.col.redeemedAt'), cell: (c) => (c.getValue() ? formatDateTime(c.getValue()) : '—') }),
+  ];
+};
+
+function BatchDetailSection({
+  client,
+  batch,
+  canChange,
+  onChanged,
+}: {
+  client: ConsoleClient;
+  batch: string;
+  canChange: boolean;
+  onChanged: () => Promise<void>;
+}) {
+  const queryClient = useQueryClient();
+  const [hint, setHint] = useState('');
+  const [filter, setFilter] = useState<string | undefined>(undefined);
+  const detail = useQuery({ queryKey: ['codeBatch', client.id, batch, filter], queryFn: () => getBatch(client.id, batch, filter) });
+  const [voiding, setVoiding] = useState<'one' | 'all' | null>(null);
+  const [voidHint, setVoidHint] = useState('');
+  const [message, setMessage] = useState('');
+  const columns = useMemo(() => codeColumns(), []);
+  const headingId = useId();
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setFilter(hint.trim() || undefined);
+  };
+  const afterVoid = async (voided: number, subject: string) => {
+    setMessage(
+      voided === 0
+        ? t('codes.nothingToVoid', { subject })
+        : voided === 1
+          ? t('codes.voidedOne', { subject })
+          : t('codes.voided', { count: formatNumber(voided), subject }),
+    );
+    await queryClient.invalidateQueries({ queryKey: ['codeBatch', client.id, batch] });
+    await onChanged();
+  };
+
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h3 id={headingId}>{t('codes.batchTitle', { name: batch })}</h3>
+      {detail.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : detail.isError ? (
+        <ErrorMessage error={detail.error} />
+      ) : (
+        <>
+          <dl className="facts">
+            <div>
+              <dt>{t('codes.col.value')}</dt>
+              <dd>{detail.data.value === null ? t('codes.mixed') : formatNumber(detail.data.value)}</dd>
+            </div>
+            <div>
+              <dt>{t('codes.col.expires')}</dt>
+              <dd>{expiryText(detail.data.expiresAt)}</dd>
+            </div>
+            <div>
+              <dt>{t('codes.col.created')}</dt>
+              <dd>{formatDateTime(detail.data.createdAt)}</dd>
+            </div>
+            <div>
+              <dt>{t('codes.counts')}</dt>
+              <dd>
+                {t('codes.countsText', {
+                  total: formatNumber(detail.data.total),
+                  unused: formatNumber(detail.data.unused),
+                  redeemed: formatNumber(detail.data.redeemed),
+                  expired: formatNumber(detail.data.expired),
+                  void: formatNumber(detail.data.void),
+                })}
+              </dd>
+            </div>
+          </dl>
+          {canChange ? (
+            <div className="settings-row">
+              <button type="button" className="button" onClick={() => setVoiding('one')}>
+                {t('codes.voidOne')}
+              </button>
+              <button type="button" className="button button--danger" onClick={() => setVoiding('all')} disabled={detail.data.unused === 0}>
+                {t('codes.voidAll')}
+              </button>
+              <span role="status">{message}</span>
+            </div>
+          ) : null}
+          <form className="settings-row codes-find" onSubmit={search} aria-label={t('codes.findCode')}>
+            <Field label={t('codes.hint')}>
+              {(id) => (
+                <input id={id} value={hint} onChange={(e) => setHint(e.target.value)} maxLength={8} autoComplete="off" spellCheck={false} />
+              )}
+            </Field>
+            <button type="submit" className="button">
+              {t('codes.find')}
+            </button>
+          </form>
+          <DataTable
+            columns={columns}
+            rows={detail.data.codes}
+            caption={t('codes.codesCaption', { name: batch })}
+            empty={t('codes.noMatch')}
+          />
+          {detail.data.matched > detail.data.codes.length ? (
+            <p className="muted">
+              {t('codes.more', { shown: formatNumber(detail.data.codes.length), matched: formatNumber(detail.data.matched) })}
+            </p>
+          ) : null}
+        </>
+      )}
+      {voiding === 'one' ? (
+        <ReasonDialog
+          title={t('codes.voidOneTitle', { name: batch })}
+          intro={<p>{t('codes.voidOneIntro')}</p>}
+          submitLabel={t('codes.voidSubmit')}
+          danger
+          ready={voidHint.trim().length > 0}
+          onClose={() => setVoiding(null)}
+          onSubmit={async (reason) => {
+            const done = await voidCodes(client.id, batch, { hint: voidHint.trim(), reason });
+            await afterVoid(done.voided, done.subject);
+          }}
+        >
+          <Field label={t('codes.hint')} hint={t('codes.hintHint')}>
+            {(id, described) => (
+              <input
+                id={id}
+                aria-describedby={described}
+                value={voidHint}
+                onChange={(e) => setVoidHint(e.target.value)}
+                maxLength={8}
+                autoComplete="off"
+                spellCheck={false}
+                required
+              />
+            )}
+          </Field>
+        </ReasonDialog>
+      ) : null}
+      {voiding === 'all' ? (
+        <ReasonDialog
+          title={t('codes.voidAllTitle', { name: batch })}
+          intro={<p>{t('codes.voidAllIntro')}</p>}
+          submitLabel={t('codes.voidSubmit')}
+          danger
+          onClose={() => setVoiding(null)}
+          onSubmit={async (reason) => {
+            const done = await voidCodes(client.id, batch, { reason });
+            await afterVoid(done.voided, done.subject);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
