@@ -404,7 +404,8 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       observed.push(cells);
     }
     expect(observed, `observed:${grid(observed)}`).toEqual(expected);
-  }, 60_000);
+    // Ten callers for each of the console's routes, one after another (some rows change what the next reads).
+  }, 300_000);
 
   it('tells each what they may see: an owner every client, the others their own only', async () => {
     // Sessions of the table's test may have ended with its sign-out row: sign in again.
