@@ -103,6 +103,8 @@ export const ErrorCode = {
   staffOwnAccount: 92051,
   /** The last active owner may not be disabled or lose the owner flag. */
   staffLastOwner: 92052,
+  /** Issue 20 §6 (decision 068): the installation turned password sign-in off (its OpenID provider only). */
+  staffPasswordSignInOff: 92090,
   staffDisabled: 92403,
   staffCrossSite: 92404,
   staffThrottled: 92429,
