@@ -23,6 +23,8 @@ function bindingCookie(reply: FastifyReply, site: ConsoleOrigin, value: string, 
   });
 }
 
+const Redirect = z.null().describe('302 to the provider, to the console, or to its sign-in page with ?oidc=<outcome> (Location header)');
+
 const CallbackQuery = z.looseObject({ state: z.string().max(500).optional(), error: z.string().max(500).optional() });
 
 /**
@@ -63,6 +65,7 @@ export function staffOidcRoutes(
       schema: {
         summary: "Sign in through the installation's OpenID provider: a redirect there (fresh=1: it authenticates the person again)",
         querystring: StaffOidcStartQuery,
+        response: { 302: Redirect },
         ...documented('public'),
       },
     },
@@ -80,6 +83,7 @@ export function staffOidcRoutes(
         summary:
           "The provider's redirect back: a console session (full with the provider's second factor, else half) or the sign-in page with the reason",
         querystring: CallbackQuery,
+        response: { 302: Redirect },
         ...documented('public'),
       },
     },
