@@ -1,7 +1,9 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@rewards/contract';
 import { CONSOLE_API_BASE, consolePaths, type StaffMe, type StaffSignInMethods } from '@rewards/contract/console';
 import { consoleStaffPaths } from '@rewards/contract/console-staff';
+import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { dialects } from '../../../test/databases.ts';
 import { signInAtProvider, startTestProvider, type TestProvider } from '../../../test/oidc-provider.ts';
@@ -263,6 +265,34 @@ describe.each(dialects)('staff sign-in through the OpenID provider on %s', (dial
     });
     expect(bare.statusCode).toBe(302);
     expect(bare.headers.location).toBe('/console/sign-in?oidc=error');
+  });
+
+  it('logs a refusal with its reason, and never the secret, the code or a token', async () => {
+    // A second app over the same database, its log kept (the test app's is silent).
+    let logs = '';
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    const logged = await buildApp({ config: { ...t.config, logLevel: 'info' }, db: t.database.db, logStream });
+    await logged.ready();
+    try {
+      const host = new URL(CONSOLE_ORIGIN).host;
+      const begun = await logged.inject({ method: 'GET', url: `${CONSOLE_API_BASE}${consolePaths.signInOidc}`, headers: { host } });
+      const binding = begun.cookies.find((c) => c.name === 'rewards_console_oidc')?.value;
+      const callback = await signInAtProvider(String(begun.headers.location), 'stranger');
+      const code = callback.searchParams.get('code')!;
+      const reply = await logged.inject({
+        method: 'GET',
+        url: `${callback.pathname}${callback.search}`,
+        headers: { host, cookie: `rewards_console_oidc=${binding}` },
+      });
+      expect(reply.headers.location).toBe('/console/sign-in?oidc=unknown');
+      expect(logs).toContain('staff sign-in through the OpenID provider refused');
+      expect(logs).toContain('no staff account has this e-mail address');
+      for (const secret of [provider.clientSecret, code, binding!]) expect(logs).not.toContain(secret);
+      expect(logs).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\./); // no JWT
+    } finally {
+      await logged.close();
+    }
   });
 
   it('answers on the console host only', async () => {
