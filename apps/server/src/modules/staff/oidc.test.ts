@@ -32,6 +32,7 @@ const ACCOUNTS = {
   'disabled-mfa': { email: 'disabled@acme.test', email_verified: true },
   unverified: { email: 'manager@acme.test', email_verified: false },
   'invited-plain': { email: 'invited@acme.test', email_verified: true },
+  'invited-mfa': { email: 'invited@acme.test', email_verified: true },
   'impostor-mfa': { email: 'agent@acme.test', email_verified: true },
 };
 const AUTHENTICATION = {
@@ -40,6 +41,7 @@ const AUTHENTICATION = {
   'manager-acr': { acr: MFA_ACR },
   'disabled-mfa': { amr: ['mfa'] },
   'impostor-mfa': { amr: ['mfa'] },
+  'invited-mfa': { amr: ['hwk'] },
 };
 
 describe.each(dialects)('staff sign-in through the OpenID provider on %s', (dialect) => {
@@ -212,6 +214,12 @@ describe.each(dialects)('staff sign-in through the OpenID provider on %s', (dial
 
   it('refuses someone without the provider second factor who has none of ours', async () => {
     expect(await signInAs('invited-plain')).toEqual({ location: '/console/sign-in?oidc=noSecondFactor', cookie: undefined });
+  });
+
+  it("lets in someone invited but not enrolled when the provider's second factor stands in (a provider-only installation)", async () => {
+    const arrived = await signInAs('invited-mfa');
+    expect(arrived.location).toBe('/console/');
+    expect((await me(arrived.cookie)).json<StaffMe>()).toMatchObject({ email: 'invited@acme.test', roles: [{ role: 'auditor' }] });
   });
 
   it("keeps an account to the provider's subject linked at the first sign-in: the same address under another subject is refused", async () => {
