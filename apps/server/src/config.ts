@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { LimitPolicy } from './modules/limits/policy.ts';
+import { checkIssuer } from './modules/sso/provider.ts';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/demo-catalog.ts';
 
 /** Fastify's names for address ranges (proxy-addr's): 127.0.0.1/8 and ::1, fe80::/10 and 169.254.0.0/16, fc00::/7 and the private IPv4 ranges. */
@@ -125,6 +126,59 @@ const EnvSchema = z.object({
     }, 'must be an origin such as https://console.example.com (no path)')
     .transform((v) => new URL(v).origin)
     .default('http://console.localhost:3000'),
+  // Staff sign-in through the installation's own OpenID provider (issue 20 §6, decision 068): all three or none.
+  STAFF_OIDC_ISSUER: z
+    .string()
+    .max(500)
+    .refine((v) => typeof checkIssuer(v) !== 'string', {
+      error: (issue) => checkIssuer(String(issue.input)) as string,
+    })
+    .optional(),
+  STAFF_OIDC_CLIENT_ID: z.string().min(1).max(200).optional(),
+  STAFF_OIDC_CLIENT_SECRET: z.string().min(1).max(500).optional(),
+  // The button's words: "Sign in with <name>".
+  STAFF_OIDC_NAME: z.string().trim().min(1).max(60).default('your organisation'),
+  // acr values the provider sends for a multi-factor sign-in (comma-separated); amr methods such as mfa or otp count anyway.
+  STAFF_OIDC_MFA_ACR: z
+    .string()
+    .max(2000)
+    .transform((v) =>
+      v
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    )
+    .default([]),
+  // off: the provider only (refused unless a provider is configured, so nobody is locked out).
+  STAFF_PASSWORD_SIGN_IN: z.enum(['on', 'off']).default('on'),
+});
+
+/** The installation's OpenID provider for staff (decision 068); the secret is only ever handed to openid-client. */
+export interface StaffOidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** "Sign in with <name>". */
+  name: string;
+  /** acr values that mean a multi-factor sign-in at this provider. */
+  mfaAcr: string[];
+}
+
+const STAFF_OIDC_VARIABLES = ['STAFF_OIDC_ISSUER', 'STAFF_OIDC_CLIENT_ID', 'STAFF_OIDC_CLIENT_SECRET'] as const;
+
+/** The three settings together or none; password sign-in off only with a provider. */
+const EnvChecked = EnvSchema.superRefine((e, ctx) => {
+  const set = STAFF_OIDC_VARIABLES.filter((name) => e[name] !== undefined);
+  if (set.length > 0 && set.length < STAFF_OIDC_VARIABLES.length) {
+    for (const name of STAFF_OIDC_VARIABLES.filter((n) => e[n] === undefined))
+      ctx.addIssue({ code: 'custom', path: [name], message: `required with ${set.join(', ')}` });
+  }
+  if (e.STAFF_PASSWORD_SIGN_IN === 'off' && set.length === 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STAFF_PASSWORD_SIGN_IN'],
+      message: 'off needs STAFF_OIDC_ISSUER, STAFF_OIDC_CLIENT_ID and STAFF_OIDC_CLIENT_SECRET (else nobody could sign in)',
+    });
 });
 
 export type DatabaseConfig = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
@@ -169,6 +223,8 @@ export interface Config {
   account: { resetLinkMinutes: number };
   /** The staff console (docs/decisions/046): its origin, and the host name its API answers on. */
   console: { origin: string; hostname: string };
+  /** How staff sign in (decision 068): the password (then our second factor), the installation's OpenID provider, or both. */
+  staffSignIn: { password: boolean; oidc: StaffOidcConfig | undefined };
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -178,7 +234,7 @@ export function databaseConfigFromUrl(url: string): DatabaseConfig {
 
 /** Reads the environment once; a bad value stops start-up with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = EnvChecked.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
@@ -212,5 +268,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, maxAttempts: e.MAIL_MAX_ATTEMPTS, outboxDir: join(dataDir, 'outbox') },
     account: { resetLinkMinutes: e.RESET_LINK_MINUTES },
     console: { origin: e.CONSOLE_ORIGIN, hostname: new URL(e.CONSOLE_ORIGIN).hostname.toLowerCase() },
+    staffSignIn: {
+      password: e.STAFF_PASSWORD_SIGN_IN === 'on',
+      oidc:
+        e.STAFF_OIDC_ISSUER && e.STAFF_OIDC_CLIENT_ID && e.STAFF_OIDC_CLIENT_SECRET
+          ? {
+              issuer: e.STAFF_OIDC_ISSUER,
+              clientId: e.STAFF_OIDC_CLIENT_ID,
+              clientSecret: e.STAFF_OIDC_CLIENT_SECRET,
+              name: e.STAFF_OIDC_NAME,
+              mfaAcr: e.STAFF_OIDC_MFA_ACR,
+            }
+          : undefined,
+    },
   };
 }

@@ -29,5 +29,12 @@ declare module 'oidc-provider' {
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    /** Ends an interaction with its result (a login with amr and acr, in the staff sign-in's tests) and redirects to resume. */
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: { login: { accountId: string; amr?: string[]; acr?: string } },
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
   }
 }

@@ -2,7 +2,7 @@
 // brings the package's missing types along wherever it goes.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./oidc-provider-module.d.ts" />
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 
@@ -24,7 +24,12 @@ export interface TestProviderOptions {
   redirectUris: string[];
   postLogoutRedirectUris?: string[];
   /** Account id (what is typed on the provider's page) → its claims, preferred_username among them. */
-  accounts: Record<string, Record<string, string>>;
+  accounts: Record<string, Record<string, string | boolean>>;
+  /**
+   * How an account signs in at the provider (its ID token's amr and acr), for the staff sign-in's
+   * tests (decision 068). Accounts not listed sign in as the development page does: neither.
+   */
+  authentication?: Record<string, { amr?: string[]; acr?: string }>;
   clientId?: string;
   clientSecret?: string;
 }
@@ -54,7 +59,8 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       if (!claims) return undefined;
       return { accountId: id, claims: async () => ({ sub: id, ...claims }) };
     },
-    claims: { openid: ['sub'], profile: ['preferred_username', 'name', 'upn'], email: ['email'] },
+    // acr and amr with openid: in every ID token, as Keycloak and Entra ID send them (the staff sign-in reads them).
+    claims: { openid: ['sub', 'acr', 'amr'], profile: ['preferred_username', 'name', 'upn'], email: ['email', 'email_verified'] },
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true, logoutSource } },
     pkce: { required: () => true },
     // A first-party client: no consent screen, every requested scope granted.
@@ -70,12 +76,22 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     // Set, so that the provider does not print a notice for each default it falls back to.
     ttl: { Interaction: 600, Grant: 3600, Session: 3600, AccessToken: 600, IdToken: 600 },
   };
-  const provider = new Provider(issuer, configuration);
-  const handle = provider.callback();
+  // Made at the first request, so a caller may add redirect URIs to `options.redirectUris` until
+  // then (a server whose port is chosen after the provider started).
+  let provider: Provider | undefined;
+  let handle: ReturnType<Provider['callback']> | undefined;
   server.on('request', (request, response) => {
+    if (!provider) {
+      provider = new Provider(issuer, configuration);
+      handle = provider.callback();
+    }
     const url = new URL(request.url ?? '/', issuer);
     if (url.pathname === '/session/end') endSessionRequests.push(url.searchParams);
-    handle(request, response);
+    if (options.authentication && request.method === 'POST' && /^\/interaction\/[^/]+$/.test(url.pathname)) {
+      void finishLogin(provider, options.authentication, request, response);
+      return;
+    }
+    handle!(request, response);
   });
 
   return {
@@ -88,6 +104,33 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The development login page's submission, finished with the account's amr and acr (the
+ * development interactions record neither): what a provider does after its own factors.
+ */
+async function finishLogin(
+  provider: Provider,
+  authentication: NonNullable<TestProviderOptions['authentication']>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  let body = '';
+  for await (const chunk of request) body += String(chunk);
+  const login = new URLSearchParams(body).get('login') ?? '';
+  const { amr, acr } = authentication[login] ?? {};
+  try {
+    await provider.interactionFinished(
+      request,
+      response,
+      { login: { accountId: login, ...(amr ? { amr } : {}), ...(acr ? { acr } : {}) } },
+      { mergeWithLastSubmission: false },
+    );
+  } catch {
+    response.statusCode = 400;
+    response.end('interaction failed');
+  }
 }
 
 /**

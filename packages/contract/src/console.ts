@@ -21,6 +21,10 @@ export const consolePaths = {
   enrolmentPasskey: '/enrolment/passkey',
   signInPasskeyOptions: '/sign-in/passkey/options',
   signInPasskey: '/sign-in/passkey',
+  /** Issue 20 §6 (decision 068): how staff may sign in here, and sign-in through the installation's OpenID provider. */
+  signInMethods: '/sign-in/methods',
+  signInOidc: '/sign-in/oidc',
+  signInOidcCallback: '/sign-in/oidc/callback',
   clients: '/clients',
   client: (clientId: string) => `/clients/${encodeURIComponent(clientId)}`,
 } as const;
@@ -146,3 +150,44 @@ export const ConsoleClient = z.object({
 export type ConsoleClient = z.infer<typeof ConsoleClient>;
 export const ConsoleClientList = z.array(ConsoleClient);
 export const ConsoleClientParams = z.object({ clientId: z.string().min(1).max(64) });
+
+/**
+ * GET sign-in/methods (issue 20 §6, decision 068): what the sign-in page offers. `provider` is
+ * the installation's OpenID provider (its button's name), null when none is configured.
+ */
+export const StaffSignInMethods = z.object({
+  password: z.boolean(),
+  provider: z.object({ name: z.string() }).nullable(),
+});
+export type StaffSignInMethods = z.infer<typeof StaffSignInMethods>;
+
+/** GET sign-in/oidc?fresh=1: the provider is asked to authenticate the person again (prompt=login, max_age=0). */
+export const StaffOidcStartQuery = z.object({ fresh: z.enum(['0', '1']).optional() });
+
+/**
+ * Where the provider's callback sends the browser: the console's sign-in page with
+ * `?oidc=<outcome>` (and `&factors=…` for `secondFactor`), or the console itself when signed in.
+ */
+export const STAFF_OIDC_OUTCOME_PARAM = 'oidc';
+export const STAFF_OIDC_FACTORS_PARAM = 'factors';
+export const StaffOidcOutcome = z.enum([
+  /** The provider reported no second factor: pass one of ours (the `factors` listed) on the half session. */
+  'secondFactor',
+  /** No staff account has the provider's verified e-mail address (or it is linked to another subject). */
+  'unknown',
+  /** The account is disabled. */
+  'disabled',
+  /** The provider did not say the e-mail address is verified. */
+  'unverified',
+  /** The provider reported no second factor and the account has none of ours. */
+  'noSecondFactor',
+  /** The answer could not be trusted (state, nonce, code, signature) or came to another browser. */
+  'error',
+  /** The provider could not be reached. */
+  'gateway',
+  /** The provider said no (cancelled, access denied). */
+  'refused',
+  /** No provider is configured. */
+  'off',
+]);
+export type StaffOidcOutcome = z.infer<typeof StaffOidcOutcome>;

@@ -105,6 +105,8 @@ export const ErrorCode = {
   staffLastOwner: 92052,
   /** Code batches (docs/decisions/063; 92110-92119): the client has a batch of this name already. */
   codesBatchNameTaken: 92110,
+  /** Issue 20 §6 (decision 068): the installation turned password sign-in off (its OpenID provider only). */
+  staffPasswordSignInOff: 92090,
   staffDisabled: 92403,
   staffCrossSite: 92404,
   staffThrottled: 92429,

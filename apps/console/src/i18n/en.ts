@@ -50,6 +50,20 @@ export const en = {
   'signIn.reason.idle': 'You were signed out after 15 minutes without activity.',
   'signIn.reason.ended': 'Your session has ended. Sign in again.',
   'signIn.reason.signedOut': 'You are signed out.',
+  // F staff OIDC sign-in (issue 20 §6, decision 068)
+  'signIn.oidc.button': 'Sign in with {name}',
+  'signIn.oidc.or': 'or with your e-mail address',
+  'signIn.oidc.secondFactor': 'You are signed in at your organisation. It did not report a second factor: confirm it is you here.',
+  'signIn.oidc.unknown': 'Your organisation signed you in, but no staff account here has that e-mail address. Ask an owner to invite you.',
+  'signIn.oidc.disabled': 'This staff account is disabled.',
+  'signIn.oidc.unverified': 'Your organisation did not confirm your e-mail address, so it cannot find your staff account.',
+  'signIn.oidc.noSecondFactor':
+    'Your organisation did not report a second factor, and this account has none here. Sign in there with a second factor, or finish enrolling from your invitation.',
+  'signIn.oidc.error': 'The sign-in could not be completed safely. Start again.',
+  'signIn.oidc.gateway': "Your organisation's sign-in cannot be reached right now. Try again in a moment.",
+  'signIn.oidc.refused': "The sign-in was cancelled at your organisation's page.",
+  'signIn.oidc.off': 'Sign-in through your organisation is not set up here.',
+  'console.error.passwordSignInOff': 'Password sign-in is off here: sign in through your organisation.',
 
   'enrol.title': 'Set up your console access',
   'enrol.for': 'For {name} ({email})',

@@ -22,6 +22,8 @@ import type { ParticipantSignInsTable, SessionsTable } from '../modules/sessions
 import type { ClientSsoTable, SsoHandoffsTable, SsoLoginsTable, SsoSessionTokensTable, SsoSignoutsTable } from '../modules/sso/tables.ts';
 import type {
   StaffEnrolmentsTable,
+  StaffOidcLoginsTable,
+  StaffOidcSubjectsTable,
   StaffPasskeysTable,
   StaffRecoveryCodesTable,
   StaffRolesTable,
@@ -77,4 +79,6 @@ export interface Database {
   staff_enrolments: StaffEnrolmentsTable;
   staff_sessions: StaffSessionsTable;
   staff_passkeys: StaffPasskeysTable;
+  staff_oidc_logins: StaffOidcLoginsTable;
+  staff_oidc_subjects: StaffOidcSubjectsTable;
 }

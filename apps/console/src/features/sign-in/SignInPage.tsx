@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import type { StaffOidcOutcome } from '@rewards/contract/console';
 import type { SecondFactor, StaffMe } from '@rewards/contract/console';
 import { signIn, signInPasskey, signInRecoveryCode, signInTotp } from '../../api/session.ts';
 import { meKey, useMe, type SignedOutReason } from '../../app/session.tsx';
 import { t, type MessageKey } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { getSignInMethods, oidcOutcomeOf, providerSignInHref, signInMethodsKey } from './oidc.ts';
 
 const REASON_MESSAGE: Record<SignedOutReason, MessageKey> = {
   idle: 'signIn.reason.idle',
@@ -13,9 +15,23 @@ const REASON_MESSAGE: Record<SignedOutReason, MessageKey> = {
   signedOut: 'signIn.reason.signedOut',
 };
 
+const OIDC_MESSAGE: Record<StaffOidcOutcome, MessageKey> = {
+  secondFactor: 'signIn.oidc.secondFactor',
+  unknown: 'signIn.oidc.unknown',
+  disabled: 'signIn.oidc.disabled',
+  unverified: 'signIn.oidc.unverified',
+  noSecondFactor: 'signIn.oidc.noSecondFactor',
+  error: 'signIn.oidc.error',
+  gateway: 'signIn.oidc.gateway',
+  refused: 'signIn.oidc.refused',
+  off: 'signIn.oidc.off',
+};
+
 /**
  * Sign-in: e-mail and password, then one second factor of those the account has — a passkey, a
- * code of the authenticator app, or a recovery code.
+ * code of the authenticator app, or a recovery code. Where the installation has its own OpenID
+ * provider (decision 068), a button to it first; back from it without a second factor the
+ * provider vouched for, the same second step (`?oidc=secondFactor&factors=…`).
  */
 export function SignInPage() {
   const location = useLocation();
@@ -23,10 +39,18 @@ export function SignInPage() {
   const queryClient = useQueryClient();
   const me = useMe();
   const state = (location.state ?? {}) as { reason?: SignedOutReason; from?: string };
-  const [factors, setFactors] = useState<SecondFactor[] | null>(null);
+  const [params, setParams] = useSearchParams();
+  const [oidc] = useState(() => oidcOutcomeOf(params));
+  const methods = useQuery({ queryKey: signInMethodsKey, queryFn: getSignInMethods, staleTime: Infinity });
+  const [factors, setFactors] = useState<SecondFactor[] | null>(() => (oidc?.outcome === 'secondFactor' ? oidc.factors : null));
+  const [notice, setNotice] = useState(oidc);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [mode, setMode] = useState<'totp' | 'recoveryCode' | null>('totp');
+  const [mode, setMode] = useState<'totp' | 'recoveryCode' | null>(() =>
+    factors === null || factors.includes('totp') ? 'totp' : factors.includes('recoveryCode') ? 'recoveryCode' : null,
+  );
+  const provider = methods.data?.provider ?? null;
+  const passwordOn = methods.data?.password ?? true;
   const [code, setCode] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -72,7 +96,20 @@ export function SignInPage() {
           {t(REASON_MESSAGE[state.reason])}
         </p>
       ) : null}
-      {factors === null ? (
+      {notice ? (
+        <p className={notice.outcome === 'secondFactor' ? 'notice' : 'error'} role={notice.outcome === 'secondFactor' ? 'status' : 'alert'}>
+          {t(OIDC_MESSAGE[notice.outcome])}
+        </p>
+      ) : null}
+      {factors === null && provider ? (
+        <div className="stack card">
+          <a className="button button--primary" href={providerSignInHref}>
+            {t('signIn.oidc.button', { name: provider.name })}
+          </a>
+          {passwordOn ? <p className="muted signin__or">{t('signIn.oidc.or')}</p> : null}
+        </div>
+      ) : null}
+      {factors === null && !passwordOn ? null : factors === null ? (
         <form onSubmit={submitPassword} className="stack card">
           <h2>{t('signIn.title')}</h2>
           <Field label={t('signIn.email')}>
@@ -100,7 +137,7 @@ export function SignInPage() {
       ) : (
         <div className="stack card">
           <h2>{t('signIn.secondFactor')}</h2>
-          <p className="muted">{email}</p>
+          {email ? <p className="muted">{email}</p> : null}
           {factors.includes('passkey') ? (
             <button type="button" className="button button--primary" onClick={usePasskey} disabled={busy}>
               {t('signIn.usePasskey')}
@@ -147,6 +184,8 @@ export function SignInPage() {
                 setFactors(null);
                 setCode('');
                 setError(null);
+                setNotice(null);
+                if (params.size > 0) setParams({}, { replace: true });
               }}
             >
               {t('signIn.startOver')}

@@ -140,6 +140,12 @@ const expected: Row[] = [
     route: route('POST', `${consoleStaffPaths.staff}/:staffId/reset`),
     ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }),
   },
+  // F staff OIDC sign-in (issue 20 §6, decision 068): public, the same for every caller. This app has no provider:
+  // the start redirects to the sign-in page (?oidc=off), as does a callback without a state (?oidc=error);
+  // modules/staff/oidc.test.ts walks the flow against the real provider.
+  { route: route('GET', consolePaths.signInMethods), ...everyone(200) },
+  { route: route('GET', consolePaths.signInOidc), ...everyone(302) },
+  { route: route('GET', consolePaths.signInOidcCallback), ...everyone(302) },
   // Last: it ends the caller's session. Answered alike, with or without one.
   { route: route('POST', consolePaths.signOut), ...everyone(204) },
 ];
@@ -370,6 +376,13 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('GET', consoleCodesPaths.batch(clientId, await roleTableBatch(clientId)));
       case route('POST', '/clients/:clientId/codes/batches/:batch/void'):
         return send('POST', consoleCodesPaths.voidCodes(clientId, await roleTableBatch(clientId)), { body: { reason: 'role table' } });
+      // F staff OIDC sign-in
+      case route('GET', consolePaths.signInMethods):
+        return send('GET', consolePaths.signInMethods);
+      case route('GET', consolePaths.signInOidc):
+        return send('GET', consolePaths.signInOidc);
+      case route('GET', consolePaths.signInOidcCallback):
+        return send('GET', `${consolePaths.signInOidcCallback}?code=x`);
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {

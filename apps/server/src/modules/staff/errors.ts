@@ -7,6 +7,13 @@ export const staffErrors = {
     new ApiError(401, ErrorCode.staffInvalidCredentials, 'console.error.invalidCredentials', 'Wrong e-mail address or password'),
   secondFactorFailed: () =>
     new ApiError(401, ErrorCode.staffSecondFactorFailed, 'console.error.secondFactorFailed', 'That code is not valid'),
+  passwordSignInOff: () =>
+    new ApiError(
+      403,
+      ErrorCode.staffPasswordSignInOff,
+      'console.error.passwordSignInOff',
+      "Sign in through your organisation's provider: password sign-in is off here",
+    ),
   disabled: () => new ApiError(403, ErrorCode.staffDisabled, 'console.error.disabled', 'This staff account is disabled'),
   throttled: () => new ApiError(429, ErrorCode.staffThrottled, 'console.error.throttled', 'Too many attempts: wait a quarter of an hour'),
   crossSite: () =>

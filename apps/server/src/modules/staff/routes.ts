@@ -46,6 +46,8 @@ import { consoleClientRoutes } from '../clients/console-routes.ts';
 import { consoleCodesRoutes } from '../ots/console-routes.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { staffManagementRoutes } from './staff-routes.ts';
+import { staffOidcRoutes } from './oidc-routes.ts';
+import { staffErrors } from './errors.ts';
 
 /**
  * Who may call a console route, for the API document (`x-role`) and the reader; the guard in
@@ -96,6 +98,8 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
           },
         },
         async (request, reply) => {
+          // The installation's OpenID provider only (decision 068).
+          if (!config.staffSignIn.password) throw staffErrors.passwordSignInOff();
           const { started, reply: body } = await signInWithPassword(ctx, request.ip, request.body);
           setConsoleCookie(reply, origin, started.sessionId, false);
           return body;
@@ -317,6 +321,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       consoleCodesRoutes(api, db, origin, documented);
       await consoleReadRoutes(api, deps, origin);
       await staffManagementRoutes(api, ctx, origin);
+      staffOidcRoutes(api, ctx, origin, config.staffSignIn, documented);
     },
     { prefix: CONSOLE_API_BASE },
   );

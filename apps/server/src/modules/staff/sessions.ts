@@ -52,8 +52,17 @@ export async function startHalfSession(db: Kysely<Database>, staffId: string, ad
   );
 }
 
-/** A full session, the second factor passed now: 15 minutes idle, 8 hours at most. */
-export async function startFullSession(db: Kysely<Database>, staffId: string, address: string, now: Date): Promise<StartedSession> {
+/**
+ * A full session, the second factor passed now (or, through the OpenID provider, when the
+ * provider says it was: its auth_time, decision 068): 15 minutes idle, 8 hours at most.
+ */
+export async function startFullSession(
+  db: Kysely<Database>,
+  staffId: string,
+  address: string,
+  now: Date,
+  secondFactorAt: Date = now,
+): Promise<StartedSession> {
   return insert(
     db,
     {
@@ -61,7 +70,7 @@ export async function startFullSession(db: Kysely<Database>, staffId: string, ad
       created_from: address,
       idle_expires_at: new Date(now.getTime() + STAFF_SESSION.idleMinutes * MINUTE).toISOString(),
       absolute_expires_at: new Date(now.getTime() + STAFF_SESSION.maxHours * 60 * MINUTE).toISOString(),
-      second_factor_at: now.toISOString(),
+      second_factor_at: secondFactorAt.toISOString(),
     },
     now,
   );

@@ -80,3 +80,25 @@ export interface StaffPasskeysTable {
   last_used_at: string | null;
 }
 export type StaffPasskey = Selectable<StaffPasskeysTable>;
+
+/** A staff sign-in at the installation's OpenID provider under way (decision 068), keyed by its state. */
+export interface StaffOidcLoginsTable {
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  /** SHA-256 of the binding cookie of the browser that started. */
+  browser_hash: string;
+  /** Seconds asked for as max_age (0 for a fresh sign-in); null: none. */
+  max_age: number | null;
+  created_at: string;
+  expires_at: string;
+}
+export type StaffOidcLogin = Selectable<StaffOidcLoginsTable>;
+
+/** The provider's subject linked to a staff account at its first provider sign-in. */
+export interface StaffOidcSubjectsTable {
+  staff_id: string;
+  issuer: string;
+  subject: string;
+  linked_at: string;
+}

@@ -1,0 +1,99 @@
+// Staff sign-in through the installation's OpenID provider (issue 20 §6, decision 068), in Chromium:
+// a real provider (oidc-provider, started here) and a server of its own configured for it (the
+// STAFF_OIDC_* settings are read at start, so the shared server of the other files cannot have
+// them). The demo owner signs in at the provider with a second factor (amr otp) and is in; the demo
+// agent signs in there without one and passes our authenticator code; a stranger is refused.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestProvider, type TestProvider } from '../../server/test/oidc-provider.ts';
+import { startPortalServer, type PortalServer } from '../../web/e2e/harness/server.ts';
+import { openPageOn } from '../../web/e2e/harness/browser.ts';
+import { checkScreen, closePage, DEMO_STAFF, expectVisible, nextTotpCode, test } from './harness/console.ts';
+
+const PROVIDER_NAME = 'Rewards Staff ID';
+let provider: TestProvider;
+let server: PortalServer;
+let consoleUrl: string;
+
+beforeAll(async () => {
+  // The console's callback names the server's port, chosen when it starts: the provider takes
+  // its redirect URI then (it is made at its first request).
+  const redirectUris: string[] = [];
+  provider = await startTestProvider({
+    redirectUris,
+    accounts: {
+      olivia: { email: DEMO_STAFF.owner.email, email_verified: true, name: 'Olivia Owner' },
+      alex: { email: DEMO_STAFF.agent.email, email_verified: true, name: 'Alex Agent' },
+      stranger: { email: 'stranger@acme.example', email_verified: true },
+    },
+    authentication: { olivia: { amr: ['pwd', 'otp'] }, alex: { amr: ['pwd'] } },
+  });
+  server = await startPortalServer((port) => {
+    consoleUrl = `http://console.localhost:${port}`;
+    redirectUris.push(`${consoleUrl}/api/console/v1/sign-in/oidc/callback`);
+    return {
+      CONSOLE_ORIGIN: consoleUrl,
+      STAFF_OIDC_ISSUER: provider.issuer,
+      STAFF_OIDC_CLIENT_ID: provider.clientId,
+      STAFF_OIDC_CLIENT_SECRET: provider.clientSecret,
+      STAFF_OIDC_NAME: PROVIDER_NAME,
+    };
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await provider?.close();
+});
+
+/** What a person does on the provider's own (development) login page. */
+async function signInAtProvider(page: Page, login: string): Promise<void> {
+  await page.waitForURL((url) => url.origin === provider.issuer);
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('whatever-the-provider-accepts');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+}
+
+async function providerButton(page: Page) {
+  await page.goto('/console/sign-in');
+  const button = page.getByRole('link', { name: `Sign in with ${PROVIDER_NAME}` });
+  await expectVisible(button);
+  return button;
+}
+
+test('the owner signs in at the provider with its second factor and is in the console', async ({ browser }) => {
+  const page = await openPageOn(browser, consoleUrl);
+  const button = await providerButton(page);
+  // The password form stays beside it.
+  await expectVisible(page.getByLabel('E-mail address'));
+  await checkScreen(page, '80-staff-oidc-sign-in');
+  await button.click();
+  await signInAtProvider(page, 'olivia');
+  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  await expectVisible(page.getByText('Olivia Owner').first());
+  await closePage(page);
+});
+
+test('the agent signs in at the provider without a second factor, then passes the authenticator code here', async ({ browser }) => {
+  const page = await openPageOn(browser, consoleUrl);
+  await (await providerButton(page)).click();
+  await signInAtProvider(page, 'alex');
+  await expectVisible(page.getByText('It did not report a second factor: confirm it is you here.'));
+  const code = page.getByLabel('Code from your authenticator app');
+  await expectVisible(code);
+  await checkScreen(page, '81-staff-oidc-second-factor');
+  await code.fill(await nextTotpCode(DEMO_STAFF.agent.secret));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  expect(await page.getByRole('alert').count()).toBe(0);
+  await closePage(page);
+});
+
+test('someone without a staff account is refused with a clear message', async ({ browser }) => {
+  const page = await openPageOn(browser, consoleUrl);
+  await (await providerButton(page)).click();
+  await signInAtProvider(page, 'stranger');
+  await expectVisible(page.getByRole('alert').filter({ hasText: 'no staff account here has that e-mail address' }));
+  await checkScreen(page, '82-staff-oidc-refused');
+  await closePage(page);
+});
