@@ -7,6 +7,7 @@ import { apiHeaders, benchCode, BROWSER_ACCEPT_ENCODING, REDEEM_USER, signIn, ST
 import { load, loadSideBySide, type LoadResult } from './load.ts';
 import { rssMb, type RssAfterLoad } from './memory.ts';
 import type { Portal } from './portal.ts';
+import { rawCommitRate, type RawCommitResult } from './raw-commit.ts';
 
 export interface ApiCase extends LoadResult {
   name: string;
@@ -31,6 +32,11 @@ export interface ApiResults {
    * at least as many (those in flight when a load stopped may have committed unanswered).
    */
   durability?: { acknowledged: number; inLedgerAfterKill: number };
+  /**
+   * The disk's raw durable single-row commit rate (raw-commit.ts), the redemptions' floor
+   * (issue 18): half of the case's seconds just before the redemption load, half just after.
+   */
+  rawCommit?: RawCommitResult;
 }
 
 export interface LoadTiming {
@@ -86,7 +92,16 @@ function specsOf(api: string, demo: string, statementSession: string, redeemSess
   ];
 }
 
-export async function runApi(portal: Portal, timing: LoadTiming, log: (line: string) => void): Promise<ApiResults> {
+/**
+ * `databaseDirectory`: the bench database's directory, where the raw commit rate is measured
+ * (the same disk).
+ */
+export async function runApi(
+  portal: Portal,
+  timing: LoadTiming,
+  databaseDirectory: string,
+  log: (line: string) => void,
+): Promise<ApiResults> {
   const { seconds, warmupSeconds, connections } = timing;
   const rssAfterStartMb = rssMb(portal.pid);
 
@@ -102,6 +117,7 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
   const cases: ApiCase[] = [];
   const baselines: LoadResult[] = [];
   const rssAfterLoads: RssAfterLoad[] = [];
+  const rawCommits: RawCommitResult[] = [];
   try {
     // Turns of 2 s, as many as fit in the case's seconds (two at least).
     const sliceSeconds = Math.min(2, seconds);
@@ -134,6 +150,8 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
     for (const spec of [...portalSpecs, ...references]) {
       // The bare route warms up once, before the first case.
       if (baselines.length === 0) await load({ url: bare.url, connections }, warmupSeconds, 0);
+      const redeem = spec.name.startsWith('POST ots/redeem');
+      if (redeem) rawCommits.push(rawCommitRate(databaseDirectory, seconds / 2));
       const { result, baseline: before } = await loadSideBySide(
         { ...spec, connections },
         { url: bare.url, connections },
@@ -141,6 +159,7 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
         sliceSeconds,
         warmupSeconds,
       );
+      if (redeem) rawCommits.push(rawCommitRate(databaseDirectory, seconds / 2));
       baselines.push(before);
       cases.push({ name: spec.name, ...result, ratio: ratioOf(result, before) });
       // The references load the bare server, not the portal: nothing to read after them.
@@ -152,6 +171,8 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
   } finally {
     await bare.stop();
   }
+  const rawCommit = combineRawCommits(rawCommits);
+  if (rawCommit) log(`raw durable single-row commits (WAL, synchronous=FULL, same disk): ${rawCommit.commitsPerSecond}/s`);
   const baselineRuns = baselines.map((b) => b.requestsPerSecond);
   const middle = [...baselines].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(baselines.length / 2)]!;
   const baseline = middle;
@@ -172,5 +193,12 @@ export async function runApi(portal: Portal, timing: LoadTiming, log: (line: str
   // With the last sign-ins' argon2id runs (19 MiB each) just ended.
   rssAfterLoads.push({ after: login.name, mb: rssMb(portal.pid) });
   log(`resident memory after each load (MB): ${rssAfterLoads.map((r) => r.mb ?? '?').join(', ')}`);
-  return { baseline, baselineRuns, cases, login, rssAfterStartMb, rssAfterLoads };
+  return { baseline, baselineRuns, cases, login, rssAfterStartMb, rssAfterLoads, ...(rawCommit ? { rawCommit } : {}) };
+}
+
+function combineRawCommits(runs: RawCommitResult[]): RawCommitResult | undefined {
+  if (runs.length === 0) return undefined;
+  const commits = runs.reduce((total, r) => total + r.commits, 0);
+  const seconds = runs.reduce((total, r) => total + r.seconds, 0);
+  return { commitsPerSecond: Math.round(commits / seconds), commits, seconds: Math.round(seconds * 10) / 10 };
 }

@@ -18,6 +18,9 @@ export interface Budget {
   pass: boolean | null;
 }
 
+/** Issue 18: client data and bundles, asked for as a browser asks, at least this share of the bare route. */
+export const CACHED_DATA_RATIO = 0.55;
+
 const pct = (ratio: number) => `${Math.round(ratio * 1000) / 10}%`;
 const kB = (bytes: number) => `${Math.round(bytes / 100) / 10} kB`;
 
@@ -43,10 +46,10 @@ export function evaluateBudgets(r: Results): Budget[] {
       const c = r.api.cases.find((x) => x.name.startsWith(prefix) && x.name.includes(AS_A_BROWSER));
       if (c)
         add(
-          `\`${c.name.replace(/^GET /, 'GET ')}\``,
-          '≥ 60% of baseline',
-          `${pct(c.ratio)} (${c.requestsPerSecond}/s)`,
-          c.ratio >= 0.6 && failures(c) === 0,
+          `\`${c.name}\``,
+          `≥ ${pct(CACHED_DATA_RATIO)} of baseline, 0 errors`,
+          `${pct(c.ratio)} (${c.requestsPerSecond}/s), ${failures(c)} errors`,
+          c.ratio >= CACHED_DATA_RATIO && failures(c) === 0,
         );
     }
     const statement = find('GET user/account/statement');
@@ -58,12 +61,15 @@ export function evaluateBudgets(r: Results): Budget[] {
         statement.ratio >= 0.25 && failures(statement) === 0,
       );
     const redeem = find('POST ots/redeem');
+    const raw = r.api.rawCommit;
     if (redeem)
       add(
         '`POST ots/redeem`, SQLite',
-        '≥ 2,000/s, 0 errors',
-        `${redeem.requestsPerSecond}/s, ${failures(redeem)} errors`,
-        redeem.requestsPerSecond >= 2000 && failures(redeem) === 0,
+        "≥ the disk's raw durable single-row commit rate of the same run, 0 errors",
+        raw
+          ? `${redeem.requestsPerSecond}/s against ${raw.commitsPerSecond}/s raw (×${Math.round((redeem.requestsPerSecond / raw.commitsPerSecond) * 100) / 100}), ${failures(redeem)} errors`
+          : `${redeem.requestsPerSecond}/s; raw commit rate not measured`,
+        raw !== undefined && redeem.requestsPerSecond >= raw.commitsPerSecond && failures(redeem) === 0,
       );
     const durable = r.api.durability;
     if (durable) {

@@ -40,13 +40,18 @@ export async function waitFor200(url: string, timeoutMs: number, alive: () => bo
   }
 }
 
-/** Starts the portal over `databaseUrl` (already migrated and seeded by the caller). */
-export async function startPortal(databaseUrl: string, logFile: string, env: Record<string, string> = {}): Promise<Portal> {
+/** Starts the portal over `databaseUrl` (already migrated and seeded by the caller); `extraFlags` (a profile's) after the usual. */
+export async function startPortal(
+  databaseUrl: string,
+  logFile: string,
+  env: Record<string, string> = {},
+  extraFlags: readonly string[] = [],
+): Promise<Portal> {
   await ensureServerBuild();
   const port = await freePort();
   const log = createWriteStream(logFile, { flags: 'a' });
   // Started as `npm start` starts it (flags and environment of process-settings.ts).
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_MAIN_JS], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...extraFlags, SERVER_MAIN_JS], {
     cwd: ROOT,
     env: {
       ...process.env,

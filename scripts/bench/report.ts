@@ -84,6 +84,12 @@ export function markdown(r: Results): string {
   );
   if (r.api) {
     lines.push('**API under load, embedded SQLite** (one portal process)', '', ...apiTable(r.api), '');
+    const raw = r.api.rawCommit;
+    if (raw)
+      lines.push(
+        `The disk's raw durable single-row commit rate (node:sqlite, WAL, \`synchronous=FULL\`, one-row transactions back to back in the bench database's directory, half just before the redemptions and half just after): ${n(raw.commitsPerSecond)}/s (${n(raw.commits)} commits in ${raw.seconds} s).`,
+        '',
+      );
   }
   if (r.postgres) {
     lines.push('**Scale-out on PostgreSQL** (one process: 16 connections; two: 8 + 8 at once, added up)', '');

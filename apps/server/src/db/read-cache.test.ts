@@ -107,4 +107,25 @@ describe('the read cache at hand (docs/decisions/035)', () => {
     await cachedRead(uncached, 'host:a', async () => 'client-a');
     expect(cachedReadAtHand(uncached, 'host:a')).toBeUndefined();
   });
+
+  it('answers a hit without loading, and gives callers that ask while a load runs that one load (decision 069)', async () => {
+    const db = fakeDb();
+    configureReadCache(db, 60);
+    let finish: (value: object) => void = () => undefined;
+    const load = vi.fn(() => new Promise<object>((resolve) => (finish = resolve)));
+    const first = cachedRead(db, 'clientData:a', load);
+    const second = cachedRead(db, 'clientData:a', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    const data = { clientName: 'A' };
+    finish(data);
+    expect(await first).toBe(data);
+    expect(await second).toBe(data);
+    expect(await cachedRead(db, 'clientData:a', load)).toBe(data);
+    expect(load).toHaveBeenCalledTimes(1);
+    // A failed load is not kept: the next caller loads again.
+    const failing = vi.fn(async () => Promise.reject(new Error('down')));
+    await expect(cachedRead(db, 'clientData:b', failing)).rejects.toThrow('down');
+    await expect(cachedRead(db, 'clientData:b', failing)).rejects.toThrow('down');
+    expect(failing).toHaveBeenCalledTimes(2);
+  });
 });

@@ -1,7 +1,7 @@
 import type { Locale, UserData } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { LRUCache } from 'lru-cache';
-import { clockOptions, fetched, generationKey, loadOnMiss, perDatabase } from '../../db/read-cache.ts';
+import { clockOptions, fetchKept, generationKey, loadOnMiss, perDatabase } from '../../db/read-cache.ts';
 import type { Session } from '../sessions/tables.ts';
 import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
@@ -110,7 +110,7 @@ const userKey = (session: Session) => `${session.client_id}\u0000${session.parti
 async function storedUser(db: Db, session: Session): Promise<StoredUser> {
   const key = generationKey(db, userKey(session));
   const asked = { db, session };
-  const stored = key === undefined ? await loadUser(asked) : await fetched(userDataCache(db).fetch(key, { context: asked }));
+  const stored = key === undefined ? await loadUser(asked) : await fetchKept(userDataCache(db), key, asked);
   // Never undefined: loadUser answers or throws.
   if (!stored) throw errors.sessionRequired();
   return stored;
