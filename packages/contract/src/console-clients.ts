@@ -11,6 +11,8 @@ const seg = encodeURIComponent;
 export const consoleClientPaths = {
   /** GET and PUT: the client's expiry policy, time zone and reminder days. */
   expirySettings: (clientId: string) => `/clients/${seg(clientId)}/settings/expiry`,
+  /** GET and PUT: the client's name, logo and brand colour (issue 20 §3, docs/decisions/065). */
+  brandingSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/branding`,
 } as const;
 
 /** The most days ahead of an expiry a reminder may go out. */
@@ -40,3 +42,63 @@ export type ExpirySettingsRequest = z.infer<typeof ExpirySettingsRequest>;
 /** PUT answers with the settings as they now are and the audit entry (null: unchanged, nothing written). */
 export const ExpirySettingsReply = ExpirySettings.extend({ auditId: z.string().nullable() });
 export type ExpirySettingsReply = z.infer<typeof ExpirySettingsReply>;
+
+// ---- Branding (issue 20 §3, docs/decisions/065): the same rules as `rewards clients --name --logo --brand-color`.
+
+const noControl = (s: string) => !/\p{Cc}/u.test(s);
+
+/** The program's name, shown in the portal's header and mails. */
+export const ClientName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'at most 100 characters')
+  .refine(noControl, 'no control characters');
+
+/** The brand colour, #rrggbb, kept in lower case. */
+export const BrandColor = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1d4ed8')
+  .transform((s) => s.toLowerCase());
+
+export const LogoType = z.enum(['image/svg+xml', 'image/png']);
+export type LogoType = z.infer<typeof LogoType>;
+
+/** The most base64 characters a logo takes (256 KB of bytes); the server checks the bytes themselves. */
+export const MAX_LOGO_BASE64 = Math.ceil((256 * 1024) / 3) * 4;
+
+/** A logo on the wire: its media type and its bytes as base64. */
+export const LogoUpload = z.object({
+  type: LogoType,
+  // Bounded loosely here: the server's check of the bytes says what is wrong ("… bytes; a logo must be 1 byte to 256 KB").
+  base64: z
+    .string()
+    .min(1)
+    .max(MAX_LOGO_BASE64 * 2),
+});
+export type LogoUpload = z.infer<typeof LogoUpload>;
+
+export const BrandingSettings = z.object({
+  name: z.string(),
+  brandColor: z.string(),
+  logo: LogoUpload,
+  /** Where the portal is (the console links to it after a save). */
+  portalUrl: z.string(),
+});
+export type BrandingSettings = z.infer<typeof BrandingSettings>;
+
+/**
+ * PUT: name and colour always (the form shows them), a logo only when a new one is chosen; with why.
+ * Name and colour are checked by the server's service with ClientName and BrandColor, so a refusal
+ * says what is wrong in the command's words.
+ */
+export const BrandingRequest = z.object({
+  name: z.string().max(1000),
+  brandColor: z.string().max(100),
+  logo: LogoUpload.optional(),
+  reason: Reason,
+});
+export type BrandingRequest = z.input<typeof BrandingRequest>;
+
+export const BrandingReply = BrandingSettings.extend({ auditId: z.string().nullable() });
+export type BrandingReply = z.infer<typeof BrandingReply>;

@@ -371,6 +371,29 @@ export const en = {
   'expiry.days.zero': 'on the day',
   'expiry.days.one': '1 day before',
   'expiry.days.other': '{n} days before',
+  // Part C, client settings (issue 20 §3, decision 065).
+  'clientSettings.unchanged': 'Nothing changed: the settings were already so.',
+  'clientSettings.branding.title': 'Name, logo and colour',
+  'clientSettings.branding.name': 'Program name',
+  'clientSettings.branding.colour': 'Brand colour',
+  'clientSettings.branding.colourPicker': 'Pick the brand colour',
+  'clientSettings.branding.colourHint': 'Six hex digits, such as #1d4ed8.',
+  'clientSettings.branding.colourInvalid': 'The brand colour must be # and six hex digits, such as #1d4ed8.',
+  'clientSettings.branding.logo': 'New logo',
+  'clientSettings.branding.logoHint': 'An .svg or .png of at most 256 KB (PNG: at most 4096 px a side). Leave empty to keep the logo.',
+  'clientSettings.branding.logoType': 'The logo must be an .svg or .png file.',
+  'clientSettings.branding.logoSize': 'The logo must be 1 byte to 256 KB.',
+  'clientSettings.branding.logoUnreadable': 'The file could not be read.',
+  'clientSettings.branding.save': 'Save name, logo and colour',
+  'clientSettings.branding.discard': 'Discard changes',
+  'clientSettings.branding.confirmTitle': 'Branding of {client}',
+  'clientSettings.branding.confirmIntro':
+    'Participants see the new name, logo and colour on every page of the portal within the cache time.',
+  'clientSettings.branding.saved': 'Saved. The portal shows it within its cache time.',
+  'clientSettings.preview.title': 'Preview of the portal',
+  'clientSettings.preview.hint': 'The portal’s header and home with the changes above, before they are saved.',
+  'clientSettings.preview.phone': 'Phone, 375 px',
+  'clientSettings.preview.desktop': 'Desktop, 1280 px',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -23,17 +23,8 @@ export const ClientId = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{1,39}$/, 'a client id is 2 to 40 lower-case letters, digits or hyphens, starting with a letter or digit');
 
-export const ClientName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(100, 'at most 100 characters')
-  .refine(noControl, 'no control characters');
-
-export const BrandColor = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1d4ed8')
-  .transform((s) => s.toLowerCase());
+// One rule for the command and the console (packages/contract/src/console-clients.ts).
+export { BrandColor, ClientName } from '@rewards/contract/console-clients';
 
 /** An origin as an operator writes it (https://rewards.example.com, 127.0.0.2:3000, a bare host name), reduced to the host name the portal looks up. */
 export const OriginHost = z

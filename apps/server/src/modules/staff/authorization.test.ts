@@ -91,6 +91,12 @@ const expected: Row[] = [
     route: route('PUT', '/clients/:clientId/settings/expiry'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
+  // Part C, client settings (issue 20 §3, decision 065): every role of the client reads; program managers and owners change.
+  { route: route('GET', '/clients/:clientId/settings/branding'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/settings/branding'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
   // console-read (decision 047): every role reads its own client; only an owner another's. Search
   // and the audit trail name the client in the query (?clientId=): outside the caller's, 403.
   { route: route('GET', consoleParticipantPaths.search), ...signedIn(all(200), { ...all(403), owner: 200 }) },
@@ -331,6 +337,13 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
             lastChanceDays: 7,
             reason: 'role table: ticket 19',
           },
+        });
+      // Part C, client settings (issue 20 §3, decision 065).
+      case route('GET', '/clients/:clientId/settings/branding'):
+        return send('GET', consoleClientPaths.brandingSettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/branding'):
+        return send('PUT', consoleClientPaths.brandingSettings(clientId), {
+          body: { name: `Program ${column}`, brandColor: '#0f766e', reason: 'role table: issue 20' },
         });
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);

@@ -1,0 +1,12 @@
+import {
+  consoleClientPaths as paths,
+  type BrandingReply,
+  type BrandingRequest,
+  type BrandingSettings,
+} from '@rewards/contract/console-clients';
+import { api } from './client.ts';
+
+// A client's settings of issue 20 §3 (decision 065): every role reads, program managers and owners change.
+export const getBranding = (clientId: string) => api<BrandingSettings>('GET', paths.brandingSettings(clientId));
+export const putBranding = (clientId: string, body: BrandingRequest) =>
+  api<BrandingReply>('PUT', paths.brandingSettings(clientId), { body });
