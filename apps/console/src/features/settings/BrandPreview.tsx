@@ -62,10 +62,11 @@ function PortalLookAlike({ branding }: { branding: PreviewBranding }) {
   return (
     // Decorative copy of the portal: hidden from the accessibility tree, the form says what changes.
     <div className="pv" style={{ '--brand': branding.brandColor } as CSSProperties} aria-hidden="true" data-testid="portal-preview">
+      {/* The browser's tab: where the portal shows the program's name (its header shows the logo only). */}
+      <div className="pv-tab">{branding.name}</div>
       <header className="pv-header">
         <div className="pv-header__bar">
           <img className="pv-header__logo" src={branding.logoSrc} alt="" />
-          <span className="pv-header__name">{branding.name}</span>
           <span className="pv-header__lang">English</span>
         </div>
         <nav className="pv-userbar">

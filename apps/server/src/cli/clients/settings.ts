@@ -1,5 +1,7 @@
 import { ACTIVATION_FIELDS, ACTIVATION_LOCATORS, EmailAddress, isActivationField, LocaleCode, PasswordRules } from '@rewards/contract';
 import { z } from 'zod';
+import { ApiError } from '../../http/api-error.ts';
+import { mediaLabelForms, pluralCategories, type PluralFormsSetting } from '../../modules/clients/media-labels.ts';
 import { CliError } from '../cli-context.ts';
 
 /*
@@ -141,35 +143,38 @@ export function canonicalLocale(flag: string, value: string): string {
   }
 }
 
-export type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
-export type PluralFormsSetting = Partial<Record<PluralCategory, string>> & { other: string };
+export type { PluralCategory, PluralFormsSetting } from '../../modules/clients/media-labels.ts';
 
 /**
- * `locale:one=text;other=text`: the media label's plural forms in one locale. Only the
- * categories Intl.PluralRules knows for that locale are accepted; `other` is required.
+ * `locale:one=text;other=text` (the media label's plural forms in one locale: only the categories
+ * Intl.PluralRules knows for that locale, `other` required) or `locale:text` (one text for every
+ * form). The rule is the module's (modules/clients/media-labels.ts), which the console uses too.
  */
 export function parseMediaLabel(flag: string, value: string): { locale: string; forms: PluralFormsSetting } {
   const colon = value.indexOf(':');
-  if (colon < 1) throw new CliError(`${flag}: write it as locale:one=Point;other=Points`);
+  if (colon < 1) throw new CliError(`${flag}: write it as locale:one=Point;other=Points, or locale:Points for every form`);
   const locale = canonicalLocale(flag, value.slice(0, colon));
-  const allowed = new Intl.PluralRules(locale).resolvedOptions().pluralCategories as string[];
-  const forms: Record<string, string> = {};
-  for (const part of value.slice(colon + 1).split(';')) {
-    if (part.trim() === '') continue;
-    const equals = part.indexOf('=');
-    const category = part.slice(0, equals).trim();
-    const text = part.slice(equals + 1).trim();
-    if (equals < 1 || !allowed.includes(category))
-      throw new CliError(`${flag}: "${category || part}" is not a plural form of ${locale} (use ${allowed.join(', ')})`);
-    if (category in forms) throw new CliError(`${flag}: the form ${category} is given twice`);
-    forms[category] = parseFlag(
-      `${flag} ${category}`,
-      z.string().min(1, 'must not be empty').max(60, 'at most 60 characters').refine(noControl, 'no control characters'),
-      text,
-    );
+  const rest = value.slice(colon + 1);
+  let label: string | Record<string, string> = rest;
+  if (rest.includes('=')) {
+    const forms: Record<string, string> = {};
+    for (const part of rest.split(';')) {
+      if (part.trim() === '') continue;
+      const equals = part.indexOf('=');
+      const category = equals < 1 ? part.trim() : part.slice(0, equals).trim();
+      if (equals < 1)
+        throw new CliError(`${flag}: "${category}" is not a plural form of ${locale} (use ${pluralCategories(locale).join(', ')})`);
+      if (category in forms) throw new CliError(`${flag}: the form ${category} is given twice`);
+      forms[category] = part.slice(equals + 1);
+    }
+    label = forms;
   }
-  if (!forms.other) throw new CliError(`${flag}: the form "other" is required for ${locale}`);
-  return { locale, forms: forms as PluralFormsSetting };
+  try {
+    return { locale, forms: mediaLabelForms(locale, label) };
+  } catch (error) {
+    if (error instanceof ApiError) throw new CliError(`${flag}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** The API accepts passwords of at most 200 characters, so no rule may ask for more. */
