@@ -13,6 +13,8 @@ export const consoleClientPaths = {
   expirySettings: (clientId: string) => `/clients/${seg(clientId)}/settings/expiry`,
   /** GET and PUT: the client's name, logo and brand colour (issue 20 §3, docs/decisions/065). */
   brandingSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/branding`,
+  /** GET and PUT: the locales in order, the default locale and the media labels. */
+  localeSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/locales`,
 } as const;
 
 /** The most days ahead of an expiry a reminder may go out. */
@@ -102,3 +104,45 @@ export type BrandingRequest = z.input<typeof BrandingRequest>;
 
 export const BrandingReply = BrandingSettings.extend({ auditId: z.string().nullable() });
 export type BrandingReply = z.infer<typeof BrandingReply>;
+
+// ---- Locales and media labels (issue 20 §3, decision 065): the rules of `rewards clients --locale --default-locale --media-label`.
+
+export const MAX_LOCALES = 20;
+
+/** A locale the client offers: its tag, direction and its own name for itself (Français). */
+export const LocaleSetting = z.object({
+  code: z.string().min(1).max(35),
+  dir: z.enum(['ltr', 'rtl']),
+  name: z.string().trim().min(1).max(60).refine(noControl, 'no control characters'),
+});
+export type LocaleSetting = z.infer<typeof LocaleSetting>;
+
+/** Forms by Intl.PluralRules category (other required), as stored; a single label is `other` alone. */
+export const LabelForms = z.record(z.string().max(10), z.string().max(200));
+export type LabelForms = z.infer<typeof LabelForms>;
+
+export const LocaleSettings = z.object({
+  locales: z.array(LocaleSetting),
+  defaultLocale: z.string(),
+  mediaLabels: z.array(z.object({ locale: z.string(), forms: LabelForms })),
+});
+export type LocaleSettings = z.infer<typeof LocaleSettings>;
+
+/**
+ * PUT: the whole list in order (a locale without dir or name gets what Intl knows of it), the
+ * default among them, and each locale's media label: one text for every form, or forms by category.
+ * A locale left out of mediaLabels keeps its label; a label of a locale no longer offered goes.
+ */
+export const LocaleSettingsRequest = z.object({
+  locales: z
+    .array(LocaleSetting.partial({ dir: true, name: true }).extend({ name: z.string().max(200).optional() }))
+    .min(1)
+    .max(MAX_LOCALES),
+  defaultLocale: z.string().min(1).max(35),
+  mediaLabels: z.array(z.object({ locale: z.string().min(1).max(35), label: z.union([z.string().max(200), LabelForms]) })).max(MAX_LOCALES),
+  reason: Reason,
+});
+export type LocaleSettingsRequest = z.input<typeof LocaleSettingsRequest>;
+
+export const LocaleSettingsReply = LocaleSettings.extend({ auditId: z.string().nullable() });
+export type LocaleSettingsReply = z.infer<typeof LocaleSettingsReply>;

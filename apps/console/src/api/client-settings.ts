@@ -3,6 +3,9 @@ import {
   type BrandingReply,
   type BrandingRequest,
   type BrandingSettings,
+  type LocaleSettings,
+  type LocaleSettingsReply,
+  type LocaleSettingsRequest,
 } from '@rewards/contract/console-clients';
 import { api } from './client.ts';
 
@@ -10,3 +13,6 @@ import { api } from './client.ts';
 export const getBranding = (clientId: string) => api<BrandingSettings>('GET', paths.brandingSettings(clientId));
 export const putBranding = (clientId: string, body: BrandingRequest) =>
   api<BrandingReply>('PUT', paths.brandingSettings(clientId), { body });
+export const getLocaleSettings = (clientId: string) => api<LocaleSettings>('GET', paths.localeSettings(clientId));
+export const putLocaleSettings = (clientId: string, body: LocaleSettingsRequest) =>
+  api<LocaleSettingsReply>('PUT', paths.localeSettings(clientId), { body });

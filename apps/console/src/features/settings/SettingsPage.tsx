@@ -9,6 +9,7 @@ import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { useClients } from '../../api/clients.ts';
 import { ExpirySettingsSection } from './ExpirySettingsSection.tsx';
 import { BrandingSection } from './BrandingSection.tsx';
+import { LocalesSection } from './LocalesSection.tsx';
 
 /**
  * Client settings: the support agents' daily adjustment limit and the points expiry. Program
@@ -69,6 +70,7 @@ function ClientSettings({ client, canChange }: { client: ConsoleClient; canChang
         </div>
       )}
       <BrandingSection client={client} canChange={canChange} />
+      <LocalesSection client={client} canChange={canChange} />
       <ExpirySettingsSection client={client} canChange={canChange} />
       {editing ? (
         <ReasonDialog

@@ -1,6 +1,8 @@
-import { ACTIVATION_FIELDS, ACTIVATION_LOCATORS, EmailAddress, isActivationField, LocaleCode, PasswordRules } from '@rewards/contract';
+import { ACTIVATION_FIELDS, ACTIVATION_LOCATORS, EmailAddress, isActivationField, PasswordRules } from '@rewards/contract';
 import { z } from 'zod';
 import { ApiError } from '../../http/api-error.ts';
+import { canonicalLocaleCode, localeSetting } from '../../modules/clients/locale-settings.ts';
+import type { LocaleSetting } from '@rewards/contract/console-clients';
 import { mediaLabelForms, pluralCategories, type PluralFormsSetting } from '../../modules/clients/media-labels.ts';
 import { CliError } from '../cli-context.ts';
 
@@ -109,37 +111,27 @@ export function defaultPortalUrl(hosts: readonly string[]): string {
   return `http://${first(sorted) ?? 'localhost'}:3000`;
 }
 
-export const LocaleSetting = z.object({
-  code: LocaleCode,
-  dir: z.enum(['ltr', 'rtl']),
-  name: z.string().trim().min(1).max(60).refine(noControl),
-});
-export type LocaleSetting = z.infer<typeof LocaleSetting>;
+// One rule for the command and the console (modules/clients/locale-settings.ts).
+export { LocaleSetting } from '@rewards/contract/console-clients';
 
 /** `code[:dir[:name]]`: direction and name default to what Intl knows of the language (Français, العربية). */
 export function parseLocale(flag: string, value: string): LocaleSetting {
   const [rawCode = '', rawDir, ...rest] = value.split(':');
-  const code = canonicalLocale(flag, rawCode);
-  const intl = new Intl.Locale(code);
-  const dir = rawDir || textDirection(intl);
-  const language = new Intl.DisplayNames([code], { type: 'language' }).of(intl.language) ?? code;
-  const name = rest.length > 0 ? rest.join(':') : language.charAt(0).toLocaleUpperCase(code) + language.slice(1);
-  return parseFlag(flag, LocaleSetting, { code, dir, name });
-}
-
-/** Node 24's Intl.Locale#getTextInfo (not yet in TypeScript's lib); ltr if it is missing. */
-function textDirection(locale: Intl.Locale): string {
-  const withInfo = locale as Intl.Locale & { getTextInfo?: () => { direction?: string } };
-  return withInfo.getTextInfo?.().direction ?? 'ltr';
+  return asFlag(flag, () => localeSetting(rawCode, rawDir, rest.length > 0 ? rest.join(':') : undefined));
 }
 
 /** en-us, fr_FR → en-US, fr-FR; anything that is not a language tag is refused. */
 export function canonicalLocale(flag: string, value: string): string {
-  const tag = parseFlag(flag, LocaleCode, value.trim().replace(/_/g, '-'));
+  return asFlag(flag, () => canonicalLocaleCode(value));
+}
+
+/** The module's validation error as the flag's one line. */
+function asFlag<T>(flag: string, run: () => T): T {
   try {
-    return Intl.getCanonicalLocales(tag)[0] ?? tag;
-  } catch {
-    throw new CliError(`${flag}: "${value}" is not a language tag such as fr-FR`);
+    return run();
+  } catch (error) {
+    if (error instanceof ApiError) throw new CliError(`${flag}: ${error.message}`);
+    throw error;
   }
 }
 

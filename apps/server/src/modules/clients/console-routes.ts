@@ -8,6 +8,9 @@ import {
   ExpirySettings,
   ExpirySettingsReply,
   ExpirySettingsRequest,
+  LocaleSettings,
+  LocaleSettingsReply,
+  LocaleSettingsRequest,
   consoleClientPaths as paths,
 } from '@rewards/contract/console-clients';
 import { ConsoleParticipantParams } from '@rewards/contract/console-participants';
@@ -15,11 +18,13 @@ import type { Db } from '../../db/database.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { logoFromUpload, readBranding, setBranding } from './branding.ts';
 import { readExpirySettings, setExpirySettings } from './expiry-settings.ts';
+import { readLocaleSettings, setLocaleSettings } from './locale-settings.ts';
 
 /** Who may change a client's settings: its program managers (and owners, who pass every role check). */
 const MANAGING: readonly StaffRole[] = ['program_manager'];
 const ClientParams = ConsoleParticipantParams.pick({ clientId: true });
 const expiryPattern = paths.expirySettings(':clientId').replaceAll('%3A', ':');
+const localesPattern = paths.localeSettings(':clientId').replaceAll('%3A', ':');
 const brandingPattern = paths.brandingSettings(':clientId').replaceAll('%3A', ':');
 
 type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
@@ -103,6 +108,42 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
       const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
       const change = { name, brandColor, ...(logo ? { logo: logoFromUpload(logo) } : {}) };
       const done = await setBranding(db, actor, request.params.clientId, change, reason);
+      return { ...done.to, auditId: done.auditId };
+    },
+  );
+
+  // Locales, default locale and media labels (issue 20 §3, decision 065).
+  typed.get(
+    localesPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: "The client's locales in order, its default locale and its media labels",
+        params: ClientParams,
+        response: { 200: LocaleSettings },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request) => readLocaleSettings(db, request.params.clientId),
+  );
+
+  typed.put(
+    localesPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          'Set the locales, the default locale and the media labels (one text for every form, or forms by plural category), with a reason; audited',
+        params: ClientParams,
+        body: LocaleSettingsRequest,
+        response: { 200: LocaleSettingsReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      const { reason, ...change } = request.body;
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      const done = await setLocaleSettings(db, actor, request.params.clientId, change, reason);
       return { ...done.to, auditId: done.auditId };
     },
   );

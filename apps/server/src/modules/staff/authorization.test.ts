@@ -97,6 +97,11 @@ const expected: Row[] = [
     route: route('PUT', '/clients/:clientId/settings/branding'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
+  { route: route('GET', '/clients/:clientId/settings/locales'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/settings/locales'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
   // console-read (decision 047): every role reads its own client; only an owner another's. Search
   // and the audit trail name the client in the query (?clientId=): outside the caller's, 403.
   { route: route('GET', consoleParticipantPaths.search), ...signedIn(all(200), { ...all(403), owner: 200 }) },
@@ -345,6 +350,31 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('PUT', consoleClientPaths.brandingSettings(clientId), {
           body: { name: `Program ${column}`, brandColor: '#0f766e', reason: 'role table: issue 20' },
         });
+      case route('GET', '/clients/:clientId/settings/locales'):
+        return send('GET', consoleClientPaths.localeSettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/locales'): {
+        // The client's own locales kept; its default's label changed per cell, so every allowed call changes something.
+        const db = t.database.db;
+        const locales = await db
+          .selectFrom('client_locales')
+          .select('code')
+          .where('client_id', '=', clientId)
+          .orderBy('position')
+          .execute();
+        const { default_locale: defaultLocale } = await db
+          .selectFrom('clients')
+          .select('default_locale')
+          .where('id', '=', clientId)
+          .executeTakeFirstOrThrow();
+        return send('PUT', consoleClientPaths.localeSettings(clientId), {
+          body: {
+            locales,
+            defaultLocale,
+            mediaLabels: [{ locale: defaultLocale, label: `Stars ${column}` }],
+            reason: 'role table: issue 20',
+          },
+        });
+      }
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {
