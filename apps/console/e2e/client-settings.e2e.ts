@@ -81,3 +81,30 @@ test('a brand colour is previewed before the save and shows on the portal within
   await closePage(portal);
   await rewards(['clients', 'update', '--client', 'acme', '--brand-color', oldColour]);
 });
+
+test('one points label for every number, from the command or the console, and forms per plural category', async ({ browser }) => {
+  // The command takes a single label now (it refused "not a plural form of en-US" before issue 20).
+  await rewards(['clients', 'update', '--client', 'acme', '--media-label', 'en-US:Zeta Stars']);
+  const page = await openConsoleAs(browser, 'owner');
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const languages = page.getByRole('region', { name: 'Acme Rewards' }).getByRole('region', { name: 'Languages and points label' });
+  await expectVisible(languages.getByRole('row', { name: /en-US \(default\).*Zeta Stars/ }));
+
+  await languages.getByRole('button', { name: 'Change languages and labels' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Languages of Acme Rewards' });
+  const english = dialog.getByRole('group', { name: 'Language 1' });
+  await english.getByLabel('Points label forms').selectOption({ label: 'A label per plural form' });
+  await english.getByLabel('Label, form “one”').fill('Acme Point');
+  await english.getByLabel('Label, form “other”').fill('Acme Points');
+  await dialog.getByLabel('Reason').fill('Back to the plural forms');
+  await checkScreen(page, '83-languages-dialog');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await expectVisible(languages.getByRole('status').getByText('Languages and labels saved.'));
+  await expectVisible(languages.getByRole('row', { name: /en-US \(default\).*one: Acme Point, other: Acme Points/ }));
+  await checkScreen(page, '84-languages-saved');
+
+  const shown = JSON.parse(await rewards(['clients', 'show', '--client', 'acme', '--json'])) as { mediaLabels: Record<string, unknown> };
+  expect(shown.mediaLabels['en-US']).toEqual({ one: 'Acme Point', other: 'Acme Points' });
+  await closePage(page);
+});

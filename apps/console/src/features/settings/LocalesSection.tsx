@@ -17,7 +17,13 @@ function categories(code: string): string[] {
 }
 
 const labelText = (forms: LabelForms | undefined) =>
-  !forms ? '—' : Object.keys(forms).length === 1 ? (forms.other ?? '') : Object.entries(forms).map(([k, v]) => `${k}: ${v}`).join(', ');
+  !forms
+    ? '—'
+    : Object.keys(forms).length === 1
+      ? (forms.other ?? '')
+      : Object.entries(forms)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ');
 
 /**
  * A client's locales, default locale and media labels (issue 20 §3, decision 065). A label is one
@@ -154,7 +160,13 @@ function LocalesDialog({
           <div className="role-grid">
             <Field label={t('clientSettings.locales.code')} hint={t('clientSettings.locales.codeHint')}>
               {(id, hint) => (
-                <input id={id} aria-describedby={hint} value={row.code} onChange={(e) => update(row.key, { code: e.target.value })} required />
+                <input
+                  id={id}
+                  aria-describedby={hint}
+                  value={row.code}
+                  onChange={(e) => update(row.key, { code: e.target.value })}
+                  required
+                />
               )}
             </Field>
             <Field label={t('clientSettings.locales.name')}>
@@ -170,7 +182,11 @@ function LocalesDialog({
             </Field>
             <Field label={t('clientSettings.locales.labelMode')}>
               {(id) => (
-                <select id={id} value={row.single ? 'single' : 'forms'} onChange={(e) => update(row.key, { single: e.target.value === 'single' })}>
+                <select
+                  id={id}
+                  value={row.single ? 'single' : 'forms'}
+                  onChange={(e) => update(row.key, { single: e.target.value === 'single' })}
+                >
                   <option value="single">{t('clientSettings.locales.single')}</option>
                   <option value="forms">{t('clientSettings.locales.forms')}</option>
                 </select>
@@ -211,7 +227,10 @@ function LocalesDialog({
         type="button"
         className="button"
         onClick={() =>
-          setRows((all) => [...all, { key: Math.max(0, ...all.map((r) => r.key)) + 1, code: '', name: '', dir: 'ltr', single: true, text: '', forms: {} }])
+          setRows((all) => [
+            ...all,
+            { key: Math.max(0, ...all.map((r) => r.key)) + 1, code: '', name: '', dir: 'ltr', single: true, text: '', forms: {} },
+          ])
         }
       >
         {t('clientSettings.locales.add')}
