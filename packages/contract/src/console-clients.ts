@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ExpiryPolicy } from './expiry.ts';
+import { PasswordRules } from './client.ts';
 
 /**
  * The console's client settings beyond the agents' daily limit (./console-participants.ts): points
@@ -15,6 +16,8 @@ export const consoleClientPaths = {
   brandingSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/branding`,
   /** GET and PUT: the locales in order, the default locale and the media labels. */
   localeSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/locales`,
+  /** GET and PUT: password rules, activation fields, the travel link, the support e-mail, the privacy notice version. */
+  programSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/program`,
 } as const;
 
 /** The most days ahead of an expiry a reminder may go out. */
@@ -146,3 +149,44 @@ export type LocaleSettingsRequest = z.input<typeof LocaleSettingsRequest>;
 
 export const LocaleSettingsReply = LocaleSettings.extend({ auditId: z.string().nullable() });
 export type LocaleSettingsReply = z.infer<typeof LocaleSettingsReply>;
+
+// ---- Program rules (issue 20 §3, decision 065): the rules of `rewards clients --password-rules
+// --activation-fields --travel --support-email --privacy-notice-version`.
+
+/** A catalog's address: an absolute http(s) URL, or a path on the portal's own origin. */
+export const CatalogUrl = z
+  .string()
+  .trim()
+  .max(2000, 'at most 2000 characters')
+  .refine((value) => {
+    if (value.startsWith('/')) return !value.startsWith('//') && noControl(value);
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL or a path starting with /');
+
+export const ProgramSettings = z.object({
+  passwordRules: PasswordRules,
+  /** The fields activation asks for; [] is no self-activation. */
+  activationFields: z.array(z.string()),
+  /** The redeem menu's travel link; null when none. */
+  travelUrl: z.string().nullable(),
+  /** The support desk's address; '' when none. */
+  supportEmail: z.string(),
+  privacyNoticeVersion: z.number().int(),
+});
+export type ProgramSettings = z.infer<typeof ProgramSettings>;
+
+/** PUT: the whole set (the form shows it all), checked by the server's service, with why. */
+export const ProgramSettingsRequest = ProgramSettings.extend({
+  activationFields: z.array(z.string().max(40)).max(10),
+  travelUrl: z.string().max(2100).nullable(),
+  supportEmail: z.string().max(300),
+  reason: Reason,
+});
+export type ProgramSettingsRequest = z.input<typeof ProgramSettingsRequest>;
+
+export const ProgramSettingsReply = ProgramSettings.extend({ auditId: z.string().nullable() });
+export type ProgramSettingsReply = z.infer<typeof ProgramSettingsReply>;

@@ -1,7 +1,8 @@
-import { ACTIVATION_FIELDS, ACTIVATION_LOCATORS, EmailAddress, isActivationField, PasswordRules } from '@rewards/contract';
+import { EmailAddress, type PasswordRules } from '@rewards/contract';
 import { z } from 'zod';
 import { ApiError } from '../../http/api-error.ts';
 import { canonicalLocaleCode, localeSetting } from '../../modules/clients/locale-settings.ts';
+import { checkActivationFields, checkPasswordRules } from '../../modules/clients/program-settings.ts';
 import type { LocaleSetting } from '@rewards/contract/console-clients';
 import { mediaLabelForms, pluralCategories, type PluralFormsSetting } from '../../modules/clients/media-labels.ts';
 import { CliError } from '../cli-context.ts';
@@ -20,8 +21,6 @@ export function parseFlag<T>(flag: string, schema: z.ZodType<T>, value: unknown)
   const issue = result.error.issues[0];
   throw new CliError(`${flag}: ${issue?.message ?? 'invalid value'}`);
 }
-
-const noControl = (s: string) => !/\p{Cc}/u.test(s);
 
 export const ClientId = z
   .string()
@@ -169,13 +168,8 @@ export function parseMediaLabel(flag: string, value: string): { locale: string; 
   }
 }
 
-/** The API accepts passwords of at most 200 characters, so no rule may ask for more. */
-export const MAX_PASSWORD_LENGTH = 200;
-
-const BoundedPasswordRules = PasswordRules.extend({
-  minLength: z.number().int().min(4, 'min must be at least 4').max(MAX_PASSWORD_LENGTH),
-  maxLength: z.number().int().min(4).max(MAX_PASSWORD_LENGTH, `max must be at most ${MAX_PASSWORD_LENGTH}`),
-}).refine((rules) => rules.maxLength >= rules.minLength, 'max must not be below min');
+// The bound and the checks are the module's (the console's PUT runs the same).
+export { MAX_PASSWORD_LENGTH } from '../../modules/clients/program-settings.ts';
 
 const RULE_WORDS = {
   upper: 'requireUpper',
@@ -210,7 +204,7 @@ export function parsePasswordRules(flag: string, value: string): PasswordRules {
       throw new CliError(`${flag}: unknown rule "${word}" (use min=N, max=N, ${Object.keys(RULE_WORDS).join(', ')})`);
     }
   }
-  return parseFlag(flag, BoundedPasswordRules, rules);
+  return asFlag(flag, () => checkPasswordRules(rules as PasswordRules));
 }
 
 /**
@@ -224,28 +218,10 @@ export function parseActivationFields(flag: string, value: string): string[] {
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);
-  for (const field of fields) {
-    if (!isActivationField(field)) throw new CliError(`${flag}: unknown field "${field}" (use ${ACTIVATION_FIELDS.join(', ')}, or none)`);
-  }
-  if (new Set(fields).size !== fields.length) throw new CliError(`${flag}: a field is named twice`);
-  if (!ACTIVATION_LOCATORS.some((locator) => fields.includes(locator)))
-    throw new CliError(`${flag}: must include ${ACTIVATION_LOCATORS.join(' or ')}, which find the account`);
-  return fields;
+  return asFlag(flag, () => checkActivationFields(fields));
 }
 
-/** A catalog's address: an absolute http(s) URL, or a path on the portal's own origin. */
-export const CatalogUrl = z
-  .string()
-  .trim()
-  .max(2000, 'at most 2000 characters')
-  .refine((value) => {
-    if (value.startsWith('/')) return !value.startsWith('//') && noControl(value);
-    try {
-      return ['http:', 'https:'].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL or a path starting with /');
+export { CatalogUrl } from '@rewards/contract/console-clients';
 
 export const PartnerId = z
   .string()

@@ -11,6 +11,9 @@ import {
   LocaleSettings,
   LocaleSettingsReply,
   LocaleSettingsRequest,
+  ProgramSettings,
+  ProgramSettingsReply,
+  ProgramSettingsRequest,
   consoleClientPaths as paths,
 } from '@rewards/contract/console-clients';
 import { ConsoleParticipantParams } from '@rewards/contract/console-participants';
@@ -19,12 +22,14 @@ import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { logoFromUpload, readBranding, setBranding } from './branding.ts';
 import { readExpirySettings, setExpirySettings } from './expiry-settings.ts';
 import { readLocaleSettings, setLocaleSettings } from './locale-settings.ts';
+import { readProgramSettings, setProgramSettings } from './program-settings.ts';
 
 /** Who may change a client's settings: its program managers (and owners, who pass every role check). */
 const MANAGING: readonly StaffRole[] = ['program_manager'];
 const ClientParams = ConsoleParticipantParams.pick({ clientId: true });
 const expiryPattern = paths.expirySettings(':clientId').replaceAll('%3A', ':');
 const localesPattern = paths.localeSettings(':clientId').replaceAll('%3A', ':');
+const programPattern = paths.programSettings(':clientId').replaceAll('%3A', ':');
 const brandingPattern = paths.brandingSettings(':clientId').replaceAll('%3A', ':');
 
 type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
@@ -144,6 +149,42 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
       const { reason, ...change } = request.body;
       const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
       const done = await setLocaleSettings(db, actor, request.params.clientId, change, reason);
+      return { ...done.to, auditId: done.auditId };
+    },
+  );
+
+  // Password rules, activation fields, travel link, support e-mail, privacy notice version (issue 20 §3, decision 065).
+  typed.get(
+    programPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: "The client's password rules, activation fields, travel link, support e-mail and privacy notice version",
+        params: ClientParams,
+        response: { 200: ProgramSettings },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request) => readProgramSettings(db, request.params.clientId),
+  );
+
+  typed.put(
+    programPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          'Set the password rules, activation fields, travel link, support e-mail and privacy notice version, with a reason; audited',
+        params: ClientParams,
+        body: ProgramSettingsRequest,
+        response: { 200: ProgramSettingsReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      const { reason, ...change } = request.body;
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      const done = await setProgramSettings(db, actor, request.params.clientId, change, reason);
       return { ...done.to, auditId: done.auditId };
     },
   );

@@ -98,6 +98,11 @@ const expected: Row[] = [
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
   { route: route('GET', '/clients/:clientId/settings/locales'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  { route: route('GET', '/clients/:clientId/settings/program'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/settings/program'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
   {
     route: route('PUT', '/clients/:clientId/settings/locales'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
@@ -349,6 +354,28 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       case route('PUT', '/clients/:clientId/settings/branding'):
         return send('PUT', consoleClientPaths.brandingSettings(clientId), {
           body: { name: `Program ${column}`, brandColor: '#0f766e', reason: 'role table: issue 20' },
+        });
+      case route('GET', '/clients/:clientId/settings/program'):
+        return send('GET', consoleClientPaths.programSettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/program'):
+        // Another privacy notice version for each cell: every allowed call changes something.
+        return send('PUT', consoleClientPaths.programSettings(clientId), {
+          body: {
+            passwordRules: {
+              minLength: 10,
+              maxLength: 128,
+              requireUpper: true,
+              requireLower: true,
+              requireDigit: true,
+              requireSymbol: false,
+              notUsername: true,
+            },
+            activationFields: ['accountNumber', 'lastName'],
+            travelUrl: null,
+            supportEmail: '',
+            privacyNoticeVersion: 100 + column.length,
+            reason: 'role table: issue 20',
+          },
         });
       case route('GET', '/clients/:clientId/settings/locales'):
         return send('GET', consoleClientPaths.localeSettings(clientId));
