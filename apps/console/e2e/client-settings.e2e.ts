@@ -106,5 +106,20 @@ test('one points label for every number, from the command or the console, and fo
 
   const shown = JSON.parse(await rewards(['clients', 'show', '--client', 'acme', '--json'])) as { mediaLabels: Record<string, unknown> };
   expect(shown.mediaLabels['en-US']).toEqual({ one: 'Acme Point', other: 'Acme Points' });
+
+  // Program rules: a support e-mail the server refuses keeps the dialog open with its words; a good one saves.
+  const program = page.getByRole('region', { name: 'Acme Rewards' }).getByRole('region', { name: 'Program rules' });
+  await program.getByRole('button', { name: 'Change program rules' }).click();
+  const rules = page.getByRole('dialog', { name: 'Program rules of Acme Rewards' });
+  await rules.getByLabel('Travel link').fill('javascript:alert(1)');
+  await rules.getByLabel('Reason').fill('Travel partner signed');
+  await rules.getByRole('button', { name: 'Save' }).click();
+  await expectVisible(rules.getByText(/the travel link: must be an http\(s\) URL or a path/));
+  await rules.getByLabel('Travel link').fill('https://travel.example/acme');
+  await checkScreen(page, '85-program-rules-dialog');
+  await rules.getByRole('button', { name: 'Save' }).click();
+  await rules.waitFor({ state: 'detached' });
+  await expectVisible(program.getByRole('status').getByText('Program rules saved.'));
+  await expectVisible(program.getByText('https://travel.example/acme'));
   await closePage(page);
 });

@@ -6,6 +6,9 @@ import {
   type LocaleSettings,
   type LocaleSettingsReply,
   type LocaleSettingsRequest,
+  type ProgramSettings,
+  type ProgramSettingsReply,
+  type ProgramSettingsRequest,
 } from '@rewards/contract/console-clients';
 import { api } from './client.ts';
 
@@ -16,3 +19,6 @@ export const putBranding = (clientId: string, body: BrandingRequest) =>
 export const getLocaleSettings = (clientId: string) => api<LocaleSettings>('GET', paths.localeSettings(clientId));
 export const putLocaleSettings = (clientId: string, body: LocaleSettingsRequest) =>
   api<LocaleSettingsReply>('PUT', paths.localeSettings(clientId), { body });
+export const getProgramSettings = (clientId: string) => api<ProgramSettings>('GET', paths.programSettings(clientId));
+export const putProgramSettings = (clientId: string, body: ProgramSettingsRequest) =>
+  api<ProgramSettingsReply>('PUT', paths.programSettings(clientId), { body });

@@ -10,6 +10,7 @@ import { useClients } from '../../api/clients.ts';
 import { ExpirySettingsSection } from './ExpirySettingsSection.tsx';
 import { BrandingSection } from './BrandingSection.tsx';
 import { LocalesSection } from './LocalesSection.tsx';
+import { ProgramSection } from './ProgramSection.tsx';
 
 /**
  * Client settings: the support agents' daily adjustment limit and the points expiry. Program
@@ -71,6 +72,7 @@ function ClientSettings({ client, canChange }: { client: ConsoleClient; canChang
       )}
       <BrandingSection client={client} canChange={canChange} />
       <LocalesSection client={client} canChange={canChange} />
+      <ProgramSection client={client} canChange={canChange} />
       <ExpirySettingsSection client={client} canChange={canChange} />
       {editing ? (
         <ReasonDialog
