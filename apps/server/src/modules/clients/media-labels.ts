@@ -12,6 +12,7 @@ export type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
 export type PluralFormsSetting = Partial<Record<PluralCategory, string>> & { other: string };
 
 const MAX_LABEL = 60;
+const ORDER: readonly PluralCategory[] = ['zero', 'one', 'two', 'few', 'many', 'other'];
 
 /** The plural categories of a locale (en-US: one, other; ja: other; ar: all six). */
 export function pluralCategories(locale: string): PluralCategory[] {
@@ -40,5 +41,6 @@ export function mediaLabelForms(locale: string, label: string | Readonly<Record<
     forms[category as PluralCategory] = labelText(text, `the form ${category}`);
   }
   if (forms.other === undefined) throw errors.validation(`the form "other" is required for ${locale}`);
-  return forms as PluralFormsSetting;
+  // In CLDR's order (zero, one, two, few, many, other) whatever order they came in: one stored text per set.
+  return Object.fromEntries(ORDER.filter((c) => forms[c] !== undefined).map((c) => [c, forms[c]])) as PluralFormsSetting;
 }
