@@ -153,20 +153,6 @@ export type LocaleSettingsReply = z.infer<typeof LocaleSettingsReply>;
 // ---- Program rules (issue 20 §3, decision 065): the rules of `rewards clients --password-rules
 // --activation-fields --travel --support-email --privacy-notice-version`.
 
-/** A catalog's address: an absolute http(s) URL, or a path on the portal's own origin. */
-export const CatalogUrl = z
-  .string()
-  .trim()
-  .max(2000, 'at most 2000 characters')
-  .refine((value) => {
-    if (value.startsWith('/')) return !value.startsWith('//') && noControl(value);
-    try {
-      return ['http:', 'https:'].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL or a path starting with /');
-
 export const ProgramSettings = z.object({
   passwordRules: PasswordRules,
   /** The fields activation asks for; [] is no self-activation. */

@@ -221,7 +221,7 @@ export function parseActivationFields(flag: string, value: string): string[] {
   return asFlag(flag, () => checkActivationFields(fields));
 }
 
-export { CatalogUrl } from '@rewards/contract/console-clients';
+export { CatalogUrl } from '../../modules/clients/program-settings.ts';
 
 export const PartnerId = z
   .string()

@@ -1,5 +1,5 @@
 import { ACTIVATION_FIELDS, ACTIVATION_LOCATORS, EmailAddress, isActivationField, PasswordRules } from '@rewards/contract';
-import { CatalogUrl, type ProgramSettings } from '@rewards/contract/console-clients';
+import type { ProgramSettings } from '@rewards/contract/console-clients';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
@@ -11,6 +11,22 @@ import type { Actor } from '../participants/operator-service.ts';
  * link, the support e-mail and the privacy notice version. The console's PUT calls setProgramSettings;
  * `rewards clients --password-rules --activation-fields` run checkPasswordRules and checkActivationFields.
  */
+
+const noControl = (s: string) => !/\p{Cc}/u.test(s);
+
+/** A catalog's address: an absolute http(s) URL, or a path on the portal's own origin. */
+export const CatalogUrl = z
+  .string()
+  .trim()
+  .max(2000, 'at most 2000 characters')
+  .refine((value) => {
+    if (value.startsWith('/')) return !value.startsWith('//') && noControl(value);
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL or a path starting with /');
 
 /** The API accepts passwords of at most 200 characters, so no rule may ask for more. */
 export const MAX_PASSWORD_LENGTH = 200;
