@@ -8,6 +8,9 @@ import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { useClients } from '../../api/clients.ts';
 import { ExpirySettingsSection } from './ExpirySettingsSection.tsx';
+import { BrandingSection } from './BrandingSection.tsx';
+import { LocalesSection } from './LocalesSection.tsx';
+import { ProgramSection } from './ProgramSection.tsx';
 
 /**
  * Client settings: the support agents' daily adjustment limit and the points expiry. Program
@@ -67,6 +70,9 @@ function ClientSettings({ client, canChange }: { client: ConsoleClient; canChang
           ) : null}
         </div>
       )}
+      <BrandingSection client={client} canChange={canChange} />
+      <LocalesSection client={client} canChange={canChange} />
+      <ProgramSection client={client} canChange={canChange} />
       <ExpirySettingsSection client={client} canChange={canChange} />
       {editing ? (
         <ReasonDialog

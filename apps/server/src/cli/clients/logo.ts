@@ -1,24 +1,15 @@
 import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { LogoType } from '../../modules/clients/tables.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { checkLogo, MAX_LOGO_BYTES, type StoredLogo } from '../../modules/clients/logo.ts';
 import { CliError } from '../cli-context.ts';
 
-/** A logo is shown in a 40 px high header: anything bigger than this is a mistake. */
-export const MAX_LOGO_BYTES = 256 * 1024;
-const MAX_PNG_SIDE = 4096;
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** What the clients table keeps: the SVG's text, or the PNG as base64 (the column is text on both engines). */
-export interface StoredLogo {
-  type: LogoType;
-  data: string;
-  bytes: number;
-}
+// The check itself is the module's (the console's branding PUT runs the same one).
+export { MAX_LOGO_BYTES, placeholderLogo, type StoredLogo } from '../../modules/clients/logo.ts';
 
 /**
- * Reads `--logo <file>`: an .svg or .png of at most 256 KB whose content is what its name says.
- * An SVG must be a plain drawing: no script, event handlers, javascript: links or embedded
- * HTML (the route also serves it under a script-less CSP, this keeps it clean at the source).
+ * Reads `--logo <file>`: an .svg or .png of at most 256 KB whose content is what its name says,
+ * checked by modules/clients/logo.ts.
  */
 export function readLogo(path: string): StoredLogo {
   const extension = extname(path).toLowerCase();
@@ -31,44 +22,13 @@ export function readLogo(path: string): StoredLogo {
   } catch {
     throw new CliError(`--logo: cannot read ${path}`);
   }
+  // Refused before reading: a huge file never sits in memory.
   if (size === 0 || size > MAX_LOGO_BYTES)
     throw new CliError(`--logo: ${path} is ${size} bytes; a logo must be 1 byte to ${MAX_LOGO_BYTES / 1024} KB`);
-  const bytes = readFileSync(path);
-  return extension === '.png' ? checkPng(path, bytes) : checkSvg(path, bytes);
-}
-
-function checkPng(path: string, bytes: Buffer): StoredLogo {
-  // Signature, then the IHDR chunk first: length 13, type "IHDR", width and height.
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString('latin1', 12, 16) !== 'IHDR') {
-    throw new CliError(`--logo: ${path} is not a PNG image`);
-  }
-  const width = bytes.readUInt32BE(16);
-  const height = bytes.readUInt32BE(20);
-  if (width < 1 || height < 1 || width > MAX_PNG_SIDE || height > MAX_PNG_SIDE)
-    throw new CliError(`--logo: ${path} is ${width}x${height}; at most ${MAX_PNG_SIDE} px a side`);
-  return { type: 'image/png', data: bytes.toString('base64'), bytes: bytes.length };
-}
-
-function checkSvg(path: string, bytes: Buffer): StoredLogo {
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new CliError(`--logo: ${path} is not UTF-8 text`);
+    return checkLogo(path, extension === '.png' ? 'image/png' : 'image/svg+xml', readFileSync(path));
+  } catch (error) {
+    if (error instanceof ApiError) throw new CliError(`--logo: ${error.message}`);
+    throw error;
   }
-  const body = text.replace(/^\uFEFF/, '').replace(/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?/i, '');
-  if (!/^<svg[\s>]/i.test(body) || !/(<\/svg>|\/>)\s*$/i.test(body))
-    throw new CliError(`--logo: ${path} is not an SVG image (it must start with <svg)`);
-  if (/<script|<foreignObject|<iframe|<!ENTITY|\son[a-z]+\s*=|javascript:/i.test(body)) {
-    throw new CliError(`--logo: ${path} contains script, event handlers or embedded content; export a plain drawing`);
-  }
-  return { type: 'image/svg+xml', data: text, bytes: bytes.length };
-}
-
-/** A client created without a logo gets its initial in its colour, so the header is never empty. */
-export function placeholderLogo(name: string, brandColor: string): StoredLogo {
-  const initial = [...name.trim()][0]?.toLocaleUpperCase() ?? '?';
-  const escaped = initial.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const data = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48" role="img"><rect width="48" height="48" rx="12" fill="${brandColor}"/><text x="24" y="32" text-anchor="middle" font-family="system-ui,sans-serif" font-size="24" font-weight="700" fill="#ffffff">${escaped}</text></svg>`;
-  return { type: 'image/svg+xml', data, bytes: Buffer.byteLength(data) };
 }

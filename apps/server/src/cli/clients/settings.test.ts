@@ -83,6 +83,13 @@ describe('client settings from flags', () => {
     expect(() => parseMediaLabel('--media-label', 'ja:one=x;other=y')).toThrow('"one" is not a plural form of ja (use other)');
   });
 
+  it("takes one text for every form (issue 20: the spec's media label is one text per locale)", () => {
+    expect(parseMediaLabel('--media-label', 'en-US:Zeta Stars')).toEqual({ locale: 'en-US', forms: { other: 'Zeta Stars' } });
+    expect(parseMediaLabel('--media-label', 'ar: نجوم ')).toEqual({ locale: 'ar', forms: { other: 'نجوم' } });
+    expect(() => parseMediaLabel('--media-label', 'en-US:  ')).toThrow('--media-label: the label must not be empty');
+    expect(() => parseMediaLabel('--media-label', `en-US:${'x'.repeat(61)}`)).toThrow('at most 60 characters');
+  });
+
   it("reads password rules as the whole set, within the API's limits", () => {
     expect(parsePasswordRules('--password-rules', 'min=10,max=128,upper,symbol')).toEqual({
       minLength: 10,

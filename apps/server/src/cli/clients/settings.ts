@@ -1,5 +1,10 @@
-import { ACTIVATION_FIELDS, ACTIVATION_LOCATORS, EmailAddress, isActivationField, LocaleCode, PasswordRules } from '@rewards/contract';
+import { EmailAddress, type PasswordRules } from '@rewards/contract';
 import { z } from 'zod';
+import { ApiError } from '../../http/api-error.ts';
+import { canonicalLocaleCode, localeSetting } from '../../modules/clients/locale-settings.ts';
+import { checkActivationFields, checkPasswordRules } from '../../modules/clients/program-settings.ts';
+import type { LocaleSetting } from '@rewards/contract/console-clients';
+import { mediaLabelForms, pluralCategories, type PluralFormsSetting } from '../../modules/clients/media-labels.ts';
 import { CliError } from '../cli-context.ts';
 
 /*
@@ -17,23 +22,12 @@ export function parseFlag<T>(flag: string, schema: z.ZodType<T>, value: unknown)
   throw new CliError(`${flag}: ${issue?.message ?? 'invalid value'}`);
 }
 
-const noControl = (s: string) => !/\p{Cc}/u.test(s);
-
 export const ClientId = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{1,39}$/, 'a client id is 2 to 40 lower-case letters, digits or hyphens, starting with a letter or digit');
 
-export const ClientName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(100, 'at most 100 characters')
-  .refine(noControl, 'no control characters');
-
-export const BrandColor = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1d4ed8')
-  .transform((s) => s.toLowerCase());
+// One rule for the command and the console (packages/contract/src/console-clients.ts).
+export { BrandColor, ClientName } from '@rewards/contract/console-clients';
 
 /** An origin as an operator writes it (https://rewards.example.com, 127.0.0.2:3000, a bare host name), reduced to the host name the portal looks up. */
 export const OriginHost = z
@@ -116,78 +110,66 @@ export function defaultPortalUrl(hosts: readonly string[]): string {
   return `http://${first(sorted) ?? 'localhost'}:3000`;
 }
 
-export const LocaleSetting = z.object({
-  code: LocaleCode,
-  dir: z.enum(['ltr', 'rtl']),
-  name: z.string().trim().min(1).max(60).refine(noControl),
-});
-export type LocaleSetting = z.infer<typeof LocaleSetting>;
+// One rule for the command and the console (modules/clients/locale-settings.ts).
+export { LocaleSetting } from '@rewards/contract/console-clients';
 
 /** `code[:dir[:name]]`: direction and name default to what Intl knows of the language (Français, العربية). */
 export function parseLocale(flag: string, value: string): LocaleSetting {
   const [rawCode = '', rawDir, ...rest] = value.split(':');
-  const code = canonicalLocale(flag, rawCode);
-  const intl = new Intl.Locale(code);
-  const dir = rawDir || textDirection(intl);
-  const language = new Intl.DisplayNames([code], { type: 'language' }).of(intl.language) ?? code;
-  const name = rest.length > 0 ? rest.join(':') : language.charAt(0).toLocaleUpperCase(code) + language.slice(1);
-  return parseFlag(flag, LocaleSetting, { code, dir, name });
-}
-
-/** Node 24's Intl.Locale#getTextInfo (not yet in TypeScript's lib); ltr if it is missing. */
-function textDirection(locale: Intl.Locale): string {
-  const withInfo = locale as Intl.Locale & { getTextInfo?: () => { direction?: string } };
-  return withInfo.getTextInfo?.().direction ?? 'ltr';
+  return asFlag(flag, () => localeSetting(rawCode, rawDir, rest.length > 0 ? rest.join(':') : undefined));
 }
 
 /** en-us, fr_FR → en-US, fr-FR; anything that is not a language tag is refused. */
 export function canonicalLocale(flag: string, value: string): string {
-  const tag = parseFlag(flag, LocaleCode, value.trim().replace(/_/g, '-'));
+  return asFlag(flag, () => canonicalLocaleCode(value));
+}
+
+/** The module's validation error as the flag's one line. */
+function asFlag<T>(flag: string, run: () => T): T {
   try {
-    return Intl.getCanonicalLocales(tag)[0] ?? tag;
-  } catch {
-    throw new CliError(`${flag}: "${value}" is not a language tag such as fr-FR`);
+    return run();
+  } catch (error) {
+    if (error instanceof ApiError) throw new CliError(`${flag}: ${error.message}`);
+    throw error;
   }
 }
 
-export type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
-export type PluralFormsSetting = Partial<Record<PluralCategory, string>> & { other: string };
+export type { PluralCategory, PluralFormsSetting } from '../../modules/clients/media-labels.ts';
 
 /**
- * `locale:one=text;other=text`: the media label's plural forms in one locale. Only the
- * categories Intl.PluralRules knows for that locale are accepted; `other` is required.
+ * `locale:one=text;other=text` (the media label's plural forms in one locale: only the categories
+ * Intl.PluralRules knows for that locale, `other` required) or `locale:text` (one text for every
+ * form). The rule is the module's (modules/clients/media-labels.ts), which the console uses too.
  */
 export function parseMediaLabel(flag: string, value: string): { locale: string; forms: PluralFormsSetting } {
   const colon = value.indexOf(':');
-  if (colon < 1) throw new CliError(`${flag}: write it as locale:one=Point;other=Points`);
+  if (colon < 1) throw new CliError(`${flag}: write it as locale:one=Point;other=Points, or locale:Points for every form`);
   const locale = canonicalLocale(flag, value.slice(0, colon));
-  const allowed = new Intl.PluralRules(locale).resolvedOptions().pluralCategories as string[];
-  const forms: Record<string, string> = {};
-  for (const part of value.slice(colon + 1).split(';')) {
-    if (part.trim() === '') continue;
-    const equals = part.indexOf('=');
-    const category = part.slice(0, equals).trim();
-    const text = part.slice(equals + 1).trim();
-    if (equals < 1 || !allowed.includes(category))
-      throw new CliError(`${flag}: "${category || part}" is not a plural form of ${locale} (use ${allowed.join(', ')})`);
-    if (category in forms) throw new CliError(`${flag}: the form ${category} is given twice`);
-    forms[category] = parseFlag(
-      `${flag} ${category}`,
-      z.string().min(1, 'must not be empty').max(60, 'at most 60 characters').refine(noControl, 'no control characters'),
-      text,
-    );
+  const rest = value.slice(colon + 1);
+  let label: string | Record<string, string> = rest;
+  if (rest.includes('=')) {
+    const forms: Record<string, string> = {};
+    for (const part of rest.split(';')) {
+      if (part.trim() === '') continue;
+      const equals = part.indexOf('=');
+      const category = equals < 1 ? part.trim() : part.slice(0, equals).trim();
+      if (equals < 1)
+        throw new CliError(`${flag}: "${category}" is not a plural form of ${locale} (use ${pluralCategories(locale).join(', ')})`);
+      if (category in forms) throw new CliError(`${flag}: the form ${category} is given twice`);
+      forms[category] = part.slice(equals + 1);
+    }
+    label = forms;
   }
-  if (!forms.other) throw new CliError(`${flag}: the form "other" is required for ${locale}`);
-  return { locale, forms: forms as PluralFormsSetting };
+  try {
+    return { locale, forms: mediaLabelForms(locale, label) };
+  } catch (error) {
+    if (error instanceof ApiError) throw new CliError(`${flag}: ${error.message}`);
+    throw error;
+  }
 }
 
-/** The API accepts passwords of at most 200 characters, so no rule may ask for more. */
-export const MAX_PASSWORD_LENGTH = 200;
-
-const BoundedPasswordRules = PasswordRules.extend({
-  minLength: z.number().int().min(4, 'min must be at least 4').max(MAX_PASSWORD_LENGTH),
-  maxLength: z.number().int().min(4).max(MAX_PASSWORD_LENGTH, `max must be at most ${MAX_PASSWORD_LENGTH}`),
-}).refine((rules) => rules.maxLength >= rules.minLength, 'max must not be below min');
+// The bound and the checks are the module's (the console's PUT runs the same).
+export { MAX_PASSWORD_LENGTH } from '../../modules/clients/program-settings.ts';
 
 const RULE_WORDS = {
   upper: 'requireUpper',
@@ -222,7 +204,7 @@ export function parsePasswordRules(flag: string, value: string): PasswordRules {
       throw new CliError(`${flag}: unknown rule "${word}" (use min=N, max=N, ${Object.keys(RULE_WORDS).join(', ')})`);
     }
   }
-  return parseFlag(flag, BoundedPasswordRules, rules);
+  return asFlag(flag, () => checkPasswordRules(rules as PasswordRules));
 }
 
 /**
@@ -236,28 +218,10 @@ export function parseActivationFields(flag: string, value: string): string[] {
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);
-  for (const field of fields) {
-    if (!isActivationField(field)) throw new CliError(`${flag}: unknown field "${field}" (use ${ACTIVATION_FIELDS.join(', ')}, or none)`);
-  }
-  if (new Set(fields).size !== fields.length) throw new CliError(`${flag}: a field is named twice`);
-  if (!ACTIVATION_LOCATORS.some((locator) => fields.includes(locator)))
-    throw new CliError(`${flag}: must include ${ACTIVATION_LOCATORS.join(' or ')}, which find the account`);
-  return fields;
+  return asFlag(flag, () => checkActivationFields(fields));
 }
 
-/** A catalog's address: an absolute http(s) URL, or a path on the portal's own origin. */
-export const CatalogUrl = z
-  .string()
-  .trim()
-  .max(2000, 'at most 2000 characters')
-  .refine((value) => {
-    if (value.startsWith('/')) return !value.startsWith('//') && noControl(value);
-    try {
-      return ['http:', 'https:'].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL or a path starting with /');
+export { CatalogUrl } from '../../modules/clients/program-settings.ts';
 
 export const PartnerId = z
   .string()

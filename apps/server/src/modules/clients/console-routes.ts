@@ -1,16 +1,36 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { STAFF_ROLES, type StaffRole } from '@rewards/contract/console';
-import { ExpirySettings, ExpirySettingsReply, ExpirySettingsRequest, consoleClientPaths as paths } from '@rewards/contract/console-clients';
+import {
+  BrandingReply,
+  BrandingRequest,
+  BrandingSettings,
+  ExpirySettings,
+  ExpirySettingsReply,
+  ExpirySettingsRequest,
+  LocaleSettings,
+  LocaleSettingsReply,
+  LocaleSettingsRequest,
+  ProgramSettings,
+  ProgramSettingsReply,
+  ProgramSettingsRequest,
+  consoleClientPaths as paths,
+} from '@rewards/contract/console-clients';
 import { ConsoleParticipantParams } from '@rewards/contract/console-participants';
 import type { Db } from '../../db/database.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
+import { logoFromUpload, readBranding, setBranding } from './branding.ts';
 import { readExpirySettings, setExpirySettings } from './expiry-settings.ts';
+import { readLocaleSettings, setLocaleSettings } from './locale-settings.ts';
+import { readProgramSettings, setProgramSettings } from './program-settings.ts';
 
 /** Who may change a client's settings: its program managers (and owners, who pass every role check). */
 const MANAGING: readonly StaffRole[] = ['program_manager'];
 const ClientParams = ConsoleParticipantParams.pick({ clientId: true });
 const expiryPattern = paths.expirySettings(':clientId').replaceAll('%3A', ':');
+const localesPattern = paths.localeSettings(':clientId').replaceAll('%3A', ':');
+const programPattern = paths.programSettings(':clientId').replaceAll('%3A', ':');
+const brandingPattern = paths.brandingSettings(':clientId').replaceAll('%3A', ':');
 
 type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
 
@@ -55,6 +75,116 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
       const { reason, ...change } = request.body;
       const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
       const done = await setExpirySettings(db, actor, request.params.clientId, change, reason);
+      return { ...done.to, auditId: done.auditId };
+    },
+  );
+
+  // Name, logo and brand colour (issue 20 §3, docs/decisions/065).
+  typed.get(
+    brandingPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: "The client's name, logo and brand colour",
+        params: ClientParams,
+        response: { 200: BrandingSettings },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request) => readBranding(db, request.params.clientId),
+  );
+
+  typed.put(
+    brandingPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      // A logo of 256 KB is about 350 KB of base64.
+      bodyLimit: 512 * 1024,
+      schema: {
+        summary: 'Set the name, brand colour and (optionally) a new logo, checked as `rewards clients` checks them, with a reason; audited',
+        params: ClientParams,
+        body: BrandingRequest,
+        response: { 200: BrandingReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      const { reason, logo, name, brandColor } = request.body;
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      const change = { name, brandColor, ...(logo ? { logo: logoFromUpload(logo) } : {}) };
+      const done = await setBranding(db, actor, request.params.clientId, change, reason);
+      return { ...done.to, auditId: done.auditId };
+    },
+  );
+
+  // Locales, default locale and media labels (issue 20 §3, decision 065).
+  typed.get(
+    localesPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: "The client's locales in order, its default locale and its media labels",
+        params: ClientParams,
+        response: { 200: LocaleSettings },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request) => readLocaleSettings(db, request.params.clientId),
+  );
+
+  typed.put(
+    localesPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          'Set the locales, the default locale and the media labels (one text for every form, or forms by plural category), with a reason; audited',
+        params: ClientParams,
+        body: LocaleSettingsRequest,
+        response: { 200: LocaleSettingsReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      const { reason, ...change } = request.body;
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      const done = await setLocaleSettings(db, actor, request.params.clientId, change, reason);
+      return { ...done.to, auditId: done.auditId };
+    },
+  );
+
+  // Password rules, activation fields, travel link, support e-mail, privacy notice version (issue 20 §3, decision 065).
+  typed.get(
+    programPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: "The client's password rules, activation fields, travel link, support e-mail and privacy notice version",
+        params: ClientParams,
+        response: { 200: ProgramSettings },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request) => readProgramSettings(db, request.params.clientId),
+  );
+
+  typed.put(
+    programPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          'Set the password rules, activation fields, travel link, support e-mail and privacy notice version, with a reason; audited',
+        params: ClientParams,
+        body: ProgramSettingsRequest,
+        response: { 200: ProgramSettingsReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      const { reason, ...change } = request.body;
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      const done = await setProgramSettings(db, actor, request.params.clientId, change, reason);
       return { ...done.to, auditId: done.auditId };
     },
   );

@@ -105,6 +105,22 @@ const expected: Row[] = [
     route: route('POST', '/clients/:clientId/codes/batches/:batch/void'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
+  // Part C, client settings (issue 20 §3, decision 065): every role of the client reads; program managers and owners change.
+  { route: route('GET', '/clients/:clientId/settings/branding'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/settings/branding'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  { route: route('GET', '/clients/:clientId/settings/locales'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  { route: route('GET', '/clients/:clientId/settings/program'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/settings/program'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('PUT', '/clients/:clientId/settings/locales'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
   // console-read (decision 047): every role reads its own client; only an owner another's. Search
   // and the audit trail name the client in the query (?clientId=): outside the caller's, 403.
   { route: route('GET', consoleParticipantPaths.search), ...signedIn(all(200), { ...all(403), owner: 200 }) },
@@ -383,6 +399,60 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('GET', consolePaths.signInOidc);
       case route('GET', consolePaths.signInOidcCallback):
         return send('GET', `${consolePaths.signInOidcCallback}?code=x`);
+      // Part C, client settings (issue 20 §3, decision 065).
+      case route('GET', '/clients/:clientId/settings/branding'):
+        return send('GET', consoleClientPaths.brandingSettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/branding'):
+        return send('PUT', consoleClientPaths.brandingSettings(clientId), {
+          body: { name: `Program ${column}`, brandColor: '#0f766e', reason: 'role table: issue 20' },
+        });
+      case route('GET', '/clients/:clientId/settings/program'):
+        return send('GET', consoleClientPaths.programSettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/program'):
+        // Another privacy notice version for each cell: every allowed call changes something.
+        return send('PUT', consoleClientPaths.programSettings(clientId), {
+          body: {
+            passwordRules: {
+              minLength: 10,
+              maxLength: 128,
+              requireUpper: true,
+              requireLower: true,
+              requireDigit: true,
+              requireSymbol: false,
+              notUsername: true,
+            },
+            activationFields: ['accountNumber', 'lastName'],
+            travelUrl: null,
+            supportEmail: '',
+            privacyNoticeVersion: 100 + column.length,
+            reason: 'role table: issue 20',
+          },
+        });
+      case route('GET', '/clients/:clientId/settings/locales'):
+        return send('GET', consoleClientPaths.localeSettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/locales'): {
+        // The client's own locales kept; its default's label changed per cell, so every allowed call changes something.
+        const db = t.database.db;
+        const locales = await db
+          .selectFrom('client_locales')
+          .select('code')
+          .where('client_id', '=', clientId)
+          .orderBy('position')
+          .execute();
+        const { default_locale: defaultLocale } = await db
+          .selectFrom('clients')
+          .select('default_locale')
+          .where('id', '=', clientId)
+          .executeTakeFirstOrThrow();
+        return send('PUT', consoleClientPaths.localeSettings(clientId), {
+          body: {
+            locales,
+            defaultLocale,
+            mediaLabels: [{ locale: defaultLocale, label: `Stars ${column}` }],
+            reason: 'role table: issue 20',
+          },
+        });
+      }
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {

@@ -1,0 +1,125 @@
+// Client settings in the console (issue 20 §3, decision 065): the owner changes Acme's brand
+// colour; the preview of the portal's header and home shows it at 375 and 1280 px before
+// anything is saved, the portal keeps the old one until the save, and after it the portal shows
+// the new colour within the cache time (CLIENT_CACHE_SECONDS, 5 s by default): polled with a deadline.
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { checkScreen, closePage, expectVisible, openConsoleAs, openPortal, rewards, screenshots, test } from './harness/console.ts';
+
+const NEW_COLOUR = '#0f766e';
+const NEW_RGB = 'rgb(15, 118, 110)';
+const CACHE_SECONDS = 5;
+
+/** The portal's brand colour, as its start-up sets it from viewConfig/client (once the page has started). */
+async function portalBrand(page: Page): Promise<string> {
+  await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--brand') !== '');
+  return page.evaluate(() => document.documentElement.style.getPropertyValue('--brand'));
+}
+
+test('a brand colour is previewed before the save and shows on the portal within the cache time', async ({ browser }) => {
+  const shown = JSON.parse(await rewards(['clients', 'show', '--client', 'acme', '--json'])) as { branding: { brandColor: string } };
+  const oldColour = shown.branding.brandColor;
+  expect(oldColour).not.toBe(NEW_COLOUR);
+
+  const portal = await openPortal(browser);
+  await portal.goto('/login');
+  expect(await portalBrand(portal)).toBe(oldColour);
+
+  const page = await openConsoleAs(browser, 'owner');
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('heading', { name: 'Client settings' }).waitFor();
+  const branding = page.getByRole('region', { name: 'Acme Rewards' }).getByRole('region', { name: 'Name, logo and colour' });
+  await expectVisible(branding.getByRole('group', { name: 'Preview of the portal' }));
+
+  await branding.getByLabel('Brand colour', { exact: true }).fill(NEW_COLOUR);
+  // Both frames draw the portal's buttons in the unsaved colour.
+  const buttons = branding.getByTestId('portal-preview').locator('.pv-button');
+  await expect
+    .poll(() => buttons.evaluateAll((all) => all.map((b) => getComputedStyle(b).backgroundColor)))
+    .toEqual(Array(8).fill(NEW_RGB));
+  await expectVisible(branding.getByText('Phone, 375 px'));
+  await expectVisible(branding.getByText('Desktop, 1280 px'));
+  await checkScreen(page, '80-branding-preview');
+  // Nothing saved yet: the portal still has the old colour.
+  await portal.reload();
+  expect(await portalBrand(portal)).toBe(oldColour);
+
+  await branding.getByRole('button', { name: 'Save name, logo and colour' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Branding of Acme Rewards' });
+  await dialog.getByLabel('Reason').fill('Rebrand approved by the program board');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const savedAt = Date.now();
+  // The portal: reloaded until it shows the colour, with a deadline of the cache time and a margin for the reloads (on a loaded machine a reload takes seconds).
+  await expect
+    .poll(
+      async () => {
+        await portal.reload();
+        return portalBrand(portal);
+      },
+      { timeout: (CACHE_SECONDS + 10) * 1000, interval: 200 },
+    )
+    .toBe(NEW_COLOUR);
+  expect(Date.now() - savedAt).toBeLessThan((CACHE_SECONDS + 10) * 1000);
+  await expectVisible(branding.getByRole('status').getByText('Saved. The portal shows it within its cache time.'));
+  await checkScreen(page, '81-branding-saved');
+
+  await screenshots(portal, '82-portal-new-colour');
+
+  // The operator and the audit trail see the same.
+  const after = JSON.parse(await rewards(['clients', 'show', '--client', 'acme', '--json'])) as { branding: { brandColor: string } };
+  expect(after.branding.brandColor).toBe(NEW_COLOUR);
+  const [audit] = JSON.parse(await rewards(['audit', '--client', 'acme', '--action', 'clients.settings', '--json'])) as Array<{
+    details: Record<string, unknown>;
+  }>;
+  expect(audit?.details).toMatchObject({
+    brandColor: { from: oldColour, to: NEW_COLOUR },
+    reason: 'Rebrand approved by the program board',
+  });
+
+  await closePage(page);
+  await closePage(portal);
+  await rewards(['clients', 'update', '--client', 'acme', '--brand-color', oldColour]);
+});
+
+test('one points label for every number, from the command or the console, and forms per plural category', async ({ browser }) => {
+  // The command takes a single label now (it refused "not a plural form of en-US" before issue 20).
+  await rewards(['clients', 'update', '--client', 'acme', '--media-label', 'en-US:Zeta Stars']);
+  const page = await openConsoleAs(browser, 'owner');
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const languages = page.getByRole('region', { name: 'Acme Rewards' }).getByRole('region', { name: 'Languages and points label' });
+  await expectVisible(languages.getByRole('row', { name: /en-US \(default\).*Zeta Stars/ }));
+
+  await languages.getByRole('button', { name: 'Change languages and labels' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Languages of Acme Rewards' });
+  const english = dialog.getByRole('group', { name: 'Language 1' });
+  await english.getByLabel('Points label forms').selectOption({ label: 'A label per plural form' });
+  await english.getByLabel('Label, form “one”').fill('Acme Point');
+  await english.getByLabel('Label, form “other”').fill('Acme Points');
+  await dialog.getByLabel('Reason').fill('Back to the plural forms');
+  await checkScreen(page, '83-languages-dialog');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await expectVisible(languages.getByRole('status').getByText('Languages and labels saved.'));
+  await expectVisible(languages.getByRole('row', { name: /en-US \(default\).*one: Acme Point, other: Acme Points/ }));
+  await checkScreen(page, '84-languages-saved');
+
+  const shown = JSON.parse(await rewards(['clients', 'show', '--client', 'acme', '--json'])) as { mediaLabels: Record<string, unknown> };
+  expect(shown.mediaLabels['en-US']).toEqual({ one: 'Acme Point', other: 'Acme Points' });
+
+  // Program rules: a support e-mail the server refuses keeps the dialog open with its words; a good one saves.
+  const program = page.getByRole('region', { name: 'Acme Rewards' }).getByRole('region', { name: 'Program rules' });
+  await program.getByRole('button', { name: 'Change program rules' }).click();
+  const rules = page.getByRole('dialog', { name: 'Program rules of Acme Rewards' });
+  await rules.getByLabel('Travel link').fill('javascript:alert(1)');
+  await rules.getByLabel('Reason').fill('Travel partner signed');
+  await rules.getByRole('button', { name: 'Save' }).click();
+  await expectVisible(rules.getByText(/the travel link: must be an http\(s\) URL or a path/));
+  await rules.getByLabel('Travel link').fill('https://travel.example/acme');
+  await checkScreen(page, '85-program-rules-dialog');
+  await rules.getByRole('button', { name: 'Save' }).click();
+  await rules.waitFor({ state: 'detached' });
+  await expectVisible(program.getByRole('status').getByText('Program rules saved.'));
+  await expectVisible(program.getByText('https://travel.example/acme'));
+  await closePage(page);
+});

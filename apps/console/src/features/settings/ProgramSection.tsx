@@ -1,0 +1,190 @@
+import { useId, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PasswordRules } from '@rewards/contract';
+import type { ConsoleClient } from '@rewards/contract/console';
+import { ACTIVATION_FIELDS } from '@rewards/contract/activation-fields';
+import type { ProgramSettings } from '@rewards/contract/console-clients';
+import { getProgramSettings, putProgramSettings } from '../../api/client-settings.ts';
+import { t, type MessageKey } from '../../i18n/t.ts';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+
+const SWITCHES = ['requireUpper', 'requireLower', 'requireDigit', 'requireSymbol', 'notUsername'] as const;
+const switchKey = (name: (typeof SWITCHES)[number]) => `clientSettings.program.${name}` as MessageKey;
+
+function rulesInWords(rules: PasswordRules): string {
+  const on = SWITCHES.filter((name) => rules[name]).map((name) => t(switchKey(name)).toLowerCase());
+  return [t('clientSettings.program.lengths', { min: rules.minLength, max: rules.maxLength }), ...on].join(', ');
+}
+
+/**
+ * A client's program rules (issue 20 §3, decision 065): password rules, activation fields, the
+ * travel link, the support e-mail and the privacy notice version. Program managers and owners change
+ * them with a reason; the server checks them as `rewards clients` does. Others read.
+ */
+export function ProgramSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: ['programSettings', client.id], queryFn: () => getProgramSettings(client.id) });
+  const [editing, setEditing] = useState(false);
+  const [message, setMessage] = useState('');
+  const headingId = useId();
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h3 id={headingId}>{t('clientSettings.program.title')}</h3>
+      {settings.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : settings.isError ? (
+        <ErrorMessage error={settings.error} />
+      ) : (
+        <>
+          <dl className="facts">
+            <Fact label={t('clientSettings.program.passwordRules')}>{rulesInWords(settings.data.passwordRules)}</Fact>
+            <Fact label={t('clientSettings.program.activationFields')}>
+              {settings.data.activationFields.length === 0
+                ? t('clientSettings.program.noActivation')
+                : settings.data.activationFields.join(', ')}
+            </Fact>
+            <Fact label={t('clientSettings.program.travelUrl')}>{settings.data.travelUrl ?? t('clientSettings.program.none')}</Fact>
+            <Fact label={t('clientSettings.program.supportEmail')}>{settings.data.supportEmail || t('clientSettings.program.none')}</Fact>
+            <Fact label={t('clientSettings.program.privacyNoticeVersion')}>{settings.data.privacyNoticeVersion}</Fact>
+          </dl>
+          {canChange ? (
+            <div className="settings-row">
+              <button type="button" className="button" onClick={() => setEditing(true)}>
+                {t('clientSettings.program.change')}
+              </button>
+              <span role="status">{message}</span>
+            </div>
+          ) : null}
+          {editing ? (
+            <ProgramDialog
+              client={client}
+              current={settings.data}
+              onClose={() => setEditing(false)}
+              onSaved={async (changed) => {
+                setMessage(changed ? t('clientSettings.program.saved') : t('clientSettings.unchanged'));
+                await queryClient.invalidateQueries({ queryKey: ['programSettings', client.id] });
+              }}
+            />
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+const whole = (text: string) => (/^\d{1,7}$/.test(text.trim()) ? Number(text) : Number.NaN);
+
+function ProgramDialog({
+  client,
+  current,
+  onClose,
+  onSaved,
+}: {
+  client: ConsoleClient;
+  current: ProgramSettings;
+  onClose: () => void;
+  onSaved: (changed: boolean) => Promise<void>;
+}) {
+  const [min, setMin] = useState(String(current.passwordRules.minLength));
+  const [max, setMax] = useState(String(current.passwordRules.maxLength));
+  const [switches, setSwitches] = useState(() => Object.fromEntries(SWITCHES.map((name) => [name, current.passwordRules[name]])));
+  const [fields, setFields] = useState<string[]>(current.activationFields);
+  const [travel, setTravel] = useState(current.travelUrl ?? '');
+  const [email, setEmail] = useState(current.supportEmail);
+  const [version, setVersion] = useState(String(current.privacyNoticeVersion));
+  const ready = Number.isInteger(whole(min)) && Number.isInteger(whole(max)) && Number.isInteger(whole(version));
+  return (
+    <ReasonDialog
+      title={t('clientSettings.program.changeTitle', { client: client.name })}
+      intro={<p>{t('clientSettings.program.intro')}</p>}
+      submitLabel={t('settings.save')}
+      ready={ready}
+      onClose={onClose}
+      onSubmit={async (reason) => {
+        const done = await putProgramSettings(client.id, {
+          passwordRules: {
+            minLength: whole(min),
+            maxLength: whole(max),
+            requireUpper: Boolean(switches.requireUpper),
+            requireLower: Boolean(switches.requireLower),
+            requireDigit: Boolean(switches.requireDigit),
+            requireSymbol: Boolean(switches.requireSymbol),
+            notUsername: Boolean(switches.notUsername),
+          },
+          // In the contract's order, as the command lists them.
+          activationFields: ACTIVATION_FIELDS.filter((f) => fields.includes(f)),
+          travelUrl: travel.trim() === '' ? null : travel.trim(),
+          supportEmail: email.trim(),
+          privacyNoticeVersion: whole(version),
+          reason,
+        });
+        await onSaved(done.auditId !== null);
+      }}
+    >
+      <div className="role-grid">
+        <Field label={t('clientSettings.program.minLength')}>
+          {(id) => <input id={id} type="number" min={4} max={200} value={min} onChange={(e) => setMin(e.target.value)} required />}
+        </Field>
+        <Field label={t('clientSettings.program.maxLength')}>
+          {(id) => <input id={id} type="number" min={4} max={200} value={max} onChange={(e) => setMax(e.target.value)} required />}
+        </Field>
+      </div>
+      <fieldset className="locale-row">
+        <legend>{t('clientSettings.program.passwordRules')}</legend>
+        {SWITCHES.map((name) => (
+          <label key={name} className="check">
+            <input
+              type="checkbox"
+              checked={Boolean(switches[name])}
+              onChange={(e) => setSwitches((all) => ({ ...all, [name]: e.target.checked }))}
+            />{' '}
+            {t(switchKey(name))}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="locale-row">
+        <legend>{t('clientSettings.program.activationFields')}</legend>
+        {ACTIVATION_FIELDS.map((name) => (
+          <label key={name} className="check">
+            <input
+              type="checkbox"
+              checked={fields.includes(name)}
+              onChange={(e) => setFields((all) => (e.target.checked ? [...all, name] : all.filter((f) => f !== name)))}
+            />{' '}
+            {name}
+          </label>
+        ))}
+      </fieldset>
+      <Field label={t('clientSettings.program.travelUrl')} hint={t('clientSettings.program.travelHint')}>
+        {(id, hint) => <input id={id} aria-describedby={hint} value={travel} onChange={(e) => setTravel(e.target.value)} />}
+      </Field>
+      <Field label={t('clientSettings.program.supportEmail')}>
+        {(id) => <input id={id} type="email" value={email} onChange={(e) => setEmail(e.target.value)} />}
+      </Field>
+      <Field label={t('clientSettings.program.privacyNoticeVersion')} hint={t('clientSettings.program.privacyHint')}>
+        {(id, hint) => (
+          <input
+            id={id}
+            aria-describedby={hint}
+            type="number"
+            min={0}
+            step={1}
+            value={version}
+            onChange={(e) => setVersion(e.target.value)}
+            required
+          />
+        )}
+      </Field>
+    </ReasonDialog>
+  );
+}
