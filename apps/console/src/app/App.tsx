@@ -16,6 +16,8 @@ const ParticipantPage = lazy(() => import('../features/participants/ParticipantP
 const AuditPage = lazy(() => import('../features/audit/AuditPage.tsx'));
 const StaffPage = lazy(() => import('../features/staff/StaffPage.tsx'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage.tsx'));
+const TranslationsPage = lazy(() => import('../features/translations/TranslationsPage.tsx'));
+const ContentPage = lazy(() => import('../features/content/ContentPage.tsx'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -53,6 +55,8 @@ function SignedIn() {
               <Route path="audit" element={<AuditPage />} />
               <Route path="staff" element={<StaffPage />} />
               <Route path="settings" element={<SettingsPage />} />
+              <Route path="translations" element={<TranslationsPage />} />
+              <Route path="content" element={<ContentPage />} />
               <Route path="*" element={<p>{t('error.noSuchPage')}</p>} />
             </Route>
           </Routes>
