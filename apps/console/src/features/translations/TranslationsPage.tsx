@@ -204,7 +204,7 @@ function useTranslationColumns(canChange: boolean, edit: (row: TranslationRow) =
   return useMemo(() => {
     const col = columnHelper<TranslationRow>();
     const columns: Columns<TranslationRow> = [
-      col.accessor('key', { header: t('translations.key'), cell: (c) => <code className="texts-key">{c.getValue()}</code> }),
+      col.accessor('key', { header: t('translations.key'), cell: (c) => <KeyText value={c.getValue()} /> }),
       col.accessor('reference', {
         header: t('translations.reference', { locale: defaultLocale }),
         cell: (c) => <span lang={defaultLocale}>{c.getValue() ?? '—'}</span>,
@@ -255,6 +255,25 @@ function useTranslationColumns(canChange: boolean, edit: (row: TranslationRow) =
       );
     return columns;
   }, [canChange, edit, defaultLocale, locale]);
+}
+
+/** A key that may break after its dots (login.<wbr>intro), never inside a word. */
+function KeyText({ value }: { value: string }) {
+  const parts = value.split('.');
+  return (
+    <code className="texts-key">
+      {parts.map((part, i) => (
+        <span key={i}>
+          {part}
+          {i < parts.length - 1 ? (
+            <>
+              .<wbr />
+            </>
+          ) : null}
+        </span>
+      ))}
+    </code>
+  );
 }
 
 function EditDialog({
