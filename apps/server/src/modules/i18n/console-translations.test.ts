@@ -197,4 +197,33 @@ describe.each(dialects)('the console translations on %s', (dialect) => {
       }
     }
   });
+
+  it('takes 100 edits and imports of one key at once: every one answered, no 500, one row, one audit entry per change', async () => {
+    const key = 'login.password';
+    const calls = Array.from({ length: 100 }, (_, i) =>
+      i % 2 === 0
+        ? t.console('PUT', paths.translation(ACME, 'ar', key), { cookie: manager, body: { text: `كلمة ${i}`, reason: 'burst' } })
+        : t.console('POST', paths.importBundle(ACME, 'ar'), {
+            cookie: manager,
+            body: { fileName: 'ar.json', format: 'json', content: JSON.stringify({ [key]: `كلمة ${i}` }), apply: true, reason: 'burst' },
+          }),
+    );
+    const replies = await Promise.all(calls);
+    expect(replies.map((r) => r.statusCode)).toEqual(replies.map(() => 200));
+    const rows = await t.database.db
+      .selectFrom('translations')
+      .selectAll()
+      .where('client_id', '=', ACME)
+      .where('locale', '=', 'ar')
+      .execute();
+    expect(rows).toHaveLength(1);
+    const audits = await t.database.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('client_id', '=', ACME)
+      .where('action', 'in', ['clients.translations.edit', 'clients.translations.import'])
+      .where('details', 'like', '%"locale":"ar"%')
+      .execute();
+    expect(audits.length).toBe(100);
+  });
 });
