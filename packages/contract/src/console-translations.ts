@@ -12,7 +12,7 @@ const texts = (clientId: string, locale: string) => `/clients/${seg(clientId)}/t
 export const consoleTranslationsPaths = {
   /** GET ?filter=&q=: the locale's keys against the default locale (TranslationsView). */
   translations: texts,
-  /** PUT: one key's text in the locale, with a reason. */
+  /** PUT: one key's text in the locale, with a reason; DELETE: the client's own text of it removed (the shipped one shows again). */
   translation: (clientId: string, locale: string, key: string) => `${texts(clientId, locale)}/keys/${seg(key)}`,
   /** POST: a bundle file's texts; `apply: false` only says what would change. */
   importBundle: (clientId: string, locale: string) => `${texts(clientId, locale)}/import`,
@@ -93,6 +93,7 @@ export const MAX_TRANSLATION_ROWS = 2_000;
 
 export const TranslationRequest = z.object({ text: z.string().max(MAX_TRANSLATION_LENGTH), reason: Reason });
 export type TranslationRequest = z.infer<typeof TranslationRequest>;
+export const RemoveTranslationRequest = z.object({ reason: Reason });
 /** auditId null: the text was already that, nothing written. */
 export const TranslationReply = z.object({ row: TranslationRow, auditId: z.string().nullable() });
 export type TranslationReply = z.infer<typeof TranslationReply>;

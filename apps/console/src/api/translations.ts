@@ -19,6 +19,8 @@ export const getTranslations = (clientId: string, locale: string, query: Transla
   api<TranslationsView>('GET', paths.translations(clientId, locale), { query: { filter: query.filter, q: query.q } });
 export const putTranslation = (clientId: string, locale: string, key: string, text: string, reason: string) =>
   api<TranslationReply>('PUT', paths.translation(clientId, locale, key), { body: { text, reason } });
+export const removeTranslation = (clientId: string, locale: string, key: string, reason: string) =>
+  api<TranslationReply>('DELETE', paths.translation(clientId, locale, key), { body: { reason } });
 export const importTranslations = (clientId: string, locale: string, body: ImportBundleRequest) =>
   api<ImportBundleReply>('POST', paths.importBundle(clientId, locale), { body });
 export const exportTranslationsUrl = (clientId: string, locale: string, format: BundleFormat, scope: ExportScope) =>

@@ -11,7 +11,14 @@ import {
   type TranslationsView,
 } from '@rewards/contract/console-translations';
 import { useClients } from '../../api/clients.ts';
-import { exportTranslationsUrl, getContentList, getTranslations, importTranslations, putTranslation } from '../../api/translations.ts';
+import {
+  exportTranslationsUrl,
+  getContentList,
+  getTranslations,
+  importTranslations,
+  putTranslation,
+  removeTranslation,
+} from '../../api/translations.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatNumber, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
@@ -69,6 +76,7 @@ function ClientTranslations({
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());
   const [editing, setEditing] = useState<TranslationRow | null>(null);
+  const [removing, setRemoving] = useState<TranslationRow | null>(null);
   const [message, setMessage] = useState('');
   // The client's locales (the content list names them); until one is picked, the first that is not the default.
   const probe = useQuery({ queryKey: ['content', client.id, 'list'], queryFn: () => getContentList(client.id) });
@@ -80,7 +88,7 @@ function ClientTranslations({
     placeholderData: keepPreviousData,
   });
   const data: TranslationsView | undefined = view.data ?? undefined;
-  const columns = useTranslationColumns(canChange, setEditing, data?.defaultLocale ?? '', locale);
+  const columns = useTranslationColumns(canChange, setEditing, setRemoving, data?.defaultLocale ?? '', locale);
   const filterGroup = useId();
 
   return (
@@ -177,6 +185,20 @@ function ClientTranslations({
       ) : view.isPending && locale !== '' ? (
         <p className="loading">{t('common.loading')}</p>
       ) : null}
+      {removing && data ? (
+        <ReasonDialog
+          title={t('translations.removeTitle', { key: removing.key, locale: data.locale })}
+          intro={<p>{t('translations.removeIntro')}</p>}
+          submitLabel={t('translations.remove')}
+          danger
+          onClose={() => setRemoving(null)}
+          onSubmit={async (reason) => {
+            const done = await removeTranslation(client.id, data.locale, removing.key, reason);
+            setMessage(done.auditId ? t('translations.removed', { key: removing.key }) : t('translations.unchanged'));
+            await queryClient.invalidateQueries({ queryKey: ['translations', client.id] });
+          }}
+        />
+      ) : null}
       {editing && data ? (
         <EditDialog
           client={client}
@@ -200,7 +222,13 @@ const STATE_WORDS = {
   ok: 'translations.state.ok',
 } as const;
 
-function useTranslationColumns(canChange: boolean, edit: (row: TranslationRow) => void, defaultLocale: string, locale: string) {
+function useTranslationColumns(
+  canChange: boolean,
+  edit: (row: TranslationRow) => void,
+  remove: (row: TranslationRow) => void,
+  defaultLocale: string,
+  locale: string,
+) {
   return useMemo(() => {
     const col = columnHelper<TranslationRow>();
     const columns: Columns<TranslationRow> = [
@@ -242,19 +270,31 @@ function useTranslationColumns(canChange: boolean, edit: (row: TranslationRow) =
           id: 'edit',
           header: () => <span className="visually-hidden">{t('translations.actions')}</span>,
           cell: (c) => (
-            <button
-              type="button"
-              className="button button--small"
-              onClick={() => edit(c.row.original)}
-              aria-label={t('translations.editKey', { key: c.row.original.key })}
-            >
-              {t('translations.edit')}
-            </button>
+            <span className="row-actions">
+              <button
+                type="button"
+                className="button button--small"
+                onClick={() => edit(c.row.original)}
+                aria-label={t('translations.editKey', { key: c.row.original.key })}
+              >
+                {t('translations.edit')}
+              </button>
+              {c.row.original.source === 'client' ? (
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => remove(c.row.original)}
+                  aria-label={t('translations.removeKey', { key: c.row.original.key })}
+                >
+                  {t('translations.remove')}
+                </button>
+              ) : null}
+            </span>
           ),
         }),
       );
     return columns;
-  }, [canChange, edit, defaultLocale, locale]);
+  }, [canChange, edit, remove, defaultLocale, locale]);
 }
 
 /** A key that may break after its dots (login.<wbr>intro), never inside a word. */

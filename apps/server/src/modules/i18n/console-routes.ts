@@ -7,6 +7,7 @@ import {
   ImportBundleReply,
   ImportBundleRequest,
   MAX_BUNDLE_BYTES,
+  RemoveTranslationRequest,
   TranslationKeyParams,
   TranslationReply,
   TranslationRequest,
@@ -19,7 +20,7 @@ import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { parseBundle } from './bundle-format.ts';
-import { exportBundle, importBundle, setTranslation, translationsView } from './editing.ts';
+import { exportBundle, importBundle, removeTranslation, setTranslation, translationsView } from './editing.ts';
 
 /** Who may change a client's wording: its program managers (and owners, who pass every role check). */
 const MANAGING: readonly StaffRole[] = ['program_manager'];
@@ -68,6 +69,24 @@ export function consoleTranslationRoutes(api: FastifyInstance, db: Db, site: Con
     async (request) => {
       const { clientId, locale, key } = request.params;
       return setTranslation(db, actorOf(request), { clientId, locale, key, text: request.body.text, reason: request.body.reason });
+    },
+  );
+
+  typed.delete(
+    pattern(paths.translation(':clientId', ':locale', ':key')),
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary: "Remove the client's own text of a key in the locale (the shipped text shows again), with a reason; audited",
+        params: TranslationKeyParams,
+        body: RemoveTranslationRequest,
+        response: { 200: TranslationReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      const { clientId, locale, key } = request.params;
+      return removeTranslation(db, actorOf(request), { clientId, locale, key, reason: request.body.reason });
     },
   );
 

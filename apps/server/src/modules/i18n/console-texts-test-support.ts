@@ -8,6 +8,7 @@ const pattern = (method: string, path: string) => `${method} ${CONSOLE_API_BASE}
 export const consoleTextRoutes = {
   view: pattern('GET', paths.translations(':clientId', ':locale')),
   edit: pattern('PUT', paths.translation(':clientId', ':locale', ':key')),
+  remove: pattern('DELETE', paths.translation(':clientId', ':locale', ':key')),
   importBundle: pattern('POST', paths.importBundle(':clientId', ':locale')),
   exportBundle: pattern('GET', paths.exportBundle(':clientId', ':locale')),
   content: pattern('GET', paths.content(':clientId')),
@@ -35,6 +36,8 @@ export async function consoleTextRequest(
       return send('GET', `${paths.translations(clientId, 'fr-FR')}?filter=toTranslate`);
     case consoleTextRoutes.edit:
       return send('PUT', paths.translation(clientId, 'fr-FR', 'login.heading'), { body: { text: `Connexion ${column}`, reason } });
+    case consoleTextRoutes.remove:
+      return send('DELETE', paths.translation(clientId, 'fr-FR', 'login.heading'), { body: { reason } });
     case consoleTextRoutes.importBundle:
       return send('POST', paths.importBundle(clientId, 'fr-FR'), {
         body: {

@@ -226,4 +226,20 @@ describe.each(dialects)('the console translations on %s', (dialect) => {
       .execute();
     expect(audits.length).toBe(100);
   });
+
+  it('removes the client’s own text of a key: the shipped text shows again, audited; nothing to remove writes nothing', async () => {
+    const path = paths.translation(ACME, 'fr-FR', 'login.heading');
+    expect((await frenchBundle())['login.heading']).toBe('Connexion Acme');
+    expect((await t.console('DELETE', path, { cookie: auditor, body: { reason: 'not mine' } })).statusCode).toBe(403);
+    const reply = await t.console('DELETE', path, { cookie: manager, body: { reason: 'back to the standard wording' } });
+    expect(reply.statusCode, reply.body).toBe(200);
+    const done = reply.json<TranslationReply>();
+    expect(done.row).toMatchObject({ key: 'login.heading', text: 'Connexion', source: 'shipped', state: 'ok' });
+    expect((await frenchBundle())['login.heading']).toBe('Connexion');
+    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('id', '=', done.auditId!).executeTakeFirstOrThrow();
+    expect(audit.action).toBe('clients.translations.remove');
+    expect(JSON.parse(audit.details)).toMatchObject({ from: 'Connexion Acme', to: 'Connexion', toSource: 'shipped' });
+    expect((await t.console('DELETE', path, { cookie: manager, body: { reason: 'again' } })).json<TranslationReply>().auditId).toBeNull();
+    expect((await t.console('DELETE', path, { cookie: manager, body: {} })).statusCode).toBe(400);
+  });
 });

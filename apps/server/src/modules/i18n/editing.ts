@@ -17,7 +17,7 @@ import { clientLocales, findClient } from '../clients/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { baseBundles, FALLBACK_LOCALE } from './base-bundles.ts';
 import { formatBundle, placeholders } from './bundle-format.ts';
-import { clientTranslationMap, updateClientTranslation, upsertClientTranslations } from './store.ts';
+import { clientTranslationMap, deleteClientTranslation, updateClientTranslation, upsertClientTranslations } from './store.ts';
 
 /**
  * A client's wording per locale, for the console and `rewards clients translations import`
@@ -166,6 +166,48 @@ export async function setTranslation(
       now,
     );
     return { row: rowOf(sources, locale, change.key), auditId };
+  });
+  if (result.auditId) clearReadCache(db);
+  return result;
+}
+
+/**
+ * DELETE one key: the client's own text of it in the locale goes, the shipped text (or the
+ * fallback) shows again; audited with before and after. Nothing to remove: nothing written.
+ */
+export async function removeTranslation(
+  db: Db,
+  actor: Actor,
+  change: { clientId: string; locale: string; key: string; reason: string },
+  now = new Date(),
+): Promise<TranslationReply> {
+  const { client, locale } = await clientLocale(db, change.clientId, change.locale);
+  const result = await db.transaction().execute(async (trx) => {
+    const sources = await readSources(trx, client.id, client.default_locale, locale);
+    const before = sources.own.get(change.key);
+    if (before === undefined) return { row: rowOf(sources, locale, change.key), auditId: null };
+    await deleteClientTranslation(trx, client.id, locale, change.key);
+    sources.own.delete(change.key);
+    if (locale === client.default_locale) {
+      const shipped = { ...baseBundles.get(FALLBACK_LOCALE), ...baseBundles.get(locale) }[change.key];
+      if (shipped === undefined) sources.reference.delete(change.key);
+      else sources.reference.set(change.key, shipped);
+    }
+    const row = rowOf(sources, locale, change.key);
+    const auditId = await recordAudit(
+      trx,
+      {
+        clientId: client.id,
+        actor: actor.name,
+        actorKind: actor.kind,
+        action: 'clients.translations.remove',
+        subject: change.key,
+        details: { locale, key: change.key, from: before, to: row.text, toSource: row.source, reason: change.reason },
+        origin: actor.origin,
+      },
+      now,
+    );
+    return { row, auditId };
   });
   if (result.auditId) clearReadCache(db);
   return result;

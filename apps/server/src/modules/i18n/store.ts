@@ -36,3 +36,7 @@ export async function upsertClientTranslations(
       .execute();
   }
 }
+
+export async function deleteClientTranslation(db: Db, clientId: string, locale: string, key: string): Promise<void> {
+  await db.deleteFrom('translations').where('client_id', '=', clientId).where('locale', '=', locale).where('key', '=', key).execute();
+}
