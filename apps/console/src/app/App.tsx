@@ -17,6 +17,8 @@ const AuditPage = lazy(() => import('../features/audit/AuditPage.tsx'));
 const StaffPage = lazy(() => import('../features/staff/StaffPage.tsx'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage.tsx'));
 const CodesPage = lazy(() => import('../features/codes/CodesPage.tsx'));
+const TranslationsPage = lazy(() => import('../features/translations/TranslationsPage.tsx'));
+const ContentPage = lazy(() => import('../features/content/ContentPage.tsx'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -55,6 +57,8 @@ function SignedIn() {
               <Route path="staff" element={<StaffPage />} />
               <Route path="settings" element={<SettingsPage />} />
               <Route path="codes" element={<CodesPage />} />
+              <Route path="translations" element={<TranslationsPage />} />
+              <Route path="content" element={<ContentPage />} />
               <Route path="*" element={<p>{t('error.noSuchPage')}</p>} />
             </Route>
           </Routes>

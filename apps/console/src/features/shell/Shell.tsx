@@ -19,6 +19,8 @@ export function Shell() {
           {/* Every role reads its clients' settings; program managers and owners change them (decision 062). */}
           <NavLink to="/settings">{t('nav.settings')}</NavLink>
           <NavLink to="/codes">{t('codes.nav')}</NavLink>
+          <NavLink to="/translations">{t('nav.translations')}</NavLink>
+          <NavLink to="/content">{t('nav.content')}</NavLink>
         </nav>
         <div className="topbar__who">
           <span>

@@ -1,15 +1,20 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { RULES_KEY_PREFIX, contentKeys } from '@rewards/contract';
+import { RULES_KEY_PREFIX } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { recordAudit } from '../../modules/audit/service.ts';
+import {
+  checkContentBody,
+  checkContentKey,
+  MAX_CONTENT_BYTES,
+  programsWithParticipants,
+  saveContentEntries,
+} from '../../modules/content/editing.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError, requireClient } from '../cli-context.ts';
 import { canonicalLocale } from './settings.ts';
 
-export const MAX_CONTENT_BYTES = 200 * 1024;
+export { MAX_CONTENT_BYTES };
 const MAX_ENTRIES = 500;
-const FIXED_KEYS: readonly string[] = [contentKeys.faqs, contentKeys.privacyPolicy, contentKeys.privacyNotice];
 
 /** The layouts `clients content import` reads; also its --help. */
 export const CONTENT_LAYOUT = `A directory of <locale>/<key>.md files, e.g.
@@ -37,18 +42,9 @@ export interface ContentReport {
   programsWithoutParticipants: string[];
 }
 
-function checkKey(key: string, source: string): string {
-  if (FIXED_KEYS.includes(key)) return key;
-  const program = key.startsWith(RULES_KEY_PREFIX) ? key.slice(RULES_KEY_PREFIX.length) : '';
-  if (program.trim() !== '' && program.length <= 100 && !/\p{Cc}/u.test(program)) return key;
-  throw new CliError(`${source}: "${key}" is not a content key (${FIXED_KEYS.join(', ')}, rules.<program name>)`);
-}
-
-function checkBody(body: unknown, source: string): string {
-  if (typeof body !== 'string' || body.trim() === '') throw new CliError(`${source}: the text must be non-empty Markdown`);
-  if (Buffer.byteLength(body) > MAX_CONTENT_BYTES) throw new CliError(`${source}: the text is larger than ${MAX_CONTENT_BYTES / 1024} KB`);
-  return body;
-}
+// The key and body rules are the content module's (the console's editor checks the same, decision 066).
+const checkKey = (key: string, source: string) => checkContentKey(key, source);
+const checkBody = (body: unknown, source: string) => checkContentBody(body, source);
 
 function readUtf8(path: string): string {
   try {
@@ -121,7 +117,24 @@ export async function importContent(
     if (!offered.includes(item.locale))
       throw new CliError(`${item.source}: ${item.locale} is not one of ${client.id}'s locales (${offered.join(', ')})`);
   }
-  const now = (request.now ?? new Date()).toISOString();
+  const done = await saveContentEntries(
+    db,
+    { name: request.operator, kind: 'operator', origin: operatorOrigin },
+    {
+      clientId: client.id,
+      items,
+      action: 'clients.content.import',
+      subject: basename(request.path),
+      details: (results) => ({
+        added: results.filter((r) => r.result === 'added').length,
+        updated: results.filter((r) => r.result === 'updated').length,
+        unchanged: results.filter((r) => r.result === 'unchanged').length,
+        keys: [...new Set(items.map((i) => i.key))],
+      }),
+      auditUnchanged: true,
+    },
+    request.now,
+  );
   const report: ContentReport = {
     client: client.id,
     path: request.path,
@@ -131,67 +144,13 @@ export async function importContent(
     entries: [],
     programsWithoutParticipants: [],
   };
-  await db.transaction().execute(async (trx) => {
-    for (const item of items) {
-      const where = { client_id: client.id, locale: item.locale, key: item.key };
-      const row = await trx
-        .selectFrom('content_entries')
-        .select('body')
-        .where('client_id', '=', where.client_id)
-        .where('locale', '=', where.locale)
-        .where('key', '=', where.key)
-        .executeTakeFirst();
-      let result: 'added' | 'updated' | 'unchanged';
-      if (!row) {
-        await trx
-          .insertInto('content_entries')
-          .values({ ...where, body: item.body, updated_at: now })
-          .execute();
-        result = 'added';
-      } else if (row.body === item.body) {
-        result = 'unchanged';
-      } else {
-        await trx
-          .updateTable('content_entries')
-          .set({ body: item.body, updated_at: now })
-          .where('client_id', '=', where.client_id)
-          .where('locale', '=', where.locale)
-          .where('key', '=', where.key)
-          .execute();
-        result = 'updated';
-      }
-      report[result] += 1;
-      report.entries.push({ locale: item.locale, key: item.key, result });
-    }
-    await recordAudit(
-      trx,
-      {
-        clientId: client.id,
-        actor: request.operator,
-        actorKind: 'operator',
-        action: 'clients.content.import',
-        subject: basename(request.path),
-        details: { added: report.added, updated: report.updated, unchanged: report.unchanged, keys: [...new Set(items.map((i) => i.key))] },
-        origin: operatorOrigin,
-      },
-      request.now,
-    );
-  });
-  const programs = [...new Set(items.filter((i) => i.key.startsWith(RULES_KEY_PREFIX)).map((i) => i.key.slice(RULES_KEY_PREFIX.length)))];
-  if (programs.length > 0) {
-    const known = new Set(
-      (
-        await db
-          .selectFrom('participant_programs')
-          .select('program_name')
-          .distinct()
-          .where('client_id', '=', client.id)
-          .where('program_name', 'in', programs)
-          .execute()
-      ).map((r) => r.program_name),
-    );
-    report.programsWithoutParticipants = programs.filter((p) => !known.has(p));
+  for (const r of done.results) {
+    report[r.result] += 1;
+    report.entries.push({ locale: r.locale, key: r.key, result: r.result });
   }
+  const programs = [...new Set(items.filter((i) => i.key.startsWith(RULES_KEY_PREFIX)).map((i) => i.key.slice(RULES_KEY_PREFIX.length)))];
+  const known = new Set(await programsWithParticipants(db, client.id, programs));
+  report.programsWithoutParticipants = programs.filter((p) => !known.has(p));
   return report;
 }
 

@@ -50,3 +50,51 @@ export async function listContactRequests(db: Db, options: { clientId: string; s
   if (options.since !== undefined) query = query.where('c.created_at', '>=', options.since);
   return query.execute();
 }
+
+/** A client's content texts without their bodies: which key exists in which locale, and its size. */
+export async function listContentEntries(db: Db, clientId: string) {
+  return db
+    .selectFrom('content_entries')
+    .select((eb) => ['key', 'locale', 'updated_at', eb.fn<number>('length', ['body']).as('length')])
+    .where('client_id', '=', clientId)
+    .orderBy('key')
+    .orderBy('locale')
+    .execute();
+}
+
+export async function findContentEntry(db: Db, clientId: string, locale: string, key: string) {
+  return db
+    .selectFrom('content_entries')
+    .select(['body', 'updated_at'])
+    .where('client_id', '=', clientId)
+    .where('locale', '=', locale)
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
+export async function insertContentEntry(
+  db: Db,
+  row: { client_id: string; locale: string; key: string; body: string; updated_at: string },
+) {
+  await db.insertInto('content_entries').values(row).execute();
+}
+
+export async function updateContentEntry(db: Db, clientId: string, locale: string, key: string, body: string, updatedAt: string) {
+  await db
+    .updateTable('content_entries')
+    .set({ body, updated_at: updatedAt })
+    .where('client_id', '=', clientId)
+    .where('locale', '=', locale)
+    .where('key', '=', key)
+    .execute();
+}
+
+/** The programs some participant of the client is in (their rules are content keys). */
+export async function listClientPrograms(db: Db, clientId: string, only?: readonly string[]): Promise<string[]> {
+  let query = db.selectFrom('participant_programs').select('program_name').distinct().where('client_id', '=', clientId);
+  if (only) {
+    if (only.length === 0) return [];
+    query = query.where('program_name', 'in', [...only]);
+  }
+  return (await query.orderBy('program_name').execute()).map((r) => r.program_name);
+}

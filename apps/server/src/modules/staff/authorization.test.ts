@@ -9,6 +9,7 @@ import { registeredRoutes } from '../../http/api-document.ts';
 import { registerErrorHandler } from '../../http/error-handler.ts';
 import { consoleActionRequest, consoleActionRoutes as actions } from '../participants/console-actions-test-support.ts';
 import { createStaff } from './accounts.ts';
+import { consoleTextRequest, consoleTextRoutes as texts } from '../i18n/console-texts-test-support.ts';
 import { consoleStaffPaths } from '@rewards/contract/console-staff';
 import { consoleClientPaths } from '@rewards/contract/console-clients';
 import { consoleCodesPaths } from '@rewards/contract/console-codes';
@@ -121,6 +122,16 @@ const expected: Row[] = [
     route: route('PUT', '/clients/:clientId/settings/locales'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
+  // Part D, translations and content (issue 20 §4, decision 066): every role of the client reads, exports and previews;
+  // program managers and owners edit, import and save.
+  ...[texts.view, texts.exportBundle, texts.content, texts.contentEntry, texts.preview].map((r) => ({
+    route: r,
+    ...signedIn(all(200), { ...all(403), owner: 200 }),
+  })),
+  ...[texts.edit, texts.remove, texts.importBundle, texts.saveContent].map((r) => ({
+    route: r,
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  })),
   // console-read (decision 047): every role reads its own client; only an owner another's. Search
   // and the audit trail name the client in the query (?clientId=): outside the caller's, 403.
   { route: route('GET', consoleParticipantPaths.search), ...signedIn(all(200), { ...all(403), owner: 200 }) },
@@ -456,7 +467,9 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {
-        const action = await consoleActionRequest(t.database.db, row, clientId, column, send);
+        const action =
+          (await consoleActionRequest(t.database.db, row, clientId, column, send)) ??
+          (await consoleTextRequest(row, clientId, column, send));
         if (action) return action;
         throw new Error(`no request for ${row}`);
       }

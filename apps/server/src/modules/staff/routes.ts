@@ -44,6 +44,8 @@ import { clientForStaff, visibleClients } from './clients.ts';
 import { consoleActionRoutes } from '../participants/console-actions-routes.ts';
 import { consoleClientRoutes } from '../clients/console-routes.ts';
 import { consoleCodesRoutes } from '../ots/console-routes.ts';
+import { consoleContentRoutes } from '../content/console-routes.ts';
+import { consoleTranslationRoutes } from '../i18n/console-routes.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { staffManagementRoutes } from './staff-routes.ts';
 import { staffOidcRoutes } from './oidc-routes.ts';
@@ -319,6 +321,8 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       consoleActionRoutes(api, deps, origin, documented);
       consoleClientRoutes(api, db, origin, documented);
       consoleCodesRoutes(api, db, origin, documented);
+      consoleTranslationRoutes(api, db, origin, documented); // issue 20 §4: translations and content
+      consoleContentRoutes(api, db, origin, documented);
       await consoleReadRoutes(api, deps, origin);
       await staffManagementRoutes(api, ctx, origin);
       staffOidcRoutes(api, ctx, origin, config.staffSignIn, documented);

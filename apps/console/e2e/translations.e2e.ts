@@ -1,0 +1,138 @@
+// Translations and content in the console (issue 20 §4, decision 066): a program manager, enrolled
+// just now, finds Acme's own English wording of the sign-in intro not yet translated into French,
+// translates it with a reason and sees it on the French portal (polled, with a deadline); then
+// writes the French FAQs in Markdown and sees the portal's own rendering as the preview, script
+// and unsafe links removed.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TOTP } from 'otpauth';
+import type { Browser } from 'playwright-core';
+import { expect } from 'vitest';
+import { chooseLanguage } from '../../web/e2e/harness/pages.ts';
+import { checkScreen, closePage, expectVisible, openConsole, openPortal, rewards, STAFF_PASSWORD, test } from './harness/console.ts';
+
+const TESS = { email: 'tess.translator@acme.example', name: 'Tess Translator' };
+const ENGLISH = 'Welcome to {clientName}, where every sale earns Acme Points.';
+const FRENCH = 'Bienvenue chez {clientName}, où chaque vente rapporte des Acme Points.';
+const FAQ = [
+  '## Comment gagner des points ?',
+  '',
+  'En vendant. <script>alert(1)</script>',
+  '',
+  '- [Notre aide](https://acme.example/aide)',
+  '- [piège](javascript:alert(2))',
+].join('\n');
+
+/** The French sign-in page's intro, in a new context each time (the portal keeps a bundle per browser tab). */
+async function frenchIntro(browser: Browser): Promise<string> {
+  const portal = await openPortal(browser);
+  try {
+    await portal.goto('/login');
+    await portal.getByRole('heading', { level: 1 }).waitFor();
+    await chooseLanguage(portal, /Français/);
+    await portal.waitForFunction(() => document.documentElement.lang === 'fr-FR');
+    await portal.getByRole('heading', { name: 'Connexion', level: 1 }).waitFor();
+    return (await portal.locator('main').textContent()) ?? '';
+  } finally {
+    await closePage(portal);
+  }
+}
+
+test('a program manager translates a missing French text and sees it on the French portal; edits the FAQs with a preview', async ({
+  browser,
+}) => {
+  // Acme's own English wording of the intro, as an operator would import it: French still shows the shipped text.
+  const dir = mkdtempSync(join(tmpdir(), 'rewards-texts-'));
+  const bundle = join(dir, 'acme.en-US.json');
+  writeFileSync(bundle, JSON.stringify({ login: { intro: ENGLISH } }));
+  await rewards(['clients', 'translations', 'import', bundle, '--client', 'acme']);
+
+  const created = await rewards([
+    'staff',
+    'create',
+    TESS.email,
+    '--name',
+    TESS.name,
+    '--role',
+    'program_manager',
+    '--client',
+    'acme',
+    '--reason',
+    'browser test',
+  ]);
+  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(created)?.[0];
+  expect(link, created).toBeDefined();
+  const page = await openConsole(browser);
+  await page.goto(link!);
+  await page.getByLabel('New password').fill(STAFF_PASSWORD);
+  await page.getByLabel('Repeat the password').fill(STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  const secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
+  await page.getByLabel('Code from your authenticator app').fill(new TOTP({ secret }).generate());
+  await page.getByRole('button', { name: 'Confirm code' }).click();
+  await page.getByRole('button', { name: 'I have saved them: open the console' }).click();
+  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+
+  // Translations open on French, the keys to translate: Acme's intro is there, not translated.
+  await page.getByRole('link', { name: 'Translations' }).click();
+  await page.getByRole('heading', { name: 'Translations', level: 1 }).waitFor();
+  const row = page.getByRole('row', { name: /login\.intro/ });
+  await expectVisible(row.getByText('Not translated'));
+  expect(await page.getByLabel('Language', { exact: true }).inputValue()).toBe('fr-FR');
+  await expectVisible(row.getByText(ENGLISH));
+  await checkScreen(page, '80-translations-to-translate');
+
+  await row.getByRole('button', { name: 'Edit login.intro' }).click();
+  const dialog = page.getByRole('dialog', { name: 'login.intro in fr-FR' });
+  await dialog.getByLabel('Text in fr-FR').fill(FRENCH);
+  await dialog.getByLabel('Reason').fill('Acme wording, French version from the translator');
+  await checkScreen(page, '81-translations-edit');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await expectVisible(page.getByRole('status').getByText('login.intro saved.', { exact: false }));
+  // Translated now: out of the "to translate" list; the search finds it with its French text.
+  expect(await page.getByRole('row', { name: /login\.intro/ }).count()).toBe(0);
+  await page.getByRole('radio', { name: /^All/ }).check();
+  await page.getByLabel('Search', { exact: true }).fill('chaque vente');
+  await expectVisible(page.getByRole('row', { name: /login\.intro/ }).getByText('Translated'));
+
+  // The French portal shows it within the cache time (the audit entry with before and after is the API tests'): polled, with a deadline.
+  await expect
+    .poll(() => frenchIntro(browser), { timeout: 30_000, interval: 1_000 })
+    .toContain('Bienvenue chez Acme Rewards, où chaque vente rapporte des Acme Points.');
+
+  // Content: the French FAQs in Markdown, the preview as the portal renders it.
+  await page.getByRole('link', { name: 'Content', exact: true }).click();
+  await page.getByRole('heading', { name: 'Content', level: 1 }).waitFor();
+  await page.getByLabel('Language', { exact: true }).selectOption('fr-FR');
+  await page.getByLabel('Text', { exact: true }).selectOption('faqs');
+  const markdown = page.getByLabel('Markdown (fr-FR)');
+  await markdown.fill(FAQ);
+  const preview = page.getByRole('region', { name: 'Preview, as the portal shows it' });
+  await expectVisible(preview.getByRole('heading', { name: 'Comment gagner des points ?' }));
+  await expectVisible(preview.getByText('<script>alert(1)</script>', { exact: false }));
+  expect(await preview.locator('script').count()).toBe(0);
+  expect(await preview.getByRole('link', { name: 'Notre aide' }).getAttribute('rel')).toBe('noopener noreferrer');
+  expect(await preview.getByRole('link', { name: 'piège' }).count()).toBe(0);
+  await checkScreen(page, '82-content-preview');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const save = page.getByRole('dialog', { name: 'FAQs in fr-FR' });
+  await save.getByLabel('Reason').fill('New FAQ for the spring campaign');
+  await save.getByRole('button', { name: 'Save' }).click();
+  await save.waitFor({ state: 'detached' });
+  await expectVisible(page.getByRole('status').getByText('Saved. Participants see it now.'));
+
+  // Back as it was for the other stories, in the console: Acme's own English intro removed, the shipped one shows again.
+  await page.getByRole('link', { name: 'Translations' }).click();
+  await page.getByLabel('Language', { exact: true }).selectOption('en-US');
+  await page.getByRole('radio', { name: /^Client’s own wording/ }).check();
+  await page.getByRole('button', { name: 'Remove the client’s wording of login.intro' }).click();
+  const remove = page.getByRole('dialog', { name: 'Remove the client’s wording of login.intro in en-US' });
+  await remove.getByLabel('Reason').fill('Browser test done: back to the standard wording');
+  await remove.getByRole('button', { name: 'Remove wording' }).click();
+  await remove.waitFor({ state: 'detached' });
+  await expectVisible(page.getByRole('status').getByText('The client’s wording of login.intro is removed.', { exact: false }));
+  await closePage(page);
+  rmSync(dir, { recursive: true, force: true });
+}, 300_000); // two commands (a Node process each) and portal pages besides the console: more than the default on 2 busy cores
