@@ -18,6 +18,7 @@ import type { AttemptLimitsTable } from '../modules/limits/tables.ts';
 import type { MailOutboxTable } from '../modules/mail/tables.ts';
 import type { OtsCodesTable } from '../modules/ots/tables.ts';
 import type { ParticipantProgramsTable, ParticipantsTable } from '../modules/participants/tables.ts';
+import type { ReportLedgerMonthsTable, ReportOrderMonthsTable, ReportWatermarksTable } from '../modules/reports/tables.ts';
 import type { ParticipantSignInsTable, SessionsTable } from '../modules/sessions/tables.ts';
 import type { ClientSsoTable, SsoHandoffsTable, SsoLoginsTable, SsoSessionTokensTable, SsoSignoutsTable } from '../modules/sso/tables.ts';
 import type {
@@ -76,4 +77,8 @@ export interface Database {
   staff_enrolments: StaffEnrolmentsTable;
   staff_sessions: StaffSessionsTable;
   staff_passkeys: StaffPasskeysTable;
+  // reports (decision 067)
+  report_watermarks: ReportWatermarksTable;
+  report_ledger_months: ReportLedgerMonthsTable;
+  report_order_months: ReportOrderMonthsTable;
 }
