@@ -18,6 +18,7 @@ export function Shell() {
           {me.owner ? <NavLink to="/staff">{t('nav.staff')}</NavLink> : null}
           {/* Every role reads its clients' settings; program managers and owners change them (decision 062). */}
           <NavLink to="/settings">{t('nav.settings')}</NavLink>
+          <NavLink to="/reports">{t('reports.nav')}</NavLink>
         </nav>
         <div className="topbar__who">
           <span>
