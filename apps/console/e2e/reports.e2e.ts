@@ -22,7 +22,7 @@ test('the owner opens the reports, compares the clients, and downloads the point
   await checkScreen(page, '90-reports-clients');
 
   // One client: Acme, its points over the last 12 months.
-  await page.getByLabel('Client').selectOption({ label: 'Acme Rewards' });
+  await page.getByLabel('Client', { exact: true }).selectOption({ label: 'Acme Rewards' });
   const points = page.getByRole('region', { name: 'Points per month' });
   const table = points.getByRole('table', { name: 'Points per month' });
   await expectVisible(points.getByRole('img', { name: /Line chart of the points outstanding/ }));

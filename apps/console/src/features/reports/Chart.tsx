@@ -38,13 +38,22 @@ export function Chart({ label, categories, series, height = 240, format }: Chart
     const options: uPlot.Options = {
       width: Math.max(200, element.clientWidth),
       height,
-      scales: { x: { time: false, range: [-0.5, categories.length - 0.5] } },
-      legend: { show: series.length > 1 },
+      scales: {
+        x: { time: false, range: [-0.5, categories.length - 0.5] },
+        // From zero: a bar's height is its value, not its distance from the smallest one.
+        y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] },
+      },
+      // The series' names only: the figures are in the table.
+      legend: { show: series.length > 1, live: false },
       cursor: { drag: { x: false, y: false } },
       axes: [
         {
           splits: () => categories.map((_, i) => i),
-          values: (_u, splits) => splits.map((i) => categories[i] ?? ''),
+          // Every label where there is room (about 64 px each); else every second, third… so none overlap.
+          values: (u, splits) => {
+            const every = Math.max(1, Math.ceil((categories.length * 64) / Math.max(1, u.bbox.width / devicePixelRatio)));
+            return splits.map((i) => (i % every === 0 ? (categories[i] ?? '') : ''));
+          },
           // Long category names (batches, clients) are cut rather than overlap.
           size: 40,
           gap: 4,
