@@ -3,7 +3,7 @@
  * machines are shared and noisy, so budgets are ratios to a baseline of the same run, counts
  * or sizes). See docs/decisions/016-benchmark.md.
  *
- * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,search,console --postgres --check]
+ * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,search,console,reports --postgres --check]
  *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
  *   --connections N   autocannon connections (default 16; login always 4)
  *   --only=…      the parts to run (default all but postgres; --postgres adds it); one part
@@ -12,6 +12,8 @@
  *   --search-participants N   the search and console parts' data set (default 1,000,000; --quick: 100,000);
  *                 with both parts, the console part's file (the demo plus that set) serves the search too
  *   --search-postgres   the search part on PostgreSQL too (--postgres implies it)
+ *   --reports-entries N   the reports part's ledger entries (default 10,000,000; --quick: 1,000,000), beside the
+ *                 search set's participants; written once into bench/cache/ and reused
  *   --check       exit 1 when a budget is missed
  * One part alone, e.g. the search over a million participants: npm run bench -- --only=search
  * Writes bench/results/latest.json and bench/results/latest.md.
@@ -28,15 +30,16 @@ import { runBrowser } from './bench/browser.ts';
 import { addBenchData, redeemCredits, seedDemo } from './bench/fixtures.ts';
 import { runHistory } from './bench/history.ts';
 import { runLighthouse } from './bench/lighthouse.ts';
-import { startPortal, WEB_DIST } from './bench/portal.ts';
+import { ROOT, startPortal, WEB_DIST } from './bench/portal.ts';
 import { runPostgres } from './bench/postgres.ts';
 import { addRecoveryData, runRecovery } from './bench/recovery.ts';
 import { writeResults, type Results } from './bench/report.ts';
 import { runSearch } from './bench/search.ts';
 import { runConsole } from './bench/console.ts';
+import { runReports } from './bench/reports.ts';
 import { runStartup } from './bench/startup.ts';
 
-const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery', 'search', 'console'] as const;
+const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery', 'search', 'console', 'reports'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -48,6 +51,7 @@ const { values } = parseArgs({
     postgres: { type: 'boolean', default: false },
     'search-participants': { type: 'string' },
     'search-postgres': { type: 'boolean', default: false },
+    'reports-entries': { type: 'string' },
     check: { type: 'boolean', default: false },
   },
 });
@@ -61,6 +65,8 @@ if (!(timing.seconds > 0) || !(timing.connections > 0)) throw new Error('--secon
 const searchParticipants = Number(values['search-participants'] ?? (quick ? 100_000 : 1_000_000));
 if (!Number.isInteger(searchParticipants) || searchParticipants < 1_000)
   throw new Error('--search-participants takes a whole number of at least 1000');
+const reportsEntries = Number(values['reports-entries'] ?? (quick ? 1_000_000 : 10_000_000));
+if (!Number.isInteger(reportsEntries) || reportsEntries < 1_000) throw new Error('--reports-entries takes a whole number of at least 1000');
 const only = new Set<Part>(
   values.only
     ? values.only.split(',').map((p) => {
@@ -97,7 +103,7 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 // Like `npm start`: a web build older than its sources is rebuilt, so the bench never measures
 // yesterday's app.
 // The search part runs in this process and the console part serves only the API: neither needs the web app.
-if ([...only].some((p) => p !== 'search' && p !== 'console')) ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
+if ([...only].some((p) => p !== 'search' && p !== 'console' && p !== 'reports')) ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
   if (only.has('api') || only.has('history') || only.has('browser') || only.has('recovery')) {
@@ -147,6 +153,10 @@ try {
       runSearch(dir, log, { participants: searchParticipants, postgres, sqliteFile: sharedFile }),
     );
   }
+  if (only.has('reports'))
+    results.reports = await part('reports', () =>
+      runReports(join(ROOT, 'bench', 'cache'), log, { participants: searchParticipants, entries: reportsEntries }),
+    );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

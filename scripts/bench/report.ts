@@ -13,6 +13,7 @@ import { RECOVERY_TOLERANCE, withinTolerance, type RecoveryResults } from './rec
 import { SEARCH_BUDGET_MS, type SearchEngineResults, type SearchResults } from './search.ts';
 import { ceilingLines } from './scale-ceiling.ts';
 import { CONSOLE_SEARCH_BUDGET_MS, type ConsoleResults } from './console.ts';
+import { REPORTS_BUDGET_MS, type ReportsResults } from './reports.ts';
 import type { StartupResults } from './startup.ts';
 
 export interface Results {
@@ -35,6 +36,7 @@ export interface Results {
   recovery?: RecoveryResults;
   search?: SearchResults;
   console?: ConsoleResults;
+  reports?: ReportsResults;
   budgets?: Budget[];
   /** Parts that threw, with the first line of their error. */
   failures?: Record<string, string>;
@@ -186,6 +188,17 @@ export function markdown(r: Results): string {
       '| request | bytes | median ms | p95 ms |',
       '|---|---:|---:|---:|',
       ...r.console.cases.map((c) => `| ${c.name} | ${n(c.bytes)} | ${c.medianMs} | ${c.p95Ms} |`),
+      '',
+    );
+  }
+  if (r.reports) {
+    const x = r.reports;
+    lines.push(
+      `**The console's reports** (the service in-process, SQLite; ${n(x.participants)} participants, ${n(x.entries)} ledger entries, ${n(x.orders)} orders, ${n(x.codes)} codes; data set made ${x.generatedAt.slice(0, 10)} in ${x.generationSeconds} s, first fold ${x.firstFoldSeconds} s, ${n(x.databaseMb)} MB; ${REPORTS_BUDGET_MS} ms budget)`,
+      '',
+      '| report | median ms | p95 ms | max ms |',
+      '|---|---:|---:|---:|',
+      ...x.cases.map((c) => `| ${c.name} | ${c.medianMs} | ${c.p95Ms} | ${c.maxMs} |`),
       '',
     );
   }

@@ -19,6 +19,7 @@ const SettingsPage = lazy(() => import('../features/settings/SettingsPage.tsx'))
 const CodesPage = lazy(() => import('../features/codes/CodesPage.tsx'));
 const TranslationsPage = lazy(() => import('../features/translations/TranslationsPage.tsx'));
 const ContentPage = lazy(() => import('../features/content/ContentPage.tsx'));
+const ReportsPage = lazy(() => import('../features/reports/ReportsPage.tsx'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -59,6 +60,7 @@ function SignedIn() {
               <Route path="codes" element={<CodesPage />} />
               <Route path="translations" element={<TranslationsPage />} />
               <Route path="content" element={<ContentPage />} />
+              <Route path="reports" element={<ReportsPage />} />
               <Route path="*" element={<p>{t('error.noSuchPage')}</p>} />
             </Route>
           </Routes>

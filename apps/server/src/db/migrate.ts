@@ -27,6 +27,7 @@ import * as pointsExpiry from './migrations/025-points-expiry.ts';
 import * as lotsFromLedger from './migrations/026-lots-from-ledger.ts';
 import * as otsBatches from './migrations/027-ots-batches.ts';
 import * as staffOidc from './migrations/032-staff-oidc.ts';
+import * as reports from './migrations/031-reports.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '025-points-expiry': pointsExpiry,
   '026-lots-from-ledger': lotsFromLedger,
   '027-ots-batches': otsBatches,
+  '031-reports': reports,
   '032-staff-oidc': staffOidc,
 };
 

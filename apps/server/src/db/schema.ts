@@ -18,6 +18,7 @@ import type { AttemptLimitsTable } from '../modules/limits/tables.ts';
 import type { MailOutboxTable } from '../modules/mail/tables.ts';
 import type { OtsBatchesTable, OtsCodesTable } from '../modules/ots/tables.ts';
 import type { ParticipantProgramsTable, ParticipantsTable } from '../modules/participants/tables.ts';
+import type { ReportLedgerMonthsTable, ReportOrderMonthsTable, ReportWatermarksTable } from '../modules/reports/tables.ts';
 import type { ParticipantSignInsTable, SessionsTable } from '../modules/sessions/tables.ts';
 import type { ClientSsoTable, SsoHandoffsTable, SsoLoginsTable, SsoSessionTokensTable, SsoSignoutsTable } from '../modules/sso/tables.ts';
 import type {
@@ -81,4 +82,8 @@ export interface Database {
   staff_passkeys: StaffPasskeysTable;
   staff_oidc_logins: StaffOidcLoginsTable;
   staff_oidc_subjects: StaffOidcSubjectsTable;
+  // reports (decision 067)
+  report_watermarks: ReportWatermarksTable;
+  report_ledger_months: ReportLedgerMonthsTable;
+  report_order_months: ReportOrderMonthsTable;
 }

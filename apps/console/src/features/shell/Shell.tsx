@@ -21,6 +21,7 @@ export function Shell() {
           <NavLink to="/codes">{t('codes.nav')}</NavLink>
           <NavLink to="/translations">{t('nav.translations')}</NavLink>
           <NavLink to="/content">{t('nav.content')}</NavLink>
+          <NavLink to="/reports">{t('reports.nav')}</NavLink>
         </nav>
         <div className="topbar__who">
           <span>

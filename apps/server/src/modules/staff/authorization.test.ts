@@ -14,6 +14,7 @@ import { consoleStaffPaths } from '@rewards/contract/console-staff';
 import { consoleClientPaths } from '@rewards/contract/console-clients';
 import { consoleCodesPaths } from '@rewards/contract/console-codes';
 import { insertOtsCodes, newOtsCodeRows } from '../ots/store.ts';
+import { consoleReportPaths } from '@rewards/contract/console-reports';
 import { consoleGate, requireRole } from './guard.ts';
 import { hashRecoveryCode } from './secrets.ts';
 import { replaceRecoveryCodes } from './store.ts';
@@ -132,6 +133,13 @@ const expected: Row[] = [
     route: r,
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   })),
+  // Part E, reports (decision 067): every role reads its own client's reports, only an owner another's; the
+  // comparison lists the clients the caller sees (an owner: all), so every signed-in person gets one.
+  ...['participants', 'points', 'codes', 'orders'].map((report) => ({
+    route: route('GET', `/clients/:clientId/reports/${report}`),
+    ...signedIn(all(200), { ...all(403), owner: 200 }),
+  })),
+  { route: route('GET', consoleReportPaths.comparison), ...signedIn(all(200), all(200)) },
   // console-read (decision 047): every role reads its own client; only an owner another's. Search
   // and the audit trail name the client in the query (?clientId=): outside the caller's, 403.
   { route: route('GET', consoleParticipantPaths.search), ...signedIn(all(200), { ...all(403), owner: 200 }) },
@@ -464,6 +472,17 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
           },
         });
       }
+      // Part E, reports (decision 067)
+      case route('GET', '/clients/:clientId/reports/participants'):
+        return send('GET', consoleReportPaths.participants(clientId));
+      case route('GET', '/clients/:clientId/reports/points'):
+        return send('GET', consoleReportPaths.points(clientId));
+      case route('GET', '/clients/:clientId/reports/codes'):
+        return send('GET', consoleReportPaths.codes(clientId));
+      case route('GET', '/clients/:clientId/reports/orders'):
+        return send('GET', consoleReportPaths.orders(clientId));
+      case route('GET', consoleReportPaths.comparison):
+        return send('GET', consoleReportPaths.comparison);
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {

@@ -46,6 +46,7 @@ import { consoleClientRoutes } from '../clients/console-routes.ts';
 import { consoleCodesRoutes } from '../ots/console-routes.ts';
 import { consoleContentRoutes } from '../content/console-routes.ts';
 import { consoleTranslationRoutes } from '../i18n/console-routes.ts';
+import { consoleReportRoutes } from '../reports/console-routes.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { staffManagementRoutes } from './staff-routes.ts';
 import { staffOidcRoutes } from './oidc-routes.ts';
@@ -323,6 +324,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       consoleCodesRoutes(api, db, origin, documented);
       consoleTranslationRoutes(api, db, origin, documented); // issue 20 §4: translations and content
       consoleContentRoutes(api, db, origin, documented);
+      consoleReportRoutes(api, db, origin, documented);
       await consoleReadRoutes(api, deps, origin);
       await staffManagementRoutes(api, ctx, origin);
       staffOidcRoutes(api, ctx, origin, config.staffSignIn, documented);

@@ -1,0 +1,31 @@
+/**
+ * A report table as CSV, made in the browser from the same reply the table shows (decision 067):
+ * a UTF-8 byte order mark (spreadsheets need it for accents), CRLF lines, and the audit trail's
+ * guard against formulas (decision 047): a text cell starting with = + - @, a tab or a carriage
+ * return gets a leading '. Numbers stay numbers.
+ */
+export type CsvCell = string | number | null;
+
+export function csvText(header: readonly string[], rows: ReadonlyArray<readonly CsvCell[]>): string {
+  return `\uFEFF${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
+}
+
+function cell(value: CsvCell): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** Hands the text to the browser as a file download. */
+export function downloadCsv(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // After the click has been handled: the download has its own copy by then.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

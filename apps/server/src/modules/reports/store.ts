@@ -1,0 +1,207 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+
+/**
+ * The reports' reads (docs/decisions/067). Read-only over other modules' tables (participants,
+ * sign-ins, ledger, codes, orders); the only rows written are the reports' own month tables and
+ * their watermark. Sums come back as text from PostgreSQL's bigint: every figure goes through Number().
+ */
+
+export interface LedgerMonthRow {
+  month: string;
+  kind: string;
+  credits: number;
+  debits: number;
+}
+
+export interface OrderMonthRow {
+  month: string;
+  partnerId: string;
+  orders: number;
+  points: number;
+}
+
+const num = (value: unknown) => Number(value ?? 0);
+
+/** '' when nothing was ever folded. */
+export async function readWatermark(db: Db, clientId: string): Promise<string> {
+  const row = await db.selectFrom('report_watermarks').select('through').where('client_id', '=', clientId).executeTakeFirst();
+  return row?.through ?? '';
+}
+
+/** The folded months. */
+export async function foldedLedgerMonths(db: Db, clientId: string): Promise<LedgerMonthRow[]> {
+  const rows = await db
+    .selectFrom('report_ledger_months')
+    .select(['month', 'kind', 'credits', 'debits'])
+    .where('client_id', '=', clientId)
+    .execute();
+  return rows.map((r) => ({ month: r.month, kind: r.kind, credits: num(r.credits), debits: num(r.debits) }));
+}
+
+/** Ledger entries created in [from, to) (to: undefined, up to now) summed per month of occurred_at and kind. */
+export async function ledgerMonthsCreated(
+  db: Db,
+  clientId: string,
+  from: string,
+  to?: string,
+): Promise<Array<LedgerMonthRow & { entries: number }>> {
+  let query = db
+    .selectFrom('ledger_entries')
+    .select([
+      sql<string>`substr(occurred_at, 1, 7)`.as('month'),
+      'kind',
+      sql<string>`sum(case when amount > 0 then amount else 0 end)`.as('credits'),
+      sql<string>`sum(case when amount < 0 then amount else 0 end)`.as('debits'),
+      sql<string>`count(*)`.as('entries'),
+    ])
+    .where('client_id', '=', clientId)
+    .where('created_at', '>=', from);
+  if (to !== undefined) query = query.where('created_at', '<', to);
+  const rows = await query.groupBy([sql`substr(occurred_at, 1, 7)`, 'kind']).execute();
+  return rows.map((r) => ({ month: r.month, kind: r.kind, credits: num(r.credits), debits: num(r.debits), entries: num(r.entries) }));
+}
+
+export async function foldedOrderMonths(db: Db, clientId: string): Promise<OrderMonthRow[]> {
+  const rows = await db
+    .selectFrom('report_order_months')
+    .select(['month', 'partner_id', 'orders', 'points'])
+    .where('client_id', '=', clientId)
+    .execute();
+  return rows.map((r) => ({ month: r.month, partnerId: r.partner_id, orders: num(r.orders), points: num(r.points) }));
+}
+
+/** Catalog orders created in [from, to) per month and partner. */
+export async function orderMonthsCreated(db: Db, clientId: string, from: string, to?: string): Promise<OrderMonthRow[]> {
+  let query = db
+    .selectFrom('catalog_orders')
+    .select([
+      sql<string>`substr(created_at, 1, 7)`.as('month'),
+      'partner_id',
+      sql<string>`count(*)`.as('orders'),
+      sql<string>`sum(points)`.as('points'),
+    ])
+    .where('client_id', '=', clientId)
+    .where('created_at', '>=', from);
+  if (to !== undefined) query = query.where('created_at', '<', to);
+  const rows = await query.groupBy([sql`substr(created_at, 1, 7)`, 'partner_id']).execute();
+  return rows.map((r) => ({ month: r.month, partnerId: r.partner_id, orders: num(r.orders), points: num(r.points) }));
+}
+
+/**
+ * Folds what was created in [from, to) into the month tables and moves the watermark from
+ * `from` to `to`, in one transaction; only if the watermark is still `from` (a concurrent fold
+ * of the same span wins once). The sums were read before, outside the transaction, so a long
+ * first fold never holds SQLite's write lock. False: another fold came first, nothing written.
+ */
+export async function applyFold(
+  db: Db,
+  clientId: string,
+  from: string,
+  to: string,
+  ledger: ReadonlyArray<LedgerMonthRow & { entries: number }>,
+  orders: readonly OrderMonthRow[],
+  now: string,
+): Promise<boolean> {
+  await db
+    .insertInto('report_watermarks')
+    .values({ client_id: clientId, through: '', refreshed_at: now })
+    .onConflict((oc) => oc.column('client_id').doNothing())
+    .execute();
+  return db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('report_watermarks')
+      .set({ through: to, refreshed_at: now })
+      .where('client_id', '=', clientId)
+      .where('through', '=', from)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    for (const row of ledger)
+      await trx
+        .insertInto('report_ledger_months')
+        .values({ client_id: clientId, month: row.month, kind: row.kind, credits: row.credits, debits: row.debits, entries: row.entries })
+        .onConflict((oc) =>
+          oc.columns(['client_id', 'month', 'kind']).doUpdateSet({
+            credits: sql`report_ledger_months.credits + excluded.credits`,
+            debits: sql`report_ledger_months.debits + excluded.debits`,
+            entries: sql`report_ledger_months.entries + excluded.entries`,
+          }),
+        )
+        .execute();
+    for (const row of orders)
+      await trx
+        .insertInto('report_order_months')
+        .values({ client_id: clientId, month: row.month, partner_id: row.partnerId, orders: row.orders, points: row.points })
+        .onConflict((oc) =>
+          oc.columns(['client_id', 'month', 'partner_id']).doUpdateSet({
+            orders: sql`report_order_months.orders + excluded.orders`,
+            points: sql`report_order_months.points + excluded.points`,
+          }),
+        )
+        .execute();
+    return true;
+  });
+}
+
+export async function participantsByStatus(db: Db, clientId: string): Promise<Array<{ status: string; count: number }>> {
+  const rows = await db
+    .selectFrom('participants')
+    .select(['status', sql<string>`count(*)`.as('count')])
+    .where('client_id', '=', clientId)
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, count: num(r.count) }));
+}
+
+export async function signedInSince(db: Db, clientId: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('participant_sign_ins')
+    .select(sql<string>`count(*)`.as('count'))
+    .where('client_id', '=', clientId)
+    .where('last_at', '>=', since)
+    .executeTakeFirst();
+  return num(row?.count);
+}
+
+export interface CodeCounts {
+  batch: string | null;
+  status: string;
+  codes: number;
+  /** Of `codes`, past their expiry. */
+  pastExpiry: number;
+  points: number;
+}
+
+/** Codes per batch and status, with how many are past their expiry (read by the covering index). */
+export async function codesByBatch(db: Db, clientId: string, now: string): Promise<CodeCounts[]> {
+  const rows = await db
+    .selectFrom('ots_codes')
+    .select([
+      'batch',
+      'status',
+      sql<string>`count(*)`.as('codes'),
+      sql<string>`sum(case when expires_at is not null and expires_at <= ${now} then 1 else 0 end)`.as('past_expiry'),
+      sql<string>`sum(value)`.as('points'),
+    ])
+    .where('client_id', '=', clientId)
+    .groupBy(['batch', 'status'])
+    .execute();
+  return rows.map((r) => ({
+    batch: r.batch,
+    status: r.status,
+    codes: num(r.codes),
+    pastExpiry: num(r.past_expiry),
+    points: num(r.points),
+  }));
+}
+
+export async function partnerNames(db: Db, clientId: string): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('catalog_partners').select(['id', 'name']).where('client_id', '=', clientId).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+export async function clientNamesOf(db: Db, clientIds: readonly string[]): Promise<Map<string, string>> {
+  if (clientIds.length === 0) return new Map();
+  const rows = await db.selectFrom('clients').select(['id', 'name']).where('id', 'in', clientIds).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
