@@ -16,6 +16,7 @@ const ParticipantPage = lazy(() => import('../features/participants/ParticipantP
 const AuditPage = lazy(() => import('../features/audit/AuditPage.tsx'));
 const StaffPage = lazy(() => import('../features/staff/StaffPage.tsx'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage.tsx'));
+const ImportsPage = lazy(() => import('../features/imports/ImportsPage.tsx'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -53,6 +54,7 @@ function SignedIn() {
               <Route path="audit" element={<AuditPage />} />
               <Route path="staff" element={<StaffPage />} />
               <Route path="settings" element={<SettingsPage />} />
+              <Route path="imports" element={<ImportsPage />} />
               <Route path="*" element={<p>{t('error.noSuchPage')}</p>} />
             </Route>
           </Routes>

@@ -25,6 +25,7 @@ import * as consoleReads from './migrations/023-console-reads.ts';
 import * as installationMail from './migrations/024-installation-mail.ts';
 import * as pointsExpiry from './migrations/025-points-expiry.ts';
 import * as lotsFromLedger from './migrations/026-lots-from-ledger.ts';
+import * as importJobs from './migrations/028-import-jobs.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '024-installation-mail': installationMail,
   '025-points-expiry': pointsExpiry,
   '026-lots-from-ledger': lotsFromLedger,
+  '028-import-jobs': importJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -43,6 +43,7 @@ import { hashSessionId } from '../sessions/session-id.ts';
 import { clientForStaff, visibleClients } from './clients.ts';
 import { consoleActionRoutes } from '../participants/console-actions-routes.ts';
 import { consoleClientRoutes } from '../clients/console-routes.ts';
+import { consoleImportRoutes } from '../imports/console-routes.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { staffManagementRoutes } from './staff-routes.ts';
 
@@ -313,6 +314,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       consoleActionRoutes(api, deps, origin, documented);
       consoleClientRoutes(api, db, origin, documented);
+      consoleImportRoutes(api, db, origin, documented);
       await consoleReadRoutes(api, deps, origin);
       await staffManagementRoutes(api, ctx, origin);
     },
