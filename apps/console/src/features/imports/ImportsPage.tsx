@@ -116,7 +116,12 @@ function UploadSection({ client, onStaged }: { client: ConsoleClient; onStaged: 
           </button>
           {sent ? (
             <>
-              <progress aria-label={t('imports.uploading')} max={Math.max(sent.total, 1)} value={sent.sent} />
+              <progress
+                aria-label={t('imports.uploading')}
+                max={Math.max(sent.total, 1)}
+                value={sent.sent}
+                style={{ width: '16rem', maxWidth: '100%' }}
+              />
               <span role="status">
                 {sent.sent >= sent.total
                   ? t('imports.previewing')
@@ -160,11 +165,12 @@ function JobSection({ client, jobId, canChange }: { client: ConsoleClient; jobId
         <span className={`badge badge--${BADGE[j.status]}`}>{t(`imports.status.${j.status}`)}</span>{' '}
         {t('imports.jobFacts', { kind: t(`imports.kind.${j.kind}`), lines: formatNumber(j.lines), by: j.createdBy })}
       </p>
-      {j.preview ? <Counts title={t('imports.preview')} counts={j.preview} kind={j.kind} /> : null}
+      {/* Before the confirmation what it would do; after, what it did (so far, while it runs). */}
+      {j.preview && j.status === 'staged' ? <Counts title={t('imports.preview')} counts={j.preview} kind={j.kind} /> : null}
       {j.status === 'staged' ? (
         canChange ? (
           <div className="settings-row">
-            <button type="button" className="button" onClick={() => setConfirming(true)}>
+            <button type="button" className="button button--primary" onClick={() => setConfirming(true)}>
               {t('imports.confirm')}
             </button>
             <span className="muted">{t('imports.nothingYet')}</span>
@@ -175,7 +181,12 @@ function JobSection({ client, jobId, canChange }: { client: ConsoleClient; jobId
       ) : null}
       {j.status === 'running' || j.status === 'done' ? (
         <div className="settings-row">
-          <progress aria-label={t('imports.progress')} max={Math.max(j.lines, 1)} value={j.done} />
+          <progress
+            aria-label={t('imports.progress')}
+            max={Math.max(j.lines, 1)}
+            value={j.done}
+            style={{ width: '16rem', maxWidth: '100%' }}
+          />
           <span role="status">
             {j.status === 'done'
               ? t('imports.finished', { done: formatNumber(j.done) })
@@ -183,7 +194,7 @@ function JobSection({ client, jobId, canChange }: { client: ConsoleClient; jobId
           </span>
         </div>
       ) : null}
-      {j.result && j.status === 'done' ? <Counts title={t('imports.result')} counts={j.result} kind={j.kind} /> : null}
+      {j.result && j.status !== 'staged' ? <Counts title={t('imports.result')} counts={j.result} kind={j.kind} /> : null}
       {j.rejects.length > 0 ? (
         <>
           <h3>{j.status === 'staged' ? t('imports.rejectsPreview') : t('imports.rejects')}</h3>

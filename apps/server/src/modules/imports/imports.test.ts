@@ -142,8 +142,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
   });
 
   it('previews and runs a participants file: added, updated, unchanged and rejected as the command counts them', async () => {
-    const header =
-      'username,first_name,last_name,email,account_number,locale,merchandise,experiences,ots,status,programs';
+    const header = 'username,first_name,last_name,email,account_number,locale,merchandise,experiences,ots,status,programs';
     const job = await stageImport(
       database.db,
       actor,
