@@ -11,7 +11,7 @@ export interface JobLeasesTable {
 export interface JobsTable {
   id: string;
   client_id: string;
-  /** e.g. "points-import", "participants-import". */
+  /** e.g. "points", "participants" (the imports). */
   kind: string;
   /** staged → running → done | failed; a staged job may be discarded. */
   status: string;
