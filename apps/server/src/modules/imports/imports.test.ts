@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportJob } from '@rewards/contract/console-imports';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
@@ -206,7 +207,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
   });
 
   it('gives the client one job at a time: of 100 confirms at once exactly one starts, the others get 409 naming it', async () => {
-    const staged = [];
+    const staged: ImportJob[] = [];
     for (let i = 0; i < 5; i += 1)
       staged.push(
         await stageImport(database.db, actor, 'acme', 'points', `burst-${i}.csv`, chunks([HEADER, `demo,1,2026-06-01,June,b-${i}`])),
@@ -229,6 +230,23 @@ describe.each(dialects)('console imports on %s', (dialect) => {
     const next = staged.find((s) => s.id !== winner.id)!;
     expect((await confirmImport(database.db, actor, 'acme', next.id, 'after the burst')).status).toBe('running');
     expect(await runImportJob(database.db, next.id)).toBe('done');
+  });
+
+  it('ends a job whose header no longer reads as failed, freeing the slot', async () => {
+    const job = await stageImport(database.db, actor, 'acme', 'points', 'odd.csv', chunks([HEADER, 'demo,1,2026-06-03,June,f-1']));
+    await confirmImport(database.db, actor, 'acme', job.id, 'odd one');
+    await database.db
+      .updateTable('jobs')
+      .set({ params: JSON.stringify({ header: ['who', 'what'] }) })
+      .where('id', '=', job.id)
+      .execute();
+    expect(await runImportJob(database.db, job.id)).toBe('failed');
+    expect(await readImport(database.db, 'acme', job.id)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('unknown column'),
+    });
+    expect(await database.db.selectFrom('job_slots').select('job_id').where('client_id', '=', 'acme').execute()).toEqual([]);
+    expect(await entries('f-')).toEqual([]);
   });
 
   it('stages a large file as it streams: the staged rows keep pace with what was read, in bounded chunks', async () => {

@@ -27,7 +27,7 @@ export interface RunOptions extends LeaseOptions {
   stopping?: () => boolean;
 }
 
-export type RunEnd = 'done' | 'busy' | 'not-running' | 'stopped' | 'lost';
+export type RunEnd = 'done' | 'failed' | 'busy' | 'not-running' | 'stopped' | 'lost';
 
 /** The cursor moved under us: another holder did this batch (our lease had lapsed). */
 class CursorMoved extends Error {}
@@ -46,7 +46,22 @@ export async function runImportJob(db: Db, jobId: string, options: RunOptions = 
   const kind = job.kind as ImportKind;
   const params = JSON.parse(job.params) as ImportParams;
   const reader = await lineReader(db, job.client_id, kind, params.header);
-  if (typeof reader === 'string') throw new Error(`job ${jobId}: its header no longer reads: ${reader}`);
+  if (typeof reader === 'string') {
+    // Nothing a retry could mend: the job ends as failed and frees the client's slot.
+    await db.transaction().execute(async (trx) => {
+      if (
+        await updateJobIf(trx, jobId, 'running', {
+          status: 'failed',
+          error: reader,
+          finished_at: now().toISOString(),
+          updated_at: now().toISOString(),
+        })
+      )
+        await deleteSlot(trx, job.client_id, jobId);
+    });
+    await lease.end();
+    return 'failed';
+  }
   // Every entry of the run carries its start as created_at (repeats within the file, decision 022): the same after a resume.
   const runAt = new Date(job.started_at ?? job.created_at);
   const passwordHash = kind === 'participants' ? await unusablePasswordHash() : '';
