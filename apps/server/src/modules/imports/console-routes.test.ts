@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleImportPaths as paths, type ImportJob, type ImportJobList } from '@rewards/contract/console-imports';
 import { dialects } from '../../../test/databases.ts';
+import { takeLease } from '../jobs/service.ts';
 import { createConsoleTestApp, enrolStaff, type ConsoleTestApp } from '../staff/test-support.ts';
+import { importLeaseName, runImportJob } from './run.ts';
 
 const HEADER = 'username,points,date,description,external_id';
 
@@ -58,6 +60,37 @@ describe.each(dialects)('the console imports API on %s', (dialect) => {
     const again = await t.console('POST', paths.confirm('acme', job.id), { cookie: pm, body: { reason: 'June points again' } });
     expect(again.statusCode).toBe(409);
     expect(again.json<{ message: string }>().message).toContain('is done');
+  });
+
+  it('of 100 confirm requests at once, for five staged files, starts exactly one job; the others get 409', async () => {
+    const staged: ImportJob[] = [];
+    for (let i = 0; i < 5; i += 1)
+      staged.push(
+        (await upload(`${HEADER}\ndemo,1,2026-06-04,June,burst-${i}\n`, `kind=points&fileName=burst-${i}.csv`)).json<ImportJob>(),
+      );
+    // Their leases held elsewhere, so that no run ends (and frees the slot) while the burst is under way.
+    const leases = await Promise.all(staged.map((job) => takeLease(t.database.db, importLeaseName(job.id), { holder: 'elsewhere' })));
+    const replies = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        t.console('POST', paths.confirm('acme', staged[i % 5]!.id), { cookie: pm, body: { reason: `burst ${i}` } }),
+      ),
+    );
+    const statuses = replies.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200).length).toBe(1);
+    expect(statuses.filter((s) => s === 409).length).toBe(99);
+    const winner = replies.find((r) => r.statusCode === 200)!.json<ImportJob>();
+    for (const reply of replies.filter((r) => r.statusCode === 409)) expect(reply.json<{ message: string }>().message).toContain(winner.id);
+    const running = await t.database.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('client_id', '=', 'acme')
+      .where('status', '=', 'running')
+      .execute();
+    expect(running).toEqual([{ id: winner.id }]);
+    // Freed, the job runs: here, or in the route's own run if that one is still on its way to the lease.
+    for (const lease of leases) await lease!.end();
+    expect(['done', 'busy', 'not-running']).toContain(await runImportJob(t.database.db, winner.id));
+    expect((await ended(winner.id)).status).toBe('done');
   });
 
   it('refuses what it cannot import with a 400 that says why, keeping nothing', async () => {
