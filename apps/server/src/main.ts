@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoIfEmpty } from './db/seed/demo.ts';
 import { startMailDelivery } from './modules/mail/delivery.ts';
 import { startDailyExpiry } from './modules/expiry/daily.ts';
+import { startImportJobs } from './modules/imports/run.ts';
 import { sendExpiryReminders } from './modules/expiry/reminders.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
     log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
     afterSteps: [(db, now) => sendExpiryReminders(db, { asOf: now }).then(() => undefined)],
   });
+  // Console imports confirmed before a restart, or whose process died: taken over once their lease lapses (decision 064).
+  const imports = startImportJobs(db, { warn: (m) => app.log.warn(m) });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
     // A send under way finishes (bounded by the SMTP timeouts) before the database closes.
     await mail.stop();
     await expiry.stop();
+    await imports.stop();
     await db.destroy();
     process.exit(0);
   };

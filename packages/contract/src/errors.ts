@@ -98,6 +98,12 @@ export const ErrorCode = {
   /** Too many mails of this kind to this participant for now (the account module's limits). */
   consoleMailThrottled: 92015,
   /** Staff management (docs/decisions/049): the e-mail address is on staff already. */
+  /** Imports (issue 20 §2, docs/decisions/064): another job of the client is running. */
+  importJobRunning: 92100,
+  /** The import is not in a state that allows this (confirmed already, still staging, done). */
+  importNotConfirmable: 92101,
+  /** The upload is larger than the limits, or not a CSV of the kind named. */
+  importRefused: 92102,
   staffAlreadyExists: 92050,
   /** An owner may not disable or reset themselves, nor take away their own owner flag. */
   staffOwnAccount: 92051,

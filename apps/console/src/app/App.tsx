@@ -20,6 +20,7 @@ const CodesPage = lazy(() => import('../features/codes/CodesPage.tsx'));
 const TranslationsPage = lazy(() => import('../features/translations/TranslationsPage.tsx'));
 const ContentPage = lazy(() => import('../features/content/ContentPage.tsx'));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage.tsx'));
+const ImportsPage = lazy(() => import('../features/imports/ImportsPage.tsx'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -61,6 +62,7 @@ function SignedIn() {
               <Route path="translations" element={<TranslationsPage />} />
               <Route path="content" element={<ContentPage />} />
               <Route path="reports" element={<ReportsPage />} />
+              <Route path="imports" element={<ImportsPage />} />
               <Route path="*" element={<p>{t('error.noSuchPage')}</p>} />
             </Route>
           </Routes>

@@ -11,40 +11,17 @@ import { usernameKey } from '../modules/participants/service.ts';
 import { CliError, type CommandResult } from './cli-context.ts';
 import { operatorOrigin } from './commands/audit.ts';
 import { emptyCounts, formatImportReport, progressBar, writeRejects, type ImportReport, type RejectedLine } from './import-report.ts';
-import {
-  checkParticipant,
-  IMPORT_COLUMNS,
-  OPTIONAL_IMPORT_COLUMNS,
-  unusablePasswordHash,
-  type ClientRules,
-  type ImportColumn,
-  type OptionalImportColumn,
-  type RawParticipant,
-} from '../modules/participants/fields.ts';
+import { unusablePasswordHash, type ClientRules } from '../modules/participants/fields.ts';
+import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from '../modules/imports/participants.ts';
 
 /** Lines per transaction: few commits, and a stopped import loses at most one batch (which a re-run redoes). */
 export const IMPORT_BATCH = 1000;
 
-type HeaderColumn = ImportColumn | OptionalImportColumn;
-
 /** The header's columns by position, or a CliError naming what is missing, unknown or repeated. */
 function readHeader(record: string[]): HeaderColumn[] {
-  const names = record.map((name) => name.trim().toLowerCase());
-  const known = new Set<string>([...IMPORT_COLUMNS, ...OPTIONAL_IMPORT_COLUMNS]);
-  const unknown = names.filter((name) => !known.has(name));
-  const missing = IMPORT_COLUMNS.filter((column) => !names.includes(column));
-  const repeated = names.filter((name, index) => names.indexOf(name) !== index);
-  const problems = [
-    missing.length > 0 ? `missing ${missing.join(', ')}` : '',
-    unknown.length > 0 ? `unknown ${unknown.map((n) => `"${n}"`).join(', ')}` : '',
-    repeated.length > 0 ? `repeated ${repeated.join(', ')}` : '',
-  ].filter((p) => p !== '');
-  if (problems.length > 0) {
-    throw new CliError(
-      `The header row must name the columns ${IMPORT_COLUMNS.join(',')} (in any order; optional: ${OPTIONAL_IMPORT_COLUMNS.join(',')}): ${problems.join('; ')}`,
-    );
-  }
-  return names as HeaderColumn[];
+  const columns = participantColumnsOf(record);
+  if (typeof columns === 'string') throw new CliError(columns);
+  return columns;
 }
 
 async function requireFile(path: string): Promise<number> {
@@ -130,14 +107,8 @@ export async function importParticipants(
         continue;
       }
       progress.update(parser.info.bytes, line);
-      if (record.length !== header.length) {
-        reject(line, `expected ${header.length} fields, found ${record.length}`);
-        continue;
-      }
-      const raw = {} as RawParticipant;
-      header.forEach((column, index) => (raw[column] = record[index] ?? ''));
-      const checked = checkParticipant(raw, rules);
-      if (!checked.ok) {
+      const checked = parseParticipantLine(record, header, rules, line);
+      if (!('fields' in checked)) {
         reject(line, checked.reason);
         continue;
       }

@@ -26,8 +26,9 @@ import * as installationMail from './migrations/024-installation-mail.ts';
 import * as pointsExpiry from './migrations/025-points-expiry.ts';
 import * as lotsFromLedger from './migrations/026-lots-from-ledger.ts';
 import * as otsBatches from './migrations/027-ots-batches.ts';
-import * as staffOidc from './migrations/032-staff-oidc.ts';
+import * as importJobs from './migrations/028-import-jobs.ts';
 import * as reports from './migrations/031-reports.ts';
+import * as staffOidc from './migrations/032-staff-oidc.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '025-points-expiry': pointsExpiry,
   '026-lots-from-ledger': lotsFromLedger,
   '027-ots-batches': otsBatches,
+  '028-import-jobs': importJobs,
   '031-reports': reports,
   '032-staff-oidc': staffOidc,
 };

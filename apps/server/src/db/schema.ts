@@ -11,7 +11,8 @@ import type { ClientHostsTable, ClientLocalesTable, ClientsTable, MediaLabelsTab
 import type { ContactRequestsTable, ContentEntriesTable } from '../modules/content/tables.ts';
 import type { ExpiryNoticesTable, LotConsumptionsTable, PointLotsTable } from '../modules/expiry/tables.ts';
 import type { TranslationsTable } from '../modules/i18n/tables.ts';
-import type { JobLeasesTable } from '../modules/jobs/tables.ts';
+import type { JobLeasesTable, JobSlotsTable, JobsTable } from '../modules/jobs/tables.ts';
+import type { ImportLinesTable, ImportRejectsTable } from '../modules/imports/tables.ts';
 import type { AdminKeysTable, LaunchTokensTable } from '../modules/launch-as/tables.ts';
 import type { LedgerEntriesTable } from '../modules/ledger/tables.ts';
 import type { AttemptLimitsTable } from '../modules/limits/tables.ts';
@@ -52,6 +53,10 @@ export interface Database {
   expiry_notices: ExpiryNoticesTable;
   // background jobs
   job_leases: JobLeasesTable;
+  jobs: JobsTable;
+  job_slots: JobSlotsTable;
+  import_lines: ImportLinesTable;
+  import_rejects: ImportRejectsTable;
   // ots, catalog
   ots_codes: OtsCodesTable;
   ots_batches: OtsBatchesTable;

@@ -17,6 +17,7 @@ export function Shell() {
           <NavLink to="/audit">{t('nav.audit')}</NavLink>
           {me.owner ? <NavLink to="/staff">{t('nav.staff')}</NavLink> : null}
           {/* Every role reads its clients' settings; program managers and owners change them (decision 062). */}
+          <NavLink to="/imports">{t('nav.imports')}</NavLink>
           <NavLink to="/settings">{t('nav.settings')}</NavLink>
           <NavLink to="/codes">{t('codes.nav')}</NavLink>
           <NavLink to="/translations">{t('nav.translations')}</NavLink>

@@ -8,12 +8,11 @@ import { stringify } from 'csv-stringify';
 import type { Db } from '../../db/database.ts';
 import type { Client } from '../../modules/clients/tables.ts';
 import { recordAudit } from '../../modules/audit/service.ts';
-import { appendLedgerEntries, padded } from '../../modules/ledger/bulk.ts';
-import { usernameKey } from '../../modules/participants/service.ts';
+import { postPointsBatch } from '../../modules/imports/points.ts';
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
 import { emptyCounts, formatImportReport, progressBar, type ImportCounts, type RejectedLine } from '../import-report.ts';
 import { operatorOrigin } from './audit.ts';
-import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn, type PointsLine } from './points-lines.ts';
+import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn, type PointsLine } from '../../modules/imports/points-lines.ts';
 
 /**
  * Lines per transaction. Pages written per line fall as batches grow (a statement-index leaf or a
@@ -26,8 +25,6 @@ const DEFAULT_BATCH = 20_000;
 const IMPORT_CACHE_MB = 8;
 /** WAL pages between checkpoints during an import (4 KB each: 256 MB); SQLite's default is 1,000. */
 const IMPORT_CHECKPOINT_PAGES = 65_536;
-/** Keys per IN list: a power of two (see padded()), well under both engines' parameter limits. */
-const IN_CHUNK = 1_024;
 /** Rejected lines kept for the summary and --json; all of them go to --rejects, as they come. */
 const REJECTS_KEPT = 10_000;
 
@@ -181,16 +178,7 @@ export async function importPoints(
   return report;
 }
 
-interface Existing {
-  reference: string;
-  participant_id: string;
-  amount: number;
-  occurred_at: string;
-  description: string;
-  created_at: string;
-}
-
-/** One batch, one transaction: resolve usernames, sort out known references, append the rest in order. */
+/** One batch, one transaction (modules/imports/points.ts holds the rules, shared with the console's import job). */
 async function postBatch(
   db: Db,
   clientId: string,
@@ -199,110 +187,10 @@ async function postBatch(
   counts: ImportCounts,
   reject: (problem: LineProblem) => void,
 ): Promise<void> {
-  const problems: LineProblem[] = [];
-  const candidates: PointsLine[] = [];
-  const firstLine = new Map<string, number>();
-  for (const item of batch) {
-    if (!('reference' in item)) {
-      problems.push(item);
-      continue;
-    }
-    const earlier = firstLine.get(item.externalId);
-    if (earlier !== undefined) problems.push({ line: item.line, reason: `external_id ${item.externalId} repeats line ${earlier}` });
-    else {
-      firstLine.set(item.externalId, item.line);
-      candidates.push(item);
-    }
-  }
-
-  const outcome = await db.transaction().execute(async (trx) => {
-    const local: LineProblem[] = [];
-    let unchanged = 0;
-    // The balances come with the ids (locked on PostgreSQL until the commit), so that
-    // appendLedgerEntries needs no second read of the same rows.
-    const ids = new Map<string, string>();
-    const balances = new Map<string, number | null>();
-    const postgres = !(trx.getExecutor().adapter instanceof SqliteAdapter);
-    const keys = [...new Set(candidates.map((c) => usernameKey(c.username)))];
-    for (let from = 0; from < keys.length; from += IN_CHUNK) {
-      const rows = await trx
-        .selectFrom('participants')
-        .select(['id', 'username_key', 'balance'])
-        .where('client_id', '=', clientId)
-        .where('username_key', 'in', padded(keys.slice(from, from + IN_CHUNK)))
-        .$if(postgres, (qb) => qb.forUpdate())
-        .execute();
-      for (const row of rows) {
-        ids.set(row.username_key, row.id);
-        balances.set(row.id, row.balance === null ? null : Number(row.balance));
-      }
-    }
-    const existing = new Map<string, Existing>();
-    const references = candidates.map((c) => c.reference);
-    for (let from = 0; from < references.length; from += IN_CHUNK) {
-      const rows = await trx
-        .selectFrom('ledger_entries')
-        .select(['reference', 'participant_id', 'amount', 'occurred_at', 'description', 'created_at'])
-        .where('client_id', '=', clientId)
-        .where('reference', 'in', padded(references.slice(from, from + IN_CHUNK)))
-        .execute();
-      for (const row of rows) existing.set(row.reference!, { ...row, reference: row.reference!, amount: Number(row.amount) });
-    }
-
-    const toPost: PointsLine[] = [];
-    const participantIds: string[] = [];
-    const createdAt = runAt.toISOString();
-    for (const line of candidates) {
-      const participantId = ids.get(usernameKey(line.username));
-      if (!participantId) {
-        local.push({ line: line.line, reason: `unknown username ${line.username}` });
-        continue;
-      }
-      const known = existing.get(line.reference);
-      if (known) {
-        if (known.created_at === createdAt)
-          local.push({ line: line.line, reason: `external_id ${line.externalId} repeats an earlier line of this file` });
-        else if (
-          known.participant_id === participantId &&
-          known.amount === line.points &&
-          known.occurred_at === line.occurredAt &&
-          known.description === line.description
-        )
-          unchanged += 1;
-        else local.push({ line: line.line, reason: `external_id ${line.externalId} was already posted with different content` });
-        continue;
-      }
-      toPost.push(line);
-      participantIds.push(participantId);
-    }
-
-    const { appended, refused } = await appendLedgerEntries(
-      trx,
-      clientId,
-      toPost.map((line, index) => ({
-        clientId,
-        participantId: participantIds[index]!,
-        occurredAt: line.occurredAt,
-        description: line.description,
-        descriptionKey: line.descriptionKey,
-        ...(line.descriptionParams ? { descriptionParams: line.descriptionParams } : {}),
-        amount: line.points,
-        kind: line.kind,
-        reference: line.reference,
-      })),
-      runAt,
-      { requireCovered: true, balances },
-    );
-    for (const index of refused) {
-      const line = toPost[index]!;
-      local.push({ line: line.line, reason: `${line.points} would take the balance of ${line.username} below zero` });
-    }
-    return { added: appended.length, unchanged, problems: local };
-  });
-
+  const outcome = await db.transaction().execute((trx) => postPointsBatch(trx, clientId, batch, runAt));
   counts.added += outcome.added;
   counts.unchanged += outcome.unchanged;
-  for (const problem of [...problems, ...outcome.problems].sort((a, b) => a.line - b.line)) reject(problem);
+  for (const problem of outcome.problems) reject(problem);
 }
 
 /**

@@ -7,7 +7,7 @@ import { operatorActor, operatorOrigin } from './audit.ts';
 import { registerPointsImport } from './points-import.ts';
 import { registerPointsExpire } from './points-expire.ts';
 import { registerPointsForecast } from './points-forecast.ts';
-import { occurredAtOf } from './points-lines.ts';
+import { occurredAtOf } from '../../modules/imports/points-lines.ts';
 
 /** The largest single movement an operator may post: a typo guard, far above any real award. */
 export const MAX_POINTS = MAX_AWARD;

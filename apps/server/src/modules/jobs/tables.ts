@@ -6,3 +6,38 @@ export interface JobLeasesTable {
   holder: string;
   expires_at: string;
 }
+
+/** A client's background job (migration 028, docs/decisions/064): what, how far, how it ended. */
+export interface JobsTable {
+  id: string;
+  client_id: string;
+  /** e.g. "points", "participants" (the imports). */
+  kind: string;
+  /** staged → running → done | failed; a staged job may be discarded. */
+  status: string;
+  file_name: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  confirmed_by: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  /** JSON: what the job needs to run (the import's header). */
+  params: string;
+  /** Units of work in all (an import's data lines) and done so far. */
+  total: number;
+  done: number;
+  /** Where a resumed run goes on from (an import: the last line done). */
+  cursor: number;
+  /** JSON: the preview before confirmation, and the counts of the run. */
+  preview: string | null;
+  result: string | null;
+  error: string | null;
+}
+
+/** A client's one running job (migration 028): the primary key is the rule. */
+export interface JobSlotsTable {
+  client_id: string;
+  job_id: string;
+  taken_at: string;
+}

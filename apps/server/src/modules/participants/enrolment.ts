@@ -117,82 +117,96 @@ export async function writeParticipantBatch(
   passwordHash: string,
   now = new Date(),
 ): Promise<ImportBatchOutcome> {
-  return db.transaction().execute(async (trx) => {
-    const outcome: ImportBatchOutcome = { added: 0, updated: 0, unchanged: 0, sessionsEnded: 0, rejects: [] };
-    const existing = new Map(
-      (
-        await findParticipantsByKeys(
-          trx,
-          clientId,
-          batch.map((b) => usernameKey(b.fields.username)),
-        )
-      ).map((p) => [p.username_key, p]),
-    );
-    const owners = await accountNumberOwners(
-      trx,
-      clientId,
-      batch.map((b) => b.fields.accountNumber),
-    );
-    const currentPrograms = await programsOf(
-      trx,
-      clientId,
-      [...existing.values()].map((p) => p.id),
-    );
-    const upserts: NewParticipant[] = [];
-    const programs = new Map<string, string[]>();
-    const signedOut: string[] = [];
+  return db.transaction().execute((trx) => applyParticipantBatch(trx, clientId, batch, passwordHash, now, { write: true }));
+}
 
-    for (const { line, fields } of batch) {
-      const key = usernameKey(fields.username);
-      const owner = owners.get(fields.accountNumber);
-      if (owner && owner.key !== key) {
-        outcome.rejects.push({
-          line,
-          reason: `account number ${fields.accountNumber} belongs to another participant ("${owner.username}")`,
-        });
-        continue;
-      }
-      const current = existing.get(key);
-      const status = resultingStatus(current?.status, fields.status);
-      // A file without the date_of_birth column leaves the date on file as it is.
-      const dateOfBirth = fields.dateOfBirth === undefined ? (current?.date_of_birth ?? null) : fields.dateOfBirth;
-      const row = participantRow(
-        { ...fields, dateOfBirth },
-        { id: current?.id ?? randomUUID(), clientId, usernameKey: key, passwordHash, status, createdAt: now.toISOString() },
-      );
-      if (!current) {
-        outcome.added += 1;
-        upserts.push(row);
-        if (fields.programs.length > 0) programs.set(row.id, fields.programs);
-        continue;
-      }
-      const programsChanged = !sameList(currentPrograms.get(current.id) ?? [], fields.programs);
-      const rowChanged =
-        current.username !== row.username ||
-        current.email !== row.email ||
-        current.first_name !== row.first_name ||
-        current.last_name !== row.last_name ||
-        current.status !== row.status ||
-        current.locale !== row.locale ||
-        current.account_number !== row.account_number ||
-        Number(current.offers_merchandise) !== row.offers_merchandise ||
-        Number(current.offers_experiences) !== row.offers_experiences ||
-        Number(current.ots_enabled) !== row.ots_enabled ||
-        current.date_of_birth !== row.date_of_birth;
-      if (!rowChanged && !programsChanged) {
-        outcome.unchanged += 1;
-        continue;
-      }
-      outcome.updated += 1;
-      if (rowChanged) upserts.push(row);
-      if (programsChanged) programs.set(current.id, fields.programs);
-      // As `set-status`: who is made pending or inactive is signed out everywhere.
-      if (current.status !== status && status !== 'active') signedOut.push(current.id);
+/**
+ * writeParticipantBatch's work in the caller's transaction (the console's import job commits its
+ * progress with it); with `write: false` it only counts what it would do (the import's preview).
+ */
+export async function applyParticipantBatch(
+  trx: Db,
+  clientId: string,
+  batch: readonly ImportLine[],
+  passwordHash: string,
+  now: Date,
+  options: { write: boolean },
+): Promise<ImportBatchOutcome> {
+  const outcome: ImportBatchOutcome = { added: 0, updated: 0, unchanged: 0, sessionsEnded: 0, rejects: [] };
+  const existing = new Map(
+    (
+      await findParticipantsByKeys(
+        trx,
+        clientId,
+        batch.map((b) => usernameKey(b.fields.username)),
+      )
+    ).map((p) => [p.username_key, p]),
+  );
+  const owners = await accountNumberOwners(
+    trx,
+    clientId,
+    batch.map((b) => b.fields.accountNumber),
+  );
+  const currentPrograms = await programsOf(
+    trx,
+    clientId,
+    [...existing.values()].map((p) => p.id),
+  );
+  const upserts: NewParticipant[] = [];
+  const programs = new Map<string, string[]>();
+  const signedOut: string[] = [];
+
+  for (const { line, fields } of batch) {
+    const key = usernameKey(fields.username);
+    const owner = owners.get(fields.accountNumber);
+    if (owner && owner.key !== key) {
+      outcome.rejects.push({
+        line,
+        reason: `account number ${fields.accountNumber} belongs to another participant ("${owner.username}")`,
+      });
+      continue;
     }
+    const current = existing.get(key);
+    const status = resultingStatus(current?.status, fields.status);
+    // A file without the date_of_birth column leaves the date on file as it is.
+    const dateOfBirth = fields.dateOfBirth === undefined ? (current?.date_of_birth ?? null) : fields.dateOfBirth;
+    const row = participantRow(
+      { ...fields, dateOfBirth },
+      { id: current?.id ?? randomUUID(), clientId, usernameKey: key, passwordHash, status, createdAt: now.toISOString() },
+    );
+    if (!current) {
+      outcome.added += 1;
+      upserts.push(row);
+      if (fields.programs.length > 0) programs.set(row.id, fields.programs);
+      continue;
+    }
+    const programsChanged = !sameList(currentPrograms.get(current.id) ?? [], fields.programs);
+    const rowChanged =
+      current.username !== row.username ||
+      current.email !== row.email ||
+      current.first_name !== row.first_name ||
+      current.last_name !== row.last_name ||
+      current.status !== row.status ||
+      current.locale !== row.locale ||
+      current.account_number !== row.account_number ||
+      Number(current.offers_merchandise) !== row.offers_merchandise ||
+      Number(current.offers_experiences) !== row.offers_experiences ||
+      Number(current.ots_enabled) !== row.ots_enabled ||
+      current.date_of_birth !== row.date_of_birth;
+    if (!rowChanged && !programsChanged) {
+      outcome.unchanged += 1;
+      continue;
+    }
+    outcome.updated += 1;
+    if (rowChanged) upserts.push(row);
+    if (programsChanged) programs.set(current.id, fields.programs);
+    // As `set-status`: who is made pending or inactive is signed out everywhere.
+    if (current.status !== status && status !== 'active') signedOut.push(current.id);
+  }
 
-    await upsertParticipants(trx, upserts);
-    await replacePrograms(trx, clientId, programs);
-    outcome.sessionsEnded = await deleteSessionsOf(trx, clientId, signedOut);
-    return outcome;
-  });
+  if (!options.write) return outcome;
+  await upsertParticipants(trx, upserts);
+  await replacePrograms(trx, clientId, programs);
+  outcome.sessionsEnded = await deleteSessionsOf(trx, clientId, signedOut);
+  return outcome;
 }

@@ -15,6 +15,8 @@ import { consoleClientPaths } from '@rewards/contract/console-clients';
 import { consoleCodesPaths } from '@rewards/contract/console-codes';
 import { insertOtsCodes, newOtsCodeRows } from '../ots/store.ts';
 import { consoleReportPaths } from '@rewards/contract/console-reports';
+import { consoleImportPaths } from '@rewards/contract/console-imports';
+import { stageImport } from '../imports/service.ts';
 import { consoleGate, requireRole } from './guard.ts';
 import { hashRecoveryCode } from './secrets.ts';
 import { replaceRecoveryCodes } from './store.ts';
@@ -140,6 +142,19 @@ const expected: Row[] = [
     ...signedIn(all(200), { ...all(403), owner: 200 }),
   })),
   { route: route('GET', consoleReportPaths.comparison), ...signedIn(all(200), all(200)) },
+  // Part B, imports (issue 20 §2, decision 064): every role of the client reads the jobs and their rejects;
+  // program managers and owners upload and confirm.
+  { route: route('GET', '/clients/:clientId/imports'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('POST', '/clients/:clientId/imports'),
+    ...signedIn({ ...all(201), support_agent: 403, auditor: 403 }, { ...all(403), owner: 201 }),
+  },
+  { route: route('GET', '/clients/:clientId/imports/:jobId'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('POST', '/clients/:clientId/imports/:jobId/confirm'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  { route: route('GET', '/clients/:clientId/imports/:jobId/rejects.csv'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   // console-read (decision 047): every role reads its own client; only an owner another's. Search
   // and the audit trail name the client in the query (?clientId=): outside the caller's, 403.
   { route: route('GET', consoleParticipantPaths.search), ...signedIn(all(200), { ...all(403), owner: 200 }) },
@@ -283,6 +298,28 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       roleTableBatches.add(clientId);
     }
     return 'role-table';
+  }
+  /** Part B, imports: a staged points file of its own per cell, and a client whose last job has ended. */
+  let staged = 0;
+  async function stagedJob(clientId: string, column: Column): Promise<string> {
+    async function* body() {
+      yield `username,points,date,description,external_id\ndemo,1,2026-04-01,Role table,staged-${column}-${(staged += 1)}\n`;
+    }
+    return (
+      await stageImport(t.database.db, { name: 'role-table', kind: 'operator', origin: null }, clientId, 'points', 'cell.csv', body())
+    ).id;
+  }
+  const readJobs = new Map<string, string>();
+  async function readJob(clientId: string): Promise<string> {
+    if (!readJobs.has(clientId)) readJobs.set(clientId, await stagedJob(clientId, 'anonymous'));
+    return readJobs.get(clientId)!;
+  }
+  async function clientSlotFree(clientId: string): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (await t.database.db.selectFrom('job_slots').select('job_id').where('client_id', '=', clientId).executeTakeFirst()) {
+      if (Date.now() > deadline) throw new Error(`the import job of ${clientId} did not end`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** One cell: the row's request as this caller makes it. */
@@ -483,6 +520,24 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('GET', consoleReportPaths.orders(clientId));
       case route('GET', consoleReportPaths.comparison):
         return send('GET', consoleReportPaths.comparison);
+      // Part B, imports: a small points file per cell, staged by the service where the cell only reads or confirms.
+      case route('GET', '/clients/:clientId/imports'):
+        return send('GET', consoleImportPaths.imports(clientId));
+      case route('POST', '/clients/:clientId/imports'):
+        return t.console('POST', `${consoleImportPaths.imports(clientId)}?kind=points&fileName=cell.csv`, {
+          cookie,
+          headers: { 'content-type': 'text/csv' },
+          payload: `username,points,date,description,external_id\ndemo,1,2026-04-01,Role table,role-${column}\n`,
+        });
+      case route('GET', '/clients/:clientId/imports/:jobId'):
+        return send('GET', consoleImportPaths.job(clientId, await readJob(clientId)));
+      case route('GET', '/clients/:clientId/imports/:jobId/rejects.csv'):
+        return send('GET', consoleImportPaths.rejects(clientId, await readJob(clientId)));
+      case route('POST', '/clients/:clientId/imports/:jobId/confirm'): {
+        const jobId = await stagedJob(clientId, column);
+        await clientSlotFree(clientId);
+        return send('POST', consoleImportPaths.confirm(clientId, jobId), { body: { reason: 'role table' } });
+      }
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {

@@ -47,6 +47,7 @@ import { consoleCodesRoutes } from '../ots/console-routes.ts';
 import { consoleContentRoutes } from '../content/console-routes.ts';
 import { consoleTranslationRoutes } from '../i18n/console-routes.ts';
 import { consoleReportRoutes } from '../reports/console-routes.ts';
+import { consoleImportRoutes } from '../imports/console-routes.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { staffManagementRoutes } from './staff-routes.ts';
 import { staffOidcRoutes } from './oidc-routes.ts';
@@ -325,6 +326,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       consoleTranslationRoutes(api, db, origin, documented); // issue 20 §4: translations and content
       consoleContentRoutes(api, db, origin, documented);
       consoleReportRoutes(api, db, origin, documented);
+      consoleImportRoutes(api, db, origin, documented);
       await consoleReadRoutes(api, deps, origin);
       await staffManagementRoutes(api, ctx, origin);
       staffOidcRoutes(api, ctx, origin, config.staffSignIn, documented);

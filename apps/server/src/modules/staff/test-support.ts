@@ -25,7 +25,7 @@ export interface ConsoleTestApp extends TestApp {
   console(
     method: HTTPMethods,
     path: string,
-    options?: { body?: unknown; cookie?: string; headers?: Record<string, string>; token?: string },
+    options?: { body?: unknown; cookie?: string; headers?: Record<string, string>; token?: string; payload?: string },
   ): Promise<LightMyRequestResponse>;
   dataDir: string;
 }
@@ -52,6 +52,8 @@ export async function createConsoleTestApp(dialect: Dialect, env: Record<string,
           ...options.headers,
         },
         ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }),
+        // A raw body (an import's CSV), with its content-type in headers.
+        ...(options.payload === undefined ? {} : { payload: options.payload }),
       }),
     async close() {
       await t.close();

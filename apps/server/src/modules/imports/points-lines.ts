@@ -1,4 +1,4 @@
-import type { LedgerKind } from '../../modules/ledger/service.ts';
+import type { LedgerKind } from '../ledger/service.ts';
 import { LRUCache } from 'lru-cache';
 
 /** The columns of a points file, in any order (issue 8). */

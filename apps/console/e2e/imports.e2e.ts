@@ -1,0 +1,71 @@
+// Imports in the browser (issue 20 §2, decision 064): a points file with two bad lines is
+// uploaded, its preview shows the two rejects with their line numbers and nothing posted yet; a
+// confirmation with a reason starts the job, whose progress reaches done in the page; the points
+// are then on the participant's console page.
+import { expect } from 'vitest';
+import { checkScreen, closePage, expectVisible, openConsoleAs, openParticipant, test } from './harness/console.ts';
+
+const NINA = 'Nina Newbie';
+
+test('a points file with two bad lines: preview, confirm, progress to done, the points on the participant page', async ({ browser }) => {
+  const run = Date.now().toString(36);
+  const today = new Date().toISOString().slice(0, 10);
+  const file = [
+    'username,points,date,description,external_id',
+    `newbie,125,${today},Spring campaign ${run},e2e-${run}-1`,
+    `demo,75,${today},Spring campaign ${run},e2e-${run}-2`,
+    `newbie,lots,${today},Not a number,e2e-${run}-3`,
+    `nobody.here,10,${today},Who is this,e2e-${run}-4`,
+    `newbie,25,${today},Referral ${run},e2e-${run}-5`,
+  ].join('\n');
+
+  const page = await openConsoleAs(browser, 'owner');
+  await page.getByRole('link', { name: 'Imports' }).click();
+  await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
+  await page.getByLabel('Client').selectOption({ label: 'Acme Rewards' });
+  await page.getByLabel('Kind').selectOption('points');
+  await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'spring.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+  await page.getByRole('button', { name: 'Upload and preview' }).click();
+
+  // The preview: three lines to add, the two bad ones with their line numbers and reasons; nothing posted.
+  const job = page.getByRole('region', { name: 'Import of spring.csv' });
+  await job.waitFor();
+  await expectVisible(job.getByText('Previewed'));
+  const preview = job.locator('dl').first();
+  await expectVisible(preview.getByText('Added'));
+  expect(await preview.locator('div', { hasText: 'Added' }).locator('dd').textContent()).toBe('3');
+  expect(await preview.locator('div', { hasText: 'Rejected' }).locator('dd').textContent()).toBe('2');
+  expect(await preview.locator('div', { hasText: 'Points in' }).locator('dd').textContent()).toBe('225');
+  const rejects = job.getByRole('table', { name: 'Rejected lines' });
+  await expectVisible(rejects.getByRole('row', { name: /^4 points "lots"/ }));
+  await expectVisible(rejects.getByRole('row', { name: /^5 unknown username nobody\.here/ }));
+  expect(await rejects.getByRole('row').count()).toBe(3);
+  await checkScreen(page, '80-imports-preview');
+
+  // Confirm with a reason: the job runs, and the page follows it to done.
+  await job.getByRole('button', { name: 'Confirm import' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Confirm the import of spring.csv' });
+  await dialog.getByLabel('Reason').fill('Spring campaign points, ticket 2020');
+  await checkScreen(page, '81-imports-confirm');
+  await dialog.getByRole('button', { name: 'Confirm import' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await expectVisible(job.getByRole('status').getByText('Done: 5 lines'));
+  await expectVisible(job.getByText('Result'));
+  expect(await job.getByRole('progressbar', { name: 'Progress' }).getAttribute('value')).toBe('5');
+  await expectVisible(job.getByRole('link', { name: 'Download the rejected lines (CSV)' }));
+  await expectVisible(page.getByRole('region', { name: 'Earlier imports' }).getByRole('row', { name: /spring\.csv Points Done 5/ }));
+  await checkScreen(page, '82-imports-done');
+
+  // A reload finds the job again (it is in the address).
+  await page.reload();
+  await expectVisible(page.getByRole('region', { name: 'Import of spring.csv' }).getByText('Done: 5 lines'));
+
+  // The points are on the participant's page, each line once.
+  await openParticipant(page, 'newbie@example.com', NINA);
+  const statement = page.getByRole('table', { name: 'Statement' });
+  await expectVisible(statement.getByRole('row', { name: new RegExp(`Spring campaign ${run}`) }));
+  expect(await statement.getByRole('row', { name: new RegExp(`Spring campaign ${run}`) }).count()).toBe(1);
+  expect(await statement.getByRole('row', { name: new RegExp(`Referral ${run}`) }).count()).toBe(1);
+  await checkScreen(page, '83-imports-participant');
+  await closePage(page);
+});

@@ -1,0 +1,321 @@
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ConsoleClient } from '@rewards/contract/console';
+import type { ImportCounts, ImportJob, ImportKind } from '@rewards/contract/console-imports';
+import { useClients } from '../../api/clients.ts';
+import { useSession } from '../../app/session.tsx';
+import { formatNumber, t } from '../../i18n/t.ts';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { confirmImport, getImport, listImports, rejectsUrl, uploadImport } from './imports-api.ts';
+
+/** The console's badge colours: waiting, under way, done well, failed. */
+const BADGE = { staging: 'pending', staged: 'pending', running: 'queued', done: 'active', failed: 'failed' } as const;
+
+/** How often a running job's progress is asked for. */
+const POLL_MS = 1_000;
+
+/**
+ * Imports (issue 20 §2, decision 064): upload a participants or points CSV (with the upload's
+ * progress), read the preview, confirm with a reason, watch the job's progress (polled), download
+ * the rejects. The client and the job are in the address, so a reload finds the job again.
+ */
+export default function ImportsPage() {
+  const { me } = useSession();
+  const clients = useClients();
+  const [params, setParams] = useSearchParams();
+  if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
+  if (clients.isError) return <ErrorMessage error={clients.error} />;
+  if (clients.data.length === 0) return <p>{t('error.forbidden')}</p>;
+  const client = clients.data.find((c) => c.id === params.get('client')) ?? clients.data[0]!;
+  const jobId = params.get('job');
+  const canChange = me.owner || client.role === 'program_manager';
+  const show = (next: { client?: string; job?: string | null }) => {
+    const search = new URLSearchParams();
+    search.set('client', next.client ?? client.id);
+    if (next.job) search.set('job', next.job);
+    setParams(search);
+  };
+  return (
+    <div className="stack">
+      <h1>{t('imports.title')}</h1>
+      {clients.data.length > 1 ? (
+        <Field label={t('imports.client')}>
+          {(id) => (
+            <select id={id} value={client.id} onChange={(e) => show({ client: e.target.value, job: null })}>
+              {clients.data.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      ) : null}
+      {canChange ? (
+        <UploadSection client={client} onStaged={(job) => show({ job: job.id })} />
+      ) : (
+        <p className="muted">{t('imports.readOnly')}</p>
+      )}
+      {jobId ? <JobSection key={jobId} client={client} jobId={jobId} canChange={canChange} /> : null}
+      <HistorySection client={client} current={jobId} onOpen={(id) => show({ job: id })} />
+    </div>
+  );
+}
+
+function UploadSection({ client, onStaged }: { client: ConsoleClient; onStaged: (job: ImportJob) => void }) {
+  const queryClient = useQueryClient();
+  const [kind, setKind] = useState<ImportKind>('points');
+  const [file, setFile] = useState<File | null>(null);
+  const [sent, setSent] = useState<{ sent: number; total: number } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const headingId = useId();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file || sent) return;
+    setError(null);
+    setSent({ sent: 0, total: file.size });
+    try {
+      const job = await uploadImport(client.id, kind, file, (done, total) => setSent({ sent: done, total }));
+      await queryClient.invalidateQueries({ queryKey: ['imports', client.id] });
+      onStaged(job);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setSent(null);
+    }
+  };
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('imports.upload')}</h2>
+      <form className="form" onSubmit={submit}>
+        <Field label={t('imports.kind')}>
+          {(id) => (
+            <select id={id} value={kind} onChange={(e) => setKind(e.target.value as ImportKind)}>
+              <option value="points">{t('imports.kind.points')}</option>
+              <option value="participants">{t('imports.kind.participants')}</option>
+            </select>
+          )}
+        </Field>
+        <Field label={t('imports.file')} hint={t(kind === 'points' ? 'imports.fileHint.points' : 'imports.fileHint.participants')}>
+          {(id, hint) => (
+            <input
+              id={id}
+              aria-describedby={hint}
+              type="file"
+              accept=".csv,text/csv"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              required
+            />
+          )}
+        </Field>
+        <div className="settings-row">
+          <button type="submit" className="button" disabled={!file || sent !== null}>
+            {t('imports.uploadButton')}
+          </button>
+          {sent ? (
+            <>
+              <progress
+                aria-label={t('imports.uploading')}
+                max={Math.max(sent.total, 1)}
+                value={sent.sent}
+                style={{ width: '16rem', maxWidth: '100%' }}
+              />
+              <span role="status">
+                {sent.sent >= sent.total
+                  ? t('imports.previewing')
+                  : t('imports.sent', { percent: Math.floor((100 * sent.sent) / Math.max(sent.total, 1)) })}
+              </span>
+            </>
+          ) : null}
+        </div>
+        <ErrorMessage error={error} />
+      </form>
+    </section>
+  );
+}
+
+function JobSection({ client, jobId, canChange }: { client: ConsoleClient; jobId: string; canChange: boolean }) {
+  const queryClient = useQueryClient();
+  const job = useQuery({
+    queryKey: ['import', client.id, jobId],
+    queryFn: () => getImport(client.id, jobId),
+    // Polled while it runs; once it ended, what it shows no longer changes.
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? POLL_MS : false),
+  });
+  const [confirming, setConfirming] = useState(false);
+  const headingId = useId();
+  const status = job.data?.status;
+  // The history shows each job's status: kept in step as this one moves on.
+  useEffect(() => {
+    if (status) void queryClient.invalidateQueries({ queryKey: ['imports', client.id] });
+  }, [status, client.id, queryClient]);
+  if (job.isPending) return <p className="loading">{t('common.loading')}</p>;
+  if (job.isError) return <ErrorMessage error={job.error} />;
+  const j = job.data;
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: ['import', client.id, jobId] });
+    await queryClient.invalidateQueries({ queryKey: ['imports', client.id] });
+  };
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('imports.job', { file: j.fileName })}</h2>
+      <p>
+        <span className={`badge badge--${BADGE[j.status]}`}>{t(`imports.status.${j.status}`)}</span>{' '}
+        {t('imports.jobFacts', { kind: t(`imports.kind.${j.kind}`), lines: formatNumber(j.lines), by: j.createdBy })}
+      </p>
+      {/* Before the confirmation what it would do; after, what it did (so far, while it runs). */}
+      {j.preview && j.status === 'staged' ? <Counts title={t('imports.preview')} counts={j.preview} kind={j.kind} /> : null}
+      {j.status === 'staged' ? (
+        canChange ? (
+          <div className="settings-row">
+            <button type="button" className="button button--primary" onClick={() => setConfirming(true)}>
+              {t('imports.confirm')}
+            </button>
+            <span className="muted">{t('imports.nothingYet')}</span>
+          </div>
+        ) : (
+          <p className="muted">{t('imports.awaiting')}</p>
+        )
+      ) : null}
+      {j.status === 'running' || j.status === 'done' ? (
+        <div className="settings-row">
+          <progress
+            aria-label={t('imports.progress')}
+            max={Math.max(j.lines, 1)}
+            value={j.done}
+            style={{ width: '16rem', maxWidth: '100%' }}
+          />
+          <span role="status">
+            {j.status === 'done'
+              ? t('imports.finished', { done: formatNumber(j.done) })
+              : t('imports.running', { done: formatNumber(j.done), lines: formatNumber(j.lines) })}
+          </span>
+        </div>
+      ) : null}
+      {j.result && j.status !== 'staged' ? <Counts title={t('imports.result')} counts={j.result} kind={j.kind} /> : null}
+      {j.rejects.length > 0 ? (
+        <>
+          <h3>{j.status === 'staged' ? t('imports.rejectsPreview') : t('imports.rejects')}</h3>
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="visually-hidden">{t('imports.rejects')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="num">
+                    {t('imports.line')}
+                  </th>
+                  <th scope="col">{t('imports.reason')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {j.rejects.map((r) => (
+                  <tr key={r.line}>
+                    <td className="num">{r.line}</td>
+                    <td>{r.reason}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p>
+            <a className="button" href={rejectsUrl(client.id, j.id)} download>
+              {t('imports.downloadRejects')}
+            </a>
+          </p>
+        </>
+      ) : null}
+      {confirming ? (
+        <ReasonDialog
+          title={t('imports.confirmTitle', { file: j.fileName })}
+          intro={<p>{t('imports.confirmIntro', { lines: formatNumber(j.preview?.added ?? 0) })}</p>}
+          submitLabel={t('imports.confirm')}
+          onClose={() => setConfirming(false)}
+          onSubmit={async (reason) => {
+            await confirmImport(client.id, j.id, { reason });
+            await refresh();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function Counts({ title, counts, kind }: { title: string; counts: ImportCounts; kind: ImportKind }) {
+  const facts: Array<[string, ReactNode]> = [
+    [t('imports.added'), formatNumber(counts.added)],
+    ...(kind === 'participants' ? ([[t('imports.updated'), formatNumber(counts.updated)]] as Array<[string, ReactNode]>) : []),
+    [t('imports.unchanged'), formatNumber(counts.unchanged)],
+    [t('imports.rejected'), formatNumber(counts.rejected)],
+    ...(kind === 'points'
+      ? ([
+          [t('imports.unknownUsernames'), formatNumber(counts.unknownUsernames)],
+          [t('imports.pointsIn'), formatNumber(counts.pointsIn)],
+          [t('imports.pointsOut'), formatNumber(counts.pointsOut)],
+        ] as Array<[string, ReactNode]>)
+      : []),
+  ];
+  return (
+    <>
+      <h3>{title}</h3>
+      <dl className="facts">
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+function HistorySection({ client, current, onOpen }: { client: ConsoleClient; current: string | null; onOpen: (jobId: string) => void }) {
+  const list = useQuery({ queryKey: ['imports', client.id], queryFn: () => listImports(client.id) });
+  const headingId = useId();
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('imports.history')}</h2>
+      {list.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : list.isError ? (
+        <ErrorMessage error={list.error} />
+      ) : list.data.jobs.length === 0 ? (
+        <p className="muted">{t('imports.none')}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="visually-hidden">{t('imports.history')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('imports.file')}</th>
+                <th scope="col">{t('imports.kind')}</th>
+                <th scope="col">{t('imports.statusColumn')}</th>
+                <th scope="col" className="num">
+                  {t('imports.lines')}
+                </th>
+                <th scope="col">{t('imports.when')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.jobs.map((job) => (
+                <tr key={job.id} aria-current={job.id === current ? 'true' : undefined}>
+                  <td>
+                    <button type="button" className="button button--link" onClick={() => onOpen(job.id)}>
+                      {job.fileName}
+                    </button>
+                  </td>
+                  <td>{t(`imports.kind.${job.kind}`)}</td>
+                  <td>{t(`imports.status.${job.status}`)}</td>
+                  <td className="num">{formatNumber(job.lines)}</td>
+                  <td>{new Date(job.createdAt).toLocaleString('en-GB')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

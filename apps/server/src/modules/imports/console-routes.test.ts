@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleImportPaths as paths, type ImportJob, type ImportJobList } from '@rewards/contract/console-imports';
+import { dialects } from '../../../test/databases.ts';
+import { takeLease } from '../jobs/service.ts';
+import { createConsoleTestApp, enrolStaff, type ConsoleTestApp } from '../staff/test-support.ts';
+import { importLeaseName, runImportJob } from './run.ts';
+
+const HEADER = 'username,points,date,description,external_id';
+
+describe.each(dialects)('the console imports API on %s', (dialect) => {
+  let t: ConsoleTestApp;
+  let pm: string;
+  let auditor: string;
+
+  beforeAll(async () => {
+    t = await createConsoleTestApp(dialect);
+    pm = (await enrolStaff(t, 'pm@acme.test', { roles: [{ clientId: 'acme', role: 'program_manager' }] })).cookie;
+    auditor = (await enrolStaff(t, 'auditor@acme.test', { roles: [{ clientId: 'acme', role: 'auditor' }] })).cookie;
+  });
+  afterAll(() => t.close());
+
+  const upload = (csv: string, query = 'kind=points&fileName=june.csv', cookie = pm) =>
+    t.console('POST', `${paths.imports('acme')}?${query}`, { cookie, headers: { 'content-type': 'text/csv' }, payload: csv });
+  /** Polls the job (each poll one request) until it ended, with a deadline. */
+  async function ended(jobId: string): Promise<ImportJob> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const job = (await t.console('GET', paths.job('acme', jobId), { cookie: auditor })).json<ImportJob>();
+      if (job.status !== 'running') return job;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} still running`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it('uploads a CSV body as a stream, previews it, and runs it once confirmed; every role of the client reads it', async () => {
+    const reply = await upload(
+      [HEADER, 'demo,40,2026-06-01,June,h-1', 'demo,x,2026-06-01,June,h-2', 'ghost,1,2026-06-01,June,h-3'].join('\n'),
+    );
+    expect(reply.statusCode).toBe(201);
+    const job = reply.json<ImportJob>();
+    expect(job).toMatchObject({ status: 'staged', kind: 'points', fileName: 'june.csv', lines: 3, createdBy: 'pm@acme.test' });
+    expect(job.preview).toMatchObject({ added: 1, rejected: 2, unknownUsernames: 1, pointsIn: 40 });
+    expect(job.rejects.map((r) => r.line)).toEqual([3, 4]);
+
+    const rejects = await t.console('GET', paths.rejects('acme', job.id), { cookie: auditor });
+    expect(rejects.statusCode).toBe(200);
+    expect(rejects.headers['content-type']).toContain('text/csv');
+    expect(rejects.body.trim().split('\n')).toEqual(['line,reason', expect.stringMatching(/^3,/), '4,unknown username ghost']);
+
+    expect(
+      (await t.console('POST', paths.confirm('acme', job.id), { cookie: auditor, body: { reason: 'not mine to do' } })).statusCode,
+    ).toBe(403);
+    expect((await t.console('POST', paths.confirm('acme', job.id), { cookie: pm, body: { reason: 'x' } })).statusCode).toBe(400);
+    const confirmed = await t.console('POST', paths.confirm('acme', job.id), { cookie: pm, body: { reason: 'June points' } });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await ended(job.id)).result).toMatchObject({ added: 1, rejected: 2 });
+    const list = (await t.console('GET', paths.imports('acme'), { cookie: auditor })).json<ImportJobList>();
+    expect(list.jobs[0]).toMatchObject({ id: job.id, status: 'done', done: 3 });
+    // Confirming again is refused plainly.
+    const again = await t.console('POST', paths.confirm('acme', job.id), { cookie: pm, body: { reason: 'June points again' } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ message: string }>().message).toContain('is done');
+  });
+
+  it('of 100 confirm requests at once, for five staged files, starts exactly one job; the others get 409', async () => {
+    const staged: ImportJob[] = [];
+    for (let i = 0; i < 5; i += 1)
+      staged.push(
+        (await upload(`${HEADER}\ndemo,1,2026-06-04,June,burst-${i}\n`, `kind=points&fileName=burst-${i}.csv`)).json<ImportJob>(),
+      );
+    // Their leases held elsewhere, so that no run ends (and frees the slot) while the burst is under way.
+    const leases = await Promise.all(staged.map((job) => takeLease(t.database.db, importLeaseName(job.id), { holder: 'elsewhere' })));
+    const replies = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        t.console('POST', paths.confirm('acme', staged[i % 5]!.id), { cookie: pm, body: { reason: `burst ${i}` } }),
+      ),
+    );
+    const statuses = replies.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200).length).toBe(1);
+    expect(statuses.filter((s) => s === 409).length).toBe(99);
+    const winner = replies.find((r) => r.statusCode === 200)!.json<ImportJob>();
+    for (const reply of replies.filter((r) => r.statusCode === 409)) expect(reply.json<{ message: string }>().message).toContain(winner.id);
+    const running = await t.database.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('client_id', '=', 'acme')
+      .where('status', '=', 'running')
+      .execute();
+    expect(running).toEqual([{ id: winner.id }]);
+    // Freed, the job runs: here, or in the route's own run if that one is still on its way to the lease.
+    for (const lease of leases) await lease!.end();
+    expect(['done', 'busy', 'not-running']).toContain(await runImportJob(t.database.db, winner.id));
+    expect((await ended(winner.id)).status).toBe('done');
+  });
+
+  it('refuses what it cannot import with a 400 that says why, keeping nothing', async () => {
+    const before = (await t.console('GET', paths.imports('acme'), { cookie: pm })).json<ImportJobList>().jobs.length;
+    const wrongHeader = await upload('user,points\ndemo,1\n');
+    expect(wrongHeader.statusCode).toBe(400);
+    expect(wrongHeader.json<{ message: string }>().message).toMatch(/^unknown column\(s\) user.*; nothing was imported$/);
+    expect((await upload('')).statusCode).toBe(400);
+    expect((await upload(`${HEADER}\n`, 'kind=coupons&fileName=x.csv')).statusCode).toBe(400);
+    const json = await t.console('POST', `${paths.imports('acme')}?kind=points&fileName=x.csv`, { cookie: pm, body: { not: 'csv' } });
+    expect(json.statusCode).toBe(400);
+    expect((await t.console('GET', paths.job('acme', 'no-such-job'), { cookie: pm })).statusCode).toBe(404);
+    expect((await t.console('GET', paths.rejects('acme', 'no-such-job'), { cookie: pm })).statusCode).toBe(404);
+    expect((await t.console('GET', paths.imports('acme'), { cookie: pm })).json<ImportJobList>().jobs.length).toBe(before);
+  });
+
+  it('answers a confirm while another job of the client runs with 409 naming it', async () => {
+    const first = (await upload(`${HEADER}\ndemo,1,2026-06-02,June,c-1\n`, 'kind=points&fileName=first.csv')).json<ImportJob>();
+    const second = (await upload(`${HEADER}\ndemo,1,2026-06-02,June,c-2\n`, 'kind=points&fileName=second.csv')).json<ImportJob>();
+    // The slot taken as the first's confirm takes it, without its run (that is the service test's part).
+    await t.database.db
+      .insertInto('job_slots')
+      .values({ client_id: 'acme', job_id: first.id, taken_at: new Date().toISOString() })
+      .execute();
+    await t.database.db.updateTable('jobs').set({ status: 'running', confirmed_by: 'pm@acme.test' }).where('id', '=', first.id).execute();
+    const refused = await t.console('POST', paths.confirm('acme', second.id), { cookie: pm, body: { reason: 'second file' } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ message: string }>().message).toBe(
+      `Another import is running for this client: "first.csv" (job ${first.id}), confirmed by pm@acme.test. Wait until it ends, then confirm again; nothing was started`,
+    );
+    expect((await t.console('GET', paths.job('acme', second.id), { cookie: pm })).json<ImportJob>().status).toBe('staged');
+    await t.database.db.deleteFrom('job_slots').where('client_id', '=', 'acme').execute();
+  });
+});

@@ -1,0 +1,135 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { STAFF_ROLES, type StaffRole } from '@rewards/contract/console';
+import {
+  ConfirmImportRequest,
+  ImportJob,
+  ImportJobList,
+  ImportParams,
+  ImportUploadQuery,
+  consoleImportPaths as paths,
+} from '@rewards/contract/console-imports';
+import type { Db } from '../../db/database.ts';
+import { errors } from '../../http/api-error.ts';
+import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
+import { importRunner } from './run.ts';
+import { confirmImport, importRejectsCsv, listImports, readImport, stageImport, type ImportActor } from './service.ts';
+
+/** Who uploads and confirms: program managers (and owners, who pass every role check). Every role reads. */
+const MANAGING: readonly StaffRole[] = ['program_manager'];
+const ClientParams = ImportParams.pick({ clientId: true });
+const pattern = (path: string) => path.replaceAll('%3A', ':');
+
+type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
+
+/**
+ * The console's imports (issue 20 §2, docs/decisions/064), inside the console plugin of
+ * modules/staff/routes.ts. The upload's body is a CSV read as a stream (no body limit of Fastify's:
+ * the service counts bytes and lines against its own limits); confirm starts the job in this
+ * process, and any process resumes it after a restart (main.ts startImportJobs).
+ */
+export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleOrigin, documented: Documented): void {
+  const typed = api.withTypeProvider<ZodTypeProvider>();
+  const clientIdOf = (request: FastifyRequest) => (request.params as { clientId: string }).clientId;
+  const runner = importRunner(db, api.log);
+  api.addHook('onClose', () => runner.stop());
+  const actorOf = (request: FastifyRequest): ImportActor => ({ name: staffOf(request).staff.email, kind: 'staff', origin: request.ip });
+
+  // The file passes through as a stream: the service parses it as it arrives.
+  api.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+
+  typed.get(
+    pattern(paths.imports(':clientId')),
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: "The client's imports, newest first",
+        params: ClientParams,
+        response: { 200: ImportJobList },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request) => ({ jobs: await listImports(db, request.params.clientId) }),
+  );
+
+  typed.post(
+    pattern(paths.imports(':clientId')),
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary: 'Upload a participants or points CSV (text/csv, streamed): it is staged and previewed; nothing is written until confirmed',
+        params: ClientParams,
+        querystring: ImportUploadQuery,
+        response: { 201: ImportJob },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      if (!(body instanceof Readable)) throw errors.validation('Send the file as text/csv');
+      const job = await stageImport(db, actorOf(request), request.params.clientId, request.query.kind, request.query.fileName, body);
+      return reply.code(201).send(job);
+    },
+  );
+
+  typed.get(
+    pattern(paths.job(':clientId', ':jobId')),
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: 'One import: its preview, progress and first rejects',
+        params: ImportParams,
+        response: { 200: ImportJob },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request) => {
+      const job = await readImport(db, request.params.clientId, request.params.jobId);
+      if (!job) throw errors.notFound();
+      return job;
+    },
+  );
+
+  typed.post(
+    pattern(paths.confirm(':clientId', ':jobId')),
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          'Confirm a previewed import with a reason (audited): it runs as a job, one per client at a time (409 names the running one)',
+        params: ImportParams,
+        body: ConfirmImportRequest,
+        response: { 200: ImportJob },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      const job = await confirmImport(db, actorOf(request), request.params.clientId, request.params.jobId, request.body.reason);
+      runner.kick(job.id);
+      return job;
+    },
+  );
+
+  typed.get(
+    pattern(paths.rejects(':clientId', ':jobId')),
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: "The import's rejected lines as CSV (line,reason): the run's once it ran, else the preview's",
+        params: ImportParams,
+        response: { 200: z.string().describe('text/csv') },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request, reply) => {
+      const csv = await importRejectsCsv(db, request.params.clientId, request.params.jobId);
+      if (!csv) throw errors.notFound();
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="import-${request.params.jobId}-rejects.csv"`);
+      // Fastify pipes a stream as it is (no serializer); the schema's string documents the text.
+      return reply.send(csv as unknown as string);
+    },
+  );
+}

@@ -1,0 +1,180 @@
+import type { ImportCounts, ImportKind } from '@rewards/contract/console-imports';
+import type { Db } from '../../db/database.ts';
+import { recordAudit } from '../audit/service.ts';
+import { deleteSlot, findJobById, takeLease, unfinishedJobIds, updateJobIf, type LeaseOptions } from '../jobs/service.ts';
+import { unusablePasswordHash } from '../participants/fields.ts';
+import { addCounts, emptyImportCounts, lineReader, readBatch, type ImportParams } from './service.ts';
+import { deleteStagedLines, insertRejects } from './store.ts';
+import { runBatch } from './work.ts';
+
+/**
+ * The import job's run (docs/decisions/064). Whoever holds the job's lease (modules/jobs, the one
+ * lease the expiry run shares) takes the staged lines after the job's cursor a batch at a time;
+ * each batch is one transaction that posts the lines, records their rejects and moves the cursor
+ * and the counts, so a process that dies loses at most the batch under way and the next holder
+ * goes on from the cursor: totals stay exact and no line is posted twice (the ledger's references
+ * and the username match make even a replayed batch harmless).
+ */
+
+/** Staged lines per transaction: the SQLite writer is held for one batch, so requests interleave. */
+export const RUN_BATCH = 5_000;
+
+export interface RunOptions extends LeaseOptions {
+  batchSize?: number;
+  /** Called after each committed batch (tests stop a "process" here). */
+  afterBatch?: (done: number) => void | Promise<void>;
+  /** Asked between batches: true ends the run early, leaving the lease free for another process. */
+  stopping?: () => boolean;
+}
+
+export type RunEnd = 'done' | 'failed' | 'busy' | 'not-running' | 'stopped' | 'lost';
+
+/** The cursor moved under us: another holder did this batch (our lease had lapsed). */
+class CursorMoved extends Error {}
+
+export const importLeaseName = (jobId: string) => `import:${jobId}`;
+
+export async function runImportJob(db: Db, jobId: string, options: RunOptions = {}): Promise<RunEnd> {
+  const lease = await takeLease(db, importLeaseName(jobId), options);
+  if (!lease) return 'busy';
+  const now = options.now ?? (() => new Date());
+  const job = await findJobById(db, jobId);
+  if (!job || job.status !== 'running') {
+    await lease.end();
+    return 'not-running';
+  }
+  const kind = job.kind as ImportKind;
+  const params = JSON.parse(job.params) as ImportParams;
+  const reader = await lineReader(db, job.client_id, kind, params.header);
+  if (typeof reader === 'string') {
+    // Nothing a retry could mend: the job ends as failed and frees the client's slot.
+    await db.transaction().execute(async (trx) => {
+      if (
+        await updateJobIf(trx, jobId, 'running', {
+          status: 'failed',
+          error: reader,
+          finished_at: now().toISOString(),
+          updated_at: now().toISOString(),
+        })
+      )
+        await deleteSlot(trx, job.client_id, jobId);
+    });
+    await lease.end();
+    return 'failed';
+  }
+  // Every entry of the run carries its start as created_at (repeats within the file, decision 022): the same after a resume.
+  const runAt = new Date(job.started_at ?? job.created_at);
+  const passwordHash = kind === 'participants' ? await unusablePasswordHash() : '';
+  const counts: ImportCounts = job.result === null ? emptyImportCounts() : (JSON.parse(job.result) as ImportCounts);
+  let cursor = Number(job.cursor);
+  let done = Number(job.done);
+  for (;;) {
+    if (options.stopping?.()) {
+      await lease.end();
+      return 'stopped';
+    }
+    const batch = await readBatch(db, jobId, reader, cursor, options.batchSize ?? RUN_BATCH);
+    if (batch.count === 0) break;
+    const next = { ...counts };
+    try {
+      await db.transaction().execute(async (trx) => {
+        const outcome = await runBatch(trx, job.client_id, kind, batch.items, runAt, passwordHash);
+        addCounts(next, outcome);
+        await insertRejects(trx, jobId, 'run', outcome.problems);
+        const moved = await trx
+          .updateTable('jobs')
+          .set({ cursor: batch.last, done: done + batch.count, result: JSON.stringify(next), updated_at: now().toISOString() })
+          .where('id', '=', jobId)
+          .where('status', '=', 'running')
+          .where('cursor', '=', cursor)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) throw new CursorMoved();
+      });
+    } catch (error) {
+      if (error instanceof CursorMoved) return 'lost';
+      throw error;
+    }
+    Object.assign(counts, next);
+    cursor = batch.last;
+    done += batch.count;
+    await options.afterBatch?.(done);
+    if (!(await lease.extend())) return 'lost';
+  }
+
+  await db.transaction().execute(async (trx) => {
+    const at = now();
+    const finished = await updateJobIf(trx, jobId, 'running', {
+      status: 'done',
+      finished_at: at.toISOString(),
+      updated_at: at.toISOString(),
+      result: JSON.stringify(counts),
+    });
+    if (!finished) return;
+    await deleteSlot(trx, job.client_id, jobId);
+    // The command's own audit action, so the trail reads the same whichever way the file came.
+    await recordAudit(
+      trx,
+      {
+        clientId: job.client_id,
+        actor: job.confirmed_by ?? job.created_by,
+        actorKind: 'staff',
+        action: kind === 'points' ? 'points.import' : 'participants.import',
+        subject: job.file_name,
+        details: { job: jobId, lines: done, ...counts },
+        origin: 'console',
+      },
+      at,
+    );
+  });
+  await deleteStagedLines(db, jobId);
+  await lease.end();
+  return 'done';
+}
+
+export interface ImportRunner {
+  /** Runs the job in the background now (no-op if this runner already runs it). */
+  kick(jobId: string): void;
+  /** Kicks every confirmed job that has not ended (those whose holder died are taken over once their lease lapses). */
+  resume(): Promise<void>;
+  /** Ends the runs between batches (their leases freed) and waits for them. */
+  stop(): Promise<void>;
+}
+
+export function importRunner(db: Db, log: { warn(message: string): void }, options: RunOptions = {}): ImportRunner {
+  const running = new Map<string, Promise<unknown>>();
+  let stopped = false;
+  const runner: ImportRunner = {
+    kick(jobId) {
+      if (stopped || running.has(jobId)) return;
+      const run = runImportJob(db, jobId, { ...options, stopping: () => stopped })
+        .catch((error: unknown) => log.warn(`import job ${jobId} stopped: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => running.delete(jobId));
+      running.set(jobId, run);
+    },
+    async resume() {
+      if (stopped) return;
+      for (const id of await unfinishedJobIds(db)) runner.kick(id);
+    },
+    async stop() {
+      stopped = true;
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+  return runner;
+}
+
+/** main.ts: resumes unfinished jobs at start and every `everyMs` (a lapsed lease is taken over). */
+export function startImportJobs(db: Db, log: { warn(message: string): void }, everyMs = 30_000): { stop(): Promise<void> } {
+  const runner = importRunner(db, log);
+  const tick = () =>
+    void runner.resume().catch((error: unknown) => log.warn(`import jobs: ${error instanceof Error ? error.message : String(error)}`));
+  tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await runner.stop();
+    },
+  };
+}

@@ -1,0 +1,455 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { parse, type CsvError } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import { ErrorCode } from '@rewards/contract';
+import {
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_LINES,
+  type ImportCounts,
+  type ImportJob,
+  type ImportKind,
+  type ImportReject,
+} from '@rewards/contract/console-imports';
+import type { Db } from '../../db/database.ts';
+import { ApiError, errors } from '../../http/api-error.ts';
+import { recordAudit, type AuditActorKind } from '../audit/service.ts';
+import { clientLocales, findClient } from '../clients/service.ts';
+import { deleteJob, findJob, insertJob, insertSlot, listJobs, slotHolder, updateJobIf, type Job } from '../jobs/service.ts';
+import type { ClientRules } from '../participants/fields.ts';
+import { usernameKey } from '../participants/service.ts';
+import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from './participants.ts';
+import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn } from './points-lines.ts';
+import { deleteStaged, insertRejects, insertStaged, rejectsAfter, stagedAfter, firstLinesOf, type StagedLine } from './store.ts';
+import { previewBatch } from './work.ts';
+
+/**
+ * Imports in the console (issue 20 §2, docs/decisions/064). The file is streamed into
+ * import_lines in chunks (never whole in memory), previewed by the same rules as the run writing
+ * nothing, confirmed by a program manager (taking the client's one job slot), and run as a job
+ * (run.ts) by whichever process holds its lease.
+ */
+
+export interface ImportActor {
+  name: string;
+  kind: AuditActorKind;
+  origin: string | null;
+}
+
+/** Staged rows per INSERT: 6 parameters each, far under both engines' limits. */
+const STAGE_CHUNK = 500;
+/** Staged lines per preview batch. */
+export const PREVIEW_CHUNK = 2_000;
+/** Rejected lines shown with a job (all of them in the CSV). */
+const REJECTS_SHOWN = 50;
+/** Keys longer than this are not kept (such a line is rejected by its checks anyway). */
+const MAX_KEY = 255;
+
+export const importErrors = {
+  running: (job: Job) =>
+    new ApiError(
+      409,
+      ErrorCode.importJobRunning,
+      'imports.error.running',
+      `Another import is running for this client: "${job.file_name}" (job ${job.id}), confirmed by ${job.confirmed_by ?? job.created_by}. Wait until it ends, then confirm again; nothing was started`,
+    ),
+  notConfirmable: (job: Job) =>
+    new ApiError(
+      409,
+      ErrorCode.importNotConfirmable,
+      'imports.error.notConfirmable',
+      `This import ("${job.file_name}", job ${job.id}) is ${job.status === 'staged' ? 'taken by another confirmation' : job.status}: only a previewed import can be confirmed; nothing was started`,
+    ),
+  refused: (detail: string) => new ApiError(400, ErrorCode.importRefused, 'imports.error.refused', `${detail}; nothing was imported`),
+};
+
+export interface ImportParams {
+  /** The header row as the file has it. */
+  header: string[];
+}
+
+export const emptyImportCounts = (): ImportCounts => ({
+  added: 0,
+  updated: 0,
+  unchanged: 0,
+  rejected: 0,
+  unknownUsernames: 0,
+  pointsIn: 0,
+  pointsOut: 0,
+});
+
+/** What the checks of a kind need: the header's columns, and the client's rules for participants. */
+export interface LineReader {
+  kind: ImportKind;
+  /** A staged line as the batch functions take it, with its keys (for repeats within the file). */
+  read(line: number, fields: readonly string[]): { item: unknown; key: string | null; altKey: string | null };
+}
+
+export async function lineReader(db: Db, clientId: string, kind: ImportKind, header: readonly string[]): Promise<LineReader | string> {
+  if (kind === 'points') {
+    const columns = columnsOf(header);
+    if (typeof columns === 'string') return columns;
+    return pointsReader(columns, header.length);
+  }
+  const columns = participantColumnsOf(header);
+  if (typeof columns === 'string') return columns;
+  const client = await findClient(db, clientId);
+  const rules: ClientRules = {
+    locales: (await clientLocales(db, clientId)).map((l) => l.code),
+    defaultLocale: client?.default_locale ?? 'en-US',
+  };
+  return participantsReader(columns, rules);
+}
+
+const keyOf = (value: string) => (value.length > 0 && value.length <= MAX_KEY ? value : null);
+
+function pointsReader(columns: Record<PointsColumn, number>, width: number): LineReader {
+  return {
+    kind: 'points',
+    read(line, fields) {
+      const item = parsePointsLine(fields, columns, width, line);
+      return { item, key: 'reference' in item ? keyOf(item.externalId) : null, altKey: null };
+    },
+  };
+}
+
+function participantsReader(header: HeaderColumn[], rules: ClientRules): LineReader {
+  return {
+    kind: 'participants',
+    read(line, fields) {
+      const item = parseParticipantLine(fields, header, rules, line);
+      if (!('fields' in item)) return { item, key: null, altKey: null };
+      return { item, key: keyOf(usernameKey(item.fields.username)), altKey: keyOf(item.fields.accountNumber) };
+    },
+  };
+}
+
+/**
+ * The staged lines after `cursor`, read and checked, with the lines that repeat an earlier line of
+ * the file (by external id, or username and account number) turned into rejects: found by the
+ * staging table's index, so memory holds one batch whatever the file's size.
+ */
+export async function readBatch(
+  db: Db,
+  jobId: string,
+  reader: LineReader,
+  after: number,
+  limit: number,
+): Promise<{ items: unknown[]; last: number; count: number }> {
+  const rows = await stagedAfter(db, jobId, after, limit);
+  if (rows.length === 0) return { items: [], last: after, count: 0 };
+  const read = rows.map((row: StagedLine) =>
+    row.fields === null
+      ? { item: { line: row.line, reason: row.problem ?? 'not readable as CSV' } as LineProblem, key: null, altKey: null }
+      : { ...reader.read(row.line, JSON.parse(row.fields) as string[]), line: row.line },
+  );
+  const firstByKey = await firstLinesOf(
+    db,
+    jobId,
+    'key',
+    read.map((r) => r.key).filter((k): k is string => k !== null),
+  );
+  const firstByAlt = await firstLinesOf(
+    db,
+    jobId,
+    'alt_key',
+    read.map((r) => r.altKey).filter((k): k is string => k !== null),
+  );
+  const items = read.map((r) => {
+    const item = r.item as { line: number };
+    const first = r.key === null ? undefined : firstByKey.get(r.key);
+    if (first !== undefined && first < item.line) {
+      const what =
+        reader.kind === 'points' ? `external_id ${r.key}` : `username "${(r.item as { fields: { username: string } }).fields.username}"`;
+      return { line: item.line, reason: `${what} repeats line ${first}` } satisfies LineProblem;
+    }
+    const firstAlt = r.altKey === null ? undefined : firstByAlt.get(r.altKey);
+    if (firstAlt !== undefined && firstAlt < item.line)
+      return { line: item.line, reason: `account number ${r.altKey} repeats line ${firstAlt}` };
+    return r.item;
+  });
+  return { items, last: rows.at(-1)!.line, count: rows.length };
+}
+
+/**
+ * Stages an upload: the body is parsed as it streams, and its records go to import_lines in
+ * chunks of STAGE_CHUNK (memory holds one chunk, whatever the file's size); then the preview.
+ * A header that is not the kind's, a file over IMPORT_MAX_BYTES or IMPORT_MAX_LINES: 400, and
+ * what was staged is deleted.
+ */
+export async function stageImport(
+  db: Db,
+  actor: ImportActor,
+  clientId: string,
+  kind: ImportKind,
+  fileName: string,
+  body: AsyncIterable<Buffer | string>,
+  limits: { maxBytes?: number; maxLines?: number; now?: Date } = {},
+): Promise<ImportJob> {
+  const maxBytes = limits.maxBytes ?? IMPORT_MAX_BYTES;
+  const maxLines = limits.maxLines ?? IMPORT_MAX_LINES;
+  const now = limits.now ?? new Date();
+  const id = randomUUID();
+  await insertJob(db, {
+    id,
+    client_id: clientId,
+    kind,
+    status: 'staging',
+    file_name: fileName,
+    created_by: actor.name,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    params: '{}',
+    total: 0,
+    done: 0,
+    cursor: 0,
+  });
+  try {
+    const { header, lines } = await stageBody(db, id, clientId, kind, body, maxBytes, maxLines);
+    const reader = await lineReader(db, clientId, kind, header);
+    if (typeof reader === 'string') throw importErrors.refused(reader);
+    const preview = await previewImport(db, id, clientId, reader);
+    await updateJobIf(db, id, 'staging', {
+      status: 'staged',
+      params: JSON.stringify({ header } satisfies ImportParams),
+      total: lines,
+      preview: JSON.stringify(preview),
+      updated_at: new Date().toISOString(),
+    });
+  } catch (error) {
+    await deleteStaged(db, id);
+    await deleteJob(db, id);
+    throw error;
+  }
+  return (await readImport(db, clientId, id))!;
+}
+
+async function stageBody(
+  db: Db,
+  jobId: string,
+  clientId: string,
+  kind: ImportKind,
+  body: AsyncIterable<Buffer | string>,
+  maxBytes: number,
+  maxLines: number,
+): Promise<{ header: string[]; lines: number }> {
+  let bytes = 0;
+  let tooBig = false;
+  async function* counted() {
+    for await (const chunk of body) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        tooBig = true;
+        return;
+      }
+      yield chunk;
+    }
+  }
+  const parser = Readable.from(counted()).pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, skip_records_with_error: true }),
+  );
+  const pending: Array<{
+    job_id: string;
+    line: number;
+    fields: string | null;
+    problem: string | null;
+    key: string | null;
+    alt_key: string | null;
+  }> = [];
+  let lines = 0;
+  parser.on('skip', (error: CsvError & { lines?: number }) => {
+    const line = error.lines ?? 0;
+    if (pending.at(-1)?.line === line) return;
+    lines += 1;
+    pending.push({
+      job_id: jobId,
+      line,
+      fields: null,
+      problem: `unreadable CSV: ${error.message.split('\n')[0]}`,
+      key: null,
+      alt_key: null,
+    });
+  });
+  let header: string[] | undefined;
+  let reader: LineReader | undefined;
+  const flush = async () => {
+    if (pending.length > 0) await insertStaged(db, pending.splice(0));
+  };
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (!header) {
+        header = record;
+        const found = await lineReader(db, clientId, kind, header);
+        if (typeof found === 'string') throw importErrors.refused(found);
+        reader = found;
+        pending.length = 0;
+        continue;
+      }
+      lines += 1;
+      if (lines > maxLines) throw importErrors.refused(`The file has more than ${maxLines.toLocaleString('en-US')} lines`);
+      const { key, altKey } = reader!.read(info.lines, record);
+      pending.push({ job_id: jobId, line: info.lines, fields: JSON.stringify(record), problem: null, key, alt_key: altKey });
+      if (pending.length >= STAGE_CHUNK) await flush();
+    }
+  } catch (error) {
+    parser.destroy();
+    if (error instanceof ApiError) throw error;
+    throw importErrors.refused('The file could not be read as CSV');
+  }
+  if (tooBig) throw importErrors.refused(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+  if (!header) throw importErrors.refused('The file is empty: the first line must be the header row');
+  await flush();
+  return { header, lines };
+}
+
+/** The preview: every staged line through the run's rules, writing nothing but the preview's rejects. */
+async function previewImport(db: Db, jobId: string, clientId: string, reader: LineReader): Promise<ImportCounts> {
+  const counts = emptyImportCounts();
+  const state = previewState(clientId);
+  let after = 0;
+  for (;;) {
+    const batch = await readBatch(db, jobId, reader, after, PREVIEW_CHUNK);
+    if (batch.count === 0) break;
+    const outcome = await previewBatch(db, reader.kind, batch.items, state);
+    addCounts(counts, outcome);
+    await insertRejects(db, jobId, 'preview', outcome.problems);
+    after = batch.last;
+  }
+  return counts;
+}
+
+export interface BatchCounts {
+  added: number;
+  updated?: number;
+  unchanged: number;
+  problems: LineProblem[];
+  unknownUsernames?: number;
+  pointsIn?: number;
+  pointsOut?: number;
+}
+
+export function addCounts(counts: ImportCounts, outcome: BatchCounts): void {
+  counts.added += outcome.added;
+  counts.updated += outcome.updated ?? 0;
+  counts.unchanged += outcome.unchanged;
+  counts.rejected += outcome.problems.length;
+  counts.unknownUsernames += outcome.unknownUsernames ?? 0;
+  counts.pointsIn += outcome.pointsIn ?? 0;
+  counts.pointsOut += outcome.pointsOut ?? 0;
+}
+
+/** What a preview carries from batch to batch: the balances its earlier lines would have left, and the run's time. */
+export interface PreviewState {
+  clientId: string;
+  balances: Map<string, number>;
+  runAt: Date;
+}
+const previewState = (clientId: string): PreviewState => ({ clientId, balances: new Map(), runAt: new Date(0) });
+
+/**
+ * Confirms a previewed import: takes the client's job slot (an INSERT on its primary key, so of a
+ * burst of confirms exactly one wins; the others get 409 naming the running job), marks the job
+ * running and audits the reason, in one transaction. The caller then starts the run (run.ts).
+ */
+export async function confirmImport(
+  db: Db,
+  actor: ImportActor,
+  clientId: string,
+  jobId: string,
+  reason: string,
+  now = new Date(),
+): Promise<ImportJob> {
+  const job = await findJob(db, clientId, jobId);
+  if (!job) throw errors.notFound();
+  if (job.status !== 'staged') throw importErrors.notConfirmable(job);
+  await db.transaction().execute(async (trx) => {
+    if (!(await insertSlot(trx, clientId, jobId, now.toISOString()))) {
+      const holder = await slotHolder(trx, clientId);
+      throw holder ? importErrors.running(holder) : importErrors.notConfirmable(job);
+    }
+    const started = await updateJobIf(trx, jobId, 'staged', {
+      status: 'running',
+      confirmed_by: actor.name,
+      started_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    });
+    if (!started) throw importErrors.notConfirmable(job);
+    await recordAudit(
+      trx,
+      {
+        clientId,
+        actor: actor.name,
+        actorKind: actor.kind,
+        action: 'imports.confirm',
+        subject: job.file_name,
+        details: {
+          job: jobId,
+          kind: job.kind,
+          lines: job.total,
+          preview: job.preview === null ? null : (JSON.parse(job.preview) as unknown),
+          reason,
+        },
+        origin: actor.origin,
+      },
+      now,
+    );
+  });
+  return (await readImport(db, clientId, jobId))!;
+}
+
+function view(job: Job, rejects: ImportReject[]): ImportJob {
+  return {
+    id: job.id,
+    clientId: job.client_id,
+    kind: job.kind as ImportKind,
+    status: job.status as ImportJob['status'],
+    fileName: job.file_name,
+    createdBy: job.created_by,
+    createdAt: job.created_at,
+    confirmedBy: job.confirmed_by,
+    startedAt: job.started_at,
+    finishedAt: job.finished_at,
+    lines: Number(job.total),
+    done: Number(job.done),
+    preview: job.preview === null ? null : (JSON.parse(job.preview) as ImportCounts),
+    result: job.result === null ? null : (JSON.parse(job.result) as ImportCounts),
+    rejects,
+    error: job.error,
+  };
+}
+
+/** The phase whose rejects a job shows: the run's once it started, else the preview's. */
+const phaseOf = (job: Job) => (job.status === 'staged' || job.status === 'staging' ? 'preview' : 'run');
+
+export async function readImport(db: Db, clientId: string, jobId: string): Promise<ImportJob | undefined> {
+  const job = await findJob(db, clientId, jobId);
+  if (!job) return undefined;
+  return view(job, await rejectsAfter(db, jobId, phaseOf(job), 0, REJECTS_SHOWN));
+}
+
+export async function listImports(db: Db, clientId: string): Promise<Array<Omit<ImportJob, 'rejects'>>> {
+  return (await listJobs(db, clientId, 100))
+    .filter((job) => job.kind === 'points' || job.kind === 'participants')
+    .map((job) => {
+      const { rejects: _rejects, ...rest } = view(job, []);
+      return rest;
+    });
+}
+
+/** The job's rejected lines as CSV (line,reason), read a page at a time; undefined if there is no such job. */
+export async function importRejectsCsv(db: Db, clientId: string, jobId: string): Promise<Readable | undefined> {
+  const job = await findJob(db, clientId, jobId);
+  if (!job) return undefined;
+  const phase = phaseOf(job);
+  async function* rows() {
+    let after = 0;
+    for (;;) {
+      const page = await rejectsAfter(db, jobId, phase, after, 1_000);
+      if (page.length === 0) return;
+      // A cell a spreadsheet would run as a formula is neutralised (as the audit trail's CSV does).
+      for (const row of page) yield { line: row.line, reason: /^[=+\-@\t]/.test(row.reason) ? `'${row.reason}` : row.reason };
+      after = page.at(-1)!.line;
+    }
+  }
+  return Readable.from(rows()).pipe(stringify({ header: true, columns: ['line', 'reason'] }));
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/**
+ * The console's imports (issue 20 §2, docs/decisions/064): a participants or points CSV is uploaded
+ * (streamed and staged), previewed, confirmed by a program manager with a reason, and run as a job
+ * whose progress the page polls. Every role of the client reads the jobs and their rejects.
+ */
+const seg = encodeURIComponent;
+
+export const consoleImportPaths = {
+  /** GET: the client's jobs, newest first. POST (body: the CSV, text/csv; ?kind=&fileName=): stage and preview. */
+  imports: (clientId: string) => `/clients/${seg(clientId)}/imports`,
+  /** GET: one job, its preview and progress. */
+  job: (clientId: string, jobId: string) => `/clients/${seg(clientId)}/imports/${seg(jobId)}`,
+  /** POST: confirm a previewed import (starts the job). */
+  confirm: (clientId: string, jobId: string) => `/clients/${seg(clientId)}/imports/${seg(jobId)}/confirm`,
+  /** GET: the rejected lines as CSV (the run's once it ran, else the preview's). */
+  rejects: (clientId: string, jobId: string) => `/clients/${seg(clientId)}/imports/${seg(jobId)}/rejects.csv`,
+} as const;
+
+export const IMPORT_KINDS = ['points', 'participants'] as const;
+export const ImportKind = z.enum(IMPORT_KINDS);
+export type ImportKind = z.infer<typeof ImportKind>;
+
+/** The largest file and the most data lines an upload may have. */
+export const IMPORT_MAX_BYTES = 256 * 1024 * 1024;
+export const IMPORT_MAX_LINES = 1_000_000;
+
+export const ImportUploadQuery = z.object({
+  kind: ImportKind,
+  fileName: z.string().trim().min(1).max(255),
+});
+export type ImportUploadQuery = z.infer<typeof ImportUploadQuery>;
+
+export const ImportParams = z.object({ clientId: z.string().min(1).max(64), jobId: z.string().min(1).max(64) });
+
+export const ImportStatus = z.enum(['staging', 'staged', 'running', 'done', 'failed']);
+export type ImportStatus = z.infer<typeof ImportStatus>;
+
+export const ImportReject = z.object({ line: z.number().int(), reason: z.string() });
+export type ImportReject = z.infer<typeof ImportReject>;
+
+/** Counts of a preview (what would happen) or a run (what happened). */
+export const ImportCounts = z.object({
+  added: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  rejected: z.number().int(),
+  /** Points: lines whose username no participant has (counted in rejected too). */
+  unknownUsernames: z.number().int(),
+  /** Points: of the lines added. */
+  pointsIn: z.number().int(),
+  pointsOut: z.number().int(),
+});
+export type ImportCounts = z.infer<typeof ImportCounts>;
+
+export const ImportJob = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  kind: ImportKind,
+  status: ImportStatus,
+  fileName: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  confirmedBy: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** Data lines in the file (the header aside), and how many the run has done. */
+  lines: z.number().int(),
+  done: z.number().int(),
+  preview: ImportCounts.nullable(),
+  result: ImportCounts.nullable(),
+  /** The first rejected lines (of the run once it ran, else of the preview); all of them as CSV. */
+  rejects: z.array(ImportReject),
+  error: z.string().nullable(),
+});
+export type ImportJob = z.infer<typeof ImportJob>;
+
+export const ImportJobList = z.object({ jobs: z.array(ImportJob.omit({ rejects: true })) });
+export type ImportJobList = z.infer<typeof ImportJobList>;
+
+export const ConfirmImportRequest = z.object({ reason: z.string().trim().min(3).max(500) });
+export type ConfirmImportRequest = z.infer<typeof ConfirmImportRequest>;
