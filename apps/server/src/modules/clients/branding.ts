@@ -2,10 +2,10 @@ import { BrandColor, ClientName, type BrandingSettings, type LogoUpload } from '
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { checkLogo, type StoredLogo } from './logo.ts';
 import { logoVersion } from './service.ts';
+import { auditSettingsChange } from './settings-audit.ts';
 
 /**
  * A client's name, logo and brand colour from the console (issue 20 §3, docs/decisions/065). The
@@ -100,15 +100,7 @@ export async function setBranding(
     let auditId: string | null = null;
     if (changed.length > 0) {
       await trx.updateTable('clients').set(columns).where('id', '=', clientId).execute();
-      auditId = await recordAudit(trx, {
-        clientId,
-        actor: actor.name,
-        actorKind: actor.kind,
-        action: 'clients.settings',
-        subject: clientId,
-        details: { ...details, ...(reason === undefined ? {} : { reason }) },
-        origin: actor.origin,
-      });
+      auditId = await auditSettingsChange(trx, actor, clientId, details, reason);
     }
     return { to: await readBranding(trx, clientId), changed, auditId };
   });

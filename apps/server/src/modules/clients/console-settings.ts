@@ -1,8 +1,8 @@
 import type { ConsoleClientSettings } from '@rewards/contract/console-participants';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
+import { auditSettingsChange } from './settings-audit.ts';
 
 /** The most a program manager may set: the contract's bound (ConsoleClientSettings). */
 export const MAX_AGENT_DAILY_LIMIT = 100_000_000;
@@ -35,15 +35,7 @@ export async function setAgentDailyLimit(
     const from = row.agent_daily_adjustment_limit;
     if (from === limit) return { from, to: limit, auditId: null };
     await trx.updateTable('clients').set({ agent_daily_adjustment_limit: limit }).where('id', '=', clientId).execute();
-    const auditId = await recordAudit(trx, {
-      clientId,
-      actor: actor.name,
-      actorKind: actor.kind,
-      action: 'clients.settings',
-      subject: clientId,
-      details: { agentDailyAdjustmentLimit: { from, to: limit }, ...(reason === undefined ? {} : { reason }) },
-      origin: actor.origin,
-    });
+    const auditId = await auditSettingsChange(trx, actor, clientId, { agentDailyAdjustmentLimit: { from, to: limit } }, reason);
     return { from, to: limit, auditId };
   });
 }

@@ -4,9 +4,9 @@ import { ExpirySettings, MAX_REMINDER_DAYS } from '@rewards/contract/console-cli
 import type { Db } from '../../db/database.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import { errors } from '../../http/api-error.ts';
-import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import type { Client } from './tables.ts';
+import { auditSettingsChange } from './settings-audit.ts';
 
 export type { ExpirySettings };
 
@@ -251,15 +251,7 @@ export async function setExpirySettings(
       .execute();
     const details: Record<string, unknown> = {};
     for (const key of changed) details[FIELDS[key]] = { from: from[key], to: to[key] };
-    const auditId = await recordAudit(trx, {
-      clientId,
-      actor: actor.name,
-      actorKind: actor.kind,
-      action: 'clients.settings',
-      subject: clientId,
-      details: { ...details, ...(reason === undefined ? {} : { reason }) },
-      origin: actor.origin,
-    });
+    const auditId = await auditSettingsChange(trx, actor, clientId, details, reason);
     return { from, to, changed: changed.map((key) => FIELDS[key]), auditId };
   });
 }

@@ -2,9 +2,9 @@ import { LocaleCode } from '@rewards/contract';
 import { MAX_LOCALES, type LocaleSetting, type LocaleSettings } from '@rewards/contract/console-clients';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { mediaLabelForms } from './media-labels.ts';
+import { auditSettingsChange } from './settings-audit.ts';
 
 /*
  * A client's locales, default locale and media labels (issue 20 §3, decision 065): the console's
@@ -131,15 +131,7 @@ export async function setLocaleSettings(
           .execute();
     }
     if (Object.keys(details).length === 0) return { to, auditId: null };
-    const auditId = await recordAudit(trx, {
-      clientId,
-      actor: actor.name,
-      actorKind: actor.kind,
-      action: 'clients.settings',
-      subject: clientId,
-      details: { ...details, ...(reason === undefined ? {} : { reason }) },
-      origin: actor.origin,
-    });
+    const auditId = await auditSettingsChange(trx, actor, clientId, details, reason);
     return { to, auditId };
   });
 }

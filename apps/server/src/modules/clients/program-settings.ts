@@ -3,8 +3,8 @@ import type { ProgramSettings } from '@rewards/contract/console-clients';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
+import { auditSettingsChange, changesOf } from './settings-audit.ts';
 
 /*
  * A client's program rules (issue 20 §3, decision 065): password rules, activation fields, the travel
@@ -149,17 +149,7 @@ export async function setProgramSettings(
           .values({ client_id: clientId, kind: 'travel', url: to.travelUrl, partner_id: null })
           .execute();
     }
-    const details: Record<string, unknown> = {};
-    for (const key of changed) details[key] = { from: from[key], to: to[key] };
-    const auditId = await recordAudit(trx, {
-      clientId,
-      actor: actor.name,
-      actorKind: actor.kind,
-      action: 'clients.settings',
-      subject: clientId,
-      details: { ...details, ...(reason === undefined ? {} : { reason }) },
-      origin: actor.origin,
-    });
+    const auditId = await auditSettingsChange(trx, actor, clientId, changesOf(changed, from, to), reason);
     return { to, auditId };
   });
 }
