@@ -10,6 +10,7 @@ import { formatDateTime, formatNumber, t, type MessageKey } from '../../i18n/t.t
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { downloadText } from '../../ui/download.ts';
 
 /**
  * Code batches (issue 20 §1, decision 063): a client's on-the-spot codes by print run, counted
@@ -145,19 +146,6 @@ const fileNameOf = (name: string) =>
       .slice(0, 60) || 'batch'
   }.csv`;
 
-/** Hands the CSV to the browser as a download; the page keeps no copy. */
-function download(csv: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // After the click has started the download.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 const whole = (text: string) => (/^\d{1,9}$/.test(text.trim()) ? Number(text) : Number.NaN);
 const within = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
 
@@ -189,7 +177,7 @@ function GenerateDialog({
         const batch = name.trim();
         const csv = await generateBatch(client.id, { name: batch, count: n, value: points, ...(expires ? { expires } : {}), reason });
         const fileName = fileNameOf(batch);
-        download(csv, fileName);
+        downloadText(fileName, csv);
         await onDone(t('codes.generated', { count: formatNumber(n), name: batch, file: fileName }));
       }}
     >

@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import type { RowData } from '@tanstack/react-table';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { t } from '../../i18n/t.ts';
-import { csvText, downloadCsv, type CsvCell } from './csv.ts';
+import { downloadText } from '../../ui/download.ts';
+import { csvText, type CsvCell } from './csv.ts';
 
 export interface ReportColumn<T> {
   id: string;
@@ -63,7 +64,7 @@ export function ReportTable<T extends RowData>({
           type="button"
           className="button button--small"
           onClick={() =>
-            downloadCsv(
+            downloadText(
               fileName,
               csvText(
                 columns.map((c) => c.header),
