@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { getClients } from './session.ts';
 
 // The clients the signed-in staff member sees: several pages (search, audit, staff, settings)
@@ -12,4 +13,15 @@ export function useClients() {
 export function useClientName(): (clientId: string) => string {
   const clients = useClients();
   return (clientId) => clients.data?.find((c) => c.id === clientId)?.name ?? clientId;
+}
+
+/**
+ * The client a page works on, named in the address (`?client=`, so a reload or a shared link keeps
+ * it), else the first the person sees; undefined while loading or for a client they do not see.
+ */
+export function useChosenClient() {
+  const clients = useClients();
+  const [params, setParams] = useSearchParams();
+  const clientId = params.get('client') ?? clients.data?.[0]?.id ?? '';
+  return { clients, client: clients.data?.find((c) => c.id === clientId), params, setParams };
 }

@@ -1,9 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import type { ConsoleClient } from '@rewards/contract/console';
 import { MAX_CONTENT_BYTES, type ContentEntry } from '@rewards/contract/console-translations';
-import { useClients } from '../../api/clients.ts';
+import { useChosenClient } from '../../api/clients.ts';
 import { getContentEntry, getContentList, previewContent, putContentEntry } from '../../api/translations.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t } from '../../i18n/t.ts';
@@ -20,10 +19,7 @@ const PREVIEW_DELAY_MS = 300;
  */
 export default function ContentPage() {
   const { me } = useSession();
-  const clients = useClients();
-  const [params, setParams] = useSearchParams();
-  const clientId = params.get('client') ?? clients.data?.[0]?.id ?? '';
-  const client = clients.data?.find((c) => c.id === clientId);
+  const { clients, client, params, setParams } = useChosenClient();
   if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
   if (clients.isError) return <ErrorMessage error={clients.error} />;
   if (!client) return <p>{t('error.forbidden')}</p>;

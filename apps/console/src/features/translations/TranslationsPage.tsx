@@ -1,6 +1,5 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import type { ConsoleClient } from '@rewards/contract/console';
 import {
   BUNDLE_FORMATS,
@@ -10,7 +9,7 @@ import {
   type TranslationRow,
   type TranslationsView,
 } from '@rewards/contract/console-translations';
-import { useClients } from '../../api/clients.ts';
+import { useChosenClient } from '../../api/clients.ts';
 import {
   exportTranslationsUrl,
   getContentList,
@@ -36,10 +35,7 @@ const FILTERS: readonly Filter[] = ['all', 'toTranslate', 'mismatch', 'own'];
  */
 export default function TranslationsPage() {
   const { me } = useSession();
-  const clients = useClients();
-  const [params, setParams] = useSearchParams();
-  const clientId = params.get('client') ?? clients.data?.[0]?.id ?? '';
-  const client = clients.data?.find((c) => c.id === clientId);
+  const { clients, client, params, setParams } = useChosenClient();
   if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
   if (clients.isError) return <ErrorMessage error={clients.error} />;
   if (!client) return <p>{t('error.forbidden')}</p>;
