@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ExpiryPolicy } from './expiry.ts';
-import { PasswordRules } from './client.ts';
+import { PasswordRules, SsoLogoutType, SsoType } from './client.ts';
 
 /**
  * The console's client settings beyond the agents' daily limit (./console-participants.ts): points
@@ -18,6 +18,8 @@ export const consoleClientPaths = {
   localeSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/locales`,
   /** GET and PUT: password rules, activation fields, the travel link, the support e-mail, the privacy notice version. */
   programSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/program`,
+  /** GET and PUT: single sign-on (the provider, checked by its discovery document; the secret write-only). Part H. */
+  ssoSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/sso`,
 } as const;
 
 /** The most days ahead of an expiry a reminder may go out. */
@@ -176,3 +178,51 @@ export type ProgramSettingsRequest = z.input<typeof ProgramSettingsRequest>;
 
 export const ProgramSettingsReply = ProgramSettings.extend({ auditId: z.string().nullable() });
 export type ProgramSettingsReply = z.infer<typeof ProgramSettingsReply>;
+
+// ---- Single sign-on (issue 20 §3, part H, decision 065): what `rewards clients sso` sets. The
+// provider's secret is write-only: the GET says only whether one is stored.
+
+export const SsoSettings = z.object({
+  /** Whether participants may sign in through the provider (a provider stored and turned on). */
+  enabled: z.boolean(),
+  issuer: z.string().nullable(),
+  /** The portal's client id at the provider. */
+  oidcClientId: z.string().nullable(),
+  secretStored: z.boolean(),
+  claim: z.string(),
+  scopes: z.string(),
+  ssoType: SsoType,
+  ssoLogoutType: SsoLogoutType,
+  siteName: z.string(),
+  siteUrl: z.string(),
+  /** The callback URL of each of the client's hosts, to register at the provider. */
+  redirectUris: z.array(z.string()),
+});
+export type SsoSettings = z.infer<typeof SsoSettings>;
+
+/**
+ * PUT: enabled false turns sign-in through the provider off (type login_only, logout login; the
+ * provider kept). Otherwise the whole provider, read through its discovery document before
+ * anything is stored; clientSecret omitted keeps the stored one.
+ */
+export const SsoSettingsRequest = z.object({
+  enabled: z.boolean(),
+  issuer: z.string().max(2000).optional(),
+  oidcClientId: z.string().max(400).optional(),
+  clientSecret: z.string().max(1000).optional(),
+  claim: z.string().max(100).optional(),
+  scopes: z.string().max(2100).optional(),
+  ssoType: z.string().max(40).optional(),
+  ssoLogoutType: z.string().max(40).optional(),
+  siteName: z.string().max(200).optional(),
+  siteUrl: z.string().max(2100).optional(),
+  reason: Reason,
+});
+export type SsoSettingsRequest = z.input<typeof SsoSettingsRequest>;
+
+export const SsoSettingsReply = SsoSettings.extend({
+  auditId: z.string().nullable(),
+  /** Whether the provider publishes an end-session endpoint (signing out at the provider works); null when off. */
+  endSessionEndpoint: z.boolean().nullable(),
+});
+export type SsoSettingsReply = z.infer<typeof SsoSettingsReply>;

@@ -125,6 +125,13 @@ const expected: Row[] = [
     route: route('PUT', '/clients/:clientId/settings/locales'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
+  // Part H, client settings continued (issue 20 §3, decision 065): single sign-on; every role of the client reads
+  // (never the secret), program managers and owners change.
+  { route: route('GET', '/clients/:clientId/settings/sso'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/settings/sso'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
   // Part D, translations and content (issue 20 §4, decision 066): every role of the client reads, exports and previews;
   // program managers and owners edit, import and save.
   ...[texts.view, texts.exportBundle, texts.content, texts.contentEntry, texts.preview].map((r) => ({
@@ -509,6 +516,11 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
           },
         });
       }
+      // Part H: single sign-on. Turning it off needs no provider (the table starts none); the check of one is sso/console-settings.test.ts.
+      case route('GET', '/clients/:clientId/settings/sso'):
+        return send('GET', consoleClientPaths.ssoSettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/sso'):
+        return send('PUT', consoleClientPaths.ssoSettings(clientId), { body: { enabled: false, reason: 'role table: issue 20' } });
       // Part E, reports (decision 067)
       case route('GET', '/clients/:clientId/reports/participants'):
         return send('GET', consoleReportPaths.participants(clientId));
