@@ -20,6 +20,10 @@ export const consoleClientPaths = {
   programSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/program`,
   /** GET and PUT: single sign-on (the provider, checked by its discovery document; the secret write-only). Part H. */
   ssoSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/sso`,
+  /** GET and PUT: the merchandise and experiences catalogs and their partners. Part H. */
+  catalogSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/catalogs`,
+  /** POST: a partner's secret replaced by a new one, in the reply only (a fresh second factor). Part H. */
+  partnerSecret: (clientId: string, partnerId: string) => `/clients/${seg(clientId)}/settings/catalogs/partners/${seg(partnerId)}/secret`,
 } as const;
 
 /** The most days ahead of an expiry a reminder may go out. */
@@ -226,3 +230,43 @@ export const SsoSettingsReply = SsoSettings.extend({
   endSessionEndpoint: z.boolean().nullable(),
 });
 export type SsoSettingsReply = z.infer<typeof SsoSettingsReply>;
+
+// ---- Catalogs and their partners (issue 20 §3, part H): what `rewards clients --merchandise
+// --merchandise-partner --experiences --experiences-partner --new-partner-secret` set. A partner's
+// secret exists only in the reply that issues it (the server keeps its hash).
+
+export const CatalogOffering = z.object({ url: z.string(), partnerId: z.string() });
+export type CatalogOffering = z.infer<typeof CatalogOffering>;
+
+export const CatalogSettings = z.object({
+  merchandise: CatalogOffering.nullable(),
+  experiences: CatalogOffering.nullable(),
+  partners: z.array(z.object({ id: z.string(), name: z.string(), createdAt: z.string() })),
+});
+export type CatalogSettings = z.infer<typeof CatalogSettings>;
+
+const CatalogOfferingRequest = z.object({ url: z.string().max(2100), partnerId: z.string().max(200) }).nullable();
+
+/** PUT: both offerings (null withdraws one); a partner id new to the installation is created with a secret. */
+export const CatalogSettingsRequest = z.object({
+  merchandise: CatalogOfferingRequest,
+  experiences: CatalogOfferingRequest,
+  reason: Reason,
+});
+export type CatalogSettingsRequest = z.input<typeof CatalogSettingsRequest>;
+
+export const PartnerSecret = z.object({ partnerId: z.string(), secret: z.string() });
+export type PartnerSecret = z.infer<typeof PartnerSecret>;
+
+export const CatalogSettingsReply = CatalogSettings.extend({
+  auditId: z.string().nullable(),
+  /** The secrets of partners created by this change: shown this once. */
+  secrets: z.array(PartnerSecret),
+});
+export type CatalogSettingsReply = z.infer<typeof CatalogSettingsReply>;
+
+export const PartnerSecretRequest = z.object({ reason: Reason });
+export type PartnerSecretRequest = z.input<typeof PartnerSecretRequest>;
+
+export const PartnerSecretReply = PartnerSecret.extend({ auditId: z.string() });
+export type PartnerSecretReply = z.infer<typeof PartnerSecretReply>;
