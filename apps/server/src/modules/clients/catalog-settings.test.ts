@@ -1,11 +1,14 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@rewards/contract';
+import { CONSOLE_API_BASE } from '@rewards/contract/console';
 import {
   consoleClientPaths as paths,
   type CatalogSettings,
   type CatalogSettingsReply,
   type PartnerSecretReply,
 } from '@rewards/contract/console-clients';
+import { buildApp } from '../../app.ts';
 import { dialects } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { partnerSecretHash } from '../catalog/partner-service.ts';
@@ -132,5 +135,44 @@ describe.each(dialects)("the console's catalog settings on %s", (dialect) => {
     expect(audit?.action).toBe('clients.partner-secret');
     expect(audit?.details).not.toContain(secret);
     expect(JSON.parse(audit?.details ?? '{}')).toEqual({ partnerId, reason: REASON });
+  });
+
+  it('logs no secret, even at debug: a new partner and a rotation through an app that logs everything', async () => {
+    let logs = '';
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => {
+      logs += chunk.toString();
+    });
+    const logged = await buildApp({ config: { ...t.config, logLevel: 'debug' }, db: db(), logStream });
+    try {
+      const call = (method: 'PUT' | 'POST', path: string, body: unknown) =>
+        logged.inject({
+          method,
+          url: `${CONSOLE_API_BASE}${path}`,
+          headers: {
+            host: new URL(t.config.console.origin).host,
+            origin: t.config.console.origin,
+            'content-type': 'application/json',
+            cookie: `rewards_console=${manager.cookie}`,
+          },
+          payload: JSON.stringify(body),
+        });
+      const set = await call('PUT', paths.catalogSettings(ACME), {
+        merchandise: { url: 'https://shop.example/logged', partnerId: 'logged-shop' },
+        experiences: null,
+        reason: REASON,
+      });
+      expect(set.statusCode, set.body).toBe(200);
+      const issued = set.json<CatalogSettingsReply>().secrets[0]?.secret ?? '';
+      const rotated = await call('POST', paths.partnerSecret(ACME, 'logged-shop'), { reason: REASON });
+      expect(rotated.statusCode, rotated.body).toBe(200);
+      const secret = rotated.json<PartnerSecretReply>().secret;
+      expect(issued).not.toBe('');
+      expect(logs).toContain('logged-shop');
+      expect(logs).not.toContain(issued);
+      expect(logs).not.toContain(secret);
+    } finally {
+      await logged.close();
+    }
   });
 });
