@@ -1,5 +1,8 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_API_BASE } from '@rewards/contract/console';
 import { consoleClientPaths as paths, type SsoSettings, type SsoSettingsReply } from '@rewards/contract/console-clients';
+import { buildApp } from '../../app.ts';
 import { dialects } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { startTestProvider, type TestProvider } from '../../../test/oidc-provider.ts';
@@ -168,5 +171,35 @@ describe.each(dialects)("the console's single sign-on settings on %s", (dialect)
     const again = await put(manager, on());
     expect(again.statusCode, again.body).toBe(200);
     expect((await loadSsoSettings(t.database.db, t.dataDir, ACME))?.provider?.clientSecret).toBe(NEW_SECRET);
+  });
+
+  it('logs no secret, even at debug, and none on a refusal', async () => {
+    let logs = '';
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => {
+      logs += chunk.toString();
+    });
+    const logged = await buildApp({ config: { ...t.config, logLevel: 'debug' }, db: t.database.db, logStream });
+    const LOGGED_SECRET = 'logged-secret-3c9e1f7a55d0';
+    try {
+      const call = (body: unknown) =>
+        logged.inject({
+          method: 'PUT',
+          url: `${CONSOLE_API_BASE}${paths.ssoSettings(ACME)}`,
+          headers: {
+            host: new URL(t.config.console.origin).host,
+            origin: t.config.console.origin,
+            'content-type': 'application/json',
+            cookie: `rewards_console=${manager.cookie}`,
+          },
+          payload: JSON.stringify(body),
+        });
+      expect((await call({ ...on(), clientSecret: LOGGED_SECRET })).statusCode).toBe(200);
+      expect((await call({ ...on(), issuer: 'http://127.0.0.1:1', clientSecret: LOGGED_SECRET })).statusCode).toBe(400);
+      expect(logs).toContain('settings/sso');
+      expect(logs).not.toContain(LOGGED_SECRET);
+    } finally {
+      await logged.close();
+    }
   });
 });
