@@ -4,7 +4,19 @@
 // the new colour within the cache time (CLIENT_CACHE_SECONDS, 5 s by default): polled with a deadline.
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { checkScreen, closePage, expectVisible, openConsoleAs, openPortal, rewards, screenshots, test } from './harness/console.ts';
+import {
+  ageSecondFactor,
+  checkScreen,
+  closePage,
+  DEMO_STAFF,
+  expectVisible,
+  nextTotpCode,
+  openConsoleAs,
+  openPortal,
+  rewards,
+  screenshots,
+  test,
+} from './harness/console.ts';
 
 const NEW_COLOUR = '#0f766e';
 const NEW_RGB = 'rgb(15, 118, 110)';
@@ -121,5 +133,56 @@ test('one points label for every number, from the command or the console, and fo
   await rules.waitFor({ state: 'detached' });
   await expectVisible(program.getByRole('status').getByText('Program rules saved.'));
   await expectVisible(program.getByText('https://travel.example/acme'));
+  await closePage(page);
+});
+
+// Part H: a catalog with a new partner, whose secret shows once; the partner's secret rotated behind a fresh
+// second factor; single sign-on read with its secret never shown.
+test("a new catalog partner's secret and a rotated one show once; single sign-on is read without its secret", async ({ browser }) => {
+  const page = await openConsoleAs(browser, 'owner');
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const acme = page.getByRole('region', { name: 'Acme Rewards' });
+  const catalogs = acme.getByRole('region', { name: 'Catalogs and partners' });
+  await catalogs.getByRole('button', { name: 'Change catalogs' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Catalogs of Acme Rewards' });
+  await dialog.getByLabel('Experiences catalog: address').fill('https://experiences.example/acme');
+  await dialog.getByLabel('Experiences catalog: partner id').fill('e2e-experiences');
+  await dialog.getByLabel('Reason').fill('Experiences vendor signed, contract 31');
+  await checkScreen(page, '86-catalogs-dialog');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const once = catalogs.getByRole('alert').filter({ hasText: 'Secret of e2e-experiences, shown this once' });
+  await expectVisible(once);
+  const secret = (await once.locator('code').textContent()) ?? '';
+  expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  await checkScreen(page, '87-catalogs-secret-once');
+  await once.getByRole('button', { name: 'I have copied it' }).click();
+  await expect.poll(() => page.content()).not.toContain(secret);
+
+  // A new secret wants a second factor passed within five minutes: an older one asks again.
+  ageSecondFactor(DEMO_STAFF.owner.email);
+  await catalogs.getByRole('button', { name: 'New secret for e2e-experiences' }).click();
+  const rotate = page.getByRole('dialog', { name: 'A new secret for e2e-experiences' });
+  await rotate.getByLabel('Reason').fill('The vendor lost it, ticket 32');
+  await rotate.getByRole('button', { name: 'Issue a new secret' }).click();
+  const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await stepUp.waitFor();
+  await stepUp.getByLabel('Code from your authenticator app').fill(await nextTotpCode(DEMO_STAFF.owner.secret));
+  await stepUp.getByRole('button', { name: 'Confirm' }).click();
+  const rotated = catalogs.getByRole('alert').filter({ hasText: 'Secret of e2e-experiences, shown this once' });
+  await expectVisible(rotated);
+  const second = (await rotated.locator('code').textContent()) ?? '';
+  expect(second).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(second).not.toBe(secret);
+  await rotated.getByRole('button', { name: 'I have copied it' }).click();
+  const [audit] = JSON.parse(await rewards(['audit', '--client', 'acme', '--action', 'clients.partner-secret', '--json'])) as Array<{
+    details: Record<string, unknown>;
+  }>;
+  expect(audit?.details).toEqual({ partnerId: 'e2e-experiences', reason: 'The vendor lost it, ticket 32' });
+
+  const sso = acme.getByRole('region', { name: 'Single sign-on' });
+  await expectVisible(sso.getByText('Redirect URIs to register at the provider'));
+  await expectVisible(sso.getByRole('button', { name: 'Change single sign-on' }));
+  await checkScreen(page, '88-sso-section');
   await closePage(page);
 });

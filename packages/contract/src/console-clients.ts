@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ExpiryPolicy } from './expiry.ts';
-import { PasswordRules } from './client.ts';
+import { PasswordRules, SsoLogoutType, SsoType } from './client.ts';
 
 /**
  * The console's client settings beyond the agents' daily limit (./console-participants.ts): points
@@ -18,6 +18,12 @@ export const consoleClientPaths = {
   localeSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/locales`,
   /** GET and PUT: password rules, activation fields, the travel link, the support e-mail, the privacy notice version. */
   programSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/program`,
+  /** GET and PUT: single sign-on (the provider, checked by its discovery document; the secret write-only). Part H. */
+  ssoSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/sso`,
+  /** GET and PUT: the merchandise and experiences catalogs and their partners. Part H. */
+  catalogSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/catalogs`,
+  /** POST: a partner's secret replaced by a new one, in the reply only (a fresh second factor). Part H. */
+  partnerSecret: (clientId: string, partnerId: string) => `/clients/${seg(clientId)}/settings/catalogs/partners/${seg(partnerId)}/secret`,
 } as const;
 
 /** The most days ahead of an expiry a reminder may go out. */
@@ -176,3 +182,91 @@ export type ProgramSettingsRequest = z.input<typeof ProgramSettingsRequest>;
 
 export const ProgramSettingsReply = ProgramSettings.extend({ auditId: z.string().nullable() });
 export type ProgramSettingsReply = z.infer<typeof ProgramSettingsReply>;
+
+// ---- Single sign-on (issue 20 §3, part H, decision 065): what `rewards clients sso` sets. The
+// provider's secret is write-only: the GET says only whether one is stored.
+
+export const SsoSettings = z.object({
+  /** Whether participants may sign in through the provider (a provider stored and turned on). */
+  enabled: z.boolean(),
+  issuer: z.string().nullable(),
+  /** The portal's client id at the provider. */
+  oidcClientId: z.string().nullable(),
+  secretStored: z.boolean(),
+  claim: z.string(),
+  scopes: z.string(),
+  ssoType: SsoType,
+  ssoLogoutType: SsoLogoutType,
+  siteName: z.string(),
+  siteUrl: z.string(),
+  /** The callback URL of each of the client's hosts, to register at the provider. */
+  redirectUris: z.array(z.string()),
+});
+export type SsoSettings = z.infer<typeof SsoSettings>;
+
+/**
+ * PUT: enabled false turns sign-in through the provider off (type login_only, logout login; the
+ * provider kept). Otherwise the whole provider, read through its discovery document before
+ * anything is stored; clientSecret omitted keeps the stored one.
+ */
+export const SsoSettingsRequest = z.object({
+  enabled: z.boolean(),
+  issuer: z.string().max(2000).optional(),
+  oidcClientId: z.string().max(400).optional(),
+  clientSecret: z.string().max(1000).optional(),
+  claim: z.string().max(100).optional(),
+  scopes: z.string().max(2100).optional(),
+  ssoType: z.string().max(40).optional(),
+  ssoLogoutType: z.string().max(40).optional(),
+  siteName: z.string().max(200).optional(),
+  siteUrl: z.string().max(2100).optional(),
+  reason: Reason,
+});
+export type SsoSettingsRequest = z.input<typeof SsoSettingsRequest>;
+
+export const SsoSettingsReply = SsoSettings.extend({
+  auditId: z.string().nullable(),
+  /** Whether the provider publishes an end-session endpoint (signing out at the provider works); null when off. */
+  endSessionEndpoint: z.boolean().nullable(),
+});
+export type SsoSettingsReply = z.infer<typeof SsoSettingsReply>;
+
+// ---- Catalogs and their partners (issue 20 §3, part H): what `rewards clients --merchandise
+// --merchandise-partner --experiences --experiences-partner --new-partner-secret` set. A partner's
+// secret exists only in the reply that issues it (the server keeps its hash).
+
+export const CatalogOffering = z.object({ url: z.string(), partnerId: z.string() });
+export type CatalogOffering = z.infer<typeof CatalogOffering>;
+
+export const CatalogSettings = z.object({
+  merchandise: CatalogOffering.nullable(),
+  experiences: CatalogOffering.nullable(),
+  partners: z.array(z.object({ id: z.string(), name: z.string(), createdAt: z.string() })),
+});
+export type CatalogSettings = z.infer<typeof CatalogSettings>;
+
+const CatalogOfferingRequest = z.object({ url: z.string().max(2100), partnerId: z.string().max(200) }).nullable();
+
+/** PUT: both offerings (null withdraws one); a partner id new to the installation is created with a secret. */
+export const CatalogSettingsRequest = z.object({
+  merchandise: CatalogOfferingRequest,
+  experiences: CatalogOfferingRequest,
+  reason: Reason,
+});
+export type CatalogSettingsRequest = z.input<typeof CatalogSettingsRequest>;
+
+export const PartnerSecret = z.object({ partnerId: z.string(), secret: z.string() });
+export type PartnerSecret = z.infer<typeof PartnerSecret>;
+
+export const CatalogSettingsReply = CatalogSettings.extend({
+  auditId: z.string().nullable(),
+  /** The secrets of partners created by this change: shown this once. */
+  secrets: z.array(PartnerSecret),
+});
+export type CatalogSettingsReply = z.infer<typeof CatalogSettingsReply>;
+
+export const PartnerSecretRequest = z.object({ reason: Reason });
+export type PartnerSecretRequest = z.input<typeof PartnerSecretRequest>;
+
+export const PartnerSecretReply = PartnerSecret.extend({ auditId: z.string() });
+export type PartnerSecretReply = z.infer<typeof PartnerSecretReply>;

@@ -3,12 +3,19 @@ import {
   type BrandingReply,
   type BrandingRequest,
   type BrandingSettings,
+  type CatalogSettings,
+  type CatalogSettingsReply,
+  type CatalogSettingsRequest,
   type LocaleSettings,
   type LocaleSettingsReply,
   type LocaleSettingsRequest,
   type ProgramSettings,
   type ProgramSettingsReply,
   type ProgramSettingsRequest,
+  type PartnerSecretReply,
+  type SsoSettings,
+  type SsoSettingsReply,
+  type SsoSettingsRequest,
 } from '@rewards/contract/console-clients';
 import { api } from './client.ts';
 
@@ -22,3 +29,13 @@ export const putLocaleSettings = (clientId: string, body: LocaleSettingsRequest)
 export const getProgramSettings = (clientId: string) => api<ProgramSettings>('GET', paths.programSettings(clientId));
 export const putProgramSettings = (clientId: string, body: ProgramSettingsRequest) =>
   api<ProgramSettingsReply>('PUT', paths.programSettings(clientId), { body });
+
+// Part H: single sign-on (the secret write-only), catalogs and partner secrets (shown once).
+export const getSsoSettings = (clientId: string) => api<SsoSettings>('GET', paths.ssoSettings(clientId));
+export const putSsoSettings = (clientId: string, body: SsoSettingsRequest) =>
+  api<SsoSettingsReply>('PUT', paths.ssoSettings(clientId), { body });
+export const getCatalogSettings = (clientId: string) => api<CatalogSettings>('GET', paths.catalogSettings(clientId));
+export const putCatalogSettings = (clientId: string, body: CatalogSettingsRequest) =>
+  api<CatalogSettingsReply>('PUT', paths.catalogSettings(clientId), { body });
+export const rotatePartnerSecret = (clientId: string, partnerId: string, reason: string) =>
+  api<PartnerSecretReply>('POST', paths.partnerSecret(clientId, partnerId), { body: { reason } });

@@ -11,6 +11,8 @@ import { ExpirySettingsSection } from './ExpirySettingsSection.tsx';
 import { BrandingSection } from './BrandingSection.tsx';
 import { LocalesSection } from './LocalesSection.tsx';
 import { ProgramSection } from './ProgramSection.tsx';
+import { CatalogsSection } from './CatalogsSection.tsx';
+import { SsoSection } from './SsoSection.tsx';
 
 /**
  * Client settings: the support agents' daily adjustment limit and the points expiry. Program
@@ -73,6 +75,8 @@ function ClientSettings({ client, canChange }: { client: ConsoleClient; canChang
       <BrandingSection client={client} canChange={canChange} />
       <LocalesSection client={client} canChange={canChange} />
       <ProgramSection client={client} canChange={canChange} />
+      <CatalogsSection client={client} canChange={canChange} />
+      <SsoSection client={client} canChange={canChange} />
       <ExpirySettingsSection client={client} canChange={canChange} />
       {editing ? (
         <ReasonDialog

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { PasswordRules } from '@rewards/contract';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordAudit } from '../../modules/audit/service.ts';
 import { partnerSecretHash } from '../../modules/catalog/partner-service.ts';
+import { newPartnerSecret as newSecret } from '../../modules/clients/catalog-settings.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError } from '../cli-context.ts';
 import { placeholderLogo, type StoredLogo } from './logo.ts';
@@ -56,11 +56,6 @@ const DEFAULT_RULES: PasswordRules = {
   requireSymbol: false,
   notUsername: true,
 };
-
-/** A partner secret: 256 random bits, URL-safe so it fits HTTP Basic as it is. */
-function newSecret(): string {
-  return randomBytes(32).toString('base64url');
-}
 
 /**
  * Creates or changes a client in ONE transaction with its audit entry: every check that needs

@@ -223,9 +223,7 @@ export function parseActivationFields(flag: string, value: string): string[] {
 
 export { CatalogUrl } from '../../modules/clients/program-settings.ts';
 
-export const PartnerId = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'a partner id is 1 to 100 letters, digits, dots, hyphens or underscores');
+export { PartnerId } from '../../modules/clients/catalog-settings.ts';
 
 export const SupportEmail = z.union([z.literal('none').transform(() => ''), EmailAddress]);
 

@@ -1,10 +1,18 @@
 import type { Command } from 'commander';
 import { SsoLogoutType, SsoType } from '@rewards/contract';
 import { loadConfig } from '../../config.ts';
-import { checkIssuer, discoverProvider } from '../../modules/sso/provider.ts';
+import { checkIssuer } from '../../modules/sso/provider.ts';
 import { openSecret, sealSecret, secretKey } from '../../modules/sso/secret-box.ts';
 import { DEFAULT_CLAIM, DEFAULT_SCOPES } from '../../modules/sso/settings.ts';
-import { configureSso, disableSso, findClientSso, ssoRedirectUris } from '../../modules/sso/operator.ts';
+import {
+  CLAIM_PATTERN,
+  checkDiscovery,
+  configureSso,
+  disableSso,
+  findClientSso,
+  normalScopes,
+  ssoRedirectUris,
+} from '../../modules/sso/operator.ts';
 import { action, CliError, requireClient } from '../cli-context.ts';
 import { operatorActor } from './audit.ts';
 
@@ -25,8 +33,6 @@ interface SsoOptions {
 /** Read when --client-secret is not given, so the secret need not appear in shell history or ps. */
 const SECRET_ENV = 'REWARDS_SSO_CLIENT_SECRET';
 
-const CLAIM_PATTERN = /^[A-Za-z0-9_.:-]{1,100}$/;
-
 function bounded(flag: string, value: string, max: number): string {
   const trimmed = value.trim();
   if (!trimmed || trimmed.length > max) throw new CliError(`${flag} must be 1 to ${max} characters`);
@@ -45,12 +51,9 @@ function siteUrlOf(value: string): string {
 }
 
 function scopesOf(value: string): string {
-  const scopes = value.split(/[\s,]+/).filter(Boolean);
-  if (scopes.length === 0 || scopes.length > 20 || scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/.test(s))) {
-    throw new CliError('--scopes must be up to 20 scope names separated by spaces');
-  }
-  if (!scopes.includes('openid')) scopes.unshift('openid');
-  return [...new Set(scopes)].join(' ');
+  const scopes = normalScopes(value);
+  if (scopes === undefined) throw new CliError('--scopes must be up to 20 scope names separated by spaces');
+  return scopes;
 }
 
 /** `rewards clients sso`: a client's OpenID provider, sign-in and logout types and site (decision 024). */
@@ -158,14 +161,9 @@ export function registerClientsSso(program: Command): void {
     if (logoutType.data === 'sso' && !(siteUrl ?? client.site_url))
       throw new CliError('--site-url is required with --logout-type sso: it is where signing out ends');
 
-    let endSession = false;
-    try {
-      const discovered = await discoverProvider({ issuer: issuer.href, clientId: oidcClientId, clientSecret: secret });
-      endSession = Boolean(discovered.serverMetadata().end_session_endpoint);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message.split('\n')[0] : 'unknown error';
-      throw new CliError(`Cannot read the discovery document of ${issuer.href}: ${reason}`);
-    }
+    const discovered = await checkDiscovery(issuer.href, oidcClientId, secret);
+    if ('error' in discovered) throw new CliError(`Cannot read the discovery document of ${issuer.href}: ${discovered.error}`);
+    const endSession = discovered.endSession;
 
     await configureSso(db, operatorActor(operator), client.id, {
       provider: { issuer: issuerText, oidcClientId, clientSecretEnc: sealSecret(key, client.id, secret), scopes, claim },

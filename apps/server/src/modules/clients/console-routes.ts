@@ -5,6 +5,9 @@ import {
   BrandingReply,
   BrandingRequest,
   BrandingSettings,
+  CatalogSettings,
+  CatalogSettingsReply,
+  CatalogSettingsRequest,
   ExpirySettings,
   ExpirySettingsReply,
   ExpirySettingsRequest,
@@ -14,12 +17,16 @@ import {
   ProgramSettings,
   ProgramSettingsReply,
   ProgramSettingsRequest,
+  PartnerSecretReply,
+  PartnerSecretRequest,
   consoleClientPaths as paths,
 } from '@rewards/contract/console-clients';
 import { ConsoleParticipantParams } from '@rewards/contract/console-participants';
+import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
+import { requireFreshSecondFactor, requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { logoFromUpload, readBranding, setBranding } from './branding.ts';
+import { readCatalogSettings, rotatePartnerSecret, setCatalogSettings } from './catalog-settings.ts';
 import { readExpirySettings, setExpirySettings } from './expiry-settings.ts';
 import { readLocaleSettings, setLocaleSettings } from './locale-settings.ts';
 import { readProgramSettings, setProgramSettings } from './program-settings.ts';
@@ -31,6 +38,9 @@ const expiryPattern = paths.expirySettings(':clientId').replaceAll('%3A', ':');
 const localesPattern = paths.localeSettings(':clientId').replaceAll('%3A', ':');
 const programPattern = paths.programSettings(':clientId').replaceAll('%3A', ':');
 const brandingPattern = paths.brandingSettings(':clientId').replaceAll('%3A', ':');
+const catalogsPattern = paths.catalogSettings(':clientId').replaceAll('%3A', ':');
+const partnerSecretPattern = paths.partnerSecret(':clientId', ':partnerId').replaceAll('%3A', ':');
+const PartnerParams = ClientParams.extend({ partnerId: z.string().min(1).max(200) });
 
 type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
 
@@ -186,6 +196,65 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
       const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
       const done = await setProgramSettings(db, actor, request.params.clientId, change, reason);
       return { ...done.to, auditId: done.auditId };
+    },
+  );
+
+  // Catalogs and their partners (issue 20 §3, part H, decision 065).
+  typed.get(
+    catalogsPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: "The client's merchandise and experiences catalogs and its catalog partners (never a secret)",
+        params: ClientParams,
+        response: { 200: CatalogSettings },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request) => readCatalogSettings(db, request.params.clientId),
+  );
+
+  typed.put(
+    catalogsPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          "Set the merchandise and experiences catalogs (address and partner; null withdraws), with a reason; a new partner's secret is in this reply only; audited",
+        params: ClientParams,
+        body: CatalogSettingsRequest,
+        response: { 200: CatalogSettingsReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request, reply) => {
+      const { reason, ...change } = request.body;
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      const done = await setCatalogSettings(db, actor, request.params.clientId, change, reason);
+      if (done.secrets.length > 0) reply.header('cache-control', 'no-store');
+      return { ...done.to, auditId: done.auditId, secrets: done.secrets };
+    },
+  );
+
+  typed.post(
+    partnerSecretPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          "Replace a catalog partner's secret with a new one (a fresh second factor and a reason): the secret is in this reply only; audited without it",
+        params: PartnerParams,
+        body: PartnerSecretRequest,
+        response: { 200: PartnerSecretReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request, reply) => {
+      requireFreshSecondFactor(staffOf(request));
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      const done = await rotatePartnerSecret(db, actor, request.params.clientId, request.params.partnerId, request.body.reason);
+      reply.header('cache-control', 'no-store');
+      return done;
     },
   );
 }

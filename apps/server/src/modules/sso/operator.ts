@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { discoverProvider } from './provider.ts';
 import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { disableClientSso, listClientHostnames, updateClientSsoSettings, upsertClientSso, type ClientSsoRow } from './store.ts';
@@ -7,6 +8,35 @@ import { disableClientSso, listClientHostnames, updateClientSsoSettings, upsertC
 // each change commits with its audit entry, which never holds the secret.
 
 export { findClientSso } from './store.ts';
+
+/** A claim name: what `--claim` and the console's claim accept. */
+export const CLAIM_PATTERN = /^[A-Za-z0-9_.:-]{1,100}$/;
+
+/** Up to 20 scope names separated by spaces or commas, openid first if missing; undefined when not that. */
+export function normalScopes(value: string): string | undefined {
+  const scopes = value.split(/[\s,]+/).filter(Boolean);
+  if (scopes.length === 0 || scopes.length > 20 || scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/.test(s))) return undefined;
+  if (!scopes.includes('openid')) scopes.unshift('openid');
+  return [...new Set(scopes)].join(' ');
+}
+
+/**
+ * The discovery check `rewards clients sso` and the console run before storing a provider: its
+ * discovery document read with these credentials. Whether it publishes an end-session endpoint, or
+ * the first line of why it could not be read (no stack, no body).
+ */
+export async function checkDiscovery(
+  issuer: string,
+  oidcClientId: string,
+  clientSecret: string,
+): Promise<{ endSession: boolean } | { error: string }> {
+  try {
+    const discovered = await discoverProvider({ issuer, clientId: oidcClientId, clientSecret });
+    return { endSession: Boolean(discovered.serverMetadata().end_session_endpoint) };
+  } catch (error) {
+    return { error: (error instanceof Error ? error.message.split('\n')[0] : undefined) ?? 'unknown error' };
+  }
+}
 
 /** The callback URL of each host of the client, to register at the provider (http on a loopback host only). */
 export async function ssoRedirectUris(db: Db, clientId: string): Promise<string[]> {

@@ -125,6 +125,24 @@ const expected: Row[] = [
     route: route('PUT', '/clients/:clientId/settings/locales'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
+  // Part H, client settings continued (issue 20 §3, decision 065): single sign-on; every role of the client reads
+  // (never the secret), program managers and owners change.
+  { route: route('GET', '/clients/:clientId/settings/sso'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/settings/sso'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  // Catalogs: every role reads (never a secret), program managers and owners change and rotate a partner's secret
+  // (a fresh second factor, which every column's is).
+  { route: route('GET', '/clients/:clientId/settings/catalogs'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/settings/catalogs'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('POST', '/clients/:clientId/settings/catalogs/partners/:partnerId/secret'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
   // Part D, translations and content (issue 20 §4, decision 066): every role of the client reads, exports and previews;
   // program managers and owners edit, import and save.
   ...[texts.view, texts.exportBundle, texts.content, texts.contentEntry, texts.preview].map((r) => ({
@@ -508,6 +526,31 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
             reason: 'role table: issue 20',
           },
         });
+      }
+      // Part H: single sign-on. Turning it off needs no provider (the table starts none); the check of one is sso/console-settings.test.ts.
+      case route('GET', '/clients/:clientId/settings/sso'):
+        return send('GET', consoleClientPaths.ssoSettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/sso'):
+        return send('PUT', consoleClientPaths.ssoSettings(clientId), { body: { enabled: false, reason: 'role table: issue 20' } });
+      case route('GET', '/clients/:clientId/settings/catalogs'):
+        return send('GET', consoleClientPaths.catalogSettings(clientId));
+      case route('PUT', '/clients/:clientId/settings/catalogs'):
+        // A partner of its own per cell (created with a secret): every allowed call changes something.
+        return send('PUT', consoleClientPaths.catalogSettings(clientId), {
+          body: {
+            merchandise: { url: 'https://shop.example/role-table', partnerId: `role-${clientId}-${column.replace(':', '-')}` },
+            experiences: null,
+            reason: 'role table: issue 20',
+          },
+        });
+      case route('POST', '/clients/:clientId/settings/catalogs/partners/:partnerId/secret'): {
+        const partnerId = `rotate-${clientId}`;
+        await t.database.db
+          .insertInto('catalog_partners')
+          .values({ id: partnerId, client_id: clientId, name: 'Role table', secret_hash: 'x', created_at: new Date().toISOString() })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+        return send('POST', consoleClientPaths.partnerSecret(clientId, partnerId), { body: { reason: 'role table: issue 20' } });
       }
       // Part E, reports (decision 067)
       case route('GET', '/clients/:clientId/reports/participants'):

@@ -43,6 +43,7 @@ import { hashSessionId } from '../sessions/session-id.ts';
 import { clientForStaff, visibleClients } from './clients.ts';
 import { consoleActionRoutes } from '../participants/console-actions-routes.ts';
 import { consoleClientRoutes } from '../clients/console-routes.ts';
+import { consoleSsoRoutes } from '../sso/console-routes.ts';
 import { consoleCodesRoutes } from '../ots/console-routes.ts';
 import { consoleContentRoutes } from '../content/console-routes.ts';
 import { consoleTranslationRoutes } from '../i18n/console-routes.ts';
@@ -322,6 +323,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
 
       consoleActionRoutes(api, deps, origin, documented);
       consoleClientRoutes(api, db, origin, documented);
+      consoleSsoRoutes(api, db, ctx.dataDir, origin, documented); // part H: single sign-on settings
       consoleCodesRoutes(api, db, origin, documented);
       consoleTranslationRoutes(api, db, origin, documented); // issue 20 §4: translations and content
       consoleContentRoutes(api, db, origin, documented);

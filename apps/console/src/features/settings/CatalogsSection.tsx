@@ -1,0 +1,187 @@
+import { useId, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ConsoleClient } from '@rewards/contract/console';
+import type { CatalogOffering, CatalogSettings, PartnerSecret } from '@rewards/contract/console-clients';
+import { getCatalogSettings, putCatalogSettings, rotatePartnerSecret } from '../../api/client-settings.ts';
+import { t } from '../../i18n/t.ts';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+
+const OFFERINGS = ['merchandise', 'experiences'] as const;
+type Offering = (typeof OFFERINGS)[number];
+const offeringName = (offering: Offering) =>
+  offering === 'merchandise' ? t('clientSettings.catalogs.merchandise') : t('clientSettings.catalogs.experiences');
+
+/**
+ * A client's catalogs and their partners (issue 20 §3, part H, decision 065). Program managers and
+ * owners change the catalogs and issue a partner a new secret (the API client asks for a fresh second
+ * factor when the server wants one); a secret is shown here once, from the reply, and kept nowhere.
+ */
+export function CatalogsSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: ['catalogSettings', client.id], queryFn: () => getCatalogSettings(client.id) });
+  const [editing, setEditing] = useState(false);
+  const [rotating, setRotating] = useState<string | null>(null);
+  const [secrets, setSecrets] = useState<PartnerSecret[]>([]);
+  const [message, setMessage] = useState('');
+  const headingId = useId();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['catalogSettings', client.id] });
+  const describe = (value: CatalogOffering | null) =>
+    value ? t('clientSettings.catalogs.withPartner', { url: value.url, partner: value.partnerId }) : t('clientSettings.catalogs.none');
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h3 id={headingId}>{t('clientSettings.catalogs.title')}</h3>
+      {settings.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : settings.isError ? (
+        <ErrorMessage error={settings.error} />
+      ) : (
+        <>
+          <dl className="facts">
+            {OFFERINGS.map((offering) => (
+              <Fact key={offering} label={offeringName(offering)}>
+                {describe(settings.data[offering])}
+              </Fact>
+            ))}
+            <Fact label={t('clientSettings.catalogs.partners')}>
+              {settings.data.partners.length === 0 ? (
+                t('clientSettings.catalogs.none')
+              ) : (
+                <ul>
+                  {settings.data.partners.map((p) => (
+                    <li key={p.id}>
+                      {p.id} ({t('clientSettings.catalogs.since', { date: p.createdAt.slice(0, 10) })})
+                      {canChange ? (
+                        <>
+                          {' '}
+                          <button type="button" className="button button--small" onClick={() => setRotating(p.id)}>
+                            {t('clientSettings.catalogs.rotate', { partner: p.id })}
+                          </button>
+                        </>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Fact>
+          </dl>
+          {secrets.map((s) => (
+            <div key={s.partnerId} role="alert" className="notice">
+              <p>{t('clientSettings.catalogs.secretOnce', { partner: s.partnerId })}</p>
+              <p>
+                <code className="secret">{s.secret}</code>
+              </p>
+              <button type="button" className="button" onClick={() => setSecrets((all) => all.filter((x) => x.partnerId !== s.partnerId))}>
+                {t('clientSettings.catalogs.dismiss')}
+              </button>
+            </div>
+          ))}
+          {canChange ? (
+            <div className="settings-row">
+              <button type="button" className="button" onClick={() => setEditing(true)}>
+                {t('clientSettings.catalogs.change')}
+              </button>
+              <span role="status">{message}</span>
+            </div>
+          ) : null}
+          {editing ? (
+            <CatalogsDialog
+              client={client}
+              current={settings.data}
+              onClose={() => setEditing(false)}
+              onSaved={async (changed, issued) => {
+                setMessage(changed ? t('clientSettings.catalogs.saved') : t('clientSettings.unchanged'));
+                setSecrets((all) => [...all, ...issued]);
+                await refresh();
+              }}
+            />
+          ) : null}
+          {rotating !== null ? (
+            <ReasonDialog
+              title={t('clientSettings.catalogs.rotateTitle', { partner: rotating })}
+              intro={<p>{t('clientSettings.catalogs.rotateIntro')}</p>}
+              submitLabel={t('clientSettings.catalogs.rotateSubmit')}
+              ready
+              onClose={() => setRotating(null)}
+              onSubmit={async (reason) => {
+                const { partnerId, secret } = await rotatePartnerSecret(client.id, rotating, reason);
+                setSecrets((all) => [...all.filter((x) => x.partnerId !== partnerId), { partnerId, secret }]);
+              }}
+            />
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function CatalogsDialog({
+  client,
+  current,
+  onClose,
+  onSaved,
+}: {
+  client: ConsoleClient;
+  current: CatalogSettings;
+  onClose: () => void;
+  onSaved: (changed: boolean, issued: PartnerSecret[]) => Promise<void>;
+}) {
+  const [values, setValues] = useState(() =>
+    Object.fromEntries(OFFERINGS.map((o) => [o, { url: current[o]?.url ?? '', partnerId: current[o]?.partnerId ?? '' }])),
+  );
+  const set = (offering: Offering, key: 'url' | 'partnerId', value: string) =>
+    setValues((all) => ({
+      ...all,
+      [offering]: { url: all[offering]?.url ?? '', partnerId: all[offering]?.partnerId ?? '', [key]: value },
+    }));
+  const wanted = (offering: Offering): CatalogOffering | null => {
+    const value = values[offering];
+    return value && value.url.trim() !== '' ? { url: value.url.trim(), partnerId: value.partnerId.trim() } : null;
+  };
+  return (
+    <ReasonDialog
+      title={t('clientSettings.catalogs.changeTitle', { client: client.name })}
+      intro={<p>{t('clientSettings.catalogs.intro')}</p>}
+      submitLabel={t('settings.save')}
+      ready={OFFERINGS.every((o) => wanted(o) === null || wanted(o)?.partnerId !== '')}
+      onClose={onClose}
+      onSubmit={async (reason) => {
+        const done = await putCatalogSettings(client.id, {
+          merchandise: wanted('merchandise'),
+          experiences: wanted('experiences'),
+          reason,
+        });
+        await onSaved(done.auditId !== null, done.secrets);
+      }}
+    >
+      {OFFERINGS.map((offering) => (
+        <div key={offering} className="role-grid">
+          <Field label={t('clientSettings.catalogs.url', { offering: offeringName(offering) })} hint={t('clientSettings.catalogs.urlHint')}>
+            {(id, hint) => (
+              <input
+                id={id}
+                aria-describedby={hint}
+                value={values[offering]?.url ?? ''}
+                onChange={(e) => set(offering, 'url', e.target.value)}
+              />
+            )}
+          </Field>
+          <Field label={t('clientSettings.catalogs.partner', { offering: offeringName(offering) })}>
+            {(id) => (
+              <input id={id} value={values[offering]?.partnerId ?? ''} onChange={(e) => set(offering, 'partnerId', e.target.value)} />
+            )}
+          </Field>
+        </div>
+      ))}
+    </ReasonDialog>
+  );
+}

@@ -1,0 +1,199 @@
+import { useId, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SsoLogoutType, SsoType } from '@rewards/contract';
+import type { ConsoleClient } from '@rewards/contract/console';
+import type { SsoSettings } from '@rewards/contract/console-clients';
+import { getSsoSettings, putSsoSettings } from '../../api/client-settings.ts';
+import { t } from '../../i18n/t.ts';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+
+/**
+ * A client's single sign-on (issue 20 §3, part H, decision 065): program managers and owners turn
+ * it on (the server reads the provider's discovery document first, as `rewards clients sso` does)
+ * or off, with a reason. The secret is write-only: the page only says whether one is stored.
+ */
+export function SsoSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: ['ssoSettings', client.id], queryFn: () => getSsoSettings(client.id) });
+  const [editing, setEditing] = useState(false);
+  const [message, setMessage] = useState('');
+  const headingId = useId();
+  const none = t('clientSettings.sso.none');
+  return (
+    <section className="section" aria-labelledby={headingId}>
+      <h3 id={headingId}>{t('clientSettings.sso.title')}</h3>
+      {settings.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : settings.isError ? (
+        <ErrorMessage error={settings.error} />
+      ) : (
+        <>
+          <dl className="facts">
+            <Fact label={t('clientSettings.sso.state')}>
+              {settings.data.enabled ? t('clientSettings.sso.on') : t('clientSettings.sso.off')}
+            </Fact>
+            <Fact label={t('clientSettings.sso.issuer')}>{settings.data.issuer ?? none}</Fact>
+            <Fact label={t('clientSettings.sso.oidcClientId')}>{settings.data.oidcClientId ?? none}</Fact>
+            <Fact label={t('clientSettings.sso.secret')}>{settings.data.secretStored ? t('clientSettings.sso.secretStored') : none}</Fact>
+            <Fact label={t('clientSettings.sso.claim')}>{settings.data.claim}</Fact>
+            <Fact label={t('clientSettings.sso.scopes')}>{settings.data.scopes}</Fact>
+            <Fact label={t('clientSettings.sso.ssoType')}>{settings.data.ssoType}</Fact>
+            <Fact label={t('clientSettings.sso.ssoLogoutType')}>{settings.data.ssoLogoutType}</Fact>
+            <Fact label={t('clientSettings.sso.siteName')}>{settings.data.siteName || none}</Fact>
+            <Fact label={t('clientSettings.sso.siteUrl')}>{settings.data.siteUrl || none}</Fact>
+            <Fact label={t('clientSettings.sso.redirectUris')}>{settings.data.redirectUris.join(' ')}</Fact>
+          </dl>
+          {canChange ? (
+            <div className="settings-row">
+              <button type="button" className="button" onClick={() => setEditing(true)}>
+                {t('clientSettings.sso.change')}
+              </button>
+              <span role="status">{message}</span>
+            </div>
+          ) : null}
+          {editing ? (
+            <SsoDialog
+              client={client}
+              current={settings.data}
+              onClose={() => setEditing(false)}
+              onSaved={async (changed) => {
+                setMessage(changed ? t('clientSettings.sso.saved') : t('clientSettings.unchanged'));
+                await queryClient.invalidateQueries({ queryKey: ['ssoSettings', client.id] });
+              }}
+            />
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+// Type-checked against the contract; the root package is not pulled into the console's bundle for two lists.
+const SIGN_IN_TYPES: readonly SsoType[] = ['login_and_sso', 'sso_only'];
+const LOGOUT_TYPES: readonly SsoLogoutType[] = ['login', 'sso'];
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function SsoDialog({
+  client,
+  current,
+  onClose,
+  onSaved,
+}: {
+  client: ConsoleClient;
+  current: SsoSettings;
+  onClose: () => void;
+  onSaved: (changed: boolean) => Promise<void>;
+}) {
+  const [enabled, setEnabled] = useState(current.enabled);
+  const [issuer, setIssuer] = useState(current.issuer ?? '');
+  const [oidcClientId, setOidcClientId] = useState(current.oidcClientId ?? '');
+  const [secret, setSecret] = useState('');
+  const [claim, setClaim] = useState(current.claim);
+  const [scopes, setScopes] = useState(current.scopes);
+  const [ssoType, setSsoType] = useState<string>(current.ssoType === 'login_only' ? 'login_and_sso' : current.ssoType);
+  const [logoutType, setLogoutType] = useState<string>(current.ssoLogoutType);
+  const [siteName, setSiteName] = useState(current.siteName);
+  const [siteUrl, setSiteUrl] = useState(current.siteUrl);
+  return (
+    <ReasonDialog
+      title={t('clientSettings.sso.changeTitle', { client: client.name })}
+      intro={<p>{t('clientSettings.sso.intro')}</p>}
+      submitLabel={t('settings.save')}
+      ready={!enabled || (issuer.trim() !== '' && oidcClientId.trim() !== '' && (current.secretStored || secret !== ''))}
+      onClose={onClose}
+      onSubmit={async (reason) => {
+        const done = await putSsoSettings(
+          client.id,
+          enabled
+            ? {
+                enabled,
+                issuer,
+                oidcClientId,
+                ...(secret === '' ? {} : { clientSecret: secret }),
+                claim,
+                scopes,
+                ssoType,
+                ssoLogoutType: logoutType,
+                siteName,
+                siteUrl,
+                reason,
+              }
+            : { enabled, reason },
+        );
+        await onSaved(done.auditId !== null);
+      }}
+    >
+      <label className="check">
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> {t('clientSettings.sso.enable')}
+      </label>
+      {enabled ? (
+        <>
+          <Field label={t('clientSettings.sso.issuer')}>
+            {(id) => <input id={id} type="url" value={issuer} onChange={(e) => setIssuer(e.target.value)} required />}
+          </Field>
+          <Field label={t('clientSettings.sso.oidcClientId')}>
+            {(id) => <input id={id} value={oidcClientId} onChange={(e) => setOidcClientId(e.target.value)} required />}
+          </Field>
+          <Field label={t('clientSettings.sso.secret')} hint={current.secretStored ? t('clientSettings.sso.secretHint') : undefined}>
+            {(id, hint) => (
+              <input
+                id={id}
+                aria-describedby={hint}
+                type="password"
+                autoComplete="off"
+                value={secret}
+                onChange={(e) => setSecret(e.target.value)}
+                required={!current.secretStored}
+              />
+            )}
+          </Field>
+          <div className="role-grid">
+            <Field label={t('clientSettings.sso.claim')}>
+              {(id) => <input id={id} value={claim} onChange={(e) => setClaim(e.target.value)} />}
+            </Field>
+            <Field label={t('clientSettings.sso.scopes')}>
+              {(id) => <input id={id} value={scopes} onChange={(e) => setScopes(e.target.value)} />}
+            </Field>
+            <Field label={t('clientSettings.sso.ssoType')}>
+              {(id) => (
+                <select id={id} value={ssoType} onChange={(e) => setSsoType(e.target.value)}>
+                  {SIGN_IN_TYPES.map((o) => (
+                    <option key={o} value={o}>
+                      {o}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label={t('clientSettings.sso.ssoLogoutType')}>
+              {(id) => (
+                <select id={id} value={logoutType} onChange={(e) => setLogoutType(e.target.value)}>
+                  {LOGOUT_TYPES.map((o) => (
+                    <option key={o} value={o}>
+                      {o}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          </div>
+          <Field label={t('clientSettings.sso.siteName')}>
+            {(id) => <input id={id} value={siteName} onChange={(e) => setSiteName(e.target.value)} />}
+          </Field>
+          <Field label={t('clientSettings.sso.siteUrl')}>
+            {(id) => <input id={id} type="url" value={siteUrl} onChange={(e) => setSiteUrl(e.target.value)} />}
+          </Field>
+        </>
+      ) : null}
+    </ReasonDialog>
+  );
+}

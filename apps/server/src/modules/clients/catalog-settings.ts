@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import type { CatalogOffering, CatalogSettings, CatalogSettingsRequest, PartnerSecret } from '@rewards/contract/console-clients';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { errors } from '../../http/api-error.ts';
+import { recordAudit } from '../audit/service.ts';
+import { partnerSecretHash } from '../catalog/partner-service.ts';
+import type { Actor } from '../participants/operator-service.ts';
+import { CatalogUrl } from './program-settings.ts';
+
+/*
+ * A client's merchandise and experiences catalogs and their partners (issue 20 §3, part H, decision
+ * 065): the console's PUT and POST …/secret; `rewards clients --new-partner-secret` and a new
+ * `--merchandise-partner` use newPartnerSecret. A secret is in the reply that issues it and nowhere
+ * else: the table keeps its SHA-256, the audit the partner's id.
+ */
+
+export const PartnerId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'a partner id is 1 to 100 letters, digits, dots, hyphens or underscores');
+
+const OFFERINGS = ['merchandise', 'experiences'] as const;
+
+/** A partner secret: 256 random bits, URL-safe so it fits HTTP Basic as it is. */
+export function newPartnerSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** As they are now; 404 for an unknown client. */
+export async function readCatalogSettings(db: Db, clientId: string): Promise<CatalogSettings> {
+  const client = await db.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst();
+  if (!client) throw errors.notFound();
+  const [catalogs, partners] = await Promise.all([
+    db.selectFrom('client_catalogs').select(['kind', 'url', 'partner_id']).where('client_id', '=', clientId).execute(),
+    db.selectFrom('catalog_partners').select(['id', 'name', 'created_at']).where('client_id', '=', clientId).orderBy('id').execute(),
+  ]);
+  const offering = (kind: string): CatalogOffering | null => {
+    const row = catalogs.find((c) => c.kind === kind);
+    return row ? { url: row.url, partnerId: row.partner_id ?? '' } : null;
+  };
+  return {
+    merchandise: offering('merchandise'),
+    experiences: offering('experiences'),
+    partners: partners.map((p) => ({ id: p.id, name: p.name, createdAt: p.created_at })),
+  };
+}
+
+function checkOffering(kind: string, value: CatalogOffering | null): CatalogOffering | null {
+  if (value === null) return null;
+  const url = CatalogUrl.safeParse(value.url);
+  if (!url.success) throw errors.validation(`the ${kind} catalog: ${url.error.issues[0]?.message ?? 'invalid'}`);
+  const partnerId = PartnerId.safeParse(value.partnerId.trim());
+  if (!partnerId.success) throw errors.validation(`the ${kind} partner: ${partnerId.error.issues[0]?.message ?? 'invalid'}`);
+  return { url: url.data, partnerId: partnerId.data };
+}
+
+/**
+ * Sets both offerings in one transaction with one `clients.settings` audit entry (each changed
+ * offering from and to, the partners issued a secret, the reason). A partner id new to the
+ * installation is created with a secret returned here only; one of another client is refused.
+ */
+export async function setCatalogSettings(
+  db: Db,
+  actor: Actor,
+  clientId: string,
+  change: Omit<CatalogSettingsRequest, 'reason'>,
+  reason?: string,
+  now = new Date(),
+): Promise<{ to: CatalogSettings; auditId: string | null; secrets: PartnerSecret[] }> {
+  const to = {
+    merchandise: checkOffering('merchandise', change.merchandise),
+    experiences: checkOffering('experiences', change.experiences),
+  };
+  return db.transaction().execute(async (trx) => {
+    const from = await readCatalogSettings(trx, clientId);
+    const client = await trx.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirstOrThrow();
+    const secrets: PartnerSecret[] = [];
+    const details: Record<string, unknown> = {};
+    for (const kind of OFFERINGS) {
+      const wanted = to[kind];
+      if (JSON.stringify(from[kind]) === JSON.stringify(wanted)) continue;
+      if (wanted !== null && !secrets.some((s) => s.partnerId === wanted.partnerId)) {
+        const partner = await trx.selectFrom('catalog_partners').select('client_id').where('id', '=', wanted.partnerId).executeTakeFirst();
+        if (partner && partner.client_id !== clientId)
+          throw errors.validation(`the ${kind} partner: ${wanted.partnerId} belongs to another client; choose another`);
+        if (!partner) {
+          const secret = newPartnerSecret();
+          await trx
+            .insertInto('catalog_partners')
+            .values({
+              id: wanted.partnerId,
+              client_id: clientId,
+              name: `${client.name} catalog`,
+              secret_hash: partnerSecretHash(secret),
+              created_at: now.toISOString(),
+            })
+            .execute();
+          secrets.push({ partnerId: wanted.partnerId, secret });
+        }
+      }
+      await trx.deleteFrom('client_catalogs').where('client_id', '=', clientId).where('kind', '=', kind).execute();
+      if (wanted !== null)
+        await trx
+          .insertInto('client_catalogs')
+          .values({ client_id: clientId, kind, url: wanted.url, partner_id: wanted.partnerId })
+          .execute();
+      details[`catalogs.${kind}`] = { from: from[kind], to: wanted };
+    }
+    if (Object.keys(details).length === 0) return { to: from, auditId: null, secrets };
+    const auditId = await recordAudit(
+      trx,
+      {
+        clientId,
+        actor: actor.name,
+        actorKind: actor.kind,
+        action: 'clients.settings',
+        subject: clientId,
+        details: {
+          ...details,
+          ...(secrets.length > 0 ? { partnerSecretsIssued: secrets.map((s) => s.partnerId) } : {}),
+          ...(reason === undefined ? {} : { reason }),
+        },
+        origin: actor.origin,
+      },
+      now,
+    );
+    return { to: await readCatalogSettings(trx, clientId), auditId, secrets };
+  });
+}
+
+/**
+ * Replaces a partner's secret with a new one (the old one stops working at once), audited with the
+ * partner's id only. The caller shows the secret this once. 404 when the partner is not the client's.
+ */
+export async function rotatePartnerSecret(
+  db: Db,
+  actor: Actor,
+  clientId: string,
+  partnerId: string,
+  reason?: string,
+  now = new Date(),
+): Promise<PartnerSecret & { auditId: string }> {
+  return db.transaction().execute(async (trx) => {
+    const partner = await trx
+      .selectFrom('catalog_partners')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .where('id', '=', partnerId)
+      .executeTakeFirst();
+    if (!partner) throw errors.notFound();
+    const secret = newPartnerSecret();
+    await trx
+      .updateTable('catalog_partners')
+      .set({ secret_hash: partnerSecretHash(secret) })
+      .where('client_id', '=', clientId)
+      .where('id', '=', partnerId)
+      .execute();
+    const auditId = await recordAudit(
+      trx,
+      {
+        clientId,
+        actor: actor.name,
+        actorKind: actor.kind,
+        action: 'clients.partner-secret',
+        subject: partnerId,
+        details: { partnerId, ...(reason === undefined ? {} : { reason }) },
+        origin: actor.origin,
+      },
+      now,
+    );
+    return { partnerId, secret, auditId };
+  });
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { STAFF_ROLES, type StaffRole } from '@rewards/contract/console';
+import { SsoSettings, SsoSettingsReply, SsoSettingsRequest, consoleClientPaths as paths } from '@rewards/contract/console-clients';
+import { ConsoleParticipantParams } from '@rewards/contract/console-participants';
+import type { Db } from '../../db/database.ts';
+import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
+import { readSsoSettings, setSsoSettings } from './console-settings.ts';
+
+/** Who may change a client's single sign-on: its program managers (and owners, who pass every role check). */
+const MANAGING: readonly StaffRole[] = ['program_manager'];
+const ClientParams = ConsoleParticipantParams.pick({ clientId: true });
+const ssoPattern = paths.ssoSettings(':clientId').replaceAll('%3A', ':');
+
+type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
+
+/**
+ * The console's single sign-on settings (issue 20 §3, part H, decision 065), inside the console
+ * plugin of modules/staff/routes.ts: every role of the client reads them (never the secret);
+ * program managers and owners change them with a reason, through the checks `rewards clients sso` runs.
+ */
+export function consoleSsoRoutes(api: FastifyInstance, db: Db, dataDir: string, site: ConsoleOrigin, documented: Documented): void {
+  const typed = api.withTypeProvider<ZodTypeProvider>();
+  const clientIdOf = (request: FastifyRequest) => (request.params as { clientId: string }).clientId;
+
+  typed.get(
+    ssoPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      schema: {
+        summary: "The client's single sign-on: provider, claim, scopes, sign-in and logout types, site, redirect URIs (never the secret)",
+        params: ClientParams,
+        response: { 200: SsoSettings },
+        ...documented({ roles: STAFF_ROLES }),
+      },
+    },
+    async (request) => readSsoSettings(db, request.params.clientId),
+  );
+
+  typed.put(
+    ssoPattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          "Turn single sign-on on (the provider's discovery document read first; the secret write-only) or off, with a reason; audited without the secret",
+        params: ClientParams,
+        body: SsoSettingsRequest,
+        response: { 200: SsoSettingsReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      const { reason, ...change } = request.body;
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      const done = await setSsoSettings(db, dataDir, actor, request.params.clientId, change, reason);
+      return { ...done.to, auditId: done.auditId, endSessionEndpoint: done.endSessionEndpoint };
+    },
+  );
+}
