@@ -36,6 +36,7 @@ export default function SettingsPage() {
 }
 
 function ClientSettings({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
+  const { me } = useSession();
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: ['settings', client.id], queryFn: () => getSettings(client.id) });
   const [editing, setEditing] = useState(false);
@@ -76,7 +77,8 @@ function ClientSettings({ client, canChange }: { client: ConsoleClient; canChang
       <LocalesSection client={client} canChange={canChange} />
       <ProgramSection client={client} canChange={canChange} />
       <CatalogsSection client={client} canChange={canChange} />
-      <SsoSection client={client} canChange={canChange} />
+      {/* Only owners change single sign-on (the server fetches the address they give). */}
+      <SsoSection client={client} canChange={me.owner} />
       <ExpirySettingsSection client={client} canChange={canChange} />
       {editing ? (
         <ReasonDialog

@@ -7,8 +7,12 @@ import type { Db } from '../../db/database.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { readSsoSettings, setSsoSettings } from './console-settings.ts';
 
-/** Who may change a client's single sign-on: its program managers (and owners, who pass every role check). */
-const MANAGING: readonly StaffRole[] = ['program_manager'];
+/**
+ * Who may change a client's single sign-on: owners only (they pass every role check; no role of a
+ * client does). Turning it on makes the server fetch the discovery document of an address the
+ * caller chooses: that reach into the installation's network is the installation's to grant.
+ */
+const MANAGING: readonly StaffRole[] = [];
 const ClientParams = ConsoleParticipantParams.pick({ clientId: true });
 const ssoPattern = paths.ssoSettings(':clientId').replaceAll('%3A', ':');
 
@@ -17,7 +21,7 @@ type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, un
 /**
  * The console's single sign-on settings (issue 20 §3, part H, decision 065), inside the console
  * plugin of modules/staff/routes.ts: every role of the client reads them (never the secret);
- * program managers and owners change them with a reason, through the checks `rewards clients sso` runs.
+ * owners change them with a reason, through the checks `rewards clients sso` runs.
  */
 export function consoleSsoRoutes(api: FastifyInstance, db: Db, dataDir: string, site: ConsoleOrigin, documented: Documented): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();

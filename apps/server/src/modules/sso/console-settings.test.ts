@@ -18,6 +18,7 @@ describe.each(dialects)("the console's single sign-on settings on %s", (dialect)
   let t: ConsoleTestApp;
   let provider: TestProvider;
   let manager: EnrolledStaff;
+  let owner: EnrolledStaff;
   let agent: EnrolledStaff;
   let auditor: EnrolledStaff;
   let otherManager: EnrolledStaff;
@@ -26,6 +27,7 @@ describe.each(dialects)("the console's single sign-on settings on %s", (dialect)
     t = await createConsoleTestApp(dialect);
     provider = await startTestProvider({ redirectUris: ['http://localhost:3000/api/v1.0/sso/callback'], accounts: {} });
     manager = await enrolStaff(t, 'manager@acme.test', { roles: [{ clientId: ACME, role: 'program_manager' }] });
+    owner = await enrolStaff(t, 'owner@rewards.test', { owner: true });
     agent = await enrolStaff(t, 'agent@acme.test', { roles: [{ clientId: ACME, role: 'support_agent' }] });
     auditor = await enrolStaff(t, 'auditor@acme.test', { roles: [{ clientId: ACME, role: 'auditor' }] });
     otherManager = await enrolStaff(t, 'manager@globex.test', { roles: [{ clientId: OTHER_CLIENT_ID, role: 'program_manager' }] });
@@ -78,8 +80,10 @@ describe.each(dialects)("the console's single sign-on settings on %s", (dialect)
     expect((await put(agent, body)).statusCode).toBe(403);
     expect((await put(auditor, body)).statusCode).toBe(403);
     expect((await put(otherManager, body)).statusCode).toBe(403);
+    // Not even the client's program manager: turning it on makes the server fetch the address sent.
+    expect((await put(manager, body)).statusCode).toBe(403);
 
-    const reply = await put(manager, body);
+    const reply = await put(owner, body);
     expect(reply.statusCode, reply.body).toBe(200);
     expect(reply.body).not.toContain(provider.clientSecret);
     const set = reply.json<SsoSettingsReply>();
@@ -102,8 +106,8 @@ describe.each(dialects)("the console's single sign-on settings on %s", (dialect)
 
     // The GET never carries it; the same set again (the secret left out: kept) writes nothing.
     expect((await get(auditor)).body).not.toContain(provider.clientSecret);
-    expect((await put(manager, on())).json<SsoSettingsReply>().auditId).toBeNull();
-    expect((await put(manager, { ...on(), clientSecret: provider.clientSecret })).json<SsoSettingsReply>().auditId).toBeNull();
+    expect((await put(owner, on())).json<SsoSettingsReply>().auditId).toBeNull();
+    expect((await put(owner, { ...on(), clientSecret: provider.clientSecret })).json<SsoSettingsReply>().auditId).toBeNull();
   });
 
   it('refuses what the command refuses with a 400 naming it, and changes nothing', async () => {
@@ -127,7 +131,7 @@ describe.each(dialects)("the console's single sign-on settings on %s", (dialect)
       [{ ...on(), enabled: 'yes' }, undefined],
     ];
     for (const [body, message] of bad) {
-      const reply = await put(manager, body);
+      const reply = await put(owner, body);
       expect(reply.statusCode, JSON.stringify(body).slice(0, 160)).toBe(400);
       if (message) expect(reply.json<{ message: string }>().message).toMatch(message);
       expect(reply.body).not.toMatch(/\bat .*\.ts:\d+|stack/);
@@ -137,20 +141,20 @@ describe.each(dialects)("the console's single sign-on settings on %s", (dialect)
     expect((await loadSsoSettings(t.database.db, t.dataDir, ACME))?.provider?.clientSecret).toBe(provider.clientSecret);
 
     // A client with no provider yet needs the secret the first time.
-    const first = await put(otherManager, on(), OTHER_CLIENT_ID);
+    const first = await put(owner, on(), OTHER_CLIENT_ID);
     expect(first.statusCode).toBe(400);
     expect(first.json<{ message: string }>().message).toMatch(/required the first time/);
     expect((await get(otherManager, OTHER_CLIENT_ID)).json<SsoSettings>()).toMatchObject({ enabled: false, secretStored: false });
   });
 
   it('rotates the secret (audited as changed only) and turns single sign-on off keeping the provider', async () => {
-    const rotated = await put(manager, { ...on(), clientSecret: NEW_SECRET });
+    const rotated = await put(owner, { ...on(), clientSecret: NEW_SECRET });
     expect(rotated.statusCode, rotated.body).toBe(200);
     const details = await auditDetails(rotated.json<SsoSettingsReply>().auditId);
     expect(details).toEqual({ clientSecret: 'changed', reason: REASON });
     expect((await loadSsoSettings(t.database.db, t.dataDir, ACME))?.provider?.clientSecret).toBe(NEW_SECRET);
 
-    const off = await put(manager, { enabled: false, reason: REASON });
+    const off = await put(owner, { enabled: false, reason: REASON });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json<SsoSettingsReply>()).toMatchObject({
       enabled: false,
@@ -165,10 +169,10 @@ describe.each(dialects)("the console's single sign-on settings on %s", (dialect)
       ssoType: { from: 'login_and_sso', to: 'login_only' },
     });
     expect((await loadSsoSettings(t.database.db, t.dataDir, ACME))?.provider).toBeUndefined();
-    expect((await put(manager, { enabled: false, reason: REASON })).json<SsoSettingsReply>().auditId).toBeNull();
+    expect((await put(owner, { enabled: false, reason: REASON })).json<SsoSettingsReply>().auditId).toBeNull();
 
     // On again with the stored secret (none sent).
-    const again = await put(manager, on());
+    const again = await put(owner, on());
     expect(again.statusCode, again.body).toBe(200);
     expect((await loadSsoSettings(t.database.db, t.dataDir, ACME))?.provider?.clientSecret).toBe(NEW_SECRET);
   });
@@ -190,7 +194,7 @@ describe.each(dialects)("the console's single sign-on settings on %s", (dialect)
             host: new URL(t.config.console.origin).host,
             origin: t.config.console.origin,
             'content-type': 'application/json',
-            cookie: `rewards_console=${manager.cookie}`,
+            cookie: `rewards_console=${owner.cookie}`,
           },
           payload: JSON.stringify(body),
         });

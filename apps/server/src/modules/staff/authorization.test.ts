@@ -126,12 +126,9 @@ const expected: Row[] = [
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
   // Part H, client settings continued (issue 20 §3, decision 065): single sign-on; every role of the client reads
-  // (never the secret), program managers and owners change.
+  // (never the secret); only owners change it (the server then fetches an address the caller chose).
   { route: route('GET', '/clients/:clientId/settings/sso'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
-  {
-    route: route('PUT', '/clients/:clientId/settings/sso'),
-    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
-  },
+  { route: route('PUT', '/clients/:clientId/settings/sso'), ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }) },
   // Catalogs: every role reads (never a secret), program managers and owners change and rotate a partner's secret
   // (a fresh second factor, which every column's is).
   { route: route('GET', '/clients/:clientId/settings/catalogs'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
