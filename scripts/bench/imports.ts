@@ -7,7 +7,7 @@
  * Usage: node scripts/bench/imports.ts [--lines 1000000] [--participants 100000]
  * (npm run bench does not run it; figures in decision 064 and the README.)
  */
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,14 +43,25 @@ function sampler() {
   };
 }
 
+/** Bytes this process has had written to storage (Linux); -1 elsewhere. */
+function writtenBytes(): number {
+  try {
+    return Number(/^write_bytes: (\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? -1);
+  } catch {
+    return -1;
+  }
+}
+
 async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
   const stop = sampler();
+  const written = writtenBytes();
   const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await work();
   const used = process.cpuUsage(cpu);
   console.log(
-    `${name}: ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU, ${stop()}`,
+    `${name}: ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU, ${stop()}` +
+      (written < 0 ? '' : `, ${mb(writtenBytes() - written)} MB written`),
   );
   return result;
 }
