@@ -13,16 +13,17 @@ export function Shell() {
       <header className="topbar">
         <span className="topbar__brand">{t('app.name')}</span>
         <nav aria-label={t('shell.nav')} className="topbar__nav">
+          {/* The day's work first, then what shapes the program, then oversight. */}
           <NavLink to="/participants">{t('nav.participants')}</NavLink>
-          <NavLink to="/audit">{t('nav.audit')}</NavLink>
-          {me.owner ? <NavLink to="/staff">{t('nav.staff')}</NavLink> : null}
-          {/* Every role reads its clients' settings; program managers and owners change them (decision 062). */}
           <NavLink to="/imports">{t('nav.imports')}</NavLink>
-          <NavLink to="/settings">{t('nav.settings')}</NavLink>
           <NavLink to="/codes">{t('codes.nav')}</NavLink>
+          <NavLink to="/reports">{t('reports.nav')}</NavLink>
           <NavLink to="/translations">{t('nav.translations')}</NavLink>
           <NavLink to="/content">{t('nav.content')}</NavLink>
-          <NavLink to="/reports">{t('reports.nav')}</NavLink>
+          {/* Every role reads its clients' settings; program managers and owners change them (decision 062). */}
+          <NavLink to="/settings">{t('nav.settings')}</NavLink>
+          <NavLink to="/audit">{t('nav.audit')}</NavLink>
+          {me.owner ? <NavLink to="/staff">{t('nav.staff')}</NavLink> : null}
         </nav>
         <div className="topbar__who">
           <span>
