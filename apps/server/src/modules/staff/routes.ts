@@ -62,7 +62,12 @@ import { staffErrors } from './errors.ts';
 type Access = 'public' | 'enrolment link' | 'password passed' | 'any staff' | 'owner' | { roles: readonly StaffRole[] };
 
 export function documented(access: Access) {
-  const role = typeof access === 'string' ? access : `owner, or ${access.roles.join(' | ')} of the client in the path`;
+  const role =
+    typeof access === 'string'
+      ? access
+      : access.roles.length === 0
+        ? 'owner' // no role of a client may (single sign-on settings)
+        : `owner, or ${access.roles.join(' | ')} of the client in the path`;
   const security = access === 'public' ? [] : access === 'enrolment link' ? [{ enrolmentToken: [] }] : [{ consoleSession: [] }];
   return { security, 'x-role': role, tags: ['Console'] };
 }
