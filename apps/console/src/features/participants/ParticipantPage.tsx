@@ -8,6 +8,7 @@ import { roleName, statusName } from '../../ui/labels.ts';
 import { AuditTable } from '../../ui/AuditTable.tsx';
 import { ActionDialog, type ActionName } from './actions.tsx';
 import { useInvalidateParticipant, useParticipant, useStatement } from './queries.ts';
+import { Fact } from '../../ui/Fact.tsx';
 
 /**
  * The participant's page: who they are, what they hold and did, what support did about them —
@@ -180,15 +181,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       <h2>{title}</h2>
       {children}
     </section>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import type { CatalogOffering, CatalogSettings, PartnerSecret } from '@rewards/contract/console-clients';
@@ -6,6 +6,7 @@ import { getCatalogSettings, putCatalogSettings, rotatePartnerSecret } from '../
 import { t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { Fact } from '../../ui/Fact.tsx';
 
 const OFFERINGS = ['merchandise', 'experiences'] as const;
 type Offering = (typeof OFFERINGS)[number];
@@ -112,15 +113,6 @@ export function CatalogsSection({ client, canChange }: { client: ConsoleClient; 
         </>
       )}
     </section>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ExpiryPolicy } from '@rewards/contract';
 import type { ConsoleClient } from '@rewards/contract/console';
@@ -8,6 +8,7 @@ import { t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { describeMails, describePolicy, timeZones } from './expiry-words.ts';
+import { Fact } from '../../ui/Fact.tsx';
 
 type PolicyType = ExpiryPolicy['type'];
 type Period = Extract<ExpiryPolicy, { type: 'calendar' }>['period'];
@@ -58,15 +59,6 @@ export function ExpirySettingsSection({ client, canChange }: { client: ConsoleCl
         </>
       )}
     </section>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }
 

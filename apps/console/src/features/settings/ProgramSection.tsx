@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PasswordRules } from '@rewards/contract';
 import type { ConsoleClient } from '@rewards/contract/console';
@@ -8,6 +8,7 @@ import { getProgramSettings, putProgramSettings } from '../../api/client-setting
 import { t, type MessageKey } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { Fact } from '../../ui/Fact.tsx';
 
 const SWITCHES = ['requireUpper', 'requireLower', 'requireDigit', 'requireSymbol', 'notUsername'] as const;
 const switchKey = (name: (typeof SWITCHES)[number]) => `clientSettings.program.${name}` as MessageKey;
@@ -70,15 +71,6 @@ export function ProgramSection({ client, canChange }: { client: ConsoleClient; c
         </>
       )}
     </section>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SsoLogoutType, SsoType } from '@rewards/contract';
 import type { ConsoleClient } from '@rewards/contract/console';
@@ -7,6 +7,7 @@ import { getSsoSettings, putSsoSettings } from '../../api/client-settings.ts';
 import { t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { Fact } from '../../ui/Fact.tsx';
 
 /**
  * A client's single sign-on (issue 20 §3, part H, decision 065): program managers and owners turn
@@ -72,15 +73,6 @@ export function SsoSection({ client, canChange }: { client: ConsoleClient; canCh
 // Type-checked against the contract; the root package is not pulled into the console's bundle for two lists.
 const SIGN_IN_TYPES: readonly SsoType[] = ['login_and_sso', 'sso_only'];
 const LOGOUT_TYPES: readonly SsoLogoutType[] = ['login', 'sso'];
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 function SsoDialog({
   client,
