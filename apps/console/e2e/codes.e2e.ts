@@ -11,13 +11,12 @@ import {
   closePage,
   expectVisible,
   nextTotpCode,
-  openConsole,
   openConsoleAs,
   openPortal,
   rewards,
   signInPortal,
-  STAFF_PASSWORD,
   test,
+  enrolNewStaff,
 } from './harness/console.ts';
 
 const QUINN = { email: 'quinn.codes@acme.example', name: 'Quinn Codes' };
@@ -34,32 +33,7 @@ async function batchRow(page: Page, name: string): Promise<string[]> {
 test('a program manager generates a batch, downloads its codes once; one is redeemed in the portal, another voided', async ({
   browser,
 }) => {
-  const created = await rewards([
-    'staff',
-    'create',
-    QUINN.email,
-    '--name',
-    QUINN.name,
-    '--role',
-    'program_manager',
-    '--client',
-    'acme',
-    '--reason',
-    'browser test',
-  ]);
-  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(created)?.[0];
-  expect(link, created).toBeDefined();
-
-  const page = await openConsole(browser);
-  await page.goto(link!);
-  await page.getByLabel('New password').fill(STAFF_PASSWORD);
-  await page.getByLabel('Repeat the password').fill(STAFF_PASSWORD);
-  await page.getByRole('button', { name: 'Set password' }).click();
-  const secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
-  await page.getByLabel('Code from your authenticator app').fill(await nextTotpCode(secret));
-  await page.getByRole('button', { name: 'Confirm code' }).click();
-  await page.getByRole('button', { name: 'I have saved them: open the console' }).click();
-  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  const { page, secret } = await enrolNewStaff(browser, QUINN);
 
   await page.getByRole('link', { name: 'Codes' }).click();
   await page.getByRole('heading', { name: 'Code batches', level: 1 }).waitFor();

@@ -2,41 +2,14 @@
 // just now, opens the client settings, sets a rolling 12-month policy in Paris time with a reason
 // and sees it saved, in words; the operator's command shows the same; a support agent reads it
 // without a way to change it.
-import { TOTP } from 'otpauth';
 import { expect } from 'vitest';
-import { checkScreen, closePage, expectVisible, openConsole, openConsoleAs, rewards, STAFF_PASSWORD, test } from './harness/console.ts';
+import { checkScreen, closePage, expectVisible, openConsoleAs, rewards, test, enrolNewStaff } from './harness/console.ts';
 
 const PAT = { email: 'pat.manager@acme.example', name: 'Pat Manager' };
 const SAVED_WORDS = 'Points expire 12 months after they are earned, at the end of the day, Europe/Paris';
 
 test('a program manager sets a rolling 12-month policy and sees it saved; an agent reads it only', async ({ browser }) => {
-  const created = await rewards([
-    'staff',
-    'create',
-    PAT.email,
-    '--name',
-    PAT.name,
-    '--role',
-    'program_manager',
-    '--client',
-    'acme',
-    '--reason',
-    'browser test',
-  ]);
-  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(created)?.[0];
-  expect(link, created).toBeDefined();
-
-  // Enrolment: a password, then an authenticator code, then in.
-  const page = await openConsole(browser);
-  await page.goto(link!);
-  await page.getByLabel('New password').fill(STAFF_PASSWORD);
-  await page.getByLabel('Repeat the password').fill(STAFF_PASSWORD);
-  await page.getByRole('button', { name: 'Set password' }).click();
-  const secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
-  await page.getByLabel('Code from your authenticator app').fill(new TOTP({ secret }).generate());
-  await page.getByRole('button', { name: 'Confirm code' }).click();
-  await page.getByRole('button', { name: 'I have saved them: open the console' }).click();
-  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  const { page } = await enrolNewStaff(browser, PAT);
 
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'Client settings' }).waitFor();

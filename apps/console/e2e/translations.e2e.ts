@@ -6,11 +6,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOTP } from 'otpauth';
 import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
 import { chooseLanguage } from '../../web/e2e/harness/pages.ts';
-import { checkScreen, closePage, expectVisible, openConsole, openPortal, rewards, STAFF_PASSWORD, test } from './harness/console.ts';
+import { checkScreen, closePage, expectVisible, openPortal, rewards, test, enrolNewStaff } from './harness/console.ts';
 
 const TESS = { email: 'tess.translator@acme.example', name: 'Tess Translator' };
 const ENGLISH = 'Welcome to {clientName}, where every sale earns Acme Points.';
@@ -48,31 +47,7 @@ test('a program manager translates a missing French text and sees it on the Fren
   writeFileSync(bundle, JSON.stringify({ login: { intro: ENGLISH } }));
   await rewards(['clients', 'translations', 'import', bundle, '--client', 'acme']);
 
-  const created = await rewards([
-    'staff',
-    'create',
-    TESS.email,
-    '--name',
-    TESS.name,
-    '--role',
-    'program_manager',
-    '--client',
-    'acme',
-    '--reason',
-    'browser test',
-  ]);
-  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(created)?.[0];
-  expect(link, created).toBeDefined();
-  const page = await openConsole(browser);
-  await page.goto(link!);
-  await page.getByLabel('New password').fill(STAFF_PASSWORD);
-  await page.getByLabel('Repeat the password').fill(STAFF_PASSWORD);
-  await page.getByRole('button', { name: 'Set password' }).click();
-  const secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
-  await page.getByLabel('Code from your authenticator app').fill(new TOTP({ secret }).generate());
-  await page.getByRole('button', { name: 'Confirm code' }).click();
-  await page.getByRole('button', { name: 'I have saved them: open the console' }).click();
-  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  const { page } = await enrolNewStaff(browser, TESS);
 
   // Translations open on French, the keys to translate: Acme's intro is there, not translated.
   await page.getByRole('link', { name: 'Translations' }).click();

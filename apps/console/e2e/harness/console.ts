@@ -69,6 +69,45 @@ export async function nextTotpCode(secret: string): Promise<string> {
   }
 }
 
+/**
+ * A new program manager of one client, as an owner creates them with the operator command, who
+ * enrols through the link (a password, then an authenticator code) and lands on the participants
+ * screen. Returns the page and their authenticator secret (for a later step-up).
+ */
+export async function enrolNewStaff(
+  browser: Browser,
+  person: { email: string; name: string },
+  role = 'program_manager',
+  client = 'acme',
+): Promise<{ page: Page; secret: string }> {
+  const created = await rewards([
+    'staff',
+    'create',
+    person.email,
+    '--name',
+    person.name,
+    '--role',
+    role,
+    '--client',
+    client,
+    '--reason',
+    'browser test',
+  ]);
+  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(created)?.[0];
+  expect(link, created).toBeDefined();
+  const page = await openConsole(browser);
+  await page.goto(link!);
+  await page.getByLabel('New password').fill(STAFF_PASSWORD);
+  await page.getByLabel('Repeat the password').fill(STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  const secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
+  await page.getByLabel('Code from your authenticator app').fill(await nextTotpCode(secret));
+  await page.getByRole('button', { name: 'Confirm code' }).click();
+  await page.getByRole('button', { name: 'I have saved them: open the console' }).click();
+  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  return { page, secret };
+}
+
 /** Signs in through the sign-in page with a password and an authenticator code; waits for the participants screen. */
 export async function signInConsole(page: Page, email: string, secret: string): Promise<void> {
   await page.goto('/console/sign-in');
