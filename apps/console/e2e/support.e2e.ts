@@ -8,6 +8,7 @@ import {
   closePage,
   DEMO_STAFF,
   signInPortal,
+  expectPath,
   expectVisible,
   findParticipant,
   nextTotpCode,
@@ -89,7 +90,7 @@ test('an agent signs in, finds demo by e-mail, credits 250 with a reason, and Da
   await launch.getByLabel('Reason').fill('Customer on the phone, ticket 4711');
   await checkScreen(page, '07-launch-as-dialog');
   const [tab] = await Promise.all([page.context().waitForEvent('page'), launch.getByRole('button', { name: 'Open the portal' }).click()]);
-  await tab.waitForURL((url) => url.pathname === '/home');
+  await expectPath(tab, '/home');
   expect(new URL(tab.url()).origin).toBe(inject('baseUrl'));
   await expectVisible(tab.getByRole('region', { name: 'Acting as a participant' }).getByText('You are acting as Dana'));
   await tab.close();

@@ -21,9 +21,21 @@ export function launchChromium(): Promise<Browser> {
 
 export const DEMO_PASSWORD = 'Rewards-2026!';
 
-/** Waits until the app's route is `path` (the app redirects on the client, after start-up). */
-export async function expectPath(page: Page, path: string): Promise<void> {
-  await page.waitForURL((url) => url.pathname === path);
+/**
+ * Waits until the app's route is `path` (the app redirects on the client, after start-up). Not
+ * `waitForURL`: it fails with ERR_ABORTED when a page load it watches is overtaken by the app's own
+ * redirect, which is the very thing awaited here. Woken by each navigation, re-checked at least
+ * every second, 30 s at most.
+ */
+export async function expectPath(page: Page, path: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (new URL(page.url()).pathname !== path) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`Expected the page at ${path}, but it is at ${page.url()}`);
+    await page
+      .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: Math.min(left, 1_000) })
+      .catch(() => undefined); // a timeout only means: look again
+  }
 }
 
 /** Waits for a locator to be visible; fails with the locator in the message otherwise. */
