@@ -96,12 +96,15 @@ test("the agents' daily limit: an agent's adjustment above what is left is refus
   await credit.getByRole('button', { name: `Post +${LIMIT + 100}` }).click();
   await stepUp(owner, DEMO_STAFF.owner.secret, owner.getByRole('status').getByText(/^Posted \+700/), '52-step-up-adjust');
   await expect.poll(() => balanceOf(owner)).toBe(start + 100 + LIMIT + 100);
-  expect(
-    await owner
-      .getByRole('table', { name: 'Statement' })
-      .getByRole('row', { name: /Long-service award/ })
-      .count(),
-  ).toBe(1);
+  // Once: the statement may still be redrawing after the balance.
+  await expect
+    .poll(() =>
+      owner
+        .getByRole('table', { name: 'Statement' })
+        .getByRole('row', { name: /Long-service award/ })
+        .count(),
+    )
+    .toBe(1);
 
   await rewards(['clients', 'update', '--client', 'acme', '--agent-daily-limit', String(before)]);
   await closePage(owner);

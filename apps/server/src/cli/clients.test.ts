@@ -474,7 +474,7 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
   );
 
   it(
-    'records every change in the audit log, with field names and counts and never a secret',
+    'records every change in the audit log, with field names, before and after, counts and never a secret',
     async () => {
       const entries = await rewardsJson<Array<{ action: string; actor: string; details: Record<string, unknown> }>>(database, [
         'audit',
@@ -496,6 +496,17 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
       expect(entries.at(-1)).toMatchObject({
         actor: 'ops-olga',
         details: { originsAdded: ['rewards.initrode.example'], partnerSecretsIssued: ['initrode-shop'] },
+      });
+      // An update says what each setting was and became (a new secret: only whose).
+      const [localesUpdate, firstUpdate] = entries.filter((e) => e.action === 'clients.update');
+      expect(firstUpdate?.details.changes).toEqual({
+        name: { from: 'Initrode Perks', to: 'Initrode Rewards' },
+        defaultLocale: { from: 'fr-FR', to: 'en-US' },
+        portalUrl: { from: 'https://rewards.initrode.example', to: 'http://127.0.0.3:3000' },
+        partnerSecrets: { from: null, to: ['initrode-shop'] },
+      });
+      expect(localesUpdate?.details.changes).toEqual({
+        locales: { from: ['fr-FR', 'en-US', 'ar'], to: ['fr-FR', 'en-US', 'ar', 'de-DE'] },
       });
       const secrets = await database.db.selectFrom('catalog_partners').select('secret_hash').where('client_id', '=', 'initrode').execute();
       expect(JSON.stringify(entries)).not.toContain(secrets[0]?.secret_hash);

@@ -83,6 +83,12 @@ export async function applyClientChange(
       secrets: [],
     };
     const changed = new Set<string>();
+    // Each changed setting's before and after, for the audit (issue 20 §3); never a logo's bytes or a secret.
+    const changes: Changes = {};
+    const note = (field: string, from: unknown, to: unknown) => {
+      changed.add(field);
+      changes[field] = { from, to };
+    };
 
     if (!existing) {
       if (!change.name) throw new CliError('--name is required to create a client');
@@ -129,25 +135,27 @@ export async function applyClientChange(
         changed.add(field);
     } else {
       const columns: Record<string, string | number> = {};
-      const set = (field: string, column: string, value: string | number | undefined, current: string | number) => {
+      const set = (field: string, column: string, value: string | number | undefined, current: string | number, json = false) => {
         if (value === undefined || value === current) return;
         columns[column] = value;
-        changed.add(field);
+        const shown = (v: string | number): unknown => (json ? JSON.parse(String(v)) : v);
+        note(field, shown(current), shown(value));
       };
       set('name', 'name', change.name, existing.name);
       if (change.logo && (change.logo.data !== existing.logo || change.logo.type !== existing.logo_type)) {
         columns.logo = change.logo.data;
         columns.logo_type = change.logo.type;
-        changed.add('logo');
+        note('logo', logoFacts(existing.logo, existing.logo_type), logoFacts(change.logo.data, change.logo.type));
       }
       set('brandColor', 'brand_color', change.brandColor, existing.brand_color);
       set('defaultLocale', 'default_locale', change.defaultLocale, existing.default_locale);
-      set('passwordRules', 'password_rules', change.passwordRules && JSON.stringify(change.passwordRules), existing.password_rules);
+      set('passwordRules', 'password_rules', change.passwordRules && JSON.stringify(change.passwordRules), existing.password_rules, true);
       set(
         'activationFields',
         'activation_fields',
         change.activationFields && JSON.stringify(change.activationFields),
         existing.activation_fields,
+        true,
       );
       set('supportEmail', 'support_email', change.supportEmail, existing.support_email);
       set('privacyNoticeVersion', 'privacy_notice_version', change.privacyNoticeVersion, existing.privacy_notice_version);
@@ -172,7 +180,11 @@ export async function applyClientChange(
               change.locales.map((l) => l.code),
             )
             .execute();
-          changed.add('locales');
+          note(
+            'locales',
+            before.map((l) => l.code),
+            change.locales.map((l) => l.code),
+          );
         }
       }
     }
@@ -181,8 +193,9 @@ export async function applyClientChange(
     await changeHosts(trx, clientId, change, outcome);
     if (outcome.hostsAdded.length + outcome.hostsRemoved.length > 0) changed.add('origins');
     await checkPortalHost(trx, clientId, change.portalUrl !== undefined);
-    if (await changeMediaLabels(trx, clientId, change.mediaLabels)) changed.add('mediaLabels');
-    await changeCatalogs(trx, clientId, change, outcome, changed, now);
+    const labels = await changeMediaLabels(trx, clientId, change.mediaLabels);
+    if (Object.keys(labels).length > 0) note('mediaLabels', labels.from, labels.to);
+    await changeCatalogs(trx, clientId, change, outcome, note, now);
 
     outcome.changed = [...changed];
     await recordAudit(
@@ -193,9 +206,10 @@ export async function applyClientChange(
         actorKind: 'operator',
         action: mode === 'create' ? 'clients.create' : 'clients.update',
         subject: clientId,
-        // Field names and host names only: never a logo, a text or a secret.
+        // Field names, host names and an update's before and after: never a logo's bytes or a secret.
         details: {
           fields: outcome.changed,
+          ...(mode === 'update' ? { changes } : {}),
           ...(outcome.hostsAdded.length > 0 ? { originsAdded: outcome.hostsAdded } : {}),
           ...(outcome.hostsRemoved.length > 0 ? { originsRemoved: outcome.hostsRemoved } : {}),
           ...(outcome.secrets.length > 0 ? { partnerSecretsIssued: outcome.secrets.map((s) => s.partnerId) } : {}),
@@ -277,10 +291,16 @@ async function checkPortalHost(trx: Transaction<Database>, clientId: string, giv
 }
 
 /** True when a label changed. Each given locale's forms replace the ones it had. */
-async function changeMediaLabels(trx: Transaction<Database>, clientId: string, labels: ClientChange['mediaLabels']): Promise<boolean> {
-  if (labels.length === 0) return false;
+/** Writes the given labels; returns the changed ones' forms before and after, by locale (empty if none changed). */
+async function changeMediaLabels(
+  trx: Transaction<Database>,
+  clientId: string,
+  labels: ClientChange['mediaLabels'],
+): Promise<{ from?: Record<string, unknown>; to?: Record<string, unknown> }> {
+  const from: Record<string, unknown> = {};
+  const to: Record<string, unknown> = {};
+  if (labels.length === 0) return {};
   const codes = await clientLocaleCodes(trx, clientId);
-  let changed = false;
   for (const label of labels) {
     if (!codes.includes(label.locale))
       throw new CliError(`--media-label: ${label.locale} is not one of the client's locales (${codes.join(', ')})`);
@@ -295,9 +315,10 @@ async function changeMediaLabels(trx: Transaction<Database>, clientId: string, l
     if (row)
       await trx.updateTable('media_labels').set({ forms }).where('client_id', '=', clientId).where('locale', '=', label.locale).execute();
     else await trx.insertInto('media_labels').values({ client_id: clientId, locale: label.locale, forms }).execute();
-    changed = true;
+    from[label.locale] = row ? JSON.parse(row.forms) : null;
+    to[label.locale] = label.forms;
   }
-  return changed;
+  return Object.keys(to).length > 0 ? { from, to } : {};
 }
 
 async function changeCatalogs(
@@ -305,7 +326,7 @@ async function changeCatalogs(
   clientId: string,
   change: ClientChange,
   outcome: ChangeOutcome,
-  changed: Set<string>,
+  note: (field: string, from: unknown, to: unknown) => void,
   now: Date,
 ): Promise<void> {
   const client = await trx.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirstOrThrow();
@@ -345,7 +366,7 @@ async function changeCatalogs(
       if (wanted.partnerId) throw new CliError(`--${kind}-partner makes no sense with --${kind} none`);
       if (current) {
         await trx.deleteFrom('client_catalogs').where('client_id', '=', clientId).where('kind', '=', kind).execute();
-        changed.add(`catalogs.${kind}`);
+        note(`catalogs.${kind}`, { url: current.url, partnerId: current.partner_id }, null);
       }
       continue;
     }
@@ -355,7 +376,7 @@ async function changeCatalogs(
     await ensurePartner(partnerId);
     if (current?.url === url && current.partner_id === partnerId) continue;
     await upsertCatalog(kind, url, partnerId);
-    changed.add(`catalogs.${kind}`);
+    note(`catalogs.${kind}`, current ? { url: current.url, partnerId: current.partner_id } : null, { url, partnerId });
   }
   if (change.travel !== undefined) {
     const current = await trx
@@ -366,10 +387,10 @@ async function changeCatalogs(
       .executeTakeFirst();
     if (change.travel === null && current) {
       await trx.deleteFrom('client_catalogs').where('client_id', '=', clientId).where('kind', '=', 'travel').execute();
-      changed.add('catalogs.travel');
+      note('catalogs.travel', current.url, null);
     } else if (change.travel !== null && current?.url !== change.travel) {
       await upsertCatalog('travel', change.travel, null);
-      changed.add('catalogs.travel');
+      note('catalogs.travel', current?.url ?? null, change.travel);
     }
   }
   for (const partnerId of new Set(change.newPartnerSecrets)) {
@@ -385,5 +406,18 @@ async function changeCatalogs(
       .execute();
     outcome.secrets.push({ partnerId, secret });
   }
-  if (outcome.secrets.length > 0) changed.add('partnerSecrets');
+  // Which partners got a new secret is in the audit's details; the secret itself never is.
+  if (outcome.secrets.length > 0)
+    note(
+      'partnerSecrets',
+      null,
+      outcome.secrets.map((s) => s.partnerId),
+    );
+}
+
+type Changes = Record<string, { from: unknown; to: unknown }>;
+
+/** What the audit says of a logo: its type and size, never its bytes. */
+function logoFacts(data: string, type: string): { type: string; length: number } {
+  return { type, length: data.length };
 }
