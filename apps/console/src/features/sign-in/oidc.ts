@@ -3,7 +3,9 @@ import {
   SecondFactor,
   STAFF_OIDC_FACTORS_PARAM,
   STAFF_OIDC_OUTCOME_PARAM,
+  STAFF_STEP_UP_PARAM,
   StaffOidcOutcome,
+  StaffStepUpOutcome,
   consolePaths,
   type StaffSignInMethods,
 } from '@rewards/contract/console';
@@ -26,4 +28,18 @@ export function oidcOutcomeOf(params: URLSearchParams): { outcome: StaffOidcOutc
     .map((name) => SecondFactor.safeParse(name))
     .flatMap((parsed) => (parsed.success ? [parsed.data] : []));
   return { outcome: outcome.data, factors };
+}
+
+/**
+ * The step-up dialog's "Sign in again at …": the provider authenticates the person again, and the
+ * browser comes back to `returnTo` (this page) with `?stepUp=<outcome>` (decision 068, amended).
+ */
+export function providerStepUpHref(returnTo: string): string {
+  return `${providerSignInHref}?${new URLSearchParams({ fresh: '1', return: returnTo })}`;
+}
+
+/** How a step-up at the provider ended, from the page's query (?stepUp=…); null when it did not just end. */
+export function stepUpOutcomeOf(params: URLSearchParams): StaffStepUpOutcome | null {
+  const outcome = StaffStepUpOutcome.safeParse(params.get(STAFF_STEP_UP_PARAM));
+  return outcome.success ? outcome.data : null;
 }
