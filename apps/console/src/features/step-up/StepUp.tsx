@@ -7,7 +7,7 @@ import { stepUpPasskey, stepUpRecoveryCode, stepUpTotp } from '../../api/session
 import { t, type MessageKey } from '../../i18n/t.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
-import { getSignInMethods, providerStepUpHref, signInMethodsKey, stepUpOutcomeOf } from '../sign-in/oidc.ts';
+import { getSignInMethods, providerStepUpHref, signInMethodsKey, stepUpOutcomeOf } from '../../api/staff-oidc.ts';
 
 const RETURNED_MESSAGE: Record<StaffStepUpOutcome, MessageKey> = {
   passed: 'stepUp.returned.passed',
