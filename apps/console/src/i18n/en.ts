@@ -107,6 +107,7 @@ export const en = {
   'stepUp.providerNote':
     'You come back to this page afterwards. What you were doing is not sent on its own: press its button again (a form you were filling in starts empty).',
   'stepUp.continue': 'Continue',
+  'stepUp.passedTitle': 'Confirmed',
   'stepUp.yourOrganisation': 'your organisation',
   'stepUp.returned.passed':
     'You signed in again at {name}: your second factor is fresh for five minutes. Press the button of what you were doing again.',

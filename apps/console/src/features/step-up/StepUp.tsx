@@ -87,7 +87,7 @@ const here = () => `${window.location.pathname}${window.location.search}${window
 function ReturnedDialog({ onDone }: { onDone: () => void }) {
   const provider = useProvider();
   return (
-    <Dialog title={t('stepUp.title')} onClose={onDone}>
+    <Dialog title={t('stepUp.passedTitle')} onClose={onDone}>
       <div className="stack">
         <p className="notice" role="status">
           {t('stepUp.returned.passed', { name: provider?.name ?? t('stepUp.yourOrganisation') })}
