@@ -165,3 +165,43 @@ test("the owner's step-up for a staff change: signs in again at the provider, co
   expect(await page.getByRole('dialog', { name: 'Confirm it is you' }).count()).toBe(0);
   await closePage(page);
 });
+
+test("someone else's sign-in at the provider does not step the owner up: the console says so, and the code remains the way", async ({
+  browser,
+}) => {
+  const page = await openPageOn(browser, consoleUrl);
+  await (await providerButton(page)).click();
+  await signInAtProvider(page, 'olivia');
+  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  ageOwnersSecondFactor();
+  await page.getByRole('link', { name: 'Staff' }).click();
+  const disable = async () => {
+    await page
+      .getByRole('row', { name: /auditor@acme\.example/ })
+      .getByRole('button', { name: 'Disable' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: /^Disable/ });
+    await dialog.getByLabel('Reason').fill('Left the company, ticket HR-21');
+    await dialog.getByRole('button', { name: 'Disable' }).click();
+  };
+  await disable();
+  await page
+    .getByRole('dialog', { name: 'Confirm it is you' })
+    .getByRole('link', { name: `Sign in again at ${PROVIDER_NAME}` })
+    .click();
+  // The agent signs in at the provider in the owner's browser.
+  await signInAtProvider(page, 'alex');
+  const back = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expectVisible(
+    back.getByRole('alert').filter({ hasText: `${PROVIDER_NAME} signed in someone else than you, so nothing changed here.` }),
+  );
+  expect(new URL(page.url()).pathname).toBe('/console/staff');
+  await checkScreen(page, '85-staff-oidc-step-up-other-person');
+  // Our code still steps the owner up; then the disable, pressed again, goes through.
+  await back.getByLabel('Code from your authenticator app').fill(await nextTotpCode(DEMO_STAFF.owner.secret));
+  await back.getByRole('button', { name: 'Confirm' }).click();
+  await back.waitFor({ state: 'detached' });
+  await disable();
+  await expectVisible(page.getByRole('row', { name: /auditor@acme\.example/ }).getByText('disabled', { exact: true }));
+  await closePage(page);
+});
