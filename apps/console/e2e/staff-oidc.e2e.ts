@@ -2,7 +2,9 @@
 // a real provider (oidc-provider, started here) and a server of its own configured for it (the
 // STAFF_OIDC_* settings are read at start, so the shared server of the other files cannot have
 // them). The demo owner signs in at the provider with a second factor (amr otp) and is in; the demo
-// agent signs in there without one and passes our authenticator code; a stranger is refused.
+// agent signs in there without one and passes our authenticator code; a stranger is refused. The
+// owner's step-up for a staff change goes through the provider too (decision 068, amended).
+import { DatabaseSync } from 'node:sqlite';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestProvider, type TestProvider } from '../../server/test/oidc-provider.ts';
@@ -95,5 +97,111 @@ test('someone without a staff account is refused with a clear message', async ({
   await signInAtProvider(page, 'stranger');
   await expectVisible(page.getByRole('alert').filter({ hasText: 'no staff account here has that e-mail address' }));
   await checkScreen(page, '82-staff-oidc-refused');
+  await closePage(page);
+});
+
+/**
+ * Makes the owner's second factor six minutes old on this file's own server (the harness's
+ * ageSecondFactor knows only the shared one): the next staff change asks for the step-up.
+ */
+function ageOwnersSecondFactor(): void {
+  const db = new DatabaseSync(server.databaseUrl.replace(/^file:/, ''));
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    const result = db
+      .prepare(
+        'UPDATE staff_sessions SET second_factor_at = ? WHERE second_factor_at IS NOT NULL AND staff_id = (SELECT id FROM staff WHERE email = ?)',
+      )
+      .run(new Date(Date.now() - 6 * 60_000).toISOString(), DEMO_STAFF.owner.email);
+    expect(Number(result.changes)).toBeGreaterThan(0);
+  } finally {
+    db.close();
+  }
+}
+
+test("the owner's step-up for a staff change: signs in again at the provider, comes back to the page, presses again", async ({
+  browser,
+}) => {
+  const page = await openPageOn(browser, consoleUrl);
+  await (await providerButton(page)).click();
+  await signInAtProvider(page, 'olivia');
+  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  ageOwnersSecondFactor();
+
+  await page.getByRole('link', { name: 'Staff' }).click();
+  const invite = async () => {
+    await page.getByRole('button', { name: 'Invite staff' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite staff' });
+    await dialog.getByLabel('E-mail').fill('stepped.up@acme.example');
+    await dialog.getByLabel('Name').fill('Stella Stepped');
+    await dialog.getByLabel('Acme Rewards').selectOption('support_agent');
+    await dialog.getByLabel('Reason').fill('New hire, ticket HR-20');
+    await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  };
+  await invite();
+  const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+  const again = stepUp.getByRole('link', { name: `Sign in again at ${PROVIDER_NAME}` });
+  await expectVisible(again);
+  // Beside our own factors, and saying that the invitation is not sent on its own.
+  await expectVisible(stepUp.getByLabel('Code from your authenticator app'));
+  await expectVisible(stepUp.getByText(/is not sent on its own: press its button again/));
+  await checkScreen(page, '83-staff-oidc-step-up');
+
+  await again.click();
+  // The provider authenticates again (prompt=login), whatever session it has.
+  await signInAtProvider(page, 'olivia');
+  const back = page.getByRole('dialog', { name: 'Confirmed' });
+  await expectVisible(back.getByText(`You signed in again at ${PROVIDER_NAME}: your second factor is fresh for five minutes.`));
+  // Back on the page it came from, the outcome said once and gone from the address.
+  expect(new URL(page.url()).pathname).toBe('/console/staff');
+  expect(new URL(page.url()).searchParams.has('stepUp')).toBe(false);
+  await checkScreen(page, '84-staff-oidc-step-up-passed');
+  await back.getByRole('button', { name: 'Continue' }).click();
+
+  // Nothing was sent meanwhile; pressed again, it goes through with no second asking.
+  expect(await page.getByRole('table', { name: 'Staff' }).getByText('stepped.up@acme.example').count()).toBe(0);
+  await invite();
+  await expectVisible(page.getByRole('status').getByText('Invitation sent to stepped.up@acme.example.'));
+  expect(await page.getByRole('dialog', { name: 'Confirm it is you' }).count()).toBe(0);
+  await closePage(page);
+});
+
+test("someone else's sign-in at the provider does not step the owner up: the console says so, and the code remains the way", async ({
+  browser,
+}) => {
+  const page = await openPageOn(browser, consoleUrl);
+  await (await providerButton(page)).click();
+  await signInAtProvider(page, 'olivia');
+  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
+  ageOwnersSecondFactor();
+  await page.getByRole('link', { name: 'Staff' }).click();
+  const disable = async () => {
+    await page
+      .getByRole('row', { name: /auditor@acme\.example/ })
+      .getByRole('button', { name: 'Disable' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: /^Disable/ });
+    await dialog.getByLabel('Reason').fill('Left the company, ticket HR-21');
+    await dialog.getByRole('button', { name: 'Disable' }).click();
+  };
+  await disable();
+  await page
+    .getByRole('dialog', { name: 'Confirm it is you' })
+    .getByRole('link', { name: `Sign in again at ${PROVIDER_NAME}` })
+    .click();
+  // The agent signs in at the provider in the owner's browser.
+  await signInAtProvider(page, 'alex');
+  const back = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expectVisible(
+    back.getByRole('alert').filter({ hasText: `${PROVIDER_NAME} signed in someone else than you, so nothing changed here.` }),
+  );
+  expect(new URL(page.url()).pathname).toBe('/console/staff');
+  await checkScreen(page, '85-staff-oidc-step-up-other-person');
+  // Our code still steps the owner up; then the disable, pressed again, goes through.
+  await back.getByLabel('Code from your authenticator app').fill(await nextTotpCode(DEMO_STAFF.owner.secret));
+  await back.getByRole('button', { name: 'Confirm' }).click();
+  await back.waitFor({ state: 'detached' });
+  await disable();
+  await expectVisible(page.getByRole('row', { name: /auditor@acme\.example/ }).getByText('disabled', { exact: true }));
   await closePage(page);
 });

@@ -161,8 +161,44 @@ export const StaffSignInMethods = z.object({
 });
 export type StaffSignInMethods = z.infer<typeof StaffSignInMethods>;
 
-/** GET sign-in/oidc?fresh=1: the provider is asked to authenticate the person again (prompt=login, max_age=0). */
-export const StaffOidcStartQuery = z.object({ fresh: z.enum(['0', '1']).optional() });
+/**
+ * A page of the console to come back to after the provider (its path, query and fragment): only
+ * `/console` or below on the console's own origin, so the redirect cannot lead anywhere else.
+ */
+export const ConsoleReturnPath = z
+  .string()
+  .max(500)
+  .regex(/^\/console(?:[/?#][\x21-\x7e]*)?$/, 'a path of the console, starting with /console/');
+
+/**
+ * GET sign-in/oidc?fresh=1: the provider is asked to authenticate the person again (prompt=login,
+ * max_age=0). With a full console session, that is a step-up (decision 068, amended): the provider's
+ * second factor, if it reports one, is recorded on this session, and the browser comes back to `return`.
+ */
+export const StaffOidcStartQuery = z.object({ fresh: z.enum(['0', '1']).optional(), return: ConsoleReturnPath.optional() });
+
+/**
+ * How a step-up at the provider ended, in `?stepUp=<outcome>` on the page the person came back to.
+ * The refused action is not sent again: the person presses it again.
+ */
+export const STAFF_STEP_UP_PARAM = 'stepUp';
+export const StaffStepUpOutcome = z.enum([
+  /** The provider reported a second factor: the session's factor is fresh. */
+  'passed',
+  /** The provider reported none: the session is unchanged; our code or passkey remains the way. */
+  'noSecondFactor',
+  /** The provider signed in someone else than this session's person: nothing changed. */
+  'otherPerson',
+  /** The session ended meanwhile (signed out, expired, disabled). */
+  'ended',
+  /** The answer could not be trusted (state, nonce, code, signature). */
+  'error',
+  /** The provider could not be reached. */
+  'gateway',
+  /** The provider said no (cancelled, access denied). */
+  'refused',
+]);
+export type StaffStepUpOutcome = z.infer<typeof StaffStepUpOutcome>;
 
 /**
  * Where the provider's callback sends the browser: the console's sign-in page with

@@ -103,6 +103,22 @@ export const en = {
   'stepUp.title': 'Confirm it is you',
   'stepUp.intro': 'This action needs a second factor passed within the last five minutes.',
   'stepUp.confirm': 'Confirm',
+  'stepUp.provider': 'Sign in again at {name}',
+  'stepUp.providerNote':
+    'You come back to this page afterwards. What you were doing is not sent on its own: press its button again (a form you were filling in starts empty).',
+  'stepUp.continue': 'Continue',
+  'stepUp.passedTitle': 'Confirmed',
+  'stepUp.yourOrganisation': 'your organisation',
+  'stepUp.returned.passed':
+    'You signed in again at {name}: your second factor is fresh for five minutes. Press the button of what you were doing again.',
+  'stepUp.returned.noSecondFactor':
+    '{name} did not report a second factor, so it cannot stand in for one here. Use a code from your authenticator app or a passkey, then press the button of what you were doing again.',
+  'stepUp.returned.otherPerson':
+    '{name} signed in someone else than you, so nothing changed here. Sign in there as yourself, or use a code or a passkey.',
+  'stepUp.returned.ended': 'Your session ended meanwhile. Sign in again.',
+  'stepUp.returned.error': 'The sign-in at {name} could not be completed safely. Try again, or use a code or a passkey.',
+  'stepUp.returned.gateway': '{name} cannot be reached right now. Use a code from your authenticator app or a passkey.',
+  'stepUp.returned.refused': 'The sign-in was cancelled at {name}. Try again, or use a code or a passkey.',
 
   'shell.skip': 'Skip to content',
   'shell.nav': 'Console',

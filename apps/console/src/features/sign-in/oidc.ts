@@ -1,21 +1,8 @@
-import {
-  CONSOLE_API_BASE,
-  SecondFactor,
-  STAFF_OIDC_FACTORS_PARAM,
-  STAFF_OIDC_OUTCOME_PARAM,
-  StaffOidcOutcome,
-  consolePaths,
-  type StaffSignInMethods,
-} from '@rewards/contract/console';
-import { api } from '../../api/client.ts';
+import { SecondFactor, STAFF_OIDC_FACTORS_PARAM, STAFF_OIDC_OUTCOME_PARAM, StaffOidcOutcome } from '@rewards/contract/console';
 
 // Sign-in through the installation's OpenID provider (issue 20 §6, decision 068).
 
-export const signInMethodsKey = ['signInMethods'] as const;
-export const getSignInMethods = () => api<StaffSignInMethods>('GET', consolePaths.signInMethods);
-
-/** Where the button goes: a navigation, the server redirects to the provider. */
-export const providerSignInHref = `${CONSOLE_API_BASE}${consolePaths.signInOidc}`;
+export { getSignInMethods, providerSignInHref, signInMethodsKey } from '../../api/staff-oidc.ts';
 
 /** What the provider's callback said, from the sign-in page's query (?oidc=…&factors=…). */
 export function oidcOutcomeOf(params: URLSearchParams): { outcome: StaffOidcOutcome; factors: SecondFactor[] } | null {

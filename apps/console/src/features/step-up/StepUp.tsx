@@ -1,19 +1,38 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { STAFF_STEP_UP_PARAM, type StaffStepUpOutcome } from '@rewards/contract/console';
 import { setApiHooks } from '../../api/client.ts';
 import { stepUpPasskey, stepUpRecoveryCode, stepUpTotp } from '../../api/session.ts';
-import { t } from '../../i18n/t.ts';
+import { t, type MessageKey } from '../../i18n/t.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { getSignInMethods, providerStepUpHref, signInMethodsKey, stepUpOutcomeOf } from '../../api/staff-oidc.ts';
+
+const RETURNED_MESSAGE: Record<StaffStepUpOutcome, MessageKey> = {
+  passed: 'stepUp.returned.passed',
+  noSecondFactor: 'stepUp.returned.noSecondFactor',
+  otherPerson: 'stepUp.returned.otherPerson',
+  ended: 'stepUp.returned.ended',
+  error: 'stepUp.returned.error',
+  gateway: 'stepUp.returned.gateway',
+  refused: 'stepUp.returned.refused',
+};
 
 /**
  * Staff management and large adjustments want a second factor passed within the last five
  * minutes (403 staffFreshSecondFactorRequired). The API client then asks here: this dialog
  * takes a code or a passkey, and the refused request is sent again once it is passed
- * (cancelled: the request fails with its 403, and the form shows it).
+ * (cancelled: the request fails with its 403, and the form shows it). Where the installation has
+ * a staff OpenID provider (decision 068), it also offers to sign in again there: a navigation,
+ * so the refused request is not sent again; back on this page (`?stepUp=<outcome>`), the dialog
+ * says how it went, and the person presses the button again.
  */
 export function StepUpProvider({ children }: { children: ReactNode }) {
   const [pending, setPending] = useState<((passed: boolean) => void) | null>(null);
   const waiting = useRef<Promise<boolean> | null>(null);
+  const [params, setParams] = useSearchParams();
+  const [returned, setReturned] = useState(() => stepUpOutcomeOf(params));
 
   useEffect(() => {
     setApiHooks({
@@ -28,24 +47,67 @@ export function StepUpProvider({ children }: { children: ReactNode }) {
     return () => setApiHooks({ stepUp: null });
   }, []);
 
+  // Said once: a reload or a shared link does not say it again.
+  useEffect(() => {
+    if (!params.has(STAFF_STEP_UP_PARAM)) return;
+    const rest = new URLSearchParams(params);
+    rest.delete(STAFF_STEP_UP_PARAM);
+    setParams(rest, { replace: true });
+  }, [params, setParams]);
+
   const finish = (passed: boolean) => {
     pending?.(passed);
     setPending(null);
+    setReturned(null);
   };
 
   return (
     <>
       {children}
-      {pending ? <StepUpDialog onDone={finish} /> : null}
+      {pending ? (
+        <StepUpDialog onDone={finish} />
+      ) : returned === 'passed' ? (
+        <ReturnedDialog onDone={() => setReturned(null)} />
+      ) : returned && returned !== 'ended' ? (
+        <StepUpDialog onDone={finish} returned={returned} />
+      ) : null}
     </>
   );
 }
 
-function StepUpDialog({ onDone }: { onDone: (passed: boolean) => void }) {
+/** The installation's staff provider, if it has one (what the sign-in page's button names). */
+function useProvider() {
+  const methods = useQuery({ queryKey: signInMethodsKey, queryFn: getSignInMethods, staleTime: Infinity });
+  return methods.data?.provider ?? null;
+}
+
+/** This page, to come back to after the provider: the console's path as the browser has it. */
+const here = () => `${window.location.pathname}${window.location.search}${window.location.hash}`;
+
+function ReturnedDialog({ onDone }: { onDone: () => void }) {
+  const provider = useProvider();
+  return (
+    <Dialog title={t('stepUp.passedTitle')} onClose={onDone}>
+      <div className="stack">
+        <p className="notice" role="status">
+          {t('stepUp.returned.passed', { name: provider?.name ?? t('stepUp.yourOrganisation') })}
+        </p>
+        <div className="actions">
+          <button type="button" className="button button--primary" onClick={onDone} data-autofocus>
+            {t('stepUp.continue')}
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+function StepUpDialog({ onDone, returned }: { onDone: (passed: boolean) => void; returned?: StaffStepUpOutcome }) {
   const [mode, setMode] = useState<'totp' | 'recoveryCode'>('totp');
   const [code, setCode] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const provider = useProvider();
 
   const run = async (work: () => Promise<unknown>) => {
     setBusy(true);
@@ -66,7 +128,13 @@ function StepUpDialog({ onDone }: { onDone: (passed: boolean) => void }) {
   return (
     <Dialog title={t('stepUp.title')} onClose={() => onDone(false)}>
       <form onSubmit={submit} className="stack">
-        <p>{t('stepUp.intro')}</p>
+        {returned ? (
+          <p className="error" role="alert">
+            {t(RETURNED_MESSAGE[returned], { name: provider?.name ?? t('stepUp.yourOrganisation') })}
+          </p>
+        ) : (
+          <p>{t('stepUp.intro')}</p>
+        )}
         <Field label={mode === 'totp' ? t('signIn.code') : t('signIn.recoveryCode')}>
           {(id) => (
             <input
@@ -91,6 +159,14 @@ function StepUpDialog({ onDone }: { onDone: (passed: boolean) => void }) {
             {mode === 'totp' ? t('signIn.useRecoveryCode') : t('signIn.useCode')}
           </button>
         </div>
+        {provider ? (
+          <div className="stack step-up__provider">
+            <a className="button" href={providerStepUpHref(here())}>
+              {t('stepUp.provider', { name: provider.name })}
+            </a>
+            <p className="muted">{t('stepUp.providerNote')}</p>
+          </div>
+        ) : null}
       </form>
     </Dialog>
   );

@@ -3,8 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CONSOLE_API_BASE, StaffOidcStartQuery, StaffSignInMethods, consolePaths } from '@rewards/contract/console';
 import type { Config } from '../../config.ts';
-import { setConsoleCookie, type ConsoleOrigin } from './guard.ts';
-import { beginOidcSignIn, completeOidcSignIn, signInMethods, type OidcOutcome } from './oidc.ts';
+import { consoleCookie, setConsoleCookie, type ConsoleOrigin } from './guard.ts';
+import { beginOidcSignIn, completeOidcSignIn, signInMethods, type OidcOutcome, type OidcStepUp } from './oidc.ts';
+import { resumeStaffSession } from './sessions.ts';
 import type { documented as Documented } from './routes.ts';
 import type { StaffContext } from './sign-in.ts';
 
@@ -63,14 +64,22 @@ export function staffOidcRoutes(
     consolePaths.signInOidc,
     {
       schema: {
-        summary: "Sign in through the installation's OpenID provider: a redirect there (fresh=1: it authenticates the person again)",
+        summary:
+          "Sign in through the installation's OpenID provider: a redirect there (fresh=1: it authenticates the person again; with a full session, a step-up that comes back to `return`)",
         querystring: StaffOidcStartQuery,
         response: { 302: Redirect },
         ...documented('public'),
       },
     },
     async (request, reply) => {
-      const begun = await beginOidcSignIn(ctx, signIn.oidc, request.query.fresh === '1');
+      const fresh = request.query.fresh === '1';
+      // Fresh, from a full session: a step-up of that session (decision 068, amended), not a new sign-in.
+      // The start is a navigation from the console's own page, so the SameSite=Strict cookie comes along.
+      let stepUp: OidcStepUp | undefined;
+      const cookie = fresh ? consoleCookie(request, site) : undefined;
+      const live = cookie ? await resumeStaffSession(ctx.db, cookie) : undefined;
+      if (live?.full) stepUp = { sessionHash: live.session.id_hash, returnTo: request.query.return ?? '/console/' };
+      const begun = await beginOidcSignIn(ctx, signIn.oidc, fresh, new Date(), stepUp);
       if (begun.browserBinding) bindingCookie(reply, site, begun.browserBinding, 600);
       return follow(reply, begun, (detail, message) => request.log.warn(detail, message));
     },
@@ -81,7 +90,7 @@ export function staffOidcRoutes(
     {
       schema: {
         summary:
-          "The provider's redirect back: a console session (full with the provider's second factor, else half) or the sign-in page with the reason",
+          "The provider's redirect back: a console session (full with the provider's second factor, else half) or the sign-in page with the reason; after a step-up, the page it came from with ?stepUp=<outcome>",
         querystring: CallbackQuery,
         response: { 302: Redirect },
         ...documented('public'),

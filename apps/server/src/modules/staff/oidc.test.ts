@@ -8,13 +8,15 @@ import { loadConfig } from '../../config.ts';
 import { dialects } from '../../../test/databases.ts';
 import { signInAtProvider, startTestProvider, type TestProvider } from '../../../test/oidc-provider.ts';
 import { createStaff, disableStaff } from './accounts.ts';
-import { providerMultiFactor } from './oidc.ts';
+import { hashSessionId } from '../sessions/session-id.ts';
+import { consoleReturnPath, providerMultiFactor } from './oidc.ts';
 import {
   CONSOLE_ORIGIN,
   consoleCookieOf,
   createConsoleTestApp,
   enrolStaff,
   freshCode,
+  signIn,
   TEST_ACTOR,
   type ConsoleTestApp,
   type EnrolledStaff,
@@ -301,6 +303,156 @@ describe.each(dialects)('staff sign-in through the OpenID provider on %s', (dial
     } finally {
       await logged.close();
     }
+  });
+
+  describe('a step-up through the provider (a full session, fresh=1)', () => {
+    /** Makes the session's second factor six minutes old: the next change wants a step-up. */
+    const age = async (cookie: string | undefined) => {
+      const at = new Date(Date.now() - 6 * 60_000).toISOString();
+      await t.database.db
+        .updateTable('staff_sessions')
+        .set({ second_factor_at: at })
+        .where('id_hash', '=', hashSessionId(cookie!))
+        .execute();
+      return at;
+    };
+    const factorOf = async (cookie: string | undefined) =>
+      (
+        await t.database.db
+          .selectFrom('staff_sessions')
+          .select('second_factor_at')
+          .where('id_hash', '=', hashSessionId(cookie!))
+          .executeTakeFirst()
+      )?.second_factor_at;
+    const sessionCount = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('staff_sessions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    let invited = 0;
+    const invite = (cookie: string | undefined) =>
+      t.console('POST', consoleStaffPaths.invitations, {
+        cookie,
+        body: {
+          email: `step-up-${++invited}@acme.test`,
+          name: 'Stepped',
+          roles: [{ clientId: 'acme', role: 'auditor' }],
+          reason: 'step-up test',
+        },
+      });
+    /** The dialog's "Sign in again at Acme ID": the start with the session's cookie, then the provider, then back. */
+    async function stepUpAs(cookie: string | undefined, login: string, back = '/console/staff?tab=all#invite') {
+      const reply = await t.console('GET', `${consolePaths.signInOidc}?fresh=1&return=${encodeURIComponent(back)}`, { cookie });
+      expect(reply.statusCode).toBe(302);
+      const location = new URL(String(reply.headers.location));
+      expect(location.searchParams.get('prompt')).toBe('login');
+      expect(location.searchParams.get('max_age')).toBe('0');
+      // The start starts no session of its own.
+      expect(consoleCookieOf(reply)).toBeUndefined();
+      const binding = reply.cookies.find((c) => c.name === 'rewards_console_oidc')?.value;
+      return arrive(await signInAtProvider(location.href, login), binding);
+    }
+
+    it("renews this session's factor with the provider's second factor, and comes back to the page; the refused change then goes through", async () => {
+      const session = (await signInAs('owner-mfa')).cookie;
+      await age(session);
+      expect((await invite(session)).json()).toMatchObject({ errorCode: ErrorCode.staffFreshSecondFactorRequired });
+      const sessions = await sessionCount();
+
+      const back = await stepUpAs(session, 'owner-mfa');
+      expect(back).toEqual({ location: '/console/staff?tab=all&stepUp=passed#invite', cookie: undefined });
+      // The same session (no new one), its factor as fresh as the provider's authentication.
+      expect(await sessionCount()).toBe(sessions);
+      expect(Date.now() - Date.parse((await factorOf(session))!)).toBeLessThan(60_000);
+      expect((await invite(session)).statusCode).toBe(201);
+      const [entry] = await auditOf('staff.step-up.oidc');
+      expect(entry).toMatchObject({ actor: 'owner@rewards.test', actor_kind: 'staff' });
+      expect(JSON.parse(entry!.details)).toMatchObject({ method: 'oidc', secondFactor: 'provider', sub: 'owner-mfa', amr: ['pwd', 'otp'] });
+    });
+
+    it('without a second factor reported by the provider: nothing changes, and our code remains the way', async () => {
+      const session = await signIn(t, agent);
+      const stale = await age(session);
+      expect(await stepUpAs(session, 'agent-plain', '/console/')).toEqual({
+        location: '/console/?stepUp=noSecondFactor',
+        cookie: undefined,
+      });
+      expect(await factorOf(session)).toBe(stale);
+      const [entry] = await auditOf('staff.step-up.oidc.refused');
+      expect(JSON.parse(entry!.details)).toMatchObject({ reason: 'the provider reported no second factor', amr: ['pwd'] });
+      const code = await t.console('POST', consoleStaffPaths.stepUpTotp, {
+        cookie: session,
+        body: { code: await freshCode(t, agent.email, agent.secret) },
+      });
+      expect(code.statusCode).toBe(200);
+    });
+
+    it("refuses another person's sign-in at the provider: this session's factor stays stale and nobody else is signed in", async () => {
+      // The agent signed in with the password and our code; the owner then signs in at the provider in the same browser.
+      const session = await signIn(t, agent);
+      const stale = await age(session);
+      const sessions = await sessionCount();
+      for (const login of ['owner-mfa', 'impostor-mfa', 'stranger']) {
+        expect(await stepUpAs(session, login, '/console/participants')).toEqual({
+          location: '/console/participants?stepUp=otherPerson',
+          cookie: undefined,
+        });
+        expect(await factorOf(session)).toBe(stale);
+      }
+      expect(await sessionCount()).toBe(sessions);
+      expect((await invite(session)).statusCode).toBe(403);
+      const refused = (await auditOf('staff.step-up.oidc.refused')).map((entry) => ({
+        ...entry,
+        details: JSON.parse(entry.details) as Record<string, unknown>,
+      }));
+      for (const sub of ['owner-mfa', 'impostor-mfa', 'stranger']) {
+        const entry = refused.find((e) => e.details.sub === sub);
+        expect(entry).toMatchObject({ actor: 'agent@acme.test', actor_kind: 'staff', details: { method: 'oidc' } });
+        expect(entry!.details.reason).toMatch(/someone else than the session's person/);
+      }
+    });
+
+    it('says so when the session ended meanwhile, and renews nothing', async () => {
+      const session = (await signInAs('owner-mfa')).cookie;
+      await age(session);
+      const reply = await t.console('GET', `${consolePaths.signInOidc}?fresh=1&return=%2Fconsole%2Fstaff`, { cookie: session });
+      const binding = reply.cookies.find((c) => c.name === 'rewards_console_oidc')?.value;
+      expect((await t.console('POST', consolePaths.signOut, { cookie: session })).statusCode).toBeLessThan(300);
+      const callback = await signInAtProvider(String(reply.headers.location), 'owner-mfa');
+      expect(await arrive(callback, binding)).toEqual({ location: '/console/staff?stepUp=ended', cookie: undefined });
+      expect(await factorOf(session)).toBeUndefined();
+    });
+
+    it('comes back only to a page of the console: another origin is refused at the start, a climb out goes home', async () => {
+      const session = (await signInAs('owner-mfa')).cookie;
+      for (const elsewhere of [
+        'https://evil.example/console/',
+        '//evil.example/console',
+        '/\\evil.example',
+        '/api/console/v1/me',
+        'javascript:alert(1)',
+      ]) {
+        const reply = await t.console('GET', `${consolePaths.signInOidc}?fresh=1&return=${encodeURIComponent(elsewhere)}`, {
+          cookie: session,
+        });
+        expect([elsewhere, reply.statusCode]).toEqual([elsewhere, 400]);
+        expect(reply.cookies.find((c) => c.name === 'rewards_console_oidc')).toBeUndefined();
+      }
+      expect(await stepUpAs(session, 'owner-mfa', '/console/../api/console/v1/me')).toMatchObject({ location: '/console/?stepUp=passed' });
+      expect(await stepUpAs(session, 'owner-mfa', '/console/%2e%2e/evil')).toMatchObject({ location: '/console/?stepUp=passed' });
+      expect(consoleReturnPath('/console/staff?stepUp=passed&x=1')).toBe('/console/staff?x=1');
+      expect(consoleReturnPath('/consoles')).toBe('/console/');
+    });
+
+    it('without a full session, fresh=1 stays a sign-in: a new session for whoever the provider vouches for', async () => {
+      const arrived = await stepUpAs(undefined, 'owner-mfa');
+      expect(arrived.location).toBe('/console/');
+      expect(arrived.cookie).toMatch(/^cs\./);
+    });
   });
 
   it('answers on the console host only', async () => {

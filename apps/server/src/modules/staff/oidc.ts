@@ -4,10 +4,12 @@ import {
   CONSOLE_API_BASE,
   STAFF_OIDC_FACTORS_PARAM,
   STAFF_OIDC_OUTCOME_PARAM,
+  STAFF_STEP_UP_PARAM,
   consolePaths,
   type SecondFactor,
   type StaffOidcOutcome,
   type StaffSignInMethods,
+  type StaffStepUpOutcome,
 } from '@rewards/contract/console';
 import type { StaffOidcConfig } from '../../config.ts';
 import { recordAudit } from '../audit/service.ts';
@@ -16,7 +18,8 @@ import { startFullSession, startHalfSession, STAFF_SESSION, type StartedSession 
 import type { StaffContext } from './sign-in.ts';
 import type { Staff } from './tables.ts';
 import { deleteExpiredOidcLogins, insertOidcLogin, linkSubject, staffBySubject, subjectOf, takeOidcLogin } from './oidc-store.ts';
-import { findStaffByEmail, passkeysOf, unusedRecoveryCodes, updateStaff } from './store.ts';
+import { findStaffByEmail, findStaffSession, passkeysOf, renewSecondFactor, unusedRecoveryCodes, updateStaff } from './store.ts';
+import type { StaffOidcLogin } from './tables.ts';
 
 /**
  * Staff sign-in through the installation's own OpenID provider (issue 20 §6, docs/decisions/068),
@@ -54,6 +57,35 @@ export function outcomeLocation(outcome: StaffOidcOutcome, factors?: SecondFacto
   return `${SIGN_IN_PAGE}?${query}`;
 }
 
+/** A placeholder origin to resolve a path against: what stays on it is a path of the console's own origin. */
+const PATH_BASE = 'http://console.invalid';
+
+/**
+ * The console page to come back to after a step-up: a path under /console on the console's own
+ * origin (normalised, so `..` or an encoded one cannot climb out), else the console's home.
+ */
+export function consoleReturnPath(value: string | undefined): string {
+  if (value === undefined || value.length > 500) return CONSOLE_HOME;
+  let url: URL;
+  try {
+    url = new URL(value, PATH_BASE);
+  } catch {
+    return CONSOLE_HOME;
+  }
+  if (!value.startsWith('/') || url.origin !== PATH_BASE) return CONSOLE_HOME;
+  if (url.pathname !== '/console' && !url.pathname.startsWith('/console/')) return CONSOLE_HOME;
+  url.searchParams.delete(STAFF_STEP_UP_PARAM);
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.length <= 500 ? path : CONSOLE_HOME;
+}
+
+/** The page a step-up came from, with `?stepUp=<outcome>` that the console explains. */
+export function stepUpLocation(returnTo: string | null, outcome: StaffStepUpOutcome): string {
+  const url = new URL(consoleReturnPath(returnTo ?? undefined), PATH_BASE);
+  url.searchParams.set(STAFF_STEP_UP_PARAM, outcome);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
 export function signInMethods(settings: { password: boolean; oidc: StaffOidcConfig | undefined }): StaffSignInMethods {
   return { password: settings.password, provider: settings.oidc ? { name: settings.oidc.name } : null };
 }
@@ -89,24 +121,35 @@ export interface BeginOidc extends OidcOutcome {
   browserBinding?: string;
 }
 
+/** A step-up through the provider: the console session whose factor it renews, and the page to come back to. */
+export interface OidcStepUp {
+  sessionHash: string;
+  returnTo: string;
+}
+
 /**
  * GET sign-in/oidc: records the sign-in under way and sends the browser to the provider. `fresh`
- * asks the provider to authenticate again (prompt=login, max_age=0): a new session whose factor
- * is fresh, the step-up of someone who signs in through the provider only.
+ * asks the provider to authenticate again (prompt=login, max_age=0). With `stepUp` (a full
+ * session asked for it), the answer renews that session's second factor instead of starting one;
+ * without, a fresh sign-in starts a new session.
  */
 export async function beginOidcSignIn(
   ctx: StaffContext,
   settings: StaffOidcConfig | undefined,
   fresh: boolean,
   now = new Date(),
+  stepUp?: OidcStepUp,
 ): Promise<BeginOidc> {
-  if (!settings) return { location: outcomeLocation('off'), refused: { reason: 'no OpenID provider is configured for staff' } };
+  if (!settings) {
+    const reason = { reason: 'no OpenID provider is configured for staff' };
+    return { location: stepUp ? stepUpLocation(stepUp.returnTo, 'error') : outcomeLocation('off'), refused: reason };
+  }
   let config: oidc.Configuration;
   try {
     config = await providerOf(settings);
   } catch (error) {
     return {
-      location: outcomeLocation('gateway'),
+      location: stepUp ? stepUpLocation(stepUp.returnTo, 'gateway') : outcomeLocation('gateway'),
       refused: { reason: 'the provider cannot be discovered', detail: { issuer: settings.issuer, ...describe(error) } },
     };
   }
@@ -123,6 +166,8 @@ export async function beginOidcSignIn(
     code_verifier: codeVerifier,
     browser_hash: sha256(browserBinding),
     max_age: maxAge,
+    step_up_session: stepUp?.sessionHash ?? null,
+    return_to: stepUp ? consoleReturnPath(stepUp.returnTo) : null,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + LOGIN_TTL_MS).toISOString(),
   });
@@ -185,8 +230,12 @@ export async function completeOidcSignIn(
   const login = await takeOidcLogin(ctx.db, input.state);
   if (!login)
     return { location: outcomeLocation('error'), refused: { reason: 'unknown or already used state (replayed or forged callback)' } };
+  // A step-up goes back to the page it came from, whatever the outcome; a sign-in to the sign-in page.
+  const back = (signIn: StaffOidcOutcome, stepUp: StaffStepUpOutcome) =>
+    login.step_up_session === null ? outcomeLocation(signIn) : stepUpLocation(login.return_to, stepUp);
   if (login.expires_at <= now.toISOString())
-    return { location: outcomeLocation('error'), refused: { reason: 'the sign-in took too long (state expired)' } };
+    return { location: back('error', 'error'), refused: { reason: 'the sign-in took too long (state expired)' } };
+  // Not `back`: a browser that did not start this has no business learning which page the step-up was for.
   if (!input.browserBinding || sha256(input.browserBinding) !== login.browser_hash)
     return {
       location: outcomeLocation('error'),
@@ -194,10 +243,10 @@ export async function completeOidcSignIn(
     };
   if (input.error)
     return {
-      location: outcomeLocation('refused'),
+      location: back('refused', 'refused'),
       refused: { reason: 'the provider refused the sign-in', detail: { oauthError: input.error.slice(0, 100) } },
     };
-  if (!settings) return { location: outcomeLocation('off'), refused: { reason: 'the OpenID provider was turned off during the sign-in' } };
+  if (!settings) return { location: back('off', 'error'), refused: { reason: 'the OpenID provider was turned off during the sign-in' } };
 
   let identity: Identity;
   try {
@@ -231,10 +280,95 @@ export async function completeOidcSignIn(
     };
   } catch (error) {
     if (isUnreachable(error))
-      return { location: outcomeLocation('gateway'), refused: { reason: 'the provider cannot be reached', detail: describe(error) } };
-    return { location: outcomeLocation('error'), refused: { reason: "the provider's answer failed the checks", detail: describe(error) } };
+      return { location: back('gateway', 'gateway'), refused: { reason: 'the provider cannot be reached', detail: describe(error) } };
+    return { location: back('error', 'error'), refused: { reason: "the provider's answer failed the checks", detail: describe(error) } };
   }
-  return admit(ctx, settings, identity, address, now);
+  return login.step_up_session === null
+    ? admit(ctx, settings, identity, address, now)
+    : stepUpThrough(ctx, settings, login, login.step_up_session, identity, address, now);
+}
+
+/** The account the provider's identity is, by the linked subject, else by the verified e-mail (then to be linked); or why none. */
+type Resolved = { staff: Staff; link: boolean } | { refused: StaffOidcOutcome; reason: string; staff?: Staff };
+
+async function resolveStaff(ctx: StaffContext, settings: StaffOidcConfig, identity: Identity): Promise<Resolved> {
+  const linked = await staffBySubject(ctx.db, settings.issuer, identity.sub);
+  if (linked) return { staff: linked, link: false };
+  if (!identity.email) return { refused: 'unknown', reason: 'the provider sent no e-mail address' };
+  if (!identity.emailVerified) return { refused: 'unverified', reason: 'the provider did not say the e-mail address is verified' };
+  const staff = await findStaffByEmail(ctx.db, identity.email);
+  if (!staff) return { refused: 'unknown', reason: 'no staff account has this e-mail address' };
+  // An address given to someone else at the provider does not open an account linked to another subject.
+  if ((await subjectOf(ctx.db, staff.id, settings.issuer)) !== undefined)
+    return { refused: 'unknown', reason: "the account is linked to another of the provider's subjects", staff };
+  return { staff, link: true };
+}
+
+/** The provider's factor is as fresh as its authentication (auth_time), never later than now. */
+const authenticatedAt = (identity: Identity, now: Date) =>
+  identity.authTime === undefined ? now : new Date(Math.min(identity.authTime * 1000, now.getTime()));
+
+/**
+ * The callback of a step-up: the session that asked must still be live and full, and the
+ * provider's identity must be that session's person (the same rule as the sign-in: the linked
+ * subject, or the verified address linked now); someone else's sign-in at the provider changes
+ * nothing. With the provider's second factor, the session's factor is renewed to the provider's
+ * auth_time (the session keeps its id, as after our step-up); without, nothing changes and the
+ * console says our code or passkey remains the way. Audited either way.
+ */
+async function stepUpThrough(
+  ctx: StaffContext,
+  settings: StaffOidcConfig,
+  login: StaffOidcLogin,
+  sessionHash: string,
+  identity: Identity,
+  address: string,
+  now: Date,
+): Promise<OidcOutcome> {
+  const { db } = ctx;
+  const seen = { method: 'oidc', sub: identity.sub, email: identity.email ?? null, amr: identity.amr, acr: identity.acr ?? null };
+  const found = await findStaffSession(db, sessionHash);
+  const nowMs = now.getTime();
+  const live =
+    found &&
+    found.session.second_factor_at !== null &&
+    Date.parse(found.session.idle_expires_at) > nowMs &&
+    Date.parse(found.session.absolute_expires_at) > nowMs &&
+    found.staff.status === 'active';
+  if (!found || !live)
+    return { location: stepUpLocation(login.return_to, 'ended'), refused: { reason: 'the session that asked ended meanwhile' } };
+  const person = found.staff;
+  const audit = (trx: typeof db, action: string, details: Record<string, unknown>) =>
+    recordAudit(
+      trx,
+      { clientId: null, actor: person.email, actorKind: 'staff', action, subject: person.id, details, origin: address },
+      now,
+    );
+  const refuse = async (outcome: StaffStepUpOutcome, reason: string): Promise<OidcOutcome> => {
+    await audit(db, 'staff.step-up.oidc.refused', { ...seen, reason });
+    return { location: stepUpLocation(login.return_to, outcome), refused: { reason, detail: seen } };
+  };
+
+  const resolved = await resolveStaff(ctx, settings, identity);
+  if ('refused' in resolved || resolved.staff.id !== person.id)
+    return refuse(
+      'otherPerson',
+      `the provider signed in someone else than the session's person (${'refused' in resolved ? resolved.reason : 'another staff account'})`,
+    );
+  if (!providerMultiFactor(identity, settings.mfaAcr)) return refuse('noSecondFactor', 'the provider reported no second factor');
+
+  const renewed = await db.transaction().execute(async (trx) => {
+    // The first provider sign-in of someone who signed in with the password: linked as a sign-in would.
+    if (resolved.link && !(await linkSubject(trx, person.id, settings.issuer, identity.sub, now.toISOString())))
+      if ((await subjectOf(trx, person.id, settings.issuer)) !== identity.sub) return 'otherPerson' as const;
+    if (!(await renewSecondFactor(trx, sessionHash, authenticatedAt(identity, now).toISOString()))) return 'ended' as const;
+    await audit(trx, 'staff.step-up.oidc', { ...seen, secondFactor: 'provider', linked: resolved.link });
+    return 'passed' as const;
+  });
+  if (renewed === 'otherPerson') return refuse('otherPerson', "the account was linked to another of the provider's subjects meanwhile");
+  if (renewed === 'ended')
+    return { location: stepUpLocation(login.return_to, 'ended'), refused: { reason: 'the session that asked ended meanwhile' } };
+  return { location: stepUpLocation(login.return_to, 'passed') };
 }
 
 /** The person the provider vouched for, let in (full or half) or refused; audited either way. */
@@ -259,18 +393,9 @@ async function admit(ctx: StaffContext, settings: StaffOidcConfig, identity: Ide
     return { location: outcomeLocation(outcome), refused: { reason, detail: seen } };
   };
 
-  let staff = await staffBySubject(db, settings.issuer, identity.sub);
-  let link = false;
-  if (!staff) {
-    if (!identity.email) return refuse('unknown', 'the provider sent no e-mail address');
-    if (!identity.emailVerified) return refuse('unverified', 'the provider did not say the e-mail address is verified');
-    staff = await findStaffByEmail(db, identity.email);
-    if (!staff) return refuse('unknown', 'no staff account has this e-mail address');
-    // An address given to someone else at the provider does not open an account linked to another subject.
-    if ((await subjectOf(db, staff.id, settings.issuer)) !== undefined)
-      return refuse('unknown', "the account is linked to another of the provider's subjects", staff);
-    link = true;
-  }
+  const resolved = await resolveStaff(ctx, settings, identity);
+  if ('refused' in resolved) return refuse(resolved.refused, resolved.reason, resolved.staff);
+  const { staff, link } = resolved;
   if (staff.status !== 'active') return refuse('disabled', 'the staff account is disabled', staff);
 
   const factors: SecondFactor[] = [];
@@ -282,8 +407,7 @@ async function admit(ctx: StaffContext, settings: StaffOidcConfig, identity: Ide
       return refuse('noSecondFactor', 'the provider reported no second factor and the account has none here', staff);
   }
 
-  // The provider's factor is as fresh as its authentication (auth_time), never later than now.
-  const authAt = identity.authTime === undefined ? now : new Date(Math.min(identity.authTime * 1000, now.getTime()));
+  const authAt = authenticatedAt(identity, now);
   const person = staff;
   const started = await db.transaction().execute(async (trx) => {
     // Two first sign-ins at once: the second finds the link taken, and goes on only as the same subject.

@@ -90,6 +90,10 @@ export interface StaffOidcLoginsTable {
   browser_hash: string;
   /** Seconds asked for as max_age (0 for a fresh sign-in); null: none. */
   max_age: number | null;
+  /** A step-up: the id hash of the console session whose second factor it renews (null: a sign-in). */
+  step_up_session: string | null;
+  /** The console page to come back to after a step-up. */
+  return_to: string | null;
   created_at: string;
   expires_at: string;
 }
