@@ -29,7 +29,7 @@ import * as otsBatches from './migrations/027-ots-batches.ts';
 import * as importJobs from './migrations/028-import-jobs.ts';
 import * as reports from './migrations/031-reports.ts';
 import * as staffOidc from './migrations/032-staff-oidc.ts';
-import * as staffOidcStepUp from './migrations/034-staff-oidc-step-up.ts';
+import * as staffOidcStepUp from './migrations/033-staff-oidc-step-up.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -64,7 +64,7 @@ const migrations: Record<string, Migration> = {
   '028-import-jobs': importJobs,
   '031-reports': reports,
   '032-staff-oidc': staffOidc,
-  '034-staff-oidc-step-up': staffOidcStepUp,
+  '033-staff-oidc-step-up': staffOidcStepUp,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
