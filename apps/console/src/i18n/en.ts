@@ -114,7 +114,7 @@ export const en = {
   'stepUp.returned.noSecondFactor':
     '{name} did not report a second factor, so it cannot stand in for one here. Use a code from your authenticator app or a passkey, then press the button of what you were doing again.',
   'stepUp.returned.otherPerson':
-    '{name} signed in someone else than you, so nothing changed here. Sign in there as yourself, or use a code or a passkey.',
+    '{name} signed in someone other than you, so nothing changed here. Sign in there as yourself, or use a code or a passkey.',
   'stepUp.returned.ended': 'Your session ended meanwhile. Sign in again.',
   'stepUp.returned.error': 'The sign-in at {name} could not be completed safely. Try again, or use a code or a passkey.',
   'stepUp.returned.gateway': '{name} cannot be reached right now. Use a code from your authenticator app or a passkey.',
