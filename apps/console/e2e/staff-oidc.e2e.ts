@@ -193,7 +193,7 @@ test("someone else's sign-in at the provider does not step the owner up: the con
   await signInAtProvider(page, 'alex');
   const back = page.getByRole('dialog', { name: 'Confirm it is you' });
   await expectVisible(
-    back.getByRole('alert').filter({ hasText: `${PROVIDER_NAME} signed in someone else than you, so nothing changed here.` }),
+    back.getByRole('alert').filter({ hasText: `${PROVIDER_NAME} signed in someone other than you, so nothing changed here.` }),
   );
   expect(new URL(page.url()).pathname).toBe('/console/staff');
   await checkScreen(page, '85-staff-oidc-step-up-other-person');
