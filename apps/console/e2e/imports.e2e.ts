@@ -77,6 +77,7 @@ test('a points file with two bad lines: preview, confirm, progress to done, the 
   await expectVisible(page.getByRole('status').getByText('Import discarded.'));
   await wrong.waitFor({ state: 'detached' });
   await expectVisible(page.getByRole('button', { name: 'Upload and preview' }));
+  expect(await page.getByLabel('File', { exact: true }).inputValue()).toBe('');
   await expectVisible(page.getByRole('region', { name: 'Earlier imports' }).getByRole('row', { name: /wrong\.csv Points Discarded 1/ }));
   await checkScreen(page, '84-imports-discarded');
 
@@ -86,6 +87,8 @@ test('a points file with two bad lines: preview, confirm, progress to done, the 
   await expectVisible(statement.getByRole('row', { name: new RegExp(`Spring campaign ${run}`) }));
   expect(await statement.getByRole('row', { name: new RegExp(`Spring campaign ${run}`) }).count()).toBe(1);
   expect(await statement.getByRole('row', { name: new RegExp(`Referral ${run}`) }).count()).toBe(1);
+  // The discarded file posted nothing.
+  expect(await statement.getByRole('row', { name: new RegExp(`Wrong file ${run}`) }).count()).toBe(0);
   await checkScreen(page, '83-imports-participant');
   await closePage(page);
 });

@@ -34,6 +34,8 @@ export default function ImportsPage() {
   const [params, setParams] = useSearchParams();
   // "Import discarded." after a discard, until the next upload or another client.
   const [notice, setNotice] = useState<string | null>(null);
+  // Bumped by a discard: the upload form starts afresh (the thrown-away file no longer picked).
+  const [uploadForm, setUploadForm] = useState(0);
   if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
   if (clients.isError) return <ErrorMessage error={clients.error} />;
   if (clients.data.length === 0) return <p>{t('error.forbidden')}</p>;
@@ -69,7 +71,7 @@ export default function ImportsPage() {
         </p>
       ) : null}
       {canChange ? (
-        <UploadSection client={client} onStaged={(job) => show({ job: job.id })} />
+        <UploadSection key={uploadForm} client={client} onStaged={(job) => show({ job: job.id })} />
       ) : (
         <p className="muted">{t('imports.readOnly')}</p>
       )}
@@ -83,6 +85,7 @@ export default function ImportsPage() {
             // Back to the upload form, saying so.
             show({ job: null });
             setNotice(t('imports.discarded'));
+            setUploadForm((n) => n + 1);
           }}
         />
       ) : null}
