@@ -1,7 +1,7 @@
 // Imports in the browser (issue 20 §2, decision 064): a points file with two bad lines is
 // uploaded, its preview shows the two rejects with their line numbers and nothing posted yet; a
 // confirmation with a reason starts the job, whose progress reaches done in the page; the points
-// are then on the participant's console page.
+// are then on the participant's console page. A second file is previewed and discarded.
 import { expect } from 'vitest';
 import { checkScreen, closePage, expectVisible, openConsoleAs, openParticipant, test } from './harness/console.ts';
 
@@ -60,12 +60,35 @@ test('a points file with two bad lines: preview, confirm, progress to done, the 
   await page.reload();
   await expectVisible(page.getByRole('region', { name: 'Import of spring.csv' }).getByText('Done: 5 lines'));
 
+  // A second file, previewed and thrown away (the reason is optional): back to the upload form, saying so.
+  await page.getByLabel('File', { exact: true }).setInputFiles({
+    name: 'wrong.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`username,points,date,description,external_id\nnewbie,999,${today},Wrong file ${run},e2e-${run}-9\n`),
+  });
+  await page.getByRole('button', { name: 'Upload and preview' }).click();
+  const wrong = page.getByRole('region', { name: 'Import of wrong.csv' });
+  await expectVisible(wrong.getByText('Previewed'));
+  await wrong.getByRole('button', { name: 'Discard', exact: true }).click();
+  const discard = page.getByRole('dialog', { name: 'Discard the import of wrong.csv' });
+  await expectVisible(discard.getByText('Its uploaded lines are deleted and nothing is written.', { exact: false }));
+  await discard.getByRole('button', { name: 'Discard import' }).click();
+  await discard.waitFor({ state: 'detached' });
+  await expectVisible(page.getByRole('status').getByText('Import discarded.'));
+  await wrong.waitFor({ state: 'detached' });
+  await expectVisible(page.getByRole('button', { name: 'Upload and preview' }));
+  expect(await page.getByLabel('File', { exact: true }).inputValue()).toBe('');
+  await expectVisible(page.getByRole('region', { name: 'Earlier imports' }).getByRole('row', { name: /wrong\.csv Points Discarded 1/ }));
+  await checkScreen(page, '84-imports-discarded');
+
   // The points are on the participant's page, each line once.
   await openParticipant(page, 'newbie@example.com', NINA);
   const statement = page.getByRole('table', { name: 'Statement' });
   await expectVisible(statement.getByRole('row', { name: new RegExp(`Spring campaign ${run}`) }));
   expect(await statement.getByRole('row', { name: new RegExp(`Spring campaign ${run}`) }).count()).toBe(1);
   expect(await statement.getByRole('row', { name: new RegExp(`Referral ${run}`) }).count()).toBe(1);
+  // The discarded file posted nothing.
+  expect(await statement.getByRole('row', { name: new RegExp(`Wrong file ${run}`) }).count()).toBe(0);
   await checkScreen(page, '83-imports-participant');
   await closePage(page);
 });

@@ -14,6 +14,8 @@ export const consoleImportPaths = {
   job: (clientId: string, jobId: string) => `/clients/${seg(clientId)}/imports/${seg(jobId)}`,
   /** POST: confirm a previewed import (starts the job). */
   confirm: (clientId: string, jobId: string) => `/clients/${seg(clientId)}/imports/${seg(jobId)}/confirm`,
+  /** POST: throw a previewed import away (its staged lines deleted; nothing was written). */
+  discard: (clientId: string, jobId: string) => `/clients/${seg(clientId)}/imports/${seg(jobId)}/discard`,
   /** GET: the rejected lines as CSV (the run's once it ran, else the preview's). */
   rejects: (clientId: string, jobId: string) => `/clients/${seg(clientId)}/imports/${seg(jobId)}/rejects.csv`,
 } as const;
@@ -34,7 +36,8 @@ export type ImportUploadQuery = z.infer<typeof ImportUploadQuery>;
 
 export const ImportParams = z.object({ clientId: z.string().min(1).max(64), jobId: z.string().min(1).max(64) });
 
-export const ImportStatus = z.enum(['staging', 'staged', 'running', 'done', 'failed']);
+/** staging → staged → running → done | failed; a staged job may be discarded (by hand, or after a day unconfirmed). */
+export const ImportStatus = z.enum(['staging', 'staged', 'running', 'done', 'failed', 'discarded']);
 export type ImportStatus = z.infer<typeof ImportStatus>;
 
 export const ImportReject = z.object({ line: z.number().int(), reason: z.string() });
@@ -81,3 +84,7 @@ export type ImportJobList = z.infer<typeof ImportJobList>;
 
 export const ConfirmImportRequest = z.object({ reason: z.string().trim().min(3).max(500) });
 export type ConfirmImportRequest = z.infer<typeof ConfirmImportRequest>;
+
+/** The reason is optional: throwing a preview away writes nothing but the audit entry. */
+export const DiscardImportRequest = z.object({ reason: z.string().trim().max(500).optional() });
+export type DiscardImportRequest = z.infer<typeof DiscardImportRequest>;

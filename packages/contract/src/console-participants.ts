@@ -219,7 +219,7 @@ export const ConsoleAuditEntry = z.object({
   at: z.string(),
   clientId: z.string().nullable(),
   actor: z.string(),
-  /** operator (the rewards command) | admin (an API key) | staff (the console) | participant-session */
+  /** operator (the rewards command) | admin (an API key) | staff (the console) | participant-session | system (the server, unasked) */
   actorKind: z.string(),
   action: z.string(),
   subject: z.string().nullable(),

@@ -104,6 +104,8 @@ export const ErrorCode = {
   importNotConfirmable: 92101,
   /** The upload is larger than the limits, or not a CSV of the kind named. */
   importRefused: 92102,
+  /** Only a previewed (staged) import can be discarded: this one runs, ended, or was discarded already. */
+  importNotDiscardable: 92103,
   staffAlreadyExists: 92050,
   /** An owner may not disable or reset themselves, nor take away their own owner flag. */
   staffOwnAccount: 92051,

@@ -18,6 +18,8 @@ interface ReasonDialogProps {
   /** The reason field's label and hint, where the form calls it otherwise (the adjustment's internal note). */
   reasonLabel?: string;
   reasonHint?: string;
+  /** The reason may be left empty (throwing a preview away): up to 500 characters, sent as "" when empty. */
+  reasonOptional?: boolean;
 }
 
 /** What onSubmit resolves to when the dialog should stay open (it shows its own result). */
@@ -39,6 +41,7 @@ export function ReasonDialog({
   danger,
   reasonLabel,
   reasonHint,
+  reasonOptional = false,
 }: ReasonDialogProps) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -63,15 +66,18 @@ export function ReasonDialog({
       <form onSubmit={(e) => void submit(e)} className="stack">
         {intro ? <div className="dialog__intro">{intro}</div> : null}
         {children}
-        <Field label={reasonLabel ?? t('action.reason')} hint={reasonHint ?? t('action.reasonHint')}>
+        <Field
+          label={reasonLabel ?? t('action.reason')}
+          hint={reasonHint ?? t(reasonOptional ? 'action.reasonOptionalHint' : 'action.reasonHint')}
+        >
           {(id, hint) => (
             <textarea
               id={id}
               aria-describedby={hint}
               value={reason}
               onChange={(e) => setReason(e.target.value)}
-              required
-              minLength={3}
+              required={!reasonOptional}
+              minLength={reasonOptional ? undefined : 3}
               maxLength={500}
               rows={2}
             />
@@ -82,7 +88,7 @@ export function ReasonDialog({
           <button
             type="submit"
             className={danger ? 'button button--danger' : 'button button--primary'}
-            disabled={busy || !ready || reason.trim().length < 3}
+            disabled={busy || !ready || (!reasonOptional && reason.trim().length < 3)}
           >
             {busy ? t('common.working') : submitLabel}
           </button>

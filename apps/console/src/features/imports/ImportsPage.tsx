@@ -2,16 +2,23 @@ import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'reac
 import { useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
-import type { ImportCounts, ImportJob, ImportKind } from '@rewards/contract/console-imports';
+import type { ImportCounts, ImportJob, ImportKind, ImportStatus } from '@rewards/contract/console-imports';
 import { useClients } from '../../api/clients.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatNumber, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
-import { confirmImport, getImport, listImports, rejectsUrl, uploadImport } from './imports-api.ts';
+import { confirmImport, discardImport, getImport, listImports, rejectsUrl, uploadImport } from './imports-api.ts';
 
-/** The console's badge colours: waiting, under way, done well, failed. */
-const BADGE = { staging: 'pending', staged: 'pending', running: 'queued', done: 'active', failed: 'failed' } as const;
+/** The console's badge colours: waiting, under way, done well, failed; a discarded one plain grey. */
+const BADGE: Record<ImportStatus, string> = {
+  staging: 'badge badge--pending',
+  staged: 'badge badge--pending',
+  running: 'badge badge--queued',
+  done: 'badge badge--active',
+  failed: 'badge badge--failed',
+  discarded: 'badge',
+};
 
 /** How often a running job's progress is asked for. */
 const POLL_MS = 1_000;
@@ -25,6 +32,10 @@ export default function ImportsPage() {
   const { me } = useSession();
   const clients = useClients();
   const [params, setParams] = useSearchParams();
+  // "Import discarded." after a discard, until the next upload or another client.
+  const [notice, setNotice] = useState<string | null>(null);
+  // Bumped by a discard: the upload form starts afresh (the thrown-away file no longer picked).
+  const [uploadForm, setUploadForm] = useState(0);
   if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
   if (clients.isError) return <ErrorMessage error={clients.error} />;
   if (clients.data.length === 0) return <p>{t('error.forbidden')}</p>;
@@ -32,6 +43,7 @@ export default function ImportsPage() {
   const jobId = params.get('job');
   const canChange = me.owner || client.role === 'program_manager';
   const show = (next: { client?: string; job?: string | null }) => {
+    setNotice(null);
     const search = new URLSearchParams();
     search.set('client', next.client ?? client.id);
     if (next.job) search.set('job', next.job);
@@ -53,12 +65,30 @@ export default function ImportsPage() {
           )}
         </Field>
       ) : null}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
       {canChange ? (
-        <UploadSection client={client} onStaged={(job) => show({ job: job.id })} />
+        <UploadSection key={uploadForm} client={client} onStaged={(job) => show({ job: job.id })} />
       ) : (
         <p className="muted">{t('imports.readOnly')}</p>
       )}
-      {jobId ? <JobSection key={jobId} client={client} jobId={jobId} canChange={canChange} /> : null}
+      {jobId ? (
+        <JobSection
+          key={jobId}
+          client={client}
+          jobId={jobId}
+          canChange={canChange}
+          onDiscarded={() => {
+            // Back to the upload form, saying so.
+            show({ job: null });
+            setNotice(t('imports.discarded'));
+            setUploadForm((n) => n + 1);
+          }}
+        />
+      ) : null}
       <HistorySection client={client} current={jobId} onOpen={(id) => show({ job: id })} />
     </div>
   );
@@ -136,7 +166,17 @@ function UploadSection({ client, onStaged }: { client: ConsoleClient; onStaged: 
   );
 }
 
-function JobSection({ client, jobId, canChange }: { client: ConsoleClient; jobId: string; canChange: boolean }) {
+function JobSection({
+  client,
+  jobId,
+  canChange,
+  onDiscarded,
+}: {
+  client: ConsoleClient;
+  jobId: string;
+  canChange: boolean;
+  onDiscarded: () => void;
+}) {
   const queryClient = useQueryClient();
   const job = useQuery({
     queryKey: ['import', client.id, jobId],
@@ -145,6 +185,7 @@ function JobSection({ client, jobId, canChange }: { client: ConsoleClient; jobId
     refetchInterval: (query) => (query.state.data?.status === 'running' ? POLL_MS : false),
   });
   const [confirming, setConfirming] = useState(false);
+  const [discarding, setDiscarding] = useState(false);
   const headingId = useId();
   const status = job.data?.status;
   // The history shows each job's status: kept in step as this one moves on.
@@ -162,7 +203,7 @@ function JobSection({ client, jobId, canChange }: { client: ConsoleClient; jobId
     <section className="section" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('imports.job', { file: j.fileName })}</h2>
       <p>
-        <span className={`badge badge--${BADGE[j.status]}`}>{t(`imports.status.${j.status}`)}</span>{' '}
+        <span className={BADGE[j.status]}>{t(`imports.status.${j.status}`)}</span>{' '}
         {t('imports.jobFacts', { kind: t(`imports.kind.${j.kind}`), lines: formatNumber(j.lines), by: j.createdBy })}
       </p>
       {/* Before the confirmation what it would do; after, what it did (so far, while it runs). */}
@@ -173,12 +214,16 @@ function JobSection({ client, jobId, canChange }: { client: ConsoleClient; jobId
             <button type="button" className="button button--primary" onClick={() => setConfirming(true)}>
               {t('imports.confirm')}
             </button>
+            <button type="button" className="button" onClick={() => setDiscarding(true)}>
+              {t('imports.discard')}
+            </button>
             <span className="muted">{t('imports.nothingYet')}</span>
           </div>
         ) : (
           <p className="muted">{t('imports.awaiting')}</p>
         )
       ) : null}
+      {j.status === 'discarded' ? <p className="muted">{t('imports.discardedNote')}</p> : null}
       {j.status === 'running' || j.status === 'done' ? (
         <div className="settings-row">
           <progress
@@ -235,6 +280,22 @@ function JobSection({ client, jobId, canChange }: { client: ConsoleClient; jobId
           onSubmit={async (reason) => {
             await confirmImport(client.id, j.id, { reason });
             await refresh();
+          }}
+        />
+      ) : null}
+      {discarding ? (
+        <ReasonDialog
+          title={t('imports.discardTitle', { file: j.fileName })}
+          intro={<p>{t('imports.discardIntro')}</p>}
+          submitLabel={t('imports.discardSubmit')}
+          danger
+          reasonOptional
+          onClose={() => setDiscarding(false)}
+          onSubmit={async (reason) => {
+            await discardImport(client.id, j.id, reason ? { reason } : {});
+            await queryClient.invalidateQueries({ queryKey: ['imports', client.id] });
+            queryClient.removeQueries({ queryKey: ['import', client.id, jobId] });
+            onDiscarded();
           }}
         />
       ) : null}

@@ -1,17 +1,20 @@
 import {
   consoleImportPaths as paths,
   type ConfirmImportRequest,
+  type DiscardImportRequest,
   type ImportJob,
   type ImportJobList,
   type ImportKind,
 } from '@rewards/contract/console-imports';
 import { api, apiUrl, ConsoleApiError } from '../../api/client.ts';
 
-// The console's imports (issue 20 §2, decision 064): every role reads, program managers and owners upload and confirm.
+// The console's imports (issue 20 §2, decision 064): every role reads, program managers and owners upload, confirm and discard.
 export const listImports = (clientId: string) => api<ImportJobList>('GET', paths.imports(clientId));
 export const getImport = (clientId: string, jobId: string) => api<ImportJob>('GET', paths.job(clientId, jobId));
 export const confirmImport = (clientId: string, jobId: string, body: ConfirmImportRequest) =>
   api<ImportJob>('POST', paths.confirm(clientId, jobId), { body });
+export const discardImport = (clientId: string, jobId: string, body: DiscardImportRequest) =>
+  api<ImportJob>('POST', paths.discard(clientId, jobId), { body });
 export const rejectsUrl = (clientId: string, jobId: string) => apiUrl(paths.rejects(clientId, jobId));
 
 /**

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AuditLogEntry } from './tables.ts';
 
-export type AuditActorKind = 'operator' | 'admin' | 'participant-session' | 'staff';
+/** system: the server itself, unasked (the clean-up of staged imports nobody confirmed). */
+export type AuditActorKind = 'operator' | 'admin' | 'participant-session' | 'staff' | 'system';
 
 export interface AuditRecord {
   clientId: string | null;

@@ -8,7 +8,7 @@ export interface AuditLogTable {
   at: string;
   /** `--operator`, the OS user, or the admin key's name. */
   actor: string;
-  /** operator (the rewards command) | admin (admin API key) | participant-session (what a launched-as admin opened) */
+  /** operator (the rewards command) | admin (admin API key) | participant-session (what a launched-as admin opened) | staff | system (the server, unasked) */
   actor_kind: string;
   /** Dotted verb, e.g. clients.create, points.import, launch-as.issue. */
   action: string;

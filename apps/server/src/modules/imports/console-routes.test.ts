@@ -124,4 +124,42 @@ describe.each(dialects)('the console imports API on %s', (dialect) => {
     expect((await t.console('GET', paths.job('acme', second.id), { cookie: pm })).json<ImportJob>().status).toBe('staged');
     await t.database.db.deleteFrom('job_slots').where('client_id', '=', 'acme').execute();
   });
+
+  it('discards a previewed import for a program manager (reason optional), refuses an auditor, and answers 409 once it is not staged', async () => {
+    const job = (await upload(`${HEADER}\ndemo,1,2026-06-05,June,x-1\n`, 'kind=points&fileName=thrown.csv')).json<ImportJob>();
+    expect((await t.console('POST', paths.discard('acme', job.id), { cookie: auditor, body: {} })).statusCode).toBe(403);
+    expect((await t.console('POST', paths.discard('acme', job.id), { cookie: pm, body: { reason: 'x'.repeat(501) } })).statusCode).toBe(
+      400,
+    );
+    const discarded = await t.console('POST', paths.discard('acme', job.id), { cookie: pm, body: { reason: 'wrong file' } });
+    expect(discarded.statusCode).toBe(200);
+    expect(discarded.json<ImportJob>()).toMatchObject({ id: job.id, status: 'discarded', fileName: 'thrown.csv' });
+    const again = await t.console('POST', paths.discard('acme', job.id), { cookie: pm, body: {} });
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ message: string }>().message).toBe(
+      `This import ("thrown.csv", job ${job.id}) was discarded already: only a previewed import can be discarded; nothing was changed`,
+    );
+    expect((await t.console('POST', paths.confirm('acme', job.id), { cookie: pm, body: { reason: 'after all' } })).statusCode).toBe(409);
+    const list = (await t.console('GET', paths.imports('acme'), { cookie: auditor })).json<ImportJobList>();
+    expect(list.jobs.find((j) => j.id === job.id)).toMatchObject({ status: 'discarded' });
+
+    // Without a reason: audited with none. A running or ended job: 409.
+    const second = (await upload(`${HEADER}\ndemo,1,2026-06-05,June,x-2\n`, 'kind=points&fileName=second.csv')).json<ImportJob>();
+    expect((await t.console('POST', paths.discard('acme', second.id), { cookie: pm, body: {} })).statusCode).toBe(200);
+    const entry = await t.database.db
+      .selectFrom('audit_log')
+      .select(['actor', 'details'])
+      .where('action', '=', 'imports.discard')
+      .where('subject', '=', 'second.csv')
+      .executeTakeFirstOrThrow();
+    expect(entry.actor).toBe('pm@acme.test');
+    expect(JSON.parse(entry.details)).toMatchObject({ job: second.id, lines: 1, reason: null });
+    const third = (await upload(`${HEADER}\ndemo,1,2026-06-05,June,x-3\n`, 'kind=points&fileName=third.csv')).json<ImportJob>();
+    expect((await t.console('POST', paths.confirm('acme', third.id), { cookie: pm, body: { reason: 'this one' } })).statusCode).toBe(200);
+    expect((await ended(third.id)).status).toBe('done');
+    const late = await t.console('POST', paths.discard('acme', third.id), { cookie: pm, body: {} });
+    expect(late.statusCode).toBe(409);
+    expect(late.json<{ message: string }>().message).toContain('is done');
+    expect((await t.console('POST', paths.discard('acme', 'no-such-job'), { cookie: pm, body: {} })).statusCode).toBe(404);
+  });
 });

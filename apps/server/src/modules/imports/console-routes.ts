@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { STAFF_ROLES, type StaffRole } from '@rewards/contract/console';
 import {
   ConfirmImportRequest,
+  DiscardImportRequest,
   ImportJob,
   ImportJobList,
   ImportParams,
@@ -15,9 +16,9 @@ import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { importRunner } from './run.ts';
-import { confirmImport, importRejectsCsv, listImports, readImport, stageImport, type ImportActor } from './service.ts';
+import { confirmImport, discardImport, importRejectsCsv, listImports, readImport, stageImport, type ImportActor } from './service.ts';
 
-/** Who uploads and confirms: program managers (and owners, who pass every role check). Every role reads. */
+/** Who uploads, confirms and discards: program managers (and owners, who pass every role check). Every role reads. */
 const MANAGING: readonly StaffRole[] = ['program_manager'];
 const ClientParams = ImportParams.pick({ clientId: true });
 const pattern = (path: string) => path.replaceAll('%3A', ':');
@@ -110,6 +111,22 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
       runner.kick(job.id);
       return job;
     },
+  );
+
+  typed.post(
+    pattern(paths.discard(':clientId', ':jobId')),
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          'Discard a previewed import, with an optional reason (audited): its staged lines are deleted; 409 once it runs, ended or was discarded',
+        params: ImportParams,
+        body: DiscardImportRequest,
+        response: { 200: ImportJob },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => discardImport(db, actorOf(request), request.params.clientId, request.params.jobId, request.body.reason || null),
   );
 
   typed.get(

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { recordAudit } from '../audit/service.ts';
 import { deleteSlot, findJobById, takeLease, unfinishedJobIds, updateJobIf, type JobLease, type LeaseOptions } from '../jobs/service.ts';
 import { unusablePasswordHash } from '../participants/fields.ts';
-import { addCounts, emptyImportCounts, lineReader, readBatch, type ImportParams } from './service.ts';
+import { addCounts, discardStaleImports, emptyImportCounts, lineReader, readBatch, type ImportParams } from './service.ts';
 import { deleteStagedLines, insertRejects } from './store.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
 import { runBatch } from './work.ts';
@@ -173,18 +173,39 @@ export function importRunner(db: Db, log: { warn(message: string): void }, optio
   return runner;
 }
 
-/** main.ts: resumes unfinished jobs at start and every `everyMs` (a lapsed lease is taken over). */
-export function startImportJobs(db: Db, log: { warn(message: string): void }, everyMs = 30_000): { stop(): Promise<void> } {
+export interface ImportJobsOptions {
+  /** How often the loop runs (it also runs at start). */
+  everyMs?: number;
+  /** The clean-up's clock (tests). */
+  now?: () => Date;
+}
+
+/**
+ * main.ts: resumes unfinished jobs at start and every `everyMs` (a lapsed lease is taken over),
+ * and discards the imports left staged longer than STAGED_IMPORT_MAX_AGE_MS (service.ts).
+ */
+export function startImportJobs(db: Db, log: { warn(message: string): void }, options: ImportJobsOptions = {}): { stop(): Promise<void> } {
   const runner = importRunner(db, log);
-  const tick = () =>
-    void runner.resume().catch((error: unknown) => log.warn(`import jobs: ${error instanceof Error ? error.message : String(error)}`));
+  const now = options.now ?? (() => new Date());
+  const warn = (what: string) => (error: unknown) => log.warn(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  let cleaning: Promise<unknown> | null = null;
+  let stopped = false;
+  const tick = () => {
+    void runner.resume().catch(warn('import jobs'));
+    // One clean-up at a time: a slow one (a large staged file's lines) is skipped by the next tick, not doubled.
+    if (cleaning || stopped) return;
+    cleaning = discardStaleImports(db, now())
+      .catch(warn('staged imports clean-up'))
+      .finally(() => (cleaning = null));
+  };
   tick();
-  const timer = setInterval(tick, everyMs);
+  const timer = setInterval(tick, options.everyMs ?? 30_000);
   timer.unref();
   return {
     async stop() {
+      stopped = true;
       clearInterval(timer);
-      await runner.stop();
+      await Promise.all([runner.stop(), cleaning]);
     },
   };
 }

@@ -15,7 +15,18 @@ import type { Db } from '../../db/database.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { recordAudit, type AuditActorKind } from '../audit/service.ts';
 import { clientLocales, findClient } from '../clients/service.ts';
-import { deleteJob, findJob, insertJob, insertSlot, listJobs, slotHolder, updateJobIf, type Job } from '../jobs/service.ts';
+import {
+  deleteJob,
+  findJob,
+  findJobById,
+  insertJob,
+  insertSlot,
+  jobsIdleSince,
+  listJobs,
+  slotHolder,
+  updateJobIf,
+  type Job,
+} from '../jobs/service.ts';
 import type { ClientRules } from '../participants/fields.ts';
 import { usernameKey } from '../participants/service.ts';
 import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from './participants.ts';
@@ -63,6 +74,13 @@ export const importErrors = {
       ErrorCode.importNotConfirmable,
       'imports.error.notConfirmable',
       `This import ("${job.file_name}", job ${job.id}) is ${job.status === 'staged' ? 'taken by another confirmation' : job.status}: only a previewed import can be confirmed; nothing was started`,
+    ),
+  notDiscardable: (job: Job) =>
+    new ApiError(
+      409,
+      ErrorCode.importNotDiscardable,
+      'imports.error.notDiscardable',
+      `This import ("${job.file_name}", job ${job.id}) ${job.status === 'discarded' ? 'was discarded already' : job.status === 'staging' ? 'is still being uploaded' : `is ${job.status}`}: only a previewed import can be discarded; nothing was changed`,
     ),
   refused: (detail: string) => new ApiError(400, ErrorCode.importRefused, 'imports.error.refused', `${detail}; nothing was imported`),
 };
@@ -399,6 +417,92 @@ export async function confirmImport(
     );
   });
   return (await readImport(db, clientId, jobId))!;
+}
+
+/**
+ * A staged import nobody confirmed is discarded this long after its preview was ready (and an
+ * upload whose process died before the preview, this long after it began): the periodic loop of
+ * run.ts (startImportJobs) calls discardStaleImports.
+ */
+export const STAGED_IMPORT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** Who the clean-up is in the audit trail. */
+export const SYSTEM_ACTOR: ImportActor = { name: 'system', kind: 'system', origin: null };
+
+/**
+ * Throws a previewed import away, in one transaction: the job marked discarded (only while it is
+ * still staged, so of a discard and a confirm at once exactly one wins), its staged lines and the
+ * preview's rejects deleted (the job's row keeps the preview's counts), and `imports.discard`
+ * audited. A job that runs, ended or was discarded already: 409, nothing changed. The route and
+ * the clean-up of old staged jobs both come here; only the clean-up passes `abandoned`, which also
+ * takes an upload whose staging never finished (its process died).
+ */
+export async function discardImport(
+  db: Db,
+  actor: ImportActor,
+  clientId: string,
+  jobId: string,
+  reason: string | null,
+  options: { now?: Date; abandoned?: boolean } = {},
+): Promise<ImportJob> {
+  const now = options.now ?? new Date();
+  const job = await findJob(db, clientId, jobId);
+  if (!job) throw errors.notFound();
+  const discardable = job.status === 'staged' || (options.abandoned === true && job.status === 'staging');
+  if (!discardable) throw importErrors.notDiscardable(job);
+  await db.transaction().execute(async (trx) => {
+    const discarded = await updateJobIf(trx, jobId, job.status, {
+      status: 'discarded',
+      finished_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    });
+    // Confirmed or discarded between the read and this update: the other one won.
+    if (!discarded) throw importErrors.notDiscardable((await findJobById(trx, jobId)) ?? job);
+    await deleteStaged(trx, jobId);
+    await recordAudit(
+      trx,
+      {
+        clientId,
+        actor: actor.name,
+        actorKind: actor.kind,
+        action: 'imports.discard',
+        subject: job.file_name,
+        details: { job: jobId, kind: job.kind, fileName: job.file_name, lines: Number(job.total), reason },
+        origin: actor.origin,
+      },
+      now,
+    );
+  });
+  return (await readImport(db, clientId, jobId))!;
+}
+
+/** Staged jobs read per round of the clean-up. */
+const STALE_PAGE = 100;
+
+/**
+ * Discards every import left staged for STAGED_IMPORT_MAX_AGE_MS (or left staging that long: an
+ * upload whose process died), as the system; returns how many. One that is confirmed or discarded
+ * by hand meanwhile is skipped (its 409).
+ */
+export async function discardStaleImports(db: Db, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - STAGED_IMPORT_MAX_AGE_MS).toISOString();
+  const reason = `not confirmed within ${STAGED_IMPORT_MAX_AGE_MS / 3_600_000} hours`;
+  let discarded = 0;
+  for (;;) {
+    const stale = await jobsIdleSince(db, ['staged', 'staging'], before, STALE_PAGE);
+    const discardedBefore = discarded;
+    for (const job of stale) {
+      if (job.kind !== 'points' && job.kind !== 'participants') continue;
+      try {
+        await discardImport(db, SYSTEM_ACTOR, job.client_id, job.id, reason, { now, abandoned: true });
+        discarded += 1;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.statusCode === 409)) throw error;
+      }
+    }
+    // A short page is the last; a round that discarded none would read the same page again.
+    if (stale.length < STALE_PAGE || discarded === discardedBefore) return discarded;
+  }
 }
 
 function view(job: Job, rejects: ImportReject[]): ImportJob {

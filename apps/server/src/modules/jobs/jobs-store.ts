@@ -35,6 +35,18 @@ export async function unfinishedJobIds(db: Db): Promise<string[]> {
   return (await db.selectFrom('jobs').select('id').where('status', '=', 'running').orderBy('created_at').execute()).map((r) => r.id);
 }
 
+/** Jobs in one of these statuses whose row last changed before `before` (oldest first): the clean-up of staged imports. */
+export async function jobsIdleSince(db: Db, statuses: readonly string[], before: string, limit: number): Promise<Job[]> {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('status', 'in', statuses)
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
 /** Changes a job only while it is in the status given; false if it was not. */
 export async function updateJobIf(db: Db, id: string, status: string, change: Updateable<JobsTable>): Promise<boolean> {
   const result = await db.updateTable('jobs').set(change).where('id', '=', id).where('status', '=', status).executeTakeFirst();

@@ -12,6 +12,7 @@ export {
   findJobById,
   insertJob,
   insertSlot,
+  jobsIdleSince,
   listJobs,
   slotHolder,
   unfinishedJobIds,

@@ -13,7 +13,7 @@ export interface JobsTable {
   client_id: string;
   /** e.g. "points", "participants" (the imports). */
   kind: string;
-  /** staged → running → done | failed; a staged job may be discarded. */
+  /** staging → staged → running → done | failed; a staged job may be discarded (imports/service.ts discardImport). */
   status: string;
   file_name: string;
   created_by: string;

@@ -158,7 +158,7 @@ const expected: Row[] = [
   })),
   { route: route('GET', consoleReportPaths.comparison), ...signedIn(all(200), all(200)) },
   // Part B, imports (issue 20 §2, decision 064): every role of the client reads the jobs and their rejects;
-  // program managers and owners upload and confirm.
+  // program managers and owners upload, confirm and discard.
   { route: route('GET', '/clients/:clientId/imports'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   {
     route: route('POST', '/clients/:clientId/imports'),
@@ -167,6 +167,10 @@ const expected: Row[] = [
   { route: route('GET', '/clients/:clientId/imports/:jobId'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   {
     route: route('POST', '/clients/:clientId/imports/:jobId/confirm'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('POST', '/clients/:clientId/imports/:jobId/discard'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
   { route: route('GET', '/clients/:clientId/imports/:jobId/rejects.csv'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
@@ -578,6 +582,8 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         await clientSlotFree(clientId);
         return send('POST', consoleImportPaths.confirm(clientId, jobId), { body: { reason: 'role table' } });
       }
+      case route('POST', '/clients/:clientId/imports/:jobId/discard'):
+        return send('POST', consoleImportPaths.discard(clientId, await stagedJob(clientId, column)), { body: {} });
       case route('POST', consolePaths.signOut):
         return send('POST', consolePaths.signOut);
       default: {
