@@ -5,7 +5,7 @@
 // agent signs in there without one and passes our authenticator code; a stranger is refused. The
 // owner's step-up for a staff change goes through the provider too (decision 068, amended).
 import { DatabaseSync } from 'node:sqlite';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestProvider, type TestProvider } from '../../server/test/oidc-provider.ts';
 import { startPortalServer, type PortalServer } from '../../web/e2e/harness/server.ts';
@@ -119,16 +119,21 @@ function ageOwnersSecondFactor(): void {
   }
 }
 
-test("the owner's step-up for a staff change: signs in again at the provider, comes back to the page, presses again", async ({
-  browser,
-}) => {
+/** The owner signed in at the provider, on the staff page, their second factor six minutes old: a staff change asks for a step-up. */
+async function ownerOnStaffPageWithAgedFactor(browser: Browser): Promise<Page> {
   const page = await openPageOn(browser, consoleUrl);
   await (await providerButton(page)).click();
   await signInAtProvider(page, 'olivia');
   await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
   ageOwnersSecondFactor();
-
   await page.getByRole('link', { name: 'Staff' }).click();
+  return page;
+}
+
+test("the owner's step-up for a staff change: signs in again at the provider, comes back to the page, presses again", async ({
+  browser,
+}) => {
+  const page = await ownerOnStaffPageWithAgedFactor(browser);
   const invite = async () => {
     await page.getByRole('button', { name: 'Invite staff' }).click();
     const dialog = page.getByRole('dialog', { name: 'Invite staff' });
@@ -169,12 +174,7 @@ test("the owner's step-up for a staff change: signs in again at the provider, co
 test("someone else's sign-in at the provider does not step the owner up: the console says so, and the code remains the way", async ({
   browser,
 }) => {
-  const page = await openPageOn(browser, consoleUrl);
-  await (await providerButton(page)).click();
-  await signInAtProvider(page, 'olivia');
-  await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
-  ageOwnersSecondFactor();
-  await page.getByRole('link', { name: 'Staff' }).click();
+  const page = await ownerOnStaffPageWithAgedFactor(browser);
   const disable = async () => {
     await page
       .getByRole('row', { name: /auditor@acme\.example/ })
