@@ -5,7 +5,7 @@ import type { ConsoleClient } from '@rewards/contract/console';
 import type { ImportCounts, ImportJob, ImportKind, ImportStatus } from '@rewards/contract/console-imports';
 import { useClients } from '../../api/clients.ts';
 import { useSession } from '../../app/session.tsx';
-import { formatNumber, t } from '../../i18n/t.ts';
+import { formatDateTime, formatNumber, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { confirmImport, discardImport, getImport, listImports, rejectsUrl, uploadImport } from './imports-api.ts';
@@ -370,7 +370,7 @@ function HistorySection({ client, current, onOpen }: { client: ConsoleClient; cu
                   <td>{t(`imports.kind.${job.kind}`)}</td>
                   <td>{t(`imports.status.${job.status}`)}</td>
                   <td className="num">{formatNumber(job.lines)}</td>
-                  <td>{new Date(job.createdAt).toLocaleString('en-GB')}</td>
+                  <td>{formatDateTime(job.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { RowData } from '@tanstack/react-table';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
-import { t } from '../../i18n/t.ts';
+import { formatNumber, t } from '../../i18n/t.ts';
 import { downloadText } from '../../ui/download.ts';
 import { csvText, type CsvCell } from './csv.ts';
 
@@ -42,7 +42,7 @@ export function ReportTable<T extends RowData>({
             const row = info.row.original;
             if (c.show) return c.show(row);
             const value = c.value(row);
-            return typeof value === 'number' ? value.toLocaleString('en-GB') : (value ?? '—');
+            return typeof value === 'number' ? formatNumber(value) : (value ?? '—');
           },
         }),
       ) as Columns<T>,
