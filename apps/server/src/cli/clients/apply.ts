@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordAudit } from '../../modules/audit/service.ts';
 import { partnerSecretHash } from '../../modules/catalog/partner-service.ts';
-import { newPartnerSecret as newSecret } from '../../modules/clients/catalog-settings.ts';
+import { newPartnerSecret as newSecret, renewPartnerSecret } from '../../modules/clients/catalog-settings.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError } from '../cli-context.ts';
 import { placeholderLogo, type StoredLogo } from './logo.ts';
@@ -397,14 +397,7 @@ async function changeCatalogs(
     if (issued.has(partnerId)) continue;
     const partner = await trx.selectFrom('catalog_partners').select('client_id').where('id', '=', partnerId).executeTakeFirst();
     if (partner?.client_id !== clientId) throw new CliError(`--new-partner-secret: ${partnerId} is not a catalog partner of ${clientId}`);
-    const secret = newSecret();
-    await trx
-      .updateTable('catalog_partners')
-      .set({ secret_hash: partnerSecretHash(secret) })
-      .where('client_id', '=', clientId)
-      .where('id', '=', partnerId)
-      .execute();
-    outcome.secrets.push({ partnerId, secret });
+    outcome.secrets.push({ partnerId, secret: await renewPartnerSecret(trx, clientId, partnerId) });
   }
   // Which partners got a new secret is in the audit's details; the secret itself never is.
   if (outcome.secrets.length > 0)

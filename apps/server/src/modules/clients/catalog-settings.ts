@@ -132,6 +132,18 @@ export async function setCatalogSettings(
  * Replaces a partner's secret with a new one (the old one stops working at once), audited with the
  * partner's id only. The caller shows the secret this once. 404 when the partner is not the client's.
  */
+/** A new secret for the client's partner: only its hash is stored; the secret is returned to be shown once. */
+export async function renewPartnerSecret(db: Db, clientId: string, partnerId: string): Promise<string> {
+  const secret = newPartnerSecret();
+  await db
+    .updateTable('catalog_partners')
+    .set({ secret_hash: partnerSecretHash(secret) })
+    .where('client_id', '=', clientId)
+    .where('id', '=', partnerId)
+    .execute();
+  return secret;
+}
+
 export async function rotatePartnerSecret(
   db: Db,
   actor: Actor,
@@ -148,13 +160,7 @@ export async function rotatePartnerSecret(
       .where('id', '=', partnerId)
       .executeTakeFirst();
     if (!partner) throw errors.notFound();
-    const secret = newPartnerSecret();
-    await trx
-      .updateTable('catalog_partners')
-      .set({ secret_hash: partnerSecretHash(secret) })
-      .where('client_id', '=', clientId)
-      .where('id', '=', partnerId)
-      .execute();
+    const secret = await renewPartnerSecret(trx, clientId, partnerId);
     const auditId = await recordAudit(
       trx,
       {

@@ -2,8 +2,8 @@ import { SsoLogoutType, SsoType } from '@rewards/contract';
 import type { SsoSettings, SsoSettingsRequest } from '@rewards/contract/console-clients';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { recordAudit } from '../audit/service.ts';
 import { findClient } from '../clients/service.ts';
+import { auditSettingsChange } from '../clients/settings-audit.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { CLAIM_PATTERN, checkDiscovery, normalScopes, ssoRedirectUris } from './operator.ts';
 import { checkIssuer } from './provider.ts';
@@ -180,15 +180,7 @@ export async function setSsoSettings(
     for (const k of changed) details[k] = { from: from[k], to: to[k] };
     // Only that it changed: never the secret, nor anything derived from it.
     if (secretChanged) details.clientSecret = 'changed';
-    return recordAudit(trx, {
-      clientId,
-      actor: actor.name,
-      actorKind: actor.kind,
-      action: 'clients.settings',
-      subject: clientId,
-      details: { ...details, ...(reason === undefined ? {} : { reason }) },
-      origin: actor.origin,
-    });
+    return auditSettingsChange(trx, actor, clientId, details, reason);
   });
   return { to: await readSsoSettings(db, clientId), auditId, endSessionEndpoint };
 }
