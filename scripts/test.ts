@@ -15,8 +15,8 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join, relative } from 'node:path';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 import type { Writable } from 'node:stream';
 import { ensureSystemPackages, requirements, type Requirement } from './lib/system.ts';
 
@@ -36,6 +36,8 @@ interface Result {
   failed: number;
   skipped: number;
   note?: string;
+  /** What failed, named after the table: CI shows only the end of the log. */
+  failures?: string[];
 }
 interface Suite {
   name: string;
@@ -187,7 +189,12 @@ async function vitest(out: Writable, name: string, args: string[], cwd: string, 
     numPendingTests: number;
     numTodoTests: number;
     numTotalTestSuites: number;
-    testResults: Array<{ status: string; assertionResults: Array<{ status: string }> }>;
+    testResults: Array<{
+      name: string;
+      status: string;
+      message?: string;
+      assertionResults: Array<{ status: string; fullName: string; failureMessages?: string[] }>;
+    }>;
   };
   // A file that failed to load has no failed test in it but is a failure all the same.
   const brokenFiles = json.testResults.filter(
@@ -199,6 +206,18 @@ async function vitest(out: Writable, name: string, args: string[], cwd: string, 
     skipped: json.numPendingTests + json.numTodoTests,
   };
   if (brokenFiles > 0) result.note = `${brokenFiles} file(s) failed to load`;
+  const firstLine = (text = '') =>
+    stripVTControlCharacters(text)
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .slice(0, 240) ?? '';
+  result.failures = json.testResults.flatMap((f) => {
+    const file = relative(ROOT, f.name);
+    const tests = f.assertionResults.filter((a) => a.status === 'failed');
+    if (f.status === 'failed' && tests.length === 0) return [`${file}: ${firstLine(f.message)}`];
+    return tests.map((a) => `${file} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+  });
   if (code !== 0 && result.failed === 0) Object.assign(result, { failed: 1, note: `vitest exited ${code}` });
   if (json.numTotalTestSuites === 0 && result.failed === 0) result.note = 'NO TEST FILES FOUND';
   return result;
@@ -250,6 +269,10 @@ function finish(rows: Row[], exitCode: number, wallMs = 0): number {
       line(['total', String(passed), String(failed), String(rows.reduce((n, r) => n + r.skipped, 0)), `${(total / 1000).toFixed(1)}s`]),
     );
     console.log('');
+    for (const r of rows.filter((row) => row.failures?.length)) {
+      console.log(`failed in ${r.name}:`);
+      for (const failure of r.failures!) console.log(`  ${failure}`);
+    }
   }
   console.log(`${passed} passed, ${failed} failed`);
   return exitCode;
