@@ -28,14 +28,20 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A signed-in page whose clock Playwright drives (it still runs on by itself meanwhile). */
-async function signedInWithClock(username: string): Promise<Page> {
+/**
+ * A signed-in page whose clock Playwright drives (it still runs on by itself meanwhile). The
+ * warning counts from the latest call, so the clock may move only once home's own calls are sent:
+ * with a balance, home asks for the expiry line; the balance itself came with the sign-in.
+ * ('networkidle' is no help: it has often fired on the login page already, on a busy machine.)
+ */
+async function signedInWithClock(username: string, { hasBalance }: { hasBalance: boolean }): Promise<Page> {
   const page = await openPageOn(browser, server.baseUrl);
   await page.clock.install();
+  const expiryLineAnswered = hasBalance
+    ? page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1.0/user/points/expiring')
+    : null;
   await signIn(page, username);
-  // The warning counts from the latest call: let home's own calls (balance, expiry line, texts) end
-  // first, or a call still loading on a slow machine moves the warning past the test's fast-forward.
-  await page.waitForLoadState('networkidle');
+  await expiryLineAnswered;
   return page;
 }
 
@@ -64,7 +70,7 @@ function ageSession(username: string, agoMs: number) {
 const warning = (page: Page) => page.getByRole('alertdialog', { name: /session is about to end/i });
 
 test('a warning shows before the idle timeout, and "Stay signed in" truly extends the session', async () => {
-  const page = await signedInWithClock('demo');
+  const page = await signedInWithClock('demo', { hasBalance: true });
   await page.clock.fastForward(50_000);
   expect(await warning(page).count()).toBe(0);
   // The earliest warning for 3 minutes idle comes 65 s after the latest call (timing.ts).
@@ -91,7 +97,7 @@ test('a warning shows before the idle timeout, and "Stay signed in" truly extend
 });
 
 test('ignored, the warning ends the session on the server and the login page says it timed out', async () => {
-  const page = await signedInWithClock('spent');
+  const page = await signedInWithClock('spent', { hasBalance: false });
   expect(sessionsOf('spent')).toHaveLength(1);
   await page.clock.fastForward(70_000);
   await expectVisible(warning(page));
@@ -105,7 +111,7 @@ test('ignored, the warning ends the session on the server and the login page say
 });
 
 test('"Stay signed in" on a session the server has already ended takes the specâ€™s timeout path', async () => {
-  const page = await signedInWithClock('newbie');
+  const page = await signedInWithClock('newbie', { hasBalance: false });
   await page.clock.fastForward(70_000);
   await expectVisible(warning(page));
   ageSession('newbie', 4 * MINUTE); // expired a minute ago, as after a sleeping laptop
@@ -117,7 +123,7 @@ test('"Stay signed in" on a session the server has already ended takes the specâ
 });
 
 test('"Sign out" in the warning signs out', async () => {
-  const page = await signedInWithClock('spent');
+  const page = await signedInWithClock('spent', { hasBalance: false });
   await page.clock.fastForward(70_000);
   await warning(page).getByRole('button', { name: 'Sign out' }).click();
   await expectPath(page, '/login');
