@@ -180,6 +180,22 @@ test("a new catalog partner's secret and a rotated one show once; single sign-on
   }>;
   expect(audit?.details).toEqual({ partnerId: 'e2e-experiences', reason: 'The vendor lost it, ticket 32' });
 
+  // The vendor leaves: once the catalog is withdrawn, the partner can be revoked; it stays listed, revoked.
+  expect(await catalogs.getByRole('button', { name: 'Revoke e2e-experiences' }).count()).toBe(0);
+  await catalogs.getByRole('button', { name: 'Change catalogs' }).click();
+  await dialog.getByLabel('Experiences catalog: address').fill('');
+  await dialog.getByLabel('Reason').fill('Experiences vendor left, contract 31 ended');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await catalogs.getByRole('button', { name: 'Revoke e2e-experiences' }).click();
+  const revoke = page.getByRole('dialog', { name: 'Revoke e2e-experiences' });
+  await revoke.getByLabel('Reason').fill('Contract 31 ended');
+  await revoke.getByRole('button', { name: 'Revoke the partner' }).click();
+  await expectVisible(catalogs.getByText('e2e-experiences revoked.'));
+  await expectVisible(catalogs.getByRole('listitem').filter({ hasText: /e2e-experiences \(since .*, revoked on / }));
+  expect(await catalogs.getByRole('button', { name: 'New secret for e2e-experiences' }).count()).toBe(0);
+  await checkScreen(page, '87-catalogs-partner-revoked');
+
   const sso = acme.getByRole('region', { name: 'Single sign-on' });
   await expectVisible(sso.getByText('Redirect URIs to register at the provider'));
   await expectVisible(sso.getByRole('button', { name: 'Change single sign-on' }));

@@ -24,6 +24,8 @@ export const consoleClientPaths = {
   catalogSettings: (clientId: string) => `/clients/${seg(clientId)}/settings/catalogs`,
   /** POST: a partner's secret replaced by a new one, in the reply only (a fresh second factor). Part H. */
   partnerSecret: (clientId: string, partnerId: string) => `/clients/${seg(clientId)}/settings/catalogs/partners/${seg(partnerId)}/secret`,
+  /** POST: a partner no catalog names any more is revoked (a fresh second factor and a reason). */
+  partnerRevoke: (clientId: string, partnerId: string) => `/clients/${seg(clientId)}/settings/catalogs/partners/${seg(partnerId)}/revoke`,
 } as const;
 
 /** The most days ahead of an expiry a reminder may go out. */
@@ -241,7 +243,8 @@ export type CatalogOffering = z.infer<typeof CatalogOffering>;
 export const CatalogSettings = z.object({
   merchandise: CatalogOffering.nullable(),
   experiences: CatalogOffering.nullable(),
-  partners: z.array(z.object({ id: z.string(), name: z.string(), createdAt: z.string() })),
+  /** Revoked partners stay listed (their orders name them), with the day they were revoked. */
+  partners: z.array(z.object({ id: z.string(), name: z.string(), createdAt: z.string(), revokedAt: z.string().nullable() })),
 });
 export type CatalogSettings = z.infer<typeof CatalogSettings>;
 
@@ -270,3 +273,10 @@ export type PartnerSecretRequest = z.input<typeof PartnerSecretRequest>;
 
 export const PartnerSecretReply = PartnerSecret.extend({ auditId: z.string() });
 export type PartnerSecretReply = z.infer<typeof PartnerSecretReply>;
+
+/** POST revoke: a partner no catalog names any more; its secret stops working, its orders stay. */
+export const PartnerRevokeRequest = z.object({ reason: Reason });
+export type PartnerRevokeRequest = z.input<typeof PartnerRevokeRequest>;
+
+export const PartnerRevokeReply = z.object({ partnerId: z.string(), revokedAt: z.string(), auditId: z.string() });
+export type PartnerRevokeReply = z.infer<typeof PartnerRevokeReply>;

@@ -113,6 +113,8 @@ export const ErrorCode = {
   staffLastOwner: 92052,
   /** Code batches (docs/decisions/063; 92110-92119): the client has a batch of this name already. */
   codesBatchNameTaken: 92110,
+  /** Catalog partners (decision 065): revoked, or named by a catalog and so not revocable yet. */
+  catalogPartnerConflict: 92120,
   /** Issue 20 §6 (decision 068): the installation turned password sign-in off (its OpenID provider only). */
   staffPasswordSignInOff: 92090,
   staffDisabled: 92403,

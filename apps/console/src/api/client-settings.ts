@@ -12,7 +12,8 @@ import {
   type ProgramSettings,
   type ProgramSettingsReply,
   type ProgramSettingsRequest,
-  type PartnerSecretReply,
+  type PartnerRevokeReply,
+  PartnerSecretReply,
   type SsoSettings,
   type SsoSettingsReply,
   type SsoSettingsRequest,
@@ -39,3 +40,5 @@ export const putCatalogSettings = (clientId: string, body: CatalogSettingsReques
   api<CatalogSettingsReply>('PUT', paths.catalogSettings(clientId), { body });
 export const rotatePartnerSecret = (clientId: string, partnerId: string, reason: string) =>
   api<PartnerSecretReply>('POST', paths.partnerSecret(clientId, partnerId), { body: { reason } });
+export const revokePartner = (clientId: string, partnerId: string, reason: string) =>
+  api<PartnerRevokeReply>('POST', paths.partnerRevoke(clientId, partnerId), { body: { reason } });

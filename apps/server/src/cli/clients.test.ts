@@ -264,7 +264,7 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
         [['--logo', file('fake.png', '<svg/>')], `rewards: --logo: ${join(dir, 'fake.png')} is not a PNG image`],
         [
           ['--experiences', 'https://x.example', '--experiences-partner', 'demo-catalog'],
-          'rewards: partner id demo-catalog belongs to another client; choose another',
+          'rewards: --experiences-partner: demo-catalog belongs to another client; choose another',
         ],
         [
           ['--portal-url', 'https://rewards.globex.example'],
@@ -515,6 +515,44 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
         updated: 1,
         unchanged: 2,
       });
+    },
+    SLOW,
+  );
+
+  it(
+    'revokes a catalog partner once no catalog names it; it is then shown as revoked and named by no catalog again',
+    async () => {
+      const revoke = () =>
+        runRewards(database, ['clients', 'revoke-partner', '--client', 'initrode', '--partner', 'initrode-shop', '--reason', 'left']);
+      const named = await revoke();
+      expect(named.code).not.toBe(0);
+      expect(named.stderr.trim()).toBe(
+        'rewards: The merchandise catalog names partner initrode-shop: point it to another partner or withdraw it first; nothing was revoked',
+      );
+      await rewardsJson(database, ['clients', 'update', '--client', 'initrode', '--merchandise', 'none']);
+      const done = await revoke();
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toContain('Revoked partner initrode-shop of initrode');
+      const shown = await runRewards(database, ['clients', 'show', '--client', 'initrode']);
+      expect(shown.stdout).toMatch(/initrode-shop \(since \d{4}-\d\d-\d\d, revoked \d{4}-\d\d-\d\d\)/);
+      const again = await runRewards(database, [
+        'clients',
+        'update',
+        '--client',
+        'initrode',
+        '--merchandise',
+        'https://shop.initrode.example/punchout',
+        '--merchandise-partner',
+        'initrode-shop',
+      ]);
+      expect(again.code).not.toBe(0);
+      expect(again.stderr).toMatch(/Partner initrode-shop was revoked on .*: a catalog cannot name it again; choose a new partner id/);
+      const audit = await database.db
+        .selectFrom('audit_log')
+        .select(['action', 'details'])
+        .where('action', '=', 'clients.partner-revoked')
+        .execute();
+      expect(audit.map((a) => JSON.parse(a.details) as unknown)).toEqual([{ partnerId: 'initrode-shop', reason: 'left' }]);
     },
     SLOW,
   );

@@ -30,6 +30,7 @@ import * as importJobs from './migrations/028-import-jobs.ts';
 import * as reports from './migrations/031-reports.ts';
 import * as staffOidc from './migrations/032-staff-oidc.ts';
 import * as staffOidcStepUp from './migrations/033-staff-oidc-step-up.ts';
+import * as catalogPartnerRevoked from './migrations/035-catalog-partner-revoked.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '031-reports': reports,
   '032-staff-oidc': staffOidc,
   '033-staff-oidc-step-up': staffOidcStepUp,
+  '035-catalog-partner-revoked': catalogPartnerRevoked,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -2,8 +2,8 @@ import { useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import type { CatalogOffering, CatalogSettings, PartnerSecret } from '@rewards/contract/console-clients';
-import { getCatalogSettings, putCatalogSettings, rotatePartnerSecret } from '../../api/client-settings.ts';
-import { t } from '../../i18n/t.ts';
+import { getCatalogSettings, putCatalogSettings, revokePartner, rotatePartnerSecret } from '../../api/client-settings.ts';
+import { formatDate, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
@@ -15,14 +15,16 @@ const offeringName = (offering: Offering) =>
 
 /**
  * A client's catalogs and their partners (issue 20 §3, part H, decision 065). Program managers and
- * owners change the catalogs and issue a partner a new secret (the API client asks for a fresh second
- * factor when the server wants one); a secret is shown here once, from the reply, and kept nowhere.
+ * owners change the catalogs, issue a partner a new secret and revoke a partner no catalog names (the
+ * API client asks for a fresh second factor when the server wants one); a secret is shown here once,
+ * from the reply, and kept nowhere.
  */
 export function CatalogsSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: ['catalogSettings', client.id], queryFn: () => getCatalogSettings(client.id) });
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
   const [secrets, setSecrets] = useState<PartnerSecret[]>([]);
   const [message, setMessage] = useState('');
   const headingId = useId();
@@ -49,19 +51,38 @@ export function CatalogsSection({ client, canChange }: { client: ConsoleClient; 
                 t('clientSettings.catalogs.none')
               ) : (
                 <ul>
-                  {settings.data.partners.map((p) => (
-                    <li key={p.id}>
-                      {p.id} ({t('clientSettings.catalogs.since', { date: p.createdAt.slice(0, 10) })})
-                      {canChange ? (
-                        <>
-                          {' '}
-                          <button type="button" className="button button--small" onClick={() => setRotating(p.id)}>
-                            {t('clientSettings.catalogs.rotate', { partner: p.id })}
-                          </button>
-                        </>
-                      ) : null}
-                    </li>
-                  ))}
+                  {settings.data.partners.map((p) => {
+                    const namedBy = OFFERINGS.filter((o) => settings.data[o]?.partnerId === p.id);
+                    return (
+                      <li key={p.id}>
+                        {p.id} (
+                        {p.revokedAt
+                          ? t('clientSettings.catalogs.revokedOn', { since: formatDate(p.createdAt), date: formatDate(p.revokedAt) })
+                          : t('clientSettings.catalogs.since', { date: formatDate(p.createdAt) })}
+                        {namedBy.length > 0
+                          ? `; ${t('clientSettings.catalogs.namedBy', { offerings: namedBy.map(offeringName).join(', ') })}`
+                          : ''}
+                        )
+                        {canChange && !p.revokedAt ? (
+                          <>
+                            {' '}
+                            <button type="button" className="button button--small" onClick={() => setRotating(p.id)}>
+                              {t('clientSettings.catalogs.rotate', { partner: p.id })}
+                            </button>
+                            {/* A partner a catalog names is not revocable yet: the server would refuse it. */}
+                            {namedBy.length === 0 ? (
+                              <>
+                                {' '}
+                                <button type="button" className="button button--small" onClick={() => setRevoking(p.id)}>
+                                  {t('clientSettings.catalogs.revoke', { partner: p.id })}
+                                </button>
+                              </>
+                            ) : null}
+                          </>
+                        ) : null}
+                      </li>
+                    );
+                  })}
                 </ul>
               )}
             </Fact>
@@ -93,6 +114,21 @@ export function CatalogsSection({ client, canChange }: { client: ConsoleClient; 
               onSaved={async (changed, issued) => {
                 setMessage(changed ? t('clientSettings.catalogs.saved') : t('clientSettings.unchanged'));
                 setSecrets((all) => [...all, ...issued]);
+                await refresh();
+              }}
+            />
+          ) : null}
+          {revoking !== null ? (
+            <ReasonDialog
+              title={t('clientSettings.catalogs.revokeTitle', { partner: revoking })}
+              intro={<p>{t('clientSettings.catalogs.revokeIntro')}</p>}
+              submitLabel={t('clientSettings.catalogs.revokeSubmit')}
+              ready
+              onClose={() => setRevoking(null)}
+              onSubmit={async (reason) => {
+                const { partnerId } = await revokePartner(client.id, revoking, reason);
+                setSecrets((all) => all.filter((x) => x.partnerId !== partnerId));
+                setMessage(t('clientSettings.catalogs.revoked', { partner: partnerId }));
                 await refresh();
               }}
             />

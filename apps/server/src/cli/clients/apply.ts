@@ -3,8 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { recordAudit } from '../../modules/audit/service.ts';
-import { partnerSecretHash } from '../../modules/catalog/partner-service.ts';
-import { newPartnerSecret as newSecret, renewPartnerSecret } from '../../modules/clients/catalog-settings.ts';
+import { ensureCatalogPartner, renewPartnerSecret } from '../../modules/clients/catalog-settings.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError } from '../cli-context.ts';
 import { placeholderLogo, type StoredLogo } from './logo.ts';
@@ -329,24 +328,11 @@ async function changeCatalogs(
   note: (field: string, from: unknown, to: unknown) => void,
   now: Date,
 ): Promise<void> {
-  const client = await trx.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirstOrThrow();
   const issued = new Set<string>();
-  const ensurePartner = async (partnerId: string) => {
-    const partner = await trx.selectFrom('catalog_partners').select('client_id').where('id', '=', partnerId).executeTakeFirst();
-    if (partner && partner.client_id !== clientId) throw new CliError(`partner id ${partnerId} belongs to another client; choose another`);
-    if (partner) return;
-    const secret = newSecret();
-    await trx
-      .insertInto('catalog_partners')
-      .values({
-        id: partnerId,
-        client_id: clientId,
-        name: `${client.name} catalog`,
-        secret_hash: partnerSecretHash(secret),
-        created_at: now.toISOString(),
-      })
-      .execute();
-    outcome.secrets.push({ partnerId, secret });
+  const ensurePartner = async (kind: string, partnerId: string) => {
+    const secret = await ensureCatalogPartner(trx, clientId, partnerId, `--${kind}-partner`, now);
+    if (!secret) return;
+    outcome.secrets.push(secret);
     issued.add(partnerId);
   };
   const upsertCatalog = async (kind: string, url: string, partnerId: string | null) => {
@@ -373,7 +359,7 @@ async function changeCatalogs(
     const url = wanted.url ?? current?.url;
     const partnerId = wanted.partnerId ?? current?.partner_id ?? undefined;
     if (!url || !partnerId) throw new CliError(`a ${kind} catalog needs both --${kind} <url> and --${kind}-partner <id>`);
-    await ensurePartner(partnerId);
+    await ensurePartner(kind, partnerId);
     if (current?.url === url && current.partner_id === partnerId) continue;
     await upsertCatalog(kind, url, partnerId);
     note(`catalogs.${kind}`, current ? { url: current.url, partnerId: current.partner_id } : null, { url, partnerId });

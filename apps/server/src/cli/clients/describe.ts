@@ -14,7 +14,12 @@ export async function describeClient(db: Db, clientId: string) {
     db.selectFrom('client_locales').select(['code', 'dir', 'name']).where('client_id', '=', clientId).orderBy('position').execute(),
     db.selectFrom('media_labels').select(['locale', 'forms']).where('client_id', '=', clientId).orderBy('locale').execute(),
     db.selectFrom('client_catalogs').select(['kind', 'url', 'partner_id']).where('client_id', '=', clientId).execute(),
-    db.selectFrom('catalog_partners').select(['id', 'name', 'created_at']).where('client_id', '=', clientId).orderBy('id').execute(),
+    db
+      .selectFrom('catalog_partners')
+      .select(['id', 'name', 'created_at', 'revoked_at'])
+      .where('client_id', '=', clientId)
+      .orderBy('id')
+      .execute(),
     db
       .selectFrom('translations')
       .select(['locale', (eb) => eb.fn.countAll<number | string>().as('count')])
@@ -56,7 +61,7 @@ export async function describeClient(db: Db, clientId: string) {
     passwordRules: JSON.parse(client.password_rules) as Record<string, unknown>,
     activationFields: JSON.parse(client.activation_fields) as string[],
     catalogs: { merchandise: catalog('merchandise'), experiences: catalog('experiences'), travel: travel ? { url: travel.url } : null },
-    catalogPartners: partners.map((p) => ({ id: p.id, name: p.name, createdAt: p.created_at })),
+    catalogPartners: partners.map((p) => ({ id: p.id, name: p.name, createdAt: p.created_at, revokedAt: p.revoked_at })),
     supportEmail: client.support_email || null,
     privacyNoticeVersion: client.privacy_notice_version,
     agentDailyAdjustmentLimit: client.agent_daily_adjustment_limit,
@@ -99,7 +104,12 @@ export function formatClient(c: ClientDescription): string {
     ['Merchandise', catalog(c.catalogs.merchandise)],
     ['Experiences', catalog(c.catalogs.experiences)],
     ['Travel link', c.catalogs.travel?.url ?? 'none'],
-    ['Catalog partners', c.catalogPartners.map((p) => `${p.id} (since ${p.createdAt.slice(0, 10)})`).join(', ') || 'none'],
+    [
+      'Catalog partners',
+      c.catalogPartners
+        .map((p) => `${p.id} (since ${p.createdAt.slice(0, 10)}${p.revokedAt ? `, revoked ${p.revokedAt.slice(0, 10)}` : ''})`)
+        .join(', ') || 'none',
+    ],
     ['Support email', c.supportEmail ?? 'none'],
     ['Privacy notice', `version ${c.privacyNoticeVersion}`],
     ["Agents' daily limit", `${c.agentDailyAdjustmentLimit} points per support agent per day (console adjustments)`],

@@ -34,6 +34,7 @@ import { formatTranslationsReport, importTranslations } from '../clients/transla
 import { loadConfig } from '../../config.ts';
 import { action, CliError, repeatable, requireClient, wholeNumber } from '../cli-context.ts';
 import { MAX_AGENT_DAILY_LIMIT, setAgentDailyLimit } from '../../modules/clients/console-settings.ts';
+import { revokePartner } from '../../modules/clients/catalog-settings.ts';
 import { operatorOrigin } from './audit.ts';
 
 /** The flags of `clients create` and `clients update`, as commander hands them over. */
@@ -198,7 +199,9 @@ function formatOutcome(outcome: ChangeOutcome): string {
 export function registerClients(program: Command): void {
   const clients = program
     .command('clients')
-    .description('the programs (clients) on this installation: create, show, list, update, import translations and content');
+    .description(
+      'the programs (clients) on this installation: create, show, list, update, revoke a catalog partner, import translations and content',
+    );
 
   action(clients.command('list').description('every client with its origins and participant count'), async (db) => {
     const list = await listClients(db);
@@ -258,6 +261,30 @@ export function registerClients(program: Command): void {
       };
     });
   }
+
+  action<{ client?: string; partner?: string; reason?: string }>(
+    clients
+      .command('revoke-partner')
+      .description('revoke a catalog partner no catalog names any more: its secret stops working; its orders stay')
+      .option('--client <id>', 'the client')
+      .option('--partner <id>', 'the partner id')
+      .option('--reason <text>', 'why, for the audit log'),
+    async (db, { options, operator }) => {
+      const clientId = (await requireClient(db, options.client)).id;
+      if (!options.partner) throw new CliError('--partner <id> is required');
+      const done = await revokePartner(
+        db,
+        { name: operator, kind: 'operator', origin: operatorOrigin },
+        clientId,
+        options.partner,
+        options.reason,
+      );
+      return {
+        human: `Revoked partner ${done.partnerId} of ${clientId}: its secret no longer works and no catalog may name it; its orders stay.`,
+        json: { client: clientId, ...done },
+      };
+    },
+  );
 
   const translations = clients.command('translations').description("a client's own wording over the shipped texts");
   action<{ client?: string; locale?: string; dryRun?: boolean }>(

@@ -21,7 +21,8 @@ export async function authenticatePartner(db: Db, clientId: string, authorizatio
   const partner = partnerId && partnerId.length <= 100 ? await findPartner(db, clientId, partnerId) : undefined;
   const expected = partner ? Buffer.from(partner.secret_hash, 'hex') : NO_SUCH_SECRET;
   const same = expected.length === 32 && timingSafeEqual(sha256(secret), expected);
-  if (!partner || !same || secret.length === 0) throw catalogErrors.partnerUnauthorized();
+  // A revoked partner's hash is empty already; its date says so as well.
+  if (!partner || partner.revoked_at !== null || !same || secret.length === 0) throw catalogErrors.partnerUnauthorized();
   return partner.id;
 }
 

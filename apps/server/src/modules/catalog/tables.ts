@@ -17,6 +17,8 @@ export interface CatalogPartnersTable {
   /** SHA-256 (hex) of the high-entropy secret; the secret itself is never stored. */
   secret_hash: string;
   created_at: string;
+  /** When it was revoked (migration 035): its secret emptied, no catalog may name it again; null while in service. */
+  revoked_at: string | null;
 }
 
 /** One partner order: the idempotency record of its debit. */

@@ -6,12 +6,13 @@ import {
   consoleClientPaths as paths,
   type CatalogSettings,
   type CatalogSettingsReply,
+  type PartnerRevokeReply,
   type PartnerSecretReply,
 } from '@rewards/contract/console-clients';
 import { buildApp } from '../../app.ts';
 import { dialects } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
-import { partnerSecretHash } from '../catalog/partner-service.ts';
+import { authenticatePartner, partnerSecretHash } from '../catalog/partner-service.ts';
 import { createConsoleTestApp, enrolStaff, type ConsoleTestApp, type EnrolledStaff } from '../staff/test-support.ts';
 
 const ACME = 'acme';
@@ -135,6 +136,53 @@ describe.each(dialects)("the console's catalog settings on %s", (dialect) => {
     expect(audit?.action).toBe('clients.partner-secret');
     expect(audit?.details).not.toContain(secret);
     expect(JSON.parse(audit?.details ?? '{}')).toEqual({ partnerId, reason: REASON });
+  });
+
+  it('revokes a partner no catalog names: its secret stops, it is listed as revoked, and nothing names it again', async () => {
+    const revoke = (who: EnrolledStaff, partnerId: string, body: unknown = { reason: 'Vendor left the program' }) =>
+      t.console('POST', paths.partnerRevoke(ACME, partnerId), { cookie: who.cookie, body });
+    const shop = { url: 'https://old-shop.example/acme', partnerId: 'old-shop' };
+    const current = (await get(manager)).json<CatalogSettings>();
+    const created = (
+      await put(manager, { merchandise: shop, experiences: current.experiences, reason: REASON })
+    ).json<CatalogSettingsReply>();
+    const secret = created.secrets[0]?.secret ?? '';
+    const basic = `Basic ${Buffer.from(`old-shop:${secret}`).toString('base64')}`;
+    expect(await authenticatePartner(db(), ACME, basic)).toBe('old-shop');
+
+    // Named by the merchandise catalog: refused, nothing changes.
+    const audits = (await auditRows()).length;
+    const named = await revoke(manager, 'old-shop');
+    expect(named.statusCode).toBe(409);
+    expect(named.json()).toMatchObject({
+      errorCode: ErrorCode.catalogPartnerConflict,
+      message: expect.stringMatching(/merchandise catalog names/),
+    });
+    expect(await authenticatePartner(db(), ACME, basic)).toBe('old-shop');
+    expect((await auditRows()).length).toBe(audits);
+
+    await put(manager, { merchandise: current.merchandise, experiences: current.experiences, reason: REASON });
+    expect((await revoke(agent, 'old-shop')).statusCode).toBe(403);
+    expect((await revoke(auditor, 'old-shop')).statusCode).toBe(403);
+    expect((await revoke(manager, 'old-shop', {})).statusCode).toBe(400);
+    expect((await revoke(manager, 'globex-shop')).statusCode).toBe(404);
+
+    const reply = await revoke(manager, 'old-shop');
+    expect(reply.statusCode, reply.body).toBe(200);
+    const { revokedAt, auditId } = reply.json<PartnerRevokeReply>();
+    await expect(authenticatePartner(db(), ACME, basic)).rejects.toMatchObject({ statusCode: 401 });
+    const audit = (await auditRows()).find((row) => row.id === auditId);
+    expect(audit?.action).toBe('clients.partner-revoked');
+    expect(JSON.parse(audit?.details ?? '{}')).toEqual({ partnerId: 'old-shop', reason: 'Vendor left the program' });
+    expect((await get(auditor)).json<CatalogSettings>().partners.find((p) => p.id === 'old-shop')).toMatchObject({ revokedAt });
+
+    // Revoked for good: no second revocation, no new secret, no catalog names it again.
+    expect((await revoke(manager, 'old-shop')).statusCode).toBe(409);
+    expect((await rotate(manager, 'old-shop')).json()).toMatchObject({ errorCode: ErrorCode.catalogPartnerConflict });
+    const renamed = await put(manager, { merchandise: shop, experiences: current.experiences, reason: REASON });
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json<{ message: string }>().message).toMatch(/old-shop was revoked/);
+    expect((await get(manager)).json<CatalogSettings>().merchandise).toEqual(current.merchandise);
   });
 
   it('logs no secret, even at debug: a new partner and a rotation through an app that logs everything', async () => {

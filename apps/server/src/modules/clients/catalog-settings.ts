@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { CatalogOffering, CatalogSettings, CatalogSettingsRequest, PartnerSecret } from '@rewards/contract/console-clients';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { errors } from '../../http/api-error.ts';
+import { ErrorCode } from '@rewards/contract';
+import { ApiError, errors } from '../../http/api-error.ts';
 import { recordAudit } from '../audit/service.ts';
 import { partnerSecretHash } from '../catalog/partner-service.ts';
 import type { Actor } from '../participants/operator-service.ts';
@@ -32,7 +33,12 @@ export async function readCatalogSettings(db: Db, clientId: string): Promise<Cat
   if (!client) throw errors.notFound();
   const [catalogs, partners] = await Promise.all([
     db.selectFrom('client_catalogs').select(['kind', 'url', 'partner_id']).where('client_id', '=', clientId).execute(),
-    db.selectFrom('catalog_partners').select(['id', 'name', 'created_at']).where('client_id', '=', clientId).orderBy('id').execute(),
+    db
+      .selectFrom('catalog_partners')
+      .select(['id', 'name', 'created_at', 'revoked_at'])
+      .where('client_id', '=', clientId)
+      .orderBy('id')
+      .execute(),
   ]);
   const offering = (kind: string): CatalogOffering | null => {
     const row = catalogs.find((c) => c.kind === kind);
@@ -41,7 +47,7 @@ export async function readCatalogSettings(db: Db, clientId: string): Promise<Cat
   return {
     merchandise: offering('merchandise'),
     experiences: offering('experiences'),
-    partners: partners.map((p) => ({ id: p.id, name: p.name, createdAt: p.created_at })),
+    partners: partners.map((p) => ({ id: p.id, name: p.name, createdAt: p.created_at, revokedAt: p.revoked_at })),
   };
 }
 
@@ -73,30 +79,14 @@ export async function setCatalogSettings(
   };
   return db.transaction().execute(async (trx) => {
     const from = await readCatalogSettings(trx, clientId);
-    const client = await trx.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirstOrThrow();
     const secrets: PartnerSecret[] = [];
     const details: Record<string, unknown> = {};
     for (const kind of OFFERINGS) {
       const wanted = to[kind];
       if (JSON.stringify(from[kind]) === JSON.stringify(wanted)) continue;
       if (wanted !== null && !secrets.some((s) => s.partnerId === wanted.partnerId)) {
-        const partner = await trx.selectFrom('catalog_partners').select('client_id').where('id', '=', wanted.partnerId).executeTakeFirst();
-        if (partner && partner.client_id !== clientId)
-          throw errors.validation(`the ${kind} partner: ${wanted.partnerId} belongs to another client; choose another`);
-        if (!partner) {
-          const secret = newPartnerSecret();
-          await trx
-            .insertInto('catalog_partners')
-            .values({
-              id: wanted.partnerId,
-              client_id: clientId,
-              name: `${client.name} catalog`,
-              secret_hash: partnerSecretHash(secret),
-              created_at: now.toISOString(),
-            })
-            .execute();
-          secrets.push({ partnerId: wanted.partnerId, secret });
-        }
+        const issued = await ensureCatalogPartner(trx, clientId, wanted.partnerId, `the ${kind} partner`, now);
+        if (issued) secrets.push(issued);
       }
       await trx.deleteFrom('client_catalogs').where('client_id', '=', clientId).where('kind', '=', kind).execute();
       if (wanted !== null)
@@ -129,11 +119,65 @@ export async function setCatalogSettings(
 }
 
 /**
- * Replaces a partner's secret with a new one (the old one stops working at once), audited with the
- * partner's id only. The caller shows the secret this once. 404 when the partner is not the client's.
+ * The partner a catalog of the client is to name (`label` says which, in the refusal): a partner id
+ * new to the installation is created with a secret, returned here to be shown once; one of another
+ * client, or a revoked one, is refused. The console's PUT and `rewards clients update` both call it.
  */
-/** A new secret for the client's partner: only its hash is stored; the secret is returned to be shown once. */
+export async function ensureCatalogPartner(
+  db: Db,
+  clientId: string,
+  partnerId: string,
+  label: string,
+  now: Date,
+): Promise<PartnerSecret | null> {
+  const partner = await db
+    .selectFrom('catalog_partners')
+    .select(['client_id', 'revoked_at'])
+    .where('id', '=', partnerId)
+    .executeTakeFirst();
+  if (partner && partner.client_id !== clientId)
+    throw errors.validation(`${label}: ${partnerId} belongs to another client; choose another`);
+  if (partner?.revoked_at) throw revokedError(partnerId, partner.revoked_at, 'a catalog cannot name it again; choose a new partner id');
+  if (partner) return null;
+  const client = await db.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirstOrThrow();
+  const secret = newPartnerSecret();
+  await db
+    .insertInto('catalog_partners')
+    .values({
+      id: partnerId,
+      client_id: clientId,
+      name: `${client.name} catalog`,
+      secret_hash: partnerSecretHash(secret),
+      created_at: now.toISOString(),
+    })
+    .execute();
+  return { partnerId, secret };
+}
+
+function revokedError(partnerId: string, revokedAt: string, what: string) {
+  return new ApiError(
+    409,
+    ErrorCode.catalogPartnerConflict,
+    'catalogs.error.partnerConflict',
+    `Partner ${partnerId} was revoked on ${revokedAt.slice(0, 10)}: ${what}`,
+  );
+}
+
+/** The client's partner, in service; 404 when it is not the client's, 409 when it was revoked (`what` says what cannot be done). */
+async function partnerInService(db: Db, clientId: string, partnerId: string, what: string): Promise<void> {
+  const partner = await db
+    .selectFrom('catalog_partners')
+    .select('revoked_at')
+    .where('client_id', '=', clientId)
+    .where('id', '=', partnerId)
+    .executeTakeFirst();
+  if (!partner) throw errors.notFound();
+  if (partner.revoked_at) throw revokedError(partnerId, partner.revoked_at, what);
+}
+
+/** A new secret for the client's partner in service: only its hash is stored; the secret is returned to be shown once. */
 export async function renewPartnerSecret(db: Db, clientId: string, partnerId: string): Promise<string> {
+  await partnerInService(db, clientId, partnerId, 'it gets no new secret');
   const secret = newPartnerSecret();
   await db
     .updateTable('catalog_partners')
@@ -144,6 +188,10 @@ export async function renewPartnerSecret(db: Db, clientId: string, partnerId: st
   return secret;
 }
 
+/**
+ * Replaces a partner's secret with a new one (the old one stops working at once), audited with the
+ * partner's id only. The caller shows the secret this once. 404 when the partner is not the client's.
+ */
 export async function rotatePartnerSecret(
   db: Db,
   actor: Actor,
@@ -153,13 +201,6 @@ export async function rotatePartnerSecret(
   now = new Date(),
 ): Promise<PartnerSecret & { auditId: string }> {
   return db.transaction().execute(async (trx) => {
-    const partner = await trx
-      .selectFrom('catalog_partners')
-      .select('id')
-      .where('client_id', '=', clientId)
-      .where('id', '=', partnerId)
-      .executeTakeFirst();
-    if (!partner) throw errors.notFound();
     const secret = await renewPartnerSecret(trx, clientId, partnerId);
     const auditId = await recordAudit(
       trx,
@@ -175,5 +216,60 @@ export async function rotatePartnerSecret(
       now,
     );
     return { partnerId, secret, auditId };
+  });
+}
+
+/**
+ * Revokes a partner that no catalog names any more (a partner that has left the program): its
+ * secret stops working at once, its punch-out links with it, and no catalog may name it again. The
+ * row stays, with its orders and their reports; audited with the reason. 409 while a catalog names
+ * it, or when it was revoked already; 404 when it is not the client's.
+ */
+export async function revokePartner(
+  db: Db,
+  actor: Actor,
+  clientId: string,
+  partnerId: string,
+  reason?: string,
+  now = new Date(),
+): Promise<{ partnerId: string; revokedAt: string; auditId: string }> {
+  return db.transaction().execute(async (trx) => {
+    await partnerInService(trx, clientId, partnerId, 'nothing to do');
+    const using = await trx
+      .selectFrom('client_catalogs')
+      .select('kind')
+      .where('client_id', '=', clientId)
+      .where('partner_id', '=', partnerId)
+      .orderBy('kind')
+      .execute();
+    if (using.length > 0)
+      throw new ApiError(
+        409,
+        ErrorCode.catalogPartnerConflict,
+        'catalogs.error.partnerConflict',
+        `The ${using.map((u) => u.kind).join(' and ')} catalog names partner ${partnerId}: point it to another partner or withdraw it first; nothing was revoked`,
+      );
+    const revokedAt = now.toISOString();
+    // An empty hash matches no secret (partner-service.ts compares 32-byte digests).
+    await trx
+      .updateTable('catalog_partners')
+      .set({ revoked_at: revokedAt, secret_hash: '' })
+      .where('client_id', '=', clientId)
+      .where('id', '=', partnerId)
+      .execute();
+    const auditId = await recordAudit(
+      trx,
+      {
+        clientId,
+        actor: actor.name,
+        actorKind: actor.kind,
+        action: 'clients.partner-revoked',
+        subject: partnerId,
+        details: { partnerId, ...(reason === undefined ? {} : { reason }) },
+        origin: actor.origin,
+      },
+      now,
+    );
+    return { partnerId, revokedAt, auditId };
   });
 }

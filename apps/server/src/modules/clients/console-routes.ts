@@ -17,6 +17,8 @@ import {
   ProgramSettings,
   ProgramSettingsReply,
   ProgramSettingsRequest,
+  PartnerRevokeReply,
+  PartnerRevokeRequest,
   PartnerSecretReply,
   PartnerSecretRequest,
   consoleClientPaths as paths,
@@ -26,7 +28,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { requireFreshSecondFactor, requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { logoFromUpload, readBranding, setBranding } from './branding.ts';
-import { readCatalogSettings, rotatePartnerSecret, setCatalogSettings } from './catalog-settings.ts';
+import { readCatalogSettings, revokePartner, rotatePartnerSecret, setCatalogSettings } from './catalog-settings.ts';
 import { readExpirySettings, setExpirySettings } from './expiry-settings.ts';
 import { readLocaleSettings, setLocaleSettings } from './locale-settings.ts';
 import { readProgramSettings, setProgramSettings } from './program-settings.ts';
@@ -40,6 +42,7 @@ const programPattern = paths.programSettings(':clientId').replaceAll('%3A', ':')
 const brandingPattern = paths.brandingSettings(':clientId').replaceAll('%3A', ':');
 const catalogsPattern = paths.catalogSettings(':clientId').replaceAll('%3A', ':');
 const partnerSecretPattern = paths.partnerSecret(':clientId', ':partnerId').replaceAll('%3A', ':');
+const partnerRevokePattern = paths.partnerRevoke(':clientId', ':partnerId').replaceAll('%3A', ':');
 const PartnerParams = ClientParams.extend({ partnerId: z.string().min(1).max(200) });
 
 type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
@@ -255,6 +258,26 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
       const done = await rotatePartnerSecret(db, actor, request.params.clientId, request.params.partnerId, request.body.reason);
       reply.header('cache-control', 'no-store');
       return done;
+    },
+  );
+
+  typed.post(
+    partnerRevokePattern,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary:
+          'Revoke a catalog partner that no catalog names any more (a fresh second factor and a reason): its secret stops working, its orders stay; 409 while a catalog names it',
+        params: PartnerParams,
+        body: PartnerRevokeRequest,
+        response: { 200: PartnerRevokeReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      requireFreshSecondFactor(staffOf(request));
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      return revokePartner(db, actor, request.params.clientId, request.params.partnerId, request.body.reason);
     },
   );
 }

@@ -140,6 +140,10 @@ const expected: Row[] = [
     route: route('POST', '/clients/:clientId/settings/catalogs/partners/:partnerId/secret'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
+  {
+    route: route('POST', '/clients/:clientId/settings/catalogs/partners/:partnerId/revoke'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
   // Part D, translations and content (issue 20 §4, decision 066): every role of the client reads, exports and previews;
   // program managers and owners edit, import and save.
   ...[texts.view, texts.exportBundle, texts.content, texts.contentEntry, texts.preview].map((r) => ({
@@ -552,6 +556,15 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
           .onConflict((oc) => oc.column('id').doNothing())
           .execute();
         return send('POST', consoleClientPaths.partnerSecret(clientId, partnerId), { body: { reason: 'role table: issue 20' } });
+      }
+      case route('POST', '/clients/:clientId/settings/catalogs/partners/:partnerId/revoke'): {
+        // A partner of its own per cell, named by no catalog: every allowed call revokes one.
+        const partnerId = `revoke-${clientId}-${column.replace(':', '-')}`;
+        await t.database.db
+          .insertInto('catalog_partners')
+          .values({ id: partnerId, client_id: clientId, name: 'Role table', secret_hash: 'x', created_at: new Date().toISOString() })
+          .execute();
+        return send('POST', consoleClientPaths.partnerRevoke(clientId, partnerId), { body: { reason: 'role table: issue 20' } });
       }
       // Part E, reports (decision 067)
       case route('GET', '/clients/:clientId/reports/participants'):
