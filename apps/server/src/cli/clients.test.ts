@@ -556,4 +556,69 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
     },
     SLOW,
   );
+
+  it(
+    "removes the client's own text of a key, then the shipped one shows; a second removal changes nothing",
+    async () => {
+      const remove = (reason = 'back to the shipped wording') =>
+        rewardsJson<{ removed: boolean; text: string | null; source: string }>(database, [
+          'clients',
+          'translations',
+          'remove',
+          '--client',
+          'initrode',
+          '--locale',
+          'fr-FR',
+          '--key',
+          'login.heading',
+          '--reason',
+          reason,
+        ]);
+      const first = await remove();
+      expect(first).toMatchObject({ removed: true, source: 'shipped' });
+      expect(first.text).toBe('Connexion');
+      expect(await remove()).toMatchObject({ removed: false, source: 'shipped' });
+      const noReason = await runRewards(database, [
+        'clients',
+        'translations',
+        'remove',
+        '--client',
+        'initrode',
+        '--locale',
+        'fr-FR',
+        '--key',
+        'x',
+      ]);
+      expect(noReason.stderr.trim()).toBe('rewards: --reason <text> is required');
+      const badLocale = await runRewards(database, [
+        'clients',
+        'translations',
+        'remove',
+        '--client',
+        'initrode',
+        '--locale',
+        'it-IT',
+        '--key',
+        'login.heading',
+        '--reason',
+        'x',
+      ]);
+      expect(badLocale.stderr.trim()).toMatch(/^rewards: it-IT is not one of initrode's locales/);
+      const audit = await database.db
+        .selectFrom('audit_log')
+        .select('details')
+        .where('action', '=', 'clients.translations.remove')
+        .execute();
+      expect(audit.map((a) => JSON.parse(a.details) as Record<string, unknown>)).toEqual([
+        expect.objectContaining({
+          locale: 'fr-FR',
+          key: 'login.heading',
+          from: 'Bienvenue chez Initrode !',
+          to: 'Connexion',
+          reason: 'back to the shipped wording',
+        }),
+      ]);
+    },
+    SLOW,
+  );
 });

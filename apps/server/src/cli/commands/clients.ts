@@ -35,6 +35,7 @@ import { loadConfig } from '../../config.ts';
 import { action, CliError, repeatable, requireClient, wholeNumber } from '../cli-context.ts';
 import { MAX_AGENT_DAILY_LIMIT, setAgentDailyLimit } from '../../modules/clients/console-settings.ts';
 import { revokePartner } from '../../modules/clients/catalog-settings.ts';
+import { removeTranslation } from '../../modules/i18n/editing.ts';
 import { operatorOrigin } from './audit.ts';
 
 /** The flags of `clients create` and `clients update`, as commander hands them over. */
@@ -309,6 +310,36 @@ export function registerClients(program: Command): void {
       return {
         human: `${options.dryRun ? '(dry run, nothing changed) ' : ''}${formatTranslationsReport(report)}`,
         json: { ...report, dryRun: options.dryRun === true },
+      };
+    },
+  );
+
+  action<{ client?: string; locale?: string; key?: string; reason?: string }>(
+    translations
+      .command('remove')
+      .description("remove the client's own text of one key in one locale: the shipped text (or the fallback) shows again")
+      .option('--client <id>', 'the client')
+      .option('--locale <code>', "one of the client's locales")
+      .option('--key <key>', 'the text key, such as home.title')
+      .option('--reason <text>', 'why, for the audit log (required, as in the console)'),
+    async (db, { options, operator }) => {
+      const clientId = (await requireClient(db, options.client)).id;
+      if (!options.locale) throw new CliError('--locale <code> is required');
+      if (!options.key) throw new CliError('--key <key> is required');
+      if (!options.reason?.trim()) throw new CliError('--reason <text> is required');
+      // The console's service: the same checks, audit entry and cache clearing.
+      const { row, auditId } = await removeTranslation(
+        db,
+        { name: operator, kind: 'operator', origin: operatorOrigin },
+        { clientId, locale: options.locale, key: options.key, reason: options.reason.trim() },
+      );
+      const shown = row.text === null ? 'no text (the portal falls back)' : `the ${row.source} text: ${row.text}`;
+      return {
+        human:
+          auditId === null
+            ? `Nothing to remove: ${clientId} has no own text of ${row.key}. It shows ${shown}`
+            : `Removed ${clientId}'s own text of ${row.key}. It shows ${shown}`,
+        json: { client: clientId, removed: auditId !== null, ...row },
       };
     },
   );
