@@ -98,6 +98,15 @@ test('a program manager translates a missing French text and sees it on the Fren
   await save.waitFor({ state: 'detached' });
   await expectVisible(page.getByRole('status').getByText('Saved. Participants see it now.'));
 
+  // And taken away again: the French FAQs are no longer there, the editor is empty.
+  await page.getByRole('button', { name: 'Remove this text' }).click();
+  const removeText = page.getByRole('dialog', { name: 'Remove FAQs in fr-FR' });
+  await removeText.getByLabel('Reason').fill('Spring campaign FAQ withdrawn');
+  await removeText.getByRole('button', { name: 'Remove this text' }).click();
+  await removeText.waitFor({ state: 'detached' });
+  await expectVisible(page.getByRole('status').getByText('Removed. Participants no longer see it in this language.'));
+  expect(await markdown.inputValue()).toBe('');
+
   // Back as it was for the other stories, in the console: Acme's own English intro removed, the shipped one shows again.
   await page.getByRole('link', { name: 'Translations' }).click();
   await page.getByLabel('Language', { exact: true }).selectOption('en-US');

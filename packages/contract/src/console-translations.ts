@@ -174,6 +174,9 @@ export const ContentRequest = z.object({ body: z.string().max(MAX_CONTENT_BYTES)
 export type ContentRequest = z.infer<typeof ContentRequest>;
 export const ContentReply = ContentEntry.extend({ auditId: z.string().nullable() });
 export type ContentReply = z.infer<typeof ContentReply>;
+/** DELETE one text in one locale, with a reason: the portal then shows what it shows without it (decision 066). */
+export const RemoveContentRequest = z.object({ reason: Reason });
+export type RemoveContentRequest = z.infer<typeof RemoveContentRequest>;
 
 export const ContentPreviewRequest = z.object({ body: z.string().max(MAX_CONTENT_BYTES) });
 export const ContentPreviewReply = z.object({ html: z.string() });

@@ -31,5 +31,7 @@ export const getContentEntry = (clientId: string, locale: string, key: string) =
   api<ContentEntry>('GET', paths.contentEntry(clientId, locale, key));
 export const putContentEntry = (clientId: string, locale: string, key: string, body: string, reason: string) =>
   api<ContentReply>('PUT', paths.contentEntry(clientId, locale, key), { body: { body, reason } });
+export const removeContentEntry = (clientId: string, locale: string, key: string, reason: string) =>
+  api<ContentReply>('DELETE', paths.contentEntry(clientId, locale, key), { body: { reason } });
 export const previewContent = (clientId: string, body: string) =>
   api<ContentPreviewReply>('POST', paths.contentPreview(clientId), { body: { body } });

@@ -661,6 +661,10 @@ export const en = {
   'content.save': 'Save',
   'content.saveTitle': '{text} in {locale}',
   'content.saved': 'Saved. Participants see it now.',
+  'content.remove': 'Remove this text',
+  'content.removeTitle': 'Remove {text} in {locale}',
+  'content.removeIntro': 'Participants reading in {locale} no longer see this text; the portal shows what it shows without one.',
+  'content.removed': 'Removed. Participants no longer see it in this language.',
   // Part E, reports (issue 20 §5, decision 067)
   'reports.nav': 'Reports',
   'reports.title': 'Reports',

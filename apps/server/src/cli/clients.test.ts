@@ -621,4 +621,35 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
     },
     SLOW,
   );
+
+  it(
+    'removes a content text in one locale; a second removal finds nothing',
+    async () => {
+      const remove = () =>
+        rewardsJson<{ removed: boolean }>(database, [
+          'clients',
+          'content',
+          'remove',
+          '--client',
+          'initrode',
+          '--locale',
+          'fr-FR',
+          '--key',
+          'faqs',
+          '--reason',
+          'FAQ withdrawn',
+        ]);
+      expect(await remove()).toMatchObject({ removed: true });
+      expect(await remove()).toMatchObject({ removed: false });
+      const row = await database.db
+        .selectFrom('content_entries')
+        .select('key')
+        .where('client_id', '=', 'initrode')
+        .where('locale', '=', 'fr-FR')
+        .where('key', '=', 'faqs')
+        .executeTakeFirst();
+      expect(row).toBeUndefined();
+    },
+    SLOW,
+  );
 });

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { ConsoleClient } from '@rewards/contract/console';
 import { MAX_CONTENT_BYTES, type ContentEntry } from '@rewards/contract/console-translations';
 import { useChosenClient } from '../../api/clients.ts';
-import { getContentEntry, getContentList, previewContent, putContentEntry } from '../../api/translations.ts';
+import { getContentEntry, getContentList, previewContent, putContentEntry, removeContentEntry } from '../../api/translations.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
@@ -128,6 +128,7 @@ function Editor({ client, entry, canChange }: { client: ConsoleClient; entry: Co
   const [body, setBody] = useState(entry.body ?? '');
   const [settled, setSettled] = useState(body);
   const [saving, setSaving] = useState(false);
+  const [removing, setRemoving] = useState(false);
   const [message, setMessage] = useState('');
   const previewId = useId();
   // The preview follows the text once typing pauses: one request per pause, not per key.
@@ -189,6 +190,11 @@ function Editor({ client, entry, canChange }: { client: ConsoleClient; entry: Co
           >
             {t('content.save')}
           </button>
+          {entry.body !== null ? (
+            <button type="button" className="button" onClick={() => setRemoving(true)}>
+              {t('content.remove')}
+            </button>
+          ) : null}
           <span role="status">{message}</span>
         </div>
       ) : (
@@ -202,6 +208,21 @@ function Editor({ client, entry, canChange }: { client: ConsoleClient; entry: Co
           onSubmit={async (reason) => {
             const done = await putContentEntry(client.id, entry.locale, entry.key, body, reason);
             setMessage(done.auditId ? t('content.saved') : t('translations.unchanged'));
+            queryClient.setQueryData(['content', client.id, entry.locale, entry.key], done);
+            await queryClient.invalidateQueries({ queryKey: ['content', client.id, 'list'] });
+          }}
+        />
+      ) : null}
+      {removing ? (
+        <ReasonDialog
+          title={t('content.removeTitle', { text: keyName(entry.key), locale: entry.locale })}
+          intro={<p>{t('content.removeIntro', { locale: entry.locale })}</p>}
+          submitLabel={t('content.remove')}
+          onClose={() => setRemoving(false)}
+          onSubmit={async (reason) => {
+            const done = await removeContentEntry(client.id, entry.locale, entry.key, reason);
+            setBody('');
+            setMessage(done.auditId ? t('content.removed') : t('translations.unchanged'));
             queryClient.setQueryData(['content', client.id, entry.locale, entry.key], done);
             await queryClient.invalidateQueries({ queryKey: ['content', client.id, 'list'] });
           }}

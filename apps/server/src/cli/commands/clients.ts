@@ -36,6 +36,7 @@ import { action, CliError, repeatable, requireClient, wholeNumber } from '../cli
 import { MAX_AGENT_DAILY_LIMIT, setAgentDailyLimit } from '../../modules/clients/console-settings.ts';
 import { revokePartner } from '../../modules/clients/catalog-settings.ts';
 import { removeTranslation } from '../../modules/i18n/editing.ts';
+import { removeContentEntry } from '../../modules/content/editing.ts';
 import { operatorOrigin } from './audit.ts';
 
 /** The flags of `clients create` and `clients update`, as commander hands them over. */
@@ -355,6 +356,34 @@ export function registerClients(program: Command): void {
     async (db, { args, options, operator }) => {
       const report = await importContent(db, { clientId: (await requireClient(db, options.client)).id, path: args[0] ?? '', operator });
       return { human: formatContentReport(report), json: report };
+    },
+  );
+  action<{ client?: string; locale?: string; key?: string; reason?: string }>(
+    content
+      .command('remove')
+      .description('remove one text (rules, FAQs, privacy texts) in one locale: participants reading in it no longer see it')
+      .option('--client <id>', 'the client')
+      .option('--locale <code>', "one of the client's locales")
+      .option('--key <key>', 'faqs, privacyPolicy, privacyNotice or rules.<program name>')
+      .option('--reason <text>', 'why, for the audit log (required, as in the console)'),
+    async (db, { options, operator }) => {
+      const clientId = (await requireClient(db, options.client)).id;
+      if (!options.locale) throw new CliError('--locale <code> is required');
+      if (!options.key) throw new CliError('--key <key> is required');
+      if (!options.reason?.trim()) throw new CliError('--reason <text> is required');
+      // The console's service: the same checks and audit entry.
+      const done = await removeContentEntry(
+        db,
+        { name: operator, kind: 'operator', origin: operatorOrigin },
+        { clientId, locale: options.locale, key: options.key, reason: options.reason.trim() },
+      );
+      return {
+        human:
+          done.auditId === null
+            ? `Nothing to remove: ${clientId} has no ${done.key} in ${done.locale}.`
+            : `Removed ${clientId}'s ${done.key} in ${done.locale}.`,
+        json: { client: clientId, key: done.key, locale: done.locale, removed: done.auditId !== null },
+      };
     },
   );
 }

@@ -81,6 +81,37 @@ describe.each(dialects)('the console content editor on %s', (dialect) => {
     expect((await t.console('GET', paths.content(ACME), { cookie: agent })).json<ContentList>().keys).toContain('rules.Spring Sprint 2027');
   });
 
+  it('removes a text in one locale with a reason: the portal no longer has it there; a second removal writes nothing', async () => {
+    const path = paths.contentEntry(ACME, 'fr-FR', 'rules.Gone Program');
+    await t.console('PUT', path, { cookie: manager, body: { body: '## Règles\n\nFin au 31 décembre.', reason: 'ticket 8' } });
+    expect((await t.console('DELETE', path, { cookie: agent, body: { reason: 'not mine' } })).statusCode).toBe(403);
+    expect((await t.console('DELETE', path, { cookie: manager, body: {} })).statusCode).toBe(400);
+
+    const removed = await t.console('DELETE', path, { cookie: manager, body: { reason: 'program ended' } });
+    expect(removed.statusCode, removed.body).toBe(200);
+    const done = removed.json<ContentReply>();
+    expect(done).toMatchObject({ key: 'rules.Gone Program', locale: 'fr-FR', body: null, html: null });
+    expect(done.auditId).not.toBeNull();
+    expect((await t.console('GET', path, { cookie: agent })).json<ContentEntry>().body).toBeNull();
+    const audit = await t.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'details'])
+      .where('id', '=', done.auditId)
+      .executeTakeFirst();
+    expect(audit?.action).toBe('clients.content.remove');
+    expect(JSON.parse(audit?.details ?? '{}')).toEqual({
+      locale: 'fr-FR',
+      key: 'rules.Gone Program',
+      reason: 'program ended',
+      fromLength: 30,
+    });
+
+    const again = await t.console('DELETE', path, { cookie: manager, body: { reason: 'program ended' } });
+    expect(again.json<ContentReply>().auditId).toBeNull();
+    const bad = await t.console('DELETE', paths.contentEntry(ACME, 'fr-FR', 'terms'), { cookie: manager, body: { reason: 'x' } });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('refuses bad input with a clear 400 and changes nothing', async () => {
     const before = await t.database.db.selectFrom('content_entries').selectAll().where('client_id', '=', ACME).execute();
     const put = (locale: string, key: string, body: unknown) =>

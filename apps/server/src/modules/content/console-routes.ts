@@ -11,11 +11,12 @@ import {
   ContentReply,
   ContentRequest,
   MAX_CONTENT_BYTES,
+  RemoveContentRequest,
   consoleTranslationsPaths as paths,
 } from '@rewards/contract/console-translations';
 import type { Db } from '../../db/database.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
-import { contentEntry, contentList, previewContent, setContentEntry } from './editing.ts';
+import { contentEntry, contentList, previewContent, removeContentEntry, setContentEntry } from './editing.ts';
 
 const MANAGING: readonly StaffRole[] = ['program_manager'];
 /** A text of MAX_CONTENT_BYTES as a JSON string, with room for its escapes (the app's 64 kB is for forms). */
@@ -27,7 +28,7 @@ type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, un
 /**
  * The console's content editor (issue 20 §4, docs/decisions/066): rules, FAQs and privacy texts
  * in Markdown per locale. Every role of the client reads and previews (the preview changes
- * nothing); program managers and owners save, with a reason, audited.
+ * nothing); program managers and owners save and remove, with a reason, audited.
  */
 export function consoleContentRoutes(api: FastifyInstance, db: Db, site: ConsoleOrigin, documented: Documented): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();
@@ -79,6 +80,25 @@ export function consoleContentRoutes(api: FastifyInstance, db: Db, site: Console
       const { clientId, locale, key } = request.params;
       const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
       return setContentEntry(db, actor, { clientId, locale, key, body: request.body.body, reason: request.body.reason });
+    },
+  );
+
+  typed.delete(
+    entryPath,
+    {
+      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      schema: {
+        summary: 'Remove one content text in one locale, with a reason; audited (nothing there: nothing written, auditId null)',
+        params: ContentEntryParams,
+        body: RemoveContentRequest,
+        response: { 200: ContentReply },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request) => {
+      const { clientId, locale, key } = request.params;
+      const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
+      return removeContentEntry(db, actor, { clientId, locale, key, reason: request.body.reason });
     },
   );
 

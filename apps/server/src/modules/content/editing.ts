@@ -6,7 +6,14 @@ import { recordAudit } from '../audit/service.ts';
 import { clientLocale, clientWithLocales } from '../i18n/editing.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { renderMarkdown } from './markdown.ts';
-import { findContentEntry, insertContentEntry, listClientPrograms, listContentEntries, updateContentEntry } from './store.ts';
+import {
+  deleteContentEntry,
+  findContentEntry,
+  insertContentEntry,
+  listClientPrograms,
+  listContentEntries,
+  updateContentEntry,
+} from './store.ts';
 
 export { MAX_CONTENT_BYTES };
 
@@ -173,6 +180,40 @@ export async function setContentEntry(
     updatedAt: saved?.result === 'unchanged' ? (before?.updated_at ?? done.updatedAt) : done.updatedAt,
     auditId: done.auditId,
   };
+}
+
+/**
+ * DELETE one text in one locale, with a reason: the portal then shows what it shows without it (the
+ * page's "not available yet", or for the privacy notice no acceptance asked in that language). Audited
+ * with the removed text's length (the text itself was in the table); nothing there: nothing written.
+ */
+export async function removeContentEntry(
+  db: Db,
+  actor: Actor,
+  change: { clientId: string; locale: string; key: string; reason: string },
+  now = new Date(),
+): Promise<ContentReply> {
+  const { client, locale } = await clientLocale(db, change.clientId, change.locale);
+  const key = checkContentKey(change.key);
+  const auditId = await db.transaction().execute(async (trx) => {
+    const before = await findContentEntry(trx, client.id, locale, key);
+    if (!before) return null;
+    await deleteContentEntry(trx, client.id, locale, key);
+    return recordAudit(
+      trx,
+      {
+        clientId: client.id,
+        actor: actor.name,
+        actorKind: actor.kind,
+        action: 'clients.content.remove',
+        subject: key,
+        details: { locale, key, reason: change.reason, fromLength: before.body.length },
+        origin: actor.origin,
+      },
+      now,
+    );
+  });
+  return { key, locale, body: null, html: null, updatedAt: null, auditId };
 }
 
 /** The preview: what the portal would show for this Markdown (same renderer, same sanitising). */

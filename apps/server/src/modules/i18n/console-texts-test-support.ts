@@ -14,6 +14,7 @@ export const consoleTextRoutes = {
   content: pattern('GET', paths.content(':clientId')),
   contentEntry: pattern('GET', paths.contentEntry(':clientId', ':locale', ':key')),
   saveContent: pattern('PUT', paths.contentEntry(':clientId', ':locale', ':key')),
+  removeContent: pattern('DELETE', paths.contentEntry(':clientId', ':locale', ':key')),
   preview: pattern('POST', paths.contentPreview(':clientId')),
 } as const;
 
@@ -56,6 +57,8 @@ export async function consoleTextRequest(
       return send('GET', paths.contentEntry(clientId, 'fr-FR', 'faqs'));
     case consoleTextRoutes.saveContent:
       return send('PUT', paths.contentEntry(clientId, 'fr-FR', 'faqs'), { body: { body: `## FAQ\n${column}`, reason } });
+    case consoleTextRoutes.removeContent:
+      return send('DELETE', paths.contentEntry(clientId, 'fr-FR', 'privacyPolicy'), { body: { reason } });
     case consoleTextRoutes.preview:
       return send('POST', paths.contentPreview(clientId), { body: { body: '**bold**' } });
     default:

@@ -150,7 +150,7 @@ const expected: Row[] = [
     route: r,
     ...signedIn(all(200), { ...all(403), owner: 200 }),
   })),
-  ...[texts.edit, texts.remove, texts.importBundle, texts.saveContent].map((r) => ({
+  ...[texts.edit, texts.remove, texts.importBundle, texts.saveContent, texts.removeContent].map((r) => ({
     route: r,
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   })),
