@@ -32,6 +32,7 @@ import {
 } from '../clients/settings.ts';
 import { formatTranslationsReport, importTranslations } from '../clients/translations.ts';
 import { loadConfig } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
 import { action, CliError, repeatable, requireClient, wholeNumber } from '../cli-context.ts';
 import { MAX_AGENT_DAILY_LIMIT, setAgentDailyLimit } from '../../modules/clients/console-settings.ts';
 import { revokePartner } from '../../modules/clients/catalog-settings.ts';
@@ -198,6 +199,30 @@ function formatOutcome(outcome: ChangeOutcome): string {
   return lines.join('\n');
 }
 
+interface RemovalOptions {
+  client?: string;
+  locale?: string;
+  key?: string;
+  reason?: string;
+}
+
+/** The options of the `remove` verbs (translations, content): what the console's removals ask for. */
+function removalOptions(command: Command, keyHelp: string): Command {
+  return command
+    .option('--client <id>', 'the client')
+    .option('--locale <code>', "one of the client's locales")
+    .option('--key <key>', keyHelp)
+    .option('--reason <text>', 'why, for the audit log (required, as in the console)');
+}
+
+async function removalFrom(db: Db, options: RemovalOptions) {
+  const clientId = (await requireClient(db, options.client)).id;
+  if (!options.locale) throw new CliError('--locale <code> is required');
+  if (!options.key) throw new CliError('--key <key> is required');
+  if (!options.reason?.trim()) throw new CliError('--reason <text> is required');
+  return { clientId, locale: options.locale, key: options.key, reason: options.reason.trim() };
+}
+
 export function registerClients(program: Command): void {
   const clients = program
     .command('clients')
@@ -315,24 +340,20 @@ export function registerClients(program: Command): void {
     },
   );
 
-  action<{ client?: string; locale?: string; key?: string; reason?: string }>(
-    translations
-      .command('remove')
-      .description("remove the client's own text of one key in one locale: the shipped text (or the fallback) shows again")
-      .option('--client <id>', 'the client')
-      .option('--locale <code>', "one of the client's locales")
-      .option('--key <key>', 'the text key, such as home.title')
-      .option('--reason <text>', 'why, for the audit log (required, as in the console)'),
+  action<RemovalOptions>(
+    removalOptions(
+      translations
+        .command('remove')
+        .description("remove the client's own text of one key in one locale: the shipped text (or the fallback) shows again"),
+      'the text key, such as home.title',
+    ),
     async (db, { options, operator }) => {
-      const clientId = (await requireClient(db, options.client)).id;
-      if (!options.locale) throw new CliError('--locale <code> is required');
-      if (!options.key) throw new CliError('--key <key> is required');
-      if (!options.reason?.trim()) throw new CliError('--reason <text> is required');
+      const { clientId, locale, key, reason } = await removalFrom(db, options);
       // The console's service: the same checks, audit entry and cache clearing.
       const { row, auditId } = await removeTranslation(
         db,
         { name: operator, kind: 'operator', origin: operatorOrigin },
-        { clientId, locale: options.locale, key: options.key, reason: options.reason.trim() },
+        { clientId, locale, key, reason },
       );
       const shown = row.text === null ? 'no text (the portal falls back)' : `the ${row.source} text: ${row.text}`;
       return {
@@ -358,24 +379,20 @@ export function registerClients(program: Command): void {
       return { human: formatContentReport(report), json: report };
     },
   );
-  action<{ client?: string; locale?: string; key?: string; reason?: string }>(
-    content
-      .command('remove')
-      .description('remove one text (rules, FAQs, privacy texts) in one locale: participants reading in it no longer see it')
-      .option('--client <id>', 'the client')
-      .option('--locale <code>', "one of the client's locales")
-      .option('--key <key>', 'faqs, privacyPolicy, privacyNotice or rules.<program name>')
-      .option('--reason <text>', 'why, for the audit log (required, as in the console)'),
+  action<RemovalOptions>(
+    removalOptions(
+      content
+        .command('remove')
+        .description('remove one text (rules, FAQs, privacy texts) in one locale: participants reading in it no longer see it'),
+      'faqs, privacyPolicy, privacyNotice or rules.<program name>',
+    ),
     async (db, { options, operator }) => {
-      const clientId = (await requireClient(db, options.client)).id;
-      if (!options.locale) throw new CliError('--locale <code> is required');
-      if (!options.key) throw new CliError('--key <key> is required');
-      if (!options.reason?.trim()) throw new CliError('--reason <text> is required');
+      const { clientId, locale, key, reason } = await removalFrom(db, options);
       // The console's service: the same checks and audit entry.
       const done = await removeContentEntry(
         db,
         { name: operator, kind: 'operator', origin: operatorOrigin },
-        { clientId, locale: options.locale, key: options.key, reason: options.reason.trim() },
+        { clientId, locale, key, reason },
       );
       return {
         human:

@@ -202,19 +202,7 @@ export async function rotatePartnerSecret(
 ): Promise<PartnerSecret & { auditId: string }> {
   return db.transaction().execute(async (trx) => {
     const secret = await renewPartnerSecret(trx, clientId, partnerId);
-    const auditId = await recordAudit(
-      trx,
-      {
-        clientId,
-        actor: actor.name,
-        actorKind: actor.kind,
-        action: 'clients.partner-secret',
-        subject: partnerId,
-        details: { partnerId, ...(reason === undefined ? {} : { reason }) },
-        origin: actor.origin,
-      },
-      now,
-    );
+    const auditId = await auditPartner(trx, actor, clientId, partnerId, 'clients.partner-secret', reason, now);
     return { partnerId, secret, auditId };
   });
 }
@@ -257,19 +245,24 @@ export async function revokePartner(
       .where('client_id', '=', clientId)
       .where('id', '=', partnerId)
       .execute();
-    const auditId = await recordAudit(
-      trx,
-      {
-        clientId,
-        actor: actor.name,
-        actorKind: actor.kind,
-        action: 'clients.partner-revoked',
-        subject: partnerId,
-        details: { partnerId, ...(reason === undefined ? {} : { reason }) },
-        origin: actor.origin,
-      },
-      now,
-    );
+    const auditId = await auditPartner(trx, actor, clientId, partnerId, 'clients.partner-revoked', reason, now);
     return { partnerId, revokedAt, auditId };
   });
+}
+
+/** A partner's audit entry: its id and the reason, never a secret. */
+function auditPartner(db: Db, actor: Actor, clientId: string, partnerId: string, action: string, reason: string | undefined, now: Date) {
+  return recordAudit(
+    db,
+    {
+      clientId,
+      actor: actor.name,
+      actorKind: actor.kind,
+      action,
+      subject: partnerId,
+      details: { partnerId, ...(reason === undefined ? {} : { reason }) },
+      origin: actor.origin,
+    },
+    now,
+  );
 }
