@@ -560,49 +560,19 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
   it(
     "removes the client's own text of a key, then the shipped one shows; a second removal changes nothing",
     async () => {
-      const remove = (reason = 'back to the shipped wording') =>
+      const removal = (flags: string) => ['clients', 'translations', 'remove', '--client', 'initrode', ...flags.split(' ')];
+      const remove = () =>
         rewardsJson<{ removed: boolean; text: string | null; source: string }>(database, [
-          'clients',
-          'translations',
-          'remove',
-          '--client',
-          'initrode',
-          '--locale',
-          'fr-FR',
-          '--key',
-          'login.heading',
-          '--reason',
-          reason,
+          ...removal('--locale fr-FR --key login.heading --reason'),
+          'back to the shipped wording',
         ]);
       const first = await remove();
       expect(first).toMatchObject({ removed: true, source: 'shipped' });
       expect(first.text).toBe('Connexion');
       expect(await remove()).toMatchObject({ removed: false, source: 'shipped' });
-      const noReason = await runRewards(database, [
-        'clients',
-        'translations',
-        'remove',
-        '--client',
-        'initrode',
-        '--locale',
-        'fr-FR',
-        '--key',
-        'x',
-      ]);
+      const noReason = await runRewards(database, removal('--locale fr-FR --key x'));
       expect(noReason.stderr.trim()).toBe('rewards: --reason <text> is required');
-      const badLocale = await runRewards(database, [
-        'clients',
-        'translations',
-        'remove',
-        '--client',
-        'initrode',
-        '--locale',
-        'it-IT',
-        '--key',
-        'login.heading',
-        '--reason',
-        'x',
-      ]);
+      const badLocale = await runRewards(database, removal('--locale it-IT --key login.heading --reason x'));
       expect(badLocale.stderr.trim()).toMatch(/^rewards: it-IT is not one of initrode's locales/);
       const audit = await database.db
         .selectFrom('audit_log')
@@ -626,19 +596,10 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
     'removes a content text in one locale; a second removal finds nothing',
     async () => {
       const remove = () =>
-        rewardsJson<{ removed: boolean }>(database, [
-          'clients',
-          'content',
-          'remove',
-          '--client',
-          'initrode',
-          '--locale',
-          'fr-FR',
-          '--key',
-          'faqs',
-          '--reason',
-          'FAQ withdrawn',
-        ]);
+        rewardsJson<{ removed: boolean }>(
+          database,
+          'clients content remove --client initrode --locale fr-FR --key faqs --reason gone'.split(' '),
+        );
       expect(await remove()).toMatchObject({ removed: true });
       expect(await remove()).toMatchObject({ removed: false });
       const row = await database.db
