@@ -227,3 +227,55 @@ export const StaffOidcOutcome = z.enum([
   'off',
 ]);
 export type StaffOidcOutcome = z.infer<typeof StaffOidcOutcome>;
+
+/**
+ * "Your account" (docs/decisions/070): a signed-in staff member's own password and second
+ * factors. No id of a person in any path: the session says whose account it is.
+ */
+export const consoleAccountPaths = {
+  /** GET: what the account has (a password here, the authenticator app, passkeys, recovery codes left). */
+  account: '/account',
+  /** PUT: the current password and a new one; the other sessions end. */
+  password: '/account/password',
+  /** POST: ten new recovery codes replace the whole set (fresh second factor). */
+  recoveryCodes: '/account/recovery-codes',
+  /** POST: WebAuthn creation options for one more passkey (fresh second factor). */
+  passkeyOptions: '/account/passkeys/options',
+  /** POST: the new passkey (fresh second factor). */
+  passkeys: '/account/passkeys',
+  /** DELETE: one passkey, if another second factor remains (fresh second factor). */
+  passkey: (passkeyId: string) => `/account/passkeys/${encodeURIComponent(passkeyId)}`,
+} as const;
+
+export const StaffPasskeyView = z.object({ id: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export type StaffPasskeyView = z.infer<typeof StaffPasskeyView>;
+
+export const StaffAccount = z.object({
+  email: z.string(),
+  name: z.string(),
+  /** false: the account signs in only through the installation's OpenID provider (no password here to change). */
+  password: z.boolean(),
+  passwordRules: EnrolmentView.shape.passwordRules,
+  /** An authenticator app (TOTP) is set up. */
+  totp: z.boolean(),
+  passkeys: z.array(StaffPasskeyView),
+  /** Unused recovery codes: a count, never the codes. */
+  recoveryCodesLeft: z.number().int(),
+});
+export type StaffAccount = z.infer<typeof StaffAccount>;
+
+export const StaffPasswordChangeRequest = z.object({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: z.string().min(1).max(1024),
+});
+export type StaffPasswordChangeRequest = z.infer<typeof StaffPasswordChangeRequest>;
+export const StaffPasswordChangeReply = z.object({ otherSessionsEnded: z.number().int() });
+export type StaffPasswordChangeReply = z.infer<typeof StaffPasswordChangeReply>;
+
+/** The new recovery codes, shown this once; only their hashes are kept. */
+export const StaffRecoveryCodesReply = z.object({ recoveryCodes: z.array(z.string()) });
+export type StaffRecoveryCodesReply = z.infer<typeof StaffRecoveryCodesReply>;
+
+export const StaffPasskeyParams = z.object({
+  passkeyId: b64url.min(1).max(2048),
+});

@@ -384,3 +384,39 @@ export async function takeEnrolmentChallenge(db: Q, tokenHash: string): Promise<
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? challenge : undefined;
 }
+
+// ── one's own account (docs/decisions/070) ──────────────────────────────
+
+/** Ends every session of a person but one (a password changed: the session that changed it stays); returns how many. */
+export async function deleteOtherStaffSessions(db: Q, staffId: string, keepIdHash: string): Promise<number> {
+  const result = await db
+    .deleteFrom('staff_sessions')
+    .where('staff_id', '=', staffId)
+    .where('id_hash', '!=', keepIdHash)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * The person's row, under a row lock on PostgreSQL: two removals of their passkeys count what
+ * remains one after the other. SQLite runs one write transaction at a time.
+ */
+export async function lockStaff(db: Q, staffId: string): Promise<Staff | undefined> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  return db
+    .selectFrom('staff')
+    .selectAll()
+    .where('id', '=', staffId)
+    .$if(postgres, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+/** Whether any person holds a passkey with this credential id (ids are unique across the installation). */
+export async function passkeyExists(db: Q, credentialId: string): Promise<boolean> {
+  return (await db.selectFrom('staff_passkeys').select('id').where('id', '=', credentialId).executeTakeFirst()) !== undefined;
+}
+
+export async function deletePasskey(db: Q, staffId: string, credentialId: string): Promise<number> {
+  const result = await db.deleteFrom('staff_passkeys').where('staff_id', '=', staffId).where('id', '=', credentialId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
