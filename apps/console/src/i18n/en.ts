@@ -33,6 +33,13 @@ export const en = {
   'console.error.noPasskey': 'No passkey is registered for this account.',
   'console.error.freshSecondFactor': 'Confirm it is you: pass your second factor again.',
   'console.error.passwordRules': 'The password does not meet the rules.',
+  'console.error.wrongCurrentPassword': 'The current password is not right. Nothing was changed.',
+  'console.error.samePassword': 'The new password must differ from the current one.',
+  'console.error.noPassword': "This account signs in through your organisation's provider: it has no password here.",
+  'console.error.lastSecondFactor':
+    'This is your last passkey and you have no authenticator app: add another passkey first, so that you can still sign in.',
+  'console.error.passkeyRefused': 'The passkey could not be added (or it is on your account already). Try again.',
+  'console.error.passkeyNotFound': 'That passkey is not on your account (any more).',
 
   'signIn.title': 'Sign in',
   'signIn.email': 'E-mail address',
@@ -769,6 +776,47 @@ export const en = {
   'imports.none': 'No imports yet.',
   'imports.lines': 'Lines',
   'imports.when': 'Uploaded',
+
+  'account.nav': 'Your account',
+  'account.title': 'Your account',
+  'account.who': '{name} · {email}',
+  'account.password.title': 'Password',
+  'account.password.provider':
+    'You sign in through {name}, so there is no password here to change: change it at {name}. Your second factors below are still yours to manage.',
+  'account.password.current': 'Current password',
+  'account.password.new': 'New password',
+  'account.password.repeat': 'Repeat the new password',
+  'account.password.submit': 'Change password',
+  'account.password.changed': 'Password changed. Your other sessions ({count}) have ended; this one stays.',
+  'account.password.changedAlone': 'Password changed. You had no other sessions; this one stays.',
+  'account.factors.title': 'Second factors',
+  'account.factors.intro':
+    'Changes here ask you to confirm it is you first, with a code from your authenticator app, a recovery code or a passkey.',
+  'account.factors.totp': 'Authenticator app',
+  'account.factors.totpYes': 'Set up',
+  'account.factors.totpNo': 'Not set up',
+  'account.factors.codesLeft': 'Recovery codes left',
+  'account.factors.codesCount': '{count} of 10',
+  'account.passkeys.title': 'Passkeys',
+  'account.passkeys.none': 'No passkey yet. A passkey on this device or a security key is a second factor that cannot be phished.',
+  'account.passkeys.passkey': 'Passkey',
+  'account.passkeys.added': 'Added',
+  'account.passkeys.lastUsed': 'Last used',
+  'account.passkeys.name': 'Passkey {n}',
+  'account.passkeys.add': 'Add a passkey',
+  'account.passkeys.remove': 'Remove',
+  'account.passkeys.removeOf': 'Remove passkey {n}, added {date}',
+  'account.passkeys.addedNow': 'Passkey added.',
+  'account.passkeys.removedNow': 'Passkey removed.',
+  'account.passkeys.lastNote': 'Your only passkey cannot be removed while you have no authenticator app.',
+  'account.codes.title': 'Recovery codes',
+  'account.codes.intro':
+    'Each recovery code works once, if you lose your phone or passkey. New codes replace all of your codes, used or not.',
+  'account.codes.renew': 'Get new recovery codes',
+  'account.codes.shownOnce': 'Your new recovery codes',
+  'account.codes.shownIntro':
+    'Save them now, somewhere safe and away from this computer: they are shown this once. Your old codes no longer work.',
+  'account.codes.saved': 'I have saved them',
 } as const;
 
 export type MessageKey = keyof typeof en;
