@@ -10,16 +10,15 @@ import {
   enrolNewStaff,
   expectVisible,
   nextTotpCode,
+  openConsole,
+  rewards,
   STAFF_PASSWORD,
   test,
 } from './harness/console.ts';
+import type { Page } from 'playwright-core';
 
-const ALEX = { email: 'alex.account@acme.example', name: 'Alex Account' };
-const NEW_PASSWORD = 'Quiet-Harbour-2027';
-
-test('a staff member changes the password, renews the recovery codes, adds a passkey and signs in with both', async ({ browser }) => {
-  const { page, secret } = await enrolNewStaff(browser, ALEX, 'support_agent');
-  // Chromium's virtual authenticator: a platform passkey that verifies the user at once.
+/** Chromium's virtual authenticator: a platform passkey that verifies the user at once. */
+async function virtualAuthenticator(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -32,6 +31,14 @@ test('a staff member changes the password, renews the recovery codes, adds a pas
       automaticPresenceSimulation: true,
     },
   });
+}
+
+const ALEX = { email: 'alex.account@acme.example', name: 'Alex Account' };
+const NEW_PASSWORD = 'Quiet-Harbour-2027';
+
+test('a staff member changes the password, renews the recovery codes, adds a passkey and signs in with both', async ({ browser }) => {
+  const { page, secret } = await enrolNewStaff(browser, ALEX, 'support_agent');
+  await virtualAuthenticator(page);
 
   await page.getByRole('link', { name: 'Your account' }).click();
   await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
@@ -91,5 +98,57 @@ test('a staff member changes the password, renews the recovery codes, adds a pas
   const row = page.getByRole('region', { name: 'Second factors' }).getByRole('row', { name: /Passkey 1/ });
   await row.waitFor();
   expect(await row.locator('td').nth(2).textContent()).not.toBe('never');
+  await closePage(page);
+});
+
+test('a staff member who enrolled with a passkey sets up an authenticator app, and then may remove the passkey', async ({ browser }) => {
+  const email = 'petra.passkey@acme.example';
+  const created = await rewards([
+    'staff',
+    'create',
+    email,
+    '--name',
+    'Petra Passkey',
+    '--role',
+    'auditor',
+    '--client',
+    'acme',
+    '--reason',
+    'browser test',
+  ]);
+  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(created)?.[0];
+  expect(link, created).toBeDefined();
+  const page = await openConsole(browser);
+  await virtualAuthenticator(page);
+  await page.goto(link!);
+  await page.getByLabel('New password').fill(STAFF_PASSWORD);
+  await page.getByLabel('Repeat the password').fill(STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+  await page.getByRole('button', { name: 'I have saved them: open the console' }).click();
+  await page.getByRole('link', { name: 'Your account' }).click();
+
+  const factors = page.getByRole('region', { name: 'Second factors' });
+  await expectVisible(factors.getByText('Not set up'));
+  // The only passkey, no authenticator app: no way to remove it is offered.
+  await expectVisible(factors.getByText('Your only passkey cannot be removed while you have no authenticator app.'));
+  expect(await factors.getByRole('button', { name: /^Remove passkey/ }).count()).toBe(0);
+
+  ageSecondFactor(email);
+  await factors.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await stepUp.waitFor();
+  await stepUp.getByRole('button', { name: 'Use a passkey' }).click();
+  await expectVisible(factors.getByRole('img', { name: 'QR code of the authenticator secret' }));
+  await checkScreen(page, 'account-totp');
+  const secret = (await factors.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
+  await factors.getByLabel('Code from your authenticator app').fill(await nextTotpCode(secret));
+  await factors.getByRole('button', { name: 'Confirm code' }).click();
+  await expectVisible(factors.getByRole('status').getByText('Authenticator app set up.'));
+  await expectVisible(factors.getByText('Set up', { exact: true }));
+
+  await factors.getByRole('button', { name: /^Remove passkey 1, added/ }).click();
+  await expectVisible(factors.getByRole('status').getByText('Passkey removed.'));
+  await expectVisible(factors.getByText(/^No passkey yet\./));
   await closePage(page);
 });

@@ -243,6 +243,10 @@ export const consoleAccountPaths = {
   passkeyOptions: '/account/passkeys/options',
   /** POST: the new passkey (fresh second factor). */
   passkeys: '/account/passkeys',
+  /** POST: a new authenticator secret, shown with its QR code, sealed for the confirmation (fresh second factor; none set up yet). */
+  totpSecret: '/account/totp/secret',
+  /** POST: a code of that secret makes it the account's authenticator app (fresh second factor). */
+  totp: '/account/totp',
   /** DELETE: one passkey, if another second factor remains (fresh second factor). */
   passkey: (passkeyId: string) => `/account/passkeys/${encodeURIComponent(passkeyId)}`,
 } as const;
@@ -279,3 +283,13 @@ export type StaffRecoveryCodesReply = z.infer<typeof StaffRecoveryCodesReply>;
 export const StaffPasskeyParams = z.object({
   passkeyId: b64url.min(1).max(2048),
 });
+
+/**
+ * A new authenticator secret for an account without one: the secret and its otpauth:// URI to
+ * show, and the same secret sealed with the installation's key for this person, which the
+ * confirmation sends back (the server keeps nothing until a code proves the app has it).
+ */
+export const StaffTotpSecretReply = z.object({ totpSecret: z.string(), otpauthUri: z.string(), sealed: z.string() });
+export type StaffTotpSecretReply = z.infer<typeof StaffTotpSecretReply>;
+export const StaffTotpConfirmRequest = z.object({ sealed: z.string().min(1).max(1024), code: z.string().trim().min(1).max(64) });
+export type StaffTotpConfirmRequest = z.infer<typeof StaffTotpConfirmRequest>;

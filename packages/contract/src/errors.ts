@@ -117,6 +117,8 @@ export const ErrorCode = {
   staffLastSecondFactor: 92054,
   /** Your account: the new passkey could not be verified, or is registered already. */
   staffPasskeyRefused: 92055,
+  /** Your account: an authenticator app is set up already (an owner's reset starts over). */
+  staffTotpAlreadySet: 92056,
   /** Code batches (docs/decisions/063; 92110-92119): the client has a batch of this name already. */
   codesBatchNameTaken: 92110,
   /** Issue 20 §6 (decision 068): the installation turned password sign-in off (its OpenID provider only). */

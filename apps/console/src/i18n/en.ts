@@ -39,6 +39,7 @@ export const en = {
   'console.error.lastSecondFactor':
     'This is your last passkey and you have no authenticator app: add another passkey first, so that you can still sign in.',
   'console.error.passkeyRefused': 'The passkey could not be added (or it is on your account already). Try again.',
+  'console.error.totpAlreadySet': 'An authenticator app is set up already.',
   'console.error.passkeyNotFound': 'That passkey is not on your account (any more).',
 
   'signIn.title': 'Sign in',
@@ -797,6 +798,9 @@ export const en = {
   'account.factors.totpNo': 'Not set up',
   'account.factors.codesLeft': 'Recovery codes left',
   'account.factors.codesCount': '{count} of 10',
+  'account.totp.add': 'Set up an authenticator app',
+  'account.totp.intro': 'Scan the code with an authenticator app, then type the six digits it shows.',
+  'account.totp.done': 'Authenticator app set up.',
   'account.passkeys.title': 'Passkeys',
   'account.passkeys.none': 'No passkey yet. A passkey on this device or a security key is a second factor that cannot be phished.',
   'account.passkeys.passkey': 'Passkey',

@@ -1,13 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { StaffAccount } from '@rewards/contract/console';
+import type { StaffAccount, StaffTotpSecretReply } from '@rewards/contract/console';
 import { checkPasswordRules, type PasswordRuleName } from '@rewards/contract/password-rules';
 import { getSignInMethods, signInMethodsKey } from '../../api/staff-oidc.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t, type MessageKey } from '../../i18n/t.ts';
 import { Fact } from '../../ui/Fact.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
-import { accountKey, addPasskey, changePassword, getAccount, removePasskey, renewRecoveryCodes } from './account-api.ts';
+import { QrCode } from '../../ui/QrCode.tsx';
+import {
+  accountKey,
+  addPasskey,
+  changePassword,
+  confirmTotp,
+  getAccount,
+  newTotpSecret,
+  removePasskey,
+  renewRecoveryCodes,
+} from './account-api.ts';
 
 const RULE_TEXT: Record<PasswordRuleName, MessageKey> = {
   minLength: 'enrol.rule.minLength',
@@ -159,6 +169,7 @@ function PasswordSection({ account }: { account: StaffAccount }) {
 function SecondFactorsSection({ account }: { account: StaffAccount }) {
   const queryClient = useQueryClient();
   const [codes, setCodes] = useState<string[] | null>(null);
+  const [totpSecret, setTotpSecret] = useState<StaffTotpSecretReply | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
@@ -189,6 +200,33 @@ function SecondFactorsSection({ account }: { account: StaffAccount }) {
         <Fact label={t('account.factors.totp')}>{account.totp ? t('account.factors.totpYes') : t('account.factors.totpNo')}</Fact>
         <Fact label={t('account.factors.codesLeft')}>{t('account.factors.codesCount', { count: account.recoveryCodesLeft })}</Fact>
       </dl>
+
+      {account.totp ? null : totpSecret ? (
+        <TotpSetup
+          secret={totpSecret}
+          onDone={(next) => {
+            queryClient.setQueryData(accountKey, next);
+            setTotpSecret(null);
+            setMessage(t('account.totp.done'));
+          }}
+          onCancel={() => setTotpSecret(null)}
+        />
+      ) : (
+        <div className="actions">
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() =>
+              void run(async () => {
+                setTotpSecret(await newTotpSecret());
+              }, '')
+            }
+          >
+            {t('account.totp.add')}
+          </button>
+        </div>
+      )}
 
       <h3>{t('account.passkeys.title')}</h3>
       {account.passkeys.length === 0 ? (
@@ -309,5 +347,68 @@ function NewCodes({ email, codes, onSaved }: { email: string; codes: string[]; o
         </button>
       </div>
     </div>
+  );
+}
+
+/** An authenticator app for an account without one: the QR code and secret, then a code of it confirms (as enrolment does). */
+function TotpSetup({
+  secret,
+  onDone,
+  onCancel,
+}: {
+  secret: StaffTotpSecretReply;
+  onDone: (account: StaffAccount) => void;
+  onCancel: () => void;
+}) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const grouped = secret.totpSecret.replace(/(.{4})/g, '$1 ').trim();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await confirmTotp(secret.sealed, code));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="stack" onSubmit={(e) => void submit(e)}>
+      <p>{t('account.totp.intro')}</p>
+      <div className="enrol-qr">
+        <QrCode value={secret.otpauthUri} label={t('enrol.qrLabel')} />
+        <div className="stack">
+          <p>{t('enrol.secretIntro')}</p>
+          <code className="secret" data-testid="totp-secret">
+            {grouped}
+          </code>
+        </div>
+      </div>
+      <Field label={t('signIn.code')} hint={t('signIn.codeHint')}>
+        {(id, hint) => (
+          <input
+            id={id}
+            aria-describedby={hint}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            required
+          />
+        )}
+      </Field>
+      <ErrorMessage error={error} />
+      <div className="actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {t('enrol.confirmCode')}
+        </button>
+        <button type="button" className="button" disabled={busy} onClick={onCancel}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
   );
 }

@@ -4,6 +4,7 @@ import {
   type StaffAccount,
   type StaffPasswordChangeReply,
   type StaffRecoveryCodesReply,
+  type StaffTotpSecretReply,
 } from '@rewards/contract/console';
 import { startRegistration } from '@simplewebauthn/browser';
 import { api } from '../../api/client.ts';
@@ -15,6 +16,8 @@ export const getAccount = () => api<StaffAccount>('GET', paths.account);
 export const changePassword = (currentPassword: string, newPassword: string) =>
   api<StaffPasswordChangeReply>('PUT', paths.password, { body: { currentPassword, newPassword } });
 export const renewRecoveryCodes = () => api<StaffRecoveryCodesReply>('POST', paths.recoveryCodes);
+export const newTotpSecret = () => api<StaffTotpSecretReply>('POST', paths.totpSecret);
+export const confirmTotp = (sealed: string, code: string) => api<StaffAccount>('POST', paths.totp, { body: { sealed, code } });
 export const removePasskey = (passkeyId: string) => api<StaffAccount>('DELETE', paths.passkey(passkeyId));
 
 export async function addPasskey(): Promise<StaffAccount> {

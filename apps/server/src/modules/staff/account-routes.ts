@@ -9,11 +9,15 @@ import {
   StaffPasswordChangeReply,
   StaffPasswordChangeRequest,
   StaffRecoveryCodesReply,
+  StaffTotpConfirmRequest,
+  StaffTotpSecretReply,
 } from '@rewards/contract/console';
 import { requireFreshSecondFactor, requireStaff, staffOf, type ConsoleOrigin } from './guard.ts';
 import {
   addOwnPasskey,
   changeOwnPassword,
+  confirmOwnTotp,
+  newOwnTotpSecret,
   ownPasskeyOptions,
   removeOwnPasskey,
   renewOwnRecoveryCodes,
@@ -116,5 +120,34 @@ export function accountRoutes(api: FastifyInstance, ctx: StaffContext, origin: C
       },
     },
     async (request) => removeOwnPasskey(ctx, staffOf(request), request.ip, request.params.passkeyId),
+  );
+
+  typed.post(
+    paths.totpSecret,
+    {
+      preHandler: change,
+      schema: {
+        summary:
+          'Set up an authenticator app, step 1 (none set up yet, else 409): a new secret, its otpauth:// URI, and the secret sealed for step 2. Fresh second factor.',
+        response: { 200: StaffTotpSecretReply },
+        ...documented('any staff'),
+      },
+    },
+    async (request) => newOwnTotpSecret(ctx, staffOf(request)),
+  );
+
+  typed.post(
+    paths.totp,
+    {
+      preHandler: change,
+      schema: {
+        summary:
+          "Set up an authenticator app, step 2: a code of the sealed secret (limited like the sign-in's codes) makes it yours. Fresh second factor.",
+        body: StaffTotpConfirmRequest,
+        response: { 200: StaffAccount },
+        ...documented('any staff'),
+      },
+    },
+    async (request) => confirmOwnTotp(ctx, staffOf(request), request.ip, request.body),
   );
 }

@@ -221,6 +221,9 @@ const expected: Row[] = [
   { route: route('POST', consoleAccountPaths.passkeyOptions), ...signedIn(all(200), all(200)) },
   { route: route('POST', consoleAccountPaths.passkeys), ...signedIn(all(201), all(201)) },
   { route: route('DELETE', `${consoleAccountPaths.passkeys}/:passkeyId`), ...signedIn(all(200), all(200)) },
+  // Everyone in the table has an authenticator app already: the guard lets them through to the 409.
+  { route: route('POST', consoleAccountPaths.totpSecret), ...signedIn(all(409), all(409)) },
+  { route: route('POST', consoleAccountPaths.totp), ...signedIn(all(409), all(409)) },
   // F staff OIDC sign-in (issue 20 §6, decision 068): public, the same for every caller. This app has no provider:
   // the start redirects to the sign-in page (?oidc=off), as does a callback without a state (?oidc=error);
   // modules/staff/oidc.test.ts walks the flow against the real provider.
@@ -483,6 +486,10 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       }
       case route('DELETE', `${consoleAccountPaths.passkeys}/:passkeyId`):
         return send('DELETE', consoleAccountPaths.passkey(addedPasskeys.get(column) ?? 'bm9uZQ'));
+      case route('POST', consoleAccountPaths.totpSecret):
+        return send('POST', consoleAccountPaths.totpSecret);
+      case route('POST', consoleAccountPaths.totp):
+        return send('POST', consoleAccountPaths.totp, { body: { sealed: 'not-sealed', code: '123456' } });
       case route('GET', '/clients/:clientId/settings/expiry'):
         return send('GET', consoleClientPaths.expirySettings(clientId));
       case route('PUT', '/clients/:clientId/settings/expiry'):

@@ -72,5 +72,7 @@ export const staffErrors = {
     ),
   passkeyRefused: () =>
     new ApiError(400, ErrorCode.staffPasskeyRefused, 'console.error.passkeyRefused', 'The passkey could not be added: try again'),
+  totpAlreadySet: () =>
+    new ApiError(409, ErrorCode.staffTotpAlreadySet, 'console.error.totpAlreadySet', 'An authenticator app is set up already'),
   passkeyNotFound: () => new ApiError(404, ErrorCode.notFound, 'console.error.passkeyNotFound', 'No such passkey on your account'),
 };

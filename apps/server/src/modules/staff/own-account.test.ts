@@ -7,10 +7,12 @@ import {
   type StaffAccount,
   type StaffPasswordChangeReply,
   type StaffRecoveryCodesReply,
+  type StaffTotpSecretReply,
 } from '@rewards/contract/console';
 import { consoleStaffPaths } from '@rewards/contract/console-staff';
 import { dialects } from '../../../test/databases.ts';
 import { createStaff } from './accounts.ts';
+import { totpCode } from './secrets.ts';
 import { startFullSession } from './sessions.ts';
 import { TestAuthenticator } from './test-authenticator.ts';
 import {
@@ -331,6 +333,81 @@ describe.each(dialects)('your account on %s', (dialect) => {
       const stale = await call('DELETE', paths.passkey('bm9uZQ'), person.cookie);
       expect([stale.statusCode, codeOf(stale)]).toEqual([403, ErrorCode.staffFreshSecondFactorRequired]);
       expect((await call('DELETE', paths.passkey('bm9uZQ'), undefined)).statusCode).toBe(401);
+    });
+  });
+
+  describe('an authenticator app', () => {
+    it('is set up by an account without one: a code of the sealed secret, after the step-up; then it signs in', async () => {
+      const { enrolment } = await createStaff(t.database.db, t.config.console.origin, TEST_ACTOR, {
+        email: 'tia@acme.test',
+        name: 'Tia',
+        owner: false,
+        roles: [{ clientId: 'acme', role: 'auditor' }],
+      });
+      const token = tokenOf(enrolment.url);
+      await t.console('POST', consolePaths.enrolmentPassword, { token, body: { password: STAFF_PASSWORD } });
+      const passkey = new TestAuthenticator('console.localhost', t.config.console.origin);
+      const creation = await t.console('POST', consolePaths.enrolmentPasskeyOptions, { token });
+      const enrolled = await t.console('POST', consolePaths.enrolmentPasskey, {
+        token,
+        body: { credential: passkey.register(creation.json<{ challenge: string }>()) },
+      });
+      const cookie = consoleCookieOf(enrolled) ?? '';
+      expect((await account(cookie)).totp).toBe(false);
+
+      await ageSecondFactor('tia@acme.test');
+      const stale = await call('POST', paths.totpSecret, cookie);
+      expect([stale.statusCode, codeOf(stale)]).toEqual([403, ErrorCode.staffFreshSecondFactorRequired]);
+      const request = await call('POST', consoleStaffPaths.stepUpPasskeyOptions, cookie);
+      const answer = passkey.authenticate(request.json<{ challenge: string }>());
+      expect((await call('POST', consoleStaffPaths.stepUpPasskey, cookie, { credential: answer })).statusCode).toBe(200);
+
+      const reply = await call('POST', paths.totpSecret, cookie);
+      expect(reply.statusCode).toBe(200);
+      const { totpSecret, otpauthUri, sealed } = reply.json<StaffTotpSecretReply>();
+      expect(otpauthUri).toContain(totpSecret);
+      expect(sealed).not.toContain(totpSecret);
+      // Nothing is kept until a code confirms it.
+      expect((await account(cookie)).totp).toBe(false);
+
+      // A wrong code, a secret sealed for someone else, an altered one: each a wrong factor, nothing set.
+      const wrong = await call('POST', paths.totp, cookie, { sealed, code: totpCode(totpSecret, new Date(Date.now() - 10 * MINUTE)) });
+      expect([wrong.statusCode, codeOf(wrong)]).toEqual([401, ErrorCode.staffSecondFactorFailed]);
+      const someoneElses = await enrolStaff(t, 'uma@acme.test', { roles: [{ clientId: 'acme', role: 'auditor' }] });
+      const sealedForUma = (
+        await t.database.db
+          .selectFrom('staff')
+          .select('totp_secret_sealed')
+          .where('email_key', '=', someoneElses.email)
+          .executeTakeFirstOrThrow()
+      ).totp_secret_sealed!;
+      const foreign = await call('POST', paths.totp, cookie, { sealed: sealedForUma, code: totpCode(someoneElses.secret) });
+      expect(codeOf(foreign)).toBe(ErrorCode.staffSecondFactorFailed);
+      // One character of the IV changed (every base64url character there carries six bits of it).
+      const at = sealed.indexOf('.') + 5;
+      const tampered = `${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}`;
+      const altered = await call('POST', paths.totp, cookie, { sealed: tampered, code: totpCode(totpSecret) });
+      expect(codeOf(altered)).toBe(ErrorCode.staffSecondFactorFailed);
+      expect((await account(cookie)).totp).toBe(false);
+
+      const confirmed = await call('POST', paths.totp, cookie, { sealed, code: totpCode(totpSecret) });
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.json<StaffAccount>()).toMatchObject({ totp: true });
+      // Once set, neither step may replace it.
+      expect(codeOf(await call('POST', paths.totpSecret, cookie))).toBe(ErrorCode.staffTotpAlreadySet);
+      expect(codeOf(await call('POST', paths.totp, cookie, { sealed, code: totpCode(totpSecret) }))).toBe(ErrorCode.staffTotpAlreadySet);
+
+      // It signs in (its confirming step was taken: the next code is a later step's).
+      const half = consoleCookieOf(
+        await t.console('POST', consolePaths.signIn, { body: { email: 'tia@acme.test', password: STAFF_PASSWORD } }),
+      );
+      const signedIn = await call('POST', consolePaths.signInTotp, half, { code: await freshCode(t, 'tia@acme.test', totpSecret) });
+      expect(signedIn.statusCode).toBe(200);
+      // And now the only passkey may go.
+      expect((await call('DELETE', paths.passkey(passkey.id), cookie)).statusCode).toBe(200);
+      const entries = await auditOf('tia@acme.test', 'staff.totp_added');
+      expect(entries).toHaveLength(1);
+      expect(JSON.stringify(await t.database.db.selectFrom('audit_log').selectAll().execute())).not.toContain(totpSecret);
     });
   });
 });

@@ -7,6 +7,8 @@ import {
   type StaffPasswordChangeReply,
   type StaffPasswordChangeRequest,
   type StaffRecoveryCodesReply,
+  type StaffTotpConfirmRequest,
+  type StaffTotpSecretReply,
 } from '@rewards/contract/console';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { recordAudit } from '../audit/service.ts';
@@ -15,7 +17,7 @@ import { succeeded, takeSlots } from '../limits/service.ts';
 import { ruleName } from './enrolment.ts';
 import { staffErrors } from './errors.ts';
 import { accountPasskeyOptions, verifyNewPasskey } from './passkeys.ts';
-import { hashRecoveryCode, newRecoveryCodes } from './secrets.ts';
+import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, openTotpSecret, otpauthUri, sealTotpSecret, totpStep } from './secrets.ts';
 import type { LiveStaffSession } from './sessions.ts';
 import type { StaffContext } from './sign-in.ts';
 import {
@@ -27,6 +29,7 @@ import {
   passkeyExists,
   passkeysOf,
   replaceRecoveryCodes,
+  setTotpIfNone,
   unusedRecoveryCodes,
   updateStaff,
 } from './store.ts';
@@ -172,6 +175,46 @@ export async function removeOwnPasskey(
     if (staff.totp_secret_sealed === null && passkeys.length < 2) throw staffErrors.lastSecondFactor();
     await deletePasskey(trx, staff.id, passkeyId);
     await audit(trx, { live, address }, 'staff.passkey_removed', { passkeyId, passkeysLeft: passkeys.length - 1 }, now);
+  });
+  return viewOwnAccount(ctx, live);
+}
+
+/**
+ * POST account/totp/secret (fresh second factor): for an account without an authenticator app
+ * (one that enrolled with a passkey, or through the provider), a new secret to show, and the same
+ * sealed for this person (AES-GCM with the installation's key, the staff id bound in), which the
+ * confirmation sends back: nothing is stored until a code proves the app holds it, and no
+ * secret but the server's own can come back.
+ */
+export async function newOwnTotpSecret(ctx: StaffContext, live: LiveStaffSession): Promise<StaffTotpSecretReply> {
+  const staff = (await findStaffById(ctx.db, live.staff.id)) ?? live.staff;
+  if (staff.totp_secret_sealed !== null) throw staffErrors.totpAlreadySet();
+  const secret = newTotpSecret();
+  return { totpSecret: secret, otpauthUri: otpauthUri(secret, staff.email), sealed: await sealTotpSecret(ctx.dataDir, staff.id, secret) };
+}
+
+/**
+ * POST account/totp (fresh second factor): a code of the sealed secret, limited like any
+ * second-factor code (a slot first), makes it the account's authenticator app, the code's step
+ * taken. A secret sealed for someone else, or altered, fails as a wrong code.
+ */
+export async function confirmOwnTotp(
+  ctx: StaffContext,
+  live: LiveStaffSession,
+  address: string,
+  request: StaffTotpConfirmRequest,
+  now = new Date(),
+): Promise<StaffAccount> {
+  const staff = (await findStaffById(ctx.db, live.staff.id)) ?? live.staff;
+  if (staff.totp_secret_sealed !== null) throw staffErrors.totpAlreadySet();
+  const slots = await takeSlots(ctx.db, STAFF_LIMITS_SCOPE, limitsOf(ctx.limits).staffSecondFactor(staff.id), staffErrors.throttled, now);
+  const secret = await openTotpSecret(ctx.dataDir, staff.id, request.sealed).catch(() => undefined);
+  const step = secret === undefined ? undefined : totpStep(secret, request.code, now);
+  if (step === undefined) throw staffErrors.secondFactorFailed();
+  await succeeded(ctx.db, slots, [subjects.staffSecondFactor(staff.id)]);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await setTotpIfNone(trx, staff.id, request.sealed, step))) throw staffErrors.totpAlreadySet();
+    await audit(trx, { live, address }, 'staff.totp_added', {}, now);
   });
   return viewOwnAccount(ctx, live);
 }

@@ -420,3 +420,14 @@ export async function deletePasskey(db: Q, staffId: string, credentialId: string
   const result = await db.deleteFrom('staff_passkeys').where('staff_id', '=', staffId).where('id', '=', credentialId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** An authenticator app for a person who has none, with the step its confirming code took: false when one was set meanwhile. */
+export async function setTotpIfNone(db: Q, staffId: string, sealed: string, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('staff')
+    .set({ totp_secret_sealed: sealed, totp_last_step: step })
+    .where('id', '=', staffId)
+    .where('totp_secret_sealed', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
