@@ -227,3 +227,69 @@ export const StaffOidcOutcome = z.enum([
   'off',
 ]);
 export type StaffOidcOutcome = z.infer<typeof StaffOidcOutcome>;
+
+/**
+ * "Your account" (docs/decisions/070): a signed-in staff member's own password and second
+ * factors. No id of a person in any path: the session says whose account it is.
+ */
+export const consoleAccountPaths = {
+  /** GET: what the account has (a password here, the authenticator app, passkeys, recovery codes left). */
+  account: '/account',
+  /** PUT: the current password and a new one; the other sessions end. */
+  password: '/account/password',
+  /** POST: ten new recovery codes replace the whole set (fresh second factor). */
+  recoveryCodes: '/account/recovery-codes',
+  /** POST: WebAuthn creation options for one more passkey (fresh second factor). */
+  passkeyOptions: '/account/passkeys/options',
+  /** POST: the new passkey (fresh second factor). */
+  passkeys: '/account/passkeys',
+  /** POST: a new authenticator secret, shown with its QR code, sealed for the confirmation (fresh second factor; none set up yet). */
+  totpSecret: '/account/totp/secret',
+  /** POST: a code of that secret makes it the account's authenticator app (fresh second factor). */
+  totp: '/account/totp',
+  /** DELETE: one passkey, if another second factor remains (fresh second factor). */
+  passkey: (passkeyId: string) => `/account/passkeys/${encodeURIComponent(passkeyId)}`,
+} as const;
+
+export const StaffPasskeyView = z.object({ id: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export type StaffPasskeyView = z.infer<typeof StaffPasskeyView>;
+
+export const StaffAccount = z.object({
+  email: z.string(),
+  name: z.string(),
+  /** false: the account signs in only through the installation's OpenID provider (no password here to change). */
+  password: z.boolean(),
+  passwordRules: EnrolmentView.shape.passwordRules,
+  /** An authenticator app (TOTP) is set up. */
+  totp: z.boolean(),
+  passkeys: z.array(StaffPasskeyView),
+  /** Unused recovery codes: a count, never the codes. */
+  recoveryCodesLeft: z.number().int(),
+});
+export type StaffAccount = z.infer<typeof StaffAccount>;
+
+export const StaffPasswordChangeRequest = z.object({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: z.string().min(1).max(1024),
+});
+export type StaffPasswordChangeRequest = z.infer<typeof StaffPasswordChangeRequest>;
+export const StaffPasswordChangeReply = z.object({ otherSessionsEnded: z.number().int() });
+export type StaffPasswordChangeReply = z.infer<typeof StaffPasswordChangeReply>;
+
+/** The new recovery codes, shown this once; only their hashes are kept. */
+export const StaffRecoveryCodesReply = z.object({ recoveryCodes: z.array(z.string()) });
+export type StaffRecoveryCodesReply = z.infer<typeof StaffRecoveryCodesReply>;
+
+export const StaffPasskeyParams = z.object({
+  passkeyId: b64url.min(1).max(2048),
+});
+
+/**
+ * A new authenticator secret for an account without one: the secret and its otpauth:// URI to
+ * show, and the same secret sealed with the installation's key for this person, which the
+ * confirmation sends back (the server keeps nothing until a code proves the app has it).
+ */
+export const StaffTotpSecretReply = z.object({ totpSecret: z.string(), otpauthUri: z.string(), sealed: z.string() });
+export type StaffTotpSecretReply = z.infer<typeof StaffTotpSecretReply>;
+export const StaffTotpConfirmRequest = z.object({ sealed: z.string().min(1).max(1024), code: z.string().trim().min(1).max(64) });
+export type StaffTotpConfirmRequest = z.infer<typeof StaffTotpConfirmRequest>;

@@ -111,6 +111,14 @@ export const ErrorCode = {
   staffOwnAccount: 92051,
   /** The last active owner may not be disabled or lose the owner flag. */
   staffLastOwner: 92052,
+  /** Your account (docs/decisions/070): the account signs in only through the installation's OpenID provider; it has no password here. */
+  staffNoPassword: 92053,
+  /** Your account: removing this passkey would leave no authenticator app and no other passkey. */
+  staffLastSecondFactor: 92054,
+  /** Your account: the new passkey could not be verified, or is registered already. */
+  staffPasskeyRefused: 92055,
+  /** Your account: an authenticator app is set up already (an owner's reset starts over). */
+  staffTotpAlreadySet: 92056,
   /** Code batches (docs/decisions/063; 92110-92119): the client has a batch of this name already. */
   codesBatchNameTaken: 92110,
   /** Catalog partners (decision 065): revoked, or named by a catalog and so not revocable yet. */

@@ -21,6 +21,7 @@ const TranslationsPage = lazy(() => import('../features/translations/Translation
 const ContentPage = lazy(() => import('../features/content/ContentPage.tsx'));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage.tsx'));
 const ImportsPage = lazy(() => import('../features/imports/ImportsPage.tsx'));
+const AccountPage = lazy(() => import('../features/account/AccountPage.tsx'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -63,6 +64,7 @@ function SignedIn() {
               <Route path="content" element={<ContentPage />} />
               <Route path="reports" element={<ReportsPage />} />
               <Route path="imports" element={<ImportsPage />} />
+              <Route path="account" element={<AccountPage />} />
               <Route path="*" element={<p>{t('error.noSuchPage')}</p>} />
             </Route>
           </Routes>

@@ -29,6 +29,10 @@ export function Shell() {
           <span>
             {t('shell.signedInAs', { name: me.name })} <span className="muted">({me.owner ? t('role.owner') : me.email})</span>
           </span>
+          {/* Every signed-in person's own password and second factors (decision 070). */}
+          <NavLink to="/account" className="topbar__account">
+            {t('account.nav')}
+          </NavLink>
           <button type="button" className="button button--small" onClick={() => void end('signedOut')}>
             {t('shell.signOut')}
           </button>

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type HTTPMethods, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_API_BASE, consolePaths, type StaffRole } from '@rewards/contract/console';
+import { CONSOLE_API_BASE, consoleAccountPaths, consolePaths, type StaffRole } from '@rewards/contract/console';
 import { consoleAuditPaths, consoleParticipantPaths } from '@rewards/contract/console-participants';
 import { dialects } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
@@ -63,6 +63,9 @@ const signedIn = (own: Record<Kind, number>, other: Record<Kind, number>) =>
     ),
   }) as Record<Column, number>;
 const all = (status: number): Record<Kind, number> => ({ owner: status, program_manager: status, support_agent: status, auditor: status });
+
+/** Your account's password row: each person's password for a moment. */
+const ROLE_TABLE_PASSWORD = 'Role-Table-Password-2026';
 
 const route = (method: string, path: string) => `${method} ${CONSOLE_API_BASE}${path}`;
 const expected: Row[] = [
@@ -213,6 +216,18 @@ const expected: Row[] = [
     route: route('POST', `${consoleStaffPaths.staff}/:staffId/reset`),
     ...signedIn({ ...all(403), owner: 200 }, { ...all(403), owner: 200 }),
   },
+  // Your account (decision 070): any full session, on its own person only, the same in any client. The password row
+  // changes each person's password and back (own column: to another, other column: back again); the second factors'
+  // rows pass with the fresh second factor the step-up rows gave; each column removes the passkey it added.
+  { route: route('GET', consoleAccountPaths.account), ...signedIn(all(200), all(200)) },
+  { route: route('PUT', consoleAccountPaths.password), ...signedIn(all(200), all(200)) },
+  { route: route('POST', consoleAccountPaths.recoveryCodes), ...signedIn(all(200), all(200)) },
+  { route: route('POST', consoleAccountPaths.passkeyOptions), ...signedIn(all(200), all(200)) },
+  { route: route('POST', consoleAccountPaths.passkeys), ...signedIn(all(201), all(201)) },
+  { route: route('DELETE', `${consoleAccountPaths.passkeys}/:passkeyId`), ...signedIn(all(200), all(200)) },
+  // Everyone in the table has an authenticator app already: the guard lets them through to the 409.
+  { route: route('POST', consoleAccountPaths.totpSecret), ...signedIn(all(409), all(409)) },
+  { route: route('POST', consoleAccountPaths.totp), ...signedIn(all(409), all(409)) },
   // F staff OIDC sign-in (issue 20 §6, decision 068): public, the same for every caller. This app has no provider:
   // the start redirects to the sign-in page (?oidc=off), as does a callback without a state (?oidc=error);
   // modules/staff/oidc.test.ts walks the flow against the real provider.
@@ -345,6 +360,9 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
     }
   }
 
+  /** Your account: the passkey each column added, for it to remove. */
+  const addedPasskeys = new Map<Column, string>();
+
   /** One cell: the row's request as this caller makes it. */
   async function call(row: string, column: Column): Promise<LightMyRequestResponse> {
     const [kind, scope] = column.split(':') as [Kind | 'anonymous' | 'half', 'own' | 'other' | undefined];
@@ -447,6 +465,35 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('POST', consoleStaffPaths.enable(await managed(column)), { body: { reason: 'role table' } });
       case route('POST', `${consoleStaffPaths.staff}/:staffId/reset`):
         return send('POST', consoleStaffPaths.reset(await managed(column)), { body: { reason: 'role table' } });
+      // Your account (decision 070)
+      case route('GET', consoleAccountPaths.account):
+        return send('GET', consoleAccountPaths.account);
+      case route('PUT', consoleAccountPaths.password): {
+        const other = scope === 'other';
+        return send('PUT', consoleAccountPaths.password, {
+          body: {
+            currentPassword: other ? ROLE_TABLE_PASSWORD : STAFF_PASSWORD,
+            newPassword: other ? STAFF_PASSWORD : ROLE_TABLE_PASSWORD,
+          },
+        });
+      }
+      case route('POST', consoleAccountPaths.recoveryCodes):
+        return send('POST', consoleAccountPaths.recoveryCodes);
+      case route('POST', consoleAccountPaths.passkeyOptions):
+        return send('POST', consoleAccountPaths.passkeyOptions);
+      case route('POST', consoleAccountPaths.passkeys): {
+        const options = await send('POST', consoleAccountPaths.passkeyOptions);
+        const challenge = options.statusCode === 200 ? options.json<{ challenge: string }>() : { challenge: 'bm8tY2hhbGxlbmdl' };
+        const authenticator = new TestAuthenticator('console.localhost', t.config.console.origin);
+        addedPasskeys.set(column, authenticator.id);
+        return send('POST', consoleAccountPaths.passkeys, { body: { credential: authenticator.register(challenge) } });
+      }
+      case route('DELETE', `${consoleAccountPaths.passkeys}/:passkeyId`):
+        return send('DELETE', consoleAccountPaths.passkey(addedPasskeys.get(column) ?? 'bm9uZQ'));
+      case route('POST', consoleAccountPaths.totpSecret):
+        return send('POST', consoleAccountPaths.totpSecret);
+      case route('POST', consoleAccountPaths.totp):
+        return send('POST', consoleAccountPaths.totp, { body: { sealed: 'not-sealed', code: '123456' } });
       case route('GET', '/clients/:clientId/settings/expiry'):
         return send('GET', consoleClientPaths.expirySettings(clientId));
       case route('PUT', '/clients/:clientId/settings/expiry'):

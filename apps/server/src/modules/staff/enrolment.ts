@@ -40,7 +40,7 @@ import {
  * What the rules' "not the username" compares: the part of the address before the @, when it is
  * long enough to mean something (a password may contain "al" even if Al's address is al@…).
  */
-function ruleName(email: string): string {
+export function ruleName(email: string): string {
   const local = email.split('@')[0] ?? '';
   return [...local].length >= 4 ? local : '';
 }

@@ -51,4 +51,28 @@ export const staffErrors = {
     ),
   passwordRulesNotMet: () =>
     new ApiError(400, ErrorCode.staffPasswordRulesNotMet, 'console.error.passwordRules', 'The password does not meet the rules'),
+  // Your account (docs/decisions/070). 400, not 401, for a wrong current password: a 401 is the console's ended-session path.
+  wrongCurrentPassword: () =>
+    new ApiError(400, ErrorCode.wrongCurrentPassword, 'console.error.wrongCurrentPassword', 'The current password is not right'),
+  samePassword: () =>
+    new ApiError(400, ErrorCode.samePassword, 'console.error.samePassword', 'The new password must differ from the current one'),
+  noPassword: () =>
+    new ApiError(
+      409,
+      ErrorCode.staffNoPassword,
+      'console.error.noPassword',
+      "This account signs in through your organisation's provider: it has no password here",
+    ),
+  lastSecondFactor: () =>
+    new ApiError(
+      409,
+      ErrorCode.staffLastSecondFactor,
+      'console.error.lastSecondFactor',
+      'This is your last second factor: add a passkey or an authenticator app first',
+    ),
+  passkeyRefused: () =>
+    new ApiError(400, ErrorCode.staffPasskeyRefused, 'console.error.passkeyRefused', 'The passkey could not be added: try again'),
+  totpAlreadySet: () =>
+    new ApiError(409, ErrorCode.staffTotpAlreadySet, 'console.error.totpAlreadySet', 'An authenticator app is set up already'),
+  passkeyNotFound: () => new ApiError(404, ErrorCode.notFound, 'console.error.passkeyNotFound', 'No such passkey on your account'),
 };

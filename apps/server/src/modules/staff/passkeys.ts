@@ -23,6 +23,7 @@ import {
   takeEnrolmentChallenge,
   takeSessionChallenge,
 } from './store.ts';
+import type { LiveStaffSession } from './sessions.ts';
 
 /**
  * Passkeys (WebAuthn) through @simplewebauthn/server (docs/decisions/046): the relying party is
@@ -159,4 +160,50 @@ export async function signInWithPasskey(
   now = new Date(),
 ) {
   return completeSecondFactor(ctx, half, address, passkeyCheck(ctx, half, request, now), now);
+}
+
+/** Your account (decision 070): options to create one more passkey, the person's own excluded; the challenge kept on the session. */
+export async function accountPasskeyOptions(ctx: StaffContext, live: LiveStaffSession): Promise<PasskeyOptions> {
+  const { staff, session } = live;
+  const options = await generateRegistrationOptions({
+    rpName: RP_NAME,
+    rpID: relyingParty(ctx).rpID,
+    userName: staff.email,
+    userDisplayName: staff.name,
+    userID: new TextEncoder().encode(staff.id),
+    attestationType: 'none',
+    excludeCredentials: (await passkeysOf(ctx.db, staff.id)).map((p) => ({ id: p.id, transports: transportsOf(p.transports) })),
+    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+  });
+  await setSessionChallenge(ctx.db, session.id_hash, options.challenge);
+  return { ...options };
+}
+
+/** The authenticator's answer to the session's creation challenge (taken by this one check): the new passkey, or undefined. */
+export async function verifyNewPasskey(
+  ctx: StaffContext,
+  live: LiveStaffSession,
+  request: PasskeyRequest,
+): Promise<{ id: string; publicKey: string; counter: number; transports: string[] } | undefined> {
+  const challenge = await takeSessionChallenge(ctx.db, live.session.id_hash);
+  if (!challenge) return undefined;
+  const { rpID, origin } = relyingParty(ctx);
+  const result = await verified(() =>
+    verifyRegistrationResponse({
+      // The contract checked the outline; the library checks every field it reads.
+      response: request.credential as unknown as RegistrationResponseJSON,
+      expectedChallenge: challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    }),
+  );
+  if (!result?.verified) return undefined;
+  const { credential } = result.registrationInfo;
+  return {
+    id: credential.id,
+    publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+    counter: credential.counter,
+    transports: credential.transports ?? [],
+  };
 }

@@ -52,6 +52,7 @@ import { consoleImportRoutes } from '../imports/console-routes.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { staffManagementRoutes } from './staff-routes.ts';
 import { staffOidcRoutes } from './oidc-routes.ts';
+import { accountRoutes } from './account-routes.ts';
 import { staffErrors } from './errors.ts';
 
 /**
@@ -337,6 +338,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       await consoleReadRoutes(api, deps, origin);
       await staffManagementRoutes(api, ctx, origin);
       staffOidcRoutes(api, ctx, origin, config.staffSignIn, documented);
+      accountRoutes(api, ctx, origin); // decision 070: your account
     },
     { prefix: CONSOLE_API_BASE },
   );

@@ -384,3 +384,50 @@ export async function takeEnrolmentChallenge(db: Q, tokenHash: string): Promise<
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? challenge : undefined;
 }
+
+// ── one's own account (docs/decisions/070) ──────────────────────────────
+
+/** Ends every session of a person but one (a password changed: the session that changed it stays); returns how many. */
+export async function deleteOtherStaffSessions(db: Q, staffId: string, keepIdHash: string): Promise<number> {
+  const result = await db
+    .deleteFrom('staff_sessions')
+    .where('staff_id', '=', staffId)
+    .where('id_hash', '!=', keepIdHash)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * The person's row, under a row lock on PostgreSQL: two removals of their passkeys count what
+ * remains one after the other. SQLite runs one write transaction at a time.
+ */
+export async function lockStaff(db: Q, staffId: string): Promise<Staff | undefined> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  return db
+    .selectFrom('staff')
+    .selectAll()
+    .where('id', '=', staffId)
+    .$if(postgres, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+/** Whether any person holds a passkey with this credential id (ids are unique across the installation). */
+export async function passkeyExists(db: Q, credentialId: string): Promise<boolean> {
+  return (await db.selectFrom('staff_passkeys').select('id').where('id', '=', credentialId).executeTakeFirst()) !== undefined;
+}
+
+export async function deletePasskey(db: Q, staffId: string, credentialId: string): Promise<number> {
+  const result = await db.deleteFrom('staff_passkeys').where('staff_id', '=', staffId).where('id', '=', credentialId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** An authenticator app for a person who has none, with the step its confirming code took: false when one was set meanwhile. */
+export async function setTotpIfNone(db: Q, staffId: string, sealed: string, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('staff')
+    .set({ totp_secret_sealed: sealed, totp_last_step: step })
+    .where('id', '=', staffId)
+    .where('totp_secret_sealed', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

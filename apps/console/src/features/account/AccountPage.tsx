@@ -1,0 +1,414 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { StaffAccount, StaffTotpSecretReply } from '@rewards/contract/console';
+import { checkPasswordRules, type PasswordRuleName } from '@rewards/contract/password-rules';
+import { getSignInMethods, signInMethodsKey } from '../../api/staff-oidc.ts';
+import { useSession } from '../../app/session.tsx';
+import { formatDateTime, t, type MessageKey } from '../../i18n/t.ts';
+import { Fact } from '../../ui/Fact.tsx';
+import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { QrCode } from '../../ui/QrCode.tsx';
+import {
+  accountKey,
+  addPasskey,
+  changePassword,
+  confirmTotp,
+  getAccount,
+  newTotpSecret,
+  removePasskey,
+  renewRecoveryCodes,
+} from './account-api.ts';
+
+const RULE_TEXT: Record<PasswordRuleName, MessageKey> = {
+  minLength: 'enrol.rule.minLength',
+  maxLength: 'enrol.rule.maxLength',
+  upper: 'enrol.rule.upper',
+  lower: 'enrol.rule.lower',
+  digit: 'enrol.rule.digit',
+  symbol: 'enrol.rule.symbol',
+  notUsername: 'enrol.rule.notUsername',
+};
+
+/** The server's "not the username" compares the address's part before the @ when it has 4+ characters. */
+const ruleName = (email: string) => {
+  const local = email.split('@')[0] ?? '';
+  return [...local].length >= 4 ? local : '';
+};
+
+/**
+ * Your account (decision 070), for every signed-in staff member whatever their roles: the
+ * password (unless the account signs in only through the installation's provider) and the
+ * second factors — new recovery codes, passkeys added and removed, each after a step-up.
+ */
+export default function AccountPage() {
+  const { me } = useSession();
+  const account = useQuery({ queryKey: accountKey, queryFn: getAccount });
+  return (
+    <div className="stack account">
+      <div>
+        <h1>{t('account.title')}</h1>
+        <p className="muted">{t('account.who', { name: me.name, email: me.email })}</p>
+      </div>
+      {account.isPending ? (
+        <p className="loading">{t('common.loading')}</p>
+      ) : account.isError ? (
+        <ErrorMessage error={account.error} />
+      ) : (
+        <>
+          <PasswordSection account={account.data} />
+          <SecondFactorsSection account={account.data} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function PasswordSection({ account }: { account: StaffAccount }) {
+  const methods = useQuery({ queryKey: signInMethodsKey, queryFn: getSignInMethods, staleTime: Infinity });
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [done, setDone] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const results = checkPasswordRules(account.passwordRules, next, ruleName(account.email));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setMismatch(next !== repeat);
+    if (next !== repeat) return;
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const reply = await changePassword(current, next);
+      setDone(reply.otherSessionsEnded);
+      setCurrent('');
+      setNext('');
+      setRepeat('');
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card stack" aria-labelledby="account-password">
+      <h2 id="account-password">{t('account.password.title')}</h2>
+      {!account.password ? (
+        <p>{t('account.password.provider', { name: methods.data?.provider?.name ?? t('stepUp.yourOrganisation') })}</p>
+      ) : (
+        <form onSubmit={(e) => void submit(e)} className="stack account__form">
+          <Field label={t('account.password.current')}>
+            {(id) => (
+              <input
+                id={id}
+                type="password"
+                autoComplete="current-password"
+                value={current}
+                onChange={(e) => setCurrent(e.target.value)}
+                required
+              />
+            )}
+          </Field>
+          <Field label={t('account.password.new')} hint={t('enrol.rulesIntro')}>
+            {(id, hint) => (
+              <input
+                id={id}
+                type="password"
+                autoComplete="new-password"
+                aria-describedby={`${hint} account-rules`}
+                value={next}
+                onChange={(e) => setNext(e.target.value)}
+                required
+              />
+            )}
+          </Field>
+          <ul id="account-rules" className="rules">
+            {results.map((r) => (
+              <li key={r.rule} className={r.met ? 'rules__met' : undefined}>
+                <span aria-hidden="true">{r.met ? '✓' : '·'}</span> {t(RULE_TEXT[r.rule], { count: r.count ?? 0 })}
+                <span className="visually-hidden">{r.met ? t('enrol.ruleMet') : t('enrol.ruleNotMet')}</span>
+              </li>
+            ))}
+          </ul>
+          <Field label={t('account.password.repeat')}>
+            {(id) => (
+              <input
+                id={id}
+                type="password"
+                autoComplete="new-password"
+                value={repeat}
+                onChange={(e) => setRepeat(e.target.value)}
+                required
+              />
+            )}
+          </Field>
+          {mismatch ? (
+            <p className="error" role="alert">
+              {t('enrol.mismatch')}
+            </p>
+          ) : null}
+          <ErrorMessage error={error} />
+          <div className="actions">
+            <button type="submit" className="button button--primary" disabled={busy || !results.every((r) => r.met)}>
+              {t('account.password.submit')}
+            </button>
+          </div>
+          <p role="status" className={done === null ? undefined : 'notice'}>
+            {done === null ? '' : done === 0 ? t('account.password.changedAlone') : t('account.password.changed', { count: done })}
+          </p>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function SecondFactorsSection({ account }: { account: StaffAccount }) {
+  const queryClient = useQueryClient();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [totpSecret, setTotpSecret] = useState<StaffTotpSecretReply | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  // Removing the only passkey without an authenticator app would lock the person out: the server refuses it, so no button offers it.
+  const removable = account.totp || account.passkeys.length > 1;
+
+  const run = async (work: () => Promise<unknown>, said: string) => {
+    setBusy(true);
+    setError(null);
+    setMessage('');
+    try {
+      const result = await work();
+      if (result && typeof result === 'object' && 'passkeys' in result) queryClient.setQueryData(accountKey, result as StaffAccount);
+      setMessage(said);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+      await queryClient.invalidateQueries({ queryKey: accountKey });
+    }
+  };
+
+  return (
+    <section className="card stack" aria-labelledby="account-factors">
+      <h2 id="account-factors">{t('account.factors.title')}</h2>
+      <p className="muted">{t('account.factors.intro')}</p>
+      <dl className="facts">
+        <Fact label={t('account.factors.totp')}>{account.totp ? t('account.factors.totpYes') : t('account.factors.totpNo')}</Fact>
+        <Fact label={t('account.factors.codesLeft')}>{t('account.factors.codesCount', { count: account.recoveryCodesLeft })}</Fact>
+      </dl>
+
+      {account.totp ? null : totpSecret ? (
+        <TotpSetup
+          secret={totpSecret}
+          onDone={(next) => {
+            queryClient.setQueryData(accountKey, next);
+            setTotpSecret(null);
+            setMessage(t('account.totp.done'));
+          }}
+          onCancel={() => setTotpSecret(null)}
+        />
+      ) : (
+        <div className="actions">
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() =>
+              void run(async () => {
+                setTotpSecret(await newTotpSecret());
+              }, '')
+            }
+          >
+            {t('account.totp.add')}
+          </button>
+        </div>
+      )}
+
+      <h3>{t('account.passkeys.title')}</h3>
+      {account.passkeys.length === 0 ? (
+        <p>{t('account.passkeys.none')}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t('account.passkeys.passkey')}</th>
+                <th scope="col">{t('account.passkeys.added')}</th>
+                <th scope="col">{t('account.passkeys.lastUsed')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('account.passkeys.remove')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {account.passkeys.map((passkey, index) => (
+                <tr key={passkey.id}>
+                  <td>{t('account.passkeys.name', { n: index + 1 })}</td>
+                  <td>{formatDateTime(passkey.createdAt)}</td>
+                  <td>{passkey.lastUsedAt ? formatDateTime(passkey.lastUsedAt) : t('common.never')}</td>
+                  <td>
+                    {removable ? (
+                      <button
+                        type="button"
+                        className="button button--small"
+                        disabled={busy}
+                        aria-label={t('account.passkeys.removeOf', { n: index + 1, date: formatDateTime(passkey.createdAt) })}
+                        onClick={() => void run(() => removePasskey(passkey.id), t('account.passkeys.removedNow'))}
+                      >
+                        {t('account.passkeys.remove')}
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {account.passkeys.length > 0 && !removable ? <p className="muted">{t('account.passkeys.lastNote')}</p> : null}
+      <div className="actions">
+        <button type="button" className="button" disabled={busy} onClick={() => void run(addPasskey, t('account.passkeys.addedNow'))}>
+          {t('account.passkeys.add')}
+        </button>
+      </div>
+
+      <h3>{t('account.codes.title')}</h3>
+      {codes ? (
+        <NewCodes email={account.email} codes={codes} onSaved={() => setCodes(null)} />
+      ) : (
+        <>
+          <p>{t('account.codes.intro')}</p>
+          <div className="actions">
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() =>
+                void run(async () => {
+                  setCodes((await renewRecoveryCodes()).recoveryCodes);
+                }, '')
+              }
+            >
+              {t('account.codes.renew')}
+            </button>
+          </div>
+        </>
+      )}
+      <ErrorMessage error={error} />
+      <p role="status" className={message ? 'notice' : undefined}>
+        {message}
+      </p>
+    </section>
+  );
+}
+
+/** The new codes, this once (as enrolment shows them): copy, download, then gone from the page. */
+function NewCodes({ email, codes, onSaved }: { email: string; codes: string[]; onSaved: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const text = codes.join('\n');
+  const download = `data:text/plain;charset=utf-8,${encodeURIComponent(`${t('enrol.codesFileHeader', { email })}\n\n${text}\n`)}`;
+  return (
+    <div className="stack account__codes">
+      <p>
+        <strong>{t('account.codes.shownOnce')}.</strong> {t('account.codes.shownIntro')}
+      </p>
+      <ol className="codes" aria-label={t('account.codes.shownOnce')}>
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <div className="actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() =>
+            void navigator.clipboard.writeText(text).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          {t('enrol.copy')}
+        </button>
+        <a className="button" href={download} download="rewards-console-recovery-codes.txt">
+          {t('enrol.download')}
+        </a>
+        <span role="status">{copied ? t('enrol.copied') : ''}</span>
+      </div>
+      <div className="actions">
+        <button type="button" className="button button--primary" onClick={onSaved}>
+          {t('account.codes.saved')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** An authenticator app for an account without one: the QR code and secret, then a code of it confirms (as enrolment does). */
+function TotpSetup({
+  secret,
+  onDone,
+  onCancel,
+}: {
+  secret: StaffTotpSecretReply;
+  onDone: (account: StaffAccount) => void;
+  onCancel: () => void;
+}) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const grouped = secret.totpSecret.replace(/(.{4})/g, '$1 ').trim();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await confirmTotp(secret.sealed, code));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="stack" onSubmit={(e) => void submit(e)}>
+      <p>{t('account.totp.intro')}</p>
+      <div className="enrol-qr">
+        <QrCode value={secret.otpauthUri} label={t('enrol.qrLabel')} />
+        <div className="stack">
+          <p>{t('enrol.secretIntro')}</p>
+          <code className="secret" data-testid="totp-secret">
+            {grouped}
+          </code>
+        </div>
+      </div>
+      <Field label={t('signIn.code')} hint={t('signIn.codeHint')}>
+        {(id, hint) => (
+          <input
+            id={id}
+            aria-describedby={hint}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            required
+          />
+        )}
+      </Field>
+      <ErrorMessage error={error} />
+      <div className="actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {t('enrol.confirmCode')}
+        </button>
+        <button type="button" className="button" disabled={busy} onClick={onCancel}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
