@@ -4,7 +4,7 @@ import { seedDemo } from '../../db/seed/demo.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { insertJob } from '../jobs/service.ts';
 import { previewImportJob, type PreviewEnd } from './preview.ts';
-import { startImportJobs } from './run.ts';
+import { importRunner, startImportJobs } from './run.ts';
 import {
   STAGED_IMPORT_MAX_AGE_MS,
   confirmImport,
@@ -126,6 +126,32 @@ describe.each(dialects)('the import preview as a phase of the job on %s', (diale
     expect(await rows('import_rejects', job.id)).toBe(6);
     // The first holder, back from the dead, finds nothing to do.
     expect(await previewImportJob(database.db, job.id, { now, holder: 'first' })).toBe('not-previewing');
+    expect(await rows('import_rejects', job.id)).toBe(6);
+  });
+
+  it('stops between batches when its process shuts down, leaving the job previewing and the lease free for the restarted one', async () => {
+    const job = await upload('restart.csv', pointsLines('ps', 30));
+    let stopping: Promise<void> | undefined;
+    const runner = importRunner(
+      database.db,
+      { warn: (m) => expect.fail(m) },
+      {
+        batchSize: 10,
+        // SIGTERM after the first batch: main.ts stops the loop (not awaited here, the stop waits for this very preview).
+        afterBatch: () => void (stopping ??= runner.stop()),
+      },
+    );
+    runner.kick(job.id);
+    const deadline = Date.now() + 20_000;
+    while (!stopping) {
+      if (Date.now() > deadline) throw new Error('the preview did not start');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await stopping;
+    expect(await read(job.id)).toMatchObject({ status: 'previewing', done: 10, preview: null });
+    // The restarted process takes it at once (no lease to wait out) and computes it whole.
+    expect(await previewImportJob(database.db, job.id, { holder: 'restarted' })).toBe('staged');
+    expect(await read(job.id)).toMatchObject({ status: 'staged', preview: { added: 24, rejected: 6 } });
     expect(await rows('import_rejects', job.id)).toBe(6);
   });
 
