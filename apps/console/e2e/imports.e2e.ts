@@ -1,8 +1,11 @@
 // Imports in the browser (issue 20 §2, decision 064): a points file with two bad lines is
-// uploaded, its preview shows the two rejects with their line numbers and nothing posted yet; a
-// confirmation with a reason starts the job, whose progress reaches done in the page; the points
-// are then on the participant's console page. A second file is previewed and discarded.
+// uploaded, the upload answers with the job still previewing and the page prepares the preview
+// (through a reload too), then shows the two rejects with their line numbers and nothing posted
+// yet; a confirmation with a reason starts the job, whose progress reaches done in the page; the
+// points are then on the participant's console page. A second file is previewed and discarded.
+import type { Route } from 'playwright-core';
 import { expect } from 'vitest';
+import type { ImportJob, ImportJobList } from '@rewards/contract/console-imports';
 import { checkScreen, closePage, expectVisible, openConsoleAs, openParticipant, test } from './harness/console.ts';
 
 const NINA = 'Nina Newbie';
@@ -25,11 +28,54 @@ test('a points file with two bad lines: preview, confirm, progress to done, the 
   await page.getByLabel('Client').selectOption({ label: 'Acme Rewards' });
   await page.getByLabel('Kind').selectOption('points');
   await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'spring.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
-  await page.getByRole('button', { name: 'Upload and preview' }).click();
 
-  // The preview: three lines to add, the two bad ones with their line numbers and reasons; nothing posted.
+  // A preview of five lines is ready within milliseconds on the server; to see the page while one is
+  // under way (as a million lines take minutes), the job's reads are answered as the server answered
+  // them mid-preview (previewing, two lines read, no counts yet) until the test lets them through.
+  // The upload's own answer is the server's, untouched.
+  let holding = true;
+  const asPreviewing = (job: Omit<ImportJob, 'rejects'>) => ({ ...job, status: 'previewing', preview: null, done: 2 });
+  const previewingRoute = async (route: Route) => {
+    if (!holding || route.request().method() !== 'GET') return route.fallback();
+    // Chromium alone resolves console.localhost (RFC 6761): from here the request goes to 127.0.0.1, with the console's host.
+    const url = new URL(route.request().url());
+    const response = await route.fetch({
+      url: url.href.replace(url.hostname, '127.0.0.1'),
+      headers: { ...route.request().headers(), host: url.host },
+    });
+    const body: unknown = await response.json();
+    const held = /\/imports$/.test(new URL(route.request().url()).pathname)
+      ? { jobs: (body as ImportJobList).jobs.map((j) => (j.fileName === 'spring.csv' && j.status === 'staged' ? asPreviewing(j) : j)) }
+      : { ...asPreviewing(body as ImportJob), rejects: [] };
+    return route.fulfill({ response, json: held });
+  };
+  const jobReads = /\/clients\/acme\/imports(\/[^/]+)?$/;
+  await page.route(jobReads, previewingRoute);
+  const uploaded = page.waitForResponse((r) => r.request().method() === 'POST' && /\/clients\/acme\/imports\?/.test(r.url()));
+  await page.getByRole('button', { name: 'Upload and preview' }).click();
+  // The upload answers once the lines are staged, before the preview.
+  const answer = await uploaded;
+  expect(answer.status()).toBe(201);
+  expect(await answer.json()).toMatchObject({ status: 'previewing', lines: 5, preview: null });
+
   const job = page.getByRole('region', { name: 'Import of spring.csv' });
   await job.waitFor();
+  await expectVisible(job.getByRole('status').getByText('Preparing the preview… 2 of 5 lines read'));
+  expect(await job.getByRole('progressbar', { name: 'Preview' }).getAttribute('value')).toBe('2');
+  expect(await job.getByRole('button', { name: 'Confirm import' }).count()).toBe(0);
+  await expectVisible(job.getByRole('button', { name: 'Discard', exact: true }));
+  await expectVisible(
+    page.getByRole('region', { name: 'Earlier imports' }).getByRole('row', { name: /spring\.csv Points Preparing the preview 5/ }),
+  );
+  await checkScreen(page, '79-imports-previewing');
+  // A reload during the preview comes back to the same job, still being prepared.
+  await page.reload();
+  await expectVisible(page.getByRole('region', { name: 'Import of spring.csv' }).getByText('Preparing the preview…', { exact: false }));
+  // The preview is ready: the page's poll shows it without another reload.
+  holding = false;
+  await page.unroute(jobReads, previewingRoute);
+
+  // The preview: three lines to add, the two bad ones with their line numbers and reasons; nothing posted.
   await expectVisible(job.getByText('Previewed'));
   const preview = job.locator('dl').first();
   await expectVisible(preview.getByText('Added'));

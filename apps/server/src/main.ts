@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
     afterSteps: [(db, now) => sendExpiryReminders(db, { asOf: now }).then(() => undefined)],
   });
-  // Console imports confirmed before a restart, or whose process died: taken over once their lease lapses (decision 064).
+  // Console imports uploaded or confirmed before a restart, or whose process died: previewed or run once their lease lapses (decision 064).
   const imports = startImportJobs(db, { warn: (m) => app.log.warn(m) });
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 const seg = encodeURIComponent;
 
 export const consoleImportPaths = {
-  /** GET: the client's jobs, newest first. POST (body: the CSV, text/csv; ?kind=&fileName=): stage and preview. */
+  /** GET: the client's jobs, newest first. POST (body: the CSV, text/csv; ?kind=&fileName=): stage it; answers "previewing". */
   imports: (clientId: string) => `/clients/${seg(clientId)}/imports`,
   /** GET: one job, its preview and progress. */
   job: (clientId: string, jobId: string) => `/clients/${seg(clientId)}/imports/${seg(jobId)}`,
@@ -36,8 +36,12 @@ export type ImportUploadQuery = z.infer<typeof ImportUploadQuery>;
 
 export const ImportParams = z.object({ clientId: z.string().min(1).max(64), jobId: z.string().min(1).max(64) });
 
-/** staging → staged → running → done | failed; a staged job may be discarded (by hand, or after a day unconfirmed). */
-export const ImportStatus = z.enum(['staging', 'staged', 'running', 'done', 'failed', 'discarded']);
+/**
+ * staging (the upload under way) → previewing (uploaded; the jobs loop computes the preview) → staged
+ * (previewed, awaiting confirmation) → running → done | failed. A previewing or staged job may be
+ * discarded (by hand, or after a day unconfirmed); only a staged one may be confirmed.
+ */
+export const ImportStatus = z.enum(['staging', 'previewing', 'staged', 'running', 'done', 'failed', 'discarded']);
 export type ImportStatus = z.infer<typeof ImportStatus>;
 
 export const ImportReject = z.object({ line: z.number().int(), reason: z.string() });
@@ -68,9 +72,10 @@ export const ImportJob = z.object({
   confirmedBy: z.string().nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
-  /** Data lines in the file (the header aside), and how many the run has done. */
+  /** Data lines in the file (the header aside), and how many the run has done (while previewing: how many were previewed). */
   lines: z.number().int(),
   done: z.number().int(),
+  /** Null until the preview is ready (status staged and after). */
   preview: ImportCounts.nullable(),
   result: ImportCounts.nullable(),
   /** The first rejected lines (of the run once it ran, else of the preview); all of them as CSV. */

@@ -13,6 +13,7 @@ import { confirmImport, discardImport, getImport, listImports, rejectsUrl, uploa
 /** The console's badge colours: waiting, under way, done well, failed; a discarded one plain grey. */
 const BADGE: Record<ImportStatus, string> = {
   staging: 'badge badge--pending',
+  previewing: 'badge badge--queued',
   staged: 'badge badge--pending',
   running: 'badge badge--queued',
   done: 'badge badge--active',
@@ -20,13 +21,16 @@ const BADGE: Record<ImportStatus, string> = {
   discarded: 'badge',
 };
 
-/** How often a running job's progress is asked for. */
+/** How often the progress of a job being previewed or run is asked for. */
 const POLL_MS = 1_000;
+/** The statuses in which a job moves on by itself (the server's jobs loop): the page polls it. */
+const MOVING: ReadonlySet<ImportStatus> = new Set(['previewing', 'running']);
 
 /**
  * Imports (issue 20 §2, decision 064): upload a participants or points CSV (with the upload's
- * progress), read the preview, confirm with a reason, watch the job's progress (polled), download
- * the rejects. The client and the job are in the address, so a reload finds the job again.
+ * progress), wait for its preview (prepared on the server as a phase of the job, polled), read it,
+ * confirm with a reason, watch the job's progress (polled), download the rejects. The client and
+ * the job are in the address, so a reload finds the job again, whether its preview is ready or not.
  */
 export default function ImportsPage() {
   const { me } = useSession();
@@ -71,7 +75,7 @@ export default function ImportsPage() {
         </p>
       ) : null}
       {canChange ? (
-        <UploadSection key={uploadForm} client={client} onStaged={(job) => show({ job: job.id })} />
+        <UploadSection key={uploadForm} client={client} onUploaded={(job) => show({ job: job.id })} />
       ) : (
         <p className="muted">{t('imports.readOnly')}</p>
       )}
@@ -94,7 +98,7 @@ export default function ImportsPage() {
   );
 }
 
-function UploadSection({ client, onStaged }: { client: ConsoleClient; onStaged: (job: ImportJob) => void }) {
+function UploadSection({ client, onUploaded }: { client: ConsoleClient; onUploaded: (job: ImportJob) => void }) {
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<ImportKind>('points');
   const [file, setFile] = useState<File | null>(null);
@@ -108,8 +112,10 @@ function UploadSection({ client, onStaged }: { client: ConsoleClient; onStaged: 
     setSent({ sent: 0, total: file.size });
     try {
       const job = await uploadImport(client.id, kind, file, (done, total) => setSent({ sent: done, total }));
+      // The answer is the job as it is (previewing): shown at once, then polled until its preview is ready.
+      queryClient.setQueryData(['import', client.id, job.id], job);
       await queryClient.invalidateQueries({ queryKey: ['imports', client.id] });
-      onStaged(job);
+      onUploaded(job);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -154,7 +160,7 @@ function UploadSection({ client, onStaged }: { client: ConsoleClient; onStaged: 
               />
               <span role="status">
                 {sent.sent >= sent.total
-                  ? t('imports.previewing')
+                  ? t('imports.uploaded')
                   : t('imports.sent', { percent: Math.floor((100 * sent.sent) / Math.max(sent.total, 1)) })}
               </span>
             </>
@@ -181,8 +187,8 @@ function JobSection({
   const job = useQuery({
     queryKey: ['import', client.id, jobId],
     queryFn: () => getImport(client.id, jobId),
-    // Polled while it runs; once it ended, what it shows no longer changes.
-    refetchInterval: (query) => (query.state.data?.status === 'running' ? POLL_MS : false),
+    // Polled while its preview is prepared or it runs (until the page leaves it); then what it shows no longer changes.
+    refetchInterval: (query) => (query.state.data && MOVING.has(query.state.data.status) ? POLL_MS : false),
   });
   const [confirming, setConfirming] = useState(false);
   const [discarding, setDiscarding] = useState(false);
@@ -223,6 +229,28 @@ function JobSection({
           <p className="muted">{t('imports.awaiting')}</p>
         )
       ) : null}
+      {j.status === 'previewing' ? (
+        <>
+          <div className="settings-row">
+            <progress
+              aria-label={t('imports.previewProgress')}
+              max={Math.max(j.lines, 1)}
+              value={j.done}
+              style={{ width: '16rem', maxWidth: '100%' }}
+            />
+            <span role="status">{t('imports.preparing', { done: formatNumber(j.done), lines: formatNumber(j.lines) })}</span>
+          </div>
+          <p className="muted">{t('imports.preparingNote')}</p>
+          {canChange ? (
+            <div className="settings-row">
+              {/* No confirm before the preview; a file known to be wrong can be thrown away at once. */}
+              <button type="button" className="button" onClick={() => setDiscarding(true)}>
+                {t('imports.discard')}
+              </button>
+            </div>
+          ) : null}
+        </>
+      ) : null}
       {j.status === 'discarded' ? <p className="muted">{t('imports.discardedNote')}</p> : null}
       {j.status === 'running' || j.status === 'done' ? (
         <div className="settings-row">
@@ -240,7 +268,8 @@ function JobSection({
         </div>
       ) : null}
       {j.result && j.status !== 'staged' ? <Counts title={t('imports.result')} counts={j.result} kind={j.kind} /> : null}
-      {j.rejects.length > 0 ? (
+      {/* While previewing, the rejects found so far would be a partial list: shown with the preview. */}
+      {j.rejects.length > 0 && j.status !== 'previewing' ? (
         <>
           <h3>{j.status === 'staged' ? t('imports.rejectsPreview') : t('imports.rejects')}</h3>
           <div className="table-wrap">

@@ -21,24 +21,42 @@ describe.each(dialects)('the console imports API on %s', (dialect) => {
 
   const upload = (csv: string, query = 'kind=points&fileName=june.csv', cookie = pm) =>
     t.console('POST', `${paths.imports('acme')}?${query}`, { cookie, headers: { 'content-type': 'text/csv' }, payload: csv });
-  /** Polls the job (each poll one request) until it ended, with a deadline. */
-  async function ended(jobId: string): Promise<ImportJob> {
+  /** Polls the job (each poll one request) until it left the status, with a deadline. */
+  async function past(jobId: string, status: ImportJob['status']): Promise<ImportJob> {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const job = (await t.console('GET', paths.job('acme', jobId), { cookie: auditor })).json<ImportJob>();
-      if (job.status !== 'running') return job;
-      if (Date.now() > deadline) throw new Error(`job ${jobId} still running`);
+      if (job.status !== status) return job;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${status}`);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  const ended = (jobId: string) => past(jobId, 'running');
+  /** Uploaded, and its preview (computed by the route's own runner) ready. */
+  async function uploaded(csv: string, query?: string): Promise<ImportJob> {
+    const reply = await upload(csv, query);
+    expect(reply.statusCode).toBe(201);
+    const job = await past(reply.json<ImportJob>().id, 'previewing');
+    expect(job.status).toBe('staged');
+    return job;
+  }
 
-  it('uploads a CSV body as a stream, previews it, and runs it once confirmed; every role of the client reads it', async () => {
+  it('uploads a CSV body as a stream, answers before the preview, previews it in the background, and runs it once confirmed; every role reads it', async () => {
     const reply = await upload(
       [HEADER, 'demo,40,2026-06-01,June,h-1', 'demo,x,2026-06-01,June,h-2', 'ghost,1,2026-06-01,June,h-3'].join('\n'),
     );
     expect(reply.statusCode).toBe(201);
-    const job = reply.json<ImportJob>();
-    expect(job).toMatchObject({ status: 'staged', kind: 'points', fileName: 'june.csv', lines: 3, createdBy: 'pm@acme.test' });
+    expect(reply.json<ImportJob>()).toMatchObject({
+      status: 'previewing',
+      kind: 'points',
+      fileName: 'june.csv',
+      lines: 3,
+      createdBy: 'pm@acme.test',
+      preview: null,
+      rejects: [],
+    });
+    const job = await past(reply.json<ImportJob>().id, 'previewing');
+    expect(job).toMatchObject({ status: 'staged', lines: 3, done: 0 });
     expect(job.preview).toMatchObject({ added: 1, rejected: 2, unknownUsernames: 1, pointsIn: 40 });
     expect(job.rejects.map((r) => r.line)).toEqual([3, 4]);
 
@@ -65,9 +83,7 @@ describe.each(dialects)('the console imports API on %s', (dialect) => {
   it('of 100 confirm requests at once, for five staged files, starts exactly one job; the others get 409', async () => {
     const staged: ImportJob[] = [];
     for (let i = 0; i < 5; i += 1)
-      staged.push(
-        (await upload(`${HEADER}\ndemo,1,2026-06-04,June,burst-${i}\n`, `kind=points&fileName=burst-${i}.csv`)).json<ImportJob>(),
-      );
+      staged.push(await uploaded(`${HEADER}\ndemo,1,2026-06-04,June,burst-${i}\n`, `kind=points&fileName=burst-${i}.csv`));
     // Their leases held elsewhere, so that no run ends (and frees the slot) while the burst is under way.
     const leases = await Promise.all(staged.map((job) => takeLease(t.database.db, importLeaseName(job.id), { holder: 'elsewhere' })));
     const replies = await Promise.all(
@@ -108,8 +124,8 @@ describe.each(dialects)('the console imports API on %s', (dialect) => {
   });
 
   it('answers a confirm while another job of the client runs with 409 naming it', async () => {
-    const first = (await upload(`${HEADER}\ndemo,1,2026-06-02,June,c-1\n`, 'kind=points&fileName=first.csv')).json<ImportJob>();
-    const second = (await upload(`${HEADER}\ndemo,1,2026-06-02,June,c-2\n`, 'kind=points&fileName=second.csv')).json<ImportJob>();
+    const first = await uploaded(`${HEADER}\ndemo,1,2026-06-02,June,c-1\n`, 'kind=points&fileName=first.csv');
+    const second = await uploaded(`${HEADER}\ndemo,1,2026-06-02,June,c-2\n`, 'kind=points&fileName=second.csv');
     // The slot taken as the first's confirm takes it, without its run (that is the service test's part).
     await t.database.db
       .insertInto('job_slots')
@@ -126,7 +142,7 @@ describe.each(dialects)('the console imports API on %s', (dialect) => {
   });
 
   it('discards a previewed import for a program manager (reason optional), refuses an auditor, and answers 409 once it is not staged', async () => {
-    const job = (await upload(`${HEADER}\ndemo,1,2026-06-05,June,x-1\n`, 'kind=points&fileName=thrown.csv')).json<ImportJob>();
+    const job = await uploaded(`${HEADER}\ndemo,1,2026-06-05,June,x-1\n`, 'kind=points&fileName=thrown.csv');
     expect((await t.console('POST', paths.discard('acme', job.id), { cookie: auditor, body: {} })).statusCode).toBe(403);
     expect((await t.console('POST', paths.discard('acme', job.id), { cookie: pm, body: { reason: 'x'.repeat(501) } })).statusCode).toBe(
       400,
@@ -137,14 +153,14 @@ describe.each(dialects)('the console imports API on %s', (dialect) => {
     const again = await t.console('POST', paths.discard('acme', job.id), { cookie: pm, body: {} });
     expect(again.statusCode).toBe(409);
     expect(again.json<{ message: string }>().message).toBe(
-      `This import ("thrown.csv", job ${job.id}) was discarded already: only a previewed import can be discarded; nothing was changed`,
+      `This import ("thrown.csv", job ${job.id}) was discarded already: only an import being previewed or awaiting confirmation can be discarded; nothing was changed`,
     );
     expect((await t.console('POST', paths.confirm('acme', job.id), { cookie: pm, body: { reason: 'after all' } })).statusCode).toBe(409);
     const list = (await t.console('GET', paths.imports('acme'), { cookie: auditor })).json<ImportJobList>();
     expect(list.jobs.find((j) => j.id === job.id)).toMatchObject({ status: 'discarded' });
 
     // Without a reason: audited with none. A running or ended job: 409.
-    const second = (await upload(`${HEADER}\ndemo,1,2026-06-05,June,x-2\n`, 'kind=points&fileName=second.csv')).json<ImportJob>();
+    const second = await uploaded(`${HEADER}\ndemo,1,2026-06-05,June,x-2\n`, 'kind=points&fileName=second.csv');
     expect((await t.console('POST', paths.discard('acme', second.id), { cookie: pm, body: {} })).statusCode).toBe(200);
     const entry = await t.database.db
       .selectFrom('audit_log')
@@ -154,7 +170,7 @@ describe.each(dialects)('the console imports API on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(entry.actor).toBe('pm@acme.test');
     expect(JSON.parse(entry.details)).toMatchObject({ job: second.id, lines: 1, reason: null });
-    const third = (await upload(`${HEADER}\ndemo,1,2026-06-05,June,x-3\n`, 'kind=points&fileName=third.csv')).json<ImportJob>();
+    const third = await uploaded(`${HEADER}\ndemo,1,2026-06-05,June,x-3\n`, 'kind=points&fileName=third.csv');
     expect((await t.console('POST', paths.confirm('acme', third.id), { cookie: pm, body: { reason: 'this one' } })).statusCode).toBe(200);
     expect((await ended(third.id)).status).toBe('done');
     const late = await t.console('POST', paths.discard('acme', third.id), { cookie: pm, body: {} });

@@ -28,8 +28,9 @@ type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, un
 /**
  * The console's imports (issue 20 §2, docs/decisions/064), inside the console plugin of
  * modules/staff/routes.ts. The upload's body is a CSV read as a stream (no body limit of Fastify's:
- * the service counts bytes and lines against its own limits); confirm starts the job in this
- * process, and any process resumes it after a restart (main.ts startImportJobs).
+ * the service counts bytes and lines against its own limits). The upload answers once the file is
+ * staged, with the job previewing; the preview, then (once confirmed) the run, start in this
+ * process, and any process takes them over after a restart (main.ts startImportJobs).
  */
 export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleOrigin, documented: Documented): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();
@@ -60,7 +61,8 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
     {
       preHandler: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
-        summary: 'Upload a participants or points CSV (text/csv, streamed): it is staged and previewed; nothing is written until confirmed',
+        summary:
+          'Upload a participants or points CSV (text/csv, streamed): it is staged, and answered with the job "previewing" while its preview is computed in the background; nothing is written until confirmed',
         params: ClientParams,
         querystring: ImportUploadQuery,
         response: { 201: ImportJob },
@@ -71,6 +73,7 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
       const body = request.body;
       if (!(body instanceof Readable)) throw errors.validation('Send the file as text/csv');
       const job = await stageImport(db, actorOf(request), request.params.clientId, request.query.kind, request.query.fileName, body);
+      runner.kick(job.id);
       return reply.code(201).send(job);
     },
   );
@@ -119,7 +122,7 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
       preHandler: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
-          'Discard a previewed import, with an optional reason (audited): its staged lines are deleted; 409 once it runs, ended or was discarded',
+          'Discard an import being previewed or previewed, with an optional reason (audited): its staged lines are deleted; 409 once it runs, ended or was discarded',
         params: ImportParams,
         body: DiscardImportRequest,
         response: { 200: ImportJob },

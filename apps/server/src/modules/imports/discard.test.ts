@@ -3,6 +3,7 @@ import { seedDemo } from '../../db/seed/demo.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { insertJob } from '../jobs/service.ts';
 import { insertStaged } from './store.ts';
+import { previewImportJob } from './preview.ts';
 import { runImportJob, startImportJobs } from './run.ts';
 import {
   STAGED_IMPORT_MAX_AGE_MS,
@@ -43,7 +44,12 @@ describe.each(dialects)('discarding staged imports on %s', (dialect) => {
       .execute();
   const posted = async (prefix: string) =>
     (await database.db.selectFrom('ledger_entries').select('reference').where('reference', 'like', `import:${prefix}%`).execute()).length;
-  const stage = (file: string, ...lines: string[]) => stageImport(database.db, actor, 'acme', 'points', file, body(...lines));
+  /** Uploaded and previewed (as the jobs loop does it). */
+  const stage = async (file: string, ...lines: string[]) => {
+    const job = await stageImport(database.db, actor, 'acme', 'points', file, body(...lines));
+    expect(await previewImportJob(database.db, job.id)).toBe('staged');
+    return (await readImport(database.db, 'acme', job.id))!;
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
@@ -73,7 +79,7 @@ describe.each(dialects)('discarding staged imports on %s', (dialect) => {
     // A second discard, and a confirm after it: 409, nothing changed (one audit entry still).
     await expect(discardImport(database.db, actor, 'acme', job.id, null)).rejects.toMatchObject({
       statusCode: 409,
-      message: `This import ("june.csv", job ${job.id}) was discarded already: only a previewed import can be discarded; nothing was changed`,
+      message: `This import ("june.csv", job ${job.id}) was discarded already: only an import being previewed or awaiting confirmation can be discarded; nothing was changed`,
     });
     await expect(confirmImport(database.db, actor, 'acme', job.id, 'too late')).rejects.toMatchObject({ statusCode: 409 });
     expect(await audit(job.id)).toHaveLength(1);
@@ -88,7 +94,7 @@ describe.each(dialects)('discarding staged imports on %s', (dialect) => {
     await confirmImport(database.db, actor, 'acme', job.id, 'July points');
     await expect(discardImport(database.db, actor, 'acme', job.id, null)).rejects.toMatchObject({
       statusCode: 409,
-      message: expect.stringContaining('is running: only a previewed import can be discarded'),
+      message: expect.stringContaining('is running: only an import being previewed or awaiting confirmation can be discarded'),
     });
     expect(await runImportJob(database.db, job.id)).toBe('done');
     await expect(discardImport(database.db, actor, 'acme', job.id, null)).rejects.toMatchObject({

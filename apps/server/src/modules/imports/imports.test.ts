@@ -4,6 +4,7 @@ import { seedDemo } from '../../db/seed/demo.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
 import { ApiError } from '../../http/api-error.ts';
+import { previewImportJob } from './preview.ts';
 import { runImportJob } from './run.ts';
 import { confirmImport, importRejectsCsv, readImport, stageImport, type ImportActor } from './service.ts';
 
@@ -44,6 +45,16 @@ describe.each(dialects)('console imports on %s', (dialect) => {
       .where('reference', 'like', `import:${prefix}%`)
       .execute();
 
+  /** Uploaded, then previewed as the jobs loop does it (preview.test.ts covers the phase itself). */
+  async function stageAndPreview(
+    ...args: Parameters<typeof stageImport> extends [unknown, ...infer Rest] ? Rest : never
+  ): Promise<ImportJob> {
+    const uploaded = await stageImport(database.db, ...args);
+    expect(uploaded).toMatchObject({ status: 'previewing', preview: null });
+    expect(await previewImportJob(database.db, uploaded.id)).toBe('staged');
+    return (await readImport(database.db, 'acme', uploaded.id))!;
+  }
+
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     await seedDemo(database.db);
@@ -52,8 +63,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
 
   it('previews a points file (added, unchanged, rejects with line numbers, unknown usernames, points in and out) writing nothing, then runs it', async () => {
     const demoBefore = await balanceOf('demo');
-    const job = await stageImport(
-      database.db,
+    const job = await stageAndPreview(
       actor,
       'acme',
       'points',
@@ -144,8 +154,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
 
   it('previews and runs a participants file: added, updated, unchanged and rejected as the command counts them', async () => {
     const header = 'username,first_name,last_name,email,account_number,locale,merchandise,experiences,ots,status,programs';
-    const job = await stageImport(
-      database.db,
+    const job = await stageAndPreview(
       actor,
       'acme',
       'participants',
@@ -163,8 +172,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
     await confirmImport(database.db, actor, 'acme', job.id, 'new starters');
     expect(await runImportJob(database.db, job.id)).toBe('done');
     expect((await readImport(database.db, 'acme', job.id))!.result).toMatchObject({ added: 1, rejected: 2 });
-    const again = await stageImport(
-      database.db,
+    const again = await stageAndPreview(
       actor,
       'acme',
       'participants',
@@ -176,7 +184,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
 
   it('resumes after the process running it stops mid-job: the totals are right and no line is posted twice', async () => {
     const lines = Array.from({ length: 40 }, (_, i) => `${i % 2 ? 'demo' : 'newbie'},${i + 1},2026-05-01,May,r-${i}`);
-    const job = await stageImport(database.db, actor, 'acme', 'points', 'may.csv', chunks([HEADER, ...lines], 7));
+    const job = await stageAndPreview(actor, 'acme', 'points', 'may.csv', chunks([HEADER, ...lines], 7));
     expect(job.preview).toMatchObject({ added: 40, rejected: 0, pointsIn: (40 * 41) / 2 });
     await confirmImport(database.db, actor, 'acme', job.id, 'May points');
     let clock = Date.now();
@@ -209,9 +217,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
   it('gives the client one job at a time: of 100 confirms at once exactly one starts, the others get 409 naming it', async () => {
     const staged: ImportJob[] = [];
     for (let i = 0; i < 5; i += 1)
-      staged.push(
-        await stageImport(database.db, actor, 'acme', 'points', `burst-${i}.csv`, chunks([HEADER, `demo,1,2026-06-01,June,b-${i}`])),
-      );
+      staged.push(await stageAndPreview(actor, 'acme', 'points', `burst-${i}.csv`, chunks([HEADER, `demo,1,2026-06-01,June,b-${i}`])));
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) => confirmImport(database.db, actor, 'acme', staged[i % 5]!.id, 'burst test')),
     );
@@ -233,7 +239,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
   });
 
   it('ends a job whose header no longer reads as failed, freeing the slot', async () => {
-    const job = await stageImport(database.db, actor, 'acme', 'points', 'odd.csv', chunks([HEADER, 'demo,1,2026-06-03,June,f-1']));
+    const job = await stageAndPreview(actor, 'acme', 'points', 'odd.csv', chunks([HEADER, 'demo,1,2026-06-03,June,f-1']));
     await confirmImport(database.db, actor, 'acme', job.id, 'odd one');
     await database.db
       .updateTable('jobs')
@@ -273,7 +279,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
         yield text;
       }
     }
-    const job = await stageImport(database.db, actor, 'acme', 'points', 'big.csv', body());
+    const job = await stageAndPreview(actor, 'acme', 'points', 'big.csv', body());
     expect(job).toMatchObject({ lines: total, preview: { added: total, rejected: 0, pointsIn: total } });
     // What is in memory at any time: the parser's buffers and one chunk of 500 rows, not the file.
     expect(maxLag).toBeLessThan(5_000);

@@ -1,9 +1,10 @@
 import type { ImportCounts, ImportKind } from '@rewards/contract/console-imports';
 import type { Db } from '../../db/database.ts';
 import { recordAudit } from '../audit/service.ts';
-import { deleteSlot, findJobById, takeLease, unfinishedJobIds, updateJobIf, type JobLease, type LeaseOptions } from '../jobs/service.ts';
+import { deleteSlot, findJobById, jobIdsIn, takeLease, updateJobIf, type JobLease, type LeaseOptions } from '../jobs/service.ts';
 import { unusablePasswordHash } from '../participants/fields.ts';
 import { addCounts, discardStaleImports, emptyImportCounts, lineReader, readBatch, type ImportParams } from './service.ts';
+import { importLeaseName, previewImportJob } from './preview.ts';
 import { deleteStagedLines, insertRejects } from './store.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
 import { runBatch } from './work.ts';
@@ -38,7 +39,7 @@ export type RunEnd = 'done' | 'failed' | 'busy' | 'not-running' | 'stopped' | 'l
 /** The cursor moved under us: another holder did this batch (our lease had lapsed). */
 class CursorMoved extends Error {}
 
-export const importLeaseName = (jobId: string) => `import:${jobId}`;
+export { importLeaseName };
 
 export async function runImportJob(db: Db, jobId: string, options: RunOptions = {}): Promise<RunEnd> {
   const lease = await takeLease(db, importLeaseName(jobId), options);
@@ -142,9 +143,13 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
 }
 
 export interface ImportRunner {
-  /** Runs the job in the background now (no-op if this runner already runs it). */
+  /**
+   * Does the job's phase that is due in the background now: its preview if it is previewing, its
+   * run if it is running. If this runner is already on the job, the job is looked at again once
+   * that ends (a confirm just after the preview was ready starts the run).
+   */
   kick(jobId: string): void;
-  /** Kicks every confirmed job that has not ended (those whose holder died are taken over once their lease lapses). */
+  /** Kicks every job being previewed or run (those whose holder died are taken over once their lease lapses). */
   resume(): Promise<void>;
   /** Ends the runs between batches (their leases freed) and waits for them. */
   stop(): Promise<void>;
@@ -152,22 +157,38 @@ export interface ImportRunner {
 
 export function importRunner(db: Db, log: { warn(message: string): void }, options: RunOptions = {}): ImportRunner {
   const running = new Map<string, Promise<unknown>>();
+  const again = new Set<string>();
   let stopped = false;
+  const phase = async (jobId: string) => {
+    const job = await findJobById(db, jobId);
+    const phaseOptions = { ...options, stopping: () => stopped };
+    if (job?.status === 'previewing') return previewImportJob(db, jobId, phaseOptions);
+    if (job?.status === 'running') return runImportJob(db, jobId, phaseOptions);
+    return 'not-due';
+  };
   const runner: ImportRunner = {
     kick(jobId) {
-      if (stopped || running.has(jobId)) return;
-      const run = runImportJob(db, jobId, { ...options, stopping: () => stopped })
+      if (stopped) return;
+      if (running.has(jobId)) {
+        again.add(jobId);
+        return;
+      }
+      const work = phase(jobId)
         .catch((error: unknown) => log.warn(`import job ${jobId} stopped: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => running.delete(jobId));
-      running.set(jobId, run);
+        .finally(() => {
+          running.delete(jobId);
+          if (again.delete(jobId)) runner.kick(jobId);
+        });
+      running.set(jobId, work);
     },
     async resume() {
       if (stopped) return;
-      for (const id of await unfinishedJobIds(db)) runner.kick(id);
+      for (const id of await jobIdsIn(db, ['previewing', 'running'])) runner.kick(id);
     },
     async stop() {
       stopped = true;
-      await Promise.allSettled([...running.values()]);
+      // A re-kick is refused once stopped, so the map only shrinks.
+      while (running.size > 0) await Promise.allSettled([...running.values()]);
     },
   };
   return runner;
@@ -181,7 +202,8 @@ export interface ImportJobsOptions {
 }
 
 /**
- * main.ts: resumes unfinished jobs at start and every `everyMs` (a lapsed lease is taken over),
+ * main.ts: previews uploaded jobs and resumes running ones, at start and every `everyMs` (a lapsed
+ * lease is taken over),
  * and discards the imports left staged longer than STAGED_IMPORT_MAX_AGE_MS (service.ts).
  */
 export function startImportJobs(db: Db, log: { warn(message: string): void }, options: ImportJobsOptions = {}): { stop(): Promise<void> } {

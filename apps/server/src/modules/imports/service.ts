@@ -31,14 +31,14 @@ import type { ClientRules } from '../participants/fields.ts';
 import { usernameKey } from '../participants/service.ts';
 import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from './participants.ts';
 import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn } from './points-lines.ts';
-import { deleteStaged, insertRejects, insertStaged, rejectsAfter, stagedAfter, firstLinesOf, type StagedLine } from './store.ts';
-import { previewBatch } from './work.ts';
+import { deleteStaged, insertStaged, rejectsAfter, stagedAfter, firstLinesOf, type StagedLine } from './store.ts';
 
 /**
  * Imports in the console (issue 20 §2, docs/decisions/064). The file is streamed into
- * import_lines in chunks (never whole in memory), previewed by the same rules as the run writing
- * nothing, confirmed by a program manager (taking the client's one job slot), and run as a job
- * (run.ts) by whichever process holds its lease.
+ * import_lines in chunks (never whole in memory); the preview, by the same rules as the run writing
+ * nothing, is the job's first phase (preview.ts), then the job is confirmed by a program manager
+ * (taking the client's one job slot) and run (run.ts), each phase by whichever process holds the
+ * job's lease.
  */
 
 export interface ImportActor {
@@ -73,14 +73,16 @@ export const importErrors = {
       409,
       ErrorCode.importNotConfirmable,
       'imports.error.notConfirmable',
-      `This import ("${job.file_name}", job ${job.id}) is ${job.status === 'staged' ? 'taken by another confirmation' : job.status}: only a previewed import can be confirmed; nothing was started`,
+      job.status === 'previewing'
+        ? `This import ("${job.file_name}", job ${job.id}) is still being previewed: confirm it once its preview is ready; nothing was started`
+        : `This import ("${job.file_name}", job ${job.id}) is ${job.status === 'staged' ? 'taken by another confirmation' : job.status}: only a previewed import can be confirmed; nothing was started`,
     ),
   notDiscardable: (job: Job) =>
     new ApiError(
       409,
       ErrorCode.importNotDiscardable,
       'imports.error.notDiscardable',
-      `This import ("${job.file_name}", job ${job.id}) ${job.status === 'discarded' ? 'was discarded already' : job.status === 'staging' ? 'is still being uploaded' : `is ${job.status}`}: only a previewed import can be discarded; nothing was changed`,
+      `This import ("${job.file_name}", job ${job.id}) ${job.status === 'discarded' ? 'was discarded already' : job.status === 'staging' ? 'is still being uploaded' : `is ${job.status}`}: only an import being previewed or awaiting confirmation can be discarded; nothing was changed`,
     ),
   refused: (detail: string) => new ApiError(400, ErrorCode.importRefused, 'imports.error.refused', `${detail}; nothing was imported`),
 };
@@ -195,9 +197,10 @@ export async function readBatch(
 
 /**
  * Stages an upload: the body is parsed as it streams, and its records go to import_lines in
- * chunks of STAGE_CHUNK (memory holds one chunk, whatever the file's size); then the preview.
- * A header that is not the kind's, a file over IMPORT_MAX_BYTES or IMPORT_MAX_LINES: 400, and
- * what was staged is deleted.
+ * chunks of STAGE_CHUNK (memory holds one chunk, whatever the file's size). A header that is not
+ * the kind's, a file over IMPORT_MAX_BYTES or IMPORT_MAX_LINES: 400, and what was staged is
+ * deleted. The job is then "previewing": the preview is the jobs loop's (preview.ts), so the
+ * upload answers as soon as the last line is staged, not minutes later.
  */
 export async function stageImport(
   db: Db,
@@ -228,14 +231,10 @@ export async function stageImport(
   });
   try {
     const { header, lines } = await stageBody(db, id, clientId, kind, body, maxBytes, maxLines);
-    const reader = await lineReader(db, clientId, kind, header);
-    if (typeof reader === 'string') throw importErrors.refused(reader);
-    const preview = await previewImport(db, id, clientId, reader);
     await updateJobIf(db, id, 'staging', {
-      status: 'staged',
+      status: 'previewing',
       params: JSON.stringify({ header } satisfies ImportParams),
       total: lines,
-      preview: JSON.stringify(preview),
       updated_at: new Date().toISOString(),
     });
   } catch (error) {
@@ -324,22 +323,6 @@ async function stageBody(
   return { header, lines };
 }
 
-/** The preview: every staged line through the run's rules, writing nothing but the preview's rejects. */
-async function previewImport(db: Db, jobId: string, clientId: string, reader: LineReader): Promise<ImportCounts> {
-  const counts = emptyImportCounts();
-  const state = previewState(clientId);
-  let after = 0;
-  for (;;) {
-    const batch = await readBatch(db, jobId, reader, after, PREVIEW_CHUNK);
-    if (batch.count === 0) break;
-    const outcome = await previewBatch(db, reader.kind, batch.items, state);
-    addCounts(counts, outcome);
-    await insertRejects(db, jobId, 'preview', outcome.problems);
-    after = batch.last;
-  }
-  return counts;
-}
-
 export interface BatchCounts {
   added: number;
   updated?: number;
@@ -366,7 +349,7 @@ export interface PreviewState {
   balances: Map<string, number>;
   runAt: Date;
 }
-const previewState = (clientId: string): PreviewState => ({ clientId, balances: new Map(), runAt: new Date(0) });
+export const previewState = (clientId: string): PreviewState => ({ clientId, balances: new Map(), runAt: new Date(0) });
 
 /**
  * Confirms a previewed import: takes the client's job slot (an INSERT on its primary key, so of a
@@ -421,8 +404,9 @@ export async function confirmImport(
 
 /**
  * A staged import nobody confirmed is discarded this long after its preview was ready (and an
- * upload whose process died before the preview, this long after it began): the periodic loop of
- * run.ts (startImportJobs) calls discardStaleImports.
+ * upload whose process died before staging ended, this long after it began; a preview that made
+ * no progress this long, its last batch): the periodic loop of run.ts (startImportJobs) calls
+ * discardStaleImports.
  */
 export const STAGED_IMPORT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -430,12 +414,15 @@ export const STAGED_IMPORT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 export const SYSTEM_ACTOR: ImportActor = { name: 'system', kind: 'system', origin: null };
 
 /**
- * Throws a previewed import away, in one transaction: the job marked discarded (only while it is
- * still staged, so of a discard and a confirm at once exactly one wins), its staged lines and the
- * preview's rejects deleted (the job's row keeps the preview's counts), and `imports.discard`
- * audited. A job that runs, ended or was discarded already: 409, nothing changed. The route and
- * the clean-up of old staged jobs both come here; only the clean-up passes `abandoned`, which also
- * takes an upload whose staging never finished (its process died).
+ * Throws an import not yet confirmed away, in one transaction: the job marked discarded (only while
+ * it is still previewing or staged, so of a discard and a confirm at once exactly one wins), its
+ * staged lines and the preview's rejects deleted (the job's row keeps the preview's counts, if it
+ * had one), and `imports.discard` audited. A job that runs, ended or was discarded already: 409,
+ * nothing changed. A previewing job may be discarded: nothing was written, and waiting minutes
+ * for the preview of a file one knows is wrong helps nobody; the preview (preview.ts) sees the
+ * job is no longer previewing after its batch and stops, removing any rejects it wrote since. The
+ * route and the clean-up of old staged jobs both come here; only the clean-up passes `abandoned`,
+ * which also takes an upload whose staging never finished (its process died).
  */
 export async function discardImport(
   db: Db,
@@ -448,10 +435,11 @@ export async function discardImport(
   const now = options.now ?? new Date();
   const job = await findJob(db, clientId, jobId);
   if (!job) throw errors.notFound();
-  const discardable = job.status === 'staged' || (options.abandoned === true && job.status === 'staging');
-  if (!discardable) throw importErrors.notDiscardable(job);
+  const discardable = options.abandoned === true ? ['previewing', 'staged', 'staging'] : ['previewing', 'staged'];
+  if (!discardable.includes(job.status)) throw importErrors.notDiscardable(job);
   await db.transaction().execute(async (trx) => {
-    const discarded = await updateJobIf(trx, jobId, job.status, {
+    // Any not-yet-confirmed status: a preview that became ready since the read is discarded all the same.
+    const discarded = await updateJobIf(trx, jobId, discardable, {
       status: 'discarded',
       finished_at: now.toISOString(),
       updated_at: now.toISOString(),
@@ -481,7 +469,8 @@ const STALE_PAGE = 100;
 
 /**
  * Discards every import left staged for STAGED_IMPORT_MAX_AGE_MS (or left staging that long: an
- * upload whose process died), as the system; returns how many. One that is confirmed or discarded
+ * upload whose process died; or previewing with no batch done that long: a preview that keeps
+ * failing), as the system; returns how many. One that is confirmed or discarded
  * by hand meanwhile is skipped (its 409).
  */
 export async function discardStaleImports(db: Db, now = new Date()): Promise<number> {
@@ -489,7 +478,7 @@ export async function discardStaleImports(db: Db, now = new Date()): Promise<num
   const reason = `not confirmed within ${STAGED_IMPORT_MAX_AGE_MS / 3_600_000} hours`;
   let discarded = 0;
   for (;;) {
-    const stale = await jobsIdleSince(db, ['staged', 'staging'], before, STALE_PAGE);
+    const stale = await jobsIdleSince(db, ['staged', 'staging', 'previewing'], before, STALE_PAGE);
     const discardedBefore = discarded;
     for (const job of stale) {
       if (job.kind !== 'points' && job.kind !== 'participants') continue;
@@ -527,7 +516,7 @@ function view(job: Job, rejects: ImportReject[]): ImportJob {
 }
 
 /** The phase whose rejects a job shows: the run's once it started, else the preview's. */
-const phaseOf = (job: Job) => (job.status === 'staged' || job.status === 'staging' ? 'preview' : 'run');
+const phaseOf = (job: Job) => (job.status === 'staged' || job.status === 'staging' || job.status === 'previewing' ? 'preview' : 'run');
 
 export async function readImport(db: Db, clientId: string, jobId: string): Promise<ImportJob | undefined> {
   const job = await findJob(db, clientId, jobId);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
+import { previewImportJob } from './preview.ts';
 import { runImportJob } from './run.ts';
 import { confirmImport, stageImport } from './service.ts';
 import { JOB_CACHE_KB, JOB_CHECKPOINT_PAGES, withJobTuning } from './sqlite-tuning.ts';
@@ -75,6 +76,7 @@ describe.each(dialects)('the import job’s SQLite settings on %s', (dialect) =>
       yield 'username,points,date,description,external_id\ndemo,5,2026-08-01,August,tuning-1\n';
     }
     const job = await stageImport(database.db, actor, 'acme', 'points', 'august.csv', body());
+    expect(await previewImportJob(database.db, job.id)).toBe('staged');
     await confirmImport(database.db, actor, 'acme', job.id, 'tuning test');
     expect(await runImportJob(database.db, job.id)).toBe('done');
     expect(await settings()).toEqual(before);

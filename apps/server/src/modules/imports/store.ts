@@ -116,6 +116,31 @@ export async function deleteStagedLines(db: Db, jobId: string): Promise<void> {
   await db.deleteFrom('import_lines').where('job_id', '=', jobId).execute();
 }
 
+/**
+ * A phase's rejects: a preview computed again from the start (its holder died) replaces its own,
+ * and one that outlived a discard removes what it wrote after it. In ranges, as deleteStaged.
+ */
+export async function deleteRejects(db: Db, jobId: string, phase: 'preview' | 'run'): Promise<void> {
+  const range = await db
+    .selectFrom('import_rejects')
+    .select((eb) => [eb.fn.min('line').as('low'), eb.fn.max('line').as('high')])
+    .where('job_id', '=', jobId)
+    .where('phase', '=', phase)
+    .executeTakeFirst();
+  if (range?.low === null || range?.low === undefined) return;
+  const high = Number(range.high);
+  for (let from = Number(range.low); from <= high; from += DELETE_LINES) {
+    await db
+      .deleteFrom('import_rejects')
+      .where('job_id', '=', jobId)
+      .where('phase', '=', phase)
+      .where('line', '>=', from)
+      .where('line', '<', from + DELETE_LINES)
+      .execute();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Line numbers per DELETE when a staged job is thrown away. */
 const DELETE_LINES = 20_000;
 

@@ -30,9 +30,9 @@ export async function listJobs(db: Db, clientId: string, limit: number): Promise
     .execute();
 }
 
-/** Ids of the jobs that were confirmed and have not ended (a process resumes them). */
-export async function unfinishedJobIds(db: Db): Promise<string[]> {
-  return (await db.selectFrom('jobs').select('id').where('status', '=', 'running').orderBy('created_at').execute()).map((r) => r.id);
+/** Ids of the jobs in one of these statuses, oldest first (a process resumes those being previewed or run). */
+export async function jobIdsIn(db: Db, statuses: readonly string[]): Promise<string[]> {
+  return (await db.selectFrom('jobs').select('id').where('status', 'in', statuses).orderBy('created_at').execute()).map((r) => r.id);
 }
 
 /** Jobs in one of these statuses whose row last changed before `before` (oldest first): the clean-up of staged imports. */
@@ -47,9 +47,14 @@ export async function jobsIdleSince(db: Db, statuses: readonly string[], before:
     .execute();
 }
 
-/** Changes a job only while it is in the status given; false if it was not. */
-export async function updateJobIf(db: Db, id: string, status: string, change: Updateable<JobsTable>): Promise<boolean> {
-  const result = await db.updateTable('jobs').set(change).where('id', '=', id).where('status', '=', status).executeTakeFirst();
+/** Changes a job only while it is in the status given (or one of those given); false if it was not. */
+export async function updateJobIf(db: Db, id: string, status: string | readonly string[], change: Updateable<JobsTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set(change)
+    .where('id', '=', id)
+    .where('status', 'in', typeof status === 'string' ? [status] : status)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

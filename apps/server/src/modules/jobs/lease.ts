@@ -19,8 +19,8 @@ export interface JobLease {
   readonly holder: string;
   /** Pushes the end on; false if the lease was lost (then stop working). */
   extend(): Promise<boolean>;
-  /** Gives it up, so another process may take it at once. */
-  end(): Promise<void>;
+  /** Gives it up, so another process may take it at once; in the caller's transaction if one is given (with the change that ends the work). */
+  end(trx?: Db): Promise<void>;
 }
 
 export interface LeaseOptions {
@@ -50,6 +50,6 @@ export async function takeLease(db: Db, name: string, options: LeaseOptions = {}
     name,
     holder,
     extend: () => extendLease(db, name, holder, now().toISOString(), until()),
-    end: () => endLease(db, name, holder),
+    end: (trx) => endLease(trx ?? db, name, holder),
   };
 }

@@ -12,10 +12,10 @@ export {
   findJobById,
   insertJob,
   insertSlot,
+  jobIdsIn,
   jobsIdleSince,
   listJobs,
   slotHolder,
-  unfinishedJobIds,
   updateJobIf,
   type Job,
 } from './jobs-store.ts';

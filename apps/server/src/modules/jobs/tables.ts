@@ -13,7 +13,7 @@ export interface JobsTable {
   client_id: string;
   /** e.g. "points", "participants" (the imports). */
   kind: string;
-  /** staging → staged → running → done | failed; a staged job may be discarded (imports/service.ts discardImport). */
+  /** staging → previewing → staged → running → done | failed; a previewing or staged job may be discarded (imports/service.ts discardImport). */
   status: string;
   file_name: string;
   created_by: string;
@@ -24,7 +24,7 @@ export interface JobsTable {
   finished_at: string | null;
   /** JSON: what the job needs to run (the import's header). */
   params: string;
-  /** Units of work in all (an import's data lines) and done so far. */
+  /** Units of work in all (an import's data lines) and done so far (while an import is previewed: lines previewed). */
   total: number;
   done: number;
   /** Where a resumed run goes on from (an import: the last line done). */

@@ -16,6 +16,7 @@ import { consoleCodesPaths } from '@rewards/contract/console-codes';
 import { insertOtsCodes, newOtsCodeRows } from '../ots/store.ts';
 import { consoleReportPaths } from '@rewards/contract/console-reports';
 import { consoleImportPaths } from '@rewards/contract/console-imports';
+import { previewImportJob } from '../imports/preview.ts';
 import { stageImport } from '../imports/service.ts';
 import { consoleGate, requireRole } from './guard.ts';
 import { hashRecoveryCode } from './secrets.ts';
@@ -343,9 +344,17 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
     async function* body() {
       yield `username,points,date,description,external_id\ndemo,1,2026-04-01,Role table,staged-${column}-${(staged += 1)}\n`;
     }
-    return (
-      await stageImport(t.database.db, { name: 'role-table', kind: 'operator', origin: null }, clientId, 'points', 'cell.csv', body())
-    ).id;
+    const { id } = await stageImport(
+      t.database.db,
+      { name: 'role-table', kind: 'operator', origin: null },
+      clientId,
+      'points',
+      'cell.csv',
+      body(),
+    );
+    // Previewed, as the jobs loop does after an upload (decision 064, amended).
+    await previewImportJob(t.database.db, id);
+    return id;
   }
   const readJobs = new Map<string, string>();
   async function readJob(clientId: string): Promise<string> {
