@@ -98,14 +98,6 @@ export const ErrorCode = {
   /** Too many mails of this kind to this participant for now (the account module's limits). */
   consoleMailThrottled: 92015,
   /** Staff management (docs/decisions/049): the e-mail address is on staff already. */
-  /** Imports (issue 20 §2, docs/decisions/064): another job of the client is running. */
-  importJobRunning: 92100,
-  /** The import is not in a state that allows this (confirmed already, still staging, done). */
-  importNotConfirmable: 92101,
-  /** The upload is larger than the limits, or not a CSV of the kind named. */
-  importRefused: 92102,
-  /** Only a previewed (staged) import can be discarded: this one runs, ended, or was discarded already. */
-  importNotDiscardable: 92103,
   staffAlreadyExists: 92050,
   /** An owner may not disable or reset themselves, nor take away their own owner flag. */
   staffOwnAccount: 92051,
@@ -119,6 +111,14 @@ export const ErrorCode = {
   staffPasskeyRefused: 92055,
   /** Your account: an authenticator app is set up already (an owner's reset starts over). */
   staffTotpAlreadySet: 92056,
+  /** Imports (issue 20 §2, docs/decisions/064): another job of the client is running. */
+  importJobRunning: 92100,
+  /** The import is not in a state that allows this (still staging or previewing, confirmed already, done). */
+  importNotConfirmable: 92101,
+  /** The upload is larger than the limits, or not a CSV of the kind named. */
+  importRefused: 92102,
+  /** Only an import being previewed or previewed can be discarded: this one runs, ended, or was discarded already. */
+  importNotDiscardable: 92103,
   /** Code batches (docs/decisions/063; 92110-92119): the client has a batch of this name already. */
   codesBatchNameTaken: 92110,
   /** Catalog partners (decision 065): revoked, or named by a catalog and so not revocable yet. */
