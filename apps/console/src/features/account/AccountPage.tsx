@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StaffAccount, StaffTotpSecretReply } from '@rewards/contract/console';
-import { checkPasswordRules, type PasswordRuleName } from '@rewards/contract/password-rules';
 import { getSignInMethods, signInMethodsKey } from '../../api/staff-oidc.ts';
 import { useSession } from '../../app/session.tsx';
-import { formatDateTime, t, type MessageKey } from '../../i18n/t.ts';
+import { formatDateTime, t } from '../../i18n/t.ts';
 import { Fact } from '../../ui/Fact.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
 import {
   accountKey,
@@ -18,22 +18,6 @@ import {
   removePasskey,
   renewRecoveryCodes,
 } from './account-api.ts';
-
-const RULE_TEXT: Record<PasswordRuleName, MessageKey> = {
-  minLength: 'enrol.rule.minLength',
-  maxLength: 'enrol.rule.maxLength',
-  upper: 'enrol.rule.upper',
-  lower: 'enrol.rule.lower',
-  digit: 'enrol.rule.digit',
-  symbol: 'enrol.rule.symbol',
-  notUsername: 'enrol.rule.notUsername',
-};
-
-/** The server's "not the username" compares the address's part before the @ when it has 4+ characters. */
-const ruleName = (email: string) => {
-  const local = email.split('@')[0] ?? '';
-  return [...local].length >= 4 ? local : '';
-};
 
 /**
  * Your account (decision 070), for every signed-in staff member whatever their roles: the
@@ -72,7 +56,7 @@ function PasswordSection({ account }: { account: StaffAccount }) {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
-  const results = checkPasswordRules(account.passwordRules, next, ruleName(account.email));
+  const results = staffPasswordResults(account.passwordRules, next, account.email);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -126,14 +110,7 @@ function PasswordSection({ account }: { account: StaffAccount }) {
               />
             )}
           </Field>
-          <ul id="account-rules" className="rules">
-            {results.map((r) => (
-              <li key={r.rule} className={r.met ? 'rules__met' : undefined}>
-                <span aria-hidden="true">{r.met ? '✓' : '·'}</span> {t(RULE_TEXT[r.rule], { count: r.count ?? 0 })}
-                <span className="visually-hidden">{r.met ? t('enrol.ruleMet') : t('enrol.ruleNotMet')}</span>
-              </li>
-            ))}
-          </ul>
+          <PasswordRulesList id="account-rules" results={results} />
           <Field label={t('account.password.repeat')}>
             {(id) => (
               <input

@@ -2,29 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { EnrolmentPasswordReply, EnrolmentTotpReply, EnrolmentView } from '@rewards/contract/console';
-import { checkPasswordRules, type PasswordRuleName } from '@rewards/contract/password-rules';
 import { confirmEnrolmentPasskey, confirmEnrolmentTotp, getEnrolment, setEnrolmentPassword } from '../../api/session.ts';
 import { meKey } from '../../app/session.tsx';
-import { t, type MessageKey } from '../../i18n/t.ts';
+import { t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
 import { roleName } from '../../ui/labels.ts';
-
-const RULE_TEXT: Record<PasswordRuleName, MessageKey> = {
-  minLength: 'enrol.rule.minLength',
-  maxLength: 'enrol.rule.maxLength',
-  upper: 'enrol.rule.upper',
-  lower: 'enrol.rule.lower',
-  digit: 'enrol.rule.digit',
-  symbol: 'enrol.rule.symbol',
-  notUsername: 'enrol.rule.notUsername',
-};
-
-/** The server's "not the username" compares the address's part before the @ when it has 4+ characters. */
-const ruleName = (email: string) => {
-  const local = email.split('@')[0] ?? '';
-  return [...local].length >= 4 ? local : '';
-};
 
 /**
  * Enrolment from the link /console/enrol#<token> (the token never leaves the page but in a
@@ -87,7 +71,7 @@ function PasswordStep({
   const [error, setError] = useState<unknown>(null);
   const [mismatch, setMismatch] = useState(false);
   const [busy, setBusy] = useState(false);
-  const results = checkPasswordRules(view.passwordRules, password, ruleName(view.email));
+  const results = staffPasswordResults(view.passwordRules, password, view.email);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -130,14 +114,7 @@ function PasswordStep({
           />
         )}
       </Field>
-      <ul id="enrol-rules" className="rules">
-        {results.map((r) => (
-          <li key={r.rule} className={r.met ? 'rules__met' : undefined}>
-            <span aria-hidden="true">{r.met ? '✓' : '·'}</span> {t(RULE_TEXT[r.rule], { count: r.count ?? 0 })}
-            <span className="visually-hidden">{r.met ? t('enrol.ruleMet') : t('enrol.ruleNotMet')}</span>
-          </li>
-        ))}
-      </ul>
+      <PasswordRulesList id="enrol-rules" results={results} />
       <Field label={t('enrol.repeat')}>
         {(id) => (
           <input id={id} type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} required />

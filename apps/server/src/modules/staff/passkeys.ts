@@ -48,11 +48,9 @@ async function verified<T>(work: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** Enrolment, after the password: options to create a passkey for this person on this console. */
-export async function enrolmentPasskeyOptions(ctx: StaffContext, token: string, now = new Date()): Promise<PasskeyOptions> {
-  const { enrolment, staff } = await openEnrolment(ctx, token, now);
-  if (!enrolment.password_hash) throw staffErrors.enrolmentStep();
-  const options = await generateRegistrationOptions({
+/** Options to create a passkey for this person on this console, the ones they have excluded (enrolment, your account). */
+async function registrationOptions(ctx: StaffContext, staff: { id: string; email: string; name: string }) {
+  return generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: relyingParty(ctx).rpID,
     userName: staff.email,
@@ -62,6 +60,13 @@ export async function enrolmentPasskeyOptions(ctx: StaffContext, token: string, 
     excludeCredentials: (await passkeysOf(ctx.db, staff.id)).map((p) => ({ id: p.id, transports: transportsOf(p.transports) })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
   });
+}
+
+/** Enrolment, after the password: options to create a passkey for this person on this console. */
+export async function enrolmentPasskeyOptions(ctx: StaffContext, token: string, now = new Date()): Promise<PasskeyOptions> {
+  const { enrolment, staff } = await openEnrolment(ctx, token, now);
+  if (!enrolment.password_hash) throw staffErrors.enrolmentStep();
+  const options = await registrationOptions(ctx, staff);
   await setEnrolmentChallenge(ctx.db, enrolment.token_hash, options.challenge);
   return { ...options };
 }
@@ -165,16 +170,7 @@ export async function signInWithPasskey(
 /** Your account (decision 070): options to create one more passkey, the person's own excluded; the challenge kept on the session. */
 export async function accountPasskeyOptions(ctx: StaffContext, live: LiveStaffSession): Promise<PasskeyOptions> {
   const { staff, session } = live;
-  const options = await generateRegistrationOptions({
-    rpName: RP_NAME,
-    rpID: relyingParty(ctx).rpID,
-    userName: staff.email,
-    userDisplayName: staff.name,
-    userID: new TextEncoder().encode(staff.id),
-    attestationType: 'none',
-    excludeCredentials: (await passkeysOf(ctx.db, staff.id)).map((p) => ({ id: p.id, transports: transportsOf(p.transports) })),
-    authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
-  });
+  const options = await registrationOptions(ctx, staff);
   await setSessionChallenge(ctx.db, session.id_hash, options.challenge);
   return { ...options };
 }
