@@ -7,6 +7,7 @@ import { formatDateTime, t } from '../../i18n/t.ts';
 import { Fact } from '../../ui/Fact.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
+import { RecoveryCodeList } from '../../ui/RecoveryCodeList.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
 import {
   accountKey,
@@ -285,39 +286,12 @@ function SecondFactorsSection({ account }: { account: StaffAccount }) {
 
 /** The new codes, this once (as enrolment shows them): copy, download, then gone from the page. */
 function NewCodes({ email, codes, onSaved }: { email: string; codes: string[]; onSaved: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const text = codes.join('\n');
-  const download = `data:text/plain;charset=utf-8,${encodeURIComponent(`${t('enrol.codesFileHeader', { email })}\n\n${text}\n`)}`;
   return (
     <div className="stack account__codes">
       <p>
         <strong>{t('account.codes.shownOnce')}.</strong> {t('account.codes.shownIntro')}
       </p>
-      <ol className="codes" aria-label={t('account.codes.shownOnce')}>
-        {codes.map((code) => (
-          <li key={code}>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ol>
-      <div className="actions">
-        <button
-          type="button"
-          className="button"
-          onClick={() =>
-            void navigator.clipboard.writeText(text).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {t('enrol.copy')}
-        </button>
-        <a className="button" href={download} download="rewards-console-recovery-codes.txt">
-          {t('enrol.download')}
-        </a>
-        <span role="status">{copied ? t('enrol.copied') : ''}</span>
-      </div>
+      <RecoveryCodeList codes={codes} email={email} label={t('account.codes.shownOnce')} />
       <div className="actions">
         <button type="button" className="button button--primary" onClick={onSaved}>
           {t('account.codes.saved')}

@@ -7,6 +7,7 @@ import { meKey } from '../../app/session.tsx';
 import { t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
+import { RecoveryCodeList } from '../../ui/RecoveryCodeList.tsx';
 import { QrCode } from '../../ui/QrCode.tsx';
 import { roleName } from '../../ui/labels.ts';
 
@@ -213,38 +214,11 @@ function SecondFactorStep({
 function RecoveryCodes({ reply }: { reply: EnrolmentTotpReply }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [copied, setCopied] = useState(false);
-  const text = reply.recoveryCodes.join('\n');
-  const download = `data:text/plain;charset=utf-8,${encodeURIComponent(`${t('enrol.codesFileHeader', { email: reply.me.email })}\n\n${text}\n`)}`;
   return (
     <div className="card stack">
       <h2>{t('enrol.codesTitle')}</h2>
       <p>{t('enrol.codesIntro')}</p>
-      <ol className="codes" aria-label={t('enrol.codesTitle')}>
-        {reply.recoveryCodes.map((code) => (
-          <li key={code}>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ol>
-      <div className="actions">
-        <button
-          type="button"
-          className="button"
-          onClick={() =>
-            void navigator.clipboard.writeText(text).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {t('enrol.copy')}
-        </button>
-        <a className="button" href={download} download="rewards-console-recovery-codes.txt">
-          {t('enrol.download')}
-        </a>
-        <span role="status">{copied ? t('enrol.copied') : ''}</span>
-      </div>
+      <RecoveryCodeList codes={reply.recoveryCodes} email={reply.me.email} label={t('enrol.codesTitle')} />
       <button
         type="button"
         className="button button--primary"
