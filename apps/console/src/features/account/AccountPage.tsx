@@ -8,7 +8,7 @@ import { Fact } from '../../ui/Fact.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
 import { RecoveryCodeList } from '../../ui/RecoveryCodeList.tsx';
-import { QrCode } from '../../ui/QrCode.tsx';
+import { TotpCodeField, TotpSecret } from '../../ui/TotpSetup.tsx';
 import {
   accountKey,
   addPasskey,
@@ -314,7 +314,6 @@ function TotpSetup({
   const [code, setCode] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const grouped = secret.totpSecret.replace(/(.{4})/g, '$1 ').trim();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
@@ -329,28 +328,8 @@ function TotpSetup({
   return (
     <form className="stack" onSubmit={(e) => void submit(e)}>
       <p>{t('account.totp.intro')}</p>
-      <div className="enrol-qr">
-        <QrCode value={secret.otpauthUri} label={t('enrol.qrLabel')} />
-        <div className="stack">
-          <p>{t('enrol.secretIntro')}</p>
-          <code className="secret" data-testid="totp-secret">
-            {grouped}
-          </code>
-        </div>
-      </div>
-      <Field label={t('signIn.code')} hint={t('signIn.codeHint')}>
-        {(id, hint) => (
-          <input
-            id={id}
-            aria-describedby={hint}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            required
-          />
-        )}
-      </Field>
+      <TotpSecret secret={secret} />
+      <TotpCodeField code={code} onChange={setCode} />
       <ErrorMessage error={error} />
       <div className="actions">
         <button type="submit" className="button button--primary" disabled={busy}>

@@ -8,7 +8,7 @@ import { t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
 import { RecoveryCodeList } from '../../ui/RecoveryCodeList.tsx';
-import { QrCode } from '../../ui/QrCode.tsx';
+import { TotpCodeField, TotpSecret } from '../../ui/TotpSetup.tsx';
 import { roleName } from '../../ui/labels.ts';
 
 /**
@@ -163,20 +163,11 @@ function SecondFactorStep({
       setBusy(false);
     }
   };
-  const grouped = secret.totpSecret.replace(/(.{4})/g, '$1 ').trim();
   return (
     <div className="stack">
       <h2>{t('enrol.factorStep')}</h2>
       <p>{t('enrol.totpIntro')}</p>
-      <div className="enrol-qr">
-        <QrCode value={secret.otpauthUri} label={t('enrol.qrLabel')} />
-        <div className="stack">
-          <p>{t('enrol.secretIntro')}</p>
-          <code className="secret" data-testid="totp-secret">
-            {grouped}
-          </code>
-        </div>
-      </div>
+      <TotpSecret secret={secret} />
       <form
         className="stack"
         onSubmit={(e) => {
@@ -184,19 +175,7 @@ function SecondFactorStep({
           void run(() => confirmEnrolmentTotp(token, code));
         }}
       >
-        <Field label={t('signIn.code')} hint={t('signIn.codeHint')}>
-          {(id, hint) => (
-            <input
-              id={id}
-              aria-describedby={hint}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              required
-            />
-          )}
-        </Field>
+        <TotpCodeField code={code} onChange={setCode} />
         <ErrorMessage error={error} />
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={busy}>
