@@ -3,6 +3,7 @@ import { seedDemo } from '../../db/seed/demo.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { insertJob } from '../jobs/service.ts';
 import { insertStaged } from './store.ts';
+import { jobRows, pointsFile, postedEntries } from './test-support.ts';
 import { previewImportJob } from './preview.ts';
 import { runImportJob, startImportJobs } from './run.ts';
 import {
@@ -16,25 +17,11 @@ import {
 } from './service.ts';
 
 const actor: ImportActor = { name: 'pm@acme.test', kind: 'staff', origin: 'test' };
-const HEADER = 'username,points,date,description,external_id';
-
-async function* body(...lines: string[]): AsyncGenerator<string> {
-  yield [HEADER, ...lines].join('\n') + '\n';
-}
 
 /** Issue 20 §2, decision 064 (amended): a staged import thrown away by hand, or by the clean-up after a day unconfirmed. */
 describe.each(dialects)('discarding staged imports on %s', (dialect) => {
   let database: TestDatabase;
-  const count = async (table: 'import_lines' | 'import_rejects', jobId: string) =>
-    Number(
-      (
-        await database.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('job_id', '=', jobId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: 'import_lines' | 'import_rejects', jobId: string) => jobRows(database.db, table, jobId);
   const audit = (jobId: string) =>
     database.db
       .selectFrom('audit_log')
@@ -42,11 +29,10 @@ describe.each(dialects)('discarding staged imports on %s', (dialect) => {
       .where('action', '=', 'imports.discard')
       .where('details', 'like', `%${jobId}%`)
       .execute();
-  const posted = async (prefix: string) =>
-    (await database.db.selectFrom('ledger_entries').select('reference').where('reference', 'like', `import:${prefix}%`).execute()).length;
+  const posted = (prefix: string) => postedEntries(database.db, prefix);
   /** Uploaded and previewed (as the jobs loop does it). */
   const stage = async (file: string, ...lines: string[]) => {
-    const job = await stageImport(database.db, actor, 'acme', 'points', file, body(...lines));
+    const job = await stageImport(database.db, actor, 'acme', 'points', file, pointsFile(lines));
     expect(await previewImportJob(database.db, job.id)).toBe('staged');
     return (await readImport(database.db, 'acme', job.id))!;
   };

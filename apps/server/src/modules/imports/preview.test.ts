@@ -15,13 +15,9 @@ import {
   type ImportActor,
 } from './service.ts';
 import { insertStaged } from './store.ts';
+import { jobRows, pointsFile, postedEntries, POINTS_HEADER as HEADER } from './test-support.ts';
 
 const actor: ImportActor = { name: 'pm@acme.test', kind: 'staff', origin: 'test' };
-const HEADER = 'username,points,date,description,external_id';
-
-async function* body(lines: string[]): AsyncGenerator<string> {
-  yield [HEADER, ...lines].join('\n') + '\n';
-}
 
 /** `count` points lines; every fifth names nobody (a reject), so a file of 30 has 6 rejects at lines 6, 11, … */
 const pointsLines = (prefix: string, count: number) =>
@@ -30,20 +26,10 @@ const pointsLines = (prefix: string, count: number) =>
 /** Decision 064, amended 2026-11-26 (2): the preview is a phase of the job, computed by whoever holds its lease. */
 describe.each(dialects)('the import preview as a phase of the job on %s', (dialect) => {
   let database: TestDatabase;
-  const upload = (file: string, lines: string[]) => stageImport(database.db, actor, 'acme', 'points', file, body(lines));
+  const upload = (file: string, lines: string[]) => stageImport(database.db, actor, 'acme', 'points', file, pointsFile(lines));
   const read = async (id: string) => (await readImport(database.db, 'acme', id))!;
-  const rows = async (table: 'import_lines' | 'import_rejects', jobId: string) =>
-    Number(
-      (
-        await database.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('job_id', '=', jobId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const posted = async (prefix: string) =>
-    (await database.db.selectFrom('ledger_entries').select('reference').where('reference', 'like', `import:${prefix}-%`).execute()).length;
+  const rows = (table: 'import_lines' | 'import_rejects', jobId: string) => jobRows(database.db, table, jobId);
+  const posted = (prefix: string) => postedEntries(database.db, `${prefix}-`);
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
