@@ -1,4 +1,6 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import type { Participant } from '../participants/tables.ts';
 import { recordAudit } from '../audit/service.ts';
 import { subjects } from '../limits/policy.ts';
@@ -36,13 +38,22 @@ export interface AdjustmentResult {
   occurredAt: string;
 }
 
-/** A support agent's daily cap in a client: their id and the client's agent_daily_adjustment_limit. */
+/**
+ * A support agent, capped in the client by its agent_daily_adjustment_limit. The limit is read
+ * in the adjustment's own transaction, never from the configuration cache (decision 078): a
+ * limit an owner lowered holds for the very next adjustment, on every process.
+ */
 export interface AgentCap {
   staffId: string;
-  max: number;
 }
 
-const agentLimit = (cap: AgentCap): DailyAmount => ({ subject: subjects.agentAdjustments(cap.staffId), max: cap.max });
+const agentLimit = (cap: AgentCap, max: number): DailyAmount => ({ subject: subjects.agentAdjustments(cap.staffId), max });
+
+/** The client's agents' daily limit as the database holds it now (in the caller's transaction, if any). */
+export async function currentAgentDailyLimit(db: Db | Transaction<Database>, clientId: string): Promise<number> {
+  const row = await db.selectFrom('clients').select('agent_daily_adjustment_limit').where('id', '=', clientId).executeTakeFirstOrThrow();
+  return row.agent_daily_adjustment_limit;
+}
 
 /** What the participant reads when no key is found (the stored description is only a fallback of the translated text). */
 const fallbackText = (participantText: string | undefined) =>
@@ -79,8 +90,9 @@ export async function adjustPoints(
     return await db.transaction().execute(async (trx) => {
       let agentLimitLeft: number | null = null;
       if (cap) {
-        const left = await takeDailyAmountIn(trx, clientId, agentLimit(cap), magnitude, now);
-        if (left === undefined) throw actionErrors.agentLimitReached(cap.max, await dailyAmountLeft(trx, clientId, agentLimit(cap), now));
+        const limit = agentLimit(cap, await currentAgentDailyLimit(trx, clientId));
+        const left = await takeDailyAmountIn(trx, clientId, limit, magnitude, now);
+        if (left === undefined) throw actionErrors.agentLimitReached(limit.max, await dailyAmountLeft(trx, clientId, limit, now));
         agentLimitLeft = left;
       }
       const entryId = await appendLedgerEntry(
@@ -179,7 +191,9 @@ async function replayOf(
   return {
     entryId: entry.id,
     balance: await balanceOf(db, participant),
-    agentLimitLeft: cap ? await dailyAmountLeft(db, participant.client_id, agentLimit(cap), now) : null,
+    agentLimitLeft: cap
+      ? await dailyAmountLeft(db, participant.client_id, agentLimit(cap, await currentAgentDailyLimit(db, participant.client_id)), now)
+      : null,
     replayed: true,
     occurredAt: entry.occurred_at,
   };

@@ -25,7 +25,7 @@ import type { ModuleDeps } from '../../http/module-deps.ts';
 import { consoleSettings, setAgentDailyLimit } from '../clients/console-settings.ts';
 import { findClient } from '../clients/service.ts';
 import { issueFromConsole } from '../launch-as/service.ts';
-import { adjustPoints } from '../ledger/adjustments.ts';
+import { adjustPoints, currentAgentDailyLimit } from '../ledger/adjustments.ts';
 import { requireFreshSecondFactor, requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import type { LiveStaffSession } from '../staff/sessions.ts';
 import { roleIn } from '../staff/service.ts';
@@ -120,16 +120,16 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
       const live = staffOf(request);
       const { client, participant } = await target(db, request.params);
       const agent = (await callerRole(db, live, client.id)) === 'support_agent';
-      const max = client.agent_daily_adjustment_limit;
       const { points, participantText, internalNote, requestId } = request.body;
-      // Program managers and owners are not capped, but a large adjustment needs a second factor passed just now.
-      if (!agent && Math.abs(points) > max) requireFreshSecondFactor(live);
+      // Program managers and owners are not capped, but a large adjustment needs a second factor passed just
+      // now. The limit as stored now, not as cached with the client (decision 078).
+      if (!agent && Math.abs(points) > (await currentAgentDailyLimit(db, client.id))) requireFreshSecondFactor(live);
       const done = await adjustPoints(
         db,
         actorOf(request),
         participant,
         { points, participantText, internalNote, reason: internalNote, requestId },
-        agent ? { agentCap: { staffId: live.staff.id, max } } : {},
+        agent ? { agentCap: { staffId: live.staff.id } } : {},
       );
       return { entryId: done.entryId, balance: done.balance, agentLimitLeft: done.agentLimitLeft };
     },

@@ -26,7 +26,9 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
   let owner: EnrolledStaff;
 
   beforeAll(async () => {
-    t = await createConsoleTestApp(dialect);
+    // The configuration cache on, as in production (and longer, so a read through it would show): a
+    // limit is read where it is taken, never from the cache (decision 078).
+    t = await createConsoleTestApp(dialect, { CLIENT_CACHE_SECONDS: '60' });
     owner = await enrolStaff(t, 'owner@rewards.test', { owner: true });
     manager = await enrolStaff(t, 'manager@acme.test', { roles: [{ clientId: ACME, role: 'program_manager' }] });
     agent = await enrolStaff(t, 'agent@acme.test', { roles: [{ clientId: ACME, role: 'support_agent' }] });
