@@ -97,6 +97,10 @@ export const ErrorCode = {
   consoleMailNotApplicable: 92014,
   /** Too many mails of this kind to this participant for now (the account module's limits). */
   consoleMailThrottled: 92015,
+  /** An activated account cannot be sent back to pending (docs/decisions/076): set it inactive, or send a password reset. */
+  consoleNoWayBackToPending: 92016,
+  /** Staff changed the participant's e-mail address less than 24 hours ago: no reset or activation link goes there yet (decision 076). */
+  consoleEmailRecentlyChanged: 92017,
   /** Staff management (docs/decisions/049): the e-mail address is on staff already. */
   staffAlreadyExists: 92050,
   /** An owner may not disable or reset themselves, nor take away their own owner flag. */

@@ -31,6 +31,7 @@ import * as reports from './migrations/031-reports.ts';
 import * as staffOidc from './migrations/032-staff-oidc.ts';
 import * as staffOidcStepUp from './migrations/033-staff-oidc-step-up.ts';
 import * as catalogPartnerRevoked from './migrations/035-catalog-partner-revoked.ts';
+import * as participantEmailChangedByStaff from './migrations/036-participant-email-changed-by-staff.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '032-staff-oidc': staffOidc,
   '033-staff-oidc-step-up': staffOidcStepUp,
   '035-catalog-partner-revoked': catalogPartnerRevoked,
+  '036-participant-email-changed-by-staff': participantEmailChangedByStaff,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -19,6 +19,7 @@ import { isDocumentedUrl, registeredRoutes } from './api-document.ts';
 interface Operation {
   operationId?: string;
   'x-role'?: string;
+  'x-fresh-second-factor'?: boolean;
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
@@ -26,6 +27,9 @@ interface Operation {
   requestBody?: { content?: Record<string, { schema?: object }> };
   responses: Record<string, { description?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
 }
+/** Property names of a reply that hold a secret (decision 077). */
+const SECRET_PROPERTY = /^(secrets?|\w+Secret|recoveryCodes|otpauthUri|sealed|token)$/;
+
 interface Document {
   openapi: string;
   info: { title: string; version: string };
@@ -44,6 +48,23 @@ describe('the API document', () => {
   let app: FastifyInstance;
   let db: Db;
   let document: Document;
+
+  /** Every property name anywhere in an operation's 2xx reply schemas, through $refs. */
+  function successPropertyNames(operation: Operation): Set<string> {
+    const names = new Set<string>();
+    const seen = new Set<object>();
+    const walk = (node: unknown): void => {
+      if (node === null || typeof node !== 'object' || seen.has(node)) return;
+      seen.add(node);
+      const ref = (node as { $ref?: string }).$ref;
+      if (ref) walk(document.components.schemas[ref.replace('#/components/schemas/', '')]);
+      const properties = (node as { properties?: Record<string, unknown> }).properties;
+      for (const name of Object.keys(properties ?? {})) names.add(name);
+      for (const value of Object.values(node)) walk(value);
+    };
+    for (const [status, reply] of Object.entries(operation.responses)) if (/^2/.test(status)) walk(reply.content);
+    return names;
+  }
 
   beforeAll(async () => {
     db = createDatabase({ dialect: 'sqlite', path: ':memory:' });
@@ -115,6 +136,12 @@ describe('the API document', () => {
           // The console's API names no client; each operation says who may call it (issue 17).
           if (parameter('header', CLIENT_HEADER)) problem(`the console takes no ${CLIENT_HEADER} header`);
           if (!operation['x-role']) problem('a console operation needs x-role: who may call it');
+          // A signed-in reply that carries a secret needs a second factor passed just now (decision 077); the
+          // enrolment link's and the sign-in's replies are the first factor's own.
+          const signedIn = (operation.security ?? []).some((r) => 'consoleSession' in r);
+          const secrets = [...successPropertyNames(operation)].filter((property) => SECRET_PROPERTY.test(property));
+          if (signedIn && secrets.length > 0 && operation['x-fresh-second-factor'] !== true)
+            problem(`its reply carries ${secrets.join(', ')}: declare documented(…, { freshSecondFactor: true })`);
         } else if (route.url.startsWith('/api/') && route.url !== API_DOCUMENT_PATH) {
           if (!parameter('header', CLIENT_HEADER)?.required) problem(`the ${CLIENT_HEADER} header is not a required parameter`);
         }

@@ -16,7 +16,8 @@ interface ActionProps {
   onDone: (message: string) => Promise<unknown> | void;
 }
 
-const STATUSES = ['pending', 'active', 'inactive'];
+/** What a status may become: "pending" means "not yet activated", so an activated account never goes back (decision 076). */
+const statusesFrom = (current: string) => (current === 'pending' ? ['pending', 'active', 'inactive'] : ['active', 'inactive']);
 
 /** A key for the adjustment made once per opened form (crypto.randomUUID where the page is a secure context). */
 function newRequestId(): string {
@@ -168,7 +169,7 @@ function StatusDialog({ participant, onClose, onDone }: ActionProps) {
       <Field label={t('participant.status')}>
         {(id) => (
           <select id={id} value={status} onChange={(e) => setStatusValue(e.target.value)}>
-            {STATUSES.map((s) => (
+            {statusesFrom(identity.status).map((s) => (
               <option key={s} value={s}>
                 {statusName(s)}
               </option>

@@ -18,7 +18,7 @@ export async function auditTrailRoutes(api: FastifyInstance, deps: ModuleDeps, o
   typed.get(
     consoleAuditPaths.entries,
     {
-      preHandler: staff,
+      onRequest: staff,
       schema: {
         summary:
           'Audit entries newest first, filtered by actor, action, client, participant and dates; an owner sees all, others the clients they hold a role in',
@@ -33,7 +33,7 @@ export async function auditTrailRoutes(api: FastifyInstance, deps: ModuleDeps, o
   typed.get(
     consoleAuditPaths.csv,
     {
-      preHandler: staff,
+      onRequest: staff,
       schema: {
         summary: `The same entries as CSV, newest first, at most ${CSV_MAX_ROWS.toLocaleString('en-US')} rows, as a download; cells a spreadsheet would run as formulas are neutralised`,
         querystring: ConsoleAuditQuery.omit({ limit: true, after: true }),

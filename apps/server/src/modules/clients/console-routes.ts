@@ -26,12 +26,13 @@ import {
 import { ConsoleParticipantParams } from '@rewards/contract/console-participants';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { requireFreshSecondFactor, requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
+import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { logoFromUpload, readBranding, setBranding } from './branding.ts';
 import { readCatalogSettings, revokePartner, rotatePartnerSecret, setCatalogSettings } from './catalog-settings.ts';
 import { readExpirySettings, setExpirySettings } from './expiry-settings.ts';
 import { readLocaleSettings, setLocaleSettings } from './locale-settings.ts';
 import { readProgramSettings, setProgramSettings } from './program-settings.ts';
+import type { Documented } from '../staff/routes.ts';
 
 /** Who may change a client's settings: its program managers (and owners, who pass every role check). */
 const MANAGING: readonly StaffRole[] = ['program_manager'];
@@ -44,8 +45,6 @@ const catalogsPattern = paths.catalogSettings(':clientId').replaceAll('%3A', ':'
 const partnerSecretPattern = paths.partnerSecret(':clientId', ':partnerId').replaceAll('%3A', ':');
 const partnerRevokePattern = paths.partnerRevoke(':clientId', ':partnerId').replaceAll('%3A', ':');
 const PartnerParams = ClientParams.extend({ partnerId: z.string().min(1).max(200) });
-
-type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
 
 /**
  * The console's client settings of points that expire (issue 19, docs/decisions/062), inside the
@@ -60,7 +59,7 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     expiryPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The client's expiry policy, time zone and reminder days",
         params: ClientParams,
@@ -74,7 +73,7 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.put(
     expiryPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
           'Set the expiry policy (dates only points earned from now on), the time zone and the reminder days, with a reason; audited',
@@ -96,7 +95,7 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     brandingPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The client's name, logo and brand colour",
         params: ClientParams,
@@ -110,7 +109,7 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.put(
     brandingPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       // A logo of 256 KB is about 350 KB of base64.
       bodyLimit: 512 * 1024,
       schema: {
@@ -134,7 +133,7 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     localesPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The client's locales in order, its default locale and its media labels",
         params: ClientParams,
@@ -148,7 +147,7 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.put(
     localesPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
           'Set the locales, the default locale and the media labels (one text for every form, or forms by plural category), with a reason; audited',
@@ -170,7 +169,7 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     programPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The client's password rules, activation fields, travel link, support e-mail and privacy notice version",
         params: ClientParams,
@@ -184,7 +183,7 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.put(
     programPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
           'Set the password rules, activation fields, travel link, support e-mail and privacy notice version, with a reason; audited',
@@ -206,7 +205,7 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     catalogsPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The client's merchandise and experiences catalogs and its catalog partners (never a secret)",
         params: ClientParams,
@@ -220,14 +219,15 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.put(
     catalogsPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
-          "Set the merchandise and experiences catalogs (address and partner; null withdraws), with a reason; a new partner's secret is in this reply only; audited",
+          "Set the merchandise and experiences catalogs (address and partner; null withdraws), with a fresh second factor and a reason; a new partner's secret is in this reply only; audited",
         params: ClientParams,
         body: CatalogSettingsRequest,
         response: { 200: CatalogSettingsReply },
-        ...documented({ roles: MANAGING }),
+        // A new partner's secret, and where participants' punch-out links go (decision 077).
+        ...documented({ roles: MANAGING }, { freshSecondFactor: true }),
       },
     },
     async (request, reply) => {
@@ -242,18 +242,17 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.post(
     partnerSecretPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
           "Replace a catalog partner's secret with a new one (a fresh second factor and a reason): the secret is in this reply only; audited without it",
         params: PartnerParams,
         body: PartnerSecretRequest,
         response: { 200: PartnerSecretReply },
-        ...documented({ roles: MANAGING }),
+        ...documented({ roles: MANAGING }, { freshSecondFactor: true }),
       },
     },
     async (request, reply) => {
-      requireFreshSecondFactor(staffOf(request));
       const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
       const done = await rotatePartnerSecret(db, actor, request.params.clientId, request.params.partnerId, request.body.reason);
       reply.header('cache-control', 'no-store');
@@ -264,18 +263,17 @@ export function consoleClientRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.post(
     partnerRevokePattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
           'Revoke a catalog partner that no catalog names any more (a fresh second factor and a reason): its secret stops working, its orders stay; 409 while a catalog names it',
         params: PartnerParams,
         body: PartnerRevokeRequest,
         response: { 200: PartnerRevokeReply },
-        ...documented({ roles: MANAGING }),
+        ...documented({ roles: MANAGING }, { freshSecondFactor: true }),
       },
     },
     async (request) => {
-      requireFreshSecondFactor(staffOf(request));
       const actor = { name: staffOf(request).staff.email, kind: 'staff' as const, origin: request.ip };
       return revokePartner(db, actor, request.params.clientId, request.params.partnerId, request.body.reason);
     },

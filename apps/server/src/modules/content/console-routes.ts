@@ -17,13 +17,12 @@ import {
 import type { Db } from '../../db/database.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { contentEntry, contentList, previewContent, removeContentEntry, setContentEntry } from './editing.ts';
+import type { Documented } from '../staff/routes.ts';
 
 const MANAGING: readonly StaffRole[] = ['program_manager'];
 /** A text of MAX_CONTENT_BYTES as a JSON string, with room for its escapes (the app's 64 kB is for forms). */
 const BODY_LIMIT = MAX_CONTENT_BYTES * 2;
 const pattern = (path: string) => path.replaceAll('%3A', ':');
-
-type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
 
 /**
  * The console's content editor (issue 20 §4, docs/decisions/066): rules, FAQs and privacy texts
@@ -38,7 +37,7 @@ export function consoleContentRoutes(api: FastifyInstance, db: Db, site: Console
   typed.get(
     pattern(paths.content(':clientId')),
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The client's content texts: the keys (FAQs, privacy texts, each program's rules) and which locales have them",
         params: ContentParams,
@@ -52,7 +51,7 @@ export function consoleContentRoutes(api: FastifyInstance, db: Db, site: Console
   typed.get(
     entryPath,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: 'One content text in one locale: its Markdown and the portal’s rendering',
         params: ContentEntryParams,
@@ -66,7 +65,7 @@ export function consoleContentRoutes(api: FastifyInstance, db: Db, site: Console
   typed.put(
     entryPath,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       bodyLimit: BODY_LIMIT,
       schema: {
         summary: 'Save one content text (Markdown) in one locale, with a reason; audited',
@@ -86,7 +85,7 @@ export function consoleContentRoutes(api: FastifyInstance, db: Db, site: Console
   typed.delete(
     entryPath,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary: 'Remove one content text in one locale, with a reason; audited (nothing there: nothing written, auditId null)',
         params: ContentEntryParams,
@@ -105,7 +104,7 @@ export function consoleContentRoutes(api: FastifyInstance, db: Db, site: Console
   typed.post(
     pattern(paths.contentPreview(':clientId')),
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       bodyLimit: BODY_LIMIT,
       schema: {
         summary: 'Markdown as the portal renders it (the same renderer and sanitising); changes nothing',

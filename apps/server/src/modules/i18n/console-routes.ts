@@ -21,12 +21,11 @@ import { errors } from '../../http/api-error.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { parseBundle } from './bundle-format.ts';
 import { exportBundle, importBundle, removeTranslation, setTranslation, translationsView } from './editing.ts';
+import type { Documented } from '../staff/routes.ts';
 
 /** Who may change a client's wording: its program managers (and owners, who pass every role check). */
 const MANAGING: readonly StaffRole[] = ['program_manager'];
 const pattern = (path: string) => path.replaceAll('%3A', ':');
-
-type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
 
 /**
  * The console's translations (issue 20 §4, docs/decisions/066), inside the console plugin of
@@ -42,7 +41,7 @@ export function consoleTranslationRoutes(api: FastifyInstance, db: Db, site: Con
   typed.get(
     base,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "A locale's keys against the default locale: missing, untranslated, placeholder mismatches; filtered and searched",
         params: TranslationsParams,
@@ -57,7 +56,7 @@ export function consoleTranslationRoutes(api: FastifyInstance, db: Db, site: Con
   typed.put(
     pattern(paths.translation(':clientId', ':locale', ':key')),
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary: "One key's text in the locale, the client's own wording, with a reason; audited with before and after",
         params: TranslationKeyParams,
@@ -75,7 +74,7 @@ export function consoleTranslationRoutes(api: FastifyInstance, db: Db, site: Con
   typed.delete(
     pattern(paths.translation(':clientId', ':locale', ':key')),
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary: "Remove the client's own text of a key in the locale (the shipped text shows again), with a reason; audited",
         params: TranslationKeyParams,
@@ -93,7 +92,7 @@ export function consoleTranslationRoutes(api: FastifyInstance, db: Db, site: Con
   typed.post(
     pattern(paths.importBundle(':clientId', ':locale')),
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       // A bundle of at most 2 MB, sent as a JSON string (escapes make it longer).
       bodyLimit: MAX_BUNDLE_BYTES * 2,
       schema: {
@@ -125,7 +124,7 @@ export function consoleTranslationRoutes(api: FastifyInstance, db: Db, site: Con
   typed.get(
     pattern(paths.exportBundle(':clientId', ':locale')),
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: 'The locale as a bundle file (JSON or UTF-8 .properties) that the import and the command read back; a download',
         params: TranslationsParams,

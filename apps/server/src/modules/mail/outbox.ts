@@ -8,7 +8,7 @@ import { buildBundle } from '../i18n/service.ts';
 import { LINK_PARAMS, TEMPLATES, type MailBranding } from './render.ts';
 
 /** The mails the portal sends (issue 7); each has a template per client and locale. */
-export type MailTemplate = 'forgotUsername' | 'resetPassword' | 'activated' | 'passwordChanged' | 'activationInvite';
+export type MailTemplate = 'forgotUsername' | 'resetPassword' | 'activated' | 'passwordChanged' | 'activationInvite' | 'emailChanged';
 
 export interface OutgoingMail {
   clientId: string;
@@ -26,6 +26,7 @@ export interface OutgoingMail {
    * - activated: link (the portal, optional)
    * - passwordChanged: link (the forgot-password page, optional)
    * - activationInvite: link (the activation page, required): resent to a pending participant from the console
+   * - emailChanged: maskedEmail (required): to the OLD address when staff changed it (decision 076)
    * name (the greeting's first name) is looked up from participantId when not given.
    */
   params: Readonly<Record<string, string>>;

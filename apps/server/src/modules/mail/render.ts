@@ -72,6 +72,14 @@ export const TEMPLATES: Record<MailTemplate, TemplateShape> = {
       { kind: 'button', key: 'mail.activationInvite.action', param: 'link' },
     ],
   },
+  emailChanged: {
+    required: ['maskedEmail'],
+    blocks: [
+      { kind: 'p', key: 'mail.emailChanged.intro' },
+      { kind: 'strong', key: 'mail.emailChanged.newAddress' },
+      { kind: 'p', key: 'mail.emailChanged.notYou' },
+    ],
+  },
 };
 
 /** The params whose values are links (shown as buttons and as plain addresses). */

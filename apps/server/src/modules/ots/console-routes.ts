@@ -14,8 +14,9 @@ import {
 } from '@rewards/contract/console-codes';
 import { ConsoleParticipantParams } from '@rewards/contract/console-participants';
 import type { Db } from '../../db/database.ts';
-import { requireFreshSecondFactor, requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
+import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { batchDetail, listPrintRuns, mintCodes, planPrintRun, printRunCsv, storePrintRun, voidCodes } from './print-runs.ts';
+import type { Documented } from '../staff/routes.ts';
 
 /** Who may generate and void: a client's program managers (and owners, who pass every role check). */
 const MANAGING: readonly StaffRole[] = ['program_manager'];
@@ -24,8 +25,6 @@ const pattern = (path: string) => path.replaceAll('%3A', ':');
 const batchesPattern = pattern(paths.batches(':clientId'));
 const batchPattern = pattern(paths.batch(':clientId', ':batch'));
 const voidPattern = pattern(paths.voidCodes(':clientId', ':batch'));
-
-type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
 
 /** A file name of the batch's name, in the characters every browser and shell takes. */
 function csvFileName(batch: string): string {
@@ -51,7 +50,7 @@ export function consoleCodesRoutes(api: FastifyInstance, db: Db, site: ConsoleOr
   typed.get(
     batchesPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The client's code batches, newest first, with their codes counted: unused, redeemed, expired, void",
         params: ClientParams,
@@ -68,18 +67,17 @@ export function consoleCodesRoutes(api: FastifyInstance, db: Db, site: ConsoleOr
   typed.post(
     batchesPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
           'Generate a batch of codes (a fresh second factor and a reason; audited without the codes). The reply is the CSV of the codes, the only copy: the server keeps their hashes',
         params: ClientParams,
         body: GenerateBatchRequest,
         response: { 201: z.string().describe('text/csv') },
-        ...documented({ roles: MANAGING }),
+        ...documented({ roles: MANAGING }, { freshSecondFactor: true }),
       },
     },
     async (request, reply) => {
-      requireFreshSecondFactor(staffOf(request));
       const { name, count, value, expires, reason } = request.body;
       const now = new Date();
       const run = planPrintRun({ count, value, expires, batch: name }, now);
@@ -95,7 +93,7 @@ export function consoleCodesRoutes(api: FastifyInstance, db: Db, site: ConsoleOr
   typed.get(
     batchPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: 'One batch: its counts and its codes by hint (the last four characters), who redeemed each and when; ?hint= narrows',
         params: BatchParams,
@@ -110,7 +108,7 @@ export function consoleCodesRoutes(api: FastifyInstance, db: Db, site: ConsoleOr
   typed.post(
     voidPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary: 'Void the unused codes of a batch, or one code of it by hint, with a reason; audited. A redeemed code cannot be voided',
         params: BatchParams,

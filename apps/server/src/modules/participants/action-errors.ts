@@ -31,6 +31,20 @@ export const actionErrors = {
   nothingToChange: (what: string) =>
     new ApiError(409, ErrorCode.consoleNothingToChange, 'console.error.nothingToChange', `${what}; nothing changed`),
   mailNotApplicable: (detail: string) => new ApiError(409, ErrorCode.consoleMailNotApplicable, 'console.error.mailNotApplicable', detail),
+  noWayBackToPending: (username: string) =>
+    new ApiError(
+      409,
+      ErrorCode.consoleNoWayBackToPending,
+      'console.error.noWayBackToPending',
+      `${username} has activated their account, which cannot go back to pending: set it inactive, or send a password reset to their own address; nothing changed`,
+    ),
+  emailRecentlyChanged: (username: string, until: string) =>
+    new ApiError(
+      409,
+      ErrorCode.consoleEmailRecentlyChanged,
+      'console.error.emailRecentlyChanged',
+      `Staff changed the e-mail address of ${username} less than 24 hours ago: until ${until} only a program manager or an owner may send a link there, after confirming it is them; nothing was sent`,
+    ),
   mailThrottled: () =>
     new ApiError(
       429,

@@ -8,7 +8,7 @@ import type { LimitPolicy } from '../limits/policy.ts';
 import { unlockParticipant } from '../limits/service.ts';
 import { actionErrors } from './action-errors.ts';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from './fields.ts';
-import type { Actor } from './operator-service.ts';
+import { emailChangeHoldUntil, type Actor } from './operator-service.ts';
 import { deleteSessionsOf, setParticipantStatus } from './operator-store.ts';
 
 /**
@@ -53,7 +53,12 @@ export interface StatusChange {
   auditId: string | null;
 }
 
-/** Sets the status; pending and inactive also end every session (who can no longer use the portal as before is signed out at once). */
+/**
+ * Sets the status; inactive also ends every session (who can no longer use the portal as before
+ * is signed out at once). "pending" means "has not activated yet", a fact of the account, as in
+ * an import (fields.ts resultingStatus): an activated account never goes back to it, since its
+ * activation asks only for facts staff can read (decision 076). 409 for that.
+ */
 export async function changeStatus(
   db: Db,
   actor: Actor,
@@ -62,6 +67,7 @@ export async function changeStatus(
   reason?: string,
 ): Promise<StatusChange> {
   if (participant.status === status) return { from: participant.status, to: status, changed: false, sessionsEnded: 0, auditId: null };
+  if (status === 'pending') throw actionErrors.noWayBackToPending(participant.username);
   return db.transaction().execute(async (trx) => {
     await setParticipantStatus(trx, participant.client_id, participant.id, status);
     const sessionsEnded = status === 'active' ? 0 : await deleteSessionsOf(trx, participant.client_id, [participant.id]);
@@ -107,7 +113,9 @@ export type ResentMail = 'activation' | 'passwordReset';
 /**
  * Resends the activation invitation (pending participants) or a password-reset link (the
  * others), through the account module and under its limits; a mail that does not apply is a 409
- * saying which one does. Queued in the outbox with the audit entry, in one transaction.
+ * saying which one does. Queued in the outbox with the audit entry, in one transaction. Within 24
+ * hours of staff changing the address, only a caller who may confirm it sends (decision 076:
+ * `confirmedRecentEmailChange`, a program manager or an owner who just passed a second factor).
  */
 export async function resendMail(
   ctx: AccountContext,
@@ -116,6 +124,7 @@ export async function resendMail(
   participant: Participant,
   mail: ResentMail,
   reason: string,
+  options: { confirmedRecentEmailChange?: boolean } = {},
 ): Promise<{ auditId: string }> {
   const pending = participant.status === 'pending';
   if (mail === 'activation' && !pending)
@@ -127,6 +136,8 @@ export async function resendMail(
       `${participant.username} has not activated their account yet and has no password to reset; send the activation mail instead`,
     );
   if (!participant.email) throw actionErrors.mailNotApplicable(`${participant.username} has no e-mail address`);
+  const hold = emailChangeHoldUntil(participant);
+  if (hold && !options.confirmedRecentEmailChange) throw actionErrors.emailRecentlyChanged(participant.username, hold);
   const caller = { clientId: client.id, portalUrl: client.portal_url, address: actor.origin };
   const audit = async (trx: Parameters<Parameters<typeof resendResetMail>[3]>[0]) => ({
     auditId: await recordAudit(trx, auditOf(actor, participant, 'participants.resend-mail', { mail }, reason)),

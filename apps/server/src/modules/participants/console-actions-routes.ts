@@ -31,8 +31,9 @@ import type { LiveStaffSession } from '../staff/sessions.ts';
 import { roleIn } from '../staff/service.ts';
 import { actionErrors } from './action-errors.ts';
 import { changeStatus, endSessions, parseStatus, resendMail, unlock } from './actions.ts';
-import { correctParticipant, type Actor, type ParticipantChanges } from './operator-service.ts';
+import { correctParticipant, emailChangeHoldUntil, type Actor, type ParticipantChanges } from './operator-service.ts';
 import { findParticipant } from './store.ts';
+import type { Documented } from '../staff/routes.ts';
 
 /** Who may act on a participant: a program manager or a support agent of the client (and an owner); an auditor only reads. */
 const ACTING: readonly StaffRole[] = ['program_manager', 'support_agent'];
@@ -42,8 +43,6 @@ const MANAGING: readonly StaffRole[] = ['program_manager'];
 const ClientParams = ConsoleParticipantParams.pick({ clientId: true });
 /** PUT settings answers with the settings as they now are and the audit entry (null: unchanged, nothing written). */
 const ConsoleClientSettingsReply = ConsoleClientSettings.extend({ auditId: z.string().nullable() });
-
-type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
 
 /** Route path as Fastify reads it, from the contract's path builders (which encode the ':' of a parameter). */
 const settingsPattern = paths.settings(':clientId').replaceAll('%3A', ':');
@@ -80,7 +79,7 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
   typed.post(
     pattern(paths.launchAs),
     {
-      preHandler: acting,
+      onRequest: acting,
       schema: {
         summary:
           "Launch-as: a single-use link (2 minutes) to the participant's portal on the client's own address, opening a read-only session; audited",
@@ -106,7 +105,7 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
   typed.post(
     pattern(paths.adjustments),
     {
-      preHandler: acting,
+      onRequest: acting,
       schema: {
         summary:
           "Credit or debit points with a text the participant reads and an internal note; once per requestId; a support agent within the client's daily limit, others past it after a fresh second factor",
@@ -138,8 +137,11 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
   typed.post(
     pattern(paths.status),
     {
-      preHandler: acting,
-      schema: actionDoc('Set the status (pending, active, inactive); pending and inactive end every session', StatusRequest),
+      onRequest: acting,
+      schema: actionDoc(
+        'Set the status (active, inactive; pending only while not yet activated); inactive ends every session',
+        StatusRequest,
+      ),
     },
     async (request) => {
       const { participant } = await target(db, request.params);
@@ -152,7 +154,7 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
   typed.post(
     pattern(paths.unlock),
     {
-      preHandler: acting,
+      onRequest: acting,
       schema: actionDoc('Clear every attempt limit on the participant (sign-in, codes, activation, reset)', ReasonRequest),
     },
     async (request) => {
@@ -163,7 +165,7 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
 
   typed.post(
     pattern(paths.endSessions),
-    { preHandler: acting, schema: actionDoc('Sign the participant out everywhere (launched sessions too)', ReasonRequest) },
+    { onRequest: acting, schema: actionDoc('Sign the participant out everywhere (launched sessions too)', ReasonRequest) },
     async (request) => {
       const { participant } = await target(db, request.params);
       return { auditId: (await endSessions(db, actorOf(request), participant, request.body.reason)).auditId };
@@ -173,30 +175,40 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
   typed.post(
     pattern(paths.resendMail),
     {
-      preHandler: acting,
+      onRequest: acting,
       schema: actionDoc(
-        'Resend the activation invitation (pending participants) or a password-reset link (the others), under the account limits',
+        'Resend the activation invitation (pending participants) or a password-reset link (the others), under the account limits; within 24 hours of staff changing the address only a program manager or an owner, with a fresh second factor',
         ResendMailRequest,
       ),
     },
     async (request) => {
+      const live = staffOf(request);
       const { client, participant } = await target(db, request.params);
-      return resendMail(accountContext, actorOf(request), client, participant, request.body.mail, request.body.reason);
+      // Within 24 hours of staff changing the address, a program manager or an owner confirms it with a
+      // fresh second factor; an agent is refused by the service (decision 076).
+      const confirmer = (await callerRole(db, live, client.id)) !== 'support_agent';
+      if (confirmer && emailChangeHoldUntil(participant)) requireFreshSecondFactor(live);
+      return resendMail(accountContext, actorOf(request), client, participant, request.body.mail, request.body.reason, {
+        confirmedRecentEmailChange: confirmer,
+      });
     },
   );
 
   typed.post(
     pattern(paths.details),
     {
-      preHandler: acting,
+      onRequest: acting,
       schema: actionDoc(
-        'Correct names, e-mail address and account number, by the rules of an import line; the audit names the changed fields',
+        'Correct names, e-mail address and account number, by the rules of an import line; the audit names the changed fields. A new e-mail address takes a fresh second factor and is told to the old address',
         DetailsRequest,
       ),
     },
     async (request) => {
       const { client, participant } = await target(db, request.params);
       const { reason, ...given } = request.body;
+      // A new address is where reset links go: every role passes a second factor just now (decision 076).
+      if (given.email !== undefined && given.email.trim().toLowerCase() !== participant.email.toLowerCase())
+        requireFreshSecondFactor(staffOf(request));
       const changes: ParticipantChanges = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
       if (Object.keys(changes).length === 0)
         throw errors.validation('Nothing to change: give at least one of firstName, lastName, email, accountNumber');
@@ -209,7 +221,7 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
   typed.get(
     settingsPattern,
     {
-      preHandler: anyRole,
+      onRequest: anyRole,
       schema: {
         summary: "The client's console settings: the agents' daily adjustment limit",
         params: ClientParams,
@@ -223,14 +235,15 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
   typed.put(
     settingsPattern,
     {
-      preHandler: managing,
+      onRequest: managing,
       schema: {
         summary:
-          "Set the agents' daily adjustment limit (points, credits and debits together, per agent per day UTC), with a reason; audited",
+          "Set the agents' daily adjustment limit (points, credits and debits together, per agent per day UTC), with a fresh second factor and a reason; audited",
         params: ClientParams,
         body: ConsoleClientSettingsRequest,
         response: { 200: ConsoleClientSettingsReply },
-        ...documented({ roles: MANAGING }),
+        // The limit is what lets an agent post without a step-up (decision 077).
+        ...documented({ roles: MANAGING }, { freshSecondFactor: true }),
       },
     },
     async (request) => {

@@ -488,6 +488,102 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
     });
   });
 
+  describe("a participant's ways in (decision 076)", () => {
+    const setFactorAge = (minutes: number) =>
+      db()
+        .updateTable('staff_sessions')
+        .set({ second_factor_at: new Date(Date.now() - minutes * 60_000).toISOString() })
+        .where('second_factor_at', 'is not', null)
+        .execute();
+    const statusOf = async (username: string) =>
+      (
+        await db()
+          .selectFrom('participants')
+          .select('status')
+          .where('client_id', '=', ACME)
+          .where('username_key', '=', username)
+          .executeTakeFirstOrThrow()
+      ).status;
+
+    it('no staff role sends an activated account back to pending, whose activation asks only for facts the console shows', async () => {
+      const id = await idOf('merch');
+      const audits = await auditCount();
+      for (const who of [agent, manager, owner]) {
+        const reply = await t.console('POST', paths.status(ACME, id), { cookie: who.cookie, body: { status: 'pending', reason: REASON } });
+        expect(reply.statusCode, who.email).toBe(409);
+        expect(reply.json()).toMatchObject({ errorCode: ErrorCode.consoleNoWayBackToPending });
+      }
+      expect(await statusOf('merch')).toBe('active');
+      expect(await auditCount()).toBe(audits);
+    });
+
+    it("a new e-mail address takes a fresh second factor and is told to the old one; no link goes there for 24 hours but a program manager's after a step-up", async () => {
+      await db().deleteFrom('mail_outbox').execute();
+      const id = await idOf('spent');
+      const emailOf = async () =>
+        (await db().selectFrom('participants').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email;
+      const mails = () =>
+        db()
+          .selectFrom('mail_outbox')
+          .select(['template', 'to_address', 'params'])
+          .where('template', '!=', '')
+          .orderBy('created_at')
+          .execute();
+      const changeEmail = (who: EnrolledStaff) =>
+        t.console('POST', paths.details(ACME, id), { cookie: who.cookie, body: { email: 'agent-drop@evil.example', reason: REASON } });
+      const resetLink = (who: EnrolledStaff) =>
+        t.console('POST', paths.resendMail(ACME, id), { cookie: who.cookie, body: { mail: 'passwordReset', reason: REASON } });
+
+      // Every role, with a second factor older than five minutes: refused, nothing changed; other details need none.
+      await setFactorAge(6);
+      for (const who of [agent, manager, owner]) {
+        const stale = await changeEmail(who);
+        expect(stale.statusCode, who.email).toBe(403);
+        expect(stale.json()).toMatchObject({ errorCode: ErrorCode.staffFreshSecondFactorRequired });
+      }
+      expect(await emailOf()).toBe('spent@example.com');
+      expect(
+        (await t.console('POST', paths.details(ACME, id), { cookie: agent.cookie, body: { firstName: 'Samuel', reason: REASON } }))
+          .statusCode,
+      ).toBe(200);
+
+      // Just passed: the address changes, and the old one hears of it with the new one masked.
+      await setFactorAge(0);
+      expect((await changeEmail(agent)).statusCode).toBe(200);
+      expect(await emailOf()).toBe('agent-drop@evil.example');
+      const told = await mails();
+      expect(told.map((m) => [m.template, m.to_address])).toEqual([['emailChanged', 'spent@example.com']]);
+      expect(told[0]?.params).toContain('a•••@evil.example');
+      expect(told[0]?.params).not.toContain('agent-drop');
+
+      // An agent sends no link there; a program manager only after a step-up.
+      const audits = await auditCount();
+      const refused = await resetLink(agent);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ errorCode: ErrorCode.consoleEmailRecentlyChanged });
+      await setFactorAge(6);
+      expect((await resetLink(manager)).json()).toMatchObject({ errorCode: ErrorCode.staffFreshSecondFactorRequired });
+      expect(await auditCount()).toBe(audits);
+      expect((await mails()).map((m) => m.template)).toEqual(['emailChanged']);
+      await setFactorAge(0);
+      expect((await resetLink(manager)).statusCode).toBe(200);
+      expect((await mails()).map((m) => [m.template, m.to_address])).toEqual([
+        ['emailChanged', 'spent@example.com'],
+        ['resetPassword', 'agent-drop@evil.example'],
+      ]);
+
+      // A day later the address is the participant's like any other.
+      await db()
+        .updateTable('participants')
+        .set({ email_changed_by_staff_at: new Date(Date.now() - 25 * 3_600_000).toISOString() })
+        .where('id', '=', id)
+        .execute();
+      await db().deleteFrom('attempt_limits').execute();
+      expect((await resetLink(agent)).statusCode).toBe(200);
+      await db().updateTable('participants').set({ email: 'spent@example.com', first_name: 'Sam' }).where('id', '=', id).execute();
+    });
+  });
+
   describe('client settings', () => {
     it("shows the agents' limit to every role, lets a program manager set it with a reason, audited, and the cap follows it", async () => {
       for (const who of [auditor, agent, manager, owner]) {

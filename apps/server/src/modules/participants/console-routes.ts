@@ -32,7 +32,7 @@ export async function consoleReadRoutes(api: FastifyInstance, deps: ModuleDeps, 
   typed.get(
     consoleParticipantPaths.search,
     {
-      preHandler: staff,
+      onRequest: staff,
       schema: {
         summary:
           "Find participants by a prefix of name, username, e-mail or account number (2 characters at least), in the caller's clients or the one named",
@@ -47,7 +47,7 @@ export async function consoleReadRoutes(api: FastifyInstance, deps: ModuleDeps, 
   typed.get(
     '/clients/:clientId/participants/:participantId',
     {
-      preHandler: reader,
+      onRequest: reader,
       schema: {
         summary:
           "A participant's page: identity, balance, codes, orders, sign-ins and limits, sessions, mails, contact messages, the latest audit entries, and what the caller may do",
@@ -66,7 +66,7 @@ export async function consoleReadRoutes(api: FastifyInstance, deps: ModuleDeps, 
   typed.get(
     '/clients/:clientId/participants/:participantId/statement',
     {
-      preHandler: reader,
+      onRequest: reader,
       schema: {
         summary:
           "The participant's statement newest first, paged, with the balance after each entry, the participant's text, the internal note and who posted it",

@@ -1,11 +1,14 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import type { Client } from '../clients/tables.ts';
 import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { recordAudit, type AuditActorKind } from '../audit/service.ts';
 import { clientLocales } from '../clients/service.ts';
 import { checkParticipant, participantRow } from './fields.ts';
-import { accountNumberOwners, programsOf, replacePrograms, upsertParticipants } from './operator-store.ts';
+import { queueMail } from '../mail/outbox.ts';
+import { accountNumberOwners, markEmailChangedByStaff, programsOf, replacePrograms, upsertParticipants } from './operator-store.ts';
 
 // What an operator reads of participants (`rewards participants show`, `statements export
 // --all`); enrolling is enrolment.ts (decision 053).
@@ -45,6 +48,45 @@ export async function updateParticipant(
   changes: ParticipantChanges,
 ): Promise<string[]> {
   return (await correctParticipant(db, actor, client, participant, changes)).changed;
+}
+
+/**
+ * Staff (the console or the command) changed the address participants reset their password
+ * with (decision 076): the old address is told, with the new one masked, and for 24 hours no
+ * reset or activation link goes to the new one unless a program manager or an owner sends it
+ * after a step-up (emailChangeHoldUntil).
+ */
+async function emailChangedByStaff(trx: Transaction<Database>, client: Client, participant: Participant, newEmail: string): Promise<void> {
+  await markEmailChangedByStaff(trx, client.id, participant.id, new Date().toISOString());
+  if (!participant.email) return;
+  await queueMail(trx, {
+    clientId: client.id,
+    participantId: participant.id,
+    to: participant.email,
+    locale: participant.locale,
+    template: 'emailChanged',
+    params: { maskedEmail: maskEmail(newEmail) },
+    origin: client.portal_url,
+  });
+}
+
+/** How long after staff changed an address it gets no link but from a program manager or an owner who stepped up. */
+export const EMAIL_CHANGE_HOLD_HOURS = 24;
+
+/** When the hold on the participant's new address ends (ISO), or undefined when there is none now. */
+export function emailChangeHoldUntil(participant: Pick<Participant, 'email_changed_by_staff_at'>, now = new Date()): string | undefined {
+  const at = participant.email_changed_by_staff_at;
+  if (!at) return undefined;
+  const until = Date.parse(at) + EMAIL_CHANGE_HOLD_HOURS * 3_600_000;
+  return until > now.getTime() ? new Date(until).toISOString() : undefined;
+}
+
+/** `dana.demo@example.com` → `d•••@example.com`: enough for its owner to know it, not enough to write to it. */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  const local = at < 0 ? address : address.slice(0, at);
+  const domain = at < 0 ? '' : address.slice(at);
+  return `${local.length > 1 ? local[0] : ''}•••${domain}`;
 }
 
 /**
@@ -111,6 +153,7 @@ export async function correctParticipant(
       }),
     ]);
     if (changed.includes('programs')) await replacePrograms(trx, client.id, new Map([[participant.id, fields.programs]]));
+    if (changed.includes('email')) await emailChangedByStaff(trx, client, participant, fields.email);
     // Names of the changed fields, never their values (an e-mail address is personal data).
     return recordAudit(trx, {
       clientId: client.id,

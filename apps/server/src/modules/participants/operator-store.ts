@@ -136,6 +136,15 @@ export async function deleteSessionsOf(db: Q, clientId: string, participantIds: 
   return Number(result.numDeletedRows);
 }
 
+export async function markEmailChangedByStaff(db: Q, clientId: string, participantId: string, at: string): Promise<void> {
+  await db
+    .updateTable('participants')
+    .set({ email_changed_by_staff_at: at })
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .execute();
+}
+
 export async function setParticipantStatus(db: Q, clientId: string, participantId: string, status: string): Promise<void> {
   await db.updateTable('participants').set({ status }).where('client_id', '=', clientId).where('id', '=', participantId).execute();
 }

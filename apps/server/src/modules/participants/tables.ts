@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 export interface ParticipantsTable {
   id: string;
@@ -20,6 +20,8 @@ export interface ParticipantsTable {
   privacy_ack_version: number;
   /** ISO YYYY-MM-DD, an activation fact (migration 015); null: not given by the program. */
   date_of_birth: string | null;
+  /** ISO time staff last changed the e-mail address (migration 036, decision 076); null: never. */
+  email_changed_by_staff_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** Cache of the ledger's sum, updated in the same transaction; null until the first entry. */
   balance: number | null;
   created_at: string;

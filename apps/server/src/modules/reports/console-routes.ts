@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ConsoleClientParams, STAFF_ROLES, type StaffRole } from '@rewards/contract/console';
+import { ConsoleClientParams, STAFF_ROLES } from '@rewards/contract/console';
 import {
   ClientsComparison,
   CodesReport,
@@ -14,8 +14,8 @@ import type { Db } from '../../db/database.ts';
 import { requireRole, requireStaff, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { staffScope } from '../staff/scope.ts';
 import { codesReport, compareClients, ordersReport, participantsReport, pointsReport } from './service.ts';
+import type { Documented } from '../staff/routes.ts';
 
-type Documented = (access: 'any staff' | { roles: readonly StaffRole[] }) => Record<string, unknown>;
 const pattern = (path: (clientId: string) => string) => path(':clientId').replaceAll('%3A', ':');
 
 /**
@@ -31,7 +31,7 @@ export function consoleReportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     pattern(paths.participants),
     {
-      preHandler: anyRole,
+      onRequest: anyRole,
       schema: {
         summary: "The client's participants by status, and those who signed in in the last 30 days",
         params: ConsoleClientParams,
@@ -45,7 +45,7 @@ export function consoleReportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     pattern(paths.points),
     {
-      preHandler: anyRole,
+      onRequest: anyRole,
       schema: {
         summary: 'Points issued, redeemed, expired and otherwise debited per month (UTC), and the liability at each month end',
         params: ConsoleClientParams,
@@ -60,7 +60,7 @@ export function consoleReportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     pattern(paths.codes),
     {
-      preHandler: anyRole,
+      onRequest: anyRole,
       schema: {
         summary: 'On-the-spot code batches: generated, redeemed, expired, voided, open and the redemption rate',
         params: ConsoleClientParams,
@@ -74,7 +74,7 @@ export function consoleReportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     pattern(paths.orders),
     {
-      preHandler: anyRole,
+      onRequest: anyRole,
       schema: {
         summary: 'Catalog orders and their points per month (UTC), and per catalog partner over those months',
         params: ConsoleClientParams,
@@ -89,7 +89,7 @@ export function consoleReportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     paths.comparison,
     {
-      preHandler: requireStaff(db, site),
+      onRequest: requireStaff(db, site),
       schema: {
         summary: 'Every client the caller sees side by side (an owner: the whole installation) over the last months',
         querystring: ReportMonthsQuery,

@@ -6,6 +6,7 @@ import { ConsoleParticipantParams } from '@rewards/contract/console-participants
 import type { Db } from '../../db/database.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { readSsoSettings, setSsoSettings } from './console-settings.ts';
+import type { Documented } from '../staff/routes.ts';
 
 /**
  * Who may change a client's single sign-on: owners only (they pass every role check; no role of a
@@ -15,8 +16,6 @@ import { readSsoSettings, setSsoSettings } from './console-settings.ts';
 const MANAGING: readonly StaffRole[] = [];
 const ClientParams = ConsoleParticipantParams.pick({ clientId: true });
 const ssoPattern = paths.ssoSettings(':clientId').replaceAll('%3A', ':');
-
-type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
 
 /**
  * The console's single sign-on settings (issue 20 §3, part H, decision 065), inside the console
@@ -30,7 +29,7 @@ export function consoleSsoRoutes(api: FastifyInstance, db: Db, dataDir: string, 
   typed.get(
     ssoPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The client's single sign-on: provider, claim, scopes, sign-in and logout types, site, redirect URIs (never the secret)",
         params: ClientParams,
@@ -44,14 +43,15 @@ export function consoleSsoRoutes(api: FastifyInstance, db: Db, dataDir: string, 
   typed.put(
     ssoPattern,
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
-          "Turn single sign-on on (the provider's discovery document read first; the secret write-only) or off, with a reason; audited without the secret",
+          "Turn single sign-on on (the provider's discovery document read first; the secret write-only) or off, with a fresh second factor and a reason; audited without the secret",
         params: ClientParams,
         body: SsoSettingsRequest,
         response: { 200: SsoSettingsReply },
-        ...documented({ roles: MANAGING }),
+        // Who may sign in to the client's portal (decision 077).
+        ...documented({ roles: MANAGING }, { freshSecondFactor: true }),
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   consoleAccountPaths as paths,
@@ -12,7 +12,7 @@ import {
   StaffTotpConfirmRequest,
   StaffTotpSecretReply,
 } from '@rewards/contract/console';
-import { requireFreshSecondFactor, requireStaff, staffOf, type ConsoleOrigin } from './guard.ts';
+import { requireStaff, staffOf, type ConsoleOrigin } from './guard.ts';
 import {
   addOwnPasskey,
   changeOwnPassword,
@@ -35,13 +35,11 @@ import type { StaffContext } from './sign-in.ts';
 export function accountRoutes(api: FastifyInstance, ctx: StaffContext, origin: ConsoleOrigin): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();
   const staff = requireStaff(ctx.db, origin);
-  const fresh = async (request: FastifyRequest) => requireFreshSecondFactor(staffOf(request));
-  const change = [staff, fresh];
 
   typed.get(
     paths.account,
     {
-      preHandler: staff,
+      onRequest: staff,
       schema: {
         summary: 'Your account: a password here or not, the authenticator app, passkeys with their dates, recovery codes left (a count)',
         response: { 200: StaffAccount },
@@ -54,7 +52,7 @@ export function accountRoutes(api: FastifyInstance, ctx: StaffContext, origin: C
   typed.put(
     paths.password,
     {
-      preHandler: staff,
+      onRequest: staff,
       schema: {
         summary:
           'Change your password: the current one (limited like the sign-in) and a new one under the staff rules; your other sessions end, this one stays. 409: the account has no password here (OpenID provider only).',
@@ -69,11 +67,11 @@ export function accountRoutes(api: FastifyInstance, ctx: StaffContext, origin: C
   typed.post(
     paths.recoveryCodes,
     {
-      preHandler: change,
+      onRequest: staff,
       schema: {
         summary: 'Ten new recovery codes replace all of yours, returned this once. Fresh second factor.',
         response: { 200: StaffRecoveryCodesReply },
-        ...documented('any staff'),
+        ...documented('any staff', { freshSecondFactor: true }),
       },
     },
     async (request) => renewOwnRecoveryCodes(ctx, staffOf(request), request.ip),
@@ -82,12 +80,12 @@ export function accountRoutes(api: FastifyInstance, ctx: StaffContext, origin: C
   typed.post(
     paths.passkeyOptions,
     {
-      preHandler: change,
+      onRequest: staff,
       schema: {
         summary:
           'Add a passkey, step 1: WebAuthn creation options excluding your passkeys, the challenge kept on the session. Fresh second factor.',
         response: { 200: PasskeyOptions },
-        ...documented('any staff'),
+        ...documented('any staff', { freshSecondFactor: true }),
       },
     },
     async (request) => ownPasskeyOptions(ctx, staffOf(request)),
@@ -96,12 +94,12 @@ export function accountRoutes(api: FastifyInstance, ctx: StaffContext, origin: C
   typed.post(
     paths.passkeys,
     {
-      preHandler: change,
+      onRequest: staff,
       schema: {
         summary: "Add a passkey, step 2: the authenticator's new credential becomes yours. Fresh second factor.",
         body: PasskeyRequest,
         response: { 201: StaffAccount },
-        ...documented('any staff'),
+        ...documented('any staff', { freshSecondFactor: true }),
       },
     },
     async (request, reply) => reply.status(201).send(await addOwnPasskey(ctx, staffOf(request), request.ip, request.body)),
@@ -110,13 +108,13 @@ export function accountRoutes(api: FastifyInstance, ctx: StaffContext, origin: C
   typed.delete(
     `${paths.passkeys}/:passkeyId`,
     {
-      preHandler: change,
+      onRequest: staff,
       schema: {
         summary:
           'Remove one of your passkeys, only while the authenticator app or another passkey remains (409 otherwise). Fresh second factor.',
         params: StaffPasskeyParams,
         response: { 200: StaffAccount },
-        ...documented('any staff'),
+        ...documented('any staff', { freshSecondFactor: true }),
       },
     },
     async (request) => removeOwnPasskey(ctx, staffOf(request), request.ip, request.params.passkeyId),
@@ -125,12 +123,12 @@ export function accountRoutes(api: FastifyInstance, ctx: StaffContext, origin: C
   typed.post(
     paths.totpSecret,
     {
-      preHandler: change,
+      onRequest: staff,
       schema: {
         summary:
           'Set up an authenticator app, step 1 (none set up yet, else 409): a new secret, its otpauth:// URI, and the secret sealed for step 2. Fresh second factor.',
         response: { 200: StaffTotpSecretReply },
-        ...documented('any staff'),
+        ...documented('any staff', { freshSecondFactor: true }),
       },
     },
     async (request) => newOwnTotpSecret(ctx, staffOf(request)),
@@ -139,13 +137,13 @@ export function accountRoutes(api: FastifyInstance, ctx: StaffContext, origin: C
   typed.post(
     paths.totp,
     {
-      preHandler: change,
+      onRequest: staff,
       schema: {
         summary:
           "Set up an authenticator app, step 2: a code of the sealed secret (limited like the sign-in's codes) makes it yours. Fresh second factor.",
         body: StaffTotpConfirmRequest,
         response: { 200: StaffAccount },
-        ...documented('any staff'),
+        ...documented('any staff', { freshSecondFactor: true }),
       },
     },
     async (request) => confirmOwnTotp(ctx, staffOf(request), request.ip, request.body),

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestAsyncHookHandler } from 'fastify';
 import type { StaffRole } from '@rewards/contract/console';
 import { FRESH_SECOND_FACTOR_MINUTES } from '@rewards/contract/console-staff';
 import type { Db } from '../../db/database.ts';
@@ -78,15 +78,15 @@ async function fullSession(db: Db, site: ConsoleOrigin, request: FastifyRequest)
   return live;
 }
 
-/** preHandler: a full console session (password and second factor passed), else 401. */
-export function requireStaff(db: Db, site: ConsoleOrigin): preHandlerAsyncHookHandler {
+/** onRequest: a full console session (password and second factor passed), else 401. */
+export function requireStaff(db: Db, site: ConsoleOrigin): onRequestAsyncHookHandler {
   return async (request) => {
     await fullSession(db, site, request);
   };
 }
 
-/** preHandler of the second-factor step: a half session (the password passed, nothing more), else 401. */
-export function requireHalfSession(db: Db, site: ConsoleOrigin): preHandlerAsyncHookHandler {
+/** onRequest hook of the second-factor step: a half session (the password passed, nothing more), else 401. */
+export function requireHalfSession(db: Db, site: ConsoleOrigin): onRequestAsyncHookHandler {
   return async (request) => {
     const live = await liveSession(db, site, request);
     if (!live || live.full) throw errors.sessionRequired();
@@ -95,7 +95,7 @@ export function requireHalfSession(db: Db, site: ConsoleOrigin): preHandlerAsync
 }
 
 /**
- * preHandler of a client's routes: a full session (401) whose person is an owner or holds one
+ * onRequest hook of a client's routes: a full session (401) whose person is an owner or holds one
  * of `roles` in the client the request names (403 otherwise, the same whether the client
  * exists or not, so a role in one client learns nothing of the others).
  */
@@ -104,7 +104,7 @@ export function requireRole(
   site: ConsoleOrigin,
   clientIdOf: (request: FastifyRequest) => string,
   roles: readonly StaffRole[],
-): preHandlerAsyncHookHandler {
+): onRequestAsyncHookHandler {
   return async (request) => {
     const live = await fullSession(db, site, request);
     if (live.staff.owner === 1) return;
@@ -113,8 +113,8 @@ export function requireRole(
   };
 }
 
-/** preHandler of staff management: a full session (401) of an owner (403 for everyone else). */
-export function requireOwner(db: Db, site: ConsoleOrigin): preHandlerAsyncHookHandler {
+/** onRequest hook of staff management: a full session (401) of an owner (403 for everyone else). */
+export function requireOwner(db: Db, site: ConsoleOrigin): onRequestAsyncHookHandler {
   return async (request) => {
     const live = await fullSession(db, site, request);
     if (live.staff.owner !== 1) throw errors.forbidden();

@@ -6,7 +6,7 @@ import type { Config } from '../../config.ts';
 import { consoleCookie, setConsoleCookie, type ConsoleOrigin } from './guard.ts';
 import { beginOidcSignIn, completeOidcSignIn, signInMethods, type OidcOutcome, type OidcStepUp } from './oidc.ts';
 import { resumeStaffSession } from './sessions.ts';
-import type { documented as Documented } from './routes.ts';
+import type { Documented } from './routes.ts';
 import type { StaffContext } from './sign-in.ts';
 
 /** The cookie that binds a sign-in at the provider to the browser that started it (login CSRF). */
@@ -39,7 +39,7 @@ export function staffOidcRoutes(
   ctx: StaffContext,
   site: ConsoleOrigin,
   signIn: Config['staffSignIn'],
-  documented: typeof Documented,
+  documented: Documented,
 ): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();
   const follow = (reply: FastifyReply, outcome: OidcOutcome, log: (detail: Record<string, unknown>, message: string) => void) => {

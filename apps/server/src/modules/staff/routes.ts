@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -30,6 +30,7 @@ import {
   clearConsoleCookie,
   consoleCookie,
   consoleGate,
+  requireFreshSecondFactor,
   requireHalfSession,
   requireRole,
   requireStaff,
@@ -57,12 +58,22 @@ import { staffErrors } from './errors.ts';
 
 /**
  * Who may call a console route, for the API document (`x-role`) and the reader; the guard in
- * the route's preHandler is what enforces it, and modules/staff/authorization.test.ts holds the
- * two together for every route.
+ * the route's onRequest hook is what enforces it (before the body is read or validated: a
+ * caller without the right gets 401/403, never a 400 that describes the body), and
+ * modules/staff/authorization.test.ts holds the two together for every route.
  */
 type Access = 'public' | 'enrolment link' | 'password passed' | 'any staff' | 'owner' | { roles: readonly StaffRole[] };
 
-export function documented(access: Access) {
+/**
+ * The schema key of a route that needs a second factor passed within the last few minutes
+ * (decision 077): every route that reveals a secret or widens what staff, a key or a partner may
+ * do. Declared with `documented(access, { freshSecondFactor: true })`; the console's onRoute
+ * hook below adds the check after the route's guard, so no handler has to remember it, and the
+ * API document shows it.
+ */
+export const FRESH_SECOND_FACTOR = 'x-fresh-second-factor';
+
+export function documented(access: Access, { freshSecondFactor = false }: { freshSecondFactor?: boolean } = {}) {
   const role =
     typeof access === 'string'
       ? access
@@ -70,7 +81,21 @@ export function documented(access: Access) {
         ? 'owner' // no role of a client may (single sign-on settings)
         : `owner, or ${access.roles.join(' | ')} of the client in the path`;
   const security = access === 'public' ? [] : access === 'enrolment link' ? [{ enrolmentToken: [] }] : [{ consoleSession: [] }];
-  return { security, 'x-role': role, tags: ['Console'] };
+  return { security, 'x-role': role, ...(freshSecondFactor ? { [FRESH_SECOND_FACTOR]: true as const } : {}), tags: ['Console'] };
+}
+
+/** `documented`, as the modules' console routes take it from here. */
+export type Documented = typeof documented;
+
+/** The check a FRESH_SECOND_FACTOR route runs after its guard: 403 (92009) for a factor older than allowed. */
+const freshSecondFactorHook: onRequestAsyncHookHandler = async (request) => requireFreshSecondFactor(staffOf(request));
+
+/** onRoute: a route that declares FRESH_SECOND_FACTOR gets the check after its guards (which must set the caller). */
+function addFreshSecondFactorCheck(route: RouteOptions): void {
+  if ((route.schema as Record<string, unknown> | undefined)?.[FRESH_SECOND_FACTOR] !== true) return;
+  const guards = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+  if (guards.length === 0) throw new Error(`${String(route.method)} ${route.url}: a fresh second factor needs a session guard before it`);
+  route.onRequest = [...guards, freshSecondFactorHook];
 }
 
 /**
@@ -89,6 +114,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       await api.register(cookie);
       api.decorateRequest('staff', null);
       api.addHook('onRequest', consoleGate(origin));
+      api.addHook('onRoute', addFreshSecondFactorCheck);
       api.addHook('onSend', (_request, reply, payload, done) => {
         reply.header('cache-control', 'no-store');
         done(null, payload);
@@ -120,7 +146,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       typed.post(
         consolePaths.signInTotp,
         {
-          preHandler: half,
+          onRequest: half,
           schema: {
             summary: 'Complete the sign-in with a code of the authenticator app: a full session under a new cookie',
             body: StaffCodeRequest,
@@ -138,7 +164,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       typed.post(
         consolePaths.signInRecoveryCode,
         {
-          preHandler: half,
+          onRequest: half,
           schema: {
             summary: 'Complete the sign-in with a recovery code (each works once): a full session under a new cookie',
             body: StaffCodeRequest,
@@ -156,7 +182,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       typed.post(
         consolePaths.signInPasskeyOptions,
         {
-          preHandler: half,
+          onRequest: half,
           schema: {
             summary: "Passkey sign-in, step 1: WebAuthn options naming the person's passkeys, with a challenge kept on the half session",
             response: { 200: PasskeyOptions },
@@ -169,7 +195,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       typed.post(
         consolePaths.signInPasskey,
         {
-          preHandler: half,
+          onRequest: half,
           schema: {
             summary: "Passkey sign-in, step 2: the authenticator's answer completes the sign-in: a full session under a new cookie",
             body: PasskeyRequest,
@@ -204,7 +230,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       typed.get(
         consolePaths.me,
         {
-          preHandler: staff,
+          onRequest: staff,
           schema: { summary: 'Who is signed in, with their roles per client', response: { 200: StaffMe }, ...documented('any staff') },
         },
         async (request) => {
@@ -303,7 +329,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       typed.get(
         consolePaths.clients,
         {
-          preHandler: staff,
+          onRequest: staff,
           schema: {
             summary: 'The clients the caller may see (an owner: all), with their role in each',
             response: { 200: ConsoleClientList },
@@ -316,7 +342,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       typed.get(
         `${consolePaths.clients}/:clientId`,
         {
-          preHandler: anyRole,
+          onRequest: anyRole,
           schema: {
             summary: "One client, with the caller's role in it",
             params: ConsoleClientParams,

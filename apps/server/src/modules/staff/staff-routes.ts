@@ -24,7 +24,7 @@ import {
   toStaffMember,
   type StaffActor,
 } from './accounts.ts';
-import { requireFreshSecondFactor, requireOwner, requireStaff, staffOf, type ConsoleOrigin } from './guard.ts';
+import { requireOwner, requireStaff, staffOf, type ConsoleOrigin } from './guard.ts';
 import { documented } from './routes.ts';
 import type { StaffContext } from './sign-in.ts';
 import { stepUpPasskeyOptions, stepUpWithPasskey, stepUpWithRecoveryCode, stepUpWithTotp } from './step-up.ts';
@@ -46,8 +46,6 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   const { db } = ctx;
   const staff = requireStaff(db, origin);
   const owner = requireOwner(db, origin);
-  const fresh = async (request: FastifyRequest) => requireFreshSecondFactor(staffOf(request));
-  const change = [owner, fresh];
   const actor = (request: FastifyRequest, reason: string): StaffActor => {
     const { staff: person } = staffOf(request);
     return { name: person.email, kind: 'staff', origin: request.ip, reason, staffId: person.id };
@@ -58,7 +56,7 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.post(
     consoleStaffPaths.stepUpTotp,
     {
-      preHandler: staff,
+      onRequest: staff,
       schema: {
         summary: "Step-up: a code of the authenticator app makes this session's second factor fresh for 5 minutes",
         body: StepUpCodeRequest,
@@ -72,7 +70,7 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.post(
     consoleStaffPaths.stepUpRecoveryCode,
     {
-      preHandler: staff,
+      onRequest: staff,
       schema: {
         summary: "Step-up with a recovery code (each works once): this session's second factor fresh for 5 minutes",
         body: StepUpCodeRequest,
@@ -86,7 +84,7 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.post(
     consoleStaffPaths.stepUpPasskeyOptions,
     {
-      preHandler: staff,
+      onRequest: staff,
       schema: {
         summary: "Passkey step-up, step 1: WebAuthn options naming the person's passkeys, with a challenge kept on the session",
         response: { 200: PasskeyOptions },
@@ -99,7 +97,7 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.post(
     consoleStaffPaths.stepUpPasskey,
     {
-      preHandler: staff,
+      onRequest: staff,
       schema: {
         summary: "Passkey step-up, step 2: the authenticator's answer makes this session's second factor fresh for 5 minutes",
         body: StepUpPasskeyRequest,
@@ -115,7 +113,7 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.get(
     consoleStaffPaths.staff,
     {
-      preHandler: owner,
+      onRequest: owner,
       schema: {
         summary: 'Every staff member: status (invited, active, disabled), roles per client, second factors, last sign-in',
         response: { 200: StaffMemberList },
@@ -128,7 +126,7 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.get(
     byId(),
     {
-      preHandler: owner,
+      onRequest: owner,
       schema: {
         summary: 'One staff member, as the list shows them',
         params: StaffIdParams,
@@ -142,13 +140,13 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.post(
     consoleStaffPaths.invitations,
     {
-      preHandler: change,
+      onRequest: owner,
       schema: {
         summary:
           'Invite by mail: the person is created with the roles, and their single-use enrolment link is mailed to them through the outbox (never shown here). 409: the address is on staff already. Fresh second factor.',
         body: InvitationRequest,
         response: { 201: StaffMember },
-        ...documented('owner'),
+        ...documented('owner', { freshSecondFactor: true }),
       },
     },
     async (request, reply) => {
@@ -161,14 +159,14 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.put(
     byId('/roles'),
     {
-      preHandler: change,
+      onRequest: owner,
       schema: {
         summary:
           "Replace the roles per client (and the owner flag, if given). Not one's own owner flag; never the last active owner's. Fresh second factor.",
         params: StaffIdParams,
         body: RolesRequest,
         response: { 200: StaffMember },
-        ...documented('owner'),
+        ...documented('owner', { freshSecondFactor: true }),
       },
     },
     async (request) => {
@@ -182,14 +180,14 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.post(
     byId('/disable'),
     {
-      preHandler: change,
+      onRequest: owner,
       schema: {
         summary:
           'Disable: no more sign-in, every session of the person ends at once. Not oneself; never the last active owner. Fresh second factor.',
         params: StaffIdParams,
         body: StaffReasonRequest,
         response: { 200: StaffMember },
-        ...documented('owner'),
+        ...documented('owner', { freshSecondFactor: true }),
       },
     },
     async (request) => toStaffMember((await disableStaff(db, actor(request, request.body.reason), { id: request.params.staffId })).staff),
@@ -198,13 +196,13 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.post(
     byId('/enable'),
     {
-      preHandler: change,
+      onRequest: owner,
       schema: {
         summary: 'Enable: may sign in again with the password and second factor they had. Fresh second factor.',
         params: StaffIdParams,
         body: StaffReasonRequest,
         response: { 200: StaffMember },
-        ...documented('owner'),
+        ...documented('owner', { freshSecondFactor: true }),
       },
     },
     async (request) => toStaffMember((await enableStaff(db, actor(request, request.body.reason), { id: request.params.staffId })).staff),
@@ -213,14 +211,14 @@ export async function staffManagementRoutes(api: FastifyInstance, ctx: StaffCont
   typed.post(
     byId('/reset'),
     {
-      preHandler: change,
+      onRequest: owner,
       schema: {
         summary:
           'Reset: password, TOTP, passkeys and recovery codes void, sessions ended, limits lifted, a new enrolment link mailed to the person. Not oneself. Fresh second factor.',
         params: StaffIdParams,
         body: StaffReasonRequest,
         response: { 200: StaffMember },
-        ...documented('owner'),
+        ...documented('owner', { freshSecondFactor: true }),
       },
     },
     async (request) =>
