@@ -7,7 +7,15 @@ import { dialects } from '../../../test/databases.ts';
 import { DEMO_PASSWORD } from '../../../test/test-app.ts';
 import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
 import { insertOtsCodes, newOtsCodeRows } from '../ots/store.ts';
-import { createConsoleTestApp, enrolStaff, type ConsoleTestApp, type EnrolledStaff } from '../staff/test-support.ts';
+import { consolePaths } from '@rewards/contract/console';
+import {
+  consoleCookieOf,
+  createConsoleTestApp,
+  enrolStaff,
+  STAFF_PASSWORD,
+  type ConsoleTestApp,
+  type EnrolledStaff,
+} from '../staff/test-support.ts';
 import { participantId } from './console-actions-test-support.ts';
 
 const ACME = 'acme';
@@ -142,6 +150,25 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
   });
 
   describe('adjustments', () => {
+    it('answers who may not post with 401 or 403 before it reads the body: never a 400 that describes it', async () => {
+      const half = consoleCookieOf(
+        await t.console('POST', consolePaths.signIn, { body: { email: agent.email, password: STAFF_PASSWORD } }),
+      );
+      expect(half).toBeDefined();
+      const url = paths.adjustments(ACME, await idOf('demo'));
+      const answers: Record<string, number> = {};
+      for (const [who, cookie] of [
+        ['nobody', undefined],
+        ['half session', half],
+        ['auditor', auditor.cookie],
+      ] as const) {
+        const reply = await t.console('POST', url, { ...(cookie ? { cookie } : {}), body: {} });
+        answers[who] = reply.statusCode;
+        expect(reply.body, who).not.toMatch(/points|participantText|requestId/);
+      }
+      expect(answers).toEqual({ nobody: 401, 'half session': 401, auditor: 403 });
+    });
+
     it('credits with a text the participant reads and a note they never see, recorded with who posted it and why', async () => {
       const before = await balanceOf('newbie');
       const requestId = randomUUID();
