@@ -3,17 +3,21 @@
  * machines are shared and noisy, so budgets are ratios to a baseline of the same run, counts
  * or sizes). See docs/decisions/016-benchmark.md.
  *
- * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,search,console,reports --postgres --check]
+ * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,forgot,search,console,reports,backup --postgres --check]
  *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
  *   --connections N   autocannon connections (default 16; login always 4)
  *   --only=…      the parts to run (default all but postgres; --postgres adds it); one part
  *                 alone, e.g. `npm run bench -- --only=recovery` (forgot-password and
- *                 forgot-user-id, match against no match: decision 042)
+ *                 forgot-user-id, match against no match: decision 042) or `--only=forgot`
+ *                 (the same in back-to-back runs of 10, the mail worker's pass included: decision 018)
  *   --search-participants N   the search and console parts' data set (default 1,000,000; --quick: 100,000);
  *                 with both parts, the console part's file (the demo plus that set) serves the search too
  *   --search-postgres   the search part on PostgreSQL too (--postgres implies it)
  *   --reports-entries N   the reports part's ledger entries (default 10,000,000; --quick: 1,000,000), beside the
  *                 search set's participants; written once into bench/cache/ and reused
+ *   --backup-participants N   the backup part's big database (default 1,000,000 participants, ten ledger entries
+ *                 each; --quick: 100,000); written once into bench/cache/ and reused
+ *   --backup-postgres   the backup part's big database on PostgreSQL too (--postgres implies it; made in the run)
  *   --check       exit 1 when a budget is missed
  * One part alone, e.g. the search over a million participants: npm run bench -- --only=search
  * Writes bench/results/latest.json and bench/results/latest.md.
@@ -25,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { webBuildIsCurrent } from '../apps/web/build-stamp.ts';
 import { ensureWebBuild } from '../apps/web/e2e/harness/server.ts';
 import { runApi } from './bench/api.ts';
+import { runBackup } from './bench/backup.ts';
 import { evaluateBudgets } from './bench/budgets.ts';
 import { runBrowser } from './bench/browser.ts';
 import { addBenchData, redeemCredits, seedDemo } from './bench/fixtures.ts';
@@ -33,13 +38,14 @@ import { runLighthouse } from './bench/lighthouse.ts';
 import { ROOT, startPortal, WEB_DIST } from './bench/portal.ts';
 import { runPostgres } from './bench/postgres.ts';
 import { addRecoveryData, runRecovery } from './bench/recovery.ts';
+import { addForgotData, runForgot } from './bench/forgot.ts';
 import { writeResults, type Results } from './bench/report.ts';
 import { runSearch } from './bench/search.ts';
 import { runConsole } from './bench/console.ts';
 import { runReports } from './bench/reports.ts';
 import { runStartup } from './bench/startup.ts';
 
-const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery', 'search', 'console', 'reports'] as const;
+const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery', 'forgot', 'search', 'console', 'reports', 'backup'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -52,6 +58,8 @@ const { values } = parseArgs({
     'search-participants': { type: 'string' },
     'search-postgres': { type: 'boolean', default: false },
     'reports-entries': { type: 'string' },
+    'backup-participants': { type: 'string' },
+    'backup-postgres': { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
   },
 });
@@ -67,6 +75,9 @@ if (!Number.isInteger(searchParticipants) || searchParticipants < 1_000)
   throw new Error('--search-participants takes a whole number of at least 1000');
 const reportsEntries = Number(values['reports-entries'] ?? (quick ? 1_000_000 : 10_000_000));
 if (!Number.isInteger(reportsEntries) || reportsEntries < 1_000) throw new Error('--reports-entries takes a whole number of at least 1000');
+const backupParticipants = Number(values['backup-participants'] ?? (quick ? 100_000 : 1_000_000));
+if (!Number.isInteger(backupParticipants) || backupParticipants < 1_000)
+  throw new Error('--backup-participants takes a whole number of at least 1000');
 const only = new Set<Part>(
   values.only
     ? values.only.split(',').map((p) => {
@@ -103,16 +114,18 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 // Like `npm start`: a web build older than its sources is rebuilt, so the bench never measures
 // yesterday's app.
 // The search part runs in this process and the console part serves only the API: neither needs the web app.
-if ([...only].some((p) => p !== 'search' && p !== 'console' && p !== 'reports')) ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
+if ([...only].some((p) => p !== 'search' && p !== 'console' && p !== 'reports' && p !== 'backup'))
+  ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
-  if (only.has('api') || only.has('history') || only.has('browser') || only.has('recovery')) {
+  if (only.has('api') || only.has('history') || only.has('browser') || only.has('recovery') || only.has('forgot')) {
     const databaseUrl = `file:${join(dir, 'rewards.db')}`;
     log('seeding the demo program and the bench data on SQLite');
     await seedDemo(databaseUrl);
     await addBenchData(databaseUrl, only.has('api') ? codes : 0);
     if (only.has('recovery')) await addRecoveryData(databaseUrl);
-    // TRUST_PROXY: the recovery part sends each request from an address of its own (X-Forwarded-For),
+    if (only.has('forgot')) await addForgotData(databaseUrl);
+    // TRUST_PROXY: the recovery and forgot parts send each request from an address of its own (X-Forwarded-For),
     // so the per-address attempt limit counts them all and refuses none; no other part sends one.
     const portal = await startPortal(databaseUrl, join(dir, 'server.log'), {
       OTS_MAX_FAILURES_PER_PARTICIPANT: '1000000',
@@ -121,6 +134,7 @@ try {
     try {
       // First, on a quiet portal: its figures are milliseconds of single requests.
       if (only.has('recovery')) results.recovery = await part('recovery', () => runRecovery(portal.baseUrl, databaseUrl, log));
+      if (only.has('forgot')) results.forgot = await part('forgot', () => runForgot(portal, databaseUrl, log));
       if (only.has('api')) results.api = await part('api', () => runApi(portal, timing, dir, log));
       if (only.has('history')) results.history = await part('history', () => runHistory(portal.baseUrl, timing, log));
       if (only.has('browser')) {
@@ -156,6 +170,10 @@ try {
   if (only.has('reports'))
     results.reports = await part('reports', () =>
       runReports(join(ROOT, 'bench', 'cache'), log, { participants: searchParticipants, entries: reportsEntries }),
+    );
+  if (only.has('backup'))
+    results.backup = await part('backup', () =>
+      runBackup(dir, log, { participants: backupParticipants, postgresBig: values['backup-postgres'] || values.postgres }),
     );
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@
  *
  * `node scripts/build-server.ts` (or `npm run build:server`) builds it by hand.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -83,6 +84,24 @@ function sourceLocations(outDir: string): Plugin {
   };
 }
 
+/**
+ * The commit the bundle is built from, for the metrics' rewards_build_info (decision 079): asked of
+ * git here, at build time, so the running server never runs git. REWARDS_BUILD_COMMIT, when set,
+ * says it instead (a build outside a clone); "-dirty" marks a tree with changes to tracked files.
+ * The build is reused while its sources are unchanged, so a commit that changed none of them
+ * keeps the commit of the build before.
+ */
+function buildCommit(): string {
+  if (process.env.REWARDS_BUILD_COMMIT) return process.env.REWARDS_BUILD_COMMIT;
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const head = git('rev-parse', '--short=12', 'HEAD');
+    return git('status', '--porcelain', '--untracked-files=no') === '' ? head : `${head}-dirty`;
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** Bare imports are packages and stay imports, except our own workspaces (TypeScript sources). */
 function isExternal(id: string): boolean {
   if (id.startsWith('.') || id.startsWith('/') || id.startsWith('\0')) return false;
@@ -104,6 +123,8 @@ export async function buildServer(dist = SERVER_DIST): Promise<void> {
     external: isExternal,
     // The paths are rewritten for dist's place, where the build ends up (not the staging dir).
     plugins: [sourceLocations(dist)],
+    // modules/metrics/build-info.ts reads it.
+    transform: { define: { REWARDS_BUILD_COMMIT: JSON.stringify(buildCommit()) } },
     logLevel: 'warn',
   });
   const sources = new Set<string>();

@@ -54,7 +54,11 @@ const SUITES: Suite[] = [
   {
     name: 'server',
     lane: 'api',
-    needs: () => (DIALECTS.includes('postgres') && !process.env.TEST_DATABASE_URL ? [requirements.postgresql] : []),
+    needs: () => [
+      ...(DIALECTS.includes('postgres') && !process.env.TEST_DATABASE_URL ? [requirements.postgresql] : []),
+      // A real Prometheus scrapes the portal; promtool checks the scrape and deploy/alerts.yml (decision 079).
+      requirements.prometheus,
+    ],
     run: (out) => vitest(out, 'server', ['--config', 'apps/server/vitest.config.ts'], '.', { DIALECTS }),
   },
   // One build for both browser suites, which wait for it.
@@ -67,6 +71,7 @@ const SUITES: Suite[] = [
   },
   { name: 'web', lane: 'checks', run: (out) => vitest(out, 'web', [], 'apps/web') },
   { name: 'contract', lane: 'checks', run: (out) => vitest(out, 'contract', [], 'packages/contract') },
+  { name: 'console', lane: 'checks', run: (out) => vitest(out, 'console', [], 'apps/console') },
   // Each TypeScript project is one check.
   ...Object.entries({
     contract: 'packages/contract',

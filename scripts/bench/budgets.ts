@@ -6,6 +6,7 @@
 import { AS_A_BROWSER } from './api.ts';
 import { judgeMemory, MEMORY_CEILING_MB, MEMORY_GROWTH_LIMIT } from './memory.ts';
 import { withinTolerance } from './recovery.ts';
+import { forgotWithinTolerance } from './forgot.ts';
 import { MAX_P99_RATIO } from './statement-load.ts';
 import type { Results } from './report.ts';
 import { clients, SEARCH_BUDGET_MS, type SearchCase } from './search.ts';
@@ -255,6 +256,19 @@ export function evaluateBudgets(r: Results): Budget[] {
     }
   } else {
     notRun('forgot-password and forgot-user-id: match against no match', 'within 10%');
+  }
+
+  if (r.forgot) {
+    for (const c of r.forgot.cases) {
+      add(
+        `\`POST ${c.endpoint}\` in runs of ${c.runLength}: reply time, known against unknown account`,
+        'within 10%, 0 refused',
+        `${c.knownMs} / ${c.unknownMs} ms (×${c.ratio}), ${c.non200} non-200`,
+        forgotWithinTolerance(c),
+      );
+    }
+  } else {
+    notRun('forgot-user-id and forgot-password in runs: known against unknown account (`--only=forgot`)', 'within 10%');
   }
 
   if (r.startup)

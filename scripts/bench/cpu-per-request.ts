@@ -20,6 +20,10 @@
  * of process-settings.ts's SERVER_NODE_FLAGS ("" for none): the same tree twice with two sets of
  * flags compares the flags (decision 036).
  *
+ * --env, given once per --tree in the same order, adds environment variables to that tree's server
+ * (space-separated NAME=value, "" for none): the same tree with and without METRICS_PORT measures
+ * what the metrics' hooks cost a request (decision 079).
+ *
  * bundle304 waits forever on trees before decision 028: their 304 announced a 4-byte body it never sent.
  */
 import { spawn } from 'node:child_process';
@@ -47,6 +51,7 @@ const { values } = parseArgs({
     dir: { type: 'string', default: '/tmp/cpu-per-request' },
     postgres: { type: 'boolean', default: false },
     flags: { type: 'string', multiple: true, default: [] },
+    env: { type: 'string', multiple: true, default: [] },
   },
 });
 const requests = Number(values.requests);
@@ -81,6 +86,12 @@ function allocationCounter(): { line(text: string): void; total(): number } {
 
 async function startTree(tree: string, databaseUrl: string, index: number): Promise<Server> {
   const given = values.flags[index];
+  const extraEnv = Object.fromEntries(
+    (values.env[index] ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
   const flags = given === undefined ? [...SERVER_NODE_FLAGS] : given.split(' ').filter(Boolean);
   const port = await freePort();
   const prof = values.prof ? ['--cpu-prof', `--cpu-prof-dir=${values.prof}`, `--cpu-prof-name=tree${index}.cpuprofile`] : [];
@@ -95,6 +106,7 @@ async function startTree(tree: string, databaseUrl: string, index: number): Prom
       DATABASE_URL: databaseUrl,
       WEB_DIST: '',
       LOG_LEVEL: 'warn',
+      ...extraEnv,
     },
     stdio: ['ignore', values.gc ? 'pipe' : 'inherit', 'inherit'],
   });
@@ -111,7 +123,7 @@ async function startTree(tree: string, databaseUrl: string, index: number): Prom
   const base = `http://127.0.0.1:${port}`;
   await waitFor200(`${base}/healthz`, 60_000, () => child.exitCode === null, 100);
   return {
-    name: `tree${index} ${tree}${given === undefined ? '' : ` [${given}]`}`,
+    name: `tree${index} ${tree}${given === undefined ? '' : ` [${given}]`}${values.env[index] ? ` {${values.env[index]}}` : ''}`,
     base,
     pid: child.pid!,
     allocatedMb: allocation.total,

@@ -28,6 +28,8 @@ const KINDS = [
 ] as const;
 /** Indexes into KINDS, each ordered pair once (taken cyclically): a de Bruijn sequence B(4, 2). */
 const SEQUENCE = [0, 0, 1, 0, 2, 0, 3, 1, 1, 2, 1, 3, 2, 2, 3, 3];
+/** The same order for any four kinds (the `forgot` part's runs). */
+export const KIND_ORDER: readonly number[] = SEQUENCE;
 const PER_CYCLE = SEQUENCE.length / KINDS.length;
 /** Cycles of SEQUENCE: the first untimed (warm-up), the others timed. */
 const CYCLES = 16;

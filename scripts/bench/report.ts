@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ApiCase, type ApiResults } from './api.ts';
 import type { Budget } from './budgets.ts';
+import type { BackupResults } from './backup.ts';
 import type { BrowserResults, ScreenMetrics } from './browser.ts';
 import type { HistoryResults } from './history.ts';
 import type { LighthouseResults } from './lighthouse.ts';
@@ -10,6 +11,7 @@ import type { LoadResult } from './load.ts';
 import { ROOT } from './portal.ts';
 import type { PostgresResults } from './postgres.ts';
 import { RECOVERY_TOLERANCE, withinTolerance, type RecoveryResults } from './recovery.ts';
+import { FORGOT_TOLERANCE, forgotWithinTolerance, type ForgotResults } from './forgot.ts';
 import { SEARCH_BUDGET_MS, type SearchEngineResults, type SearchResults } from './search.ts';
 import { ceilingLines } from './scale-ceiling.ts';
 import { CONSOLE_SEARCH_BUDGET_MS, type ConsoleResults } from './console.ts';
@@ -34,9 +36,11 @@ export interface Results {
   lighthouse?: LighthouseResults;
   startup?: StartupResults;
   recovery?: RecoveryResults;
+  forgot?: ForgotResults;
   search?: SearchResults;
   console?: ConsoleResults;
   reports?: ReportsResults;
+  backup?: BackupResults;
   budgets?: Budget[];
   /** Parts that threw, with the first line of their error. */
   failures?: Record<string, string>;
@@ -180,6 +184,20 @@ export function markdown(r: Results): string {
       '',
     );
   }
+  if (r.forgot) {
+    const first = r.forgot.cases[0];
+    lines.push(
+      `**Forgot user id and password in runs: does the reply time tell a match?** (runs of ${first?.runLength ?? 0} requests back to back on loopback, the mail worker's pass after each included; median of ${first?.samples ?? 0} each, each kind's run after each kind's equally often)`,
+      '',
+      '| endpoint | known ms | unknown ms | known / unknown | portal CPU ms per request, known / unknown | non-200 | within 10% |',
+      '|---|---:|---:|---:|---:|---:|---|',
+      ...r.forgot.cases.map(
+        (c) =>
+          `| \`POST ${c.endpoint}\` | ${c.knownMs} | ${c.unknownMs} | ${c.ratio} | ${c.knownCpuMs} / ${c.unknownCpuMs} | ${c.non200} | ${forgotWithinTolerance(c) ? 'pass' : `**miss** (±${FORGOT_TOLERANCE * 100}%)`} |`,
+      ),
+      '',
+    );
+  }
   if (r.search) lines.push(...searchLines(r.search));
   if (r.console) {
     lines.push(
@@ -199,6 +217,24 @@ export function markdown(r: Results): string {
       '| report | median ms | p95 ms | max ms |',
       '|---|---:|---:|---:|',
       ...x.cases.map((c) => `| ${c.name} | ${c.medianMs} | ${c.p95Ms} | ${c.maxMs} |`),
+      '',
+    );
+  }
+  if (r.backup) {
+    const steps = (s: Record<string, number>) =>
+      Object.entries(s)
+        .map(([name, seconds]) => `${name} ${seconds}`)
+        .join(', ');
+    const made = r.backup.bigDataSet;
+    lines.push(
+      `**Backup and restore** (\`rewards backup\` and \`rewards restore\` in processes of their own, wall seconds from spawn to exit, the portal stopped${made ? `; the big SQLite set made ${made.generatedAt.slice(0, 10)}${made.seconds === undefined ? '' : ` in ${made.seconds} s`}` : ''})`,
+      '',
+      '| database | engine | participants | ledger entries | database MB | backup MB | backup s (steps) | restore s (steps) |',
+      '|---|---|---:|---:|---:|---:|---|---|',
+      ...r.backup.cases.map(
+        (c) =>
+          `| ${c.name} | ${c.engine} | ${n(c.participants)} | ${n(c.ledgerEntries)} | ${n(c.databaseMb)} | ${n(c.backupMb)} | ${c.backupSeconds} (${steps(c.backupSteps)}) | ${c.restoreSeconds} (${steps(c.restoreSteps)}) |`,
+      ),
       '',
     );
   }

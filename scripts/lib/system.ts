@@ -1,12 +1,14 @@
 /**
  * System packages the tests need beyond npm: Debian's Chromium for the browser tests,
- * PostgreSQL's server binaries for the API tests, and a font that renders Arabic.
+ * PostgreSQL's server binaries for the API tests, Prometheus (and its promtool) for the metrics'
+ * tests (decision 079), and a font that renders Arabic.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findPostgresBin } from './postgres.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
+export const PROMETHEUS = '/usr/bin/prometheus';
 
 export interface Requirement {
   apt: string;
@@ -17,6 +19,8 @@ export interface Requirement {
 export const requirements = {
   chromium: { apt: 'chromium', why: 'browser tests', present: () => existsSync(CHROMIUM) },
   postgresql: { apt: 'postgresql', why: 'API tests on PostgreSQL', present: () => findPostgresBin() !== undefined },
+  // The server's tests scrape the portal with a real Prometheus and check the alert rules with promtool (same package).
+  prometheus: { apt: 'prometheus', why: 'the metrics scraped by a real Prometheus', present: () => existsSync(PROMETHEUS) },
   // Without it Chromium draws Arabic as empty boxes: needed by the screenshots, not by the tests.
   arabicFont: {
     apt: 'fonts-noto-core',

@@ -7,11 +7,12 @@ import {
   ageSecondFactor,
   checkScreen,
   closePage,
+  enrolmentLink,
   enrolNewStaff,
   expectVisible,
   nextTotpCode,
   openConsole,
-  rewards,
+  staffEmail,
   STAFF_PASSWORD,
   test,
 } from './harness/console.ts';
@@ -33,11 +34,10 @@ async function virtualAuthenticator(page: Page): Promise<void> {
   });
 }
 
-const ALEX = { email: 'alex.account@acme.example', name: 'Alex Account' };
 const NEW_PASSWORD = 'Quiet-Harbour-2027';
 
 test('a staff member changes the password, renews the recovery codes, adds a passkey and signs in with both', async ({ browser }) => {
-  const { page, secret } = await enrolNewStaff(browser, ALEX, 'support_agent');
+  const { page, secret, ...alex } = await enrolNewStaff(browser, 'Alex Account', 'support_agent');
   await virtualAuthenticator(page);
 
   await page.getByRole('link', { name: 'Your account' }).click();
@@ -58,7 +58,7 @@ test('a staff member changes the password, renews the recovery codes, adds a pas
   await expectVisible(password.getByRole('status').getByText(/^Password changed\./));
 
   // New recovery codes: the step-up first (the sign-in's factor made old), then the codes, once.
-  ageSecondFactor(ALEX.email);
+  ageSecondFactor(alex.email);
   await factors.getByRole('button', { name: 'Get new recovery codes' }).click();
   const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
   await stepUp.waitFor();
@@ -83,7 +83,7 @@ test('a staff member changes the password, renews the recovery codes, adds a pas
   // Out, and back in: the old password is refused, the new one with the passkey signs in.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expectVisible(page.getByText('You are signed out.'));
-  await page.getByLabel('E-mail address').fill(ALEX.email);
+  await page.getByLabel('E-mail address').fill(alex.email);
   await page.getByLabel('Password').fill(STAFF_PASSWORD);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectVisible(page.getByRole('alert').getByText('Wrong e-mail address or password.'));
@@ -91,7 +91,7 @@ test('a staff member changes the password, renews the recovery codes, adds a pas
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
-  await expectVisible(page.getByText(`Signed in as ${ALEX.name}`));
+  await expectVisible(page.getByText(`Signed in as ${alex.name}`));
 
   // The account page shows the passkey's use.
   await page.getByRole('link', { name: 'Your account' }).click();
@@ -102,25 +102,11 @@ test('a staff member changes the password, renews the recovery codes, adds a pas
 });
 
 test('a staff member who enrolled with a passkey sets up an authenticator app, and then may remove the passkey', async ({ browser }) => {
-  const email = 'petra.passkey@acme.example';
-  const created = await rewards([
-    'staff',
-    'create',
-    email,
-    '--name',
-    'Petra Passkey',
-    '--role',
-    'auditor',
-    '--client',
-    'acme',
-    '--reason',
-    'browser test',
-  ]);
-  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(created)?.[0];
-  expect(link, created).toBeDefined();
+  const email = staffEmail('Petra Passkey');
+  const link = await enrolmentLink(email, 'Petra Passkey', 'auditor');
   const page = await openConsole(browser);
   await virtualAuthenticator(page);
-  await page.goto(link!);
+  await page.goto(link);
   await page.getByLabel('New password').fill(STAFF_PASSWORD);
   await page.getByLabel('Repeat the password').fill(STAFF_PASSWORD);
   await page.getByRole('button', { name: 'Set password' }).click();

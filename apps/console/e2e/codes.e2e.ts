@@ -2,6 +2,7 @@
 // generates a batch (a fresh second factor first), gets its codes once as a CSV download, a
 // participant redeems one of them in the portal, the list counts it; a code is voided with a
 // reason and the portal refuses it. A support agent reads the batches without a way to change them.
+// The staff, the participant and the batch (a batch name is claimed once) are the story's own (decision 071).
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -9,18 +10,17 @@ import {
   ageSecondFactor,
   checkScreen,
   closePage,
+  enrolNewStaff,
   expectVisible,
+  newParticipant,
   nextTotpCode,
-  openConsoleAs,
   openPortal,
   rewards,
   signInPortal,
   test,
-  enrolNewStaff,
+  unique,
 } from './harness/console.ts';
 
-const QUINN = { email: 'quinn.codes@acme.example', name: 'Quinn Codes' };
-const BATCH = 'Spring fair 2027';
 const CODE = /^[ACDEFGHJKMNPQRTUVWXY34679]{4}(-[ACDEFGHJKMNPQRTUVWXY34679]{4}){3}$/;
 
 /** The cells of a batch's row: name, created, value, expires, generated, unused, redeemed, expired, void. */
@@ -33,7 +33,9 @@ async function batchRow(page: Page, name: string): Promise<string[]> {
 test('a program manager generates a batch, downloads its codes once; one is redeemed in the portal, another voided', async ({
   browser,
 }) => {
-  const { page, secret } = await enrolNewStaff(browser, QUINN);
+  const BATCH = `Spring fair ${unique()}`;
+  const FILE = `codes-${BATCH.replaceAll(' ', '-')}.csv`;
+  const { page, secret, ...quinn } = await enrolNewStaff(browser, 'Quinn Codes');
 
   await page.getByRole('link', { name: 'Codes' }).click();
   await page.getByRole('heading', { name: 'Code batches', level: 1 }).waitFor();
@@ -50,7 +52,7 @@ test('a program manager generates a batch, downloads its codes once; one is rede
   await checkScreen(page, '80-codes-generate-dialog');
 
   // Minting points wants a second factor passed within five minutes: an older one asks again.
-  ageSecondFactor(QUINN.email);
+  ageSecondFactor(quinn.email);
   await dialog.getByRole('button', { name: 'Generate and download' }).click();
   const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
   await stepUp.waitFor();
@@ -59,7 +61,7 @@ test('a program manager generates a batch, downloads its codes once; one is rede
   const downloaded = page.waitForEvent('download', { timeout: 30_000 });
   await stepUp.getByRole('button', { name: 'Confirm' }).click();
   const download = await downloaded;
-  expect(download.suggestedFilename()).toBe('codes-Spring-fair-2027.csv');
+  expect(download.suggestedFilename()).toBe(FILE);
   const [header, ...lines] = readFileSync((await download.path())!, 'utf8')
     .trim()
     .split(/\r?\n/);
@@ -68,16 +70,15 @@ test('a program manager generates a batch, downloads its codes once; one is rede
   expect(codes).toHaveLength(5);
   for (const code of codes) expect(code).toMatch(CODE);
   await dialog.waitFor({ state: 'detached' });
-  await expectVisible(
-    acme.getByRole('status').getByText(`Batch “${BATCH}”: 5 codes downloaded as codes-Spring-fair-2027.csv.`, { exact: false }),
-  );
+  await expectVisible(acme.getByRole('status').getByText(`Batch “${BATCH}”: 5 codes downloaded as ${FILE}.`, { exact: false }));
   // Never shown: no code of the file is on the page.
   expect(await page.getByText(codes[0]!).count()).toBe(0);
   expect(await batchRow(page, BATCH)).toEqual([BATCH, expect.any(String), '250', '31 Dec 2099', '5', '5', '0', '0', '0']);
 
   // A participant redeems the first code in the portal.
+  const nina = await newParticipant({ firstName: 'Nina', lastName: 'Newbie' });
   const portal = await openPortal(browser);
-  await signInPortal(portal, 'newbie');
+  await signInPortal(portal, nina.username);
   const box = portal.getByRole('main').getByRole('region', { name: /on-the-spot code/i });
   await box.getByRole('textbox', { name: 'On-the-spot code' }).fill(codes[0]!);
   await box.getByRole('button', { name: 'Redeem code' }).click();
@@ -91,7 +92,7 @@ test('a program manager generates a batch, downloads its codes once; one is rede
   const redeemedRow = detail
     .getByRole('table', { name: `Codes of batch ${BATCH}` })
     .getByRole('row', { name: new RegExp(codes[0]!.slice(-4)) });
-  await expectVisible(redeemedRow.getByText('newbie'));
+  await expectVisible(redeemedRow.getByText(nina.username));
   await expectVisible(redeemedRow.getByText('Redeemed'));
   await checkScreen(page, '82-codes-batch-redeemed');
 
@@ -121,11 +122,11 @@ test('a program manager generates a batch, downloads its codes once; one is rede
   }>;
   const generated = audit.find((e) => e.action === 'codes.generate' && e.subject === BATCH);
   expect(generated).toMatchObject({
-    actor: QUINN.email,
+    actor: quinn.email,
     details: { count: 5, value: 250, expiresAt: '2099-12-31T23:59:59.999Z', reason: 'Trade show hand-outs, ticket 7001' },
   });
-  expect(audit.find((e) => e.action === 'codes.void')).toMatchObject({
-    actor: QUINN.email,
+  expect(audit.find((e) => e.action === 'codes.void' && e.actor === quinn.email)).toMatchObject({
+    actor: quinn.email,
     subject: `${BATCH} …${hint}`,
     details: { voided: 1, reason: 'Card lost at the stand, ticket 7002' },
   });
@@ -133,7 +134,7 @@ test('a program manager generates a batch, downloads its codes once; one is rede
   await closePage(page);
 
   // A support agent reads the batches, with no way to generate or void.
-  const agent = await openConsoleAs(browser, 'agent');
+  const { page: agent } = await enrolNewStaff(browser, 'Alex Agent', 'support_agent');
   await agent.getByRole('link', { name: 'Codes' }).click();
   await agent.getByRole('heading', { name: 'Code batches', level: 1 }).waitFor();
   expect((await batchRow(agent, BATCH)).slice(4)).toEqual(['5', '3', '1', '0', '1']);

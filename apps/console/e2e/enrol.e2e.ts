@@ -4,29 +4,16 @@
 // sees the recovery codes once and is in. The passkey person then signs in with the passkey.
 import type { Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { checkScreen, closePage, expectVisible, openConsole, rewards, STAFF_PASSWORD, test } from './harness/console.ts';
+import { checkScreen, closePage, enrolmentLink, expectVisible, openConsole, staffEmail, STAFF_PASSWORD, test } from './harness/console.ts';
 import { TOTP } from 'otpauth';
 
 const NEW_PASSWORD = 'Harbour-Lights-2026';
 
-async function enrolmentLink(email: string, name: string): Promise<string> {
-  const out = await rewards([
-    'staff',
-    'create',
-    email,
-    '--name',
-    name,
-    '--role',
-    'support_agent',
-    '--client',
-    'acme',
-    '--reason',
-    'browser test',
-  ]);
-  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(out)?.[0];
-  expect(link, out).toBeDefined();
-  expect(link!.startsWith(`${inject('consoleUrl')}/console/enrol#`)).toBe(true);
-  return link!;
+/** A new support agent's link, as the operator's command prints it: on the console's origin. */
+async function newAgentsLink(email: string, name: string): Promise<string> {
+  const link = await enrolmentLink(email, name, 'support_agent');
+  expect(link.startsWith(`${inject('consoleUrl')}/console/enrol#`)).toBe(true);
+  return link;
 }
 
 async function setPassword(page: Page, link: string, shots?: string): Promise<void> {
@@ -54,7 +41,8 @@ async function finishWithCodes(page: Page, shots?: string): Promise<string[]> {
 }
 
 test('enrols with an authenticator code from the secret shown, then signs in with a recovery code', async ({ browser }) => {
-  const link = await enrolmentLink('tess@acme.example', 'Tess Totp');
+  const tess = staffEmail('Tess Totp');
+  const link = await newAgentsLink(tess, 'Tess Totp');
   const page = await openConsole(browser);
   await setPassword(page, link, '10-enrol-password');
   await expectVisible(page.getByRole('img', { name: 'QR code of the authenticator secret' }));
@@ -68,7 +56,7 @@ test('enrols with an authenticator code from the secret shown, then signs in wit
   // Signed out, back in with a recovery code.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expectVisible(page.getByText('You are signed out.'));
-  await page.getByLabel('E-mail address').fill('tess@acme.example');
+  await page.getByLabel('E-mail address').fill(tess);
   await page.getByLabel('Password').fill(NEW_PASSWORD);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
@@ -82,7 +70,8 @@ test('enrols with an authenticator code from the secret shown, then signs in wit
 });
 
 test('enrols with a passkey instead of a code, and signs in with it', async ({ browser }) => {
-  const link = await enrolmentLink('pat@acme.example', 'Pat Passkey');
+  const pat = staffEmail('Pat Passkey');
+  const link = await newAgentsLink(pat, 'Pat Passkey');
   const page = await openConsole(browser);
   // Chromium's virtual authenticator: a platform passkey that verifies the user at once.
   const cdp = await page.context().newCDPSession(page);
@@ -103,7 +92,7 @@ test('enrols with a passkey instead of a code, and signs in with it', async ({ b
   await expectVisible(page.getByText('Signed in as Pat Passkey'));
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByLabel('E-mail address').fill('pat@acme.example');
+  await page.getByLabel('E-mail address').fill(pat);
   await page.getByLabel('Password').fill(NEW_PASSWORD);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Use a passkey' }).click();

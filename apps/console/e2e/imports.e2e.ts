@@ -3,26 +3,29 @@
 // (through a reload too), then shows the two rejects with their line numbers and nothing posted
 // yet; a confirmation with a reason starts the job, whose progress reaches done in the page; the
 // points are then on the participant's console page. A second file is previewed and discarded.
+// The owner and the two participants of the file are the story's own (decision 071).
 import type { Route } from 'playwright-core';
 import { expect } from 'vitest';
 import type { ImportJob, ImportJobList } from '@rewards/contract/console-imports';
-import { checkScreen, closePage, expectVisible, openConsoleAs, openParticipant, test } from './harness/console.ts';
-
-const NINA = 'Nina Newbie';
+import { checkScreen, closePage, enrolNewStaff, expectVisible, newParticipant, openParticipant, test, unique } from './harness/console.ts';
 
 test('a points file with two bad lines: preview, confirm, progress to done, the points on the participant page', async ({ browser }) => {
-  const run = Date.now().toString(36);
+  const [nina, dana] = await Promise.all([
+    newParticipant({ firstName: 'Nina', lastName: 'Newbie' }),
+    newParticipant({ firstName: 'Dana', lastName: 'Demo' }),
+  ]);
+  const run = unique();
   const today = new Date().toISOString().slice(0, 10);
   const file = [
     'username,points,date,description,external_id',
-    `newbie,125,${today},Spring campaign ${run},e2e-${run}-1`,
-    `demo,75,${today},Spring campaign ${run},e2e-${run}-2`,
-    `newbie,lots,${today},Not a number,e2e-${run}-3`,
+    `${nina.username},125,${today},Spring campaign ${run},e2e-${run}-1`,
+    `${dana.username},75,${today},Spring campaign ${run},e2e-${run}-2`,
+    `${nina.username},lots,${today},Not a number,e2e-${run}-3`,
     `nobody.here,10,${today},Who is this,e2e-${run}-4`,
-    `newbie,25,${today},Referral ${run},e2e-${run}-5`,
+    `${nina.username},25,${today},Referral ${run},e2e-${run}-5`,
   ].join('\n');
 
-  const page = await openConsoleAs(browser, 'owner');
+  const { page } = await enrolNewStaff(browser, 'Olivia Owner', 'owner');
   await page.getByRole('link', { name: 'Imports' }).click();
   await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
   await page.getByLabel('Client').selectOption({ label: 'Acme Rewards' });
@@ -110,7 +113,7 @@ test('a points file with two bad lines: preview, confirm, progress to done, the 
   await page.getByLabel('File', { exact: true }).setInputFiles({
     name: 'wrong.csv',
     mimeType: 'text/csv',
-    buffer: Buffer.from(`username,points,date,description,external_id\nnewbie,999,${today},Wrong file ${run},e2e-${run}-9\n`),
+    buffer: Buffer.from(`username,points,date,description,external_id\n${nina.username},999,${today},Wrong file ${run},e2e-${run}-9\n`),
   });
   await page.getByRole('button', { name: 'Upload and preview' }).click();
   const wrong = page.getByRole('region', { name: 'Import of wrong.csv' });
@@ -128,7 +131,7 @@ test('a points file with two bad lines: preview, confirm, progress to done, the 
   await checkScreen(page, '84-imports-discarded');
 
   // The points are on the participant's page, each line once.
-  await openParticipant(page, 'newbie@example.com', NINA);
+  await openParticipant(page, nina.email, 'Nina Newbie');
   const statement = page.getByRole('table', { name: 'Statement' });
   await expectVisible(statement.getByRole('row', { name: new RegExp(`Spring campaign ${run}`) }));
   expect(await statement.getByRole('row', { name: new RegExp(`Spring campaign ${run}`) }).count()).toBe(1);

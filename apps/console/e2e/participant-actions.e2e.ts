@@ -1,5 +1,5 @@
 // A support agent's other actions on a participant (issue 17, section 3), each with a reason and
-// each seen where it lands: on Sam Spent (`spent`), whom no other story touches. End sessions
+// each seen where it lands: on Sam, a participant of the story's own (decision 071). End sessions
 // signs his open portal tab out; a status of inactive refuses his sign-in in the portal; unlock
 // clears the wrong sign-ins the limits table counted; a resent reset mail shows among his mails;
 // a corrected e-mail shows on the page, and its audit entry names the field, not the address.
@@ -9,17 +9,17 @@ import {
   checkScreen,
   closePage,
   DEMO_PASSWORD,
+  enrolNewStaff,
   expectPath,
   expectVisible,
   loginForm,
-  openConsoleAs,
+  newParticipant,
   openParticipant,
   openPortal,
   signInPortal,
   test,
+  type Participant,
 } from './harness/console.ts';
-
-const SAM = 'Sam Spent';
 
 /** Opens the action's dialog, lets `fill` set its own fields, gives the reason, checks and shoots it (`shots`) and sends it; waits for `done`. */
 async function act(
@@ -41,11 +41,11 @@ async function act(
   await expectVisible(page.getByRole('status').getByText(done));
 }
 
-/** A portal sign-in of `spent` that fails: the page stays on /login with its alert. */
-async function portalSignInRefused(portal: Page, password: string, message: RegExp): Promise<void> {
+/** A portal sign-in of `who` that fails: the page stays on /login with its alert. */
+async function portalSignInRefused(portal: Page, who: Participant, password: string, message: RegExp): Promise<void> {
   await portal.goto('/login');
   const form = loginForm(portal);
-  await form.username.fill('spent');
+  await form.username.fill(who.username);
   await form.password.fill(password);
   await form.submit.click();
   await expectVisible(portal.getByRole('alert').getByText(message));
@@ -55,20 +55,21 @@ async function portalSignInRefused(portal: Page, password: string, message: RegE
 test('an agent ends sessions, sets the status, unlocks, resends a mail and corrects the e-mail, each seen where it lands', async ({
   browser,
 }) => {
-  const page = await openConsoleAs(browser, 'agent');
+  const sam = await newParticipant({ firstName: 'Sam', lastName: 'Spent' });
+  const { page } = await enrolNewStaff(browser, 'Alex Agent', 'support_agent');
   const portal = await openPortal(browser);
 
   // End sessions: Sam is signed in to the portal; after the action his tab is signed out on its next request.
-  await signInPortal(portal, 'spent');
-  await openParticipant(page, 'spent@example.com', SAM);
+  await signInPortal(portal, sam.username);
+  await openParticipant(page, sam.email, 'Sam Spent');
   const sessions = page.getByRole('table', { name: 'Open sessions' });
   await expect.poll(() => sessions.locator('tbody tr').filter({ hasNotText: 'No open sessions.' }).count()).toBe(1);
   await act(page, 'End sessions', 'Lost phone, ticket 5150', 'Sessions ended.', '40-end-sessions-dialog');
   await expectVisible(sessions.getByText('No open sessions.'));
-  await portal.getByRole('main').locator('a[href="/activity-history"]').first().click();
+  await portal.reload(); // its next request: the start-up's GET user
   await expectPath(portal, '/login');
 
-  // Status: inactive refuses Sam's sign-in in the portal (his balance is 0); active lets him in again.
+  // Status: inactive refuses Sam's sign-in in the portal (he has never earned); active lets him in again.
   await act(page, 'Set status', 'Left the company, HR ticket 88', 'Status set to inactive.', '41-status-dialog', (dialog) =>
     dialog
       .getByLabel('Status')
@@ -76,7 +77,7 @@ test('an agent ends sessions, sets the status, unlocks, resends a mail and corre
       .then(() => undefined),
   );
   await expectVisible(page.getByRole('heading', { level: 1 }).getByText('inactive', { exact: true }));
-  await portalSignInRefused(portal, DEMO_PASSWORD, /This account is not active/);
+  await portalSignInRefused(portal, sam, DEMO_PASSWORD, /This account is not active/);
   await act(page, 'Set status', 'Back from leave, HR ticket 89', 'Status set to active.', null, (dialog) =>
     dialog
       .getByLabel('Status')
@@ -86,7 +87,7 @@ test('an agent ends sessions, sets the status, unlocks, resends a mail and corre
   await expectVisible(page.getByRole('heading', { level: 1 }).getByText('active', { exact: true }));
 
   // Unlock: three wrong passwords count in the limits table; unlock clears them.
-  for (let i = 0; i < 3; i++) await portalSignInRefused(portal, `wrong password ${i}`, /don't match our records/);
+  for (let i = 0; i < 3; i++) await portalSignInRefused(portal, sam, `wrong password ${i}`, /don't match our records/);
   await page.reload();
   const limits = page.getByRole('table', { name: 'Attempt limits' });
   const signIns = limits.getByRole('row', { name: /^Sign-in\b(?!, per day)/ });
@@ -97,7 +98,7 @@ test('an agent ends sessions, sets the status, unlocks, resends a mail and corre
   await act(page, 'Unlock', 'Forgot his password, ticket 5151', 'Unlocked.', '44-unlock-dialog');
   await expectVisible(signIns.getByRole('cell', { name: '0 / 5', exact: true }));
   await expectVisible(signInsPerDay.getByRole('cell', { name: '0 / 20', exact: true }));
-  await signInPortal(portal, 'spent');
+  await signInPortal(portal, sam.username);
   await closePage(portal);
 
   // Resend mail: a password reset, queued, in the page's mails.
@@ -108,7 +109,7 @@ test('an agent ends sessions, sets the status, unlocks, resends a mail and corre
     page,
     'Resend mail',
     'Asked for a new reset link, ticket 5152',
-    'Queued for spent@example.com.',
+    `Queued for ${sam.email}.`,
     '45-resend-dialog',
     async (dialog) => {
       await dialog.getByLabel('Mail').selectOption('passwordReset');
@@ -117,15 +118,16 @@ test('an agent ends sessions, sets the status, unlocks, resends a mail and corre
   await expect.poll(() => resets.count()).toBe(before + 1);
 
   // Correct details: the new e-mail shows; the audit entry names the field, never the address.
+  const workAddress = `${sam.username}@acme.example`;
   await act(page, 'Correct details', 'New work address, ticket 5153', 'Details corrected.', '46-details-dialog', (dialog) =>
-    dialog.getByLabel('E-mail').fill('sam.spent@acme.example'),
+    dialog.getByLabel('E-mail').fill(workAddress),
   );
-  await expectVisible(page.getByRole('region', { name: 'Identity' }).getByText('sam.spent@acme.example'));
+  await expectVisible(page.getByRole('region', { name: 'Identity' }).getByText(workAddress));
   const audit = page.getByRole('table', { name: 'Audit entries' });
   const entry = audit.getByRole('row', { name: /New work address, ticket 5153/ });
   await expectVisible(entry);
   await expectVisible(entry.getByText(/email/));
-  expect(await audit.getByText('sam.spent@acme.example').count()).toBe(0);
+  expect(await audit.getByText(workAddress).count()).toBe(0);
   await checkScreen(page, '47-participant-after-actions');
   await closePage(page);
 });

@@ -1,14 +1,16 @@
 // Reports in the console (issue 20, section 5, decision 067): the owner opens the reports, sees
 // every client side by side, then Acme's points per month as a chart with its table, downloads
 // the table's CSV and finds in it the lines on screen; an auditor of Acme reads Acme's reports too.
+// The staff are the stories' own; the figures are read, and checked against each other, not
+// against numbers other stories' points would move (decision 071).
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { checkScreen, closePage, expectVisible, openConsoleAs, test } from './harness/console.ts';
+import { checkScreen, closePage, enrolNewStaff, expectVisible, test } from './harness/console.ts';
 
 const POINTS_HEADER = 'Month,Issued,Redeemed,Expired,Other debits,Outstanding';
 
 test('the owner opens the reports, compares the clients, and downloads the points per month as CSV', async ({ browser }) => {
-  const page = await openConsoleAs(browser, 'owner');
+  const { page } = await enrolNewStaff(browser, 'Olivia Owner', 'owner');
   await page.getByRole('link', { name: 'Reports' }).click();
   await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
 
@@ -64,7 +66,7 @@ test('the owner opens the reports, compares the clients, and downloads the point
 });
 
 test("an auditor of Acme reads Acme's code batches", async ({ browser }) => {
-  const page = await openConsoleAs(browser, 'auditor');
+  const { page } = await enrolNewStaff(browser, 'Ada Auditor', 'auditor');
   await page.goto('/console/reports?client=acme&months=12');
   const codes = page.getByRole('region', { name: 'Code batches' });
   const table = codes.getByRole('table', { name: 'Code batches' });

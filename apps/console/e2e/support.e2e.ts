@@ -1,28 +1,29 @@
 // A support agent's day (issue 17, sections 3 and 6): sign in with a password and an
 // authenticator code, find Dana by e-mail, credit her 250 points with a reason, see it in her
 // own portal as "Balance adjustment: …", then open her portal from the page (launch-as) and
-// see the banner.
+// see the banner. Alex (enrolled for the story, so his day's total is this story's alone) and
+// Dana are the story's own (decision 071); Acme's portal address, where launch-as links point,
+// is this server's from the harness's setup.
 import { expect, inject } from 'vitest';
 import {
   checkScreen,
   closePage,
-  DEMO_STAFF,
+  enrolNewStaff,
   signInPortal,
   expectPath,
   expectVisible,
   findParticipant,
+  newParticipant,
   nextTotpCode,
   openConsole,
-  rewards,
   STAFF_PASSWORD,
   test,
 } from './harness/console.ts';
 
-const { agent } = DEMO_STAFF;
-
-test('an agent signs in, finds demo by e-mail, credits 250 with a reason, and Dana sees it in her portal', async ({ browser }) => {
-  // Links of launch-as point at the client's portal address: this test server's.
-  await rewards(['clients', 'update', '--client', 'acme', '--portal-url', inject('baseUrl')]);
+test('an agent signs in, finds Dana by e-mail, credits 250 with a reason, and Dana sees it in her portal', async ({ browser }) => {
+  const dana = await newParticipant({ firstName: 'Dana', lastName: 'Demo', points: 12_500 });
+  const { page: enrolled, ...agent } = await enrolNewStaff(browser, 'Alex Agent', 'support_agent');
+  await closePage(enrolled);
   const page = await openConsole(browser);
   await page.goto('/console/');
   // Nobody signed in: the sign-in page.
@@ -43,7 +44,7 @@ test('an agent signs in, finds demo by e-mail, credits 250 with a reason, and Da
   // A support agent has no staff section; the settings it only reads (expiry-settings.e2e.ts).
   expect(await page.getByRole('link', { name: 'Staff' }).count()).toBe(0);
 
-  const row = await findParticipant(page, 'demo@example.com', /Dana Demo/);
+  const row = await findParticipant(page, dana.email, /Dana Demo/);
   await checkScreen(page, '03-search');
   // Keyboard: the row takes focus and opens with Enter.
   await row.focus();
@@ -76,12 +77,12 @@ test('an agent signs in, finds demo by e-mail, credits 250 with a reason, and Da
   // Dana, in her portal: the new balance and the text, never the note.
   const portal = await browser.newContext({ baseURL: inject('baseUrl'), locale: 'en-US', reducedMotion: 'reduce' });
   portal.setDefaultTimeout(10_000);
-  const dana = await portal.newPage();
-  await signInPortal(dana);
-  await expectVisible(dana.getByRole('main').getByText((before + 250).toLocaleString('en-US')));
-  await dana.getByRole('main').locator('a[href="/activity-history"]').first().click();
-  await expectVisible(dana.getByText('Balance adjustment: Goodwill for ticket 4711'));
-  expect(await dana.getByText('Parcel lost by the courier').count()).toBe(0);
+  const danasPortal = await portal.newPage();
+  await signInPortal(danasPortal, dana.username);
+  await expectVisible(danasPortal.getByRole('main').getByText((before + 250).toLocaleString('en-US')));
+  await danasPortal.getByRole('main').locator('a[href="/activity-history"]').first().click();
+  await expectVisible(danasPortal.getByText('Balance adjustment: Goodwill for ticket 4711'));
+  expect(await danasPortal.getByText('Parcel lost by the courier').count()).toBe(0);
   await portal.close();
 
   // Launch-as: a reason, then Dana's portal in a new tab with the banner.

@@ -2,16 +2,27 @@
 // just now, finds Acme's own English wording of the sign-in intro not yet translated into French,
 // translates it with a reason and sees it on the French portal (polled, with a deadline); then
 // writes the French FAQs in Markdown and sees the portal's own rendering as the preview, script
-// and unsafe links removed.
+// and unsafe links removed. Acme's texts are every story's: whatever the story changed is put
+// back when it ends, passed or failed (decision 071).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
+import type { ContentEntry } from '@rewards/contract/console-translations';
 import { chooseLanguage } from '../../web/e2e/harness/pages.ts';
-import { checkScreen, closePage, expectVisible, openPortal, rewards, test, enrolNewStaff } from './harness/console.ts';
+import {
+  checkScreen,
+  closePage,
+  enrolNewStaff,
+  expectVisible,
+  openPortal,
+  portalAnswers,
+  restoreAcmeAfterTest,
+  rewards,
+  test,
+} from './harness/console.ts';
 
-const TESS = { email: 'tess.translator@acme.example', name: 'Tess Translator' };
 const ENGLISH = 'Welcome to {clientName}, where every sale earns Acme Points.';
 const FRENCH = 'Bienvenue chez {clientName}, où chaque vente rapporte des Acme Points.';
 const FAQ = [
@@ -41,13 +52,60 @@ async function frenchIntro(browser: Browser): Promise<string> {
 test('a program manager translates a missing French text and sees it on the French portal; edits the FAQs with a preview', async ({
   browser,
 }) => {
-  // Acme's own English wording of the intro, as an operator would import it: French still shows the shipped text.
+  const { page } = await enrolNewStaff(browser, 'Tess Translator');
   const dir = mkdtempSync(join(tmpdir(), 'rewards-texts-'));
+  // When the story ends: no wording of Acme's own for the intro, and the French FAQs as they are now.
+  // Read in the page: only the browser knows console.localhost (RFC 6761).
+  const faqsBefore = await page.evaluate(async () => {
+    const reply = await fetch('/api/console/v1/clients/acme/content/fr-FR/faqs');
+    if (!reply.ok) throw new Error(`GET the French FAQs: ${reply.status}`);
+    return (await reply.json()) as ContentEntry;
+  });
+  await restoreAcmeAfterTest(
+    () => [],
+    async () => {
+      for (const locale of ['en-US', 'fr-FR']) {
+        await rewards([
+          'clients',
+          'translations',
+          'remove',
+          '--client',
+          'acme',
+          '--locale',
+          locale,
+          '--key',
+          'login.intro',
+          '--reason',
+          'browser test ended',
+        ]);
+      }
+      if (faqsBefore.body === null) {
+        await rewards([
+          'clients',
+          'content',
+          'remove',
+          '--client',
+          'acme',
+          '--locale',
+          'fr-FR',
+          '--key',
+          'faqs',
+          '--reason',
+          'browser test ended',
+        ]);
+      } else {
+        const content = join(dir, 'content.json');
+        writeFileSync(content, JSON.stringify({ 'fr-FR': { faqs: faqsBefore.body } }));
+        await rewards(['clients', 'content', 'import', content, '--client', 'acme']);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  );
+
+  // Acme's own English wording of the intro, as an operator would import it: French still shows the shipped text.
   const bundle = join(dir, 'acme.en-US.json');
   writeFileSync(bundle, JSON.stringify({ login: { intro: ENGLISH } }));
   await rewards(['clients', 'translations', 'import', bundle, '--client', 'acme']);
-
-  const { page } = await enrolNewStaff(browser, TESS);
 
   // Translations open on French, the keys to translate: Acme's intro is there, not translated.
   await page.getByRole('link', { name: 'Translations' }).click();
@@ -72,10 +130,16 @@ test('a program manager translates a missing French text and sees it on the Fren
   await page.getByLabel('Search', { exact: true }).fill('chaque vente');
   await expectVisible(page.getByRole('row', { name: /login\.intro/ }).getByText('Translated'));
 
-  // The French portal shows it within the cache time (the audit entry with before and after is the API tests'): polled, with a deadline.
-  await expect
-    .poll(() => frenchIntro(browser), { timeout: 30_000, interval: 1_000 })
-    .toContain('Bienvenue chez Acme Rewards, où chaque vente rapporte des Acme Points.');
+  // The French portal shows it within the cache time (the audit entry with before and after is the
+  // API tests'): the portal answers the French texts with it (polled, with a deadline), then its
+  // sign-in page, opened in French, shows it.
+  const frenchTexts = async () =>
+    Object.values(
+      (JSON.parse(await portalAnswers('bundle/fr-FR')) as { bundleList: Record<string, { properties: Record<string, string> }> })
+        .bundleList['fr-FR']!.properties,
+    );
+  await expect.poll(frenchTexts, { timeout: 30_000, interval: 250 }).toContain(FRENCH);
+  expect(await frenchIntro(browser)).toContain('Bienvenue chez Acme Rewards, où chaque vente rapporte des Acme Points.');
 
   // Content: the French FAQs in Markdown, the preview as the portal renders it.
   await page.getByRole('link', { name: 'Content', exact: true }).click();
@@ -107,9 +171,12 @@ test('a program manager translates a missing French text and sees it on the Fren
   await expectVisible(page.getByRole('status').getByText('Removed. Participants no longer see it in this language.'));
   expect(await markdown.inputValue()).toBe('');
 
-  // Back as it was for the other stories, in the console: Acme's own English intro removed, the shipped one shows again.
+  // Acme's own English intro removed in the console: the shipped one shows again.
+  // The translations page first (the content page had a Language field too), then its English texts.
   await page.getByRole('link', { name: 'Translations' }).click();
+  await page.getByRole('heading', { name: 'Translations', level: 1 }).waitFor();
   await page.getByLabel('Language', { exact: true }).selectOption('en-US');
+  await page.getByRole('table', { name: 'Texts in en-US' }).waitFor();
   await page.getByRole('radio', { name: /^Client’s own wording/ }).check();
   await page.getByRole('button', { name: 'Remove the client’s wording of login.intro' }).click();
   const remove = page.getByRole('dialog', { name: 'Remove the client’s wording of login.intro in en-US' });
@@ -118,5 +185,4 @@ test('a program manager translates a missing French text and sees it on the Fren
   await remove.waitFor({ state: 'detached' });
   await expectVisible(page.getByRole('status').getByText('The client’s wording of login.intro is removed.', { exact: false }));
   await closePage(page);
-  rmSync(dir, { recursive: true, force: true });
 }, 300_000); // two commands (a Node process each) and portal pages besides the console: more than the default on 2 busy cores

@@ -14,6 +14,9 @@ export default defineConfig({
     // is loaded once; each test still gets a new browser context (docs/decisions/060).
     isolate: false,
     testTimeout: 180_000,
+    // expect.poll waits for what a page does (a balance redrawn, a row counted) as long as a
+    // locator does (10 s, the contexts' default), not vitest's 1 s, which a busy machine passes.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
     hookTimeout: 180_000, // the global setup may build both apps
   },
 });

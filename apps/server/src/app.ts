@@ -7,10 +7,12 @@ import { configureReadCache } from './db/read-cache.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
 import { serializerCompiler, validatorCompiler } from './http/schema-compilers.ts';
-import { lazyChildLogger, requestIdGenerator, writesDebug } from './http/request-logging.ts';
+import { lazyChildLogger, requestIdGenerator, requestLogFields, writesDebug, writesTrace } from './http/request-logging.ts';
+import { refuseMetricsOnPublicPort, type Metrics } from './modules/metrics/metrics.ts';
 import compress from '@fastify/compress';
 import { API_HEADERS, securityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { registerReadiness, type Readiness } from './http/readiness.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { registerClientContext } from './modules/clients/client-context.ts';
 import { brandRoutes, clientRoutes } from './modules/clients/routes.ts';
@@ -38,22 +40,28 @@ export interface AppDeps {
   db: Db;
   /** Where log lines go; standard output unless a test wants to read them. */
   logStream?: NodeJS.WritableStream;
+  /** Prometheus' metrics (METRICS_PORT, decision 079): the requests are counted into them; undefined: not counted. */
+  metrics?: Metrics;
+  /** Whether /readyz says to send traffic here; main.ts turns `draining` on at SIGTERM (decision 081). */
+  readiness?: Readiness;
 }
 
 /**
  * Two lines per request at info cost a fifth of the CPU under load and filled the disk
- * (docs/decisions/014): requests are logged at debug, failures still at error.
+ * (docs/decisions/014): requests are logged at debug, failures still at error. One line per
+ * request, when it ends, with its request id, method, path and route; at trace also one as it
+ * arrives, before its body (decision 079).
  */
 class QuietRequestLog extends LogController {
   // The level is asked first: the line's object and the elapsed time are built only for a line
-  // that is written (docs/decisions/035); the lines themselves are unchanged.
+  // that is written (docs/decisions/035).
   override incomingRequest(request: FastifyRequest): void {
-    if (writesDebug(request.log)) request.log.debug({ req: request }, 'incoming request');
+    if (writesTrace(request.log)) request.log.trace({ req: request }, 'incoming request');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else if (writesDebug(reply.log)) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else if (writesDebug(reply.log)) reply.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
 
@@ -74,21 +82,26 @@ function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((add
 const COMPRESS_THRESHOLD = 4 * 1024;
 
 /** The one factory that start-up and tests use. The database is migrated by the caller. */
-export async function buildApp({ config, db, logStream }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logStream, metrics, readiness = { draining: false } }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: ['req.headers["x-session-id"]', 'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-enrolment-token"]'],
+      // Without the query string, where links carry their tokens (decision 079).
+      serializers: { req: requestLogFields },
       ...(logStream ? { stream: logStream } : {}),
     },
     // Cheaper per request than a random UUID and a pino child each (docs/decisions/028).
-    genReqId: requestIdGenerator(),
+    // The trusted proxy's X-Request-Id, else our own (decision 079).
+    genReqId: requestIdGenerator(config.trustProxy),
     childLoggerFactory: lazyChildLogger,
     logController: new QuietRequestLog(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
-    // SIGTERM: stop taking requests, let those under way finish, then close.
+    // SIGTERM: stop taking requests, let those under way finish, then close (decision 081):
+    // idle keep-alive connections are closed at once, busy ones after their reply.
     return503OnClosing: true,
+    forceCloseConnections: 'idle',
   });
   // The contract's zod schemas, checked by Ajv and written by fast-json-stringify (decision 056).
   app.setValidatorCompiler(validatorCompiler);
@@ -101,6 +114,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   let draining = false;
   app.addHook('preClose', async () => {
     draining = true;
+    readiness.draining = true;
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
@@ -110,6 +124,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   configureReadCache(db, config.clientCacheSeconds);
 
   registerErrorHandler(app);
+  // Before any route, so that every route gets the hooks (decision 079).
+  metrics?.instrument(app);
+  refuseMetricsOnPublicPort(app);
   // Before any route (it adds itself to each route as it is added). Dynamic replies compressed when
   // big enough to pay; client data, bundles, the statement and the page are compressed once per
   // content instead (http/compressed-once, decision 056).
@@ -125,11 +142,12 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     await sql`select 1`.execute(db);
     return reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });
+  registerReadiness(app, db, readiness);
   brandRoutes(app, deps);
 
-  // Outside /api/v1.0: the published keys, the catalogs' partner API, the demo catalog.
+  // Outside /api/v1.0: the published keys, the catalogs' partner API, the demo catalog (never in production, decision 072).
   catalogPublicRoutes(app, deps);
-  demoCatalogRoutes(app, deps);
+  if (config.catalog.demo) demoCatalogRoutes(app, config.catalog.demo);
   adminApiRoutes(app, deps);
   // The staff console's API, on its own origin (docs/decisions/046).
   await consoleRoutes(app, deps);

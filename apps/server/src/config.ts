@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { LimitPolicy } from './modules/limits/policy.ts';
 import { checkIssuer } from './modules/sso/provider.ts';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/demo-catalog.ts';
+import { productionOriginProblem } from './http/production-origins.ts';
 
 /** Fastify's names for address ranges (proxy-addr's): 127.0.0.1/8 and ::1, fe80::/10 and 169.254.0.0/16, fc00::/7 and the private IPv4 ranges. */
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -48,6 +50,12 @@ const TrustProxy = z.string().transform((raw, ctx): false | number | string[] =>
 });
 
 const EnvSchema = z.object({
+  // production: no demo seeded, served or accepted, no live link in a log line (decision 072); anything
+  // else (unset, development, test) is development, where `npm start` opens the demo. Empty counts as unset.
+  NODE_ENV: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['development', 'test', 'production'], 'must be development or production (test counts as development)').default('development'),
+  ),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
@@ -79,7 +87,11 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   // The staff console's build (decision 050); unset: apps/console/dist beside the server, empty: none.
   CONSOLE_DIST: z.string().optional(),
-  TRUST_PROXY: TrustProxy.default(false),
+  // Unset is false, except for a production server, which must be told (decision 081).
+  TRUST_PROXY: TrustProxy.optional(),
+  // SIGTERM: seconds /readyz answers 503 while requests are still served, for the proxy's health check to notice
+  // (decision 081); unset: 5 in production, 0 in development (no proxy, and a restart under watch should not wait).
+  DRAIN_SECONDS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().min(0).max(300).optional()),
   // Catalogs (issue 5, docs/decisions/009): the punch-out signing key as a private JWK in JSON;
   // absent, one is generated once and kept in DATA_DIR (default: beside the SQLite file, else ./data).
   CATALOG_SIGNING_KEY: z
@@ -94,8 +106,9 @@ const EnvSchema = z.object({
     }, 'must be a private JWK in JSON')
     .optional(),
   DATA_DIR: z.string().min(1).optional(),
-  DEMO_CATALOG_PARTNER_ID: z.string().min(1).max(100).default(DEMO_CATALOG_PARTNER_ID),
-  DEMO_CATALOG_PARTNER_SECRET: z.string().min(16).max(200).default(DEMO_CATALOG_PARTNER_SECRET),
+  // The demo catalog's credentials: in development only, where the public demo secret is the default.
+  DEMO_CATALOG_PARTNER_ID: z.string().min(1).max(100).optional(),
+  DEMO_CATALOG_PARTNER_SECRET: z.string().min(16).max(200).optional(),
   DEMO_CATALOG_PORTAL_URL: z.string().url().optional(),
   // Mail (issue 7, docs/decisions/017): absent SMTP_URL, mails are written to DATA_DIR/outbox/.
   SMTP_URL: z
@@ -151,6 +164,9 @@ const EnvSchema = z.object({
     .default([]),
   // off: the provider only (refused unless a provider is configured, so nobody is locked out).
   STAFF_PASSWORD_SIGN_IN: z.enum(['on', 'off']).default('on'),
+  // Prometheus' /metrics on a listener of its own (decision 079); unset or empty: none. Never the public port.
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 /** The installation's OpenID provider for staff (decision 068); the secret is only ever handed to openid-client. */
@@ -165,9 +181,14 @@ export interface StaffOidcConfig {
 }
 
 const STAFF_OIDC_VARIABLES = ['STAFF_OIDC_ISSUER', 'STAFF_OIDC_CLIENT_ID', 'STAFF_OIDC_CLIENT_SECRET'] as const;
+const DEMO_CATALOG_VARIABLES = ['DEMO_CATALOG_PARTNER_ID', 'DEMO_CATALOG_PARTNER_SECRET', 'DEMO_CATALOG_PORTAL_URL'] as const;
 
-/** The three settings together or none; password sign-in off only with a provider. */
+/** The three settings together or none; password sign-in off only with a provider; no demo catalog in production. */
 const EnvChecked = EnvSchema.superRefine((e, ctx) => {
+  // Said rather than ignored: an operator who sets them expects a catalog that production never serves (decision 072).
+  if (e.NODE_ENV === 'production')
+    for (const name of DEMO_CATALOG_VARIABLES.filter((n) => e[n] !== undefined))
+      ctx.addIssue({ code: 'custom', path: [name], message: 'the demo catalog is never served with NODE_ENV=production; unset it' });
   const set = STAFF_OIDC_VARIABLES.filter((name) => e[name] !== undefined);
   if (set.length > 0 && set.length < STAFF_OIDC_VARIABLES.length) {
     for (const name of STAFF_OIDC_VARIABLES.filter((n) => e[n] === undefined))
@@ -179,11 +200,59 @@ const EnvChecked = EnvSchema.superRefine((e, ctx) => {
       path: ['STAFF_PASSWORD_SIGN_IN'],
       message: 'off needs STAFF_OIDC_ISSUER, STAFF_OIDC_CLIENT_ID and STAFF_OIDC_CLIENT_SECRET (else nobody could sign in)',
     });
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT)
+    ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT: /metrics is never served on the public port' });
+  const consoleOrigin = e.NODE_ENV === 'production' ? productionOriginProblem(e.CONSOLE_ORIGIN) : undefined;
+  if (consoleOrigin) ctx.addIssue({ code: 'custom', path: ['CONSOLE_ORIGIN'], message: consoleOrigin });
 });
+
+/**
+ * The variables that hold a secret: each may come from a file instead, `NAME_FILE`, the way
+ * systemd credentials and container secrets deliver them (decision 081).
+ */
+export const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'SMTP_URL',
+  'CATALOG_SIGNING_KEY',
+  'STAFF_OIDC_CLIENT_SECRET',
+  'DEMO_CATALOG_PARTNER_SECRET',
+] as const;
+
+/**
+ * The environment with each `NAME_FILE` read into `NAME` (its content less one trailing newline,
+ * which `echo` and editors add); problems by variable. Both set is refused (which one would win is
+ * a guess); an unreadable file is named by its variable and path, never by what it holds.
+ */
+function withSecretFiles(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; problems: string[] } {
+  const out: NodeJS.ProcessEnv = { ...env };
+  const problems: string[] = [];
+  for (const name of SECRET_VARIABLES) {
+    const file = env[`${name}_FILE`];
+    if (file === undefined || file === '') continue;
+    if (env[name] !== undefined) {
+      problems.push(`${name}_FILE: ${name} is set too; set one of them`);
+      continue;
+    }
+    try {
+      out[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      problems.push(`${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  return { env: out, problems };
+}
+
+export interface DemoCatalogConfig {
+  partnerId: string;
+  partnerSecret: string;
+  portalUrl: string | undefined;
+}
 
 export type DatabaseConfig = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
 
 export interface Config {
+  /** NODE_ENV=production (decision 072): no demo seeded or served, a start refused on the demo's published credentials, no link in a log line. */
+  production: boolean;
   port: number;
   host: string;
   database: DatabaseConfig;
@@ -203,12 +272,17 @@ export interface Config {
    * proxies' addresses and ranges. Never true (docs/decisions/041).
    */
   trustProxy: false | number | string[];
+  /** SIGTERM: seconds /readyz answers 503 before the listener closes (decision 081). */
+  drainSeconds: number;
   catalog: {
     /** Private JWK (JSON) that signs punch-out links; undefined: generated and kept in dataDir. */
     signingKey: string | undefined;
     dataDir: string;
-    /** The demo catalog's own partner credentials, and where it reaches the portal (default: its own listening address). */
-    demo: { partnerId: string; partnerSecret: string; portalUrl: string | undefined };
+    /**
+     * The demo catalog's own partner credentials, and where it reaches the portal (default: its own
+     * listening address); undefined in production, where /demo-catalog/ is not served.
+     */
+    demo: DemoCatalogConfig | undefined;
   };
   mail: {
     /** SMTP server to send through; undefined: each mail is written as an .eml file into outboxDir. */
@@ -218,6 +292,8 @@ export interface Config {
     /** Attempts before a mail is given up as failed. */
     maxAttempts: number;
     outboxDir: string;
+    /** Whether the log line of a participant's mail written to outboxDir may carry its link: in development only. */
+    linksInLog: boolean;
   };
   /** Account lifecycle (issue 7): minutes a password reset link works. */
   account: { resetLinkMinutes: number };
@@ -225,6 +301,8 @@ export interface Config {
   console: { origin: string; hostname: string };
   /** How staff sign in (decision 068): the password (then our second factor), the installation's OpenID provider, or both. */
   staffSignIn: { password: boolean; oidc: StaffOidcConfig | undefined };
+  /** Where Prometheus scrapes /metrics (decision 079), a listener apart from the portal's; undefined: no metrics. */
+  metrics: { port: number; host: string } | undefined;
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -232,17 +310,33 @@ export function databaseConfigFromUrl(url: string): DatabaseConfig {
   return { dialect: 'postgres', url };
 }
 
+export interface LoadOptions {
+  /**
+   * The portal server's start (main.ts), not the `rewards` command: in production it must be told
+   * TRUST_PROXY, which only the server uses (decision 081).
+   */
+  server?: boolean;
+}
+
 /** Reads the environment once; a bad value stops start-up with a message naming the variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
+  const { env, problems } = withSecretFiles(rawEnv);
   const parsed = EnvChecked.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
+  const lines = problems.map((problem) => `  ${problem}`);
+  if (!parsed.success) lines.push(...parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`));
+  // Unset, a production server would silently read every peer as the client and trust no proxy's
+  // X-Forwarded-Proto: behind a proxy that is every caller on one address (the limits) and http links.
+  else if (options.server && parsed.data.NODE_ENV === 'production' && parsed.data.TRUST_PROXY === undefined)
+    lines.push(
+      "  TRUST_PROXY: required with NODE_ENV=production: set it to the proxy's address (e.g. 10.0.0.5, or loopback for a proxy on this machine), or to false if nothing is in front of the portal",
+    );
+  if (lines.length > 0 || !parsed.success) throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   const e = parsed.data;
   const database = databaseConfigFromUrl(e.DATABASE_URL);
   const dataDir = e.DATA_DIR ?? (database.dialect === 'sqlite' ? dirname(database.path) : './data');
+  const production = e.NODE_ENV === 'production';
   return {
+    production,
     port: e.PORT,
     host: e.HOST,
     database,
@@ -259,13 +353,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientCacheSeconds: e.CLIENT_CACHE_SECONDS,
     webDist: e.WEB_DIST,
     consoleDist: e.CONSOLE_DIST,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY ?? false,
+    drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
     catalog: {
       signingKey: e.CATALOG_SIGNING_KEY,
       dataDir,
-      demo: { partnerId: e.DEMO_CATALOG_PARTNER_ID, partnerSecret: e.DEMO_CATALOG_PARTNER_SECRET, portalUrl: e.DEMO_CATALOG_PORTAL_URL },
+      demo: production
+        ? undefined
+        : {
+            partnerId: e.DEMO_CATALOG_PARTNER_ID ?? DEMO_CATALOG_PARTNER_ID,
+            partnerSecret: e.DEMO_CATALOG_PARTNER_SECRET ?? DEMO_CATALOG_PARTNER_SECRET,
+            portalUrl: e.DEMO_CATALOG_PORTAL_URL,
+          },
     },
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, maxAttempts: e.MAIL_MAX_ATTEMPTS, outboxDir: join(dataDir, 'outbox') },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      maxAttempts: e.MAIL_MAX_ATTEMPTS,
+      outboxDir: join(dataDir, 'outbox'),
+      linksInLog: !production,
+    },
     account: { resetLinkMinutes: e.RESET_LINK_MINUTES },
     console: { origin: e.CONSOLE_ORIGIN, hostname: new URL(e.CONSOLE_ORIGIN).hostname.toLowerCase() },
     staffSignIn: {
@@ -281,5 +388,50 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             }
           : undefined,
     },
+    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
+}
+
+/**
+ * What the start-up line says: the engine and where (PostgreSQL's host and database name only,
+ * never its user or password), the origins, the proxy trust, metrics, mail transport and drain.
+ */
+export function describeSettings(config: Config, metricsAddress?: string): string {
+  const database =
+    config.database.dialect === 'sqlite' ? `SQLite ${config.database.path}` : `PostgreSQL ${postgresWhere(config.database.url)}`;
+  const trust =
+    config.trustProxy === false
+      ? 'none'
+      : typeof config.trustProxy === 'number'
+        ? `${config.trustProxy} hop${config.trustProxy === 1 ? '' : 's'}`
+        : config.trustProxy.join(',');
+  const mail = config.mail.smtpUrl ? `SMTP ${smtpWhere(config.mail.smtpUrl)}` : `.eml files in ${config.mail.outboxDir}`;
+  return [
+    config.production ? 'production' : 'development',
+    `database ${database}`,
+    `console ${config.console.origin}/console/`,
+    `proxy trust ${trust}`,
+    `metrics ${metricsAddress ? `${metricsAddress}/metrics` : 'off'}`,
+    `mail ${mail}`,
+    `drain ${config.drainSeconds} s`,
+  ].join('; ');
+}
+
+function postgresWhere(url: string): string {
+  try {
+    const parsed = new URL(url);
+    // A socket directory may come as ?host=/path instead of in the authority.
+    const host = parsed.host || parsed.searchParams.get('host') || 'localhost';
+    return `${host}/${decodeURIComponent(parsed.pathname.slice(1)) || '(default database)'}`;
+  } catch {
+    return '(address not shown)';
+  }
+}
+
+function smtpWhere(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(address not shown)';
+  }
 }

@@ -44,8 +44,8 @@ describe('the server process', { timeout: 240_000 }, () => {
   });
 
   it('on SIGTERM finishes the request under way, then exits cleanly', async () => {
-    // At debug the server logs each request as it starts, before its body has come.
-    const { child, base, logLine } = await startServer(`file:${join(dir, 'drain.db')}`, { LOG_LEVEL: 'debug' });
+    // At trace the server logs each request as it starts, before its body has come.
+    const { child, base, logLine } = await startServer(`file:${join(dir, 'drain.db')}`, { LOG_LEVEL: 'trace' });
     const { port } = new URL(base);
     const body = JSON.stringify({ username: 'demo', password: 'Rewards-2026!' });
     // A request whose body is still arriving when the signal lands is, without doubt, under way.

@@ -17,6 +17,8 @@ export interface ServerProcess {
    * after `timeoutMs` or when the process ends first. For tests that wait on what the server did.
    */
   logLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Every line of the server's log so far, for tests that look at what it never wrote. */
+  log(): readonly string[];
 }
 
 export const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -26,8 +28,11 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Kept for the error of a start that failed (a refusal, a port taken meanwhile).
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = `${stderr}${chunk.toString()}`.slice(-4000)));
   // Always read, so that a chatty LOG_LEVEL never fills the pipe and stalls the server.
   const lines: string[] = [];
   let ended = false;
@@ -74,8 +79,9 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   };
   const deadline = Date.now() + START_DEADLINE_MS;
   while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before it answered:\n${stderr}`);
     try {
-      if ((await fetch(`${base}/healthz`)).ok) return { child, base, stop, logLine };
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base, stop, logLine, log: () => lines };
     } catch {
       // not listening yet
     }

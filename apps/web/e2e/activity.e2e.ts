@@ -1,4 +1,6 @@
 // The activity history modal (issue 5, section 1): sort, filter, page, download, and a long statement.
+// On the seed's own histories, Dana's (demo) and Bea's 10,000 entries: each is signed in as by one
+// story only (decision 071), and no story changes either.
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -25,9 +27,9 @@ const totalOf = async (page: Page) =>
   Number((/of ([\d,]+) entries/.exec((await summary(page).textContent()) ?? '')?.[1] ?? '').replaceAll(',', ''));
 
 test('Dana sorts, filters, pages and downloads her history', async ({ page }) => {
-  await signIn(page);
+  await signIn(page, 'demo');
   await acknowledgeCookieNotice(page);
-  // By its target rather than its text: other browser tests may move Dana's balance.
+  // By its target rather than its text, the balance being no matter here.
   await page.getByRole('main').locator('a[href="/activity-history"]').first().click();
   await expectPath(page, '/activity-history');
   const dialog = page.getByRole('dialog');

@@ -11,6 +11,7 @@ import {
   test,
 } from './harness/browser.ts';
 import { addExpiringParticipant } from './harness/expiry.ts';
+import { unique } from './harness/participants.ts';
 
 /** A calendar day as the page writes it in a language: from its own midnight in UTC, so never a day off. */
 const longDay = (locale: string, day: string) =>
@@ -19,7 +20,7 @@ const longDay = (locale: string, day: string) =>
 test('a participant with points expiring in 20 days is told on home, in English and Arabic, and sees what expires when in her history', async ({
   page,
 }) => {
-  const erin = await addExpiringParticipant(inject('databaseUrl'), 'expiring');
+  const erin = await addExpiringParticipant(inject('databaseUrl'), `expiring-${unique()}`);
   const [soon, later] = erin.expiries;
   if (!soon || !later) throw new Error('the fixture has two expiries');
 

@@ -1,12 +1,14 @@
 // The idle warning against the real server, on its own portal with a 3-minute idle time, so no
 // test waits for minutes: the browser's clock is moved by Playwright, and the server's notion
 // of elapsed time by ageing the session's row in its database. The server then applies its own
-// rules (slide, expiry) exactly as in production.
+// rules (slide, expiry) exactly as in production. Each story's participant is its own (decision
+// 071): they count and end sessions, which no other story may have.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { makeParticipant } from './harness/participants.ts';
 import { ROOT, startPortalServer, type PortalServer } from './harness/server.ts';
 import { closePage, expectNoSeriousA11yViolations, openPageOn } from './harness/browser.ts';
 import { expectPath, expectVisible, launchChromium, signIn } from './harness/pages.ts';
@@ -29,12 +31,14 @@ afterAll(async () => {
 });
 
 /**
- * A signed-in page whose clock Playwright drives (it still runs on by itself meanwhile). The
- * warning counts from the latest call, so the clock may move only once home's own calls are sent:
- * with a balance, home asks for the expiry line; the balance itself came with the sign-in.
+ * A participant of the story's own (with points, or never having earned), signed in on a page
+ * whose clock Playwright drives (it still runs on by itself meanwhile). The warning counts from
+ * the latest call, so the clock may move only once home's own calls are sent: with a balance,
+ * home asks for the expiry line; the balance itself came with the sign-in.
  * ('networkidle' is no help: it has often fired on the login page already, on a busy machine.)
  */
-async function signedInWithClock(username: string, { hasBalance }: { hasBalance: boolean }): Promise<Page> {
+async function signedInWithClock({ hasBalance }: { hasBalance: boolean }): Promise<{ page: Page; username: string }> {
+  const { username } = await makeParticipant(server.databaseUrl, hasBalance ? { points: 12_500 } : {});
   const page = await openPageOn(browser, server.baseUrl);
   await page.clock.install();
   const expiryLineAnswered = hasBalance
@@ -42,7 +46,7 @@ async function signedInWithClock(username: string, { hasBalance }: { hasBalance:
     : null;
   await signIn(page, username);
   await expiryLineAnswered;
-  return page;
+  return { page, username };
 }
 
 /** The participant's live sessions, newest first. */
@@ -70,7 +74,7 @@ function ageSession(username: string, agoMs: number) {
 const warning = (page: Page) => page.getByRole('alertdialog', { name: /session is about to end/i });
 
 test('a warning shows before the idle timeout, and "Stay signed in" truly extends the session', async () => {
-  const page = await signedInWithClock('demo', { hasBalance: true });
+  const { page, username } = await signedInWithClock({ hasBalance: true });
   await page.clock.fastForward(50_000);
   expect(await warning(page).count()).toBe(0);
   // The earliest warning for 3 minutes idle comes 65 s after the latest call (timing.ts).
@@ -82,12 +86,12 @@ test('a warning shows before the idle timeout, and "Stay signed in" truly extend
   await expectNoSeriousA11yViolations(page);
 
   // The same 70 s on the server: the session's latest touch lies that far back.
-  ageSession('demo', 70_000);
-  const [before] = sessionsOf('demo');
+  ageSession(username, 70_000);
+  const [before] = sessionsOf(username);
   await stay.click();
   await warning(page).waitFor({ state: 'hidden' });
 
-  const [after] = sessionsOf('demo');
+  const [after] = sessionsOf(username);
   expect(after?.id_hash).toBe(before?.id_hash);
   // Slid to a fresh 3 minutes from the keep-alive (the server's own rule at work).
   expect(Date.parse(after!.idle_expires_at) - Date.parse(before!.idle_expires_at)).toBeGreaterThanOrEqual(60_000);
@@ -97,8 +101,8 @@ test('a warning shows before the idle timeout, and "Stay signed in" truly extend
 });
 
 test('ignored, the warning ends the session on the server and the login page says it timed out', async () => {
-  const page = await signedInWithClock('spent', { hasBalance: false });
-  expect(sessionsOf('spent')).toHaveLength(1);
+  const { page, username } = await signedInWithClock({ hasBalance: false });
+  expect(sessionsOf(username)).toHaveLength(1);
   await page.clock.fastForward(70_000);
   await expectVisible(warning(page));
 
@@ -106,15 +110,15 @@ test('ignored, the warning ends the session on the server and the login page say
   await expectPath(page, '/login');
   await expectVisible(page.getByText(/your session timed out/i));
   expect(await page.evaluate(() => sessionStorage.getItem('userState'))).toBeNull();
-  expect(sessionsOf('spent')).toHaveLength(0);
+  expect(sessionsOf(username)).toHaveLength(0);
   await closePage(page);
 });
 
 test('"Stay signed in" on a session the server has already ended takes the specâ€™s timeout path', async () => {
-  const page = await signedInWithClock('newbie', { hasBalance: false });
+  const { page, username } = await signedInWithClock({ hasBalance: false });
   await page.clock.fastForward(70_000);
   await expectVisible(warning(page));
-  ageSession('newbie', 4 * MINUTE); // expired a minute ago, as after a sleeping laptop
+  ageSession(username, 4 * MINUTE); // expired a minute ago, as after a sleeping laptop
 
   await warning(page).getByRole('button', { name: 'Stay signed in' }).click();
   await expectPath(page, '/login');
@@ -123,11 +127,11 @@ test('"Stay signed in" on a session the server has already ended takes the specâ
 });
 
 test('"Sign out" in the warning signs out', async () => {
-  const page = await signedInWithClock('spent', { hasBalance: false });
+  const { page, username } = await signedInWithClock({ hasBalance: false });
   await page.clock.fastForward(70_000);
   await warning(page).getByRole('button', { name: 'Sign out' }).click();
   await expectPath(page, '/login');
-  expect(sessionsOf('spent')).toHaveLength(0);
+  expect(sessionsOf(username)).toHaveLength(0);
   await expect(page.getByText(/your session timed out/i).count()).resolves.toBe(0);
   await closePage(page);
 });

@@ -1,8 +1,9 @@
 // A modal opens over the page it was opened from, which stays visible, and closes back to it.
-import { acknowledgeCookieNotice, expectPath, expectVisible, signIn, test } from './harness/browser.ts';
+// Each story's participant is its own (decision 071).
+import { acknowledgeCookieNotice, expectPath, expectVisible, newParticipant, signIn, test } from './harness/browser.ts';
 
 test('the FAQs open over home and close back to home', async ({ page }) => {
-  await signIn(page);
+  await signIn(page, (await newParticipant({ points: 12_500 })).username);
   await acknowledgeCookieNotice(page); // it covers the footer
   await page.getByRole('contentinfo').getByRole('link', { name: /faq/i }).click();
   await expectPath(page, '/faqs');
@@ -18,7 +19,7 @@ test('the FAQs open over home and close back to home', async ({ page }) => {
 });
 
 test('the profile opened from the user bar goes back to home with the browser', async ({ page }) => {
-  await signIn(page);
+  await signIn(page, (await newParticipant()).username);
   await page
     .getByRole('banner')
     .getByRole('link', { name: /profile/i })

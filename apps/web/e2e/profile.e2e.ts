@@ -1,6 +1,5 @@
 // The profile modal: a participant changes their password and their language, then puts both back.
-// It uses `newbie`, whom no other browser test signs in as, and restores what it changed even
-// when it fails half-way, since every test file shares the one server's data.
+// Each story's participant is its own (decision 071): what it changes is nobody else's.
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import {
@@ -8,12 +7,12 @@ import {
   expectNoSeriousA11yViolations,
   expectPath,
   expectVisible,
+  newParticipant,
   signIn,
   signOutControl,
   test,
 } from './harness/browser.ts';
 
-const USERNAME = 'newbie';
 const NEW_PASSWORD = 'Garden-Path-42';
 
 async function openProfile(page: Page) {
@@ -36,89 +35,65 @@ async function changePasswordInModal(dialog: Locator, from: string, to: string) 
   return dialog;
 }
 
-/**
- * Straight through the API: puts newbie's password and language back if a step above failed.
- * The usual password is tried first, so a passing run records no failed sign-in.
- */
-async function restoreNewbie(page: Page) {
-  const headers = { 'client-id': new URL(page.url() || 'http://localhost').origin };
-  for (const password of [DEMO_PASSWORD, NEW_PASSWORD]) {
-    const login = await page.request.post('/api/v1.0/login', { headers, data: { username: USERNAME, password } });
-    if (!login.ok()) continue;
-    const session = { ...headers, 'x-session-id': ((await login.json()) as { sessionId: string }).sessionId };
-    if (password !== DEMO_PASSWORD) {
-      await page.request.put('/api/v1.0/user/password', { headers: session, data: { oldPassword: password, newPassword: DEMO_PASSWORD } });
-    }
-    await page.request.post('/api/v1.0/user/locale', { headers: session, data: { locale: { code: 'en-US' } } });
-    return;
-  }
-}
-
 test('a participant changes the password in the profile, signs in with it, and changes it back', async ({ page }) => {
-  try {
-    await signIn(page, USERNAME);
-    const dialog = await openProfile(page);
-    await expectVisible(dialog.getByText('Your details'));
+  const { username } = await newParticipant();
+  await signIn(page, username);
+  const dialog = await openProfile(page);
+  await expectVisible(dialog.getByText('Your details'));
 
-    // The rules tick as the new password is typed.
-    const newPassword = dialog.getByLabel('New password', { exact: true });
-    await newPassword.fill('garden');
-    await expectVisible(dialog.locator('[data-rule="lower"][data-met="true"]'));
-    await expectVisible(dialog.locator('[data-rule="upper"][data-met="false"]'));
-    await expectNoSeriousA11yViolations(page);
-    await newPassword.fill('');
+  // The rules tick as the new password is typed.
+  const newPassword = dialog.getByLabel('New password', { exact: true });
+  await newPassword.fill('garden');
+  await expectVisible(dialog.locator('[data-rule="lower"][data-met="true"]'));
+  await expectVisible(dialog.locator('[data-rule="upper"][data-met="false"]'));
+  await expectNoSeriousA11yViolations(page);
+  await newPassword.fill('');
 
-    await changePasswordInModal(dialog, DEMO_PASSWORD, NEW_PASSWORD);
-    for (const label of ['Current password', 'New password', 'Confirm new password']) {
-      expect(await dialog.getByLabel(label, { exact: true }).inputValue()).toBe('');
-    }
-    await expectNoSeriousA11yViolations(page);
-
-    await dialog.getByRole('button', { name: /close/i }).click();
-    await expectPath(page, '/home');
-    await signOutControl(page).click();
-    await expectPath(page, '/login');
-    await signIn(page, USERNAME, NEW_PASSWORD);
-
-    await changePasswordInModal(await openProfile(page), NEW_PASSWORD, DEMO_PASSWORD);
-    await page.getByRole('dialog').getByRole('button', { name: /close/i }).click();
-    await signOutControl(page).click();
-    await expectPath(page, '/login');
-    await signIn(page, USERNAME, DEMO_PASSWORD);
-  } finally {
-    await restoreNewbie(page);
+  await changePasswordInModal(dialog, DEMO_PASSWORD, NEW_PASSWORD);
+  for (const label of ['Current password', 'New password', 'Confirm new password']) {
+    expect(await dialog.getByLabel(label, { exact: true }).inputValue()).toBe('');
   }
+  await expectNoSeriousA11yViolations(page);
+
+  await dialog.getByRole('button', { name: /close/i }).click();
+  await expectPath(page, '/home');
+  await signOutControl(page).click();
+  await expectPath(page, '/login');
+  await signIn(page, username, NEW_PASSWORD);
+
+  await changePasswordInModal(await openProfile(page), NEW_PASSWORD, DEMO_PASSWORD);
+  await page.getByRole('dialog').getByRole('button', { name: /close/i }).click();
+  await signOutControl(page).click();
+  await expectPath(page, '/login');
+  await signIn(page, username, DEMO_PASSWORD);
 });
 
 test('a participant switches the portal to French in the profile, and back', async ({ page }) => {
-  try {
-    await signIn(page, USERNAME);
-    let dialog = await openProfile(page);
-    await dialog.getByRole('radio', { name: 'Français' }).check();
-    await dialog.getByRole('button', { name: 'Save language' }).click();
-    await page.waitForFunction(() => document.documentElement.lang === 'fr-FR');
-    await expectVisible(dialog.getByText('Votre choix de langue a été enregistré.'));
-    await expectVisible(dialog.getByRole('heading', { level: 1, name: 'Votre profil' }));
-    expect(await page.locator('html').getAttribute('dir')).toBe('ltr');
+  const { username } = await newParticipant();
+  await signIn(page, username);
+  let dialog = await openProfile(page);
+  await dialog.getByRole('radio', { name: 'Français' }).check();
+  await dialog.getByRole('button', { name: 'Save language' }).click();
+  await page.waitForFunction(() => document.documentElement.lang === 'fr-FR');
+  await expectVisible(dialog.getByText('Votre choix de langue a été enregistré.'));
+  await expectVisible(dialog.getByRole('heading', { level: 1, name: 'Votre profil' }));
+  expect(await page.locator('html').getAttribute('dir')).toBe('ltr');
 
-    // Saved on the account: a new sign-in comes back in French.
-    await dialog.getByRole('button', { name: /fermer|close/i }).click();
-    await page
-      .getByRole('banner')
-      .getByRole('button', { name: 'Se déconnecter' })
-      .or(page.getByRole('banner').getByRole('link', { name: 'Se déconnecter' }))
-      .first()
-      .click();
-    await expectPath(page, '/login');
-    await signIn(page, USERNAME);
-    await page.waitForFunction(() => document.documentElement.lang === 'fr-FR');
+  // Saved on the account: a new sign-in comes back in French.
+  await dialog.getByRole('button', { name: /fermer|close/i }).click();
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: 'Se déconnecter' })
+    .or(page.getByRole('banner').getByRole('link', { name: 'Se déconnecter' }))
+    .first()
+    .click();
+  await expectPath(page, '/login');
+  await signIn(page, username);
+  await page.waitForFunction(() => document.documentElement.lang === 'fr-FR');
 
-    dialog = await openProfile(page);
-    await dialog.getByRole('radio', { name: 'English' }).check();
-    await dialog.getByRole('button', { name: 'Enregistrer la langue' }).click();
-    await page.waitForFunction(() => document.documentElement.lang === 'en-US');
-    await expectVisible(dialog.getByText('Your language has been saved.'));
-  } finally {
-    await restoreNewbie(page);
-  }
+  dialog = await openProfile(page);
+  await dialog.getByRole('radio', { name: 'English' }).check();
+  await dialog.getByRole('button', { name: 'Enregistrer la langue' }).click();
+  await page.waitForFunction(() => document.documentElement.lang === 'en-US');
+  await expectVisible(dialog.getByText('Your language has been saved.'));
 });

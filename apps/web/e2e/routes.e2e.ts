@@ -1,6 +1,7 @@
-// Every guard and redirect of the spec's route table (section 2).
+// Every guard and redirect of the spec's route table (section 2). Whoever signs in is the story's
+// own participant (decision 071).
 import { describe, expect } from 'vitest';
-import { expectPath, expectVisible, signIn, test } from './harness/browser.ts';
+import { expectPath, expectVisible, newParticipant, signIn, test } from './harness/browser.ts';
 
 const signedInOnly = ['/home', '/profile', '/rules', '/contact', '/activity-history', '/privacy-notice'];
 const anonymousOnly = [
@@ -53,7 +54,7 @@ describe('an anonymous visitor', () => {
 
 describe('a signed-in participant', () => {
   test('on / or an unknown path is at /home', async ({ page }) => {
-    await signIn(page);
+    await signIn(page, (await newParticipant()).username);
     for (const path of ['/', '/no-such-page']) {
       await page.goto(path);
       await expectPath(page, '/home');
@@ -61,7 +62,7 @@ describe('a signed-in participant', () => {
   });
 
   test('on an anonymous-only page is sent to /home', async ({ page }) => {
-    await signIn(page);
+    await signIn(page, (await newParticipant()).username);
     for (const path of anonymousOnly) {
       await page.goto(path);
       await expectPath(page, '/home');
@@ -69,7 +70,7 @@ describe('a signed-in participant', () => {
   });
 
   test('may open every signed-in page and every shared modal', async ({ page }) => {
-    await signIn(page);
+    await signIn(page, (await newParticipant()).username);
     for (const path of [...signedInOnly, ...everyone]) {
       await page.goto(path);
       if (path !== '/home') await expectVisible(page.getByRole('dialog'));

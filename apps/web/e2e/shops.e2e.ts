@@ -1,4 +1,5 @@
-// Shops: the home tiles, the header's redeem menu, and a real order in the demo catalog.
+// Shops: the home tiles, the header's redeem menu, and a real order in the demo catalog. Whoever
+// signs in is the story's own participant (decision 071).
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import {
@@ -6,6 +7,7 @@ import {
   expectNoSeriousA11yViolations,
   expectVisible,
   loginForm,
+  newParticipant,
   signIn,
   test,
   DEMO_PASSWORD,
@@ -24,7 +26,7 @@ async function headerBalance(page: Page): Promise<number> {
 }
 
 test('the redeem menu opens and closes with the keyboard, and axe finds nothing serious in it', async ({ page }) => {
-  await signIn(page);
+  await signIn(page, (await newParticipant({ points: 12_500 })).username);
   await acknowledgeCookieNotice(page);
   const button = redeemButton(page);
   await button.focus();
@@ -51,7 +53,7 @@ test('the redeem menu opens and closes with the keyboard, and axe finds nothing 
 });
 
 test('home has no serious accessibility violation with its shop tiles', async ({ page }) => {
-  await signIn(page);
+  await signIn(page, (await newParticipant({ points: 12_500 })).username);
   await expectVisible(page.getByRole('article', { name: 'Merchandise' }));
   await expectVisible(page.getByRole('article', { name: 'Experiences' }));
   await expectNoSeriousA11yViolations(page);
@@ -59,7 +61,8 @@ test('home has no serious accessibility violation with its shop tiles', async ({
 
 test('on a 320px phone in Arabic, the tiles and the open menu fit the screen', async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 640 });
-  await signIn(page, 'merch'); // Mona reads Arabic: the page is right-to-left
+  // Mona reads Arabic (the page is right-to-left) and shops the merchandise catalog only.
+  await signIn(page, (await newParticipant({ firstName: 'Mona', locale: 'ar', offerings: 'merchandise', points: 3_250 })).username);
   await page.waitForFunction(() => document.documentElement.dir === 'rtl');
   await redeemButton(page).click();
   const panel = shopsList(page);
@@ -80,7 +83,7 @@ test('a catalog that cannot give its link: the blank tab closes, the error shows
       body: JSON.stringify({ errorCode: 50001, responseMessage: 'error.internal', message: 'Catalog unavailable' }),
     }),
   );
-  await signIn(page);
+  await signIn(page, (await newParticipant({ points: 12_500 })).username);
   const [blank] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: /view catalog/i }).click()]);
   await expect.poll(() => blank.isClosed()).toBe(true);
   await expectVisible(page.getByRole('alert').filter({ hasText: /something went wrong/i }));
@@ -97,16 +100,17 @@ test('an inactive participant whose catalog cannot be reached sees the notice an
       body: JSON.stringify({ errorCode: 50001, responseMessage: 'error.internal', message: 'Catalog unavailable' }),
     }),
   );
-  await signIn(page, 'inactive');
+  await signIn(page, (await newParticipant({ firstName: 'Ivan', status: 'inactive', points: 1_000 })).username);
   await expectVisible(page.getByRole('heading', { name: /no longer active/i }));
   await expectVisible(page.getByText(/catalog is temporarily unavailable/i));
   await expectNoSeriousA11yViolations(page);
 });
 
 test('an inactive participant with points is taken, in the same window, to the merchandise catalog', async ({ page }) => {
+  const ivan = await newParticipant({ firstName: 'Ivan', status: 'inactive', points: 1_000 });
   await page.goto('/login');
   const form = loginForm(page);
-  await form.username.fill('inactive');
+  await form.username.fill(ivan.username);
   await form.password.fill(DEMO_PASSWORD);
   await form.submit.click();
   await page.waitForURL(/\/demo-catalog\/merchandise\?token=/);
@@ -114,8 +118,8 @@ test('an inactive participant with points is taken, in the same window, to the m
 
 // Through the real GET user/catalog-url, the demo catalog and its partner API.
 test('ordering in the catalog tab: the portal shows the lower balance when the participant comes back', async ({ page }) => {
-  // Mona (merch) shops here: Dana's 12,500 points are what other browser tests expect to see.
-  await signIn(page, 'merch');
+  // A shopper of the story's own: the order takes points from her balance alone.
+  await signIn(page, (await newParticipant({ firstName: 'Mona', points: 3_250, offerings: 'merchandise' })).username);
   const before = await headerBalance(page);
   expect(before).toBeGreaterThan(0);
 

@@ -1,12 +1,15 @@
 // Single sign-on (issue 9) in Chromium: a real OpenID provider (oidc-provider, started here),
 // the portal of its own configured with the operator CLI, the provider's own login page, and
 // the way out through the provider's end-session endpoint to the client's site (a tiny page).
+// Each story signs in at the provider as a person of its own, whose participant is made when the
+// file's server starts (the provider's accounts are fixed then; decision 071).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestProvider, type TestProvider } from '../../server/test/oidc-provider.ts';
 import { rewardsCli, startPortalServer, type PortalServer } from './harness/server.ts';
+import { makeParticipant, type Participant } from './harness/participants.ts';
 import { closePage, expectNoSeriousA11yViolations, openPageOn } from './harness/browser.ts';
 import { expectPath, expectVisible, launchChromium, loginForm, signOutControl } from './harness/pages.ts';
 
@@ -15,6 +18,10 @@ let browser: Browser;
 let provider: TestProvider;
 let site: Server;
 let siteUrl: string;
+/** Each story's participant, by its provider account. */
+let dana: Participant;
+let tim: Participant;
+let jo: Participant;
 
 beforeAll(async () => {
   // The client's own site, where signing out ends.
@@ -27,10 +34,20 @@ beforeAll(async () => {
 
   // Configuration is read without the process cache, so the CLI's change shows at once.
   [server, browser] = await Promise.all([startPortalServer({ CLIENT_CACHE_SECONDS: '0' }), launchChromium()]);
+  [dana, tim, jo] = await Promise.all([
+    makeParticipant(server.databaseUrl, { firstName: 'Dana', lastName: 'Demo', points: 12_500 }),
+    makeParticipant(server.databaseUrl, { firstName: 'Tim', lastName: 'Timeout' }),
+    makeParticipant(server.databaseUrl, { firstName: 'Jo', lastName: 'Jsession' }),
+  ]);
   provider = await startTestProvider({
     redirectUris: [`${server.baseUrl}/api/v1.0/sso/callback`],
     postLogoutRedirectUris: [siteUrl],
-    accounts: { 'dana.demo': { preferred_username: 'demo', name: 'Dana Demo' }, stranger: { preferred_username: 'nobody' } },
+    accounts: {
+      'dana.demo': { preferred_username: dana.username, name: 'Dana Demo' },
+      'tim.timeout': { preferred_username: tim.username, name: 'Tim Timeout' },
+      'jo.jsession': { preferred_username: jo.username, name: 'Jo Jsession' },
+      stranger: { preferred_username: 'nobody' },
+    },
   });
   await rewardsCli(server.databaseUrl, [
     'clients',
@@ -110,9 +127,9 @@ test('a session that times out takes the same way out: through the provider to t
   const page = await newPage();
   await page.goto('/login');
   await page.getByRole('link', { name: 'Sign in with Acme Intranet' }).click();
-  await signInAtProvider(page, 'dana.demo');
+  await signInAtProvider(page, 'tim.timeout');
   await expectPath(page, '/home');
-  await rewardsCli(server.databaseUrl, ['sessions', 'revoke', '--username', 'demo']);
+  await rewardsCli(server.databaseUrl, ['sessions', 'revoke', '--username', tim.username]);
 
   // The next call with the dead session gets 401: the spec's timeout path, then /sso-logout. The
   // session, and its ID token with it, is gone: no hint, so the provider asks.
@@ -144,7 +161,7 @@ test('the same JSESSIONID link opened again signs nobody in', async () => {
   });
   await page.goto('/login');
   await page.getByRole('link', { name: 'Sign in with Acme Intranet' }).click();
-  await signInAtProvider(page, 'dana.demo');
+  await signInAtProvider(page, 'jo.jsession');
   await expectPath(page, '/home');
   expect(link).not.toBe('');
 

@@ -1,7 +1,8 @@
 /**
- * The console's browser-test helpers: a page on the console's origin, TOTP codes that never
- * repeat a step (the server takes each step once), the operator command with the console's
- * origin, axe, and screenshots at 1280 and 768 px into screenshots/console/.
+ * The console's browser-test helpers: a page on the console's origin, staff and participants made
+ * for one story, TOTP codes that never repeat a step (the server takes each step once), client-wide
+ * settings put back when a story ends, the operator command with the console's origin, axe, and
+ * screenshots at 1280 and 768 px into screenshots/console/.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,11 +11,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect, inject, onTestFinished } from 'vitest';
 import { ROOT } from '../../../web/e2e/harness/server.ts';
 import { closePage, expectNoSeriousA11yViolations, openPageOn } from '../../../web/e2e/harness/browser.ts';
+import { makeCodes, makeParticipant, unique, type Participant, type ParticipantOptions } from '../../../web/e2e/harness/participants.ts';
 
-export { closePage, expectNoSeriousA11yViolations };
+export { closePage, expectNoSeriousA11yViolations, unique };
+export type { Participant };
 export {
   test,
   launchChromium,
@@ -26,7 +29,11 @@ export {
 } from '../../../web/e2e/harness/browser.ts';
 
 export const STAFF_PASSWORD = 'Console-Demo-2026';
-/** The README's demo staff. */
+/**
+ * The README's demo staff: only staff-oidc.e2e.ts signs them in, on a server of its own (its
+ * provider's accounts are theirs). Every story on the shared server makes its own staff
+ * (enrolNewStaff), so no two share a session, a second factor's age, a TOTP step or a day's total.
+ */
 export const DEMO_STAFF = {
   owner: { email: 'owner@rewards.localhost', secret: '74OXMCESMDEAQPZEHU3OLYRXCOWICIWZ' },
   agent: { email: 'agent@acme.example', secret: 'VMESY4GQNQKE2N4VZIPKTY2VZMJCZMBW' },
@@ -69,34 +76,34 @@ export async function nextTotpCode(secret: string): Promise<string> {
   }
 }
 
+/** A staff member of the story's own, enrolled: the address they sign in with and their authenticator secret. */
+export interface Staff {
+  email: string;
+  name: string;
+  secret: string;
+}
+
+/** A new address each call, from the person's name: "Alex Agent" → alex.agent.<unique>@acme.example. */
+export function staffEmail(name: string): string {
+  return `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${unique()}@acme.example`;
+}
+
 /**
- * A new program manager of one client, as an owner creates them with the operator command, who
- * enrols through the link (a password, then an authenticator code) and lands on the participants
- * screen. Returns the page and their authenticator secret (for a later step-up).
+ * A new staff member made for the story, as an owner creates them with the operator command (a
+ * role in one client, or `owner` for the whole installation), who enrols through the link (a
+ * password, then an authenticator code) and lands on the participants screen. Returns that page,
+ * their address and their authenticator secret (for a sign-in or a step-up later).
  */
 export async function enrolNewStaff(
   browser: Browser,
-  person: { email: string; name: string },
-  role = 'program_manager',
+  name: string,
+  role: 'owner' | 'program_manager' | 'support_agent' | 'auditor' = 'program_manager',
   client = 'acme',
-): Promise<{ page: Page; secret: string }> {
-  const created = await rewards([
-    'staff',
-    'create',
-    person.email,
-    '--name',
-    person.name,
-    '--role',
-    role,
-    '--client',
-    client,
-    '--reason',
-    'browser test',
-  ]);
-  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(created)?.[0];
-  expect(link, created).toBeDefined();
+): Promise<Staff & { page: Page }> {
+  const email = staffEmail(name);
+  const link = await enrolmentLink(email, name, role, client);
   const page = await openConsole(browser);
-  await page.goto(link!);
+  await page.goto(link);
   await page.getByLabel('New password').fill(STAFF_PASSWORD);
   await page.getByLabel('Repeat the password').fill(STAFF_PASSWORD);
   await page.getByRole('button', { name: 'Set password' }).click();
@@ -105,7 +112,29 @@ export async function enrolNewStaff(
   await page.getByRole('button', { name: 'Confirm code' }).click();
   await page.getByRole('button', { name: 'I have saved them: open the console' }).click();
   await page.getByRole('heading', { name: 'Participants', level: 1 }).waitFor();
-  return { page, secret };
+  return { page, email, name, secret };
+}
+
+/** `rewards staff create` for a new person; their single-use enrolment link on the console's origin. */
+export async function enrolmentLink(
+  email: string,
+  name: string,
+  role: 'owner' | 'program_manager' | 'support_agent' | 'auditor',
+  client = 'acme',
+): Promise<string> {
+  const created = await rewards([
+    'staff',
+    'create',
+    email,
+    '--name',
+    name,
+    ...(role === 'owner' ? ['--owner'] : ['--role', role, '--client', client]),
+    '--reason',
+    'browser test',
+  ]);
+  const link = /https?:\/\/\S+\/console\/enrol#\S+/.exec(created)?.[0];
+  expect(link, created).toBeDefined();
+  return link!;
 }
 
 /** Signs in through the sign-in page with a password and an authenticator code; waits for the participants screen. */
@@ -120,38 +149,6 @@ export async function signInConsole(page: Page, email: string, secret: string): 
   await heading.or(page.getByRole('alert')).first().waitFor();
   expect(await page.getByRole('alert').allTextContents(), `signing in ${email}`).toEqual([]);
   await heading.waitFor();
-}
-
-// The demo staff's signed-in cookies, kept in a file like the TOTP steps: every file that needs
-// an owner or an agent at work (not the sign-in itself) reuses one session instead of signing in
-// again, which saves time and the authenticator steps that the sign-ins would take.
-const sessionsFile = join(runDir, 'console-e2e-sessions.json');
-type Cookies = Parameters<import('playwright-core').BrowserContext['addCookies']>[0];
-
-/**
- * A console page signed in as one of the demo staff, on the participants screen: the session
- * saved by an earlier file when it still holds, a sign-in (password and code) otherwise. Do not
- * sign such a page out (the idle story signs in on its own).
- */
-export async function openConsoleAs(browser: Browser, who: keyof typeof DEMO_STAFF): Promise<Page> {
-  const { email, secret } = DEMO_STAFF[who];
-  const page = await openConsole(browser);
-  const saved = existsSync(sessionsFile) ? (JSON.parse(readFileSync(sessionsFile, 'utf8')) as Record<string, Cookies>) : {};
-  if (saved[email]) {
-    await page.context().addCookies(saved[email]);
-    await page.goto('/console/participants');
-    const heading = page.getByRole('heading', { name: 'Participants', level: 1 });
-    await heading
-      .or(page.getByRole('heading', { name: 'Sign in' }))
-      .first()
-      .waitFor();
-    if (await heading.isVisible()) return page;
-  }
-  await signInConsole(page, email, secret);
-  const cookies = await page.context().cookies();
-  const now = existsSync(sessionsFile) ? (JSON.parse(readFileSync(sessionsFile, 'utf8')) as Record<string, Cookies>) : {};
-  writeFileSync(sessionsFile, JSON.stringify({ ...now, [email]: cookies }));
-  return page;
 }
 
 /**
@@ -210,6 +207,78 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
 /** A page of a new context on the participant portal (the demo's Acme, this test server's port). */
 export function openPortal(browser: Browser): Promise<Page> {
   return openPageOn(browser, inject('baseUrl'));
+}
+
+/** A participant of the story's own in Acme, signing in to the portal with the demo password (decision 071). */
+export function newParticipant(options: ParticipantOptions = {}): Promise<Participant> {
+  return makeParticipant(inject('databaseUrl'), options);
+}
+
+/** On-the-spot codes of the story's own (a new batch in Acme): the plain codes. */
+export function newCodes(count: number, value: number): Promise<string[]> {
+  return makeCodes(inject('databaseUrl'), count, value);
+}
+
+/** A client as `rewards clients show --json` prints it: the parts stories change and put back. */
+export interface ShownClient {
+  portalUrl: string;
+  branding: { brandColor: string };
+  mediaLabels: Record<string, Record<string, string>>;
+  catalogs: Partial<Record<'merchandise' | 'experiences' | 'travel', { url: string; partnerId?: string }>>;
+  agentDailyAdjustmentLimit: number;
+  expiry: { expiry: string; timeZone: string; reminderDays: number; lastChanceDays: number };
+}
+
+/** The command's --media-label of one locale's forms: "en-US:one=Acme Point;other=Acme Points". */
+export function mediaLabelFlag(locale: string, forms: Record<string, string>): string {
+  return `${locale}:${Object.entries(forms)
+    .map(([form, label]) => `${form}=${label}`)
+    .join(';')}`;
+}
+
+/**
+ * What the portal answers a participant's browser for Acme at viewConfig/`path` now, through the
+ * server's configuration cache (CLIENT_CACHE_SECONDS): `client` (branding, labels, catalogs, the
+ * default locale's texts) or `bundle/<locale>` (a locale's texts). From Node, as the page would ask.
+ */
+export async function portalAnswers(path: string): Promise<string> {
+  const reply = await fetch(`${inject('baseUrl')}/api/v1.0/viewConfig/${path}`, { headers: { 'client-id': inject('baseUrl') } });
+  expect(reply.status, `GET viewConfig/${path}`).toBe(200);
+  return reply.text();
+}
+
+/** Everything the portal answers for Acme's configuration: the client and every locale's texts. */
+async function portalConfiguration(): Promise<string> {
+  const client = await portalAnswers('client');
+  const { localeList } = JSON.parse(client) as { localeList: Array<{ code: string }> };
+  const bundles = await Promise.all(localeList.map(({ code }) => portalAnswers(`bundle/${encodeURIComponent(code)}`)));
+  return [client, ...bundles].join('\n');
+}
+
+/**
+ * For a story that changes a client-wide setting of Acme, which every other story shares
+ * (decision 071): returns Acme as it is now, and puts it back when the story ends, passed or
+ * failed: `clients update` with the flags `restore` makes of what it was (`after`: what else to
+ * put back, such as texts), then waits for the event "the portal answers as before the story"
+ * (it reads its configuration through a cache of CLIENT_CACHE_SECONDS), 30 s at most, so that
+ * the next story never meets this one's setting.
+ */
+export async function restoreAcmeAfterTest(restore: (before: ShownClient) => string[], after?: () => Promise<void>): Promise<ShownClient> {
+  const [before, portalBefore] = await Promise.all([
+    rewards(['clients', 'show', '--client', 'acme', '--json']).then((json) => JSON.parse(json) as ShownClient),
+    portalConfiguration(),
+  ]);
+  onTestFinished(async () => {
+    const flags = restore(before);
+    if (flags.length > 0) await rewards(['clients', 'update', '--client', 'acme', ...flags]);
+    await after?.();
+    const deadline = Date.now() + 30_000;
+    while ((await portalConfiguration()) !== portalBefore) {
+      if (Date.now() > deadline) throw new Error('the portal still answers with the changed settings 30 s after they were put back');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+  return before;
 }
 
 /** Finds the participant by `query` and opens their page; waits for the heading `name`. */

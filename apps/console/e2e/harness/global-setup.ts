@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
-import { ensureWebBuild, ROOT, startPortalServer } from '../../../web/e2e/harness/server.ts';
+import { ensureWebBuild, rewardsCli, ROOT, startPortalServer } from '../../../web/e2e/harness/server.ts';
 
 function ensureConsoleBuild(): void {
   if (existsSync(join(ROOT, 'apps', 'console', 'dist', 'index.html'))) return;
@@ -16,6 +16,14 @@ export default async function setup(project: TestProject) {
   ensureConsoleBuild();
   // console.localhost is this machine to Chromium (RFC 6761), so the console has a host of its own.
   const server = await startPortalServer((port) => ({ CONSOLE_ORIGIN: `http://console.localhost:${port}` }));
+  // Acme's portal address is this server's, once for the whole run and before any story: the
+  // console's launch-as links point there (support.e2e.ts). No story changes it (decision 071).
+  try {
+    await rewardsCli(server.databaseUrl, ['clients', 'update', '--client', 'acme', '--portal-url', server.baseUrl]);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   project.provide('baseUrl', server.baseUrl);
   project.provide('consoleUrl', server.baseUrl.replace('127.0.0.1', 'console.localhost'));
   project.provide('databaseUrl', server.databaseUrl);

@@ -259,7 +259,7 @@ describe.each(dialects)('rewards clients on %s', (dialect) => {
         [['--password-rules', 'min=12,max=300'], 'rewards: --password-rules: max must be at most 200'],
         [
           ['--logo', file('bad.svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>')],
-          `rewards: --logo: ${join(dir, 'bad.svg')} contains script, event handlers or embedded content; export a plain drawing`,
+          `rewards: --logo: ${join(dir, 'bad.svg')} was refused: the attribute onload on <svg> (event handlers are not allowed); a logo must be a plain drawing: shapes, paths, groups, gradients and text, referring only to itself`,
         ],
         [['--logo', file('fake.png', '<svg/>')], `rewards: --logo: ${join(dir, 'fake.png')} is not a PNG image`],
         [

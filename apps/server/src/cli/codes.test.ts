@@ -62,7 +62,7 @@ describe.each(dialects)('rewards codes on %s', (dialect) => {
       ]);
       expect(made).toMatchObject({ count: 5, batch: 'spring' });
 
-      const [header, ...lines] = readFileSync(out, 'utf8').trim().split('\n');
+      const [header, ...lines] = readFileSync(out, 'utf8').trim().split('\r\n');
       expect(header).toBe('code,value,expires_at,batch');
       const codes = lines.map((line) => line.split(',')[0]!);
       expect(codes).toHaveLength(5);
@@ -127,7 +127,7 @@ describe.each(dialects)('rewards codes on %s', (dialect) => {
       ]);
       const codes = readFileSync(out, 'utf8')
         .trim()
-        .split('\n')
+        .split('\r\n')
         .slice(1)
         .map((line) => line.split(',')[0]!);
       const demo = await portal.login('demo');

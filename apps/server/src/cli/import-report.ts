@@ -1,7 +1,8 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { SingleBar, Presets } from 'cli-progress';
-import { stringify } from 'csv-stringify';
+import { csvLine } from '@rewards/contract/csv';
+import { CliError } from './cli-context.ts';
 
 /** How an import ended, as the issue asks: counts, then the rejected lines with their reasons. */
 export interface ImportCounts {
@@ -38,14 +39,44 @@ export function formatImportReport(what: string, report: ImportReport): string {
   return lines.join('\n');
 }
 
-/** The rejected lines as CSV (line,reason), for `--rejects <file>`. */
-export async function writeRejects(path: string, rejects: RejectedLine[]): Promise<void> {
-  const out = createWriteStream(path);
-  const csv = stringify({ header: true, columns: ['line', 'reason'] });
-  csv.pipe(out);
-  for (const reject of rejects) csv.write(reject);
-  csv.end();
-  await finished(out);
+/** A `--rejects` file being written: a line per rejected line, as they come. */
+export interface RejectsFile {
+  write(reject: RejectedLine): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The `--rejects <file>` CSV of both imports (line,reason), by the one CSV writer (decision 073): a
+ * reason that would run as a formula is neutralised, the line stays a number. Opened now, so that a
+ * file the operator cannot write stops the import before it starts; written as lines are rejected,
+ * so that a million bad lines take no memory.
+ */
+export function openRejectsFile(path: string): RejectsFile {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch {
+    throw new CliError(`Cannot write --rejects ${path}`);
+  }
+  const out = createWriteStream(path, { fd });
+  let failure: Error | undefined;
+  out.on('error', (error) => (failure = error));
+  out.write(csvLine(['line', 'reason']));
+  return {
+    write: (reject) => out.write(csvLine([reject.line, reject.reason])),
+    async close() {
+      out.end();
+      await finished(out).catch(() => {});
+      if (failure) throw new CliError(`Cannot write ${path}: ${failure.message}`);
+    },
+  };
+}
+
+/** The rejected lines as CSV (line,reason), for `--rejects <file>`, written at once. */
+export async function writeRejects(path: string, rejects: readonly RejectedLine[]): Promise<void> {
+  const file = openRejectsFile(path);
+  for (const reject of rejects) file.write(reject);
+  await file.close();
 }
 
 /** A progress bar on a terminal (stderr, so stdout stays clean for --json); nothing otherwise. */

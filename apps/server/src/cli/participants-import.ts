@@ -1,7 +1,7 @@
 import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { parse, type CsvError } from 'csv-parse';
+import type { CsvError } from 'csv-parse';
 import type { Db } from '../db/database.ts';
 import type { Client } from '../modules/clients/tables.ts';
 import { recordAudit } from '../modules/audit/service.ts';
@@ -13,6 +13,7 @@ import { operatorOrigin } from './commands/audit.ts';
 import { emptyCounts, formatImportReport, progressBar, writeRejects, type ImportReport, type RejectedLine } from './import-report.ts';
 import { unusablePasswordHash, type ClientRules } from '../modules/participants/fields.ts';
 import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from '../modules/imports/participants.ts';
+import { LineTooLong, importCsvParser } from '../modules/imports/csv-input.ts';
 
 /** Lines per transaction: few commits, and a stopped import loses at most one batch (which a re-run redoes). */
 export const IMPORT_BATCH = 1000;
@@ -82,20 +83,12 @@ export async function importParticipants(
     for (const r of outcome.rejects) reject(r.line, r.reason);
   };
 
-  const parser = createReadStream(path).pipe(
-    parse({
-      bom: true,
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      on_skip: (error: CsvError | undefined) => {
-        const line = typeof error?.lines === 'number' ? error.lines : 0;
-        reject(line, `not readable as CSV: ${error?.message.replace(/ at line \d+/, '') ?? 'malformed'}`);
-        return undefined;
-      },
-    }),
-  );
+  // The console's reader (a line over IMPORT_MAX_LINE_BYTES stops the import there: LineTooLong).
+  const parser = importCsvParser(createReadStream(path));
+  parser.on('skip', (error: CsvError | undefined) => {
+    const line = typeof error?.lines === 'number' ? error.lines : 0;
+    reject(line, `not readable as CSV: ${error?.message.replace(/ at line \d+/, '') ?? 'malformed'}`);
+  });
   const progress = progressBar('participants', size);
   let header: HeaderColumn[] | undefined;
   let batch: ImportLine[] = [];
@@ -133,6 +126,12 @@ export async function importParticipants(
     }
     if (!header) throw new CliError(`${path} is empty: the first line must be the header row`);
     if (batch.length > 0) await writeBatch(batch);
+  } catch (error) {
+    if (error instanceof LineTooLong)
+      throw new CliError(
+        `${path}: ${error.message} The import stopped there: the batches before it stay; mend the line and run the same command again (what is written already stays unchanged).`,
+      );
+    throw error;
   } finally {
     progress.stop();
   }

@@ -380,7 +380,7 @@ describe.each(dialects)('rewards participants on %s', (dialect) => {
         { line: 8, reason: 'expected 11 fields, found 3' },
         { line: 9, reason: 'merchandise must be true, false, 1, 0, yes or no (found "maybe")' },
       ]);
-      expect((await readFile(rejectsFile, 'utf8')).split('\n')[0]).toBe('line,reason');
+      expect((await readFile(rejectsFile, 'utf8')).split('\r\n')[0]).toBe('line,reason');
 
       const ann = await rewardsJson<Record<string, unknown>>(t.database, acme('participants', 'show', 'ann.lee'));
       expect(ann).toMatchObject({

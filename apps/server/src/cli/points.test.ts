@@ -271,7 +271,7 @@ describe.each(dialects)('rewards points on %s', (dialect) => {
         { line: 9, reason: expect.stringContaining('would take the balance of spent below zero') },
         { line: 12, reason: expect.stringContaining('unreadable CSV') },
       ]);
-      expect(readFileSync(rejects, 'utf8').split('\n')[0]).toBe('line,reason');
+      expect(readFileSync(rejects, 'utf8').split('\r\n')[0]).toBe('line,reason');
       expect(readFileSync(rejects, 'utf8')).toContain('5,"points ""12.5"" is not a whole number');
       expect(await balanceOf('spent')).toBe(spentBefore + 250 - 200);
       expect(await entriesWith('import:m-2')).toMatchObject([

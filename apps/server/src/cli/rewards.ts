@@ -10,6 +10,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ApiError } from '../http/api-error.ts';
+import { DatabaseNewerThanCodeError } from '../db/migrate.ts';
 import { CliError } from './cli-context.ts';
 import { registerAdmins } from './commands/admins.ts';
 import { registerAudit } from './commands/audit.ts';
@@ -17,8 +18,11 @@ import { registerClients } from './commands/clients.ts';
 import { registerClientsSso } from './commands/clients-sso.ts';
 import { registerCodes } from './commands/codes.ts';
 import { registerContact } from './commands/contact.ts';
+import { registerBackup } from './commands/backup.ts';
 import { registerDatabase } from './commands/database.ts';
+import { registerDemo } from './commands/demo.ts';
 import { registerLaunchAs } from './commands/launch-as.ts';
+import { registerMigrate } from './commands/migrate.ts';
 import { registerOutbox } from './commands/outbox.ts';
 import { registerParticipants } from './commands/participants.ts';
 import { registerPoints } from './commands/points.ts';
@@ -35,7 +39,10 @@ export function buildProgram(): Command {
     .exitOverride();
   // Subcommands inherit the error handling; their own --help lists their options.
   program.configureOutput({ outputError: (text, write) => write(text) });
+  registerMigrate(program);
   registerDatabase(program);
+  registerBackup(program);
+  registerDemo(program);
   registerClients(program);
   registerClientsSso(program);
   registerParticipants(program);
@@ -69,7 +76,8 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     // A service's refusal (a rule the input breaks) is as much the operator's to fix as a bad flag.
-    if (error instanceof CliError || error instanceof ApiError) {
+    // So is a database a newer version migrated: the message names both versions' migrations.
+    if (error instanceof CliError || error instanceof ApiError || error instanceof DatabaseNewerThanCodeError) {
       process.stderr.write(`rewards: ${error.message}\n`);
       return 2;
     }

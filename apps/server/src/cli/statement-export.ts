@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
-import type { Writable } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { once } from 'node:events';
-import { stringify } from 'csv-stringify';
+import { CSV_BOM, csvLine, type CsvCell } from '@rewards/contract/csv';
 import type { Db } from '../db/database.ts';
 import type { Client } from '../modules/clients/tables.ts';
 import { createDescriber, type StoredDescription } from '../modules/activity/describe.ts';
@@ -36,16 +36,13 @@ export function spreadsheetDateUtc(iso: string): string {
   return new Date(time).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** As the web's download: a text cell a spreadsheet would run as a formula stays text (CSV injection). */
-export function asText(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 /**
  * Streams statements as CSV, as the portal's "Download as CSV" writes them: UTF-8 with a byte-order
  * mark, CRLF, a header row in the locale's words, then date, description, points and balance
- * after, oldest first. The rows are those of GET user/account/statement (the same store query
- * and describer, descriptions in the participant's language unless a locale is forced); with
+ * after, oldest first. Every line is the one CSV writer's (`@rewards/contract/csv`, decision 073):
+ * text that would run as a formula, a username as much as a description, is neutralised; points
+ * stay numbers. The rows are those of GET user/account/statement (the same store query and
+ * describer, descriptions in the participant's language unless a locale is forced); with
  * `withUsername`, a first column names the participant (the `--all` export). Memory holds one
  * participant's ledger at a time.
  */
@@ -54,7 +51,7 @@ export class StatementWriter {
   readonly #client: Client;
   readonly #offered: readonly string[];
   readonly #forcedLocale: string | undefined;
-  readonly #csv: ReturnType<typeof stringify>;
+  readonly #csv: PassThrough;
   readonly #done: Promise<void>;
   readonly #describers = new Map<string, (entry: StoredDescription) => string>();
   readonly totals: ExportTotals = { participants: 0, rows: 0 };
@@ -64,7 +61,7 @@ export class StatementWriter {
     client: Client,
     offered: readonly string[],
     forcedLocale: string | undefined,
-    csv: ReturnType<typeof stringify>,
+    csv: PassThrough,
     done: Promise<void>,
   ) {
     this.#db = db;
@@ -85,12 +82,9 @@ export class StatementWriter {
     const header = ['activity.csv.date', 'activity.csv.description', 'activity.csv.amount', 'activity.csv.balance'].map(
       (key) => properties[key] ?? key,
     );
-    const csv = stringify({
-      bom: true,
-      header: true,
-      columns: options.withUsername ? ['username', ...header] : header,
-      record_delimiter: 'windows',
-    });
+    // Lines of text through a stream piped to the output, so a slow output holds the export back.
+    const csv = new PassThrough();
+    csv.write(CSV_BOM + csvLine(options.withUsername ? ['username', ...header] : header));
     csv.pipe(options.out);
     // A closed pipe (`| head`) or a full disk ends the export with that error instead of a hang.
     options.out.on('error', (error) => csv.destroy(error));
@@ -110,8 +104,8 @@ export class StatementWriter {
     return describe;
   }
 
-  async #write(record: unknown[]): Promise<void> {
-    if (!this.#csv.write(record)) await once(this.#csv, 'drain');
+  async #write(record: readonly CsvCell[]): Promise<void> {
+    if (!this.#csv.write(csvLine(record))) await once(this.#csv, 'drain');
   }
 
   /** One participant's statement; the first column is their username when `prefix` is given. */
@@ -122,7 +116,7 @@ export class StatementWriter {
     for (const row of rows) {
       const amount = Number(row.amount);
       balance += amount;
-      const cells = [spreadsheetDateUtc(row.occurred_at), asText(describe(row)), amount, balance];
+      const cells = [spreadsheetDateUtc(row.occurred_at), describe(row), amount, balance];
       await this.#write(prefix ? [owner.username, ...cells] : cells);
     }
     this.totals.participants += 1;

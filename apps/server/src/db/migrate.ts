@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, SqliteAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/001-initial.ts';
 import * as ledgerDescriptions from './migrations/002-ledger-descriptions.ts';
 import * as otsCodes from './migrations/003-ots-codes.ts';
@@ -32,6 +32,7 @@ import * as staffOidc from './migrations/032-staff-oidc.ts';
 import * as staffOidcStepUp from './migrations/033-staff-oidc-step-up.ts';
 import * as catalogPartnerRevoked from './migrations/035-catalog-partner-revoked.ts';
 import * as participantEmailChangedByStaff from './migrations/036-participant-email-changed-by-staff.ts';
+import * as sqliteIncrementalVacuum from './migrations/037-sqlite-incremental-vacuum.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -69,12 +70,81 @@ const migrations: Record<string, Migration> = {
   '033-staff-oidc-step-up': staffOidcStepUp,
   '035-catalog-partner-revoked': catalogPartnerRevoked,
   '036-participant-email-changed-by-staff': participantEmailChangedByStaff,
+  '037-sqlite-incremental-vacuum': sqliteIncrementalVacuum,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Db): Promise<void> {
-  await report(migrator(db).migrateToLatest());
+/** Every migration this code knows, by name; the newest last (names sort in the order their numbers were handed out). */
+export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(migrations).sort();
+export const NEWEST_KNOWN_MIGRATION = KNOWN_MIGRATIONS.at(-1)!;
+
+/**
+ * A database migrated by a newer version: it holds a migration this code does not know, so this
+ * code cannot tell what changed under it (docs/decisions/080). The process refuses to start and
+ * `rewards` to run, naming both sides.
+ */
+export class DatabaseNewerThanCodeError extends Error {
+  readonly unknown: readonly string[];
+  readonly newestKnown: string;
+
+  constructor(unknown: readonly string[], newestKnown: string) {
+    super(
+      `this database was migrated by a newer version of the portal: it has migration ${unknown.join(', ')}, ` +
+        `which this code does not know (the newest this code knows is ${newestKnown}); ` +
+        'run the newer version, or restore a backup made before the upgrade',
+    );
+    this.unknown = unknown;
+    this.newestKnown = newestKnown;
+  }
+}
+
+/** Migrations up to today's; refuses a database a newer version migrated. Returns the names it applied. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const { unknown } = await migrationStatus(db);
+  if (unknown.length > 0)
+    throw new DatabaseNewerThanCodeError(
+      unknown.map((m) => m.name),
+      NEWEST_KNOWN_MIGRATION,
+    );
+  return report(migrator(db).migrateToLatest());
+}
+
+export interface MigrationStatus {
+  /** Applied migrations this code knows, oldest first, with when they ran. */
+  applied: Array<{ name: string; at: string }>;
+  /** Known to this code, not yet applied. */
+  pending: string[];
+  /** Applied by a newer version: in the database's kysely_migration, unknown to this code. */
+  unknown: Array<{ name: string; at: string }>;
+  newestKnown: string;
+}
+
+/** What the database has applied against what this code knows; changes nothing (a new database has applied nothing). */
+export async function migrationStatus(db: Db): Promise<MigrationStatus> {
+  const rows = await appliedMigrations(db);
+  const byName = new Map(rows.map((r) => [r.name, r.timestamp]));
+  const known = KNOWN_MIGRATIONS;
+  return {
+    applied: known.filter((name) => byName.has(name)).map((name) => ({ name, at: byName.get(name)! })),
+    pending: known.filter((name) => !byName.has(name)),
+    unknown: rows
+      .filter((r) => !(r.name in migrations))
+      .map((r) => ({ name: r.name, at: r.timestamp }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    newestKnown: NEWEST_KNOWN_MIGRATION,
+  };
+}
+
+/** Kysely's own table, read directly: its Migrator only lists the migrations the code has. */
+async function appliedMigrations(db: Db): Promise<Array<{ name: string; timestamp: string }>> {
+  const exists =
+    db.getExecutor().adapter instanceof SqliteAdapter
+      ? sql`select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'`
+      : sql`select 1 from pg_catalog.pg_tables where schemaname = current_schema() and tablename = 'kysely_migration'`;
+  if ((await exists.execute(db)).rows.length === 0) return [];
+  const rows = await sql<{ name: string; timestamp: string }>`select name, ${sql.ref('timestamp')} from kysely_migration`.execute(db);
+  return rows.rows;
 }
 
 /** Up to and including the named migration: a test of what a later one does to existing rows. */
@@ -91,10 +161,11 @@ function migrator(db: Db): Migrator {
   return new Migrator({ db, provider, allowUnorderedMigrations: true });
 }
 
-async function report(outcome: ReturnType<Migrator['migrateToLatest']>): Promise<void> {
+async function report(outcome: ReturnType<Migrator['migrateToLatest']>): Promise<string[]> {
   const { error, results } = await outcome;
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
+  return (results ?? []).map((r) => r.migrationName);
 }

@@ -359,6 +359,11 @@ export function nodeSqliteDialect(path: string, options: NodeSqliteOptions = {})
   database.exec('PRAGMA synchronous = FULL');
   database.exec('PRAGMA foreign_keys = ON');
   database.exec('PRAGMA busy_timeout = 5000');
+  // The WAL file is reused from its start after each checkpoint but never shrinks by itself: one
+  // large transaction (a discarded import's deletion, a VACUUM) left it that large for good. Cut
+  // back to 16 MB (four default checkpoint intervals) at the first commit after such a reset
+  // (docs/decisions/064, amended 2026-11-28).
+  database.exec(`PRAGMA journal_size_limit = ${16 * 1024 * 1024}`);
   // A second connection for plain reads; an in-memory database is private to its connection.
   const inMemory = path === ':memory:' || path === '';
   const reader = inMemory ? undefined : new DatabaseSync(path, { readOnly: true });

@@ -16,7 +16,7 @@ import {
   partnerPaths,
   type PartnerDebitRequest,
 } from '@rewards/contract';
-import type { ModuleDeps } from '../http/module-deps.ts';
+import type { DemoCatalogConfig } from '../config.ts';
 import { PAGE_HEADERS, securityHeaders } from '../http/security-headers.ts';
 import { catalogPage, confirmationPage, messagePage } from './pages.ts';
 import { items, languageOf, texts, type CatalogLanguage } from './texts.ts';
@@ -70,13 +70,13 @@ function page(reply: FastifyReply, status: number, html: string): FastifyReply {
 }
 
 /**
- * The demo catalog that `npm start` serves beside the portal (issue 5, section 3). It stands in
- * for a partner's catalog and uses only what a separate one would: the punch-out token, the
- * portal's published keys fetched over HTTP, and the partner API with its own credentials.
+ * The demo catalog that `npm start` serves beside the portal (issue 5, section 3; never in
+ * production, decision 072). It stands in for a partner's catalog and uses only what a separate
+ * one would: the punch-out token, the portal's published keys fetched over HTTP, and the partner
+ * API with its own credentials.
  */
-export function demoCatalogRoutes(app: FastifyInstance, deps: ModuleDeps): void {
+export function demoCatalogRoutes(app: FastifyInstance, demo: DemoCatalogConfig): void {
   const css = readFileSync(join(import.meta.dirname, 'catalog.css'), 'utf8');
-  const demo = deps.config.catalog.demo;
   const portalBase = () => (demo.portalUrl ?? ownAddress(app)).replace(/\/$/, '');
   const keySets = new Map<string, JWTVerifyGetKey>();
   const keysOf = (base: string) => {

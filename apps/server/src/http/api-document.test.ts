@@ -175,11 +175,11 @@ describe('the API document', () => {
     );
   });
 
-  it('shows no page that is not API: web app, health check, logo, demo catalog', () => {
+  it('shows no page that is not API: web app, health and readiness checks, logo, demo catalog', () => {
     const hidden = registeredRoutes(app)
       .filter((route) => !isDocumentedUrl(route.url))
       .map((route) => route.url);
-    expect(hidden).toEqual(expect.arrayContaining(['/healthz', '/brand/:clientId/logo.svg', '/demo-catalog/:type']));
+    expect(hidden).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/brand/:clientId/logo.svg', '/demo-catalog/:type']));
     for (const url of hidden) expect(document.paths[openApiPath(url)], url).toBeUndefined();
   });
 

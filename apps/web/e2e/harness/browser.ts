@@ -7,8 +7,24 @@ import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { expect, inject, test as base } from 'vitest';
 import { launchChromium } from './pages.ts';
+import { makeCodes, makeParticipant, type Participant, type ParticipantOptions } from './participants.ts';
 
 export * from './pages.ts';
+export type { Participant } from './participants.ts';
+
+/**
+ * A participant of the story's own on the shared server (decision 071): any story that signs
+ * someone in to change or count something makes one, so nobody else's balance, sessions,
+ * counters or language move under it.
+ */
+export function newParticipant(options: ParticipantOptions = {}): Promise<Participant> {
+  return makeParticipant(inject('databaseUrl'), options);
+}
+
+/** On-the-spot codes of the story's own (a new batch on the shared server): the plain codes. */
+export function newCodes(count: number, value: number): Promise<string[]> {
+  return makeCodes(inject('databaseUrl'), count, value);
+}
 
 /**
  * `test` with a `page` in a fresh context at the portal's URL. Reduced motion: the app then

@@ -53,6 +53,8 @@ export async function startPortalServer(
       DATABASE_URL: databaseUrl,
       WEB_DIST,
       LOG_LEVEL: 'warn',
+      // The browser tests run on the demo, which a production start never seeds (decision 072), whatever the shell exports.
+      NODE_ENV: 'development',
       ...(typeof env === 'function' ? env(port) : env),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,12 +3,13 @@ import type { RowData } from '@tanstack/react-table';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { formatNumber, t } from '../../i18n/t.ts';
 import { downloadText } from '../../ui/download.ts';
-import { csvText, type CsvCell } from './csv.ts';
+import type { CsvCell } from '@rewards/contract/csv';
+import { reportCsv } from './report-csv.ts';
 
 export interface ReportColumn<T> {
   id: string;
   header: string;
-  /** The cell's value, as the CSV has it. */
+  /** The cell's value, as the CSV has it: a figure as a number (the CSV writer guards text, never numbers). */
   value: (row: T) => CsvCell;
   /** How the table shows it (default: the value; numbers grouped). */
   show?: (row: T) => string;
@@ -16,9 +17,9 @@ export interface ReportColumn<T> {
 }
 
 /**
- * A report's table and its CSV download, both from one column list, so the file has exactly the
- * lines and columns on screen (raw numbers, not the formatted ones). The caption names the table
- * for screen readers and the chart above it points here.
+ * A report's table and its CSV download (report-csv.ts), both from one column list, so the file
+ * has exactly the lines and columns on screen (raw numbers, not the formatted ones). The caption
+ * names the table for screen readers and the chart above it points here.
  */
 export function ReportTable<T extends RowData>({
   caption,
@@ -60,19 +61,7 @@ export function ReportTable<T extends RowData>({
         empty={t('reports.empty')}
       />
       <p>
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() =>
-            downloadText(
-              fileName,
-              csvText(
-                columns.map((c) => c.header),
-                rows.map((row) => columns.map((c) => c.value(row))),
-              ),
-            )
-          }
-        >
+        <button type="button" className="button button--small" onClick={() => downloadText(fileName, reportCsv(columns, rows))}>
           {t('reports.csv', { table: caption })}
         </button>
       </p>

@@ -6,6 +6,7 @@ import { recordAudit } from '../../modules/audit/service.ts';
 import { ensureCatalogPartner, renewPartnerSecret } from '../../modules/clients/catalog-settings.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError } from '../cli-context.ts';
+import { productionOriginProblem } from '../../http/production-origins.ts';
 import { placeholderLogo, type StoredLogo } from './logo.ts';
 import { defaultPortalUrl, type LocaleSetting, type Offering, type PluralFormsSetting } from './settings.ts';
 
@@ -62,7 +63,15 @@ const DEFAULT_RULES: PasswordRules = {
  */
 export async function applyClientChange(
   db: Db,
-  request: { mode: 'create' | 'update'; clientId: string; change: ClientChange; operator: string; now?: Date },
+  request: {
+    mode: 'create' | 'update';
+    clientId: string;
+    change: ClientChange;
+    operator: string;
+    now?: Date;
+    /** NODE_ENV=production: the portal address must be https unless on loopback (decision 081). */
+    production?: boolean;
+  },
 ): Promise<ChangeOutcome> {
   const { mode, clientId, change, operator } = request;
   const now = request.now ?? new Date();
@@ -191,7 +200,7 @@ export async function applyClientChange(
     await checkDefaultLocale(trx, clientId, change.defaultLocale !== undefined);
     await changeHosts(trx, clientId, change, outcome);
     if (outcome.hostsAdded.length + outcome.hostsRemoved.length > 0) changed.add('origins');
-    await checkPortalHost(trx, clientId, change.portalUrl !== undefined);
+    await checkPortalHost(trx, clientId, change.portalUrl !== undefined, request.production ?? false);
     const labels = await changeMediaLabels(trx, clientId, change.mediaLabels);
     if (Object.keys(labels).length > 0) note('mediaLabels', labels.from, labels.to);
     await changeCatalogs(trx, clientId, change, outcome, note, now);
@@ -267,7 +276,7 @@ async function changeHosts(trx: Transaction<Database>, clientId: string, change:
  * The portal address must open this client: the page there sends its own origin as client-id,
  * so a host of another client (or of none) would answer every link with unknownClient.
  */
-async function checkPortalHost(trx: Transaction<Database>, clientId: string, given: boolean): Promise<void> {
+async function checkPortalHost(trx: Transaction<Database>, clientId: string, given: boolean, production: boolean): Promise<void> {
   const { portal_url: portalUrl } = await trx
     .selectFrom('clients')
     .select('portal_url')
@@ -282,7 +291,12 @@ async function checkPortalHost(trx: Transaction<Database>, clientId: string, giv
   } catch {
     // A row written by hand; refused below like a foreign host.
   }
-  if (hosts.includes(host)) return;
+  if (hosts.includes(host)) {
+    // A production start refuses an http portal address (main.ts), so it is refused here first.
+    const problem = production ? productionOriginProblem(portalUrl) : undefined;
+    if (problem) throw new CliError(`${given ? '--portal-url' : `the portal address ${portalUrl}`}: ${problem}`);
+    return;
+  }
   if (given) throw new CliError(`--portal-url: ${host || portalUrl} is not an origin of ${clientId} (add it with --origin)`);
   throw new CliError(
     `the portal address ${portalUrl || '(none)'} would not open ${clientId} (origins: ${hosts.join(', ')}); give --portal-url too`,

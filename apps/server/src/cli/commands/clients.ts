@@ -273,7 +273,13 @@ export function registerClients(program: Command): void {
       // Points that expire (decision 062): checked whole before anything changes, set last with its own audit entry.
       const expiry = expiryChangeFrom(options);
       await checkExpiryFlags(db, mode, clientId, expiry);
-      const outcome = await applyClientChange(db, { mode, clientId, change: changeFrom(options), operator });
+      const outcome = await applyClientChange(db, {
+        mode,
+        clientId,
+        change: changeFrom(options),
+        operator,
+        production: loadConfig().production,
+      });
       if (agentLimit !== undefined) {
         // The console's service (PUT settings), with its own audit entry.
         const done = await setAgentDailyLimit(db, { name: operator, kind: 'operator', origin: operatorOrigin }, clientId, agentLimit);

@@ -2,16 +2,16 @@ import type { Command } from 'commander';
 import { demoSeeded, seedDemo } from '../../db/seed/demo.ts';
 import { addMissingDemoStaff } from '../../db/seed/demo-staff.ts';
 import { loadConfig } from '../../config.ts';
-import { action } from '../cli-context.ts';
+import { action, CliError } from '../cli-context.ts';
 
 export function registerDatabase(program: Command): void {
-  action(program.command('migrate').description('run database migrations'), async () => ({
-    human: 'Migrations are up to date.',
-    json: { migrated: true },
-  }));
+  // `migrate` is commands/migrate.ts (docs/decisions/080): it reports what it applied, and --status.
   action(
     program.command('seed-demo').description('add the demo programs (Acme Rewards and its neighbour) if they are not there'),
     async (db) => {
+      // Its passwords and secrets are in the README: a production start would refuse the database (decision 072).
+      if (loadConfig().production)
+        throw new CliError('the demo program is never seeded with NODE_ENV=production: its passwords are published');
       if (await demoSeeded(db)) {
         // A demo database from before the console gets the console's demo staff (decision 046).
         const staffAdded = await addMissingDemoStaff(db, loadConfig().catalog.dataDir);

@@ -38,7 +38,7 @@ describe.each(dialects)('rewards points forecast on %s', (dialect) => {
     expect(human.stdout).toContain('  2026-04     180\n');
     expect(human.stdout).toContain('Outstanding today: 210 points; expected to expire in twelve months: 210; left after: 0.');
     const csv = await runRewards(database, ['points', 'forecast', '--client', 'roll', '--as-of', '2026-02-01', '--csv']);
-    expect(csv.stdout.split('\n').slice(0, 5)).toEqual(['month,points', '2026-02,0', '2026-03,0', '2026-04,180', '2026-05,0']);
+    expect(csv.stdout.split(/\r?\n/).slice(0, 5)).toEqual(['month,points', '2026-02,0', '2026-03,0', '2026-04,180', '2026-05,0']);
   }, 60_000);
 
   it('under an inactivity policy, the whole balance on the day six months after the last spending', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { stringify } from 'csv-stringify/sync';
+import { csvText } from '@rewards/contract/csv';
 import { forecastExpiry, ForecastInputError, type ExpiryForecast } from '../../modules/expiry/forecast.ts';
 import { action, CliError } from '../cli-context.ts';
 
@@ -30,7 +30,7 @@ export function registerPointsForecast(points: Command): void {
         throw error;
       },
     );
-    return { human: options.csv ? csvOf(result) : summary(result), json: result };
+    return { human: options.csv ? forecastCsv(result) : summary(result), json: result };
   });
 }
 
@@ -45,9 +45,11 @@ function summary(f: ExpiryForecast): string {
   ].join('\n');
 }
 
-function csvOf(f: ExpiryForecast): string {
-  return stringify(
+/** The months as CSV by the one writer (decision 073), points as numbers; printed on a terminal, so no byte order mark. */
+export function forecastCsv(f: Pick<ExpiryForecast, 'months'>): string {
+  return csvText(
+    ['month', 'points'],
     f.months.map((m) => [m.month, m.points]),
-    { header: true, columns: ['month', 'points'] },
+    { bom: false },
   ).trimEnd();
 }

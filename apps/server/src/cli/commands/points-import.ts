@@ -1,18 +1,17 @@
-import { createReadStream, createWriteStream, openSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { SqliteAdapter, sql } from 'kysely';
-import { parse, type CsvError } from 'csv-parse';
-import { stringify } from 'csv-stringify';
+import type { CsvError } from 'csv-parse';
 import type { Db } from '../../db/database.ts';
 import type { Client } from '../../modules/clients/tables.ts';
 import { recordAudit } from '../../modules/audit/service.ts';
 import { postPointsBatch } from '../../modules/imports/points.ts';
 import { action, CliError, requireClient, wholeNumber } from '../cli-context.ts';
-import { emptyCounts, formatImportReport, progressBar, type ImportCounts, type RejectedLine } from '../import-report.ts';
+import { emptyCounts, formatImportReport, openRejectsFile, progressBar, type ImportCounts, type RejectedLine } from '../import-report.ts';
 import { operatorOrigin } from './audit.ts';
 import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn, type PointsLine } from '../../modules/imports/points-lines.ts';
+import { LineTooLong, importCsvParser } from '../../modules/imports/csv-input.ts';
 
 /**
  * Lines per transaction. Pages written per line fall as batches grow (a statement-index leaf or a
@@ -89,20 +88,15 @@ export async function importPoints(
   const runAt = new Date();
   const counts = emptyCounts();
   const kept: RejectedLine[] = [];
-  const rejectsOut = options.rejectsPath ? openRejects(options.rejectsPath) : undefined;
+  const rejectsOut = options.rejectsPath ? openRejectsFile(options.rejectsPath) : undefined;
   const reject = (problem: LineProblem) => {
     counts.rejected += 1;
     if (kept.length < REJECTS_KEPT) kept.push(problem);
     rejectsOut?.write(problem);
   };
 
-  const input = createReadStream(file);
-  let bytesRead = 0;
-  input.on('data', (chunk) => (bytesRead += chunk.length));
-  const parser = input.pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, skip_records_with_error: true }),
-  );
-  input.on('error', (error) => parser.destroy(error));
+  // The console's reader (a line over IMPORT_MAX_LINE_BYTES stops the import there: LineTooLong).
+  const parser = importCsvParser(createReadStream(file));
   // Malformed CSV (a stray quote) rejects that record and goes on.
   let lines = 0;
   const skipped: LineProblem[] = [];
@@ -134,7 +128,7 @@ export async function importPoints(
     batch.sort((a, b) => a.line - b.line);
     await postBatch(db, client.id, batch, runAt, counts, reject);
     batch = [];
-    progress.update(bytesRead, lines);
+    progress.update(parser.info.bytes, lines);
   };
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
@@ -152,6 +146,12 @@ export async function importPoints(
     if (!columns)
       throw new CliError(`${file} is empty: the first line must be the header ${'username,points,date,description,external_id'}`);
     await flush();
+  } catch (error) {
+    if (error instanceof LineTooLong)
+      throw new CliError(
+        `${file}: ${error.message} The import stopped there: the batches before it stay; mend the line and run the same command again (no line is posted twice).`,
+      );
+    throw error;
   } finally {
     process.off('SIGINT', interrupted);
     progress.stop();
@@ -222,29 +222,5 @@ async function tuneSqlite(db: Db): Promise<() => Promise<void>> {
   await sql.raw('pragma foreign_keys = off').execute(db);
   return async () => {
     for (const [pragma, value] of Object.entries(before)) await sql.raw(`pragma ${pragma} = ${value}`).execute(db);
-  };
-}
-
-/** The --rejects CSV, written as lines are rejected, so that a million bad lines take no memory. */
-function openRejects(path: string): { write(problem: LineProblem): void; close(): Promise<void> } {
-  let fd: number;
-  try {
-    // Opened now, so that a --rejects the operator cannot write stops the import before it starts.
-    fd = openSync(path, 'w');
-  } catch {
-    throw new CliError(`Cannot write --rejects ${path}`);
-  }
-  const out = createWriteStream(path, { fd });
-  const csv = stringify({ header: true, columns: ['line', 'reason'] });
-  csv.pipe(out);
-  let failure: Error | undefined;
-  out.on('error', (error) => (failure = error));
-  return {
-    write: (problem) => csv.write(problem),
-    async close() {
-      csv.end();
-      await finished(out).catch(() => {});
-      if (failure) throw new CliError(`Cannot write ${path}: ${failure.message}`);
-    },
   };
 }

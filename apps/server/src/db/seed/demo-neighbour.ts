@@ -47,6 +47,9 @@ const PARTICIPANTS: NeighbourParticipant[] = [
   { username: 'escale', firstName: 'Élise', lastName: 'Escale', locale: 'fr-FR', amounts: [], pending: { dateOfBirth: '1987-03-14' } },
 ];
 
+/** Nimbus's participants, by username: each holds the demo's published password (demo-credentials.ts looks for it). */
+export const NEIGHBOUR_USERNAMES: readonly string[] = PARTICIPANTS.map((person) => person.username);
+
 /** The demo's participant who activates with a date of birth (README, browser tests). */
 export const NIMBUS_PENDING = { username: 'escale', accountNumber: '2000004', dateOfBirth: '1987-03-14' } as const;
 

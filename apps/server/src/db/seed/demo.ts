@@ -5,12 +5,12 @@ import { hashPassword } from '../../modules/auth/password.ts';
 import { appendLedgerEntry, type LedgerMovement } from '../../modules/ledger/service.ts';
 import { withSearchKeys } from '../../modules/participants/search-keys.ts';
 import { ACME_LOGO_SVG } from './acme-logo.ts';
-import { seedDemoAccount } from './demo-account.ts';
-import { seedDemoActivity } from './demo-activity.ts';
+import { seedDemoAccount, WAITING } from './demo-account.ts';
+import { BIGSPENDER, seedDemoActivity } from './demo-activity.ts';
 import { demoEntries } from './demo-descriptions.ts';
 import { seedDemoCatalog } from './demo-catalog.ts';
 import { seedDemoContent } from './demo-content.ts';
-import { seedDemoNeighbour } from './demo-neighbour.ts';
+import { NEIGHBOUR_CLIENT_ID, NEIGHBOUR_USERNAMES, seedDemoNeighbour } from './demo-neighbour.ts';
 import { DEMO_OTS_CODES, seedDemoOts } from './demo-ots.ts';
 import { prepareDemoStaff, seedDemoStaff } from './demo-staff.ts';
 
@@ -286,7 +286,19 @@ export async function seedDemo(db: Db, now = new Date(), options: DemoSeedOption
   });
 }
 
-/** First start of an embedded database: an installation with no client gets the demo program. */
+/**
+ * Every participant the demo seed makes, by client and username key: each holds the one hash of
+ * the published password (demo-credentials.ts finds it through them; its test checks the list).
+ */
+export function demoParticipantKeys(): Array<{ clientId: string; usernameKeys: string[] }> {
+  const acme = [...participants(new Date()).map((person) => person.username), BIGSPENDER.username, WAITING.username];
+  return [
+    { clientId: DEMO_CLIENT_ID, usernameKeys: acme.map((username) => username.toLowerCase()) },
+    { clientId: NEIGHBOUR_CLIENT_ID, usernameKeys: NEIGHBOUR_USERNAMES.map((username) => username.toLowerCase()) },
+  ];
+}
+
+/** First start of an embedded database in development: an installation with no client gets the demo program (never in production, decision 072). */
 export async function seedDemoIfEmpty(db: Db, options: DemoSeedOptions = {}): Promise<boolean> {
   const any = await db.selectFrom('clients').select('id').limit(1).executeTakeFirst();
   if (any) return false;

@@ -16,16 +16,17 @@ import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { findClient } from '../clients/service.ts';
-import { activate, forgotPassword, forgotUsername, savePassword, type AccountContext, type Caller } from './service.ts';
+import { activate, forgotPassword, forgotUsername, savePassword, type AccountContext, type RecoveryCaller } from './service.ts';
 
 /**
- * The request's client, that client's portal address and the caller's address. Links in mails
- * start at the configured portal address, never at the client-id the caller wrote (decision 041).
+ * The request's client, that client's portal address and default locale, and the caller's
+ * address. Links in mails start at the configured portal address, never at the client-id the
+ * caller wrote (decision 041).
  */
-async function callerOf(db: Db, request: FastifyRequest): Promise<Caller> {
+async function callerOf(db: Db, request: FastifyRequest): Promise<RecoveryCaller> {
   const client = await findClient(db, request.clientId);
   if (!client) throw errors.unknownClient();
-  return { clientId: request.clientId, portalUrl: client.portal_url, address: request.ip };
+  return { clientId: request.clientId, portalUrl: client.portal_url, address: request.ip, defaultLocale: client.default_locale };
 }
 
 /** POST activate, forgotUsername, forgotPassword, savePassword (issue 7; docs/decisions/018). */

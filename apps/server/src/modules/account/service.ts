@@ -17,7 +17,7 @@ import type { Participant } from '../participants/tables.ts';
 import { errors, type ApiError } from '../../http/api-error.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { findClient } from '../clients/service.ts';
-import { queueMail, queueNoMail } from '../mail/outbox.ts';
+import { queueMail, queueNoMail, type OutgoingMail } from '../mail/outbox.ts';
 import { searchKeyColumns } from '../participants/search-keys.ts';
 import { buildUserData, findParticipant, usernameKey } from '../participants/service.ts';
 import { profileErrors } from '../profile/service.ts';
@@ -32,7 +32,7 @@ import {
   findParticipantByUsernameAndEmail,
   findParticipantsByEmail,
   findReset,
-  insertReset,
+  insertResetFor,
   markResetUsed,
   usernameTakenByOther,
   voidOpenResets,
@@ -55,7 +55,17 @@ export interface Caller {
   address: string;
 }
 
+/** A caller of the forgot endpoints: also the client's default locale, the one a miss's stand-in mail is rendered in. */
+export interface RecoveryCaller extends Caller {
+  defaultLocale: string;
+}
+
 const MINUTE = 60_000;
+/**
+ * The usernames a miss's stand-in forgotUsername mail names: the worker renders it like a mail
+ * and drops it (decision 042). About as long as one username.
+ */
+const STAND_IN_USERNAMES = 'participant';
 /** The portal's activation page (apps/web routing/paths.ts). */
 const ACTIVATION_PAGE = '/activation';
 const WEEK = 7 * 24 * 60 * MINUTE;
@@ -144,40 +154,50 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
 }
 
 /**
+ * A forgot endpoint's mail, or on a miss its stand-in: the same checks and insert in the
+ * request's transaction, and the same rendering by the worker after the reply, which then drops
+ * the stand-in unsent (decisions 018, 042).
+ */
+async function queueMailOrStandIn(trx: Transaction<Database>, mail: OutgoingMail, matched: boolean): Promise<void> {
+  await (matched ? queueMail(trx, mail) : queueNoMail(trx, mail));
+}
+
+/**
  * POST forgotUsername. The same reply and the same database work whether or not the address is
  * known: every request is counted, the lookup always runs, and one outbox row is written either
- * way (a miss's is dropped unsent; the worker renders a mail: decision 042). The mail names
+ * way (a miss's is a stand-in the worker renders and drops: decision 042). The mail names
  * every username of the address that can sign in (pending accounts activate instead).
  */
-export async function forgotUsername(ctx: AccountContext, caller: Caller, request: ForgotUsernameRequest): Promise<AcceptedReply> {
+export async function forgotUsername(ctx: AccountContext, caller: RecoveryCaller, request: ForgotUsernameRequest): Promise<AcceptedReply> {
   const email = request.emailAddress.toLowerCase();
   // Every request counts (the reply never tells whether anything matched), taken before the work.
   await takeSlots(ctx.db, caller.clientId, limitsOf(ctx.limits).forgotUsername(email, caller.address), accountErrors.throttled);
   await ctx.db.transaction().execute(async (trx) => {
     const found = (await findParticipantsByEmail(trx, caller.clientId, email)).filter((p) => p.status !== 'pending');
     const first = found[0];
-    if (!first) return queueNoMail(trx, caller.clientId);
-    await queueMail(trx, {
+    const mail: OutgoingMail = {
       clientId: caller.clientId,
-      ...(found.length === 1 ? { participantId: first.id } : {}),
-      to: first.email,
-      locale: first.locale,
+      ...(first && found.length === 1 ? { participantId: first.id } : {}),
+      to: first?.email ?? '',
+      locale: first?.locale ?? caller.defaultLocale,
       template: 'forgotUsername',
-      params: { usernames: found.map((p) => p.username).join(', ') },
-    });
+      params: { usernames: first ? found.map((p) => p.username).join(', ') : STAND_IN_USERNAMES },
+    };
+    await queueMailOrStandIn(trx, mail, first !== undefined);
   });
   return { result: 'accepted' };
 }
 
 /**
- * POST forgotPassword. The same reply and work whether or not the username and address belong
- * together: a token is always generated and the "void older links" update always runs (against
- * nobody on a miss); only a match stores the token's hash and queues the link, a miss an outbox
- * row the worker drops (decision 042). Pending accounts get nothing: they activate instead.
+ * POST forgotPassword. The same reply and statements whether or not the username and address
+ * belong together: a token is always generated, and the "void older links" update and the insert
+ * of the link's hash always run (against a random id on a miss, which writes no row); a match
+ * queues the link, a miss its stand-in, which the worker renders and drops (decisions 018, 042).
+ * Pending accounts get nothing: they activate instead.
  */
 export async function forgotPassword(
   ctx: AccountContext,
-  caller: Caller,
+  caller: RecoveryCaller,
   request: ForgotPasswordRequest,
   now = new Date(),
 ): Promise<AcceptedReply> {
@@ -194,17 +214,22 @@ export async function forgotPassword(
   await ctx.db.transaction().execute(async (trx) => {
     const found = await findParticipantByUsernameAndEmail(trx, caller.clientId, key, request.emailAddress);
     const participant = found && found.status !== 'pending' ? found : undefined;
-    await voidOpenResets(trx, caller.clientId, participant?.id ?? randomUUID(), nowIso);
+    // On a miss nobody, under a random id: the same statements run and find no row.
+    const mailed = participant ?? { id: randomUUID(), email: '', locale: caller.defaultLocale };
+    await voidOpenResets(trx, caller.clientId, mailed.id, nowIso);
     await deleteResetsExpiredBefore(trx, new Date(now.getTime() - WEEK).toISOString());
-    if (!participant) return queueNoMail(trx, caller.clientId);
-    await queueResetLink(trx, ctx, caller, participant, token, now);
+    await queueResetLink(trx, ctx, caller, mailed, token, now, { matched: participant !== undefined });
   });
   return { result: 'accepted' };
 }
 
 type MailedParticipant = Pick<Participant, 'id' | 'email' | 'locale'>;
 
-/** A new reset link's hash and its mail (older links were voided by the caller). */
+/**
+ * A new reset link's hash and its mail (older links were voided by the caller). `matched: false`
+ * (forgotPassword's miss, with a random id): the hash's insert writes nothing and the mail is a
+ * stand-in.
+ */
 async function queueResetLink(
   trx: Transaction<Database>,
   ctx: AccountContext,
@@ -212,24 +237,24 @@ async function queueResetLink(
   participant: MailedParticipant,
   token: string,
   now: Date,
+  { matched }: { matched: boolean } = { matched: true },
 ): Promise<void> {
-  await insertReset(trx, {
+  await insertResetFor(trx, {
     token_hash: hashResetToken(token),
     client_id: caller.clientId,
     participant_id: participant.id,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + ctx.resetLinkMinutes * MINUTE).toISOString(),
-    used_at: null,
-    voided_at: null,
   });
-  await queueMail(trx, {
+  const mail: OutgoingMail = {
     clientId: caller.clientId,
     participantId: participant.id,
     to: participant.email,
     locale: participant.locale,
     template: 'resetPassword',
     params: { link: resetLink(caller.portalUrl, token), minutes: String(ctx.resetLinkMinutes) },
-  });
+  };
+  await queueMailOrStandIn(trx, mail, matched);
 }
 
 /**

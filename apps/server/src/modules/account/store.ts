@@ -83,8 +83,32 @@ export async function voidOpenResets(db: Db, clientId: string, participantId: st
     .execute();
 }
 
-export async function insertReset(db: Db, reset: PasswordReset): Promise<void> {
-  await db.insertInto('password_resets').values(reset).execute();
+/**
+ * Stores a new link's hash for `participantId` if that is a participant of the client: the same
+ * statement whether or not anybody matched; a miss names a random id and so writes no row
+ * (decision 018). A new link is never used or voided.
+ */
+export async function insertResetFor(
+  db: Db,
+  reset: Pick<PasswordReset, 'token_hash' | 'client_id' | 'participant_id' | 'created_at' | 'expires_at'>,
+): Promise<void> {
+  await db
+    .insertInto('password_resets')
+    .columns(['token_hash', 'client_id', 'participant_id', 'created_at', 'expires_at'])
+    .expression(
+      db
+        .selectFrom('participants')
+        .select((eb) => [
+          eb.cast<string>(eb.val(reset.token_hash), 'text').as('token_hash'),
+          'client_id',
+          'id',
+          eb.cast<string>(eb.val(reset.created_at), 'text').as('created_at'),
+          eb.cast<string>(eb.val(reset.expires_at), 'text').as('expires_at'),
+        ])
+        .where('client_id', '=', reset.client_id)
+        .where('id', '=', reset.participant_id),
+    )
+    .execute();
 }
 
 export async function findReset(db: Db, clientId: string, tokenHash: string) {

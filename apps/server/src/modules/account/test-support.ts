@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { API_BASE, CLIENT_HEADER } from '@rewards/contract';
+import type { Db } from '../../db/database.ts';
 import type { TestApp } from '../../../test/test-app.ts';
 import { DEMO_ORIGIN } from '../../../test/test-app.ts';
 import { hashPassword } from '../auth/password.ts';
@@ -8,7 +9,7 @@ import { withSearchKeys } from '../participants/search-keys.ts';
 
 /** A participant of the demo client made for one test, so tests share no state. */
 export async function addParticipant(
-  t: TestApp,
+  t: { database: { db: Db } },
   person: {
     username: string;
     lastName: string;
@@ -47,7 +48,7 @@ export async function addParticipant(
 }
 
 /** A call from another network address (the address throttles count per address). */
-export function postFrom(t: TestApp, address: string, path: string, body: unknown): Promise<LightMyRequestResponse> {
+export function postFrom(t: Pick<TestApp, 'app'>, address: string, path: string, body: unknown): Promise<LightMyRequestResponse> {
   return t.app.inject({
     method: 'POST',
     url: `${API_BASE}${path}`,

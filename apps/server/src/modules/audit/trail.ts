@@ -1,4 +1,5 @@
 import type { ConsoleAuditEntry, ConsoleAuditPage, ConsoleAuditQuery } from '@rewards/contract/console-participants';
+import { CSV_BOM, csvLine } from '@rewards/contract/csv';
 import type { Db } from '../../db/database.ts';
 import type { AuditLogEntry } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
@@ -138,18 +139,8 @@ export async function participantAudit(
 
 export const CSV_COLUMNS = ['at', 'client', 'actor', 'actor_kind', 'action', 'subject', 'origin', 'reason', 'details'] as const;
 
-/**
- * One cell: a text a spreadsheet would run as a formula (= + - @, or a tab or carriage return
- * first) gets a leading apostrophe (OWASP's advice), then quotes when it holds a comma, a quote
- * or a line break.
- */
-export function csvCell(value: string | null): string {
-  let text = value ?? '';
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-function csvLine(entry: ConsoleAuditEntry): string {
+/** One entry's line, by the one CSV writer (decision 073): every cell is text, neutralised if it would run as a formula. */
+function entryLine(entry: ConsoleAuditEntry): string {
   const { reason: _reason, ...rest } = entry.details;
   const cells = [
     entry.at,
@@ -162,7 +153,7 @@ function csvLine(entry: ConsoleAuditEntry): string {
     entry.reason,
     Object.keys(rest).length === 0 ? '' : JSON.stringify(rest),
   ];
-  return `${cells.map(csvCell).join(',')}\r\n`;
+  return csvLine(cells);
 }
 
 /**
@@ -172,13 +163,13 @@ function csvLine(entry: ConsoleAuditEntry): string {
  * programs need to read accents right.
  */
 export async function* auditTrailCsv(db: Db, filter: TrailFilter, maxRows = CSV_MAX_ROWS): AsyncGenerator<string> {
-  yield `\uFEFF${CSV_COLUMNS.join(',')}\r\n`;
+  yield CSV_BOM + csvLine(CSV_COLUMNS);
   let after: TrailCursor | undefined;
   let written = 0;
   while (written < maxRows) {
     const rows = await trailPage(db, filter, after, Math.min(CSV_BATCH, maxRows - written));
     if (rows.length === 0) return;
-    yield rows.map((row) => csvLine(toConsoleAuditEntry(row))).join('');
+    yield rows.map((row) => entryLine(toConsoleAuditEntry(row))).join('');
     written += rows.length;
     after = rows.at(-1);
     if (rows.length < CSV_BATCH) return;

@@ -10,7 +10,9 @@ import { createConsoleTestApp, enrolStaff, type ConsoleTestApp, type EnrolledSta
 const ACME = 'acme';
 const REASON = 'Rebrand, ticket 20';
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#0f766e"/></svg>';
+const drawing = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">${body}</svg>`;
 const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
+const svg = (text: string) => ({ type: 'image/svg+xml', base64: b64(text) });
 const PNG_HEADER = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const png = (width: number, height: number) => {
   const size = Buffer.alloc(8);
@@ -101,7 +103,32 @@ describe.each(dialects)("the console's branding settings on %s", (dialect) => {
       [{ ...ok, name: '   ' }, /must not be empty/],
       [{ ...ok, name: 'a\u0007b' }, /control characters/],
       [{ ...ok, name: 'x'.repeat(101) }, /at most 100/],
-      [{ ...ok, logo: { type: 'image/svg+xml', base64: b64('<svg onload="alert(1)"></svg>') } }, /contains script, event handlers/],
+      [
+        { ...ok, logo: svg('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>') },
+        /refused: the attribute onload on <svg> \(event handlers/,
+      ],
+      // Issue 27 §4 B: what the pattern of old let through.
+      [
+        { ...ok, logo: svg(drawing('<a href="&#106;avascript:alert(1)"><text>x</text></a>')) },
+        /^the logo was refused: <a> \(links are not allowed\)/,
+      ],
+      [
+        { ...ok, logo: svg(drawing('<use href="&#106;avascript:alert(1)"/>')) },
+        /refused: href="javascript:alert\(1\)" on <use> \(references may only point within the image/,
+      ],
+      [
+        { ...ok, logo: svg(drawing('<rect width="9" height="9"><set attributeName="onmouseover" to="alert(1)"/></rect>')) },
+        /refused: <set> \(animation is not allowed\)/,
+      ],
+      [
+        { ...ok, logo: svg(drawing('<image href="https://evil.example/x.png"/>')) },
+        /refused: <image> \(images and embedded content are not allowed/,
+      ],
+      [
+        { ...ok, logo: svg(drawing('<style>@import url(https://evil.example/x.css);</style>')) },
+        /refused: @import in <style> \(CSS at-rules are not allowed/,
+      ],
+      [{ ...ok, logo: svg('<svg xmlns="http://www.w3.org/2000/svg"><rect</svg>') }, /^the logo is not well-formed XML \(1:/],
       [{ ...ok, logo: { type: 'image/svg+xml', base64: b64('<html></html>') } }, /not an SVG image/],
       [{ ...ok, logo: { type: 'image/png', base64: b64(SVG) } }, /the logo is not a PNG image/],
       [{ ...ok, logo: { type: 'image/png', base64: b64(png(5000, 10)) } }, /at most 4096 px a side/],

@@ -18,7 +18,8 @@ import { findClientCatalog } from '../catalog/service.ts';
 import { buildWebBundle } from '../i18n/service.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
 import { ssoProviderEnabled } from '../sso/settings.ts';
-import { findClient, listClientLocales, listMediaLabels } from './store.ts';
+import { findClient, listClientLocales, listMediaLabels, listPortalUrls } from './store.ts';
+import { productionOriginProblem } from '../../http/production-origins.ts';
 
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
@@ -108,4 +109,17 @@ export async function getClientLogo(
   return client.logo_type === 'image/png'
     ? { type: 'image/png', body: Buffer.from(client.logo, 'base64'), version }
     : { type: 'image/svg+xml', body: client.logo, version };
+}
+
+/**
+ * With NODE_ENV=production every client's portal address must be https (loopback aside): links in
+ * mails start there (decision 081). The clients whose address is refused, with the reason.
+ */
+export async function portalUrlsRefusedInProduction(db: Db): Promise<Array<{ clientId: string; portalUrl: string; problem: string }>> {
+  const refused: Array<{ clientId: string; portalUrl: string; problem: string }> = [];
+  for (const { id, portal_url: portalUrl } of await listPortalUrls(db)) {
+    const problem = productionOriginProblem(portalUrl);
+    if (problem) refused.push({ clientId: id, portalUrl, problem });
+  }
+  return refused;
 }

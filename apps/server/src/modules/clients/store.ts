@@ -30,3 +30,8 @@ export async function listMediaLabels(db: Db, clientId: string) {
     db.selectFrom('media_labels').select(['locale', 'forms']).where('client_id', '=', clientId).orderBy('locale').execute(),
   );
 }
+
+/** Every client's portal address (decision 041), uncached: read once at a production start (decision 081). */
+export async function listPortalUrls(db: Db): Promise<Array<{ id: string; portal_url: string }>> {
+  return db.selectFrom('clients').select(['id', 'portal_url']).orderBy('id').execute();
+}

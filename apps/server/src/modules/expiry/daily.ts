@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { dayIn } from './policy.ts';
 import { clientsToExpire } from './run-store.ts';
-import { expirePoints, type ExpiryRunResult } from './run.ts';
+import { expirePoints, ExpiryStoppedError, type ExpiryRunResult } from './run.ts';
 
 /**
  * The server's daily expiry (docs/decisions/057): every hour it looks whether a new day has begun
@@ -32,17 +32,33 @@ export interface DailyExpiryOptions {
 /** The expiry as of today in each client's zone, then the steps after it. */
 export async function runDailyExpiry(
   db: Db,
-  options: { now?: () => Date; afterSteps?: readonly AfterExpiryStep[] } = {},
+  options: { now?: () => Date; afterSteps?: readonly AfterExpiryStep[]; stopping?: () => boolean } = {},
 ): Promise<ExpiryRunResult> {
   const now = options.now ?? (() => new Date());
-  const result = await expirePoints(db, { now });
-  for (const step of options.afterSteps ?? []) await step(db, now());
+  const result = await expirePoints(db, { now, stopping: options.stopping });
+  for (const step of options.afterSteps ?? []) {
+    // Shutting down: the steps are the next run's (a process runs at start).
+    if (options.stopping?.()) throw new ExpiryStoppedError('The steps after the expiry run were left to the next run');
+    await step(db, now());
+  }
   return result;
 }
 
+/** How a run of this process ended: done, another process held the lease (busy), or failed. */
+export type ExpiryRunOutcome = 'done' | 'busy' | 'failed';
+
+/** This process's last run of each outcome (its metrics, decision 079): when it ended and, done, what expired. */
+export interface ExpiryRunRecord {
+  at: Date;
+  points: number;
+  participants: number;
+}
+
 export interface DailyExpiry {
-  /** Stops the timer and waits for a run under way. Call before the database closes. */
+  /** Stops the timer and waits for a run under way to end its transaction and free its lease. Call before the database closes. */
   stop(): Promise<void>;
+  /** The last run of each outcome since this process started; kept in memory only, each process its own. */
+  lastRuns(): Readonly<Partial<Record<ExpiryRunOutcome, ExpiryRunRecord>>>;
   /** Resolves when the run under way (if any) has finished; for tests. */
   idle(): Promise<void>;
 }
@@ -56,23 +72,40 @@ export function startDailyExpiry(options: DailyExpiryOptions): DailyExpiry {
   let running: Promise<void> | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  const lastRuns: Partial<Record<ExpiryRunOutcome, ExpiryRunRecord>> = {};
 
   const tick = (): void => {
     if (stopped || running) return;
     running = (async () => {
       try {
         const days = (await clientsToExpire(db)).map((client) => `${client.id}:${dayIn(now(), client.time_zone)}`).join(',');
-        if (days === lastDays) return;
-        const result = await runDailyExpiry(db, { now, afterSteps: options.afterSteps ?? [] });
+        // An installation without clients has no day to wait for: each check is a run over none, so
+        // that its metrics show the expiry done rather than missed (decision 079).
+        if (days === lastDays && days !== '') return;
+        const result = await runDailyExpiry(db, { now, afterSteps: options.afterSteps ?? [], stopping: () => stopped });
         // Busy: another process runs it; this one looks again at the next check.
-        if (result.status === 'busy') return;
+        if (result.status === 'busy') {
+          lastRuns.busy = { at: now(), points: 0, participants: 0 };
+          return;
+        }
         lastDays = days;
         const expired = result.clients.filter((client) => client.participants > 0);
+        lastRuns.done = {
+          at: now(),
+          points: expired.reduce((sum, client) => sum + client.points, 0),
+          participants: expired.reduce((sum, client) => sum + client.participants, 0),
+        };
         for (const client of expired)
           log.info(
             `expiry ${client.clientId} as of ${client.asOf}: ${client.points} points of ${client.participants} participants (${client.lots} lots)`,
           );
       } catch (error) {
+        // A shutdown between batches: not a failure, the lease is free for the next process (decision 081).
+        if (error instanceof ExpiryStoppedError) {
+          log.info('expiry run stopped for the shutdown; the committed batches stay, the next run does the rest');
+          return;
+        }
+        lastRuns.failed = { at: now(), points: 0, participants: 0 };
         // Only the error's name: a database message may quote values.
         log.warn(`expiry run failed (${(error as Error).name ?? 'error'}); retrying at the next check`);
       }
@@ -92,5 +125,6 @@ export function startDailyExpiry(options: DailyExpiryOptions): DailyExpiry {
     async idle() {
       while (running) await running;
     },
+    lastRuns: () => lastRuns,
   };
 }

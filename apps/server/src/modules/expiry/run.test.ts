@@ -4,7 +4,7 @@ import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
 import { appendLedgerEntry, InsufficientBalanceError } from '../ledger/store.ts';
 import { takeLease } from '../jobs/lease.ts';
 import { startDailyExpiry } from './daily.ts';
-import { EXPIRED_KEY, expirePoints, ExpiryRunInputError } from './run.ts';
+import { EXPIRED_KEY, expirePoints, ExpiryRunInputError, ExpiryStoppedError } from './run.ts';
 import { addExpiryClient, balanceOf, expiryEntriesOf, lotsOf, move, participant, setPolicy } from './test-support.ts';
 
 const LATER = () => new Date('2027-06-01T12:00:00Z');
@@ -193,6 +193,32 @@ describe.each(dialects)('points that expire on %s', (dialect) => {
     const held = await takeLease(db(), 'expiry', { now: LATER });
     expect(await expirePoints(db(), { now: LATER })).toEqual({ status: 'busy', clients: [] });
     await held!.end();
+  });
+
+  it('a shutdown stops the run between batches: what was committed stays, the lease is free at once, a re-run finishes', async () => {
+    await addExpiryClient(db(), 'stop', 3, { type: 'rolling', months: 1 });
+    const people = [0, 1, 2].map((i) => participant('stop', i));
+    for (const p of people) await move(db(), 'stop', p, 10, '2026-01-05T10:00:00.000Z');
+    let stopping = false;
+    // Decision 081: main.ts's SIGTERM sets `stopping`; the batch under way commits, the next is not begun.
+    await expect(
+      expirePoints(db(), {
+        clientId: 'stop',
+        asOf: '2026-03-01',
+        now: LATER,
+        batchSize: 1,
+        stopping: () => stopping,
+        afterBatch: () => void (stopping = true),
+      }),
+    ).rejects.toBeInstanceOf(ExpiryStoppedError);
+    const expired = async () => (await Promise.all(people.map((p) => expiryEntriesOf(db(), p)))).filter((e) => e.length > 0).length;
+    expect(await expired()).toBe(1);
+    // No lease to wait out: the next process's run takes it now and does the rest.
+    expect(await expirePoints(db(), { clientId: 'stop', asOf: '2026-03-01', now: LATER })).toMatchObject({
+      status: 'done',
+      clients: [{ participants: 2, points: 20 }],
+    });
+    expect(await expired()).toBe(3);
   });
 
   it('the server runs it once a day in each client’s zone, then the steps after it', async () => {

@@ -42,6 +42,11 @@ export interface ExpiryRunOptions {
   batchSize?: number;
   /** Called after each committed batch (tests use it to stop a process half-way). */
   afterBatch?: (done: { clientId: string; participants: number }) => Promise<void> | void;
+  /**
+   * Asked before each batch: true ends the run there (ExpiryStoppedError) with its lease freed, so
+   * a process shutting down finishes only the transaction under way and another takes the run at once.
+   */
+  stopping?: () => boolean;
 }
 
 export interface ClientExpiry {
@@ -89,6 +94,11 @@ export async function expirePoints(db: Db, options: ExpiryRunOptions = {}): Prom
   }
 }
 
+/** The process is shutting down (`stopping`): the batches committed stay, the next run does the rest (decision 081). */
+export class ExpiryStoppedError extends Error {
+  override name = 'ExpiryStoppedError';
+}
+
 /** Lost the lease mid-run (stalled past it): stop; whoever holds it now finishes, the run being idempotent. */
 export class ExpiryLeaseLostError extends Error {
   override name = 'ExpiryLeaseLostError';
@@ -122,6 +132,7 @@ async function expireClient(
 
   let after = '';
   for (;;) {
+    if (lease && options.stopping?.()) throw new ExpiryStoppedError('The expiry run was stopped between batches');
     const page = await participantsWithPoints(db, client.id, after, batchSize);
     if (page.length === 0) break;
     after = page[page.length - 1]!;

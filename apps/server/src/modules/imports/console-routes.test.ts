@@ -63,7 +63,7 @@ describe.each(dialects)('the console imports API on %s', (dialect) => {
     const rejects = await t.console('GET', paths.rejects('acme', job.id), { cookie: auditor });
     expect(rejects.statusCode).toBe(200);
     expect(rejects.headers['content-type']).toContain('text/csv');
-    expect(rejects.body.trim().split('\n')).toEqual(['line,reason', expect.stringMatching(/^3,/), '4,unknown username ghost']);
+    expect(rejects.body.trim().split('\r\n')).toEqual(['line,reason', expect.stringMatching(/^3,/), '4,unknown username ghost']);
 
     expect(
       (await t.console('POST', paths.confirm('acme', job.id), { cookie: auditor, body: { reason: 'not mine to do' } })).statusCode,

@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,18 +18,48 @@ import { errors } from '../../http/api-error.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { importRunner } from './run.ts';
 import { confirmImport, discardImport, importRejectsCsv, listImports, readImport, stageImport, type ImportActor } from './service.ts';
+import type { Documented } from '../staff/routes.ts';
 
 /** Who uploads, confirms and discards: program managers (and owners, who pass every role check). Every role reads. */
 const MANAGING: readonly StaffRole[] = ['program_manager'];
 const ClientParams = ImportParams.pick({ clientId: true });
 const pattern = (path: string) => path.replaceAll('%3A', ':');
 
-type Documented = (access: { roles: readonly StaffRole[] }) => Record<string, unknown>;
+/**
+ * How long, and how much, a refused upload's client may go on sending (read and dropped) before
+ * its connection is cut: enough for it to read the answer, which was sent before.
+ */
+const REFUSED_LINGER_MS = 2_000;
+const REFUSED_LINGER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * An upload refused before its last byte (a line over the cap, a file over the limit): the service
+ * stopped reading it, and nothing more of it is kept, but the client may still be sending. Closing
+ * the connection at once (what Fastify does with a body over its limit) let a client that writes
+ * before it reads (Node's http, seen under load) fail on a reset before it read the 400; so what it
+ * still sends is read and dropped, as a web server's lingering close does, for REFUSED_LINGER_MS
+ * or REFUSED_LINGER_BYTES at most, then the connection is cut. A client that stops sending once
+ * answered keeps its connection.
+ */
+function dropRest(raw: IncomingMessage, body: Readable): void {
+  if (body.readableEnded || body.destroyed) return;
+  let dropped = 0;
+  // Destroying a request not read to its end destroys its socket.
+  const cut = () => raw.destroy();
+  const timer = setTimeout(cut, REFUSED_LINGER_MS).unref();
+  body.unpipe();
+  body.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > REFUSED_LINGER_BYTES) cut();
+  });
+  body.once('close', () => clearTimeout(timer));
+  body.resume();
+}
 
 /**
  * The console's imports (issue 20 §2, docs/decisions/064), inside the console plugin of
  * modules/staff/routes.ts. The upload's body is a CSV read as a stream (no body limit of Fastify's:
- * the service counts bytes and lines against its own limits). The upload answers once the file is
+ * the service counts bytes, lines and each line's length against its own limits). The upload answers once the file is
  * staged, with the job previewing; the preview, then (once confirmed) the run, start in this
  * process, and any process takes them over after a restart (main.ts startImportJobs).
  */
@@ -45,7 +76,7 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     pattern(paths.imports(':clientId')),
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The client's imports, newest first",
         params: ClientParams,
@@ -59,10 +90,10 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.post(
     pattern(paths.imports(':clientId')),
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
-          'Upload a participants or points CSV (text/csv, streamed): it is staged, and answered with the job "previewing" while its preview is computed in the background; nothing is written until confirmed',
+          'Upload a participants or points CSV (text/csv, streamed): it is staged, and answered with the job "previewing" while its preview is computed in the background; nothing is written until confirmed. A line over 16 kB is refused (400 naming it) as soon as it passes that, keeping nothing',
         params: ClientParams,
         querystring: ImportUploadQuery,
         response: { 201: ImportJob },
@@ -72,16 +103,23 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
     async (request, reply) => {
       const body = request.body;
       if (!(body instanceof Readable)) throw errors.validation('Send the file as text/csv');
-      const job = await stageImport(db, actorOf(request), request.params.clientId, request.query.kind, request.query.fileName, body);
-      runner.kick(job.id);
-      return reply.code(201).send(job);
+      // Through a pipe: a reader that stops early ends the pipe, not the request (see dropRest).
+      const file = body.pipe(new PassThrough());
+      try {
+        const job = await stageImport(db, actorOf(request), request.params.clientId, request.query.kind, request.query.fileName, file);
+        runner.kick(job.id);
+        return reply.code(201).send(job);
+      } catch (error) {
+        if (!request.raw.complete) dropRest(request.raw, body);
+        throw error;
+      }
     },
   );
 
   typed.get(
     pattern(paths.job(':clientId', ':jobId')),
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: 'One import: its preview, progress and first rejects',
         params: ImportParams,
@@ -99,7 +137,7 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.post(
     pattern(paths.confirm(':clientId', ':jobId')),
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
           'Confirm a previewed import with a reason (audited): it runs as a job, one per client at a time (409 names the running one)',
@@ -119,7 +157,7 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.post(
     pattern(paths.discard(':clientId', ':jobId')),
     {
-      preHandler: requireRole(db, site, clientIdOf, MANAGING),
+      onRequest: requireRole(db, site, clientIdOf, MANAGING),
       schema: {
         summary:
           'Discard an import being previewed or previewed, with an optional reason (audited): its staged lines are deleted; 409 once it runs, ended or was discarded',
@@ -135,7 +173,7 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
   typed.get(
     pattern(paths.rejects(':clientId', ':jobId')),
     {
-      preHandler: requireRole(db, site, clientIdOf, STAFF_ROLES),
+      onRequest: requireRole(db, site, clientIdOf, STAFF_ROLES),
       schema: {
         summary: "The import's rejected lines as CSV (line,reason): the run's once it ran, else the preview's",
         params: ImportParams,

@@ -101,7 +101,7 @@ describe.each(dialects)('console imports on %s', (dialect) => {
     expect((await entries('p-')).length).toBe(3);
     let csv = '';
     for await (const chunk of (await importRejectsCsv(database.db, 'acme', job.id))!) csv += String(chunk);
-    expect(csv.split('\n')[0]).toBe('line,reason');
+    expect(csv.split('\r\n')[0]).toBe('line,reason');
     expect(csv).toContain('5,unknown username nobody');
     const audit = await database.db
       .selectFrom('audit_log')

@@ -1,7 +1,16 @@
 import type { ImportKind } from '@rewards/contract/console-imports';
 import type { Db } from '../../db/database.ts';
 import { findJobById, takeLease, updateJobIf, type JobLease, type LeaseOptions } from '../jobs/service.ts';
-import { PREVIEW_CHUNK, addCounts, emptyImportCounts, lineReader, previewState, readBatch, type ImportParams } from './service.ts';
+import {
+  PREVIEW_CHUNK,
+  addCounts,
+  emptyImportCounts,
+  lineReader,
+  previewState,
+  readBatch,
+  releaseSpace,
+  type ImportParams,
+} from './service.ts';
 import { deleteRejects, deleteStaged, insertRejects } from './store.ts';
 import { previewBatch } from './work.ts';
 
@@ -50,12 +59,14 @@ async function previewLeased(db: Db, jobId: string, lease: JobLease, options: Pr
   const reader = await lineReader(db, job.client_id, kind, params.header);
   if (typeof reader === 'string') {
     // The header was checked as it was staged: only a change of the rules since could get here. Nothing will run its lines.
+    let staged = false;
     await db.transaction().execute(async (trx) => {
       const at = now().toISOString();
       if (await updateJobIf(trx, jobId, 'previewing', { status: 'failed', error: reader, finished_at: at, updated_at: at }))
-        await deleteStaged(trx, jobId);
+        staged = await deleteStaged(trx, jobId);
       await lease.end(trx);
     });
+    if (staged) await releaseSpace(db);
     return 'failed';
   }
   // From the first line each time: what a holder that died wrote is replaced, not added to.

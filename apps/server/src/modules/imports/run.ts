@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { recordAudit } from '../audit/service.ts';
 import { deleteSlot, findJobById, jobIdsIn, takeLease, updateJobIf, type JobLease, type LeaseOptions } from '../jobs/service.ts';
 import { unusablePasswordHash } from '../participants/fields.ts';
-import { addCounts, discardStaleImports, emptyImportCounts, lineReader, readBatch, type ImportParams } from './service.ts';
+import { addCounts, discardStaleImports, emptyImportCounts, lineReader, readBatch, releaseSpace, type ImportParams } from './service.ts';
 import { importLeaseName, previewImportJob } from './preview.ts';
 import { deleteStagedLines, insertRejects } from './store.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
@@ -137,8 +137,9 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
       at,
     );
   });
-  await deleteStagedLines(db, jobId);
+  const staged = await deleteStagedLines(db, jobId);
   await lease.end();
+  if (staged) await releaseSpace(db);
   return 'done';
 }
 

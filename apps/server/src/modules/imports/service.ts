@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { parse, type CsvError } from 'csv-parse';
-import { stringify } from 'csv-stringify';
+import type { CsvError } from 'csv-parse';
 import { ErrorCode } from '@rewards/contract';
 import {
   IMPORT_MAX_BYTES,
@@ -11,6 +10,7 @@ import {
   type ImportKind,
   type ImportReject,
 } from '@rewards/contract/console-imports';
+import { csvLine } from '@rewards/contract/csv';
 import type { Db } from '../../db/database.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { recordAudit, type AuditActorKind } from '../audit/service.ts';
@@ -29,9 +29,10 @@ import {
 } from '../jobs/service.ts';
 import type { ClientRules } from '../participants/fields.ts';
 import { usernameKey } from '../participants/service.ts';
+import { IMPORT_MAX_LINE_BYTES, LineTooLong, importCsvParser } from './csv-input.ts';
 import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from './participants.ts';
 import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn } from './points-lines.ts';
-import { deleteStaged, insertStaged, rejectsAfter, stagedAfter, firstLinesOf, type StagedLine } from './store.ts';
+import { deleteStaged, firstLinesOf, insertStaged, rejectsAfter, releaseStagingSpace, stagedAfter, type StagedLine } from './store.ts';
 
 /**
  * Imports in the console (issue 20 §2, docs/decisions/064). The file is streamed into
@@ -198,7 +199,8 @@ export async function readBatch(
 /**
  * Stages an upload: the body is parsed as it streams, and its records go to import_lines in
  * chunks of STAGE_CHUNK (memory holds one chunk, whatever the file's size). A header that is not
- * the kind's, a file over IMPORT_MAX_BYTES or IMPORT_MAX_LINES: 400, and what was staged is
+ * the kind's, a file over IMPORT_MAX_BYTES or IMPORT_MAX_LINES, a line over IMPORT_MAX_LINE_BYTES
+ * (refused in the chunk that passes it, csv-input.ts): 400, and the job and what was staged are
  * deleted. The job is then "previewing": the preview is the jobs loop's (preview.ts), so the
  * upload answers as soon as the last line is staged, not minutes later.
  */
@@ -209,10 +211,11 @@ export async function stageImport(
   kind: ImportKind,
   fileName: string,
   body: AsyncIterable<Buffer | string>,
-  limits: { maxBytes?: number; maxLines?: number; now?: Date } = {},
+  limits: { maxBytes?: number; maxLines?: number; maxLineBytes?: number; now?: Date } = {},
 ): Promise<ImportJob> {
   const maxBytes = limits.maxBytes ?? IMPORT_MAX_BYTES;
   const maxLines = limits.maxLines ?? IMPORT_MAX_LINES;
+  const maxLineBytes = limits.maxLineBytes ?? IMPORT_MAX_LINE_BYTES;
   const now = limits.now ?? new Date();
   const id = randomUUID();
   await insertJob(db, {
@@ -230,7 +233,7 @@ export async function stageImport(
     cursor: 0,
   });
   try {
-    const { header, lines } = await stageBody(db, id, clientId, kind, body, maxBytes, maxLines);
+    const { header, lines } = await stageBody(db, id, clientId, kind, body, maxBytes, maxLines, maxLineBytes);
     await updateJobIf(db, id, 'staging', {
       status: 'previewing',
       params: JSON.stringify({ header } satisfies ImportParams),
@@ -238,11 +241,23 @@ export async function stageImport(
       updated_at: new Date().toISOString(),
     });
   } catch (error) {
-    await deleteStaged(db, id);
+    // A refused upload leaves nothing: no job in the history, no staged line, and their space given back.
+    const staged = await deleteStaged(db, id);
     await deleteJob(db, id);
+    if (staged) await releaseSpace(db);
     throw error;
   }
   return (await readImport(db, clientId, id))!;
+}
+
+/**
+ * The free space of deleted staged rows given back (store.ts releaseStagingSpace; decision 064,
+ * amended 2026-11-28), after the deletion committed. Best effort: the rows are gone whatever
+ * happens here, and a failure (another process holding SQLite's write lock past its timeout)
+ * leaves free pages that SQLite reuses for the next upload and the next release gives back.
+ */
+export async function releaseSpace(db: Db): Promise<void> {
+  await releaseStagingSpace(db).catch(() => {});
 }
 
 async function stageBody(
@@ -253,6 +268,7 @@ async function stageBody(
   body: AsyncIterable<Buffer | string>,
   maxBytes: number,
   maxLines: number,
+  maxLineBytes: number,
 ): Promise<{ header: string[]; lines: number }> {
   let bytes = 0;
   let tooBig = false;
@@ -266,9 +282,7 @@ async function stageBody(
       yield chunk;
     }
   }
-  const parser = Readable.from(counted()).pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, skip_records_with_error: true }),
-  );
+  const parser = importCsvParser(counted(), maxLineBytes);
   const pending: Array<{
     job_id: string;
     line: number;
@@ -315,6 +329,7 @@ async function stageBody(
   } catch (error) {
     parser.destroy();
     if (error instanceof ApiError) throw error;
+    if (error instanceof LineTooLong) throw importErrors.refused(error.message);
     throw importErrors.refused('The file could not be read as CSV');
   }
   if (tooBig) throw importErrors.refused(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
@@ -422,7 +437,8 @@ export const SYSTEM_ACTOR: ImportActor = { name: 'system', kind: 'system', origi
  * for the preview of a file one knows is wrong helps nobody; the preview (preview.ts) sees the
  * job is no longer previewing after its batch and stops, removing any rejects it wrote since. The
  * route and the clean-up of old staged jobs both come here; only the clean-up passes `abandoned`,
- * which also takes an upload whose staging never finished (its process died).
+ * which also takes an upload whose staging never finished (its process died). After the commit,
+ * the space of what was deleted is given back (releaseSpace).
  */
 export async function discardImport(
   db: Db,
@@ -437,6 +453,7 @@ export async function discardImport(
   if (!job) throw errors.notFound();
   const discardable = options.abandoned === true ? ['previewing', 'staged', 'staging'] : ['previewing', 'staged'];
   if (!discardable.includes(job.status)) throw importErrors.notDiscardable(job);
+  let staged = false;
   await db.transaction().execute(async (trx) => {
     // Any not-yet-confirmed status: a preview that became ready since the read is discarded all the same.
     const discarded = await updateJobIf(trx, jobId, discardable, {
@@ -446,7 +463,7 @@ export async function discardImport(
     });
     // Confirmed or discarded between the read and this update: the other one won.
     if (!discarded) throw importErrors.notDiscardable((await findJobById(trx, jobId)) ?? job);
-    await deleteStaged(trx, jobId);
+    staged = await deleteStaged(trx, jobId);
     await recordAudit(
       trx,
       {
@@ -461,6 +478,8 @@ export async function discardImport(
       now,
     );
   });
+  // After the commit: the discard holds no transaction open while the file is cut.
+  if (staged) await releaseSpace(db);
   return (await readImport(db, clientId, jobId))!;
 }
 
@@ -533,20 +552,24 @@ export async function listImports(db: Db, clientId: string): Promise<Array<Omit<
     });
 }
 
-/** The job's rejected lines as CSV (line,reason), read a page at a time; undefined if there is no such job. */
+/**
+ * The job's rejected lines as CSV (line,reason), read a page at a time; undefined if there is no
+ * such job. Written by the one CSV writer (decision 073): a reason that would run as a formula is
+ * neutralised, the line stays a number.
+ */
 export async function importRejectsCsv(db: Db, clientId: string, jobId: string): Promise<Readable | undefined> {
   const job = await findJob(db, clientId, jobId);
   if (!job) return undefined;
   const phase = phaseOf(job);
-  async function* rows() {
+  async function* lines() {
+    yield csvLine(['line', 'reason']);
     let after = 0;
     for (;;) {
       const page = await rejectsAfter(db, jobId, phase, after, 1_000);
       if (page.length === 0) return;
-      // A cell a spreadsheet would run as a formula is neutralised (as the audit trail's CSV does).
-      for (const row of page) yield { line: row.line, reason: /^[=+\-@\t]/.test(row.reason) ? `'${row.reason}` : row.reason };
+      yield page.map((row) => csvLine([row.line, row.reason])).join('');
       after = page.at(-1)!.line;
     }
   }
-  return Readable.from(rows()).pipe(stringify({ header: true, columns: ['line', 'reason'] }));
+  return Readable.from(lines());
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from './tables.ts';
@@ -5,7 +6,7 @@ import { findClient } from '../clients/service.ts';
 import { composeContactMail, CONTACT_MAIL_TEMPLATE } from '../content/contact-mail.ts';
 import { composeExpiryMail, isExpiryMailTemplate } from '../expiry/reminder-mail.ts';
 import { composeStaffMail } from '../staff/mail.ts';
-import { absoluteHttpUrl, mailLook, type MailTemplate, type QueuedContent } from './outbox.ts';
+import { absoluteHttpUrl, mailLook, NO_MAIL_TEMPLATE, type MailTemplate, type QueuedContent } from './outbox.ts';
 import { renderMail, TEMPLATES, type RenderedMail } from './render.ts';
 
 /** The columns a queued row is rendered from. */
@@ -45,21 +46,25 @@ export async function composeQueuedMail(db: Db, row: QueuedRow): Promise<Rendere
       values: content.values,
       origin: content.origin,
     });
-  if (!isTemplate(row.template)) throw new Error('unknown mail template');
+  // A stand-in (decision 042) is rendered as the mail it stands in for, then dropped unsent.
+  const standIn = row.template === NO_MAIL_TEMPLATE;
+  const template = standIn ? content.standsFor : row.template;
+  if (template === undefined || !isTemplate(template)) throw new Error('unknown mail template');
 
   const params = textValues(content.values);
   const origin = absoluteHttpUrl(content.origin ?? '');
   const { texts, branding } = await mailLook(db, client, row.locale, origin);
-  if (params.name === undefined && row.participant_id) {
+  if (params.name === undefined && (row.participant_id || standIn)) {
+    // A stand-in looks up nobody (a random id), as its mail would have looked up the participant.
     const participant = await db
       .selectFrom('participants')
       .select('first_name')
       .where('client_id', '=', row.client_id)
-      .where('id', '=', row.participant_id)
+      .where('id', '=', row.participant_id ?? randomUUID())
       .executeTakeFirst();
     if (participant?.first_name) params.name = participant.first_name;
   }
-  return renderMail(row.template, texts, params, branding);
+  return renderMail(template, texts, params, branding);
 }
 
 /** Headers are one line: whatever a template or a participant put in, a line break never reaches one. */

@@ -50,6 +50,8 @@ export function defaultBackoffMs(failedAttempts: number): number {
 
 const LEASE_MS = 5 * 60_000;
 const BATCH = 20;
+/** A stand-in's message is built for this reserved address (RFC 2606) and never sent. */
+const STAND_IN_RECIPIENT = 'no-mail@invalid';
 
 const ROW_COLUMNS = [
   'id',
@@ -176,7 +178,7 @@ function smtpSender(smtpUrl: string): Sender {
 const FILE_MODE = 0o600;
 const FOLDER_MODE = 0o700;
 
-function fileSender(outboxDir: string, log: MailLog): Sender {
+function fileSender({ outboxDir, linksInLog }: Config['mail'], log: MailLog): Sender {
   const transport = lazyTransport({ streamTransport: true, buffer: true });
   // Absolute, so the delivery note names the file wherever the listing runs from.
   const folder = resolve(outboxDir);
@@ -201,10 +203,15 @@ function fileSender(outboxDir: string, log: MailLog): Sender {
         const stamp = mail.createdAt.replace(/[^0-9]/g, '').slice(0, 14);
         const path = join(folder, `${stamp}-${mail.template}-${mail.id}.eml`);
         await writeFile(path, info.message as Buffer, { mode: FILE_MODE });
-        // Development mode only (no SMTP_URL): the link is a secret, shown so that a newcomer can
-        // finish every flow on their own machine. With SMTP no link is ever logged.
+        // Development only (no SMTP_URL, NODE_ENV not production): the link is a secret, shown so
+        // that a newcomer can finish every flow on their own machine. With SMTP, or in production,
+        // no link is ever logged: a log is read by more people, and kept longer, than the outbox (decision 072).
         const link = mail.linkInLog ? linksIn(mail.text)[0] : undefined;
-        log.info(`mail ${mail.template} to ${mail.to}: ${link ?? mail.subject} (written to ${path})`);
+        log.info(
+          linksInLog
+            ? `mail ${mail.template} to ${mail.to}: ${link ?? mail.subject} (written to ${path})`
+            : `mail ${mail.template} written to ${path}`,
+        );
         return { kind: 'sent', note: `file: ${path}` };
       } catch (error) {
         return { kind: 'retry', error: `could not write the .eml: ${(error as NodeJS.ErrnoException).code ?? 'error'}` };
@@ -267,7 +274,9 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
   const now = options.now ?? (() => new Date());
   const backoffMs = options.backoffMs ?? defaultBackoffMs;
   const leaseMs = options.leaseMs ?? LEASE_MS;
-  const transport = mail.smtpUrl ? smtpSender(mail.smtpUrl) : fileSender(mail.outboxDir, log);
+  const transport = mail.smtpUrl ? smtpSender(mail.smtpUrl) : fileSender(mail, log);
+  // Builds stand-ins' messages as the transports build a mail's, and sends them nowhere.
+  const standInBuilder = lazyTransport({ streamTransport: true, buffer: true });
   const clientNames = new Map<string, string>();
 
   async function clientName(clientId: string | null): Promise<string | undefined> {
@@ -279,8 +288,30 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
     return clientNames.get(clientId);
   }
 
+  /**
+   * A stand-in (a request that matched nobody, decisions 042, 018) gets a mail's work up to its
+   * delivery: claimed and rendered like one (by the caller), its message built as the transport
+   * builds one, then removed by one statement where a sent mail is updated by one. So the pass
+   * after a miss costs what a match's does; only the delivery itself (the SMTP conversation, or
+   * the .eml written and its log line) is left out. Not counted as handled: it is not a mail.
+   */
+  async function dropStandIn(row: Row, rendered: Message | undefined): Promise<void> {
+    if (rendered) {
+      const from = sender(mail.from, await clientName(row.client_id));
+      await (await standInBuilder.get()).sendMail(message({ ...rendered, to: STAND_IN_RECIPIENT }, from));
+    }
+    await db.deleteFrom('mail_outbox').where('id', '=', row.id).execute();
+  }
+
   async function deliverDue(): Promise<number> {
     const at = now().toISOString();
+    // A stand-in whose worker died while building it is simply gone: it never was a mail.
+    await db
+      .deleteFrom('mail_outbox')
+      .where('template', '=', NO_MAIL_TEMPLATE)
+      .where('status', '=', 'sending')
+      .where('claimed_until', '<', at)
+      .execute();
     // A lease that ran out means a worker died while sending: the server may have the mail, so
     // it is not sent again (at most once).
     await db
@@ -289,16 +320,12 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
       .where('status', '=', 'sending')
       .where('claimed_until', '<', at)
       .execute();
-    // Rows that stand for no mail (a request that matched nobody, decision 042) go unsent.
-    await db.deleteFrom('mail_outbox').where('template', '=', NO_MAIL_TEMPLATE).where('status', '=', 'pending').execute();
     await transport.prepare();
 
     const due = await db
       .selectFrom('mail_outbox')
       .select(ROW_COLUMNS)
       .where('status', '=', 'pending')
-      // One written after the delete above waits for the next pass's.
-      .where('template', '<>', NO_MAIL_TEMPLATE)
       .where('next_attempt_at', '<=', at)
       .orderBy('next_attempt_at')
       .orderBy('id')
@@ -317,10 +344,14 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
         .executeTakeFirst();
       // Another worker claimed it between the look and the claim.
       if (Number(claim.numUpdatedRows) !== 1) continue;
-      handled += 1;
 
       const attempts = row.attempts + 1;
       const rendered = await messageOf(db, row);
+      if (row.template === NO_MAIL_TEMPLATE) {
+        await dropStandIn(row, rendered);
+        continue;
+      }
+      handled += 1;
       // Nothing was sent: safe to try again (the client's texts may be readable later).
       const outcome: Outcome = rendered
         ? await transport.send(rendered, sender(mail.from, await clientName(row.client_id)))
@@ -366,7 +397,13 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
     return handled;
   }
 
-  return { deliverDue, close: () => transport.close() };
+  return {
+    deliverDue,
+    close: () => {
+      transport.close();
+      standInBuilder.close();
+    },
+  };
 }
 
 export interface MailDelivery {

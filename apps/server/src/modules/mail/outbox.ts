@@ -87,6 +87,8 @@ export interface QueuedContent {
   values: Readonly<Record<string, unknown>>;
   /** The client's origin, for the logo. */
   origin?: string | undefined;
+  /** A stand-in's (template noMail): the template of the mail it stands in for, which the worker renders and drops. */
+  standsFor?: MailTemplate | undefined;
 }
 
 /**
@@ -97,6 +99,11 @@ export interface QueuedContent {
  * relative link is a programming error: it throws (and so rolls back).
  */
 export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail): Promise<void> {
+  await insertOutboxRow(trx, checkedRow(mail));
+}
+
+/** The row of a mail, after the checks queueMail makes (its stand-in's goes through them too). */
+function checkedRow(mail: OutgoingMail): QueuedOutboxRow {
   const shape = TEMPLATES[mail.template];
   for (const name of shape.required) {
     if (!mail.params[name]) throw new Error(`queueMail ${mail.template}: param ${name} is required`);
@@ -107,7 +114,7 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
       throw new Error(`queueMail ${mail.template}: ${name} must be an absolute http(s) URL`);
   }
   const origin = absoluteHttpUrl(mail.origin ?? '') ?? absoluteHttpUrl(mail.params.link ?? '');
-  await insertOutboxRow(trx, {
+  return {
     clientId: mail.clientId,
     participantId: mail.participantId,
     to: mail.to,
@@ -116,22 +123,32 @@ export async function queueMail(trx: Transaction<Database>, mail: OutgoingMail):
     template: mail.template,
     content: { values: mail.params, origin: origin?.origin },
     host: origin?.hostname,
-  });
+  };
 }
 
 /**
  * The template of a row that stands for no mail: written where a request that matched nobody
- * would otherwise have written nothing, so that a match and a miss do the same database work
- * (docs/decisions/042). The worker deletes it unsent; the listing never shows it.
+ * would otherwise have written nothing, so that a match and a miss do the same work
+ * (docs/decisions/042, 018). The worker renders it as the mail it stands in for and drops it
+ * unsent; the listing never shows it.
  */
 export const NO_MAIL_TEMPLATE = 'noMail';
 
 /**
- * Writes, in the caller's transaction, the outbox row a mail would have written, marked to be
- * dropped: for the request that matched nobody, whose reply and time must not say so.
+ * Writes, in the caller's transaction, the stand-in of the mail a match would have queued: the
+ * same checks and the same insert as queueMail, marked to be dropped, with no recipient (nothing
+ * the caller typed is kept). For the request that matched nobody, whose reply and time, and the
+ * worker's pass after it, must not say so.
  */
-export async function queueNoMail(trx: Transaction<Database>, clientId: string): Promise<void> {
-  await insertOutboxRow(trx, { clientId, to: '', locale: '', template: NO_MAIL_TEMPLATE, content: { values: {} } });
+export async function queueNoMail(trx: Transaction<Database>, standIn: OutgoingMail): Promise<void> {
+  const row = checkedRow(standIn);
+  await insertOutboxRow(trx, {
+    ...row,
+    participantId: undefined,
+    to: '',
+    template: NO_MAIL_TEMPLATE,
+    content: { ...row.content, standsFor: standIn.template },
+  });
 }
 
 /** An outbox row to insert: who it goes to and what the worker renders it from. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { stringify } from 'csv-stringify/sync';
 import { BATCH_CSV_COLUMNS, MAX_BATCH_COUNT, MAX_BATCH_NAME, MAX_CODE_VALUE, MAX_DETAIL_CODES } from '@rewards/contract/console-codes';
+import { csvText } from '@rewards/contract/csv';
 import type { Db } from '../../db/database.ts';
 import type { OtsCode } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
@@ -121,11 +121,16 @@ function batchName(value: string): string {
   return name;
 }
 
-/** The file of a new run's codes, as `codes generate --out` writes it and the console downloads it. */
+/**
+ * The file of a new run's codes, as `codes generate --out` writes it and the console downloads it:
+ * by the one CSV writer (decision 073), the value a number; no byte order mark, as before (the file
+ * goes to print shops' tools as much as to spreadsheets).
+ */
 export function printRunCsv(run: PrintRun, codes: readonly string[]): string {
-  return stringify(
-    codes.map((code) => ({ code, value: run.value, expires_at: run.expiresAt ?? '', batch: run.batch })),
-    { header: true, columns: [...BATCH_CSV_COLUMNS] },
+  return csvText(
+    BATCH_CSV_COLUMNS,
+    codes.map((code) => [code, run.value, run.expiresAt ?? '', run.batch]),
+    { bom: false },
   );
 }
 

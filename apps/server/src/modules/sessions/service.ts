@@ -9,7 +9,7 @@ import { hashSessionId, newSessionId } from './session-id.ts';
 
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
-export { deleteParticipantSessions, findSession } from './store.ts';
+export { deleteAllSessions as endAllSessions, deleteParticipantSessions, findSession } from './store.ts';
 
 export interface SessionPolicy {
   idleMinutes: number;

@@ -147,6 +147,12 @@ export async function deleteParticipantSessions(db: Db, clientId: string, partic
   return Number(result.numDeletedRows);
 }
 
+/** Every participant session, of every client (a restored database, docs/decisions/080); returns how many. */
+export async function deleteAllSessions(db: Db): Promise<number> {
+  const result = await db.deleteFrom('sessions').executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function deleteExpiredSessions(db: Db, now: string): Promise<number> {
   const result = await db
     .deleteFrom('sessions')

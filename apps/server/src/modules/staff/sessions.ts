@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Staff, StaffSession } from './tables.ts';
 import { hashSessionId, newSessionId } from '../sessions/session-id.ts';
 import {
+  deleteAllStaffSessions,
   deleteExpiredStaffSessions,
   deleteStaffSession,
   deleteStaffSessionsOf,
@@ -130,6 +131,11 @@ export async function resumeStaffSession(db: Db, sessionId: string, now = new Da
     return { session: { ...session, last_seen_at: nowIso, idle_expires_at: idleExpiresAt }, staff, full };
   }
   return { session, staff, full };
+}
+
+/** Ends every console session: a restored database must not let a cookie of before the backup back in (docs/decisions/080). */
+export function endAllStaffSessions(db: Kysely<Database>): Promise<number> {
+  return deleteAllStaffSessions(db);
 }
 
 export async function endStaffSession(db: Kysely<Database>, idHash: string): Promise<void> {

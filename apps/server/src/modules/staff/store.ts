@@ -309,6 +309,12 @@ export async function deleteStaffSessionsOf(db: Q, staffId: string): Promise<num
   return Number(result.numDeletedRows);
 }
 
+/** Every console session (a restored database, docs/decisions/080); returns how many. */
+export async function deleteAllStaffSessions(db: Q): Promise<number> {
+  const result = await db.deleteFrom('staff_sessions').executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function deleteExpiredStaffSessions(db: Q, now: string): Promise<void> {
   await db
     .deleteFrom('staff_sessions')

@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify/browser/esm/sync';
+import { csvText } from '@rewards/contract/csv';
 import type { StatementRow } from './statement.ts';
 
 interface CsvHeaders {
@@ -16,20 +16,17 @@ export function spreadsheetDate(time: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** A text cell a spreadsheet would run as a formula is kept as text (CSV injection). */
-function asText(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 /**
- * The statement as a spreadsheet opens it: UTF-8 with a byte-order mark (so Excel reads
- * accents and Arabic), a header row in the participant's language, the rows in the order
- * shown, and numbers as plain integers (`-1200`, no grouping), which every spreadsheet
- * reads as numbers whatever its own locale.
+ * The statement as a spreadsheet opens it, by the product's one CSV writer (decision 073): UTF-8
+ * with a byte-order mark (so Excel reads accents and Arabic), a header row in the participant's
+ * language, the rows in the order shown, a description that would run as a formula kept as text,
+ * and numbers as plain integers (`-1200`, no grouping), which every spreadsheet reads as numbers
+ * whatever its own locale.
  */
 export function statementCsv(rows: readonly StatementRow[], headers: CsvHeaders): string {
-  return stringify(
-    rows.map((row) => [spreadsheetDate(row.time), asText(row.description), row.amount, row.balance]),
-    { bom: true, header: true, columns: [headers.date, headers.description, headers.amount, headers.balance], record_delimiter: 'windows' },
+  return csvText(
+    [headers.date, headers.description, headers.amount, headers.balance],
+    rows.map((row) => [spreadsheetDate(row.time), row.description, row.amount, row.balance]),
+    { bom: true },
   );
 }
