@@ -31,7 +31,7 @@ const BUILT_KEYS: Readonly<Record<string, readonly string[]>> = {
   'devPanel.access.*': ['anonymous', 'signedIn', 'any'],
   'error.chunkLoad.*': ['timeout', 'missing', 'other'],
   'login.validation.*': ['username', 'password'],
-  'mail.*.subject': ['forgotUsername', 'resetPassword', 'activated', 'passwordChanged', 'activationInvite'],
+  'mail.*.subject': ['forgotUsername', 'resetPassword', 'activated', 'passwordChanged', 'activationInvite', 'emailChanged'],
   'passwordRules.*': ['minLength', 'maxLength', 'upper', 'lower', 'digit', 'symbol', 'notUsername'],
   'shops.*.title': ['merchandise', 'experiences'],
   'shops.*.downTitle': ['merchandise', 'experiences'],
