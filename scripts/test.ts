@@ -58,6 +58,8 @@ const SUITES: Suite[] = [
       ...(DIALECTS.includes('postgres') && !process.env.TEST_DATABASE_URL ? [requirements.postgresql] : []),
       // A real Prometheus scrapes the portal; promtool checks the scrape and deploy/alerts.yml (decision 079).
       requirements.prometheus,
+      // A real Caddy in front of two processes restarted in turn; `caddy validate` checks deploy/Caddyfile (decision 082).
+      requirements.caddy,
     ],
     run: (out) => vitest(out, 'server', ['--config', 'apps/server/vitest.config.ts'], '.', { DIALECTS }),
   },

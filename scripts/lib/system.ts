@@ -1,7 +1,8 @@
 /**
  * System packages the tests need beyond npm: Debian's Chromium for the browser tests,
  * PostgreSQL's server binaries for the API tests, Prometheus (and its promtool) for the metrics'
- * tests (decision 079), and a font that renders Arabic.
+ * tests (decision 079), Caddy for the rolling-restart test and deploy/Caddyfile's check (decision 082),
+ * and a font that renders Arabic.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { findPostgresBin } from './postgres.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const PROMETHEUS = '/usr/bin/prometheus';
+export const CADDY = '/usr/bin/caddy';
 
 export interface Requirement {
   apt: string;
@@ -21,6 +23,8 @@ export const requirements = {
   postgresql: { apt: 'postgresql', why: 'API tests on PostgreSQL', present: () => findPostgresBin() !== undefined },
   // The server's tests scrape the portal with a real Prometheus and check the alert rules with promtool (same package).
   prometheus: { apt: 'prometheus', why: 'the metrics scraped by a real Prometheus', present: () => existsSync(PROMETHEUS) },
+  // The rolling-restart test runs the portal behind a real Caddy, and deploy/Caddyfile is checked with `caddy validate` (decision 082).
+  caddy: { apt: 'caddy', why: 'the rolling restart behind a real Caddy', present: () => existsSync(CADDY) },
   // Without it Chromium draws Arabic as empty boxes: needed by the screenshots, not by the tests.
   arabicFont: {
     apt: 'fonts-noto-core',

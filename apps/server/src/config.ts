@@ -218,6 +218,9 @@ export const SECRET_VARIABLES = [
   'DEMO_CATALOG_PARTNER_SECRET',
 ] as const;
 
+/** Every variable loadConfig reads: deploy/rewards.env.example has a line for each (deploy-files.test.ts holds them together). */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(EnvSchema.shape), ...SECRET_VARIABLES.map((name) => `${name}_FILE`)];
+
 /**
  * The environment with each `NAME_FILE` read into `NAME` (its content less one trailing newline,
  * which `echo` and editors add); problems by variable. Both set is refused (which one would win is

@@ -23,11 +23,14 @@ export interface ServerProcess {
 
 export const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-/** The real server (`main.ts`) in its own process on a free loopback port, once it answers /healthz. */
+/**
+ * The real server (`main.ts`) in its own process on a loopback port, once it answers /healthz: a
+ * free one, or `env.PORT` (a process restarted where a proxy expects it).
+ */
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = env.PORT === undefined ? await freePort() : Number(env.PORT);
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', DATABASE_URL: databaseUrl, WEB_DIST: '', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Kept for the error of a start that failed (a refusal, a port taken meanwhile).
