@@ -20,6 +20,7 @@ import { findClient } from '../clients/service.ts';
 import { queueMail, queueNoMail, type OutgoingMail } from '../mail/outbox.ts';
 import { searchKeyColumns } from '../participants/search-keys.ts';
 import { buildUserData, findParticipant, usernameKey } from '../participants/service.ts';
+import { emailChangeHoldUntil } from '../participants/operator-service.ts';
 import { profileErrors } from '../profile/service.ts';
 import { deleteParticipantSessions, startSession, type SessionPolicy } from '../sessions/service.ts';
 import { characteristicsMatch, locatorOf } from './characteristics.ts';
@@ -213,7 +214,8 @@ export async function forgotPassword(
   const nowIso = now.toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     const found = await findParticipantByUsernameAndEmail(trx, caller.clientId, key, request.emailAddress);
-    const participant = found && found.status !== 'pending' ? found : undefined;
+    // An address staff changed within 24 hours gets no link from here: it is answered as a miss (decision 076).
+    const participant = found && found.status !== 'pending' && !emailChangeHoldUntil(found, now) ? found : undefined;
     // On a miss nobody, under a random id: the same statements run and find no row.
     const mailed = participant ?? { id: randomUUID(), email: '', locale: caller.defaultLocale };
     await voidOpenResets(trx, caller.clientId, mailed.id, nowIso);

@@ -64,7 +64,7 @@ export async function findParticipantsByEmail(db: Db, clientId: string, email: s
 export async function findParticipantByUsernameAndEmail(db: Db, clientId: string, key: string, email: string) {
   return db
     .selectFrom('participants')
-    .select(['id', 'username', 'status', 'locale', 'email'])
+    .select(['id', 'username', 'status', 'locale', 'email', 'email_changed_by_staff_at'])
     .where('client_id', '=', clientId)
     .where('username_key', '=', key)
     .where((eb) => eb(eb.fn('lower', [eb.ref('email')]), '=', email.toLowerCase()))

@@ -583,6 +583,12 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       expect(told[0]?.params).toContain('a•••@evil.example');
       expect(told[0]?.params).not.toContain('agent-drop');
 
+      // The portal's own forgot-password page sends none either: answered as a miss, the same reply.
+      const asked = await t.api('POST', apiPaths.forgotPassword, { body: { userName: 'spent', emailAddress: 'agent-drop@evil.example' } });
+      expect(asked.statusCode).toBe(200);
+      expect((await mails()).map((m) => m.template)).toEqual(['emailChanged', 'noMail']);
+      await db().deleteFrom('attempt_limits').execute();
+
       // An agent sends no link there; a program manager only after a step-up.
       const audits = await auditCount();
       const refused = await resetLink(agent);
@@ -591,11 +597,12 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       await setFactorAge(6);
       expect((await resetLink(manager)).json()).toMatchObject({ errorCode: ErrorCode.staffFreshSecondFactorRequired });
       expect(await auditCount()).toBe(audits);
-      expect((await mails()).map((m) => m.template)).toEqual(['emailChanged']);
+      expect((await mails()).map((m) => m.template)).toEqual(['emailChanged', 'noMail']);
       await setFactorAge(0);
       expect((await resetLink(manager)).statusCode).toBe(200);
       expect((await mails()).map((m) => [m.template, m.to_address])).toEqual([
         ['emailChanged', 'spent@example.com'],
+        ['noMail', ''],
         ['resetPassword', 'agent-drop@evil.example'],
       ]);
 
