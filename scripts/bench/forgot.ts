@@ -1,10 +1,11 @@
 /**
  * Whether forgot-user-id and forgot-password tell a match by time when asked as a script asks
- * (issue 27 section 4, decisions 018 and 042): runs of RUN_LENGTH requests of one kind sent one
- * after the other with no pause, so that what the portal does after one reply (the mail worker's
- * pass, woken 20 ms after each request) falls into the next requests of the run, as it would for
- * someone timing the endpoint. The `recovery` part waits for the worker between requests and so
- * leaves that out; this part keeps it in.
+ * (issue 27 section 4, decisions 018 and 042): runs of RUN_LENGTH requests of one kind, one
+ * started every PACE_MS (or as soon as the previous reply is in, when it took longer), so that
+ * what the portal does after one reply (the mail worker's pass, woken 20 ms after each request)
+ * falls into the next requests of the run, as it would for someone timing the endpoint. (Sent
+ * back to back, ten requests of 1.5 ms are over before the first pass starts.) The `recovery`
+ * part waits for the worker between requests and so leaves that out; this part keeps it in.
  *
  * A kind is an endpoint with a known or an unknown account. The runs' kinds follow the de Bruijn
  * order of `recovery.ts` (each kind right after each kind equally often), the first cycle
@@ -33,8 +34,10 @@ const KINDS: ReadonlyArray<readonly [Endpoint, Side]> = [
   ['forgotPassword', 'known'],
   ['forgotPassword', 'unknown'],
 ];
-/** Requests per run, sent back to back (the issue timed runs of 10). */
+/** Requests per run (the issue timed runs of 10). */
 const RUN_LENGTH = 10;
+/** One request started every this many ms within a run: about the pace of the issue's client. */
+const PACE_MS = 5;
 /** Cycles of KIND_ORDER: the first untimed (warm-up), the others timed. */
 const CYCLES = 4;
 const RUNS_PER_KIND_PER_CYCLE = KIND_ORDER.length / KINDS.length;
@@ -59,6 +62,7 @@ export interface ForgotCase {
   unknownCpuMs: number;
   samples: number;
   runLength: number;
+  paceMs: number;
   /** Replies other than 200 (none expected: a limit reached would show here). */
   non200: number;
 }
@@ -155,8 +159,11 @@ export async function runForgot(
         await outboxDrained();
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
         const ticks = processTicks(pid);
-        // Back to back: the worker's pass after one request may land in the next ones.
+        const runStart = performance.now();
+        // The worker's pass after one request lands in the next ones.
         for (let r = 0; r < RUN_LENGTH; r++) {
+          const wait = runStart + r * PACE_MS - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
           const ms = await request(endpoint, side);
           if (cycle > 0) samples[endpoint][side].push(ms);
         }
@@ -181,6 +188,7 @@ export async function runForgot(
       unknownCpuMs: cpuMs('unknown'),
       samples: FORGOT_SAMPLES,
       runLength: RUN_LENGTH,
+      paceMs: PACE_MS,
       non200: non200[endpoint],
     };
     log(

@@ -187,7 +187,7 @@ export function markdown(r: Results): string {
   if (r.forgot) {
     const first = r.forgot.cases[0];
     lines.push(
-      `**Forgot user id and password in runs: does the reply time tell a match?** (runs of ${first?.runLength ?? 0} requests back to back on loopback, the mail worker's pass after each included; median of ${first?.samples ?? 0} each, each kind's run after each kind's equally often)`,
+      `**Forgot user id and password in runs: does the reply time tell a match?** (runs of ${first?.runLength ?? 0} requests on loopback, one every ${first?.paceMs ?? 0} ms, the mail worker's pass after each included; median of ${first?.samples ?? 0} each, each kind's run after each kind's equally often)`,
       '',
       '| endpoint | known ms | unknown ms | known / unknown | portal CPU ms per request, known / unknown | non-200 | within 10% |',
       '|---|---:|---:|---:|---:|---:|---|',

@@ -171,7 +171,7 @@ describe.each(dialects)('mail at rest on %s', (dialect) => {
     expect(RESET_LINK.exec(listed?.links[0] ?? '')?.[1]).toBe(token);
   });
 
-  it('on a miss writes the one outbox row a match writes, which the worker drops unsent and no listing shows', async () => {
+  it('on a miss writes the one outbox row a match writes, which the worker builds, drops unsent and no listing shows', async () => {
     await sink.up();
     try {
       expect((await post('/forgotUsername', { emailAddress: 'nobody@example.com' })).statusCode).toBe(200);
@@ -188,7 +188,13 @@ describe.each(dialects)('mail at rest on %s', (dialect) => {
 
       expect(await deliver({ smtpUrl: sink.url })).toBe(1);
       expect(sink.received.map((mail) => mail.to)).toEqual([['inactive@example.com']]);
-      expect(await outbox()).toMatchObject([{ template: 'forgotUsername', status: 'sent' }]);
+      // The stand-ins are kept a day as dropped, holding nothing (decision 018, amended 2026-11-28).
+      expect(await outbox()).toMatchObject([
+        { template: NO_MAIL_TEMPLATE, status: 'dropped', params: null },
+        { template: NO_MAIL_TEMPLATE, status: 'dropped', params: null },
+        { template: 'forgotUsername', status: 'sent' },
+      ]);
+      expect(await listOutbox(t.database.db, { limit: 5 })).toMatchObject([{ template: 'forgotUsername', status: 'sent' }]);
     } finally {
       await sink.down();
     }

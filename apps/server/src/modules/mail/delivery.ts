@@ -52,6 +52,8 @@ const LEASE_MS = 5 * 60_000;
 const BATCH = 20;
 /** A stand-in's message is built for this reserved address (RFC 2606) and never sent. */
 const STAND_IN_RECIPIENT = 'no-mail@invalid';
+/** Dropped stand-ins are deleted this long after they were queued, in bulk, well apart from the request that wrote them. */
+const STAND_IN_KEPT_MS = 24 * 60 * 60_000;
 
 const ROW_COLUMNS = [
   'id',
@@ -90,7 +92,8 @@ interface Message {
   linkInLog: boolean;
 }
 
-type Outcome = { kind: 'sent'; note: string } | { kind: 'retry' | 'failed'; error: string };
+/** dropped: a stand-in's, built and not sent (decision 042, amended by 018 on 2026-11-28). */
+type Outcome = { kind: 'sent'; note: string } | { kind: 'dropped'; note: string } | { kind: 'retry' | 'failed'; error: string };
 
 interface Sender {
   /** Run before each pass (the file sender tightens the folder's mode). */
@@ -291,26 +294,32 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
   /**
    * A stand-in (a request that matched nobody, decisions 042, 018) gets a mail's work up to its
    * delivery: claimed and rendered like one (by the caller), its message built as the transport
-   * builds one, then removed by one statement where a sent mail is updated by one. So the pass
-   * after a miss costs what a match's does; only the delivery itself (the SMTP conversation, or
-   * the .eml written and its log line) is left out. Not counted as handled: it is not a mail.
+   * builds one, then marked by the same update as a sent mail (status dropped). So the pass after
+   * a miss runs what a match's runs and writes the same rows; only the delivery itself (the SMTP
+   * conversation, or the .eml written and its log line) is left out.
    */
-  async function dropStandIn(row: Row, rendered: Message | undefined): Promise<void> {
+  async function buildStandIn(row: Row, rendered: Message | undefined): Promise<Outcome> {
     if (rendered) {
       const from = sender(mail.from, await clientName(row.client_id));
       await (await standInBuilder.get()).sendMail(message({ ...rendered, to: STAND_IN_RECIPIENT }, from));
     }
-    await db.deleteFrom('mail_outbox').where('id', '=', row.id).execute();
+    return { kind: 'dropped', note: 'not sent: a stand-in' };
   }
 
   async function deliverDue(): Promise<number> {
-    const at = now().toISOString();
-    // A stand-in whose worker died while building it is simply gone: it never was a mail.
+    const started = now();
+    const at = started.toISOString();
+    // Stand-ins dropped a day ago go, in bulk; one whose worker died while building it goes at
+    // once (it never was a mail, and must not count as a failed one).
     await db
       .deleteFrom('mail_outbox')
       .where('template', '=', NO_MAIL_TEMPLATE)
-      .where('status', '=', 'sending')
-      .where('claimed_until', '<', at)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'dropped'), eb('next_attempt_at', '<', new Date(started.getTime() - STAND_IN_KEPT_MS).toISOString())]),
+          eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<', at)]),
+        ]),
+      )
       .execute();
     // A lease that ran out means a worker died while sending: the server may have the mail, so
     // it is not sent again (at most once).
@@ -347,23 +356,23 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
 
       const attempts = row.attempts + 1;
       const rendered = await messageOf(db, row);
-      if (row.template === NO_MAIL_TEMPLATE) {
-        await dropStandIn(row, rendered);
-        continue;
-      }
-      handled += 1;
+      // A stand-in is not a mail: not counted, and dropped whether or not it could be rendered.
+      const standIn = row.template === NO_MAIL_TEMPLATE;
+      if (!standIn) handled += 1;
       // Nothing was sent: safe to try again (the client's texts may be readable later).
-      const outcome: Outcome = rendered
-        ? await transport.send(rendered, sender(mail.from, await clientName(row.client_id)))
-        : { kind: 'retry', error: 'could not render the mail' };
+      const outcome: Outcome = standIn
+        ? await buildStandIn(row, rendered)
+        : rendered
+          ? await transport.send(rendered, sender(mail.from, await clientName(row.client_id)))
+          : { kind: 'retry', error: 'could not render the mail' };
       const finishedAt = now();
       // The subject stays for the listings; it never holds a link.
       const subject = rendered ? { subject: rendered.subject } : {};
-      if (outcome.kind === 'sent') {
+      if (outcome.kind === 'sent' || outcome.kind === 'dropped') {
         await db
           .updateTable('mail_outbox')
           .set({
-            status: 'sent',
+            status: outcome.kind,
             sent_at: finishedAt.toISOString(),
             claimed_until: null,
             last_error: null,

@@ -1,7 +1,10 @@
 import type { ColumnType } from 'kysely';
 
-/** pending: to send (at next_attempt_at) · sending: claimed by a worker until claimed_until · sent · failed */
-type MailStatus = 'pending' | 'sending' | 'sent' | 'failed';
+/**
+ * pending: to send (at next_attempt_at) · sending: claimed by a worker until claimed_until · sent · failed ·
+ * dropped: a stand-in (template noMail) built and not sent, deleted a day after (decision 018, amended 2026-11-28)
+ */
+type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dropped';
 
 /** A mail the portal sends, queued with the change that causes it, rendered and delivered after it commits (decision 042). */
 export interface MailOutboxTable {
