@@ -10,7 +10,8 @@ const root = resolve(import.meta.dirname, '..', '..', '..');
 const FEATURE_ROOTS = ['apps/web/src/features', 'apps/console/src/features', 'apps/server/src/modules'];
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const section = /^## Features, and where they live$([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+// Up to the next section, or the end of the README (it is the last one).
+const section = /^## Features, and where they live$([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1] ?? '';
 
 describe("the README's feature list", () => {
   it('is there', () => {
