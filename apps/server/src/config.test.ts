@@ -127,6 +127,8 @@ describe('NAME_FILE', () => {
       STAFF_OIDC_CLIENT_ID: 'rewards',
       STAFF_OIDC_CLIENT_SECRET_FILE: file('oidc', 'secret with a space \n\n'),
       DEMO_CATALOG_PARTNER_SECRET_FILE: file('demo', 'a-demo-secret-of-some-length'),
+      SSO_SECRET_KEY_FILE: file('sso', `${'k'.repeat(43)}\n`),
+      DATA_DIR: join(dir, 'data'),
     });
     expect(config.database).toEqual({ dialect: 'postgres', url: 'postgres://u:p@db.example/rewards' });
     expect(config.mail.smtpUrl).toBe('smtps://u:p@mail.example:465');
@@ -134,11 +136,19 @@ describe('NAME_FILE', () => {
     // One newline only: the rest is the secret's.
     expect(config.staffSignIn.oidc?.clientSecret).toBe('secret with a space \n');
     expect(config.catalog.demo?.partnerSecret).toBe('a-demo-secret-of-some-length');
+    expect(config.catalog.sealingKey).toBe('k'.repeat(43));
   });
 
   it('covers every secret of the configuration', () => {
     expect([...SECRET_VARIABLES].sort()).toEqual(
-      ['CATALOG_SIGNING_KEY', 'DATABASE_URL', 'DEMO_CATALOG_PARTNER_SECRET', 'SMTP_URL', 'STAFF_OIDC_CLIENT_SECRET'].sort(),
+      [
+        'CATALOG_SIGNING_KEY',
+        'DATABASE_URL',
+        'DEMO_CATALOG_PARTNER_SECRET',
+        'SMTP_URL',
+        'SSO_SECRET_KEY',
+        'STAFF_OIDC_CLIENT_SECRET',
+      ].sort(),
     );
   });
 

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { LimitPolicy } from './modules/limits/policy.ts';
 import { checkIssuer } from './modules/sso/provider.ts';
+import { useConfiguredSecretKey } from './modules/sso/secret-box.ts';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/demo-catalog.ts';
 import { productionOriginProblem } from './http/production-origins.ts';
 
@@ -106,6 +107,15 @@ const EnvSchema = z.object({
     }, 'must be a private JWK in JSON')
     .optional(),
   DATA_DIR: z.string().min(1).optional(),
+  // The key that seals staff TOTP secrets and single-sign-on secrets (decision 081): 32 bytes in
+  // base64url, the content of DATA_DIR/sso-secret-key; absent, that file is made once and used.
+  SSO_SECRET_KEY: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]{43}=?$/,
+      'must be 32 bytes in base64url, as in DATA_DIR/sso-secret-key (make one: openssl rand 32 | basenc --base64url)',
+    )
+    .optional(),
   // The demo catalog's credentials: in development only, where the public demo secret is the default.
   DEMO_CATALOG_PARTNER_ID: z.string().min(1).max(100).optional(),
   DEMO_CATALOG_PARTNER_SECRET: z.string().min(16).max(200).optional(),
@@ -216,6 +226,7 @@ export const SECRET_VARIABLES = [
   'CATALOG_SIGNING_KEY',
   'STAFF_OIDC_CLIENT_SECRET',
   'DEMO_CATALOG_PARTNER_SECRET',
+  'SSO_SECRET_KEY',
 ] as const;
 
 /** Every variable loadConfig reads: deploy/rewards.env.example has a line for each (deploy-files.test.ts holds them together). */
@@ -281,6 +292,8 @@ export interface Config {
     /** Private JWK (JSON) that signs punch-out links; undefined: generated and kept in dataDir. */
     signingKey: string | undefined;
     dataDir: string;
+    /** The sealing key (base64url) from SSO_SECRET_KEY; undefined: DATA_DIR/sso-secret-key, made once. */
+    sealingKey: string | undefined;
     /**
      * The demo catalog's own partner credentials, and where it reaches the portal (default: its own
      * listening address); undefined in production, where /demo-catalog/ is not served.
@@ -338,6 +351,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, options: Loa
   const database = databaseConfigFromUrl(e.DATABASE_URL);
   const dataDir = e.DATA_DIR ?? (database.dialect === 'sqlite' ? dirname(database.path) : './data');
   const production = e.NODE_ENV === 'production';
+  if (e.SSO_SECRET_KEY !== undefined) useConfiguredSecretKey(dataDir, e.SSO_SECRET_KEY);
   return {
     production,
     port: e.PORT,
@@ -361,6 +375,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, options: Loa
     catalog: {
       signingKey: e.CATALOG_SIGNING_KEY,
       dataDir,
+      sealingKey: e.SSO_SECRET_KEY,
       demo: production
         ? undefined
         : {

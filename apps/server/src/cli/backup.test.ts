@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRewards, rewardsJson } from '../../test/cli.ts';
 import { createEmptyPostgresDatabase, createTestDatabase, dialects, type Dialect, type TestDatabase } from '../../test/databases.ts';
 import { expectLedgerMatchesBalances } from '../../test/ledger-invariant.ts';
-import { databaseConfigFromUrl } from '../config.ts';
+import { databaseConfigFromUrl, loadConfig } from '../config.ts';
+import { DEMO_STAFF } from '../db/seed/demo-staff.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { NEWEST_KNOWN_MIGRATION } from '../db/migrate.ts';
 import type { BackupManifest, RestoreResult } from '../modules/backup/service.ts';
 import { startSession } from '../modules/sessions/service.ts';
+import { openTotpSecret } from '../modules/staff/secrets.ts';
 import { startFullSession } from '../modules/staff/sessions.ts';
 
 interface BackupJson {
@@ -228,5 +230,36 @@ describe.each(dialects)('rewards backup and restore on %s', (dialect) => {
     expect(refused.stderr).toContain(
       `this backup was made by a newer version: it has migration 999-from-a-newer-version, which this code does not know (the newest this code knows is ${NEWEST_KNOWN_MIGRATION})`,
     );
+  });
+
+  it('takes the sealing key from SSO_SECRET_KEY_FILE (a systemd credential): it opens the staff second factors, DATA_DIR gets no key file and the backup says where the key is', async () => {
+    const credential = join(dir, 'credential-sso-secret-key');
+    writeFileSync(credential, `${readFileSync(join(dataDir, 'sso-secret-key'), 'utf8')}\n`, { mode: 0o600 });
+    const emptyDataDir = join(dir, 'data-without-keys');
+    mkdirSync(emptyDataDir);
+
+    const config = loadConfig({ DATABASE_URL: 'file:./unused.db', DATA_DIR: emptyDataDir, SSO_SECRET_KEY_FILE: credential });
+    expect(config.catalog.sealingKey).toBeDefined();
+    const owner = await source.db
+      .selectFrom('staff')
+      .select(['id', 'totp_secret_sealed'])
+      .where('email_key', '=', 'owner@rewards.localhost')
+      .executeTakeFirstOrThrow();
+    const ownerSecret = DEMO_STAFF.find((person) => person.owner)?.totpSecret;
+    await expect(openTotpSecret(emptyDataDir, owner.id, owner.totp_secret_sealed ?? '')).resolves.toBe(ownerSecret);
+    expect(existsSync(join(emptyDataDir, 'sso-secret-key'))).toBe(false);
+
+    const to = join(dir, 'backup-5');
+    const run = await runRewards(source, ['backup', '--to', to], { env: { DATA_DIR: emptyDataDir, SSO_SECRET_KEY_FILE: credential } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      'the key that seals staff TOTP secrets and single-sign-on client secrets comes from SSO_SECRET_KEY (or SSO_SECRET_KEY_FILE): keep it with the configuration',
+    );
+    expect(readdirSync(join(to, 'keys'))).not.toContain('sso-secret-key');
+    expect(existsSync(join(emptyDataDir, 'sso-secret-key'))).toBe(false);
+
+    // A wrong key is refused at start, naming the variable and never the value.
+    writeFileSync(credential, 'not-a-key\n');
+    expect(() => loadConfig({ SSO_SECRET_KEY_FILE: credential })).toThrow(/SSO_SECRET_KEY: must be 32 bytes in base64url/);
   });
 });

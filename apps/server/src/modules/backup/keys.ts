@@ -20,7 +20,15 @@ export const INSTALLATION_KEYS = [
 
 export interface KeySource {
   signingKey: string | undefined;
+  sealingKey: string | undefined;
   dataDir: string;
+}
+
+/** The variable a key comes from instead of DATA_DIR's file, if the configuration gives it. */
+export function configuredKeyVariable(name: string, source: KeySource): string | undefined {
+  if (name === SIGNING_KEY_FILE && source.signingKey !== undefined) return 'CATALOG_SIGNING_KEY';
+  if (name === SSO_KEY_FILE && source.sealingKey !== undefined) return 'SSO_SECRET_KEY';
+  return undefined;
 }
 
 function isCode(error: unknown, code: string): boolean {
@@ -45,9 +53,10 @@ export async function copyKeys(dir: string, source: KeySource): Promise<Pick<Bac
   const keysElsewhere: string[] = [];
   await mkdir(join(dir, KEYS_DIR), { mode: 0o700 });
   for (const key of INSTALLATION_KEYS) {
-    if (key.name === SIGNING_KEY_FILE && source.signingKey !== undefined) {
+    const variable = configuredKeyVariable(key.name, source);
+    if (variable !== undefined) {
       keysElsewhere.push(
-        `${key.what} comes from CATALOG_SIGNING_KEY (or CATALOG_SIGNING_KEY_FILE): keep it with the configuration, this backup does not hold it`,
+        `${key.what} comes from ${variable} (or ${variable}_FILE): keep it with the configuration, this backup does not hold it`,
       );
       continue;
     }
@@ -70,11 +79,12 @@ export async function copyKeys(dir: string, source: KeySource): Promise<Pick<Bac
 
 /** The lines a backup without its keys prints: where they are, and what it cannot restore. */
 export function keysLeftOut(source: KeySource): string[] {
-  return INSTALLATION_KEYS.map((key) =>
-    key.name === SIGNING_KEY_FILE && source.signingKey !== undefined
-      ? `${key.what} comes from CATALOG_SIGNING_KEY (or CATALOG_SIGNING_KEY_FILE)`
-      : `${key.what} is ${join(source.dataDir, key.name)}`,
-  ).concat('this backup holds no keys: without them a restore cannot open the staff second factors or the single-sign-on secrets');
+  return INSTALLATION_KEYS.map((key) => {
+    const variable = configuredKeyVariable(key.name, source);
+    return variable !== undefined
+      ? `${key.what} comes from ${variable} (or ${variable}_FILE)`
+      : `${key.what} is ${join(source.dataDir, key.name)}`;
+  }).concat('this backup holds no keys: without them a restore cannot open the staff second factors or the single-sign-on secrets');
 }
 
 export interface KeyPlan {

@@ -10,11 +10,10 @@ import type { DatabaseConfig } from '../../config.ts';
 import { createDatabase, type Db } from '../../db/database.ts';
 import { KNOWN_MIGRATIONS, NEWEST_KNOWN_MIGRATION, migrateToLatest } from '../../db/migrate.ts';
 import { recordAudit } from '../audit/service.ts';
-import { SIGNING_KEY_FILE } from '../catalog/signing-key.ts';
 import { endAllSessions } from '../sessions/service.ts';
 import { endAllStaffSessions } from '../staff/sessions.ts';
 import { BackupRefused } from './errors.ts';
-import { copyKeys, keysLeftOut, planKeys, writeKeys, type KeySource } from './keys.ts';
+import { configuredKeyVariable, copyKeys, keysLeftOut, planKeys, writeKeys, type KeySource } from './keys.ts';
 import { describeFile, readCheckedManifest, writeManifest, BACKUP_FORMAT, type BackupManifest } from './manifest.ts';
 import { migrationsInDump, pgDump, pgDumpEntries, pgRestore } from './pg-tools.ts';
 import { copySqliteOnline, finishSqliteCopy, settleSqliteFile, sqliteFileInUse } from './sqlite-file.ts';
@@ -169,8 +168,11 @@ export async function restoreInstallation(
     notes.push(
       'this backup holds no keys: staff second factors and single-sign-on secrets open only with the original sso-secret-key in DATA_DIR',
     );
-  if (installation.catalog.signingKey !== undefined && manifest.keys.some((k) => k.name === SIGNING_KEY_FILE))
-    notes.push('CATALOG_SIGNING_KEY is set: the portal signs with it, not with the restored key file');
+  for (const key of manifest.keys) {
+    const variable = configuredKeyVariable(key.name, installation.catalog);
+    if (variable !== undefined)
+      notes.push(`${variable} is set: the portal uses it, not the restored ${key.name} file (they must be the same key)`);
+  }
   const dumpOrFile = join(from, manifest.database.path);
   const dataDir = installation.catalog.dataDir;
 

@@ -11,13 +11,22 @@ function isCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }
 
-function parseKey(text: string, file: string): Buffer {
+function parseKey(text: string, where: string): Buffer {
   const key = Buffer.from(text.trim(), 'base64url');
-  if (key.length !== 32) throw new Error(`The SSO secret key file ${file} does not hold 32 bytes`);
+  if (key.length !== 32) throw new Error(`The SSO secret key ${where} does not hold 32 bytes`);
   return key;
 }
 
 const keys = new Map<string, Promise<Buffer>>();
+
+/**
+ * SSO_SECRET_KEY (or its _FILE, a systemd credential): the installation's key given by the
+ * configuration takes the place of DATA_DIR's file, which is then neither read nor made. Every
+ * caller names the installation by its DATA_DIR, so the key is kept under that name.
+ */
+export function useConfiguredSecretKey(dataDir: string, base64url: string): void {
+  keys.set(dataDir, Promise.resolve(parseKey(base64url, 'in SSO_SECRET_KEY')));
+}
 
 /** The key of DATA_DIR, created once (exclusively, so the CLI and the server agree on one key). */
 export function secretKey(dataDir: string): Promise<Buffer> {
@@ -33,7 +42,7 @@ export function secretKey(dataDir: string): Promise<Buffer> {
 async function loadOrCreate(dataDir: string): Promise<Buffer> {
   const file = join(dataDir, SSO_KEY_FILE);
   try {
-    return parseKey(await readFile(file, 'utf8'), file);
+    return parseKey(await readFile(file, 'utf8'), `file ${file}`);
   } catch (error) {
     if (!isCode(error, 'ENOENT'))
       throw error instanceof Error && error.message.startsWith('The SSO')
@@ -46,7 +55,7 @@ async function loadOrCreate(dataDir: string): Promise<Buffer> {
   } catch (error) {
     if (!isCode(error, 'EEXIST')) throw new Error(`The SSO secret key file ${file} cannot be written`);
   }
-  return parseKey(await readFile(file, 'utf8'), file);
+  return parseKey(await readFile(file, 'utf8'), `file ${file}`);
 }
 
 /** AES-256-GCM; the client id is authenticated with it, so a secret cannot be moved to another client's row. */
