@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
-import { API_BASE, apiPaths, ErrorCode } from '@rewards/contract';
+import { API_BASE, apiPaths, ErrorCode, ssoPaths } from '@rewards/contract';
 import { CONSOLE_API_BASE, consolePaths } from '@rewards/contract/console';
 import type { DatabaseConfig } from '../../config.ts';
 import { poolOf, type Db } from '../../db/database.ts';
@@ -31,16 +31,30 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 export const UNMATCHED = 'unmatched';
 
 type Who = 'participant' | 'staff';
-type Step = 'password' | 'second_factor';
+type Step = 'password' | 'second_factor' | 'single_sign_on';
+type SignInOutcome = (typeof SIGN_IN_OUTCOMES)[number];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A single sign-on return's outcome, set by its route: it redirects (302) whatever happened. */
+    signInOutcome?: SignInOutcome;
+  }
+}
 const SIGN_IN_OUTCOMES = ['success', 'failure', 'throttled', 'error'] as const;
 
-/** The sign-in routes, by their template (as `request.routeOptions.url` gives it). Single sign-on's redirects are not among them. */
-const SIGN_IN_ROUTES = new Map<string, { who: Who; step: Step }>([
+/**
+ * The sign-in routes, by their template (as `request.routeOptions.url` gives it). The single
+ * sign-on returns redirect either way: their outcome is the one their route set
+ * (`request.signInOutcome`); one without (a staff step-up, not a sign-in) is not counted.
+ */
+const SIGN_IN_ROUTES = new Map<string, { who: Who; step: Step; redirects?: true }>([
   [`${API_BASE}${apiPaths.login}`, { who: 'participant', step: 'password' }],
+  [`${API_BASE}${ssoPaths.callback}`, { who: 'participant', step: 'single_sign_on', redirects: true }],
   [`${CONSOLE_API_BASE}${consolePaths.signIn}`, { who: 'staff', step: 'password' }],
   [`${CONSOLE_API_BASE}${consolePaths.signInTotp}`, { who: 'staff', step: 'second_factor' }],
   [`${CONSOLE_API_BASE}${consolePaths.signInRecoveryCode}`, { who: 'staff', step: 'second_factor' }],
   [`${CONSOLE_API_BASE}${consolePaths.signInPasskey}`, { who: 'staff', step: 'second_factor' }],
+  [`${CONSOLE_API_BASE}${consolePaths.signInOidcCallback}`, { who: 'staff', step: 'single_sign_on', redirects: true }],
 ]);
 
 /**
@@ -310,7 +324,8 @@ export function createMetrics({ db, database }: MetricsSources): Metrics {
     const status = reply.statusCode;
     durations.observe(request.method, route, status, reply.elapsedTime / 1000);
     const signIn = SIGN_IN_ROUTES.get(route);
-    if (signIn) signIns.inc({ ...signIn, outcome: outcomeOf(status) });
+    const outcome = signIn?.redirects ? request.signInOutcome : signIn && outcomeOf(status);
+    if (signIn && outcome) signIns.inc({ who: signIn.who, step: signIn.step, outcome });
     done();
   };
 
@@ -344,7 +359,7 @@ export function createMetrics({ db, database }: MetricsSources): Metrics {
   };
 }
 
-function outcomeOf(status: number): (typeof SIGN_IN_OUTCOMES)[number] {
+function outcomeOf(status: number): SignInOutcome {
   if (status < 400) return 'success';
   if (status === 429) return 'throttled';
   return status < 500 ? 'failure' : 'error';

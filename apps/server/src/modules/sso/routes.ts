@@ -32,6 +32,7 @@ async function orFailureScreen(request: FastifyRequest, reply: FastifyReply, ste
     return await work();
   } catch (error) {
     request.log.error({ err: error, clientId: request.clientId, step }, 'single sign-on failed');
+    if (step === 'callback') request.signInOutcome = 'error';
     return reply.header('cache-control', 'no-store').redirect(failureRoutes.profile, 302);
   }
 }
@@ -91,6 +92,7 @@ export function ssoRoutes(api: FastifyInstance, deps: ModuleDeps): void {
           browserBinding: bindingCookieOf(request),
         });
         reply.header('set-cookie', cookie(request, '', 0));
+        request.signInOutcome = outcome.refused ? 'failure' : 'success';
         return follow(request, reply, outcome, 'callback');
       }),
   );

@@ -11,6 +11,8 @@ import { seedDemo } from '../../db/seed/demo.ts';
 import { dialects } from '../../../test/databases.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/databases.ts';
 import { CookieJar, signInAtProvider, signOutAtProvider, startTestProvider, type TestProvider } from '../../../test/oidc-provider.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
+import { sampleOf } from '../metrics/test-support.ts';
 import { hashSessionId } from '../sessions/session-id.ts';
 import { OTHER_CLIENT_ID, seedOtherClient } from '../../../test/other-client.ts';
 import { configureSsoForTest, copyParticipant } from './test-support.ts';
@@ -31,6 +33,7 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
   let database: TestDatabase;
   let app: FastifyInstance;
   let provider: TestProvider;
+  let metrics: Metrics;
   let logs = '';
   const dataDir = mkdtempSync(join(tmpdir(), 'sso-test-'));
 
@@ -54,7 +57,8 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
       logs += chunk.toString();
     });
     const config = { ...loadConfig({ LOG_LEVEL: 'info', CLIENT_CACHE_SECONDS: '0', DATA_DIR: dataDir }), webDist: undefined };
-    app = await buildApp({ config, db: database.db, logStream });
+    metrics = createMetrics({ db: database.db, database: database.config });
+    app = await buildApp({ config, db: database.db, logStream, metrics });
     await app.ready();
   });
   afterAll(async () => {
@@ -161,6 +165,16 @@ describe.each(dialects)('single sign-on with OpenID Connect on %s', (dialect) =>
     // The id of the URL was good once.
     expect((await getUser(urlId)).statusCode).toBe(401);
     expect(logs).toContain('unknown, used or expired single sign-on session id');
+  });
+
+  it("counts the provider's returns as participant sign-ins by outcome (decision 079)", async () => {
+    const signIns = async (outcome: string) =>
+      sampleOf(await metrics.scrape(), 'rewards_sign_ins_total', { who: 'participant', step: 'single_sign_on', outcome }) ?? 0;
+    const [successes, failures] = [await signIns('success'), await signIns('failure')];
+    expect(await signIn('dana')).toMatch(/^\/sso-authenticated\?JSESSIONID=/);
+    expect(await signIn('stranger')).toBe('/sso-authenticated?invalid');
+    expect(await signIns('success')).toBe(successes + 1);
+    expect(await signIns('failure')).toBe(failures + 1);
   });
 
   it('lets only one of two tabs racing with the same id have a session', async () => {

@@ -106,6 +106,7 @@ export function staffOidcRoutes(
       );
       bindingCookie(reply, site, '', 0);
       if (outcome.started) setConsoleCookie(reply, site, outcome.started.sessionId, outcome.full === true);
+      if (!outcome.stepUp) request.signInOutcome = outcome.started ? 'success' : 'failure';
       return follow(reply, outcome, (detail, message) => request.log.warn(detail, message));
     },
   );

@@ -8,6 +8,8 @@ import { loadConfig } from '../../config.ts';
 import { dialects } from '../../../test/databases.ts';
 import { signInAtProvider, startTestProvider, type TestProvider } from '../../../test/oidc-provider.ts';
 import { createStaff, disableStaff } from './accounts.ts';
+import { createMetrics } from '../metrics/metrics.ts';
+import { sampleOf } from '../metrics/test-support.ts';
 import { hashSessionId } from '../sessions/session-id.ts';
 import { consoleReturnPath, providerMultiFactor } from './oidc.ts';
 import {
@@ -275,6 +277,34 @@ describe.each(dialects)('staff sign-in through the OpenID provider on %s', (dial
     });
     expect(bare.statusCode).toBe(302);
     expect(bare.headers.location).toBe('/console/sign-in?oidc=error');
+  });
+
+  it("counts the provider's returns as staff sign-ins by outcome (decision 079)", async () => {
+    // A second app over the same database, with the metrics (the test app has none).
+    const metrics = createMetrics({ db: t.database.db, database: t.database.config });
+    const counted = await buildApp({ config: t.config, db: t.database.db, metrics });
+    await counted.ready();
+    try {
+      const host = new URL(CONSOLE_ORIGIN).host;
+      const signInThrough = async (login: string) => {
+        const begun = await counted.inject({ method: 'GET', url: `${CONSOLE_API_BASE}${consolePaths.signInOidc}`, headers: { host } });
+        const binding = begun.cookies.find((c) => c.name === 'rewards_console_oidc')?.value;
+        const callback = await signInAtProvider(String(begun.headers.location), login);
+        const reply = await counted.inject({
+          method: 'GET',
+          url: `${callback.pathname}${callback.search}`,
+          headers: { host, cookie: `rewards_console_oidc=${binding}` },
+        });
+        return String(reply.headers.location);
+      };
+      expect(await signInThrough('owner-mfa')).toBe('/console/');
+      expect(await signInThrough('stranger')).toBe('/console/sign-in?oidc=unknown');
+      const text = await metrics.scrape();
+      const signIns = (outcome: string) => sampleOf(text, 'rewards_sign_ins_total', { who: 'staff', step: 'single_sign_on', outcome });
+      expect([signIns('success'), signIns('failure'), signIns('error')]).toEqual([1, 1, 0]);
+    } finally {
+      await counted.close();
+    }
   });
 
   it('logs a refusal with its reason, and never the secret, the code or a token', async () => {

@@ -96,6 +96,8 @@ export interface OidcOutcome {
   started?: StartedSession;
   full?: boolean;
   refused?: { reason: string; detail?: Record<string, unknown> };
+  /** The return of a step-up (a live session's factor renewed or not), not a sign-in. */
+  stepUp?: true;
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -230,6 +232,19 @@ export async function completeOidcSignIn(
   const login = await takeOidcLogin(ctx.db, input.state);
   if (!login)
     return { location: outcomeLocation('error'), refused: { reason: 'unknown or already used state (replayed or forged callback)' } };
+  const outcome = await completeTakenLogin(ctx, settings, login, input, address, now);
+  return login.step_up_session === null ? outcome : { ...outcome, stepUp: true };
+}
+
+/** The callback once its state has been taken: a sign-in, or a step-up of a live session. */
+async function completeTakenLogin(
+  ctx: StaffContext,
+  settings: StaffOidcConfig | undefined,
+  login: StaffOidcLogin,
+  input: OidcCallbackInput,
+  address: string,
+  now: Date,
+): Promise<OidcOutcome> {
   // A step-up goes back to the page it came from, whatever the outcome; a sign-in to the sign-in page.
   const back = (signIn: StaffOidcOutcome, stepUp: StaffStepUpOutcome) =>
     login.step_up_session === null ? outcomeLocation(signIn) : stepUpLocation(login.return_to, stepUp);
