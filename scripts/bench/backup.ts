@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { createDatabase } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
+import { rowCount } from '../../apps/server/src/db/row-count.ts';
 import { findPostgresBin, startThrowawayPostgres } from '../lib/postgres.ts';
 import { ENTRIES_PER_PARTICIPANT, fillPostgresDataSet, makeSqliteDataSet } from './backup-data.ts';
 import { CLI, ROOT } from './portal.ts';
@@ -107,16 +108,7 @@ async function seedDemo(databaseUrl: string, dataDir: string): Promise<void> {
 async function countsOf(url: string): Promise<{ participants: number; ledgerEntries: number }> {
   const db = createDatabase(url.startsWith('file:') ? { dialect: 'sqlite', path: url.slice(5) } : { dialect: 'postgres', url });
   try {
-    const count = async (table: 'participants' | 'ledger_entries') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<string | number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    return { participants: await count('participants'), ledgerEntries: await count('ledger_entries') };
+    return { participants: await rowCount(db, 'participants'), ledgerEntries: await rowCount(db, 'ledger_entries') };
   } finally {
     await db.destroy();
   }

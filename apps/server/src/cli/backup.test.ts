@@ -10,6 +10,7 @@ import { databaseConfigFromUrl, loadConfig } from '../config.ts';
 import { DEMO_STAFF } from '../db/seed/demo-staff.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { NEWEST_KNOWN_MIGRATION } from '../db/migrate.ts';
+import { rowCount } from '../db/row-count.ts';
 import type { BackupManifest, RestoreResult } from '../modules/backup/service.ts';
 import { startSession } from '../modules/sessions/service.ts';
 import { openTotpSecret } from '../modules/staff/secrets.ts';
@@ -38,16 +39,7 @@ async function withDb<T>(url: string, work: (db: Db) => Promise<T>): Promise<T> 
 
 const counts = (db: Db) =>
   Promise.all(
-    (['participants', 'ledger_entries', 'point_lots', 'staff', 'staff_roles', 'audit_log'] as const).map(async (table) =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<string | number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-    ),
+    (['participants', 'ledger_entries', 'point_lots', 'staff', 'staff_roles', 'audit_log'] as const).map((table) => rowCount(db, table)),
   );
 
 /** `rewards backup` and `rewards restore` (issue 28 §4, docs/decisions/080), in this process; the drill with a live server is modules/backup/restore-drill.test.ts. */

@@ -8,6 +8,7 @@ import type { DatabaseConfig } from '../../config.ts';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { registerDataGeneration } from '../../db/data-generation.ts';
+import { rowCount } from '../../db/row-count.ts';
 import { nodeSqliteDialect } from '../../db/node-sqlite-dialect.ts';
 import { withPreparedStatements } from '../../db/prepared-statements.ts';
 import type { Database } from '../../db/schema.ts';
@@ -129,15 +130,7 @@ describe.each(dialects)('forgot user id and forgot password do the same database
     return work;
   };
   const rowCounts = async () => {
-    const count = async (table: 'attempt_limits' | 'mail_outbox' | 'password_resets') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<string | number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const count = (table: 'attempt_limits' | 'mail_outbox' | 'password_resets') => rowCount(db, table);
     return {
       attempt_limits: await count('attempt_limits'),
       mail_outbox: await count('mail_outbox'),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { rowCount } from '../../db/row-count.ts';
 
 /** Tables in the PostgreSQL database's schema: a database that has any is live, not a new one to restore into. */
 export async function postgresTables(db: Db): Promise<string[]> {
@@ -26,15 +27,7 @@ export interface Contents {
 
 /** What a restored database holds, for the operator's summary (read-only over the other modules' tables, as the reports are). */
 export async function contentsOf(db: Db): Promise<Contents> {
-  const count = async (table: 'clients' | 'participants' | 'ledger_entries' | 'staff') =>
-    Number(
-      (
-        await db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<string | number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: 'clients' | 'participants' | 'ledger_entries' | 'staff') => rowCount(db, table);
   const points = await db
     .selectFrom('participants')
     .select((eb) => eb.fn.sum<string | number | null>('balance').as('total'))
