@@ -3,13 +3,14 @@
  * machines are shared and noisy, so budgets are ratios to a baseline of the same run, counts
  * or sizes). See docs/decisions/016-benchmark.md.
  *
- * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,forgot,search,console,reports,backup --postgres --check]
+ * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,forgot,search,console,reports,backup,program-api --postgres --check]
  *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
  *   --connections N   autocannon connections (default 16; login always 4)
  *   --only=…      the parts to run (default all but postgres; --postgres adds it); one part
  *                 alone, e.g. `npm run bench -- --only=recovery` (forgot-password and
  *                 forgot-user-id, match against no match: decision 042) or `--only=forgot`
- *                 (the same in back-to-back runs of 10, the mail worker's pass included: decision 018)
+ *                 (the same in back-to-back runs of 10, the mail worker's pass included: decision 018),
+ *                 `--only=program-api` (POST /api/program/v1/points over 8 connections against the raw commit rate: decision 085)
  *   --search-participants N   the search and console parts' data set (default 1,000,000; --quick: 100,000);
  *                 with both parts, the console part's file (the demo plus that set) serves the search too
  *   --search-postgres   the search part on PostgreSQL too (--postgres implies it)
@@ -37,6 +38,7 @@ import { runHistory } from './bench/history.ts';
 import { runLighthouse } from './bench/lighthouse.ts';
 import { ROOT, startPortal, WEB_DIST } from './bench/portal.ts';
 import { runPostgres } from './bench/postgres.ts';
+import { runProgramApi } from './bench/program-api.ts';
 import { addRecoveryData, runRecovery } from './bench/recovery.ts';
 import { addForgotData, runForgot } from './bench/forgot.ts';
 import { writeResults, type Results } from './bench/report.ts';
@@ -45,7 +47,20 @@ import { runConsole } from './bench/console.ts';
 import { runReports } from './bench/reports.ts';
 import { runStartup } from './bench/startup.ts';
 
-const PARTS = ['api', 'postgres', 'browser', 'history', 'startup', 'recovery', 'forgot', 'search', 'console', 'reports', 'backup'] as const;
+const PARTS = [
+  'api',
+  'postgres',
+  'browser',
+  'history',
+  'startup',
+  'recovery',
+  'forgot',
+  'search',
+  'console',
+  'reports',
+  'backup',
+  'program-api',
+] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -113,8 +128,8 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 
 // Like `npm start`: a web build older than its sources is rebuilt, so the bench never measures
 // yesterday's app.
-// The search part runs in this process and the console part serves only the API: neither needs the web app.
-if ([...only].some((p) => p !== 'search' && p !== 'console' && p !== 'reports' && p !== 'backup'))
+// The search part runs in this process, the console and program API parts serve only the API: none needs the web app.
+if ([...only].some((p) => p !== 'search' && p !== 'console' && p !== 'reports' && p !== 'backup' && p !== 'program-api'))
   ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
@@ -154,6 +169,7 @@ try {
     }
   }
   if (only.has('startup')) results.startup = await part('startup', () => runStartup(dir, log));
+  if (only.has('program-api')) results.programApi = await part('program-api', () => runProgramApi(dir, timing, log));
   if (only.has('postgres')) results.postgres = await part('postgres', () => runPostgres(dir, timing, codes, log));
   // The console part first: its SQLite file (the demo plus the million) then serves the search part too.
   let sharedFile: string | undefined;

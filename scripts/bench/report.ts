@@ -10,6 +10,7 @@ import type { LighthouseResults } from './lighthouse.ts';
 import type { LoadResult } from './load.ts';
 import { ROOT } from './portal.ts';
 import type { PostgresResults } from './postgres.ts';
+import type { ProgramApiResults } from './program-api.ts';
 import { RECOVERY_TOLERANCE, withinTolerance, type RecoveryResults } from './recovery.ts';
 import { FORGOT_TOLERANCE, forgotWithinTolerance, type ForgotResults } from './forgot.ts';
 import { SEARCH_BUDGET_MS, type SearchEngineResults, type SearchResults } from './search.ts';
@@ -41,6 +42,7 @@ export interface Results {
   console?: ConsoleResults;
   reports?: ReportsResults;
   backup?: BackupResults;
+  programApi?: ProgramApiResults;
   budgets?: Budget[];
   /** Parts that threw, with the first line of their error. */
   failures?: Record<string, string>;
@@ -96,6 +98,17 @@ export function markdown(r: Results): string {
         `The disk's raw durable single-row commit rate (node:sqlite, WAL, \`synchronous=FULL\`, one-row transactions back to back in the bench database's directory, half just before the redemptions and half just after): ${n(raw.commitsPerSecond)}/s (${n(raw.commits)} commits in ${raw.seconds} s).`,
         '',
       );
+  }
+  if (r.programApi) {
+    const p = r.programApi;
+    lines.push(
+      `**The program API's points postings** (\`POST /api/program/v1/points\`, SQLite, ${p.connections} connections, ${p.seconds} s, each request a new externalId over 200 participants; decision 085)`,
+      '',
+      '| entries/s | raw durable commits/s (same disk, same run) | × | p50 ms | p95 ms | p99 ms | non-2xx | errors | ledger entries / acknowledged |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| ${n(p.entriesPerSecond)} | ${n(p.rawCommit.commitsPerSecond)} | ${p.ratioToRawCommit} | ${p.p50} | ${p.p95} | ${p.p99} | ${p.non2xx} | ${p.errors} | ${n(p.ledger.entries)} / ${n(p.ledger.acknowledged)} |`,
+      '',
+    );
   }
   if (r.postgres) {
     lines.push('**Scale-out on PostgreSQL** (one process: 16 connections; two: 8 + 8 at once, added up)', '');

@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { API_BASE } from '@rewards/contract';
+import { API_BASE, PROGRAM_API_BASE } from '@rewards/contract';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { configureReadCache } from './db/read-cache.ts';
@@ -34,6 +34,8 @@ import { ssoRoutes } from './modules/sso/routes.ts';
 import { adminApiRoutes, launchAsRoutes } from './modules/launch-as/routes.ts';
 import { consoleRoutes } from './modules/staff/routes.ts';
 import { registerConsoleApp } from './http/console-app.ts';
+import { programApiRoutes } from './modules/program-api/routes.ts';
+import { programWebhookRoutes } from './modules/webhooks/program-routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -177,6 +179,18 @@ export async function buildApp({ config, db, logStream, metrics, readiness = { d
         routes(api, deps);
     },
     { prefix: API_BASE },
+  );
+  // The program API: a client's own systems with a bearer key of the client (issue 29, decisions
+  // 083 and 085); the client is the key's, never a header's. Its replies are never cached.
+  await app.register(
+    async (program) => {
+      program.addHook('onSend', (_request, reply, payload, done) => {
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+        done(null, payload);
+      });
+      for (const routes of [programApiRoutes, programWebhookRoutes]) routes(program, deps);
+    },
+    { prefix: PROGRAM_API_BASE },
   );
   // Unknown API paths are the API's 404 (with its headers), never the web app's page.
   app.all(API_CATCH_ALL, (_request, reply) => reply.callNotFound());

@@ -177,6 +177,9 @@ const EnvSchema = z.object({
   // Prometheus' /metrics on a listener of its own (decision 079); unset or empty: none. Never the public port.
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // Webhooks (decision 084): on, a webhook URL may be http and reach this machine's loopback (a receiver
+  // in development or a test); off, https only and never an inward address. Unset: off in production, on otherwise.
+  WEBHOOKS_ALLOW_LOOPBACK: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'off']).optional()),
 });
 
 /** The installation's OpenID provider for staff (decision 068); the secret is only ever handed to openid-client. */
@@ -319,6 +322,8 @@ export interface Config {
   staffSignIn: { password: boolean; oidc: StaffOidcConfig | undefined };
   /** Where Prometheus scrapes /metrics (decision 079), a listener apart from the portal's; undefined: no metrics. */
   metrics: { port: number; host: string } | undefined;
+  /** Webhooks (decision 084): whether an endpoint may be http and on this machine's loopback (development, tests). */
+  webhooks: { allowLoopback: boolean };
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -407,6 +412,9 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, options: Loa
           : undefined,
     },
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    webhooks: {
+      allowLoopback: e.WEBHOOKS_ALLOW_LOOPBACK === undefined ? !production : e.WEBHOOKS_ALLOW_LOOPBACK === 'on',
+    },
   };
 }
 

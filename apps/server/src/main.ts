@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoIfEmpty } from './db/seed/demo.ts';
 import { describePublishedDemo, findPublishedDemoCredentials, holdsPublishedDemo } from './db/seed/demo-credentials.ts';
 import { startMailDelivery } from './modules/mail/delivery.ts';
+import { startWebhookDelivery } from './modules/webhooks/delivery.ts';
 import { startDailyExpiry } from './modules/expiry/daily.ts';
 import { startImportJobs } from './modules/imports/run.ts';
 import { sendExpiryReminders } from './modules/expiry/reminders.ts';
@@ -76,6 +77,13 @@ async function main(): Promise<void> {
     );
   // Sends the outbox after each commit and every few seconds (docs/decisions/017).
   const mail = startMailDelivery({ db, mail: config.mail, log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) } });
+  // Webhooks: the outbox's deliveries after each commit that told one and every second, signed, retried (decision 084).
+  const webhooks = startWebhookDelivery({
+    db,
+    dataDir: config.catalog.dataDir,
+    policy: config.webhooks,
+    log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
+  });
   // Points that expire, once a day in each client's zone, then the reminders of what expires next (decisions 057, 061).
   const expiry = startDailyExpiry({
     db,
@@ -115,8 +123,9 @@ async function main(): Promise<void> {
       expiry.stop(),
       imports.stop(),
     ]);
-    // After the requests: a mail they queued is still sent. A send under way finishes (bounded by the SMTP timeouts).
-    await mail.stop();
+    // After the requests: a mail they queued is still sent. A send under way finishes (bounded by the SMTP timeouts;
+    // a webhook's by its 10 s; one not yet tried is delivered by the next process).
+    await Promise.all([mail.stop(), webhooks.stop()]);
     await db.destroy();
     app.log.info(`${signal}: stopped`);
     process.exit(0);

@@ -132,5 +132,29 @@ export const ErrorCode = {
   staffDisabled: 92403,
   staffCrossSite: 92404,
   staffThrottled: 92429,
+  /** API keys and their guard (issue 29, docs/decisions/083; 93000-93099). One answer for a missing, malformed, unknown, wrong or revoked key. */
+  apiKeyInvalid: 93001,
+  /** The key lacks the scope the route needs. */
+  apiKeyScopeMissing: 93002,
+  /** The key's rate is spent: try again after Retry-After seconds. */
+  apiKeyRateLimited: 93003,
+  /** Too many bad keys from this address. */
+  apiKeyThrottled: 93004,
+  /** The client has a key of this name that is not revoked. */
+  apiKeyNameTaken: 93010,
+  /** The program API (issue 29 §2, docs/decisions/085; 95000-95099). A debit or a reversal the balance does not cover: nothing was posted. */
+  programInsufficientBalance: 95001,
+  /** This externalId was posted already with another body (participant, points, description, occurredAt or note). */
+  programExternalIdReused: 95002,
+  /** The posting was reversed already: a posting is reversed once. */
+  programAlreadyReversed: 95003,
+  /** A reversal of more points than the posting had. */
+  programReversalTooLarge: 95004,
+  /** Webhooks (issue 29 §3, docs/decisions/084; 94000-94099): the URL is not one deliveries may go to (https, no inward address). */
+  webhookUrlRefused: 94001,
+  /** The delivery is being sent right now: look again in a moment. */
+  webhookDeliveryInFlight: 94002,
+  /** The endpoint is disabled: enable it before sending a delivery again. */
+  webhookEndpointDisabled: 94003,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -16,3 +16,5 @@ export * from './launch-as.ts';
 export * from './admin.ts';
 export * from './participant-search.ts';
 export * from './expiry.ts';
+export * from './program-api.ts';
+export * from './console-api-keys.ts';

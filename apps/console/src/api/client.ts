@@ -74,7 +74,7 @@ async function errorOf(response: Response): Promise<ConsoleApiError> {
  * and, once passed, sends the same request again (same body: an adjustment keeps its requestId,
  * so it still posts once). A 401 on a signed-in call ends the session in the app.
  */
-export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: RequestOptions = {}): Promise<T> {
+export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, options: RequestOptions = {}): Promise<T> {
   let response = await send(method, path, options);
   if (response.status === 403 && hooks.stepUp) {
     const error = await errorOf(response.clone());

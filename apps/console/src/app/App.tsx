@@ -22,6 +22,8 @@ const ContentPage = lazy(() => import('../features/content/ContentPage.tsx'));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage.tsx'));
 const ImportsPage = lazy(() => import('../features/imports/ImportsPage.tsx'));
 const AccountPage = lazy(() => import('../features/account/AccountPage.tsx'));
+const ApiKeysPage = lazy(() => import('../features/api-keys/ApiKeysPage.tsx'));
+const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -59,6 +61,8 @@ function SignedIn() {
               <Route path="audit" element={<AuditPage />} />
               <Route path="staff" element={<StaffPage />} />
               <Route path="settings" element={<SettingsPage />} />
+              <Route path="settings/api-keys" element={<ApiKeysPage />} />
+              <Route path="settings/webhooks" element={<WebhooksPage />} />
               <Route path="codes" element={<CodesPage />} />
               <Route path="translations" element={<TranslationsPage />} />
               <Route path="content" element={<ContentPage />} />

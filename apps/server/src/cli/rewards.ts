@@ -13,6 +13,7 @@ import { ApiError } from '../http/api-error.ts';
 import { DatabaseNewerThanCodeError } from '../db/migrate.ts';
 import { CliError } from './cli-context.ts';
 import { registerAdmins } from './commands/admins.ts';
+import { registerApiKeys } from './commands/api-keys.ts';
 import { registerAudit } from './commands/audit.ts';
 import { registerClients } from './commands/clients.ts';
 import { registerClientsSso } from './commands/clients-sso.ts';
@@ -29,6 +30,7 @@ import { registerPoints } from './commands/points.ts';
 import { registerSessions } from './commands/sessions.ts';
 import { registerStaff } from './commands/staff.ts';
 import { registerStatements } from './commands/statements.ts';
+import { registerWebhooks } from './commands/webhooks.ts';
 
 export function buildProgram(): Command {
   const program = new Command('rewards')
@@ -55,6 +57,8 @@ export function buildProgram(): Command {
   registerAudit(program);
   registerLaunchAs(program);
   registerAdmins(program);
+  registerApiKeys(program);
+  registerWebhooks(program);
   registerStaff(program);
   for (const command of allCommands(program)) command.exitOverride();
   return program;

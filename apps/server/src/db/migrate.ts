@@ -33,6 +33,9 @@ import * as staffOidcStepUp from './migrations/033-staff-oidc-step-up.ts';
 import * as catalogPartnerRevoked from './migrations/035-catalog-partner-revoked.ts';
 import * as participantEmailChangedByStaff from './migrations/036-participant-email-changed-by-staff.ts';
 import * as sqliteIncrementalVacuum from './migrations/037-sqlite-incremental-vacuum.ts';
+import * as apiKeys from './migrations/038-api-keys.ts';
+import * as webhooks from './migrations/039-webhooks.ts';
+import * as programApi from './migrations/040-program-api.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -71,6 +74,9 @@ const migrations: Record<string, Migration> = {
   '035-catalog-partner-revoked': catalogPartnerRevoked,
   '036-participant-email-changed-by-staff': participantEmailChangedByStaff,
   '037-sqlite-incremental-vacuum': sqliteIncrementalVacuum,
+  '038-api-keys': apiKeys,
+  '039-webhooks': webhooks,
+  '040-program-api': programApi,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,6 +5,7 @@
  * 0/1 integers because node:sqlite binds no booleans.
  */
 import type { PasswordResetsTable } from '../modules/account/tables.ts';
+import type { ApiKeyBucketsTable, ApiKeyScopeUsesTable, ApiKeysTable } from '../modules/api-keys/tables.ts';
 import type { AuditLogTable } from '../modules/audit/tables.ts';
 import type { CatalogOrdersTable, CatalogPartnersTable, CatalogPunchoutsTable, ClientCatalogsTable } from '../modules/catalog/tables.ts';
 import type { ClientHostsTable, ClientLocalesTable, ClientsTable, MediaLabelsTable } from '../modules/clients/tables.ts';
@@ -32,6 +33,8 @@ import type {
   StaffSessionsTable,
   StaffTable,
 } from '../modules/staff/tables.ts';
+import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../modules/webhooks/tables.ts';
+import type { ProgramApiPostingsTable } from '../modules/program-api/tables.ts';
 
 export interface Database {
   // clients, i18n
@@ -78,6 +81,10 @@ export interface Database {
   sso_signouts: SsoSignoutsTable;
   launch_tokens: LaunchTokensTable;
   admin_keys: AdminKeysTable;
+  // API keys (decision 083)
+  api_keys: ApiKeysTable;
+  api_key_buckets: ApiKeyBucketsTable;
+  api_key_scope_uses: ApiKeyScopeUsesTable;
   // staff
   staff: StaffTable;
   staff_roles: StaffRolesTable;
@@ -91,4 +98,10 @@ export interface Database {
   report_watermarks: ReportWatermarksTable;
   report_ledger_months: ReportLedgerMonthsTable;
   report_order_months: ReportOrderMonthsTable;
+  // webhooks (decision 084)
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  // the program API (decision 085)
+  program_api_postings: ProgramApiPostingsTable;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_DOCUMENT_PATH, CLIENT_HEADER, JWKS_PATH } from '@rewards/contract';
+import { API_DOCUMENT_PATH, API_KEY_SECURITY_SCHEME, API_SCOPES, CLIENT_HEADER, JWKS_PATH, PROGRAM_API_BASE } from '@rewards/contract';
 import { CONSOLE_API_BASE } from '@rewards/contract/console';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -142,6 +142,18 @@ describe('the API document', () => {
           const secrets = [...successPropertyNames(operation)].filter((property) => SECRET_PROPERTY.test(property));
           if (signedIn && secrets.length > 0 && operation['x-fresh-second-factor'] !== true)
             problem(`its reply carries ${secrets.join(', ')}: declare documented(…, { freshSecondFactor: true })`);
+        } else if (route.url.startsWith(`${PROGRAM_API_BASE}/`)) {
+          // The program API (decision 085): the key names the client; each operation names its scope (or the scopes, one of
+          // which it needs by what it acts on: an import's kind).
+          if (parameter('header', CLIENT_HEADER)) problem(`the program API takes no ${CLIENT_HEADER} header`);
+          const requirements = operation.security ?? [];
+          const scoped = (r: Record<string, string[]>) =>
+            Object.keys(r).length === 1 &&
+            r[API_KEY_SECURITY_SCHEME]?.length === 1 &&
+            (API_SCOPES as readonly string[]).includes(r[API_KEY_SECURITY_SCHEME][0] ?? '');
+          if (requirements.length === 0 || !requirements.every(scoped))
+            problem(`needs security [{ ${API_KEY_SECURITY_SCHEME}: [<its scope>] }]`);
+          if (!operation.responses['401']) problem('needs a key but documents no 401');
         } else if (route.url.startsWith('/api/') && route.url !== API_DOCUMENT_PATH) {
           if (!parameter('header', CLIENT_HEADER)?.required) problem(`the ${CLIENT_HEADER} header is not a required parameter`);
         }

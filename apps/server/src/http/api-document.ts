@@ -3,7 +3,18 @@ import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { createJsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { API_BASE, API_DOCUMENT_PATH, ApiError, CLIENT_HEADER, JWKS_PATH, PARTNER_API_BASE, SESSION_HEADER } from '@rewards/contract';
+import {
+  API_BASE,
+  API_DOCUMENT_PATH,
+  API_KEY_SECURITY_SCHEME,
+  ApiError,
+  CLIENT_HEADER,
+  JWKS_PATH,
+  PARTNER_API_BASE,
+  PROGRAM_API_BASE,
+  SESSION_HEADER,
+} from '@rewards/contract';
+import { webhooksDocument } from '../modules/webhooks/api-document.ts';
 
 /** Where the admin API lives (issue 9); its routes are documented with the bearer scheme. */
 const ADMIN_API_PREFIX = '/api/admin/';
@@ -31,9 +42,19 @@ export const API_TAGS = [
   { name: 'Keys', description: 'The public keys (JWKS) that verify the punch-out links the portal signs.' },
   { name: 'Admin API', description: "For a client's support tools (bearer key)." },
   {
+    name: 'Program API',
+    description:
+      "For a client's own systems (a CRM, a shop, an HR feed), with a bearer API key of the client and the scope each operation names: participants, points posted once per externalId, statements, reversals. No client-id: the client is the key's; another client's participant is 404.",
+  },
+  {
     name: 'Console',
     description:
       "The staff console's API, only on CONSOLE_ORIGIN (no client-id): a cookie session after a password and a second factor; changes only from the console's own origin (Origin or Sec-Fetch-Site). x-role says who may call each.",
+  },
+  {
+    name: 'Webhooks',
+    description:
+      "What the portal tells a client's systems (decision 084): signed POSTs to the client's endpoints (console Settings → Webhooks, `rewards webhooks`, or the program API's /webhooks), one per event kind below, under `webhooks`.",
   },
   { name: 'API document', description: 'This document.' },
 ] as const;
@@ -44,6 +65,7 @@ function defaultTag(url: string): ApiTag | undefined {
   if (url.startsWith(`${API_BASE}/sso/`)) return 'Single sign-on';
   if (url.startsWith(`${API_BASE}/launchAs`)) return 'Launch as';
   if (url.startsWith(ADMIN_API_PREFIX)) return 'Admin API';
+  if (url.startsWith(`${PROGRAM_API_BASE}/`)) return 'Program API';
   if (url.startsWith(`${PARTNER_API_BASE}/`)) return 'Partner API';
   if (url.startsWith(CONSOLE_API_PREFIX)) return 'Console';
   return undefined;
@@ -77,6 +99,13 @@ const securitySchemes = {
   },
   partnerBasic: { type: 'http', scheme: 'basic', description: "The catalog partner's id and secret, issued per client." },
   adminBearer: { type: 'http', scheme: 'bearer', description: 'An admin API key of the client, issued by the operator.' },
+  // The program API's keys (decision 083): a route names the scope it needs, e.g. security: [{ apiKey: ['points:write'] }].
+  [API_KEY_SECURITY_SCHEME]: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "A client's API key (rk_live_<id>_<secret>), made in the console (Settings → API keys) or with `rewards api-keys create`, shown once. It acts for its own client only, with the scopes it was given (participants:read, participants:write, points:read, points:write, codes:write, webhooks:manage, launch-as): 401 (93001) without a valid, unrevoked key, 403 (93002) without the operation's scope, 429 (93003) with Retry-After past the key's rate and burst.",
+  },
   consoleSession: {
     type: 'apiKey',
     in: 'cookie',
@@ -122,12 +151,18 @@ type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record
 function describeHeaders(url: string, headers: JsonSchema, security: FastifySchema['security']): JsonSchema {
   const properties = { ...headers.properties };
   const required = [...(headers.required ?? [])];
-  if (url.startsWith('/api/') && url !== API_DOCUMENT_PATH && !url.startsWith(CONSOLE_API_PREFIX) && !properties[CLIENT_HEADER]) {
+  if (
+    url.startsWith('/api/') &&
+    url !== API_DOCUMENT_PATH &&
+    !url.startsWith(CONSOLE_API_PREFIX) &&
+    !url.startsWith(`${PROGRAM_API_BASE}/`) &&
+    !properties[CLIENT_HEADER]
+  ) {
     properties[CLIENT_HEADER] = { type: 'string', minLength: 1, maxLength: 2048 };
     required.push(CLIENT_HEADER);
   }
   const schemes = new Set((security ?? []).flatMap((requirement) => Object.keys(requirement)));
-  if (schemes.has('partnerBasic') || schemes.has('adminBearer')) delete properties.authorization;
+  if (schemes.has('partnerBasic') || schemes.has('adminBearer') || schemes.has(API_KEY_SECURITY_SCHEME)) delete properties.authorization;
   for (const [name, property] of Object.entries(properties)) {
     const description = headerDescriptions[name];
     if (description && !property.description) properties[name] = { ...property, description };
@@ -230,8 +265,8 @@ export async function registerApiDocument(app: FastifyInstance): Promise<void> {
         version: API_BASE.replace('/api/v', ''),
         description: [
           `The participant API under ${API_BASE} (what the portal's web app calls), the catalogs' partner API under ${PARTNER_API_BASE},`,
-          `the published keys at ${JWKS_PATH}, the admin API under ${ADMIN_API_PREFIX}, and the staff console's under ${CONSOLE_API_PREFIX}.`,
-          `Every /api call but the console's names its program in the ${CLIENT_HEADER} header (the site's origin). Errors share one body:`,
+          `the published keys at ${JWKS_PATH}, the admin API under ${ADMIN_API_PREFIX}, the program API under ${PROGRAM_API_BASE}, and the staff console's under ${CONSOLE_API_PREFIX}.`,
+          `Every /api call but the console's and the program API's (whose key names it) names its program in the ${CLIENT_HEADER} header (the site's origin). Errors share one body:`,
           'errorCode (a number), responseMessage (a translation key), message (English).',
         ].join(' '),
       },
@@ -243,6 +278,8 @@ export async function registerApiDocument(app: FastifyInstance): Promise<void> {
         },
       ],
       tags: API_TAGS.map((tag) => ({ ...tag })),
+      // What the portal sends, rather than answers: each webhook event kind and its body (decision 084); typed as components' are.
+      webhooks: webhooksDocument() as unknown as Record<string, never>,
       // zod's JSON Schema type and openapi-types' differ only in how they type `type`.
       components: { securitySchemes: { ...securitySchemes }, schemas: { ApiError: errorSchema as unknown as Record<string, never> } },
     },

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import type { ConsoleClient } from '@rewards/contract/console';
 import { getSettings, putSettings } from '../../api/participants.ts';
 import { useSession } from '../../app/session.tsx';
@@ -26,6 +27,16 @@ export default function SettingsPage() {
   return (
     <div className="stack">
       <h1>{t('settings.title')}</h1>
+      {/* Issue 29 §1: the keys of the program API, a page of their own (features/api-keys). */}
+      <p>
+        <Link to="/settings/api-keys">{t('apiKeys.settingsLink')}</Link>
+      </p>
+      {/* Issue 29 §3: webhooks, a page of their own (features/webhooks), for owners and program managers. */}
+      {me.owner || clients.data.some((c) => c.role === 'program_manager') ? (
+        <p>
+          <Link to="/settings/webhooks">{t('webhooks.settingsLink')}</Link>
+        </p>
+      ) : null}
       {clients.data.length === 0 ? (
         <p>{t('error.forbidden')}</p>
       ) : (

@@ -40,6 +40,7 @@ import {
 } from './store.ts';
 import { limitsOf, participantLimits, subjects, type LimitPolicy } from '../limits/policy.ts';
 import { clearLimits, succeeded, takeSlots } from '../limits/service.ts';
+import { tellWebhooks } from '../webhooks/service.ts';
 
 export interface AccountContext {
   db: Db;
@@ -138,6 +139,13 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
         locale: participant.locale,
         template: 'activated',
         params: {},
+      });
+      // Told to the client's webhooks with the activation (decision 084).
+      await tellWebhooks(trx, {
+        clientId: caller.clientId,
+        kind: 'participant.activated',
+        username,
+        data: { status: 'active', ...(username !== participant.username ? { previousUsername: participant.username } : {}) },
       });
     })
     .catch(async (error: unknown) => {

@@ -40,6 +40,7 @@ export async function activateParticipant(
       ...change.searchKeys,
       privacy_ack_version: change.privacyAckVersion,
       status: 'active',
+      updated_at: new Date().toISOString(),
     })
     .where('client_id', '=', clientId)
     .where('id', '=', participantId)

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AuditLogEntry } from './tables.ts';
 
-/** system: the server itself, unasked (the clean-up of staged imports nobody confirmed). */
-export type AuditActorKind = 'operator' | 'admin' | 'participant-session' | 'staff' | 'system';
+/** system: the server itself, unasked (the clean-up of staged imports nobody confirmed). api-key: a client's system through the program API (decision 083; the actor is the key's name). */
+export type AuditActorKind = 'operator' | 'admin' | 'participant-session' | 'staff' | 'system' | 'api-key';
 
 export interface AuditRecord {
   clientId: string | null;

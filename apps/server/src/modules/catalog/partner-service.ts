@@ -5,6 +5,7 @@ import { appendLedgerEntry, InsufficientBalanceError } from '../ledger/service.t
 import { findSession } from '../sessions/service.ts';
 import { catalogErrors } from './errors.ts';
 import { claimPunchout, findOrder, findParticipantBalance, findPartner, findPunchout, insertOrder, setOrderReply } from './store.ts';
+import { tellWebhooks } from '../webhooks/service.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -92,6 +93,25 @@ export async function debitForOrder(
       const after = await findParticipantBalance(trx, clientId, participant.id);
       const reply: PartnerDebitReply = { orderId: body.orderId, debitId, points: body.points, accountBalance: after?.balance ?? 0 };
       await setOrderReply(trx, clientId, partnerId, body.orderId, JSON.stringify(reply));
+      // Told to the client's webhooks with the debit (decision 084).
+      await tellWebhooks(
+        trx,
+        {
+          clientId,
+          kind: 'order.placed',
+          username: participant.username,
+          data: {
+            points: -body.points,
+            balanceAfter: reply.accountBalance,
+            entryId: debitId,
+            orderId: body.orderId,
+            partnerId,
+            description: body.description,
+            occurredAt: at,
+          },
+        },
+        now,
+      );
       return reply;
     });
   } catch (error) {

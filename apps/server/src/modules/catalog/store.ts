@@ -42,7 +42,7 @@ export async function findOrder(db: Reader, clientId: string, partnerId: string,
 export async function findParticipantBalance(trx: Reader, clientId: string, participantId: string) {
   return trx
     .selectFrom('participants')
-    .select(['id', 'balance'])
+    .select(['id', 'balance', 'username'])
     .where('client_id', '=', clientId)
     .where('id', '=', participantId)
     .executeTakeFirst();

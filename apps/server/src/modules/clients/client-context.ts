@@ -62,9 +62,11 @@ export function registerClientContext(app: FastifyInstance, db: Db, consoleHostn
   // A callback hook and a remembered parse: this runs on every API call (docs/decisions/028).
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const url = request.url;
-    // The admin API names its client in the key or the body (docs/decisions/025); the console's
-    // staff belong to no client (docs/decisions/046).
-    if (!url.startsWith('/api/') || url.startsWith('/api/admin/') || url.startsWith('/api/console/')) return done();
+    // The admin API names its client in the key or the body (docs/decisions/025), the program
+    // API's key is of one client (decision 085); the console's staff belong to no client
+    // (docs/decisions/046).
+    if (!url.startsWith('/api/') || url.startsWith('/api/admin/') || url.startsWith('/api/console/') || url.startsWith('/api/program/'))
+      return done();
     // The API document is the same for every client: integrators read it before they have one.
     // (The route is only asked for where it could be that one: building routeOptions costs.)
     if ((url.startsWith(API_DOCUMENT_PATH) || url.includes('%')) && request.routeOptions.url === API_DOCUMENT_PATH) return done();

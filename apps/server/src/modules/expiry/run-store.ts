@@ -105,6 +105,25 @@ export async function lastActivity(
  * The participants' balances, locked to the commit on PostgreSQL (in id order, so two runs never
  * deadlock); SQLite's transaction already holds the only write lock.
  */
+/** The usernames of these participants (what the webhooks of an expiry name them by, decision 084). */
+export async function usernamesOf(
+  trx: Transaction<Database>,
+  clientId: string,
+  participantIds: readonly string[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (let from = 0; from < participantIds.length; from += 500) {
+    const rows = await trx
+      .selectFrom('participants')
+      .select(['id', 'username'])
+      .where('client_id', '=', clientId)
+      .where('id', 'in', [...participantIds.slice(from, from + 500)])
+      .execute();
+    for (const row of rows) names.set(row.id, row.username);
+  }
+  return names;
+}
+
 export async function lockBalances(
   trx: Transaction<Database>,
   clientId: string,

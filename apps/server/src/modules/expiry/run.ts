@@ -4,7 +4,16 @@ import { appendLedgerEntries } from '../ledger/bulk.ts';
 import type { LedgerMovement } from '../ledger/service.ts';
 import { takeLease, type JobLease } from '../jobs/lease.ts';
 import { dayIn, dayOfTimestamp, inactiveAfter, isCalendarDay, parsePolicy } from './policy.ts';
-import { clientsToExpire, lastActivity, lockBalances, lotTotals, participantsWithPoints, postedReferences } from './run-store.ts';
+import {
+  clientsToExpire,
+  lastActivity,
+  lockBalances,
+  lotTotals,
+  participantsWithPoints,
+  postedReferences,
+  usernamesOf,
+} from './run-store.ts';
+import { tellWebhooksMany } from '../webhooks/service.ts';
 
 /**
  * The expiry run (docs/decisions/057). Per client, as of a day (default: today in the client's
@@ -168,8 +177,29 @@ async function expireClient(
         });
         counted.push(what);
       }
-      const { refused } = await appendLedgerEntries(trx, client.id, movements, now(), { requireCovered: true, balances });
+      const { refused, entryIds, balancesAfter } = await appendLedgerEntries(trx, client.id, movements, now(), {
+        requireCovered: true,
+        balances,
+      });
       if (refused.length > 0) throw new Error('An expiry was refused: the lots and the balance disagree');
+      // Told to the client's webhooks with the expiry, one event per participant (decision 084); usernames only read if an endpoint takes it.
+      await tellWebhooksMany(
+        trx,
+        client.id,
+        'points.expired',
+        async () => {
+          const names = await usernamesOf(
+            trx,
+            client.id,
+            movements.map((m) => m.participantId),
+          );
+          return movements.map((m, i) => ({
+            username: names.get(m.participantId),
+            data: { points: m.amount, balanceAfter: balancesAfter.get(m.participantId), entryId: entryIds.get(i), occurredAt: at, asOf },
+          }));
+        },
+        now(),
+      );
       return counted;
     });
     for (const due of posted) add(outcome, due);

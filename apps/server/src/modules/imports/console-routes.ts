@@ -41,7 +41,7 @@ const REFUSED_LINGER_BYTES = 16 * 1024 * 1024;
  * or REFUSED_LINGER_BYTES at most, then the connection is cut. A client that stops sending once
  * answered keeps its connection.
  */
-function dropRest(raw: IncomingMessage, body: Readable): void {
+export function dropRest(raw: IncomingMessage, body: Readable): void {
   if (body.readableEnded || body.destroyed) return;
   let dropped = 0;
   // Destroying a request not read to its end destroys its socket.

@@ -8,6 +8,7 @@ import { importLeaseName, previewImportJob } from './preview.ts';
 import { deleteStagedLines, insertRejects } from './store.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
 import { runBatch } from './work.ts';
+import { tellWebhooks } from '../webhooks/service.ts';
 
 /**
  * The import job's run (docs/decisions/064). Whoever holds the job's lease (modules/jobs, the one
@@ -67,8 +68,19 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
           finished_at: now().toISOString(),
           updated_at: now().toISOString(),
         })
-      )
+      ) {
         await deleteSlot(trx, job.client_id, jobId);
+        // Told to the client's webhooks with the end of the job (decision 084).
+        await tellWebhooks(
+          trx,
+          {
+            clientId: job.client_id,
+            kind: 'import.finished',
+            data: { jobId, importKind: kind, status: 'failed', fileName: job.file_name, error: reader },
+          },
+          now(),
+        );
+      }
     });
     await lease.end();
     return 'failed';
@@ -122,6 +134,16 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
     });
     if (!finished) return;
     await deleteSlot(trx, job.client_id, jobId);
+    // Told to the client's webhooks with the end of the job, one event for the whole file (decision 084).
+    await tellWebhooks(
+      trx,
+      {
+        clientId: job.client_id,
+        kind: 'import.finished',
+        data: { jobId, importKind: kind, status: 'done', fileName: job.file_name, lines: done, counts },
+      },
+      at,
+    );
     // The command's own audit action, so the trail reads the same whichever way the file came.
     await recordAudit(
       trx,

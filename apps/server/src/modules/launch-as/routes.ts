@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ADMIN_API_BASE,
+  API_KEY_SECURITY_SCHEME,
   AdminAuthHeaders,
   ClientHeaders,
   LaunchAsRequest,
@@ -16,6 +17,7 @@ import type { ModuleDeps } from '../../http/module-deps.ts';
 import type { AdminKey } from './tables.ts';
 import { findClient } from '../clients/service.ts';
 import { findParticipantByUsername } from '../participants/service.ts';
+import { carriesApiKey, requireApiKey } from '../api-keys/guard.ts';
 import { authenticateAdminKey } from './admin-keys.ts';
 import { auditLaunchedSessions } from './audit-hook.ts';
 import { launchErrors } from './errors.ts';
@@ -51,12 +53,17 @@ declare module 'fastify' {
   }
 }
 
-/** The admin API (issue 9): POST /api/admin/v1/launch-tokens with a bearer key. Registered at the root. */
+/**
+ * The admin API (issue 9): POST /api/admin/v1/launch-tokens with a bearer key: an installation's
+ * admin key, or a client's API key with the launch-as scope (decision 083), which acts for its
+ * own client only. Registered at the root.
+ */
 export function adminApiRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   const { db } = deps;
   // At the root, so it sees every request of a launched session (docs/decisions/025).
   auditLaunchedSessions(app, db);
   const throttle = badKeyThrottle();
+  const apiKeyGuard = requireApiKey(db, 'launch-as');
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -67,9 +74,12 @@ export function adminApiRoutes(app: FastifyInstance, deps: ModuleDeps): void {
         headers: AdminAuthHeaders,
         body: LaunchTokenRequest,
         response: { 201: LaunchTokenReply },
+        security: [{ adminBearer: [] }, { [API_KEY_SECURITY_SCHEME]: ['launch-as'] }],
       },
       // The key before the body: a caller without a good key learns nothing from validation.
-      onRequest: async (request) => {
+      onRequest: async function (request, reply) {
+        // A client's API key: its guard (401, 403 without launch-as, its rate); it sets request.apiCaller.
+        if (carriesApiKey(request)) return apiKeyGuard.call(this, request, reply);
         throttle.check(request.ip);
         try {
           request.adminKey = await authenticateAdminKey(db, request.headers.authorization);
@@ -81,10 +91,13 @@ export function adminApiRoutes(app: FastifyInstance, deps: ModuleDeps): void {
     },
     async (request, reply) => {
       const key = request.adminKey;
-      if (!key) throw launchErrors.keyInvalid();
+      const caller = request.apiCaller;
+      if (!key && !caller) throw launchErrors.keyInvalid();
       const { username, reason, client } = request.body;
-      if (key.client_id !== null && client !== undefined && client !== key.client_id) throw launchErrors.keyForbidden();
-      const clientId = key.client_id ?? client;
+      // An API key's client is its own (never the body's); an admin key's is its own, or the body's for a key of every client.
+      const keyClient = caller ? caller.clientId : (key?.client_id ?? null);
+      if (keyClient !== null && client !== undefined && client !== keyClient) throw launchErrors.keyForbidden();
+      const clientId = keyClient ?? client;
       if (!clientId) throw launchErrors.clientRequired();
       if (!(await findClient(db, clientId))) throw launchErrors.clientNotFound();
       const participant = await findParticipantByUsername(db, clientId, username);
@@ -92,10 +105,19 @@ export function adminApiRoutes(app: FastifyInstance, deps: ModuleDeps): void {
       const origin = await clientOrigin(db, clientId, { port: deps.config.port });
       const issued = await db.transaction().execute(async (trx) => {
         const now = new Date();
-        await touchAdminKey(trx, key.id, now.toISOString());
+        if (key) await touchAdminKey(trx, key.id, now.toISOString());
         return issueLaunchToken(
           trx,
-          { participant, reason, issuedBy: key.name, issuedVia: 'api', actorKind: 'admin', issuedFrom: request.ip, origin },
+          {
+            participant,
+            reason,
+            issuedBy: caller ? caller.keyName : (key?.name ?? ''),
+            issuedVia: 'api',
+            actorKind: caller ? 'api-key' : 'admin',
+            issuedFrom: request.ip,
+            origin,
+            ...(caller ? { details: { apiKey: caller.keyId } } : {}),
+          },
           now,
         );
       });

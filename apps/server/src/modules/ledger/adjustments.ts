@@ -8,6 +8,7 @@ import { dailyAmountLeft, takeDailyAmountIn, type DailyAmount } from '../limits/
 import { actionErrors } from '../participants/action-errors.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { appendLedgerEntry, InsufficientBalanceError } from './store.ts';
+import { tellPointsMoved } from '../webhooks/service.ts';
 
 /** The largest single adjustment: a typo guard, far above any real correction. */
 export const MAX_ADJUSTMENT = 100_000_000;
@@ -132,6 +133,20 @@ export async function adjustPoints(
             ...(input.requestId === undefined ? {} : { requestId: input.requestId }),
           },
           origin: actor.origin,
+        },
+        now,
+      );
+      // Told to the client's webhooks with the change (decision 084).
+      await tellPointsMoved(
+        trx,
+        {
+          clientId,
+          username: participant.username,
+          points: input.points,
+          balanceAfter: balance,
+          entryId,
+          occurredAt,
+          source: 'adjustment',
         },
         now,
       );

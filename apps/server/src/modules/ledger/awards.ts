@@ -3,6 +3,7 @@ import type { Participant } from '../participants/tables.ts';
 import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { appendLedgerEntry } from './store.ts';
+import { tellPointsMoved } from '../webhooks/service.ts';
 
 /** The largest single award: a typo guard, far above any real one. */
 export const MAX_AWARD = 100_000_000;
@@ -72,6 +73,12 @@ export async function awardPoints(
         details: { points: input.points, reason: input.reason, balance },
         origin: actor.origin,
       },
+      now,
+    );
+    // Told to the client's webhooks with the change (decision 084).
+    await tellPointsMoved(
+      trx,
+      { clientId, username: participant.username, points: input.points, balanceAfter: balance, entryId, occurredAt, source: 'award' },
       now,
     );
     return { entryId, balance, occurredAt };

@@ -44,6 +44,10 @@ export interface BulkAppendResult {
   appended: number[];
   /** Positions of debits refused because the balance, at that point of the order, did not cover them. */
   refused: number[];
+  /** The entry id of each appended position (for what the caller tells of them: webhooks, decision 084). */
+  entryIds: ReadonlyMap<number, string>;
+  /** Each touched participant's balance after the movements. */
+  balancesAfter: ReadonlyMap<string, number>;
 }
 
 /**
@@ -63,7 +67,7 @@ export async function appendLedgerEntries(
   now = new Date(),
   options: BulkAppendOptions = {},
 ): Promise<BulkAppendResult> {
-  const result: BulkAppendResult = { appended: [], refused: [] };
+  const result: BulkAppendResult = { appended: [], refused: [], entryIds: new Map(), balancesAfter: new Map() };
   if (movements.length === 0) return result;
   const postgres = isPostgres(trx);
 
@@ -152,7 +156,7 @@ export async function appendLedgerEntries(
     }),
     now,
   );
-  return result;
+  return { ...result, entryIds, balancesAfter: balances };
 }
 
 // The statements' text, made once per shape (and engine: ? or $n placeholders). Written by

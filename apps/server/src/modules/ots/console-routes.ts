@@ -15,7 +15,7 @@ import {
 import { ConsoleParticipantParams } from '@rewards/contract/console-participants';
 import type { Db } from '../../db/database.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
-import { batchDetail, listPrintRuns, mintCodes, planPrintRun, printRunCsv, storePrintRun, voidCodes } from './print-runs.ts';
+import { batchDetail, generatePrintRun, listPrintRuns, printRunFileName, voidCodes } from './print-runs.ts';
 import type { Documented } from '../staff/routes.ts';
 
 /** Who may generate and void: a client's program managers (and owners, who pass every role check). */
@@ -25,16 +25,6 @@ const pattern = (path: string) => path.replaceAll('%3A', ':');
 const batchesPattern = pattern(paths.batches(':clientId'));
 const batchPattern = pattern(paths.batch(':clientId', ':batch'));
 const voidPattern = pattern(paths.voidCodes(':clientId', ':batch'));
-
-/** A file name of the batch's name, in the characters every browser and shell takes. */
-function csvFileName(batch: string): string {
-  const slug = batch
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return `codes-${slug || 'batch'}.csv`;
-}
 
 /**
  * The console's code batches (issue 20 §1, docs/decisions/063), inside the console plugin of
@@ -79,14 +69,17 @@ export function consoleCodesRoutes(api: FastifyInstance, db: Db, site: ConsoleOr
     },
     async (request, reply) => {
       const { name, count, value, expires, reason } = request.body;
-      const now = new Date();
-      const run = planPrintRun({ count, value, expires, batch: name }, now);
-      const codes = mintCodes(run.count);
-      await storePrintRun(db, actorOf(request), request.params.clientId, run, codes, now, reason);
+      const { run, csv } = await generatePrintRun(
+        db,
+        actorOf(request),
+        request.params.clientId,
+        { count, value, expires, batch: name },
+        reason,
+      );
       reply.status(201);
       reply.header('content-type', 'text/csv; charset=utf-8');
-      reply.header('content-disposition', `attachment; filename="${csvFileName(run.batch)}"`);
-      return printRunCsv(run, codes);
+      reply.header('content-disposition', `attachment; filename="${printRunFileName(run.batch)}"`);
+      return csv;
     },
   );
 

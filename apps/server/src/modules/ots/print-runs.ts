@@ -176,6 +176,35 @@ export async function storePrintRun(
   });
 }
 
+/**
+ * A new print run from a request, for the console and the program API alike: planned (checked),
+ * minted, stored with its audit entry, and its CSV — the only copy of the codes, which the caller
+ * answers with once (decision 063).
+ */
+export async function generatePrintRun(
+  db: Db,
+  actor: Actor,
+  clientId: string,
+  request: PrintRunRequest,
+  reason: string,
+  now = new Date(),
+): Promise<{ run: PrintRun; csv: string }> {
+  const run = planPrintRun(request, now);
+  const codes = mintCodes(run.count);
+  await storePrintRun(db, actor, clientId, run, codes, now, reason);
+  return { run, csv: printRunCsv(run, codes) };
+}
+
+/** A file name of the batch's name, in the characters every browser and shell takes. */
+export function printRunFileName(batch: string): string {
+  const slug = batch
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return `codes-${slug || 'batch'}.csv`;
+}
+
 type BatchCounts = Awaited<ReturnType<typeof countBatches>>[number];
 
 function summaryOf(r: BatchCounts) {

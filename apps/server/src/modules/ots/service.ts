@@ -13,6 +13,7 @@ import { claimOtsCode, findOtsCode, participantBalance } from './store.ts';
 export { claimOtsCode, insertOtsCodes, newOtsCodeRows } from './store.ts';
 import { limitsOf, type LimitPolicy } from '../limits/policy.ts';
 import { giveBack, takeSlotsIn } from '../limits/service.ts';
+import { tellWebhooks } from '../webhooks/service.ts';
 
 export interface OtsContext {
   db: Db;
@@ -56,7 +57,7 @@ export async function redeemOtsCode(
     await giveBack(trx, slots);
     const code = await findOtsCode(trx, session.client_id, codeHash);
     if (!code) throw new Error('A claimed code vanished');
-    await appendLedgerEntry(
+    const entryId = await appendLedgerEntry(
       trx,
       {
         clientId: session.client_id,
@@ -71,7 +72,19 @@ export async function redeemOtsCode(
       },
       now,
     );
-    return { value: code.value, accountBalance: await participantBalance(trx, session.client_id, participant.id) };
+    const accountBalance = await participantBalance(trx, session.client_id, participant.id);
+    // Told to the client's webhooks with the redemption (decision 084).
+    await tellWebhooks(
+      trx,
+      {
+        clientId: session.client_id,
+        kind: 'code.redeemed',
+        username: participant.username,
+        data: { points: code.value, balanceAfter: accountBalance, entryId, codeHint: code.code_hint, occurredAt: at },
+      },
+      now,
+    );
+    return { value: code.value, accountBalance };
   });
   if (outcome === 'throttled') throw otsErrors.throttled();
   if (outcome === 'refused') throw await whyNotRedeemable(ctx.db, session.client_id, codeHash, at);

@@ -6,6 +6,7 @@ import { resendActivationMail, resendResetMail, type AccountContext } from '../a
 import { recordAudit, type AuditRecord } from '../audit/service.ts';
 import type { LimitPolicy } from '../limits/policy.ts';
 import { unlockParticipant } from '../limits/service.ts';
+import { tellWebhooks } from '../webhooks/service.ts';
 import { actionErrors } from './action-errors.ts';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from './fields.ts';
 import { emailChangeHoldUntil, type Actor } from './operator-service.ts';
@@ -57,7 +58,8 @@ export interface StatusChange {
  * Sets the status; inactive also ends every session (who can no longer use the portal as before
  * is signed out at once). "pending" means "has not activated yet", a fact of the account, as in
  * an import (fields.ts resultingStatus): an activated account never goes back to it, since its
- * activation asks only for facts staff can read (decision 076). 409 for that.
+ * activation asks only for facts staff can read (decision 076). 409 for that. A change is told
+ * to the client's webhooks (participant.status_changed) in its transaction, whoever made it.
  */
 export async function changeStatus(
   db: Db,
@@ -70,6 +72,12 @@ export async function changeStatus(
   if (status === 'pending') throw actionErrors.noWayBackToPending(participant.username);
   return db.transaction().execute(async (trx) => {
     await setParticipantStatus(trx, participant.client_id, participant.id, status);
+    await tellWebhooks(trx, {
+      clientId: participant.client_id,
+      kind: 'participant.status_changed',
+      username: participant.username,
+      data: { from: participant.status, to: status },
+    });
     const sessionsEnded = status === 'active' ? 0 : await deleteSessionsOf(trx, participant.client_id, [participant.id]);
     const auditId = await recordAudit(
       trx,

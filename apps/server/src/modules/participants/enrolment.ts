@@ -17,6 +17,7 @@ import {
   upsertParticipants,
 } from './operator-store.ts';
 import { findParticipantByUsername, usernameKey } from './store.ts';
+import { tellWebhooks } from '../webhooks/service.ts';
 
 /**
  * Enrolling participants the operator's way (`rewards participants create` and `import`): the
@@ -83,6 +84,8 @@ export async function createParticipant(
       },
       now,
     );
+    // Told to the client's webhooks with the change (decision 084).
+    await tellWebhooks(trx, { clientId: client.id, kind: 'participant.created', username: fields.username, data: { status } }, now);
   });
   return { id, status };
 }
@@ -198,7 +201,8 @@ export async function applyParticipantBatch(
       continue;
     }
     outcome.updated += 1;
-    if (rowChanged) upserts.push(row);
+    // Also when only the programs changed: the row's updated_at moves with them (decision 085).
+    upserts.push(row);
     if (programsChanged) programs.set(current.id, fields.programs);
     // As `set-status`: who is made pending or inactive is signed out everywhere.
     if (current.status !== status && status !== 'active') signedOut.push(current.id);

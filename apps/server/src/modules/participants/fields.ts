@@ -186,7 +186,16 @@ export async function unusablePasswordHash(): Promise<string> {
  */
 export function participantRow(
   fields: ParticipantFields,
-  row: { id: string; clientId: string; usernameKey: string; passwordHash: string; status: string; createdAt: string },
+  row: {
+    id: string;
+    clientId: string;
+    usernameKey: string;
+    passwordHash: string;
+    status: string;
+    createdAt: string;
+    /** When the row changes (decision 085); default createdAt, the time of a new row. */
+    updatedAt?: string;
+  },
 ): NewParticipant {
   return withSearchKeys({
     id: row.id,
@@ -207,5 +216,6 @@ export function participantRow(
     date_of_birth: fields.dateOfBirth ?? null,
     balance: null,
     created_at: row.createdAt,
+    updated_at: row.updatedAt ?? row.createdAt,
   });
 }

@@ -8,11 +8,13 @@ import { recordAudit, type AuditActorKind } from '../audit/service.ts';
 import { clientLocales } from '../clients/service.ts';
 import { checkParticipant, participantRow } from './fields.ts';
 import { queueMail } from '../mail/outbox.ts';
+import { tellWebhooks } from '../webhooks/service.ts';
 import { accountNumberOwners, markEmailChangedByStaff, programsOf, replacePrograms, upsertParticipants } from './operator-store.ts';
 
 // What an operator reads of participants (`rewards participants show`, `statements export
-// --all`); enrolling is enrolment.ts (decision 053).
-export { countLiveSessions, latestEntries, participantsPage, programsOf } from './operator-store.ts';
+// --all`) and the program API's changed-since pages (decision 085); enrolling is enrolment.ts
+// (decision 053).
+export { countLiveSessions, latestEntries, participantsChangedPage, participantsPage, programsOf } from './operator-store.ts';
 
 /** Who changes something, for the audit log: an operator's command, a staff member, an admin key. */
 export interface Actor {
@@ -150,10 +152,13 @@ export async function correctParticipant(
         passwordHash: participant.password_hash,
         status: participant.status,
         createdAt: participant.created_at,
+        updatedAt: new Date().toISOString(),
       }),
     ]);
     if (changed.includes('programs')) await replacePrograms(trx, client.id, new Map([[participant.id, fields.programs]]));
     if (changed.includes('email')) await emailChangedByStaff(trx, client, participant, fields.email);
+    // Told to the client's webhooks with the change: the names of the changed fields (decision 084).
+    await tellWebhooks(trx, { clientId: client.id, kind: 'participant.updated', username: participant.username, data: { changed } });
     // Names of the changed fields, never their values (an e-mail address is personal data).
     return recordAudit(trx, {
       clientId: client.id,

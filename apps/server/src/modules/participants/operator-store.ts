@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { NewParticipant } from './tables.ts';
 
@@ -94,6 +94,7 @@ export async function upsertParticipants(db: Q, rows: readonly NewParticipant[])
           offers_experiences: eb.ref('excluded.offers_experiences'),
           ots_enabled: eb.ref('excluded.ots_enabled'),
           date_of_birth: eb.ref('excluded.date_of_birth'),
+          updated_at: eb.ref('excluded.updated_at'),
           search_first_last: eb.ref('excluded.search_first_last'),
           search_first_last_hidden: eb.ref('excluded.search_first_last_hidden'),
           search_last_first: eb.ref('excluded.search_last_first'),
@@ -145,8 +146,19 @@ export async function markEmailChangedByStaff(db: Q, clientId: string, participa
     .execute();
 }
 
-export async function setParticipantStatus(db: Q, clientId: string, participantId: string, status: string): Promise<void> {
-  await db.updateTable('participants').set({ status }).where('client_id', '=', clientId).where('id', '=', participantId).execute();
+export async function setParticipantStatus(
+  db: Q,
+  clientId: string,
+  participantId: string,
+  status: string,
+  at = new Date().toISOString(),
+): Promise<void> {
+  await db
+    .updateTable('participants')
+    .set({ status, updated_at: at })
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .execute();
 }
 
 export async function countLiveSessions(db: Q, clientId: string, participantId: string, now: string): Promise<number> {
@@ -183,4 +195,28 @@ export async function participantsPage(db: Q, clientId: string, afterKey: string
     .where('client_id', '=', clientId);
   if (afterKey !== undefined) select = select.where('username_key', '>', afterKey);
   return select.orderBy('username_key').limit(limit).execute();
+}
+
+/** When a participant last changed as the program API counts it (decision 085); the index serves it. */
+const changedAt = sql<string>`coalesce(updated_at, created_at)`;
+
+/**
+ * A page of a client's participants in the order of their last change, from `since` on, after the
+ * keyset cursor (the last row's change time and id): the program API's `GET participants`.
+ */
+export async function participantsChangedPage(
+  db: Q,
+  clientId: string,
+  since: string | undefined,
+  after: { at: string; id: string } | undefined,
+  limit: number,
+) {
+  let select = db
+    .selectFrom('participants')
+    .select([...OPERATOR_COLUMNS, 'balance', 'created_at', 'updated_at'])
+    .select(changedAt.as('changed_at'))
+    .where('client_id', '=', clientId);
+  if (since !== undefined) select = select.where(changedAt, '>=', since);
+  if (after !== undefined) select = select.where(sql<boolean>`(coalesce(updated_at, created_at), id) > (${after.at}, ${after.id})`);
+  return select.orderBy(changedAt).orderBy('id').limit(limit).execute();
 }

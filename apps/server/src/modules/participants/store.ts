@@ -63,7 +63,12 @@ export async function listProgramNames(db: Db, clientId: string, participantId: 
 }
 
 export async function updateParticipantLocale(db: Db, clientId: string, participantId: string, locale: string) {
-  await db.updateTable('participants').set({ locale }).where('client_id', '=', clientId).where('id', '=', participantId).execute();
+  await db
+    .updateTable('participants')
+    .set({ locale, updated_at: new Date().toISOString() })
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .execute();
 }
 
 export async function updatePrivacyAcknowledgement(db: Db, clientId: string, participantId: string, version: number) {

@@ -26,6 +26,12 @@ export interface ParticipantsTable {
   balance: number | null;
   created_at: string;
   /**
+   * When what the program API shows of the participant last changed: profile, status, offerings,
+   * programs, language (migration 040, decision 085); not the balance or the password. Null on
+   * rows written before it or by a writer that does not set it: readers take created_at then.
+   */
+  updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
    * Search keys (migration 020, docs/decisions/045): normalised "first last", "last first",
    * username, e-mail and account number, each with the query length up to which it is hidden
    * by an earlier key of the participant; made only by modules/participants/search-keys.ts

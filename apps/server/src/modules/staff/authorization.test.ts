@@ -16,6 +16,11 @@ import { consoleCodesPaths } from '@rewards/contract/console-codes';
 import { insertOtsCodes, newOtsCodeRows } from '../ots/store.ts';
 import { consoleReportPaths } from '@rewards/contract/console-reports';
 import { consoleImportPaths } from '@rewards/contract/console-imports';
+import { consoleApiKeysPaths } from '@rewards/contract/console-api-keys';
+import { createApiKey } from '../api-keys/service.ts';
+import { consoleWebhooksPaths } from '@rewards/contract/console-webhooks';
+import { createEndpoint } from '../webhooks/manage.ts';
+import { tellWebhooks } from '../webhooks/service.ts';
 import { previewImportJob } from '../imports/preview.ts';
 import { stageImport } from '../imports/service.ts';
 import { consoleGate, requireRole } from './guard.ts';
@@ -111,6 +116,43 @@ const expected: Row[] = [
   { route: route('GET', '/clients/:clientId/codes/batches/:batch'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   {
     route: route('POST', '/clients/:clientId/codes/batches/:batch/void'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  // Issue 29 §1, API keys (decision 083): program managers and auditors of the client read the list; program managers
+  // and owners make a key (fresh second factor) and revoke one; another client's only an owner.
+  { route: route('GET', '/clients/:clientId/api-keys'), ...signedIn({ ...all(200), support_agent: 403 }, { ...all(403), owner: 200 }) },
+  {
+    route: route('POST', '/clients/:clientId/api-keys'),
+    ...signedIn({ ...all(201), support_agent: 403, auditor: 403 }, { ...all(403), owner: 201 }),
+  },
+  {
+    route: route('POST', '/clients/:clientId/api-keys/:keyId/revoke'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  // Issue 29 §3, webhooks (decision 084): program managers and owners of the client read and change; adding an endpoint
+  // and rotating its secret reveal the secret (fresh second factor); another client's only an owner.
+  {
+    route: route('GET', '/clients/:clientId/webhooks'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('POST', '/clients/:clientId/webhooks'),
+    ...signedIn({ ...all(201), support_agent: 403, auditor: 403 }, { ...all(403), owner: 201 }),
+  },
+  {
+    route: route('PATCH', '/clients/:clientId/webhooks/:endpointId'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('POST', '/clients/:clientId/webhooks/:endpointId/rotate-secret'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('GET', '/clients/:clientId/webhooks/:endpointId/deliveries'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('POST', '/clients/:clientId/webhooks/deliveries/:deliveryId/resend'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
   // Part C, client settings (issue 20 §3, decision 065): every role of the client reads; program managers and owners change.
@@ -338,6 +380,32 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
     }
     return 'role-table';
   }
+  /** Issue 29 §3, webhooks: one endpoint per client, told one event, for the rows that change or read it. */
+  const roleTableEndpoints = new Map<string, Promise<{ endpointId: string; deliveryId: string }>>();
+  function roleTableEndpoint(clientId: string): Promise<{ endpointId: string; deliveryId: string }> {
+    let made = roleTableEndpoints.get(clientId);
+    if (!made) {
+      made = (async () => {
+        const db = t.database.db;
+        const { endpoint } = await createEndpoint(
+          db,
+          { dataDir: t.config.catalog.dataDir, policy: { allowLoopback: true } },
+          { name: 'operator', kind: 'operator' },
+          { clientId, url: 'http://127.0.0.1:9/role-table', events: ['*'], reason: 'role table' },
+        );
+        // No delivery worker runs in the test app: the delivery stays pending, and each resend makes it due again.
+        await db.transaction().execute((trx) => tellWebhooks(trx, { clientId, kind: 'points.credited', username: 'demo', data: {} }));
+        const delivery = await db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('endpoint_id', '=', endpoint.id)
+          .executeTakeFirstOrThrow();
+        return { endpointId: endpoint.id, deliveryId: delivery.id };
+      })();
+      roleTableEndpoints.set(clientId, made);
+    }
+    return made;
+  }
   /** Part B, imports: a staged points file of its own per cell, and a client whose last job has ended. */
   let staged = 0;
   async function stagedJob(clientId: string, column: Column): Promise<string> {
@@ -527,6 +595,45 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('GET', consoleCodesPaths.batch(clientId, await roleTableBatch(clientId)));
       case route('POST', '/clients/:clientId/codes/batches/:batch/void'):
         return send('POST', consoleCodesPaths.voidCodes(clientId, await roleTableBatch(clientId)), { body: { reason: 'role table' } });
+      // Issue 29 §1, API keys: a key of its own per cell to make and to revoke.
+      case route('GET', '/clients/:clientId/api-keys'):
+        return send('GET', consoleApiKeysPaths.keys(clientId));
+      case route('POST', '/clients/:clientId/api-keys'):
+        return send('POST', consoleApiKeysPaths.keys(clientId), {
+          body: { name: `role table ${column}`, scopes: ['points:read'], reason: 'role table' },
+        });
+      case route('POST', '/clients/:clientId/api-keys/:keyId/revoke'): {
+        const { view } = await createApiKey(t.database.db, {
+          clientId,
+          name: `role table revoke ${column}`,
+          scopes: ['points:read'],
+          createdBy: 'operator',
+          actorKind: 'operator',
+          reason: 'role table',
+        });
+        return send('POST', consoleApiKeysPaths.revoke(clientId, view.id), { body: { reason: 'role table' } });
+      }
+      // Issue 29 §3, webhooks: an endpoint of its own per cell to add; one per client to change, rotate, read and resend.
+      case route('GET', '/clients/:clientId/webhooks'):
+        return send('GET', consoleWebhooksPaths.endpoints(clientId));
+      case route('POST', '/clients/:clientId/webhooks'):
+        return send('POST', consoleWebhooksPaths.endpoints(clientId), {
+          body: { url: `http://127.0.0.1:9/${column.replace(':', '-')}`, events: ['points.credited'], reason: 'role table' },
+        });
+      case route('PATCH', '/clients/:clientId/webhooks/:endpointId'):
+        return send('PATCH', consoleWebhooksPaths.endpoint(clientId, (await roleTableEndpoint(clientId)).endpointId), {
+          body: { description: `role table ${column}`, reason: 'role table' },
+        });
+      case route('POST', '/clients/:clientId/webhooks/:endpointId/rotate-secret'):
+        return send('POST', consoleWebhooksPaths.rotateSecret(clientId, (await roleTableEndpoint(clientId)).endpointId), {
+          body: { overlapHours: 1, reason: 'role table' },
+        });
+      case route('GET', '/clients/:clientId/webhooks/:endpointId/deliveries'):
+        return send('GET', consoleWebhooksPaths.deliveries(clientId, (await roleTableEndpoint(clientId)).endpointId));
+      case route('POST', '/clients/:clientId/webhooks/deliveries/:deliveryId/resend'):
+        return send('POST', consoleWebhooksPaths.resend(clientId, (await roleTableEndpoint(clientId)).deliveryId), {
+          body: { reason: 'role table' },
+        });
       // F staff OIDC sign-in
       case route('GET', consolePaths.signInMethods):
         return send('GET', consolePaths.signInMethods);

@@ -22,6 +22,10 @@ const FRESH: Record<string, string> = {
   'POST /clients/:clientId/settings/catalogs/partners/:partnerId/revoke': "ends a partner's access: as deliberate as granting it",
   'PUT /clients/:clientId/settings/sso': "who may sign in to the client's portal",
   'POST /clients/:clientId/codes/batches': 'the codes themselves, each worth points',
+  'POST /clients/:clientId/api-keys': "an API key, shown once: the client's data to whoever holds it",
+  'POST /clients/:clientId/webhooks': "a webhook endpoint's signing secret, shown once: whoever holds it can forge the client's events",
+  'POST /clients/:clientId/webhooks/:endpointId/rotate-secret':
+    "a new signing secret, shown once: whoever holds it can forge the client's events",
   'POST /staff/invitations': 'a new staff member',
   'PUT /staff/:staffId/roles': "a staff member's roles",
   'POST /staff/:staffId/disable': 'staff access',

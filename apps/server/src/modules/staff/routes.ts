@@ -50,6 +50,8 @@ import { consoleContentRoutes } from '../content/console-routes.ts';
 import { consoleTranslationRoutes } from '../i18n/console-routes.ts';
 import { consoleReportRoutes } from '../reports/console-routes.ts';
 import { consoleImportRoutes } from '../imports/console-routes.ts';
+import { consoleWebhookRoutes } from '../webhooks/console-routes.ts';
+import { consoleApiKeyRoutes } from '../api-keys/console-routes.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { staffManagementRoutes } from './staff-routes.ts';
 import { staffOidcRoutes } from './oidc-routes.ts';
@@ -361,6 +363,8 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       consoleContentRoutes(api, db, origin, documented);
       consoleReportRoutes(api, db, origin, documented);
       consoleImportRoutes(api, db, origin, documented);
+      consoleWebhookRoutes(api, deps, origin, documented); // issue 29 §3: webhooks (decision 084)
+      consoleApiKeyRoutes(api, db, origin, documented); // issue 29 §1: API keys
       await consoleReadRoutes(api, deps, origin);
       await staffManagementRoutes(api, ctx, origin);
       staffOidcRoutes(api, ctx, origin, config.staffSignIn, documented);

@@ -1,0 +1,311 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
+import { createWebhookDelivery, DISABLE_AFTER_MS, RETRY_SCHEDULE_MS, type WebhookDeliveryPass } from './delivery.ts';
+import { ulid } from './ids.ts';
+import { createEndpoint, rotateSecret, type WebhookActor, type WebhookSettings } from './manage.ts';
+import { tellWebhooks, type WebhookEventKind } from './service.ts';
+import { startReceiver, verified, type TestReceiver } from './test-receiver.ts';
+
+const operator: WebhookActor = { name: 'tester', kind: 'operator' };
+const quiet = { info: () => {}, warn: () => {} };
+
+describe.each(dialects)('webhook delivery (%s)', (dialect) => {
+  let database: TestDatabase;
+  let dataDir: string;
+  let settings: WebhookSettings;
+  let receiver: TestReceiver;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    dataDir = mkdtempSync(join(tmpdir(), 'webhooks-'));
+    settings = { dataDir, policy: { allowLoopback: true } };
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    receiver.received.length = 0;
+  });
+
+  const db = () => database.db;
+  const newClient = () => `c-${ulid().slice(-10).toLowerCase()}`;
+  const worker = (holder = 'worker-a'): WebhookDeliveryPass =>
+    createWebhookDelivery({ db: db(), dataDir, policy: settings.policy, log: quiet, holder });
+
+  async function endpointFor(clientId: string, events: string[] = ['*'], url = receiver.url) {
+    return createEndpoint(db(), settings, operator, { clientId, url, events, reason: 'test receiver' });
+  }
+
+  async function tell(clientId: string, kind: WebhookEventKind, username: string | undefined, data: Record<string, unknown> = {}) {
+    await db()
+      .transaction()
+      .execute((trx) => tellWebhooks(trx, { clientId, kind, username, data }));
+  }
+
+  const deliveryRows = (clientId: string) =>
+    db().selectFrom('webhook_deliveries').selectAll().where('client_id', '=', clientId).orderBy('event_id').execute();
+
+  /** Makes every pending delivery of the client due now (the schedule, driven without waiting). */
+  const makeDue = (clientId: string) =>
+    db()
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: new Date(Date.now() - 1000).toISOString() })
+      .where('client_id', '=', clientId)
+      .where('status', '=', 'pending')
+      .execute();
+
+  it('posts a committed event signed by the Standard Webhooks scheme, which the library verifies', async () => {
+    const client = newClient();
+    const { secret, endpoint } = await endpointFor(client);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await tell(client, 'points.credited', 'ann', { points: 25, balanceAfter: 125, entryId: 'entry-1' });
+
+    expect(await worker().deliverDue()).toBe(1);
+    expect(receiver.received).toHaveLength(1);
+    const request = receiver.received[0]!;
+    expect(request.headers['content-type']).toBe('application/json');
+    const payload = verified(secret, request);
+    expect(payload).toMatchObject({
+      type: 'points.credited',
+      data: { client, username: 'ann', points: 25, balanceAfter: 125, entryId: 'entry-1' },
+    });
+    expect(request.id).toMatch(/^msg_/);
+    const [row] = await deliveryRows(client);
+    expect(row).toMatchObject({
+      endpoint_id: endpoint.id,
+      status: 'delivered',
+      attempts: 1,
+      last_status: 200,
+      last_error: null,
+      claimed_by: null,
+    });
+  });
+
+  it('retries a refused delivery on the schedule with the same webhook-id, and a second worker finds nothing due before then', async () => {
+    const client = newClient();
+    const { secret } = await endpointFor(client);
+    await tell(client, 'code.redeemed', 'bea', { points: 10 });
+    receiver.answerNext(500);
+
+    const before = Date.now();
+    expect(await worker().deliverDue()).toBe(1);
+    const [failed] = await deliveryRows(client);
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_status: 500, last_error: 'answered 500' });
+    const wait = new Date(failed!.next_attempt_at).getTime() - before;
+    expect(wait).toBeGreaterThanOrEqual(RETRY_SCHEDULE_MS[0]!);
+    expect(wait).toBeLessThan(RETRY_SCHEDULE_MS[1]!);
+    expect(await worker('worker-b').deliverDue()).toBe(0);
+
+    await makeDue(client);
+    expect(await worker('worker-b').deliverDue()).toBe(1);
+    expect(receiver.received.map((r) => r.answered)).toEqual([500, 200]);
+    expect(receiver.received[1]!.id).toBe(receiver.received[0]!.id);
+    for (const request of receiver.received) verified(secret, request);
+    expect(await deliveryRows(client)).toMatchObject([{ status: 'delivered', attempts: 2, last_status: 200 }]);
+  });
+
+  it('gives up after the last retry of the schedule', async () => {
+    const client = newClient();
+    await endpointFor(client);
+    await tell(client, 'points.debited', 'cai');
+    await db().updateTable('webhook_deliveries').set({ attempts: RETRY_SCHEDULE_MS.length }).where('client_id', '=', client).execute();
+    receiver.answerNext(503);
+    await worker().deliverDue();
+    expect(await deliveryRows(client)).toMatchObject([{ status: 'failed', attempts: RETRY_SCHEDULE_MS.length + 1, last_status: 503 }]);
+  });
+
+  it('sends nothing for a change that rolled back', async () => {
+    const client = newClient();
+    await endpointFor(client);
+    await expect(
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await tellWebhooks(trx, { clientId: client, kind: 'points.credited', username: 'dan', data: { points: 1 } });
+          throw new Error('the change failed');
+        }),
+    ).rejects.toThrow('the change failed');
+    expect(await worker().deliverDue()).toBe(0);
+    expect(receiver.received).toHaveLength(0);
+    expect(await deliveryRows(client)).toHaveLength(0);
+  });
+
+  it("keeps one participant's events in order per endpoint: a later one waits while an earlier one is retried", async () => {
+    const client = newClient();
+    const { secret } = await endpointFor(client);
+    await tell(client, 'points.credited', 'eve', { n: 1 });
+    await tell(client, 'points.debited', 'eve', { n: 2 });
+    await tell(client, 'points.credited', 'fay', { n: 3 });
+    receiver.answerNext(500);
+
+    await worker().deliverDue();
+    // eve's first failed, her second waits; fay's went.
+    const first = receiver.received.map((r) => verified(secret, r).data);
+    expect(first.map((d) => d.n)).toEqual(expect.arrayContaining([1, 3]));
+    expect(first).toHaveLength(2);
+    expect(await worker().deliverDue()).toBe(0);
+
+    await makeDue(client);
+    await worker().deliverDue();
+    await worker().deliverDue();
+    const eve = receiver.received.map((r) => verified(secret, r).data).filter((d) => d.username === 'eve');
+    expect(eve.map((d) => d.n)).toEqual([1, 1, 2]);
+    expect((await deliveryRows(client)).every((d) => d.status === 'delivered')).toBe(true);
+  });
+
+  it('delivers each event once when two workers pass at the same time', async () => {
+    const client = newClient();
+    await endpointFor(client);
+    for (let i = 0; i < 30; i++) await tell(client, 'points.credited', `p${i % 7}`, { i });
+    const a = worker('worker-a');
+    const b = worker('worker-b');
+    for (let round = 0; round < 40; round++) {
+      const pending = (await deliveryRows(client)).filter((d) => d.status === 'pending').length;
+      if (pending === 0) break;
+      await Promise.all([a.deliverDue(), b.deliverDue()]);
+    }
+    const ids = receiver.received.map((r) => r.id);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    expect((await deliveryRows(client)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+  });
+
+  it("tries again, with the same id, a delivery whose worker died while sending, once that worker's claim has run out", async () => {
+    const client = newClient();
+    const { secret } = await endpointFor(client);
+    await tell(client, 'order.placed', 'gus', { points: 40 });
+    const [row] = await deliveryRows(client);
+    // A worker claimed it (attempt 1) and was killed before it wrote the outcome.
+    const claimedUntil = new Date(Date.now() + 60_000).toISOString();
+    await db()
+      .updateTable('webhook_deliveries')
+      .set({ claimed_by: 'dead-worker', claimed_until: claimedUntil, attempts: 1 })
+      .where('id', '=', row!.id)
+      .execute();
+    expect(await worker().deliverDue()).toBe(0);
+    await db()
+      .updateTable('webhook_deliveries')
+      .set({ claimed_until: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', row!.id)
+      .execute();
+    expect(await worker().deliverDue()).toBe(1);
+    expect(receiver.received[0]!.id).toBe(row!.event_id);
+    verified(secret, receiver.received[0]!);
+    expect(await deliveryRows(client)).toMatchObject([{ status: 'delivered', attempts: 2, claimed_by: null }]);
+  });
+
+  it('signs with both secrets during a rotation overlap, so the receiver verifies with either; with the new one only after', async () => {
+    const client = newClient();
+    const { secret: oldSecret, endpoint } = await endpointFor(client);
+    const { secret: newSecret, endpoint: rotated } = await rotateSecret(db(), settings, operator, {
+      clientId: client,
+      endpointId: endpoint.id,
+      overlapHours: 24,
+      reason: 'yearly rotation',
+    });
+    expect(newSecret).not.toBe(oldSecret);
+    expect(rotated.previousSecretUntil).not.toBeNull();
+    await tell(client, 'participant.updated', 'hal');
+    await worker().deliverDue();
+    const during = receiver.received[0]!;
+    expect(during.signature.split(' ')).toHaveLength(2);
+    expect(verified(oldSecret, during).type).toBe('participant.updated');
+    expect(verified(newSecret, during).type).toBe('participant.updated');
+
+    const { secret: latestSecret } = await rotateSecret(db(), settings, operator, {
+      clientId: client,
+      endpointId: endpoint.id,
+      overlapHours: 0,
+      reason: 'leaked',
+    });
+    const after = await db()
+      .selectFrom('webhook_endpoints')
+      .select('secret_sealed')
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow();
+    expect(after.secret_sealed).not.toContain('whsec_');
+    await tell(client, 'participant.updated', 'hal');
+    await worker().deliverDue();
+    const latest = receiver.received[1]!;
+    expect(latest.signature.split(' ')).toHaveLength(1);
+    expect(verified(latestSecret, latest).type).toBe('participant.updated');
+    expect(() => verified(newSecret, latest)).toThrow();
+    const audit = await db().selectFrom('audit_log').select(['action', 'details']).where('client_id', '=', client).orderBy('at').execute();
+    expect(audit.map((a) => a.action)).toEqual([
+      'webhooks.endpoint.create',
+      'webhooks.endpoint.rotate-secret',
+      'webhooks.endpoint.rotate-secret',
+    ]);
+    expect(audit.map((a) => a.details).join()).not.toContain('whsec_');
+  });
+
+  it('disables an endpoint whose deliveries have failed for three days, and audits it', async () => {
+    const client = newClient();
+    const { endpoint } = await endpointFor(client);
+    await db()
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: new Date(Date.now() - DISABLE_AFTER_MS - 60_000).toISOString() })
+      .where('id', '=', endpoint.id)
+      .execute();
+    await tell(client, 'points.expired', 'ida', { points: 5 });
+    receiver.answerNext(502);
+    await worker().deliverDue();
+    const row = await db().selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+    expect(row.enabled).toBe(0);
+    expect(row.disabled_reason).toMatch(/^every delivery failed since/);
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select(['action', 'actor_kind'])
+      .where('client_id', '=', client)
+      .orderBy('at')
+      .execute();
+    expect(audit.at(-1)).toEqual({ action: 'webhooks.endpoint.disable', actor_kind: 'system' });
+    // Disabled: its pending retry is held, and new events are not told to it.
+    await makeDue(client);
+    expect(await worker().deliverDue()).toBe(0);
+    await tell(client, 'points.expired', 'ida', { points: 5 });
+    expect(await deliveryRows(client)).toHaveLength(1);
+  });
+
+  it('refuses to send to an inward address found right before the send, and a success ends the failing streak', async () => {
+    const client = newClient();
+    const { endpoint } = await endpointFor(client);
+    await tell(client, 'points.credited', 'jo');
+    // The URL changed under the checks made when it was saved (a row written by an older version, or DNS since).
+    await db().updateTable('webhook_endpoints').set({ url: 'http://10.1.2.3/hook' }).where('id', '=', endpoint.id).execute();
+    await worker().deliverDue();
+    expect(receiver.received).toHaveLength(0);
+    const [row] = await deliveryRows(client);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, last_status: null });
+    expect(row!.last_error).toMatch(/^refused: the host resolves to a private/);
+    const failing = await db()
+      .selectFrom('webhook_endpoints')
+      .select('failing_since')
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow();
+    expect(failing.failing_since).not.toBeNull();
+
+    // In production (no loopback allowed), this machine's loopback is refused at the send too.
+    await db().updateTable('webhook_endpoints').set({ url: receiver.url }).where('id', '=', endpoint.id).execute();
+    await makeDue(client);
+    await createWebhookDelivery({ db: db(), dataDir, policy: { allowLoopback: false }, log: quiet }).deliverDue();
+    expect(receiver.received).toHaveLength(0);
+    expect((await deliveryRows(client))[0]!.last_error).toBe('refused: the URL must be https');
+
+    await makeDue(client);
+    await worker().deliverDue();
+    expect(receiver.received).toHaveLength(1);
+    const healed = await db()
+      .selectFrom('webhook_endpoints')
+      .select('failing_since')
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow();
+    expect(healed.failing_since).toBeNull();
+  });
+});

@@ -1,0 +1,234 @@
+import type { Db } from '../../db/database.ts';
+import { recordAudit } from '../audit/service.ts';
+import { leaseHolder } from '../jobs/lease.ts';
+import { checkUrlForm, resolveTarget, systemResolver, type AddressPolicy, type Resolver } from './address.ts';
+import { onWebhookTold } from './events.ts';
+import { openSigningSecret, signatureHeader } from './secrets.ts';
+import { postJson, type SendResult } from './send.ts';
+import {
+  claimDelivery,
+  deliveryWork,
+  disableEndpointRow,
+  dueDeliveries,
+  endpointDelivered,
+  endpointFailed,
+  finishAttempt,
+} from './store.ts';
+
+/**
+ * Delivery of the webhook outbox (decision 084). Each pending delivery is claimed by one
+ * conditional UPDATE (claimed_by, claimed_until, the attempt counted) before it is sent, so
+ * several processes deliver each once; a worker killed while sending leaves its claim to run
+ * out, and the delivery is tried again after it (at least once, with the same webhook-id: the
+ * receiver deduplicates on it). Between the claim and the outcome nothing is held open.
+ */
+
+/** Waits after attempt n (1-based) failed: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h; after the 7th attempt it has failed. */
+export const RETRY_SCHEDULE_MS: readonly number[] = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000];
+
+/** An endpoint whose attempts have all failed this long is disabled, and its client's staff told. */
+export const DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
+
+export interface WebhookLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface WebhookDeliveryOptions {
+  db: Db;
+  /** Where the installation's sealing key lives (config.catalog.dataDir). */
+  dataDir: string;
+  policy: AddressPolicy;
+  log: WebhookLog;
+  /** Injectable clock (tests); default the wall clock. The webhook-timestamp is always the wall clock's (receivers check it). */
+  now?: () => Date;
+  /** How long a request may take; default 10 s. */
+  timeoutMs?: number;
+  /** How long a claim holds; longer than any request can take. Default 60 s. */
+  claimMs?: number;
+  /** Poll period, the net behind the wake-up after each told event (and the way another process's events are seen); default 1 s. */
+  pollMs?: number;
+  /** DNS (tests); default node:dns lookup, every address. */
+  resolver?: Resolver;
+  /** This worker's name in claimed_by; default host, pid and a random part. */
+  holder?: string;
+}
+
+const BATCH = 20;
+/** Deliveries sent at once by one worker. */
+const PARALLEL = 4;
+
+export interface WebhookDeliveryPass {
+  /** One pass now: claims due deliveries and sends them; resolves with how many were tried. */
+  deliverDue(): Promise<number>;
+}
+
+export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookDeliveryPass {
+  const { db, dataDir, policy, log } = options;
+  const now = options.now ?? (() => new Date());
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const claimMs = options.claimMs ?? 60_000;
+  const resolver = options.resolver ?? systemResolver;
+  const holder = options.holder ?? leaseHolder();
+
+  async function attempt(id: string): Promise<SendResult> {
+    const work = await deliveryWork(db, id);
+    if (!work) return { error: 'the delivery is gone', durationMs: 0 };
+    const form = checkUrlForm(work.url, policy);
+    if (!form.ok) return { error: `refused: the URL ${form.problem}`, durationMs: 0 };
+    const resolved = await resolveTarget(form.url, policy, resolver);
+    if (!resolved.ok) return { error: `refused: ${resolved.problem}`, durationMs: 0 };
+    const wall = new Date();
+    const secrets = [await openSigningSecret(dataDir, work.endpoint_id, work.secret_sealed)];
+    if (work.previous_secret_sealed && work.previous_secret_until && work.previous_secret_until > now().toISOString())
+      secrets.push(await openSigningSecret(dataDir, work.endpoint_id, work.previous_secret_sealed));
+    const headers = {
+      'webhook-id': work.event_id,
+      'webhook-timestamp': String(Math.floor(wall.getTime() / 1000)),
+      'webhook-signature': signatureHeader(secrets, work.event_id, wall, work.payload),
+    };
+    return postJson(form.url, resolved.target, headers, work.payload, timeoutMs);
+  }
+
+  async function handle(row: { id: string; attempts: number }): Promise<boolean> {
+    const at = now();
+    const claimed = await claimDelivery(db, row.id, row.attempts, holder, at.toISOString(), new Date(at.getTime() + claimMs).toISOString());
+    // Another worker took it between the look and the claim.
+    if (!claimed) return false;
+    const attempts = row.attempts + 1;
+    let result: SendResult;
+    try {
+      result = await attempt(row.id);
+    } catch (error) {
+      // A sealed secret that does not open (another installation's key), or the like: tried again later.
+      result = { error: `could not be prepared (${(error as NodeJS.ErrnoException).code ?? 'error'})`, durationMs: 0 };
+    }
+    const finished = now();
+    const work = await db.selectFrom('webhook_deliveries').select(['endpoint_id', 'event_id']).where('id', '=', row.id).executeTakeFirst();
+    if (result.error === undefined) {
+      const done = await finishAttempt(db, row.id, holder, {
+        status: 'delivered',
+        next_attempt_at: finished.toISOString(),
+        last_status: result.status ?? null,
+        last_error: null,
+        last_duration_ms: result.durationMs,
+        delivered_at: finished.toISOString(),
+      });
+      if (done && work) await endpointDelivered(db, work.endpoint_id);
+      return true;
+    }
+    const wait = RETRY_SCHEDULE_MS[attempts - 1];
+    const giveUp = wait === undefined;
+    const done = await finishAttempt(db, row.id, holder, {
+      status: giveUp ? 'failed' : 'pending',
+      next_attempt_at: new Date(finished.getTime() + (wait ?? 0)).toISOString(),
+      last_status: result.status ?? null,
+      last_error: result.error.slice(0, 200),
+      last_duration_ms: result.durationMs,
+      delivered_at: null,
+    });
+    log.warn(`webhook ${work?.event_id ?? row.id} attempt ${attempts} ${giveUp ? 'failed for good' : 'will be retried'}: ${result.error}`);
+    if (done && work) await maybeDisable(work.endpoint_id, finished);
+    return true;
+  }
+
+  /** Failing for DISABLE_AFTER_MS: disabled and audited in one transaction (once, whichever worker gets there). */
+  async function maybeDisable(endpointId: string, at: Date): Promise<void> {
+    const since = await endpointFailed(db, endpointId, at.toISOString());
+    if (!since || at.getTime() - new Date(since).getTime() < DISABLE_AFTER_MS) return;
+    const endpoint = await db.selectFrom('webhook_endpoints').select(['client_id', 'url']).where('id', '=', endpointId).executeTakeFirst();
+    if (!endpoint) return;
+    const reason = `every delivery failed since ${since}`;
+    const disabled = await db.transaction().execute(async (trx) => {
+      if (!(await disableEndpointRow(trx, endpointId, at.toISOString(), reason))) return false;
+      await recordAudit(
+        trx,
+        {
+          clientId: endpoint.client_id,
+          actor: 'webhook delivery',
+          actorKind: 'system',
+          action: 'webhooks.endpoint.disable',
+          subject: endpointId,
+          details: { reason, failingSince: since, automatic: true },
+        },
+        at,
+      );
+      return true;
+    });
+    if (disabled) log.warn(`webhook endpoint ${endpointId} of ${endpoint.client_id} disabled: ${reason}`);
+  }
+
+  async function deliverDue(): Promise<number> {
+    const due = await dueDeliveries(db, now().toISOString(), BATCH);
+    let tried = 0;
+    // A few at once: one slow receiver must not hold every other client's deliveries for its timeout.
+    const queue = [...due];
+    await Promise.all(
+      Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+        for (let row = queue.shift(); row; row = queue.shift()) if (await handle(row)) tried += 1;
+      }),
+    );
+    return tried;
+  }
+
+  return { deliverDue };
+}
+
+export interface WebhookDelivery {
+  /** Stops polling and waits for the pass under way (its requests end within their timeout). Call before the db closes. */
+  stop(): Promise<void>;
+  /** Resolves when the pass under way (if any) has finished; for tests. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Starts this process's delivery worker: a pass at start, after every told event (a wake-up
+ * signal), and every pollMs. Its timers never keep the process alive.
+ */
+export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
+  const pass = createWebhookDelivery(options);
+  const pollMs = options.pollMs ?? 1_000;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const run = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          // Again while a pass tried something: more may be due, and a participant's next event
+          // becomes due once the one before it is delivered (one per participant and endpoint a pass).
+          while ((await pass.deliverDue()) > 0 && !stopped);
+        } catch (error) {
+          // The database may be briefly away; the next poll tries again. Only the code: a message may quote values.
+          options.log.warn(`webhook delivery pass failed (${(error as NodeJS.ErrnoException).code ?? 'error'}); retrying at the next poll`);
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+      if (!stopped) timer = setTimeout(run, pollMs).unref();
+    });
+  };
+
+  const unsubscribe = onWebhookTold(run);
+  run();
+  return {
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+    async idle() {
+      while (running) await running;
+    },
+  };
+}

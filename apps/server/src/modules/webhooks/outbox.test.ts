@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
+import { ulid } from './ids.ts';
+import { tellWebhooks } from './service.ts';
+
+async function addEndpoint(database: TestDatabase, clientId: string, kinds: string[], enabled = 1): Promise<string> {
+  const id = `we_${ulid()}`;
+  const at = new Date().toISOString();
+  await database.db
+    .insertInto('webhook_endpoints')
+    .values({
+      id,
+      client_id: clientId,
+      url: 'http://127.0.0.1:9/hook',
+      event_kinds: JSON.stringify(kinds),
+      enabled,
+      secret_sealed: 'sealed',
+      previous_secret_sealed: null,
+      previous_secret_until: null,
+      created_by: 'test',
+      created_at: at,
+      updated_at: at,
+      disabled_at: null,
+      disabled_reason: null,
+      failing_since: null,
+    })
+    .execute();
+  return id;
+}
+
+describe.each(dialects)('tellWebhooks, the outbox (%s)', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('writes the event and one pending delivery per enabled endpoint taking the kind, in the caller transaction', async () => {
+    const client = `c-${ulid().slice(-8).toLowerCase()}`;
+    const all = await addEndpoint(database, client, ['*']);
+    const credits = await addEndpoint(database, client, ['points.credited']);
+    await addEndpoint(database, client, ['code.redeemed']);
+    await addEndpoint(database, client, ['*'], 0);
+    await database.db.transaction().execute((trx) =>
+      tellWebhooks(trx, {
+        clientId: client,
+        kind: 'points.credited',
+        username: 'ann',
+        data: { points: 5, balanceAfter: 15, entryId: 'e1' },
+      }),
+    );
+    const events = await database.db.selectFrom('webhook_events').selectAll().where('client_id', '=', client).execute();
+    expect(events).toHaveLength(1);
+    const event = events[0]!;
+    expect(event.id).toMatch(/^msg_[0-9A-Z]{26}$/);
+    expect(event.username).toBe('ann');
+    expect(JSON.parse(event.payload)).toEqual({
+      type: 'points.credited',
+      timestamp: event.created_at,
+      data: { client, username: 'ann', occurredAt: event.created_at, points: 5, balanceAfter: 15, entryId: 'e1' },
+    });
+    const deliveries = await database.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', event.id).execute();
+    expect(deliveries.map((d) => d.endpoint_id).sort()).toEqual([all, credits].sort());
+    expect(deliveries.every((d) => d.status === 'pending' && d.attempts === 0)).toBe(true);
+  });
+
+  it('writes nothing when the transaction rolls back, nor for a client without an endpoint for the kind', async () => {
+    const client = `c-${ulid().slice(-8).toLowerCase()}`;
+    await addEndpoint(database, client, ['code.redeemed']);
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await tellWebhooks(trx, { clientId: client, kind: 'code.redeemed', username: 'bob', data: {} });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await database.db
+      .transaction()
+      .execute((trx) => tellWebhooks(trx, { clientId: client, kind: 'points.debited', username: 'bob', data: {} }));
+    const count = await database.db
+      .selectFrom('webhook_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('client_id', '=', client)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(0);
+  });
+
+  it('makes ids that sort in the order they were made, also within one millisecond', () => {
+    const ids = Array.from({ length: 1000 }, () => ulid(1_700_000_000_000));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(1000);
+  });
+});

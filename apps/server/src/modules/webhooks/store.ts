@@ -1,0 +1,235 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from './tables.ts';
+
+/** A database or a transaction: the outbox's writes run in the caller's. */
+type Q = Kysely<Database>;
+
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
+export type EventRow = Selectable<WebhookEventsTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** The enabled endpoints of a client, with the kinds each takes (one indexed query, no cache: decision 084). */
+export async function enabledEndpointKinds(q: Q, clientId: string): Promise<Array<{ id: string; event_kinds: string }>> {
+  return q
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'event_kinds'])
+    .where('client_id', '=', clientId)
+    .where('enabled', '=', 1)
+    .execute();
+}
+
+export async function insertEvents(q: Q, events: ReadonlyArray<Insertable<WebhookEventsTable>>): Promise<void> {
+  if (events.length > 0)
+    await q
+      .insertInto('webhook_events')
+      .values([...events])
+      .execute();
+}
+
+export async function insertDeliveries(q: Q, rows: ReadonlyArray<Insertable<WebhookDeliveriesTable>>): Promise<void> {
+  if (rows.length > 0)
+    await q
+      .insertInto('webhook_deliveries')
+      .values([...rows])
+      .execute();
+}
+
+/**
+ * Deliveries a worker may try now: pending, due, not claimed by a live worker, to an enabled
+ * endpoint, and not behind an earlier pending delivery of the same participant to the same
+ * endpoint (the order per participant: a later event waits while an earlier one is retried).
+ */
+export async function dueDeliveries(q: Q, at: string, limit: number): Promise<Array<{ id: string; attempts: number }>> {
+  return q
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select(['d.id', 'd.attempts'])
+    .where('d.status', '=', 'pending')
+    .where('d.next_attempt_at', '<=', at)
+    .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<=', at)]))
+    .where('e.enabled', '=', 1)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as p')
+            .select('p.id')
+            .whereRef('p.endpoint_id', '=', 'd.endpoint_id')
+            .whereRef('p.username', '=', 'd.username')
+            .where('p.status', '=', 'pending')
+            .whereRef('p.event_id', '<', 'd.event_id'),
+        ),
+      ),
+    )
+    .orderBy('d.next_attempt_at')
+    .orderBy('d.event_id')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes the delivery for this worker until `until`, counting the attempt; false if another worker took it first. */
+export async function claimDelivery(q: Q, id: string, attempts: number, holder: string, at: string, until: string): Promise<boolean> {
+  const result = await q
+    .updateTable('webhook_deliveries')
+    .set({ claimed_by: holder, claimed_until: until, attempts: attempts + 1, last_attempt_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', attempts)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** What a claimed delivery sends, and where. */
+export async function deliveryWork(q: Q, id: string) {
+  return q
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.endpoint_id',
+      'd.client_id',
+      'd.attempts',
+      'v.payload',
+      'e.url',
+      'e.secret_sealed',
+      'e.previous_secret_sealed',
+      'e.previous_secret_until',
+    ])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The outcome of this worker's attempt; nothing if its claim was lost (it ran out and another worker took the row). */
+export async function finishAttempt(
+  q: Q,
+  id: string,
+  holder: string,
+  outcome: Pick<DeliveryRow, 'status' | 'next_attempt_at' | 'last_status' | 'last_error' | 'last_duration_ms' | 'delivered_at'>,
+): Promise<boolean> {
+  const result = await q
+    .updateTable('webhook_deliveries')
+    .set({ ...outcome, claimed_by: null, claimed_until: null })
+    .where('id', '=', id)
+    .where('claimed_by', '=', holder)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A success ends the endpoint's failing streak. */
+export async function endpointDelivered(q: Q, endpointId: string): Promise<void> {
+  await q
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('id', '=', endpointId)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+/** A failure starts the endpoint's failing streak if none runs; returns since when it fails. */
+export async function endpointFailed(q: Q, endpointId: string, at: string): Promise<string | undefined> {
+  await q
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: at })
+    .where('id', '=', endpointId)
+    .where('failing_since', 'is', null)
+    .execute();
+  const row = await q.selectFrom('webhook_endpoints').select('failing_since').where('id', '=', endpointId).executeTakeFirst();
+  return row?.failing_since ?? undefined;
+}
+
+/** Disables an enabled endpoint; false if it was not (another worker, or staff, got there first). */
+export async function disableEndpointRow(q: Q, endpointId: string, at: string, reason: string): Promise<boolean> {
+  const result = await q
+    .updateTable('webhook_endpoints')
+    .set({ enabled: 0, disabled_at: at, disabled_reason: reason, updated_at: at })
+    .where('id', '=', endpointId)
+    .where('enabled', '=', 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function endpointById(q: Q, endpointId: string): Promise<EndpointRow | undefined> {
+  return q.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
+}
+
+export async function insertEndpoint(q: Q, row: Insertable<WebhookEndpointsTable>): Promise<void> {
+  await q.insertInto('webhook_endpoints').values(row).execute();
+}
+
+export async function endpointOfClient(q: Q, clientId: string, endpointId: string): Promise<EndpointRow | undefined> {
+  return q.selectFrom('webhook_endpoints').selectAll().where('client_id', '=', clientId).where('id', '=', endpointId).executeTakeFirst();
+}
+
+export async function endpointsOfClient(q: Q, clientId: string): Promise<EndpointRow[]> {
+  return q.selectFrom('webhook_endpoints').selectAll().where('client_id', '=', clientId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function updateEndpointRow(
+  q: Q,
+  endpointId: string,
+  changes: Partial<Omit<EndpointRow, 'id' | 'client_id' | 'created_at' | 'created_by'>>,
+): Promise<void> {
+  await q.updateTable('webhook_endpoints').set(changes).where('id', '=', endpointId).execute();
+}
+
+/** Removes the endpoint and its deliveries (the events stay: other endpoints may have them). */
+export async function deleteEndpointRows(q: Q, endpointId: string): Promise<void> {
+  await q.deleteFrom('webhook_deliveries').where('endpoint_id', '=', endpointId).execute();
+  await q.deleteFrom('webhook_endpoints').where('id', '=', endpointId).execute();
+}
+
+const DELIVERY_VIEW_COLUMNS = [
+  'd.id',
+  'd.event_id',
+  'd.endpoint_id',
+  'd.client_id',
+  'd.kind',
+  'd.username',
+  'd.status',
+  'd.attempts',
+  'd.next_attempt_at',
+  'd.claimed_until',
+  'd.last_attempt_at',
+  'd.last_status',
+  'd.last_error',
+  'd.last_duration_ms',
+  'd.delivered_at',
+  'd.created_at',
+  'v.payload',
+] as const;
+
+/** An endpoint's deliveries, newest first (ids sort by time), after the cursor's id. */
+export async function deliveriesOfEndpoint(q: Q, endpointId: string, before: string | undefined, limit: number) {
+  let select = q
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
+    .select(DELIVERY_VIEW_COLUMNS)
+    .where('d.endpoint_id', '=', endpointId);
+  if (before !== undefined) select = select.where('d.id', '<', before);
+  return select.orderBy('d.id', 'desc').limit(limit).execute();
+}
+
+export async function deliveryOfClient(q: Q, clientId: string, deliveryId: string) {
+  return q
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
+    .select(DELIVERY_VIEW_COLUMNS)
+    .where('d.client_id', '=', clientId)
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
+/** Due again now, with a new schedule; false if a worker holds it right now (its claim is live). */
+export async function requeueDelivery(q: Q, deliveryId: string, at: string): Promise<boolean> {
+  const result = await q
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: at, claimed_by: null, claimed_until: null })
+    .where('id', '=', deliveryId)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
