@@ -3,14 +3,15 @@
  * machines are shared and noisy, so budgets are ratios to a baseline of the same run, counts
  * or sizes). See docs/decisions/016-benchmark.md.
  *
- * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,forgot,search,console,reports,backup,program-api --postgres --check]
+ * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,forgot,search,console,reports,backup,program-api,webhooks --postgres --check]
  *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
  *   --connections N   autocannon connections (default 16; login always 4)
  *   --only=…      the parts to run (default all but postgres; --postgres adds it); one part
  *                 alone, e.g. `npm run bench -- --only=recovery` (forgot-password and
  *                 forgot-user-id, match against no match: decision 042) or `--only=forgot`
  *                 (the same in back-to-back runs of 10, the mail worker's pass included: decision 018),
- *                 `--only=program-api` (POST /api/program/v1/points over 8 connections against the raw commit rate: decision 085)
+ *                 `--only=program-api` (POST /api/program/v1/points over 8 connections against the raw commit rate: decision 085),
+ *                 `--only=webhooks` (the same with an endpoint taking points.credited: deliveries/s, the outbox's lag; decision 084)
  *   --search-participants N   the search and console parts' data set (default 1,000,000; --quick: 100,000);
  *                 with both parts, the console part's file (the demo plus that set) serves the search too
  *   --search-postgres   the search part on PostgreSQL too (--postgres implies it)
@@ -60,6 +61,7 @@ const PARTS = [
   'reports',
   'backup',
   'program-api',
+  'webhooks',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -129,7 +131,9 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 // Like `npm start`: a web build older than its sources is rebuilt, so the bench never measures
 // yesterday's app.
 // The search part runs in this process, the console and program API parts serve only the API: none needs the web app.
-if ([...only].some((p) => p !== 'search' && p !== 'console' && p !== 'reports' && p !== 'backup' && p !== 'program-api'))
+if (
+  [...only].some((p) => p !== 'search' && p !== 'console' && p !== 'reports' && p !== 'backup' && p !== 'program-api' && p !== 'webhooks')
+)
   ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
 try {
@@ -170,6 +174,7 @@ try {
   }
   if (only.has('startup')) results.startup = await part('startup', () => runStartup(dir, log));
   if (only.has('program-api')) results.programApi = await part('program-api', () => runProgramApi(dir, timing, log));
+  if (only.has('webhooks')) results.webhooks = await part('webhooks', () => runProgramApi(dir, timing, log, { webhooks: true }));
   if (only.has('postgres')) results.postgres = await part('postgres', () => runPostgres(dir, timing, codes, log));
   // The console part first: its SQLite file (the demo plus the million) then serves the search part too.
   let sharedFile: string | undefined;

@@ -6,12 +6,21 @@
  * transaction (the idempotency row, the ledger entry, the balance, the lot, the reply, and the
  * key's rate bucket beforehand), so the group commit (decision 014) is what lets it pass that rate.
  * Latencies are every request's, from autocannon's per-response times (its summary has no p95).
+ *
+ * With `webhooks` (the bench's webhooks part, decision 084) the client also has an endpoint taking
+ * points.credited, at a receiver in this process (node:http on 127.0.0.1 answering 204, verifying
+ * nothing: the server's side is measured), so every posting writes an event and a delivery in its
+ * transaction: deliveries per second, and the outbox's lag (the event's row, written in the
+ * posting's transaction, to the receiver getting it) under that load.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import './autocannon-bodies.ts';
 import { PROGRAM_API_BASE } from '../../packages/contract/src/program-api.ts';
+import { programWebhooksPaths } from '../../packages/contract/src/console-webhooks.ts';
 import { createApiKey } from '../../apps/server/src/modules/api-keys/service.ts';
 import { CLIENT_ID, openDatabase, seedDemo } from './fixtures.ts';
 import type { LoadTiming } from './api.ts';
@@ -38,6 +47,53 @@ export interface ProgramApiResults {
   ratioToRawCommit: number;
   /** Ledger entries of the load after it (warm-up included) against the 201s answered. */
   ledger: { entries: number; acknowledged: number };
+  webhooks?: WebhookLoadResults;
+}
+
+export interface WebhookLoadResults {
+  /** Deliveries the receiver got during the measured run, per second. */
+  deliveriesPerSecond: number;
+  /** Events written during the measured run, and how many of them the receiver got (in the end). */
+  events: number;
+  received: number;
+  /** From the event's row to the receiver getting it, ms, over the measured run's events. */
+  lagP50: number;
+  lagP95: number;
+  lagMax: number;
+  /** Deliveries still pending when the load stopped, and the oldest one's age then (ms; 0: none). */
+  pendingAtEnd: number;
+  oldestPendingAtEndMs: number;
+  /** From the load's end until none was pending (ms); undefined: not within the deadline. */
+  drainMs: number | undefined;
+  /** The pending ones delivered per second after the load, with nothing else to do. */
+  drainPerSecond: number | undefined;
+  /** Requests the receiver got for an id it already had (at least once; none expected here). */
+  duplicates: number;
+}
+
+/** How long the bench waits for the outbox to drain after the load. */
+const DRAIN_DEADLINE_MS = 300_000;
+
+/** A client's receiver: answers 204 at once, verifying nothing, and notes when each webhook-id first came. */
+async function startReceiver() {
+  const arrivals = new Map<string, number>();
+  let duplicates = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id'] ?? '');
+      if (arrivals.has(id)) duplicates += 1;
+      else arrivals.set(id, Date.now());
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    arrivals,
+    duplicates: () => duplicates,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The p-th percentile of sorted latencies, in ms to a tenth. */
@@ -66,9 +122,15 @@ function run(spec: { url: string; headers: Record<string, string>; nextBody: () 
 }
 
 /** `parent`: the bench's temporary directory; the database and the raw commits go in a folder of it (the same disk). */
-export async function runProgramApi(parent: string, timing: LoadTiming, log: (line: string) => void): Promise<ProgramApiResults> {
+export async function runProgramApi(
+  parent: string,
+  timing: LoadTiming,
+  log: (line: string) => void,
+  options: { webhooks?: boolean } = {},
+): Promise<ProgramApiResults> {
   const dir = await mkdtemp(join(parent, 'program-api-'));
   const databaseUrl = `file:${join(dir, 'rewards.db')}`;
+  const receiver = options.webhooks ? await startReceiver() : undefined;
   try {
     log('program API: seeding the demo program on SQLite');
     await seedDemo(databaseUrl);
@@ -80,7 +142,7 @@ export async function runProgramApi(parent: string, timing: LoadTiming, log: (li
         await createApiKey(db, {
           clientId: CLIENT_ID,
           name: 'bench',
-          scopes: ['participants:write', 'points:write'],
+          scopes: ['participants:write', 'points:write', ...(receiver ? (['webhooks:manage'] as const) : [])],
           ratePerSecond: 10_000,
           burst: 100_000,
           createdBy: 'bench',
@@ -92,10 +154,22 @@ export async function runProgramApi(parent: string, timing: LoadTiming, log: (li
       await db.destroy();
     }
     // The API only: no web app served (WEB_DIST empty), as the console part.
-    const portal = await startPortal(databaseUrl, join(dir, 'server.log'), { WEB_DIST: '' });
+    // The receiver is on loopback, which only this setting lets an endpoint reach (decision 084).
+    const portal = await startPortal(databaseUrl, join(dir, 'server.log'), {
+      WEB_DIST: '',
+      ...(receiver ? { WEBHOOKS_ALLOW_LOOPBACK: 'on' } : {}),
+    });
     try {
       const base = `${portal.baseUrl}${PROGRAM_API_BASE}`;
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      if (receiver) {
+        const reply = await fetch(`${base}${programWebhooksPaths.endpoints}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ url: receiver.url, events: ['points.credited'], description: 'bench' }),
+        });
+        if (reply.status !== 201) throw new Error(`POST webhooks: ${reply.status} ${await reply.text()}`);
+      }
       const usernames = Array.from({ length: PARTICIPANTS }, (_, i) => `bench.api.${i}`);
       for (const [i, username] of usernames.entries()) {
         const reply = await fetch(`${base}/participants/${username}`, {
@@ -128,7 +202,10 @@ export async function runProgramApi(parent: string, timing: LoadTiming, log: (li
       );
       const warm = timing.warmupSeconds > 0 ? (await run(spec, timing.warmupSeconds)).result['2xx'] : 0;
       const before = rawCommitRate(dir, timing.seconds / 2);
+      const runStart = Date.now();
       const { result, latencies } = await run(spec, timing.seconds);
+      const runEnd = Date.now();
+      const webhooks = receiver ? await outboxAfterLoad(databaseUrl, receiver, runStart, runEnd, log) : undefined;
       const after = rawCommitRate(dir, timing.seconds / 2);
       const commits = before.commits + after.commits;
       const commitSeconds = before.seconds + after.seconds;
@@ -161,15 +238,84 @@ export async function runProgramApi(parent: string, timing: LoadTiming, log: (li
         rawCommit,
         ratioToRawCommit: Math.round((entriesPerSecond / rawCommit.commitsPerSecond) * 100) / 100,
         ledger: { entries, acknowledged: warm + result['2xx'] },
+        ...(webhooks ? { webhooks } : {}),
       };
       log(
         `program API: ${entriesPerSecond} entries/s (raw durable commits ${rawCommit.commitsPerSecond}/s: ×${results.ratioToRawCommit}), p50 ${results.p50} ms, p95 ${results.p95} ms, p99 ${results.p99} ms, ${results.non2xx} non-2xx, ${results.errors} errors; ${entries} entries in the ledger for ${results.ledger.acknowledged} acknowledged`,
       );
+      if (webhooks)
+        log(
+          `webhooks: ${webhooks.deliveriesPerSecond} deliveries/s during the load; lag p50 ${webhooks.lagP50} ms, p95 ${webhooks.lagP95} ms, max ${webhooks.lagMax} ms over ${webhooks.received} of ${webhooks.events} events; at the load's end ${webhooks.pendingAtEnd} pending, the oldest ${webhooks.oldestPendingAtEndMs} ms old; drained ${webhooks.drainMs === undefined ? 'not' : `in ${webhooks.drainMs} ms`}; ${webhooks.duplicates} duplicates`,
+        );
       return results;
     } finally {
       await portal.stop();
     }
   } finally {
+    await receiver?.close();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The outbox at the load's end (what is pending, the oldest's age), then until it drains (with a
+ * deadline), then each measured event's lag from its row's created_at to the receiver's arrival.
+ */
+async function outboxAfterLoad(
+  databaseUrl: string,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  runStart: number,
+  runEnd: number,
+  log: (line: string) => void,
+): Promise<WebhookLoadResults> {
+  const deliveredInRun = [...receiver.arrivals.values()].filter((at) => at >= runStart && at <= runEnd).length;
+  const db = openDatabase(databaseUrl);
+  try {
+    const pending = () =>
+      db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min('created_at').as('oldest')])
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow();
+    const atEnd = await pending();
+    const pendingAtEnd = Number(atEnd.n);
+    const oldestPendingAtEndMs = atEnd.oldest ? Math.max(0, runEnd - Date.parse(String(atEnd.oldest))) : 0;
+    log(`webhooks: ${pendingAtEnd} deliveries pending at the load's end; waiting for them`);
+    let drainMs: number | undefined;
+    while (Date.now() - runEnd < DRAIN_DEADLINE_MS) {
+      if (Number((await pending()).n) === 0) {
+        drainMs = Date.now() - runEnd;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const events = await db
+      .selectFrom('webhook_events')
+      .select(['id', 'created_at'])
+      .where('client_id', '=', CLIENT_ID)
+      .where('created_at', '>=', new Date(runStart).toISOString())
+      .where('created_at', '<=', new Date(runEnd).toISOString())
+      .execute();
+    const lags: number[] = [];
+    for (const event of events) {
+      const at = receiver.arrivals.get(event.id);
+      if (at !== undefined) lags.push(at - Date.parse(event.created_at));
+    }
+    lags.sort((a, b) => a - b);
+    return {
+      deliveriesPerSecond: Math.round(deliveredInRun / ((runEnd - runStart) / 1000)),
+      events: events.length,
+      received: lags.length,
+      lagP50: percentile(lags, 50),
+      lagP95: percentile(lags, 95),
+      lagMax: lags.at(-1) ?? 0,
+      pendingAtEnd,
+      oldestPendingAtEndMs,
+      drainMs,
+      drainPerSecond: drainMs ? Math.round(pendingAtEnd / (drainMs / 1000)) : undefined,
+      duplicates: receiver.duplicates(),
+    };
+  } finally {
+    await db.destroy();
   }
 }

@@ -43,6 +43,8 @@ export interface Results {
   reports?: ReportsResults;
   backup?: BackupResults;
   programApi?: ProgramApiResults;
+  /** The program API's postings with a webhook endpoint taking them (its `webhooks` set). */
+  webhooks?: ProgramApiResults;
   budgets?: Budget[];
   /** Parts that threw, with the first line of their error. */
   failures?: Record<string, string>;
@@ -107,6 +109,18 @@ export function markdown(r: Results): string {
       '| entries/s | raw durable commits/s (same disk, same run) | × | p50 ms | p95 ms | p99 ms | non-2xx | errors | ledger entries / acknowledged |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       `| ${n(p.entriesPerSecond)} | ${n(p.rawCommit.commitsPerSecond)} | ${p.ratioToRawCommit} | ${p.p50} | ${p.p95} | ${p.p99} | ${p.non2xx} | ${p.errors} | ${n(p.ledger.entries)} / ${n(p.ledger.acknowledged)} |`,
+      '',
+    );
+  }
+  if (r.webhooks?.webhooks) {
+    const p = r.webhooks;
+    const w = r.webhooks.webhooks;
+    lines.push(
+      `**Webhooks under the points postings** (\`POST /api/program/v1/points\` as the program API's part, ${p.connections} connections, ${p.seconds} s, the client with an endpoint taking points.credited at a receiver on 127.0.0.1 answering 204 without verifying; lag: from the event's row, written in the posting's transaction, to the receiver; decision 084)`,
+      '',
+      '| entries/s | p95 ms | deliveries/s during the load | lag p50 ms | lag p95 ms | lag max ms | pending at the end (oldest, ms) | drained after (ms; /s) | duplicates |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| ${n(p.entriesPerSecond)} | ${p.p95} | ${n(w.deliveriesPerSecond)} | ${w.lagP50} | ${w.lagP95} | ${w.lagMax} | ${n(w.pendingAtEnd)} (${n(w.oldestPendingAtEndMs)}) | ${w.drainMs === undefined ? 'not within 300 s' : `${n(w.drainMs)}; ${n(w.drainPerSecond ?? 0)}`} | ${w.duplicates} |`,
       '',
     );
   }

@@ -2,35 +2,13 @@
 // Acme (a fresh second factor first), sees it once with a copy button, and the key opens the
 // launch-token call; revoked with a reason, the same key is refused (401) on its next call. An
 // auditor reads the list without a way to change it. The staff and the key's name are the
-// story's own (decision 071). Screenshots at 1280 and 768 px into /tmp/shots-api-keys/.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// story's own (decision 071). Screenshots at 1280 and 768 px into /tmp/shots-settings/.
 import type { Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import {
-  ageSecondFactor,
-  closePage,
-  enrolNewStaff,
-  expectNoSeriousA11yViolations,
-  expectVisible,
-  nextTotpCode,
-  test,
-  unique,
-} from './harness/console.ts';
+import { ageSecondFactor, checkScreen, closePage, enrolNewStaff, expectVisible, nextTotpCode, test, unique } from './harness/console.ts';
 
-const SHOTS = '/tmp/shots-api-keys';
-
-/** axe, then the page at 1280 and 768 px wide (the window only while a dialog is open, as the harness does). */
-async function shots(page: Page, name: string): Promise<void> {
-  await expectNoSeriousA11yViolations(page);
-  mkdirSync(SHOTS, { recursive: true });
-  const modal = (await page.locator('dialog[open]').count()) > 0;
-  for (const width of [1280, 768]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: !modal });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+// Both settings pages' stories (API keys, webhooks) shoot into one folder.
+const SHOTS = '/tmp/shots-settings';
 
 /** The launch-token call of the admin API with the key, as a client's helpdesk tool makes it: its status and www-authenticate. */
 async function launchWith(key: string): Promise<{ status: number; authenticate: string | null }> {
@@ -59,7 +37,7 @@ test('an owner makes an API key, sees it once, and revokes it; the key is then r
   await openApiKeys(page);
   const acme = page.getByRole('region', { name: 'Acme Rewards' });
   await acme.getByRole('button', { name: 'Make a key' }).waitFor();
-  await shots(page, '01-api-keys-list');
+  await checkScreen(page, '01-api-keys-list', SHOTS);
 
   await acme.getByRole('button', { name: 'Make a key' }).click();
   const dialog = page.getByRole('dialog', { name: 'New API key for Acme Rewards' });
@@ -71,7 +49,7 @@ test('an owner makes an API key, sees it once, and revokes it; the key is then r
   expect(await dialog.getByLabel('Burst (calls at once)').inputValue()).toBe('400');
   await dialog.getByLabel('Burst (calls at once)').fill('50');
   await dialog.getByLabel('Reason').fill('Helpdesk tool of ticket 2901');
-  await shots(page, '02-api-keys-create');
+  await checkScreen(page, '02-api-keys-create', SHOTS);
 
   // A key reveals a secret: a second factor passed more than five minutes ago is asked for again.
   ageSecondFactor(olga.email);
@@ -90,7 +68,7 @@ test('an owner makes an API key, sees it once, and revokes it; the key is then r
   await acme.getByRole('button', { name: 'Copy the key' }).click();
   await expectVisible(acme.getByRole('status').getByText('Copied.'));
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
-  await shots(page, '03-api-keys-shown-once');
+  await checkScreen(page, '03-api-keys-shown-once', SHOTS);
   expect((await launchWith(key)).status).toBe(201);
 
   await acme.getByRole('button', { name: 'I have stored it' }).click();
@@ -108,14 +86,14 @@ test('an owner makes an API key, sees it once, and revokes it; the key is then r
   const revoke = page.getByRole('dialog', { name: `Revoke key "${NAME}"?` });
   await expectVisible(revoke.getByText('This cannot be undone', { exact: false }));
   await revoke.getByLabel('Reason').fill('Tool retired, ticket 2902');
-  await shots(page, '04-api-keys-revoke');
+  await checkScreen(page, '04-api-keys-revoke', SHOTS);
   await revoke.getByRole('button', { name: 'Revoke the key' }).click();
   await revoke.waitFor({ state: 'detached' });
   await expectVisible(acme.getByRole('status').getByText(`Key "${NAME}" revoked.`));
   await expectVisible(row.getByText('Revoked'));
   await expectVisible(row.getByText('Tool retired, ticket 2902', { exact: false }));
   expect(await row.getByRole('button', { name: `Revoke key ${NAME}` }).count()).toBe(0);
-  await shots(page, '05-api-keys-revoked');
+  await checkScreen(page, '05-api-keys-revoked', SHOTS);
 
   const refused = await launchWith(key);
   expect(refused.status).toBe(401);
@@ -130,6 +108,6 @@ test('an owner makes an API key, sees it once, and revokes it; the key is then r
   await expectVisible(list.getByText('owners and program managers make and revoke them', { exact: false }));
   expect(await list.getByRole('button', { name: 'Make a key' }).count()).toBe(0);
   expect(await list.getByRole('button', { name: /^Revoke key/ }).count()).toBe(0);
-  await shots(auditor, '06-api-keys-auditor');
+  await checkScreen(auditor, '06-api-keys-auditor', SHOTS);
   await closePage(auditor);
 });

@@ -4,19 +4,17 @@
 // own is then delivered, signed (the receiver verifies it with the standardwebhooks library), and
 // shows as delivered with its payload; sent again, it carries the same webhook-id. The secret is
 // rotated with an overlap, and the endpoint disabled at the end, so nothing more goes to the
-// receiver once the story ends (decision 071). Screenshots at 1280 and 768 px into /tmp/shots-webhooks/.
-import { mkdirSync } from 'node:fs';
+// receiver once the story ends (decision 071). Screenshots at 1280 and 768 px into /tmp/shots-settings/.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 import {
   ageSecondFactor,
+  checkScreen,
   closePage,
   enrolNewStaff,
-  expectNoSeriousA11yViolations,
   expectVisible,
   newParticipant,
   nextTotpCode,
@@ -25,19 +23,8 @@ import {
   unique,
 } from './harness/console.ts';
 
-const SHOTS = '/tmp/shots-webhooks';
-
-/** axe, then the page at 1280 and 768 px wide (the window only while a dialog is open, as the harness does). */
-async function shots(page: Page, name: string): Promise<void> {
-  await expectNoSeriousA11yViolations(page);
-  mkdirSync(SHOTS, { recursive: true });
-  const modal = (await page.locator('dialog[open]').count()) > 0;
-  for (const width of [1280, 768]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: !modal });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+// Both settings pages' stories (API keys, webhooks) shoot into one folder.
+const SHOTS = '/tmp/shots-settings';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -121,7 +108,7 @@ test('an owner adds a webhook endpoint, an adjustment is delivered signed and sh
     await dialog.getByLabel('Description (optional)').fill(DESCRIPTION);
     await expectVisible(dialog.getByRole('checkbox', { name: 'All events, also kinds added later' }));
     await dialog.getByLabel('Reason').fill('CRM integration, ticket 2903');
-    await shots(page, '01-webhooks-create');
+    await checkScreen(page, '01-webhooks-create', SHOTS);
 
     // The secret is revealed: a second factor passed more than five minutes ago is asked for again.
     ageSecondFactor(owen.email);
@@ -138,7 +125,7 @@ test('an owner adds a webhook endpoint, an adjustment is delivered signed and sh
     await acme.getByRole('button', { name: 'Copy' }).click();
     await expectVisible(acme.getByRole('status').getByText('Copied.'));
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    await shots(page, '02-webhooks-secret-once');
+    await checkScreen(page, '02-webhooks-secret-once', SHOTS);
     await acme.getByRole('button', { name: 'I have stored it' }).click();
     await shown.waitFor({ state: 'detached' });
     const row = acme.getByRole('row').filter({ hasText: DESCRIPTION });
@@ -163,7 +150,7 @@ test('an owner adds a webhook endpoint, an adjustment is delivered signed and sh
     await expectVisible(delivery.getByText(/^204 at /));
     await delivery.getByText('Show').click();
     await expectVisible(delivery.getByText(`"username": "${pia.username}"`, { exact: false }));
-    await shots(page, '03-webhooks-delivered');
+    await checkScreen(page, '03-webhooks-delivered', SHOTS);
 
     // Sent again: the same webhook-id, verified again.
     const id = String(first!.headers['webhook-id']);
@@ -179,7 +166,7 @@ test('an owner adds a webhook endpoint, an adjustment is delivered signed and sh
     const rotate = page.getByRole('dialog', { name: 'Rotate the signing secret' });
     expect(await rotate.getByLabel('Overlap (hours)').inputValue()).toBe('24');
     await rotate.getByLabel('Reason').fill('Yearly rotation, ticket 2904');
-    await shots(page, '04-webhooks-rotate');
+    await checkScreen(page, '04-webhooks-rotate', SHOTS);
     ageSecondFactor(owen.email);
     await rotate.getByRole('button', { name: 'Rotate the secret' }).click();
     const stepUpAgain = page.getByRole('dialog', { name: 'Confirm it is you' });
@@ -203,7 +190,7 @@ test('an owner adds a webhook endpoint, an adjustment is delivered signed and sh
     await disable.getByRole('button', { name: 'Disable' }).click();
     await disable.waitFor({ state: 'detached' });
     await expectVisible(row.getByText('Disabled', { exact: true }));
-    await shots(page, '05-webhooks-disabled');
+    await checkScreen(page, '05-webhooks-disabled', SHOTS);
   } finally {
     await closePage(page);
     await receiver.close();

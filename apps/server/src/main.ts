@@ -81,6 +81,8 @@ async function main(): Promise<void> {
   const webhooks = startWebhookDelivery({
     db,
     dataDir: config.catalog.dataDir,
+    // An endpoint disabled after days of failures is told by mail, linking to its console page.
+    consoleOrigin: config.console.origin,
     policy: config.webhooks,
     log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
   });

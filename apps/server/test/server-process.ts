@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createEmptyPostgresDatabase, type Dialect } from './databases.ts';
 import { freePort } from './ports.ts';
 
 const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
+const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'rewards.ts');
 // A start from source compiles the whole server; on 2 cores shared with the other test lanes that took up to 48 s.
 const START_DEADLINE_MS = 90_000;
 
@@ -92,4 +96,34 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   }
   child.kill('SIGKILL');
   throw new Error('server did not start');
+}
+
+/**
+ * A database several servers share, seeded with the demo: a SQLite file in a fresh directory
+ * (the first server to start seeds it) or a PostgreSQL database seeded by the operator command.
+ */
+export async function sharedDatabase(dialect: Dialect): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'rewards-shared-'));
+    return { url: `file:${join(dir, 'shared.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const database = await createEmptyPostgresDatabase();
+  const seed = spawn(process.execPath, [CLI, 'seed-demo'], { env: { ...process.env, DATABASE_URL: database.url }, stdio: 'ignore' });
+  if ((await exited(seed)) !== 0) throw new Error('seed-demo failed');
+  return database;
+}
+
+/**
+ * `count` servers on one database, started one after the other: the first start creates,
+ * migrates and (for a new SQLite file) seeds; the others find it ready.
+ */
+export async function startServers(databaseUrl: string, count = 2): Promise<ServerProcess[]> {
+  const servers: ServerProcess[] = [];
+  try {
+    for (let i = 0; i < count; i += 1) servers.push(await startServer(databaseUrl));
+  } catch (error) {
+    await Promise.all(servers.map((server) => server.stop()));
+    throw error;
+  }
+  return servers;
 }

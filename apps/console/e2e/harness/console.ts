@@ -188,20 +188,20 @@ const SHOTS = join(ROOT, 'screenshots', 'console');
  * or the window only while a modal dialog is open (its backdrop covers the window, so a whole-page
  * shot would show the page below the fold as if it were outside the dialog's reach).
  */
-export async function screenshots(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
+export async function screenshots(page: Page, name: string, dir = SHOTS): Promise<void> {
+  mkdirSync(dir, { recursive: true });
   const modal = (await page.locator('dialog[open]').count()) > 0;
   for (const width of [1280, 768]) {
     await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: !modal });
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: !modal });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-/** axe and both screenshots: every screen of the console goes through here. */
-export async function checkScreen(page: Page, name: string): Promise<void> {
+/** axe and both screenshots (into dir, default screenshots/console): every screen of the console goes through here. */
+export async function checkScreen(page: Page, name: string, dir?: string): Promise<void> {
   await expectNoSeriousA11yViolations(page);
-  await screenshots(page, name);
+  await screenshots(page, name, dir);
 }
 
 /** A page of a new context on the participant portal (the demo's Acme, this test server's port). */

@@ -1,6 +1,5 @@
 import { useId, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
 import type { ConsoleClient } from '@rewards/contract/console';
 import {
   API_SCOPES,
@@ -14,12 +13,12 @@ import {
   type ApiScope,
   type CreatedApiKey,
 } from '@rewards/contract/console-api-keys';
-import { useClients } from '../../api/clients.ts';
-import { useSession } from '../../app/session.tsx';
 import { formatDateTime, formatNumber, t, type MessageKey } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
+import { ClientSettingsPage } from '../../ui/ClientSettingsPage.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { SecretOnce } from '../../ui/SecretOnce.tsx';
 import { createApiKey, getApiKeys, revokeApiKey } from './api.ts';
 import './api-keys.css';
 
@@ -33,44 +32,17 @@ const scopeHint = (scope: ApiScope) => t(`apiKeys.scopeHint.${scope}` as Message
  * client; the key is shown once, from the reply, and kept nowhere) and revoke one, with a reason.
  */
 export default function ApiKeysPage() {
-  const { me } = useSession();
-  const clients = useClients();
-  const [params, setParams] = useSearchParams();
-  if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
-  if (clients.isError) return <ErrorMessage error={clients.error} />;
-  // Support agents do not see keys: the server would refuse them (decision 083).
-  const readable = clients.data.filter((c) => me.owner || c.role === 'program_manager' || c.role === 'auditor');
-  const client = readable.find((c) => c.id === params.get('client')) ?? readable[0];
   return (
-    <div className="stack">
-      <p className="breadcrumb">
-        <Link to="/settings">{t('nav.settings')}</Link> › {t('apiKeys.title')}
-      </p>
-      <h1>{t('apiKeys.title')}</h1>
-      <p className="muted">{t('apiKeys.intro')}</p>
-      {client === undefined ? (
-        <p>{t('apiKeys.noClient')}</p>
-      ) : (
-        <>
-          {readable.length > 1 ? (
-            <div className="settings-row">
-              <Field label={t('apiKeys.client')}>
-                {(id) => (
-                  <select id={id} value={client.id} onChange={(e) => setParams({ client: e.target.value })}>
-                    {readable.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-            </div>
-          ) : null}
-          <ClientKeys key={client.id} client={client} canChange={me.owner || client.role === 'program_manager'} />
-        </>
-      )}
-    </div>
+    <ClientSettingsPage
+      title={t('apiKeys.title')}
+      intro={t('apiKeys.intro')}
+      noClient={t('apiKeys.noClient')}
+      clientLabel={t('apiKeys.client')}
+      // Support agents do not see keys: the server would refuse them (decision 083).
+      shows={(c, owner) => owner || c.role === 'program_manager' || c.role === 'auditor'}
+    >
+      {(client, canChange) => <ClientKeys key={client.id} client={client} canChange={canChange} />}
+    </ClientSettingsPage>
   );
 }
 
@@ -262,39 +234,17 @@ function ClientKeys({ client, canChange }: { client: ConsoleClient; canChange: b
 
 /** The new key, this once: copy it, then it is gone from the page (and was never kept on the server). */
 function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | ''>('');
-  const keyId = useId();
   return (
-    <div className="notice api-key-new" role="alert" aria-labelledby={keyId}>
-      <p id={keyId}>
-        <strong>{t('apiKeys.newTitle', { name: created.view.name })}</strong>
-      </p>
-      <p>{t('apiKeys.newOnce')}</p>
-      <p>
-        <code className="secret" data-testid="new-api-key">
-          {created.key}
-        </code>
-      </p>
-      <div className="actions">
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={() => {
-            navigator.clipboard.writeText(created.key).then(
-              () => setCopied('yes'),
-              () => setCopied('failed'),
-            );
-          }}
-        >
-          {t('apiKeys.copy')}
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          {t('apiKeys.stored')}
-        </button>
-        <span role="status">{copied === 'yes' ? t('apiKeys.copied') : copied === 'failed' ? t('apiKeys.copyFailed') : ''}</span>
-      </div>
-      <p className="muted">{t('apiKeys.usage')}</p>
-    </div>
+    <SecretOnce
+      className="api-key-new"
+      title={t('apiKeys.newTitle', { name: created.view.name })}
+      once={t('apiKeys.newOnce')}
+      secret={created.key}
+      testId="new-api-key"
+      labels={{ copy: t('apiKeys.copy'), stored: t('apiKeys.stored'), copied: t('apiKeys.copied'), copyFailed: t('apiKeys.copyFailed') }}
+      note={t('apiKeys.usage')}
+      onDone={onDone}
+    />
   );
 }
 

@@ -1,6 +1,5 @@
 import { useId, useMemo, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
 import type { ConsoleClient } from '@rewards/contract/console';
 import {
   DEFAULT_ROTATION_OVERLAP_HOURS,
@@ -13,12 +12,12 @@ import {
   type WebhookEventKind,
   type WebhookSecretReply,
 } from '@rewards/contract/console-webhooks';
-import { useClients } from '../../api/clients.ts';
-import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t, type MessageKey } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
+import { ClientSettingsPage } from '../../ui/ClientSettingsPage.tsx';
 import { ErrorMessage, Field, errorText } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { SecretOnce } from '../../ui/SecretOnce.tsx';
 import { createEndpoint, getDeliveries, getEndpoints, resendDelivery, rotateSecret, updateEndpoint } from './api.ts';
 import './webhooks.css';
 
@@ -37,44 +36,17 @@ const IDLE_POLL_MS = 15_000;
  * went, and can be sent again.
  */
 export default function WebhooksPage() {
-  const { me } = useSession();
-  const clients = useClients();
-  const [params, setParams] = useSearchParams();
-  if (clients.isPending) return <p className="loading">{t('common.loading')}</p>;
-  if (clients.isError) return <ErrorMessage error={clients.error} />;
-  // Program managers and owners only: the server refuses the other roles (decision 084).
-  const managed = clients.data.filter((c) => me.owner || c.role === 'program_manager');
-  const client = managed.find((c) => c.id === params.get('client')) ?? managed[0];
   return (
-    <div className="stack">
-      <p className="webhooks-breadcrumb">
-        <Link to="/settings">{t('nav.settings')}</Link> › {t('webhooks.title')}
-      </p>
-      <h1>{t('webhooks.title')}</h1>
-      <p className="muted">{t('webhooks.intro')}</p>
-      {client === undefined ? (
-        <p>{t('webhooks.noClient')}</p>
-      ) : (
-        <>
-          {managed.length > 1 ? (
-            <div className="settings-row">
-              <Field label={t('webhooks.client')}>
-                {(id) => (
-                  <select id={id} value={client.id} onChange={(e) => setParams({ client: e.target.value })}>
-                    {managed.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-            </div>
-          ) : null}
-          <ClientWebhooks key={client.id} client={client} />
-        </>
-      )}
-    </div>
+    <ClientSettingsPage
+      title={t('webhooks.title')}
+      intro={t('webhooks.intro')}
+      noClient={t('webhooks.noClient')}
+      clientLabel={t('webhooks.client')}
+      // Program managers and owners only: the server refuses the other roles (decision 084).
+      shows={(c, owner) => owner || c.role === 'program_manager'}
+    >
+      {(client) => <ClientWebhooks key={client.id} client={client} />}
+    </ClientSettingsPage>
   );
 }
 
@@ -266,43 +238,26 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
 
 /** The signing secret, this once: copy it, then it is gone from the page (the server keeps it sealed, and never shows it again). */
 function NewSecret({ reply, rotated, onDone }: { reply: WebhookSecretReply; rotated: boolean; onDone: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | ''>('');
-  const titleId = useId();
   return (
-    <div className="notice webhook-secret" role="alert" aria-labelledby={titleId}>
-      <p id={titleId}>
-        <strong>{t(rotated ? 'webhooks.newSecretRotated' : 'webhooks.newSecretTitle', { url: reply.endpoint.url })}</strong>
-      </p>
-      <p>{t('webhooks.newSecretOnce')}</p>
-      <p>
-        <code className="secret" data-testid="new-webhook-secret">
-          {reply.secret}
-        </code>
-      </p>
-      <div className="actions">
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={() => {
-            navigator.clipboard.writeText(reply.secret).then(
-              () => setCopied('yes'),
-              () => setCopied('failed'),
-            );
-          }}
-        >
-          {t('webhooks.copy')}
-        </button>
-        <button type="button" className="button" onClick={onDone}>
-          {t('webhooks.stored')}
-        </button>
-        <span role="status">{copied === 'yes' ? t('webhooks.copied') : copied === 'failed' ? t('webhooks.copyFailed') : ''}</span>
-      </div>
-      <p className="muted">
-        {reply.endpoint.previousSecretUntil
+    <SecretOnce
+      className="webhook-secret"
+      title={t(rotated ? 'webhooks.newSecretRotated' : 'webhooks.newSecretTitle', { url: reply.endpoint.url })}
+      once={t('webhooks.newSecretOnce')}
+      secret={reply.secret}
+      testId="new-webhook-secret"
+      labels={{
+        copy: t('webhooks.copy'),
+        stored: t('webhooks.stored'),
+        copied: t('webhooks.copied'),
+        copyFailed: t('webhooks.copyFailed'),
+      }}
+      note={
+        reply.endpoint.previousSecretUntil
           ? t('webhooks.overlapNote', { date: formatDateTime(reply.endpoint.previousSecretUntil) })
-          : t('webhooks.verifyNote')}
-      </p>
-    </div>
+          : t('webhooks.verifyNote')
+      }
+      onDone={onDone}
+    />
   );
 }
 

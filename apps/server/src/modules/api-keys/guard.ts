@@ -7,7 +7,7 @@ import { apiKeyErrors } from './errors.ts';
 import { bearerOf, parseApiKey, sameHash, sha256 } from './secrets.ts';
 import { scopesOf } from './service.ts';
 import { findApiKey, readBucket, recordScopeUse, takeToken, touchApiKey } from './store.ts';
-import { badKeyThrottle, type BadKeyThrottle } from './throttle.ts';
+import { badKeyThrottle, type BadKeyThrottle } from '../limits/bad-key-throttle.ts';
 
 export { API_SCOPES, type ApiScope };
 
@@ -44,7 +44,7 @@ const states = new WeakMap<Db, GuardState>();
 function stateOf(db: Db): GuardState {
   let state = states.get(db);
   if (!state) {
-    state = { throttle: badKeyThrottle(), scopesSeen: new Set() };
+    state = { throttle: badKeyThrottle(apiKeyErrors.throttled), scopesSeen: new Set() };
     states.set(db, state);
   }
   return state;

@@ -1,26 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_API_BASE, adminPaths } from '@rewards/contract';
 import { rewardsJson } from '../../../test/cli.ts';
-import { createEmptyPostgresDatabase, dialects, type Dialect } from '../../../test/databases.ts';
-import { exited, startServer, type ServerProcess } from '../../../test/server-process.ts';
-
-const CLI = join(import.meta.dirname, '..', '..', 'cli', 'rewards.ts');
-
-/** A database both servers share: a SQLite file (the first server seeds it) or a PostgreSQL database seeded by the operator command. */
-async function sharedDatabase(dialect: Dialect): Promise<{ url: string; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'rewards-api-keys-'));
-    return { url: `file:${join(dir, 'shared.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const database = await createEmptyPostgresDatabase();
-  const seed = spawn(process.execPath, [CLI, 'seed-demo'], { env: { ...process.env, DATABASE_URL: database.url }, stdio: 'ignore' });
-  if ((await exited(seed)) !== 0) throw new Error('seed-demo failed');
-  return database;
-}
+import { dialects } from '../../../test/databases.ts';
+import { sharedDatabase, startServers, type ServerProcess } from '../../../test/server-process.ts';
 
 /**
  * Decision 083: a key's token bucket is a row, taken by one conditional UPDATE … RETURNING, so
@@ -32,9 +14,7 @@ describe.each(dialects)('API key limits across two server processes on %s', (dia
   let servers: ServerProcess[] = [];
   beforeAll(async () => {
     database = await sharedDatabase(dialect);
-    // The first start creates, migrates and (for a new SQLite file) seeds; the second finds it ready.
-    const first = await startServer(database.url);
-    servers = [first, await startServer(database.url)];
+    servers = await startServers(database.url);
   }, 180_000);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));

@@ -57,6 +57,29 @@ export function dropRest(raw: IncomingMessage, body: Readable): void {
 }
 
 /**
+ * The CSV a request streams as its body (the console's upload and the program API's), handed to
+ * `stage` and its preview started; an upload refused before its last byte has the rest dropped.
+ */
+export async function stageStreamedUpload<Job extends { id: string }>(
+  request: FastifyRequest,
+  runner: { kick(jobId: string): void },
+  stage: (file: Readable) => Promise<Job>,
+): Promise<Job> {
+  const body = request.body;
+  if (!(body instanceof Readable)) throw errors.validation('Send the file as text/csv');
+  // Through a pipe: a reader that stops early ends the pipe, not the request (see dropRest).
+  const file = body.pipe(new PassThrough());
+  try {
+    const job = await stage(file);
+    runner.kick(job.id);
+    return job;
+  } catch (error) {
+    if (!request.raw.complete) dropRest(request.raw, body);
+    throw error;
+  }
+}
+
+/**
  * The console's imports (issue 20 §2, docs/decisions/064), inside the console plugin of
  * modules/staff/routes.ts. The upload's body is a CSV read as a stream (no body limit of Fastify's:
  * the service counts bytes, lines and each line's length against its own limits). The upload answers once the file is
@@ -101,18 +124,11 @@ export function consoleImportRoutes(api: FastifyInstance, db: Db, site: ConsoleO
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      if (!(body instanceof Readable)) throw errors.validation('Send the file as text/csv');
-      // Through a pipe: a reader that stops early ends the pipe, not the request (see dropRest).
-      const file = body.pipe(new PassThrough());
-      try {
-        const job = await stageImport(db, actorOf(request), request.params.clientId, request.query.kind, request.query.fileName, file);
-        runner.kick(job.id);
-        return reply.code(201).send(job);
-      } catch (error) {
-        if (!request.raw.complete) dropRest(request.raw, body);
-        throw error;
-      }
+      const { kind, fileName } = request.query;
+      const job = await stageStreamedUpload(request, runner, (file) =>
+        stageImport(db, actorOf(request), request.params.clientId, kind, fileName, file),
+      );
+      return reply.code(201).send(job);
     },
   );
 

@@ -23,7 +23,7 @@ import { auditLaunchedSessions } from './audit-hook.ts';
 import { launchErrors } from './errors.ts';
 import { clientOrigin, issueLaunchToken, launchAs } from './service.ts';
 import { touchAdminKey } from './store.ts';
-import { badKeyThrottle } from './throttle.ts';
+import { badKeyThrottle } from '../limits/bad-key-throttle.ts';
 
 /** launchAs (issue 9): a support administrator's single-use token becomes a participant session. Registered under /api/v1.0. */
 export function launchAsRoutes(api: FastifyInstance, deps: ModuleDeps): void {
@@ -62,7 +62,7 @@ export function adminApiRoutes(app: FastifyInstance, deps: ModuleDeps): void {
   const { db } = deps;
   // At the root, so it sees every request of a launched session (docs/decisions/025).
   auditLaunchedSessions(app, db);
-  const throttle = badKeyThrottle();
+  const throttle = badKeyThrottle(launchErrors.keyThrottled);
   const apiKeyGuard = requireApiKey(db, 'launch-as');
   const typed = app.withTypeProvider<ZodTypeProvider>();
 

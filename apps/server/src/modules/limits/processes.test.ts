@@ -1,26 +1,9 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, apiPaths } from '@rewards/contract';
-import { createEmptyPostgresDatabase, dialects, type Dialect } from '../../../test/databases.ts';
-import { exited, startServer, type ServerProcess } from '../../../test/server-process.ts';
+import { dialects } from '../../../test/databases.ts';
+import { sharedDatabase, startServers, type ServerProcess } from '../../../test/server-process.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'cli', 'rewards.ts');
 const headers = { 'content-type': 'application/json', 'client-id': 'http://localhost:3000' };
-
-/** A database both servers share: a SQLite file (the first server seeds it) or a PostgreSQL database seeded by the operator command. */
-async function sharedDatabase(dialect: Dialect): Promise<{ url: string; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'rewards-limits-'));
-    return { url: `file:${join(dir, 'shared.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const database = await createEmptyPostgresDatabase();
-  const seed = spawn(process.execPath, [CLI, 'seed-demo'], { env: { ...process.env, DATABASE_URL: database.url }, stdio: 'ignore' });
-  if ((await exited(seed)) !== 0) throw new Error('seed-demo failed');
-  return database;
-}
 
 /**
  * Decision 040: the limits live in the database, taken by one conditional write each, so two
@@ -31,9 +14,7 @@ describe.each(dialects)('limits across two server processes on %s', (dialect) =>
   let servers: ServerProcess[] = [];
   beforeAll(async () => {
     database = await sharedDatabase(dialect);
-    // The first start creates, migrates and (for a new SQLite file) seeds; the second finds it ready.
-    const first = await startServer(database.url);
-    servers = [first, await startServer(database.url)];
+    servers = await startServers(database.url);
   }, 90_000);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));

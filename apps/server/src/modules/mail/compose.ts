@@ -33,8 +33,8 @@ function textValues(values: QueuedContent['values']): Record<string, string> {
  */
 export async function composeQueuedMail(db: Db, row: QueuedRow): Promise<RenderedMail> {
   const content = JSON.parse(row.params) as QueuedContent;
-  // No client: a mail of the installation (the console's enrolment links, decision 049).
-  if (row.client_id === null) return composeStaffMail(row.template, content.values);
+  // No client: a mail of the installation (the console's enrolment links, decision 049; its notices, 084).
+  if (row.client_id === null) return composeStaffMail(row.template, content.values, row.locale);
   const client = await findClient(db, row.client_id);
   if (!client) throw new Error("the mail's client is gone");
   if (row.template === CONTACT_MAIL_TEMPLATE) return composeContactMail(db, client, row.locale, content.values, row.reply_to ?? undefined);

@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from './tables.ts';
 import { composeQueuedMail, oneLineSubject } from './compose.ts';
 import { NO_MAIL_TEMPLATE, onMailQueued } from './outbox.ts';
+import { startWakeLoop } from '../jobs/wake-loop.ts';
 import { linksIn } from './render.ts';
 import { CONSOLE_SENDER_NAME } from '../staff/mail.ts';
 
@@ -428,48 +429,22 @@ export interface MailDelivery {
  */
 export function startMailDelivery(options: MailDeliveryOptions): MailDelivery {
   const pass = createMailDelivery(options);
-  const pollMs = options.pollMs ?? 5_000;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  const run = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    if (timer) clearTimeout(timer);
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await pass.deliverDue();
-        } catch (error) {
-          // The database may be briefly away; the next poll tries again.
-          // Only the error's code: a database message may quote values (addresses, links).
-          options.log.warn(`mail delivery pass failed (${(error as NodeJS.ErrnoException).code ?? 'error'}); retrying at the next poll`);
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = undefined;
-      if (!stopped) timer = setTimeout(run, pollMs).unref();
-    });
-  };
-
-  const unsubscribe = onMailQueued(run);
-  run();
+  const loop = startWakeLoop({
+    pass: async () => {
+      await pass.deliverDue();
+    },
+    subscribe: onMailQueued,
+    pollMs: options.pollMs ?? 5_000,
+    // The database may be briefly away; the next poll tries again.
+    // Only the error's code: a database message may quote values (addresses, links).
+    onError: (error) =>
+      options.log.warn(`mail delivery pass failed (${(error as NodeJS.ErrnoException).code ?? 'error'}); retrying at the next poll`),
+  });
   return {
     async stop() {
-      stopped = true;
-      unsubscribe();
-      if (timer) clearTimeout(timer);
-      await running;
+      await loop.stop();
       pass.close();
     },
-    async idle() {
-      while (running) await running;
-    },
+    idle: loop.idle,
   };
 }

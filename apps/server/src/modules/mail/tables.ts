@@ -14,7 +14,7 @@ export interface MailOutboxTable {
   participant_id: string | null;
   to_address: string;
   locale: string;
-  /** forgotUsername | resetPassword | activated | passwordChanged | contactMessage | noMail (decision 042) | staffInvitation | staffReset (decision 049) | expiryReminder | expiryLastChance (decision 061) */
+  /** forgotUsername | resetPassword | activated | passwordChanged | contactMessage | noMail (decision 042) | staffInvitation | staffReset (decision 049) | webhookEndpointDisabled (decision 084) | expiryReminder | expiryLastChance (decision 061) */
   template: string;
   subject: string;
   text_body: string;

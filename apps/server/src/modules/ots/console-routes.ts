@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { STAFF_ROLES, type StaffRole } from '@rewards/contract/console';
@@ -15,7 +15,8 @@ import {
 import { ConsoleParticipantParams } from '@rewards/contract/console-participants';
 import type { Db } from '../../db/database.ts';
 import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
-import { batchDetail, generatePrintRun, listPrintRuns, printRunFileName, voidCodes } from './print-runs.ts';
+import type { Actor } from '../participants/operator-service.ts';
+import { batchDetail, generatePrintRun, listPrintRuns, printRunFileName, voidCodes, type PrintRunRequest } from './print-runs.ts';
 import type { Documented } from '../staff/routes.ts';
 
 /** Who may generate and void: a client's program managers (and owners, who pass every role check). */
@@ -32,6 +33,25 @@ const voidPattern = pattern(paths.voidCodes(':clientId', ':batch'));
  * the client reads; program managers and owners generate (a fresh second factor: minting value)
  * and void, with a reason. The new codes leave the server once, in the generate reply's CSV.
  */
+/**
+ * Makes a batch of codes and answers 201 with its CSV as a download (the console's and the
+ * program API's): the reply is the codes' only copy.
+ */
+export async function sendNewPrintRun(
+  reply: FastifyReply,
+  db: Db,
+  actor: Actor,
+  clientId: string,
+  body: Omit<PrintRunRequest, 'batch'> & { name?: string | undefined; reason: string },
+): Promise<string> {
+  const { name, count, value, expires, reason } = body;
+  const { run, csv } = await generatePrintRun(db, actor, clientId, { count, value, expires, batch: name }, reason);
+  reply.status(201);
+  reply.header('content-type', 'text/csv; charset=utf-8');
+  reply.header('content-disposition', `attachment; filename="${printRunFileName(run.batch)}"`);
+  return csv;
+}
+
 export function consoleCodesRoutes(api: FastifyInstance, db: Db, site: ConsoleOrigin, documented: Documented): void {
   const typed = api.withTypeProvider<ZodTypeProvider>();
   const clientIdOf = (request: FastifyRequest) => (request.params as { clientId: string }).clientId;
@@ -67,20 +87,7 @@ export function consoleCodesRoutes(api: FastifyInstance, db: Db, site: ConsoleOr
         ...documented({ roles: MANAGING }, { freshSecondFactor: true }),
       },
     },
-    async (request, reply) => {
-      const { name, count, value, expires, reason } = request.body;
-      const { run, csv } = await generatePrintRun(
-        db,
-        actorOf(request),
-        request.params.clientId,
-        { count, value, expires, batch: name },
-        reason,
-      );
-      reply.status(201);
-      reply.header('content-type', 'text/csv; charset=utf-8');
-      reply.header('content-disposition', `attachment; filename="${printRunFileName(run.batch)}"`);
-      return csv;
-    },
+    async (request, reply) => sendNewPrintRun(reply, db, actorOf(request), request.params.clientId, request.body),
   );
 
   typed.get(

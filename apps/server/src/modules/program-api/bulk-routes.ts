@@ -1,4 +1,3 @@
-import { PassThrough, Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,11 +12,11 @@ import {
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { errors } from '../../http/api-error.ts';
 import { apiCallerOf } from '../api-keys/guard.ts';
-import { dropRest } from '../imports/console-routes.ts';
+import { stageStreamedUpload } from '../imports/console-routes.ts';
 import { importRunner } from '../imports/run.ts';
 import { confirmImport, readImport, stageImport } from '../imports/service.ts';
 import { findJobById } from '../jobs/service.ts';
-import { generatePrintRun, printRunFileName } from '../ots/print-runs.ts';
+import { sendNewPrintRun } from '../ots/console-routes.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { withScope, withScopeOf } from './scopes.ts';
 
@@ -57,20 +56,11 @@ export function programBulkRoutes(api: FastifyInstance, deps: ModuleDeps): void 
       response: { 201: ProgramImportJob },
     }),
     async (request, reply) => {
-      const body = request.body;
-      if (!(body instanceof Readable)) throw errors.validation('Send the file as text/csv');
-      // Through a pipe: a reader that stops early ends the pipe, not the request (see dropRest).
-      const file = body.pipe(new PassThrough());
-      try {
-        const caller = apiCallerOf(request);
-        const { kind, fileName = 'api-upload.csv' } = request.query;
-        const job = await stageImport(db, actorOf(request), caller.clientId, kind, fileName, file);
-        runner.kick(job.id);
-        return reply.code(201).send(job);
-      } catch (error) {
-        if (!request.raw.complete) dropRest(request.raw, body);
-        throw error;
-      }
+      const { kind, fileName = 'api-upload.csv' } = request.query;
+      const job = await stageStreamedUpload(request, runner, (file) =>
+        stageImport(db, actorOf(request), apiCallerOf(request).clientId, kind, fileName, file),
+      );
+      return reply.code(201).send(job);
     },
   );
 
@@ -113,19 +103,6 @@ export function programBulkRoutes(api: FastifyInstance, deps: ModuleDeps): void 
       body: ProgramCodeBatchRequest,
       response: { 201: z.string().describe('text/csv: code,value,expires_at,batch') },
     }),
-    async (request, reply) => {
-      const { name, count, value, expires, reason } = request.body;
-      const { run, csv } = await generatePrintRun(
-        db,
-        actorOf(request),
-        apiCallerOf(request).clientId,
-        { count, value, expires, batch: name },
-        reason,
-      );
-      reply.status(201);
-      reply.header('content-type', 'text/csv; charset=utf-8');
-      reply.header('content-disposition', `attachment; filename="${printRunFileName(run.batch)}"`);
-      return csv;
-    },
+    async (request, reply) => sendNewPrintRun(reply, db, actorOf(request), apiCallerOf(request).clientId, request.body),
   );
 }

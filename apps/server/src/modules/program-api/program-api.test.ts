@@ -16,6 +16,7 @@ import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { DEMO_CLIENT_ID } from '../../db/seed/demo.ts';
+import { addEndpointRow } from '../webhooks/test-support.ts';
 import { makeKey, participantBody, programCall, revokeKey, tag } from './test-support.ts';
 
 /**
@@ -72,25 +73,7 @@ describe.each(dialects)('the program API on %s', (dialect) => {
     key = (await makeKey(t.database.db, DEMO_CLIENT_ID)).key;
     otherKey = (await makeKey(t.database.db, OTHER_CLIENT_ID)).key;
     // An endpoint of acme that takes every kind: events are written to the outbox (nobody delivers them here).
-    const at = new Date().toISOString();
-    await t.database.db
-      .insertInto('webhook_endpoints')
-      .values({
-        id: `we_program_api_${tag()}`,
-        client_id: DEMO_CLIENT_ID,
-        url: 'http://127.0.0.1:9/hook',
-        event_kinds: '["*"]',
-        secret_sealed: 'unused in these tests',
-        previous_secret_sealed: null,
-        previous_secret_until: null,
-        created_by: 'program-api tests',
-        created_at: at,
-        updated_at: at,
-        disabled_at: null,
-        disabled_reason: null,
-        failing_since: null,
-      })
-      .execute();
+    await addEndpointRow(t.database.db, DEMO_CLIENT_ID);
   });
   afterAll(async () => {
     await expectLedgerMatchesBalances(t.database.db);

@@ -93,6 +93,25 @@ export async function roleIn(db: Q, staffId: string, clientId: string): Promise<
   return row?.role;
 }
 
+/**
+ * Who answers for a client's settings: the active owners (the whole installation) and the
+ * active program managers of that client, once each, by address.
+ */
+export async function clientMaintainers(db: Q, clientId: string): Promise<Array<{ email: string; name: string }>> {
+  const managers = db
+    .selectFrom('staff_roles')
+    .select('staff_roles.staff_id')
+    .where('staff_roles.client_id', '=', clientId)
+    .where('staff_roles.role', '=', 'program_manager');
+  return db
+    .selectFrom('staff')
+    .select(['email', 'name'])
+    .where('status', '=', 'active')
+    .where((eb) => eb.or([eb('owner', '=', 1), eb('id', 'in', managers)]))
+    .orderBy('email_key')
+    .execute();
+}
+
 export async function putRole(
   db: Q,
   row: { staff_id: string; client_id: string; role: string; granted_at: string; granted_by: string },

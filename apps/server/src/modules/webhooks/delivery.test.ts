@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
+import { createSmtpSink, type SmtpSink } from '../../../test/smtp-sink.ts';
+import { createMailDelivery } from '../mail/delivery.ts';
 import { createWebhookDelivery, DISABLE_AFTER_MS, RETRY_SCHEDULE_MS, type WebhookDeliveryPass } from './delivery.ts';
 import { ulid } from './ids.ts';
 import { createEndpoint, rotateSecret, type WebhookActor, type WebhookSettings } from './manage.ts';
@@ -17,15 +20,18 @@ describe.each(dialects)('webhook delivery (%s)', (dialect) => {
   let dataDir: string;
   let settings: WebhookSettings;
   let receiver: TestReceiver;
+  let sink: SmtpSink;
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     dataDir = mkdtempSync(join(tmpdir(), 'webhooks-'));
     settings = { dataDir, policy: { allowLoopback: true } };
     receiver = await startReceiver();
+    sink = await createSmtpSink();
   });
   afterAll(async () => {
     await receiver.close();
+    await sink.down();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -245,9 +251,83 @@ describe.each(dialects)('webhook delivery (%s)', (dialect) => {
     expect(audit.map((a) => a.details).join()).not.toContain('whsec_');
   });
 
-  it('disables an endpoint whose deliveries have failed for three days, and audits it', async () => {
+  /** A client's row with a name (the notice says it). */
+  async function insertClient(client: string, at: string) {
+    await db()
+      .insertInto('clients')
+      .values({
+        id: client,
+        name: `Shop ${client}`,
+        default_locale: 'en-US',
+        logo: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"/>',
+        brand_color: '#047857',
+        privacy_notice_version: 0,
+        sso_type: 'login_only',
+        sso_logout_type: 'login',
+        site_name: client,
+        site_url: `https://${client}.example`,
+        portal_url: `https://rewards.${client}.example`,
+        password_rules: JSON.stringify({ minLength: 8, maxLength: 64 }),
+        activation_fields: '[]',
+        countries: '[]',
+        created_at: at,
+      })
+      .execute();
+  }
+
+  /** A client with staff: active and disabled owners, its program manager and a disabled one, a support agent, another client's manager. */
+  async function clientWithStaff(client: string) {
+    const at = new Date().toISOString();
+    await insertClient(client, at);
+    await insertClient(`${client}x`, at);
+    const person = async (who: string, owner: boolean, status = 'active', role?: { client: string; role: string }) => {
+      const email = `${who}-${client}@staff.test`;
+      await db()
+        .insertInto('staff')
+        .values({
+          id: `${who}-${client}`,
+          email,
+          email_key: email,
+          name: `Name ${who}`,
+          password_hash: null,
+          status,
+          owner: owner ? 1 : 0,
+          totp_secret_sealed: null,
+          totp_last_step: null,
+          created_at: at,
+          enrolled_at: at,
+          last_sign_in_at: null,
+        })
+        .execute();
+      if (role)
+        await db()
+          .insertInto('staff_roles')
+          .values({ staff_id: `${who}-${client}`, client_id: role.client, role: role.role, granted_at: at, granted_by: 'test' })
+          .execute();
+      return email;
+    };
+    return {
+      owner: await person('owner', true),
+      manager: await person('manager', false, 'active', { client, role: 'program_manager' }),
+      others: [
+        await person('gone-owner', true, 'disabled'),
+        await person('gone-manager', false, 'disabled', { client, role: 'program_manager' }),
+        await person('agent', false, 'active', { client, role: 'support_agent' }),
+        await person('elsewhere', false, 'active', { client: `${client}x`, role: 'program_manager' }),
+      ],
+    };
+  }
+
+  it('disables an endpoint whose deliveries have failed for three days, audits it and mails its owners and program managers', async () => {
     const client = newClient();
-    const { endpoint } = await endpointFor(client);
+    const staff = await clientWithStaff(client);
+    const { endpoint } = await createEndpoint(db(), settings, operator, {
+      clientId: client,
+      url: receiver.url,
+      events: ['*'],
+      description: 'CRM sync',
+      reason: 'test receiver',
+    });
     await db()
       .updateTable('webhook_endpoints')
       .set({ failing_since: new Date(Date.now() - DISABLE_AFTER_MS - 60_000).toISOString() })
@@ -255,7 +335,13 @@ describe.each(dialects)('webhook delivery (%s)', (dialect) => {
       .execute();
     await tell(client, 'points.expired', 'ida', { points: 5 });
     receiver.answerNext(502);
-    await worker().deliverDue();
+    await createWebhookDelivery({
+      db: db(),
+      dataDir,
+      policy: settings.policy,
+      log: quiet,
+      consoleOrigin: 'https://console.example',
+    }).deliverDue();
     const row = await db().selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
     expect(row.enabled).toBe(0);
     expect(row.disabled_reason).toMatch(/^every delivery failed since/);
@@ -271,6 +357,66 @@ describe.each(dialects)('webhook delivery (%s)', (dialect) => {
     expect(await worker().deliverDue()).toBe(0);
     await tell(client, 'points.expired', 'ida', { points: 5 });
     expect(await deliveryRows(client)).toHaveLength(1);
+
+    // One mail to each active owner and program manager of the client, queued with the disabling.
+    const queued = await db()
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'client_id', 'template', 'locale'])
+      .where('template', '=', 'webhookEndpointDisabled')
+      .where('to_address', 'in', [staff.owner, staff.manager, ...staff.others])
+      .orderBy('to_address')
+      .execute();
+    expect(queued).toEqual(
+      [staff.manager, staff.owner].map((to) => ({ to_address: to, client_id: null, template: 'webhookEndpointDisabled', locale: 'en-US' })),
+    );
+
+    // Through the real mail worker to an SMTP server: what it says.
+    await sink.up();
+    const mail = createMailDelivery({ db: db(), mail: { ...loadConfig({}).mail, smtpUrl: sink.url }, log: quiet });
+    try {
+      while ((await mail.deliverDue()) > 0);
+    } finally {
+      mail.close();
+    }
+    const received = sink.received.filter((m) => m.to.includes(staff.owner));
+    expect(received).toHaveLength(1);
+    const [notice] = received;
+    const host = new URL(receiver.url).host;
+    expect(notice!.subject).toBe(`Webhook endpoint disabled: ${host} of Shop ${client}`);
+    const link = `https://console.example/console/settings/webhooks?client=${client}`;
+    for (const part of [
+      'Hello Name owner,',
+      `every delivery to it has failed since ${row.failing_since!.replace('T', ' ').replace(/\.\d+Z$/, '')} (UTC)`,
+      `Endpoint: ${host}`,
+      'Description: CRM sync',
+      'Last error: answered 502',
+      'enable the endpoint again in the console, under Settings → Webhooks',
+      link,
+    ])
+      expect(notice!.text).toContain(part);
+    expect(notice!.html).toContain(`href="${link}"`);
+    // Neither the URL's path (it may hold the receiver's token) nor an enrolment's lines.
+    expect(notice!.text + notice!.html).not.toContain(new URL(receiver.url).pathname);
+    expect(notice!.text + notice!.html).not.toContain('works once');
+    expect(sink.received.filter((m) => m.to.includes(staff.manager))).toHaveLength(1);
+  });
+
+  it('disables without a mail from a worker not given the console origin', async () => {
+    const client = newClient();
+    const staff = await clientWithStaff(client);
+    const { endpoint } = await endpointFor(client);
+    await db()
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: new Date(Date.now() - DISABLE_AFTER_MS - 60_000).toISOString() })
+      .where('id', '=', endpoint.id)
+      .execute();
+    await tell(client, 'points.expired', 'ida', { points: 5 });
+    receiver.answerNext(502);
+    await worker().deliverDue();
+    const row = await db().selectFrom('webhook_endpoints').select('enabled').where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+    expect(row.enabled).toBe(0);
+    const queued = await db().selectFrom('mail_outbox').select('id').where('to_address', 'in', [staff.owner, staff.manager]).execute();
+    expect(queued).toEqual([]);
   });
 
   it('refuses to send to an inward address found right before the send, and a success ends the failing streak', async () => {

@@ -1,6 +1,12 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import { recordAudit } from '../audit/service.ts';
+import { findClient } from '../clients/service.ts';
 import { leaseHolder } from '../jobs/lease.ts';
+import { startWakeLoop } from '../jobs/wake-loop.ts';
+import { queueWebhookDisabledNotice } from '../staff/mail.ts';
+import { clientMaintainers } from '../staff/service.ts';
 import { checkUrlForm, resolveTarget, systemResolver, type AddressPolicy, type Resolver } from './address.ts';
 import { onWebhookTold } from './events.ts';
 import { openSigningSecret, signatureHeader } from './secrets.ts';
@@ -38,6 +44,12 @@ export interface WebhookDeliveryOptions {
   db: Db;
   /** Where the installation's sealing key lives (config.catalog.dataDir). */
   dataDir: string;
+  /**
+   * The console's origin (config.console.origin): the mail telling a client's owners and program
+   * managers that an endpoint was disabled links to its Settings → Webhooks. Without it (tests of
+   * other things) the disabling is audited and logged but mails nobody.
+   */
+  consoleOrigin?: string;
   policy: AddressPolicy;
   log: WebhookLog;
   /** Injectable clock (tests); default the wall clock. The webhook-timestamp is always the wall clock's (receivers check it). */
@@ -128,19 +140,29 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       delivered_at: null,
     });
     log.warn(`webhook ${work?.event_id ?? row.id} attempt ${attempts} ${giveUp ? 'failed for good' : 'will be retried'}: ${result.error}`);
-    if (done && work) await maybeDisable(work.endpoint_id, finished);
+    if (done && work) await maybeDisable(work.endpoint_id, finished, result.error.slice(0, 200));
     return true;
   }
 
-  /** Failing for DISABLE_AFTER_MS: disabled and audited in one transaction (once, whichever worker gets there). */
-  async function maybeDisable(endpointId: string, at: Date): Promise<void> {
+  /**
+   * Failing for DISABLE_AFTER_MS: disabled, audited and its client's owners and program managers
+   * told by mail, in one transaction (once, whichever worker gets there).
+   */
+  async function maybeDisable(endpointId: string, at: Date, lastError: string): Promise<void> {
     const since = await endpointFailed(db, endpointId, at.toISOString());
     if (!since || at.getTime() - new Date(since).getTime() < DISABLE_AFTER_MS) return;
-    const endpoint = await db.selectFrom('webhook_endpoints').select(['client_id', 'url']).where('id', '=', endpointId).executeTakeFirst();
+    const endpoint = await db
+      .selectFrom('webhook_endpoints')
+      .select(['client_id', 'url', 'description'])
+      .where('id', '=', endpointId)
+      .executeTakeFirst();
     if (!endpoint) return;
+    // Read before the transaction: the client's row is a cached read on the pool, not the transaction's connection.
+    const clientName = options.consoleOrigin ? ((await findClient(db, endpoint.client_id))?.name ?? endpoint.client_id) : '';
     const reason = `every delivery failed since ${since}`;
     const disabled = await db.transaction().execute(async (trx) => {
       if (!(await disableEndpointRow(trx, endpointId, at.toISOString(), reason))) return false;
+      if (options.consoleOrigin) await tellMaintainers(trx, { ...endpoint, clientName }, since, lastError, options.consoleOrigin);
       await recordAudit(
         trx,
         {
@@ -156,6 +178,37 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       return true;
     });
     if (disabled) log.warn(`webhook endpoint ${endpointId} of ${endpoint.client_id} disabled: ${reason}`);
+  }
+
+  /** One mail to each active owner and program manager of the client, queued in the disabling's transaction. */
+  async function tellMaintainers(
+    trx: Transaction<Database>,
+    endpoint: { client_id: string; clientName: string; url: string; description: string },
+    since: string,
+    lastError: string,
+    consoleOrigin: string,
+  ): Promise<void> {
+    const people = await clientMaintainers(trx, endpoint.client_id);
+    // Only the host: a path or query may carry the receiver's own token.
+    let host: string;
+    try {
+      host = new URL(endpoint.url).host;
+    } catch {
+      host = '?';
+    }
+    const link = `${consoleOrigin}/console/settings/webhooks?client=${encodeURIComponent(endpoint.client_id)}`;
+    for (const person of people)
+      await queueWebhookDisabledNotice(trx, {
+        to: person.email,
+        name: person.name,
+        clientName: endpoint.clientName,
+        host,
+        description: endpoint.description,
+        failingSince: since,
+        lastError,
+        link,
+        consoleHost: new URL(consoleOrigin).hostname,
+      });
   }
 
   async function deliverDue(): Promise<number> {
@@ -187,48 +240,14 @@ export interface WebhookDelivery {
  */
 export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
   const pass = createWebhookDelivery(options);
-  const pollMs = options.pollMs ?? 1_000;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  const run = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    if (timer) clearTimeout(timer);
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          // Again while a pass tried something: more may be due, and a participant's next event
-          // becomes due once the one before it is delivered (one per participant and endpoint a pass).
-          while ((await pass.deliverDue()) > 0 && !stopped);
-        } catch (error) {
-          // The database may be briefly away; the next poll tries again. Only the code: a message may quote values.
-          options.log.warn(`webhook delivery pass failed (${(error as NodeJS.ErrnoException).code ?? 'error'}); retrying at the next poll`);
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = undefined;
-      if (!stopped) timer = setTimeout(run, pollMs).unref();
-    });
-  };
-
-  const unsubscribe = onWebhookTold(run);
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      unsubscribe();
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-    async idle() {
-      while (running) await running;
-    },
-  };
+  return startWakeLoop({
+    // Again while a pass tried something: more may be due, and a participant's next event
+    // becomes due once the one before it is delivered (one per participant and endpoint a pass).
+    pass: async () => (await pass.deliverDue()) > 0,
+    subscribe: onWebhookTold,
+    pollMs: options.pollMs ?? 1_000,
+    // The database may be briefly away; the next poll tries again. Only the code: a message may quote values.
+    onError: (error) =>
+      options.log.warn(`webhook delivery pass failed (${(error as NodeJS.ErrnoException).code ?? 'error'}); retrying at the next poll`),
+  });
 }

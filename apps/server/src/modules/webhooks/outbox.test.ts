@@ -2,31 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { ulid } from './ids.ts';
 import { tellWebhooks } from './service.ts';
-
-async function addEndpoint(database: TestDatabase, clientId: string, kinds: string[], enabled = 1): Promise<string> {
-  const id = `we_${ulid()}`;
-  const at = new Date().toISOString();
-  await database.db
-    .insertInto('webhook_endpoints')
-    .values({
-      id,
-      client_id: clientId,
-      url: 'http://127.0.0.1:9/hook',
-      event_kinds: JSON.stringify(kinds),
-      enabled,
-      secret_sealed: 'sealed',
-      previous_secret_sealed: null,
-      previous_secret_until: null,
-      created_by: 'test',
-      created_at: at,
-      updated_at: at,
-      disabled_at: null,
-      disabled_reason: null,
-      failing_since: null,
-    })
-    .execute();
-  return id;
-}
+import { addEndpointRow } from './test-support.ts';
 
 describe.each(dialects)('tellWebhooks, the outbox (%s)', (dialect) => {
   let database: TestDatabase;
@@ -39,10 +15,10 @@ describe.each(dialects)('tellWebhooks, the outbox (%s)', (dialect) => {
 
   it('writes the event and one pending delivery per enabled endpoint taking the kind, in the caller transaction', async () => {
     const client = `c-${ulid().slice(-8).toLowerCase()}`;
-    const all = await addEndpoint(database, client, ['*']);
-    const credits = await addEndpoint(database, client, ['points.credited']);
-    await addEndpoint(database, client, ['code.redeemed']);
-    await addEndpoint(database, client, ['*'], 0);
+    const all = await addEndpointRow(database.db, client, ['*']);
+    const credits = await addEndpointRow(database.db, client, ['points.credited']);
+    await addEndpointRow(database.db, client, ['code.redeemed']);
+    await addEndpointRow(database.db, client, ['*'], 0);
     await database.db.transaction().execute((trx) =>
       tellWebhooks(trx, {
         clientId: client,
@@ -68,7 +44,7 @@ describe.each(dialects)('tellWebhooks, the outbox (%s)', (dialect) => {
 
   it('writes nothing when the transaction rolls back, nor for a client without an endpoint for the kind', async () => {
     const client = `c-${ulid().slice(-8).toLowerCase()}`;
-    await addEndpoint(database, client, ['code.redeemed']);
+    await addEndpointRow(database.db, client, ['code.redeemed']);
     await expect(
       database.db.transaction().execute(async (trx) => {
         await tellWebhooks(trx, { clientId: client, kind: 'code.redeemed', username: 'bob', data: {} });
