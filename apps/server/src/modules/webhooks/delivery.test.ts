@@ -6,7 +6,7 @@ import { loadConfig } from '../../config.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { createSmtpSink, type SmtpSink } from '../../../test/smtp-sink.ts';
 import { createMailDelivery } from '../mail/delivery.ts';
-import { createWebhookDelivery, DISABLE_AFTER_MS, RETRY_SCHEDULE_MS, type WebhookDeliveryPass } from './delivery.ts';
+import { createWebhookDelivery, DISABLE_AFTER_MS, KEEP_HISTORY_MS, RETRY_SCHEDULE_MS, type WebhookDeliveryPass } from './delivery.ts';
 import { ulid } from './ids.ts';
 import { createEndpoint, rotateSecret, type WebhookActor, type WebhookSettings } from './manage.ts';
 import { tellWebhooks, type WebhookEventKind } from './service.ts';
@@ -116,6 +116,40 @@ describe.each(dialects)('webhook delivery (%s)', (dialect) => {
     expect(await deliveryRows(client)).toMatchObject([{ status: 'delivered', attempts: 2, last_status: 200 }]);
   });
 
+  it('deletes the deliveries sent or given up, and their events, once older than the history kept; pending ones stay', async () => {
+    const client = newClient();
+    await endpointFor(client);
+    for (const username of ['sent', 'failed', 'pending']) await tell(client, 'points.credited', username);
+    expect(await worker().deliverDue()).toBe(3);
+    // One given up, one waiting for a retry a day away (set here: the receiver's answers to parallel sends come in any order).
+    const later = new Date(Date.now() + 24 * 3_600_000).toISOString();
+    const byName = (username: string) =>
+      db().updateTable('webhook_deliveries').where('client_id', '=', client).where('username', '=', username);
+    await byName('failed').set({ status: 'failed', delivered_at: null }).execute();
+    await byName('pending').set({ status: 'pending', delivered_at: null, next_attempt_at: later }).execute();
+    const names = async () => ({
+      deliveries: (await deliveryRows(client)).map((row) => row.username),
+      events: (await db().selectFrom('webhook_events').select('username').where('client_id', '=', client).orderBy('id').execute()).map(
+        (event) => event.username,
+      ),
+    });
+
+    // A new worker cleans up at its first pass (then once an hour): today's history stays.
+    await worker('worker-today').deliverDue();
+    expect(await names()).toEqual({ deliveries: ['sent', 'failed', 'pending'], events: ['sent', 'failed', 'pending'] });
+    // Past the history kept (ids sort by time: the clock decides what is old), only the pending one and its event stay.
+    const past = new Date(Date.now() + KEEP_HISTORY_MS + 3_600_000);
+    await createWebhookDelivery({
+      db: db(),
+      dataDir,
+      policy: settings.policy,
+      log: quiet,
+      holder: 'worker-later',
+      now: () => past,
+    }).deliverDue();
+    expect(await names()).toEqual({ deliveries: ['pending'], events: ['pending'] });
+  });
+
   it('gives up after the last retry of the schedule', async () => {
     const client = newClient();
     await endpointFor(client);
@@ -147,14 +181,15 @@ describe.each(dialects)('webhook delivery (%s)', (dialect) => {
     const { secret } = await endpointFor(client);
     await tell(client, 'points.credited', 'eve', { n: 1 });
     await tell(client, 'points.debited', 'eve', { n: 2 });
-    await tell(client, 'points.credited', 'fay', { n: 3 });
+    // Only eve's first is due (her second waits behind it), so the one 500 is hers: a worker sends a few at once, in any order.
     receiver.answerNext(500);
-
-    await worker().deliverDue();
+    expect(await worker().deliverDue()).toBe(1);
+    await tell(client, 'points.credited', 'fay', { n: 3 });
+    expect(await worker().deliverDue()).toBe(1);
     // eve's first failed, her second waits; fay's went.
     const first = receiver.received.map((r) => verified(secret, r).data);
-    expect(first.map((d) => d.n)).toEqual(expect.arrayContaining([1, 3]));
-    expect(first).toHaveLength(2);
+    expect(first.map((d) => d.n)).toEqual([1, 3]);
+    expect(receiver.received.map((r) => r.answered)).toEqual([500, 200]);
     expect(await worker().deliverDue()).toBe(0);
 
     await makeDue(client);

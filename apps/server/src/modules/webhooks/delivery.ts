@@ -19,7 +19,9 @@ import {
   endpointDelivered,
   endpointFailed,
   finishAttempt,
+  pruneHistory,
 } from './store.ts';
+import { idsMadeBefore } from './ids.ts';
 
 /**
  * Delivery of the webhook outbox (decision 084). Each pending delivery is claimed by one
@@ -34,6 +36,15 @@ export const RETRY_SCHEDULE_MS: readonly number[] = [5_000, 5 * 60_000, 30 * 60_
 
 /** An endpoint whose attempts have all failed this long is disabled, and its client's staff told. */
 export const DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
+
+/**
+ * Deliveries sent or given up, and the events no delivery names any more, are kept this long (the
+ * console and `rewards webhooks deliveries` list them), then deleted; pending ones always stay.
+ */
+export const KEEP_HISTORY_MS = 30 * 24 * 3_600_000;
+/** How often a worker deletes what KEEP_HISTORY_MS let go, in batches of PRUNE_BATCH (a backlog goes on at the next pass). */
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 5_000;
 
 export interface WebhookLog {
   info(message: string): void;
@@ -71,7 +82,7 @@ const BATCH = 20;
 const PARALLEL = 4;
 
 export interface WebhookDeliveryPass {
-  /** One pass now: claims due deliveries and sends them; resolves with how many were tried. */
+  /** One pass now (first, once an hour, the history older than KEEP_HISTORY_MS goes): claims due deliveries and sends them; resolves with how many were tried. */
   deliverDue(): Promise<number>;
 }
 
@@ -82,6 +93,21 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   const claimMs = options.claimMs ?? 60_000;
   const resolver = options.resolver ?? systemResolver;
   const holder = options.holder ?? leaseHolder();
+  let prunedAt = Number.NEGATIVE_INFINITY;
+
+  /** Once an hour (again at the next pass while a full batch went): history older than KEEP_HISTORY_MS. Never holds up the deliveries. */
+  async function pruneNowAndThen(): Promise<void> {
+    const at = now().getTime();
+    if (at - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = at;
+    const cutoff = at - KEEP_HISTORY_MS;
+    try {
+      const pruned = await pruneHistory(db, idsMadeBefore('whd_', cutoff), idsMadeBefore('msg_', cutoff), PRUNE_BATCH);
+      if (pruned.deliveries === PRUNE_BATCH || pruned.events === PRUNE_BATCH) prunedAt = Number.NEGATIVE_INFINITY;
+    } catch (error) {
+      log.warn(`webhook history clean-up failed (${(error as NodeJS.ErrnoException).code ?? 'error'}); tried again in an hour`);
+    }
+  }
 
   async function attempt(id: string): Promise<SendResult> {
     const work = await deliveryWork(db, id);
@@ -212,6 +238,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   }
 
   async function deliverDue(): Promise<number> {
+    await pruneNowAndThen();
     const due = await dueDeliveries(db, now().toISOString(), BATCH);
     let tried = 0;
     // A few at once: one slow receiver must not hold every other client's deliveries for its timeout.

@@ -24,14 +24,22 @@ export function ulid(nowMs: number = Date.now()): string {
     lastRandom = Array.from({ length: 16 }, (_, k) => (bytes[k] ?? 0) % (k === 0 ? 16 : 32));
     lastMs = nowMs;
   }
+  return timePart(nowMs) + lastRandom.map((v) => ALPHABET[v]).join('');
+}
+
+/** The first 10 symbols of a ULID: its milliseconds. */
+function timePart(ms: number): string {
   let time = '';
-  let t = nowMs;
+  let t = ms;
   for (let k = 0; k < 10; k++) {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  return time + lastRandom.map((v) => ALPHABET[v]).join('');
+  return time;
 }
+
+/** Below every id of this prefix made at `ms` or later: ids of rows made before `ms` sort under it. */
+export const idsMadeBefore = (prefix: 'msg_' | 'whd_', ms: number): string => `${prefix}${timePart(ms)}`;
 
 export const eventId = (nowMs?: number): string => `msg_${ulid(nowMs)}`;
 export const deliveryId = (nowMs?: number): string => `whd_${ulid(nowMs)}`;

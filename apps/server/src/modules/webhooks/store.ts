@@ -233,3 +233,43 @@ export async function requeueDelivery(q: Q, deliveryId: string, at: string): Pro
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * Deletes up to `limit` deliveries sent or given up and made before `beforeDeliveryId` (ids sort
+ * by time, so the primary key finds them), then up to `limit` events made before `beforeEventId`
+ * that no delivery names any more. Returns how many of each went. Pending deliveries and their events stay.
+ */
+export async function pruneHistory(
+  q: Q,
+  beforeDeliveryId: string,
+  beforeEventId: string,
+  limit: number,
+): Promise<{ deliveries: number; events: number }> {
+  const deliveries = await q
+    .deleteFrom('webhook_deliveries')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('id', '<', beforeDeliveryId)
+        .where('status', '!=', 'pending')
+        .orderBy('id')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  const events = await q
+    .deleteFrom('webhook_events')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_events as v')
+        .select('v.id')
+        .where('v.id', '<', beforeEventId)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'v.id'))),
+        )
+        .orderBy('v.id')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return { deliveries: Number(deliveries.numDeletedRows), events: Number(events.numDeletedRows) };
+}
