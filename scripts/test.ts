@@ -225,7 +225,15 @@ async function vitest(out: Writable, name: string, args: string[], cwd: string, 
     if (f.status === 'failed' && tests.length === 0) return [`${file}: ${firstLine(f.message)}`];
     return tests.map((a) => `${file} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
   });
-  if (code !== 0 && result.failed === 0) Object.assign(result, { failed: 1, note: `vitest exited ${code}` });
+  // No failed test, yet a failure: vitest's "Unhandled Errors" (its log names the test file it came from).
+  if (code !== 0 && result.failed === 0)
+    Object.assign(result, {
+      failed: 1,
+      note: `vitest exited ${code}`,
+      failures: [
+        `${name}: no test failed, but vitest exited ${code}: an unhandled error ("Unhandled Errors" in its log above names the file)`,
+      ],
+    });
   if (json.numTotalTestSuites === 0 && result.failed === 0) result.note = 'NO TEST FILES FOUND';
   return result;
 }
