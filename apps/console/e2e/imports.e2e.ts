@@ -76,7 +76,8 @@ test('a points file with two bad lines: preview, confirm, progress to done, the 
   await expectVisible(page.getByRole('region', { name: 'Import of spring.csv' }).getByText('Preparing the preview…', { exact: false }));
   // The preview is ready: the page's poll shows it without another reload.
   holding = false;
-  await page.unroute(jobReads, previewingRoute);
+  // Waits for a read being held mid-fetch: unroute alone let it fulfil a route already handed back (an unhandled rejection in a busy run).
+  await page.unrouteAll({ behavior: 'wait' });
 
   // The preview: three lines to add, the two bad ones with their line numbers and reasons; nothing posted.
   await expectVisible(job.getByText('Previewed'));
