@@ -3,8 +3,8 @@
 // this machine, sees its signing secret once; a points adjustment of a participant of the story's
 // own is then delivered, signed (the receiver verifies it with the standardwebhooks library), and
 // shows as delivered with its payload; sent again, it carries the same webhook-id. The secret is
-// rotated with an overlap, and the endpoint disabled at the end, so nothing more goes to the
-// receiver once the story ends (decision 071). Screenshots at 1280 and 768 px into /tmp/shots-settings/.
+// rotated with an overlap, and the endpoint disabled, then deleted at the end, so nothing more
+// goes to the receiver once the story ends (decision 071). Screenshots at 1280 and 768 px into /tmp/shots-settings/.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
@@ -191,6 +191,17 @@ test('an owner adds a webhook endpoint, an adjustment is delivered signed and sh
     await disable.waitFor({ state: 'detached' });
     await expectVisible(row.getByText('Disabled', { exact: true }));
     await checkScreen(page, '05-webhooks-disabled', SHOTS);
+
+    // Deleted: the endpoint goes with its deliveries.
+    await row.getByRole('button', { name: `Delete ${receiver.url}` }).click();
+    const remove = page.getByRole('dialog', { name: 'Delete this endpoint' });
+    await remove.getByLabel('Reason').fill('CRM retired, ticket 2905');
+    await checkScreen(page, '06-webhooks-delete', SHOTS);
+    await remove.getByRole('button', { name: 'Delete the endpoint' }).click();
+    await remove.waitFor({ state: 'detached' });
+    await expectVisible(acme.getByText(`Endpoint ${receiver.url} deleted.`));
+    await row.waitFor({ state: 'detached' });
+    await deliveries.waitFor({ state: 'detached' });
   } finally {
     await closePage(page);
     await receiver.close();

@@ -3,6 +3,7 @@ import type { Db } from '../src/db/database.ts';
 import { hashPassword } from '../src/modules/auth/password.ts';
 import { appendLedgerEntry } from '../src/modules/ledger/store.ts';
 import { withSearchKeys } from '../src/modules/participants/search-keys.ts';
+import { insertTestClient } from './test-client.ts';
 
 export const OTHER_CLIENT_ID = 'globex';
 export const OTHER_PASSWORD = 'Globex-Secret-1!';
@@ -13,34 +14,23 @@ export const OTHER_PASSWORD = 'Globex-Secret-1!';
  */
 export async function seedOtherClient(db: Db): Promise<void> {
   const now = new Date().toISOString();
-  await db
-    .insertInto('clients')
-    .values({
-      id: OTHER_CLIENT_ID,
-      name: 'Globex Loyalty',
-      default_locale: 'fr-FR',
-      logo: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"/>',
-      brand_color: '#047857',
-      privacy_notice_version: 0,
-      sso_type: 'login_only',
-      sso_logout_type: 'login',
-      site_name: 'Globex',
-      site_url: 'https://globex.example',
-      portal_url: 'https://rewards.globex.example',
-      password_rules: JSON.stringify({
-        minLength: 8,
-        maxLength: 64,
-        requireUpper: false,
-        requireLower: true,
-        requireDigit: true,
-        requireSymbol: false,
-        notUsername: true,
-      }),
-      activation_fields: '[]',
-      countries: '[]',
-      created_at: now,
-    })
-    .execute();
+  await insertTestClient(db, OTHER_CLIENT_ID, {
+    name: 'Globex Loyalty',
+    default_locale: 'fr-FR',
+    site_name: 'Globex',
+    site_url: 'https://globex.example',
+    portal_url: 'https://rewards.globex.example',
+    password_rules: JSON.stringify({
+      minLength: 8,
+      maxLength: 64,
+      requireUpper: false,
+      requireLower: true,
+      requireDigit: true,
+      requireSymbol: false,
+      notUsername: true,
+    }),
+    created_at: now,
+  });
   await db.insertInto('client_hosts').values({ hostname: 'rewards.globex.example', client_id: OTHER_CLIENT_ID }).execute();
   await db
     .insertInto('client_locales')

@@ -27,7 +27,10 @@ export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
 export const consoleWebhooksPaths = {
   /** GET: the client's endpoints (WebhookEndpointList); POST: add one (CreateWebhookEndpointRequest → WebhookSecretReply, a fresh second factor). */
   endpoints: (clientId: string) => `/clients/${seg(clientId)}/webhooks`,
-  /** PATCH: change the URL, kinds, description, or enable/disable (UpdateWebhookEndpointRequest → WebhookEndpoint). */
+  /**
+   * PATCH: change the URL, kinds, description, or enable/disable (UpdateWebhookEndpointRequest → WebhookEndpoint);
+   * DELETE: remove it and its deliveries (DeleteWebhookEndpointRequest → 204).
+   */
   endpoint: (clientId: string, endpointId: string) => `/clients/${seg(clientId)}/webhooks/${seg(endpointId)}`,
   /** POST: a new secret, the old one still signing for overlapHours (RotateWebhookSecretRequest → WebhookSecretReply, a fresh second factor). */
   rotateSecret: (clientId: string, endpointId: string) => `/clients/${seg(clientId)}/webhooks/${seg(endpointId)}/rotate-secret`,
@@ -52,6 +55,11 @@ export const MAX_WEBHOOK_DESCRIPTION = 200;
 /** The longest overlap of a rotation: a week. */
 export const MAX_ROTATION_OVERLAP_HOURS = 168;
 export const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
+/**
+ * Endpoints one client may have (each event is delivered to each endpoint that takes its kind, so
+ * endpoints multiply the outbox's work); a receiver that needs more fans out on its side.
+ */
+export const MAX_WEBHOOK_ENDPOINTS = 20;
 
 const Reason = z.string().trim().min(3).max(500);
 const Url = z.string().trim().min(1).max(MAX_WEBHOOK_URL);
@@ -120,6 +128,9 @@ export const RotateWebhookSecretRequest = z.object({
   reason: Reason,
 });
 export type RotateWebhookSecretRequest = z.input<typeof RotateWebhookSecretRequest>;
+
+export const DeleteWebhookEndpointRequest = z.object({ reason: Reason });
+export type DeleteWebhookEndpointRequest = z.input<typeof DeleteWebhookEndpointRequest>;
 
 export const ResendWebhookDeliveryRequest = z.object({ reason: Reason.optional() });
 

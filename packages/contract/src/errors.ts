@@ -156,5 +156,7 @@ export const ErrorCode = {
   webhookDeliveryInFlight: 94002,
   /** The endpoint is disabled: enable it before sending a delivery again. */
   webhookEndpointDisabled: 94003,
+  /** The client has as many endpoints as one client may have (MAX_WEBHOOK_ENDPOINTS): delete one first. */
+  webhookEndpointLimit: 94004,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -933,6 +933,14 @@ export const en = {
   'webhooks.enable': 'Enable',
   'webhooks.disableOf': 'Disable {url}',
   'webhooks.enableOf': 'Enable {url}',
+  'webhooks.delete': 'Delete',
+  'webhooks.deleteOf': 'Delete {url}',
+  'webhooks.deleteTitle': 'Delete this endpoint',
+  'webhooks.deleteIntro':
+    'Nothing more is sent to it, and its deliveries are deleted with it. To pause deliveries and keep them, disable it instead.',
+  'webhooks.deleteSubmit': 'Delete the endpoint',
+  'webhooks.deletedStatus': 'Endpoint {url} deleted.',
+  'webhooks.full': 'A client has at most {max} endpoints: delete one it no longer uses to add another.',
   'webhooks.rotate': 'Rotate secret',
   'webhooks.rotateOf': 'Rotate secret of {url}',
   'webhooks.disableTitle': 'Disable this endpoint',
@@ -995,6 +1003,7 @@ export const en = {
   'webhooks.error.urlRefused': 'This URL cannot receive webhooks: it must be https and reach the internet, not a private or local address.',
   'webhooks.error.inFlight': 'This delivery is being sent right now: look again in a moment.',
   'webhooks.error.endpointDisabled': 'The endpoint is disabled: enable it before sending again.',
+  'webhooks.error.endpointLimit': 'This client has as many endpoints as a client may have: delete one it no longer uses first.',
 } as const;
 
 export type MessageKey = keyof typeof en;

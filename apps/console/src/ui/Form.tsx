@@ -27,6 +27,52 @@ export function Field({
   );
 }
 
+/**
+ * A labelled number input, required, whole numbers unless `step` says otherwise; the value stays
+ * the text typed (the form checks it and says why it is refused).
+ */
+export function NumberField({
+  label,
+  hint,
+  value,
+  onChange,
+  min,
+  max,
+  step = 1,
+  invalid,
+  inputMode,
+}: {
+  label: string;
+  hint?: string;
+  value: string;
+  onChange: (value: string) => void;
+  min?: number;
+  max?: number;
+  step?: number | 'any';
+  invalid?: boolean;
+  inputMode?: 'numeric' | 'decimal';
+}) {
+  return (
+    <Field label={label} {...(hint === undefined ? {} : { hint })}>
+      {(id, describedBy) => (
+        <input
+          id={id}
+          aria-describedby={describedBy}
+          type="number"
+          min={min}
+          max={max}
+          step={step}
+          inputMode={inputMode}
+          value={value}
+          aria-invalid={invalid}
+          onChange={(e) => onChange(e.target.value)}
+          required
+        />
+      )}
+    </Field>
+  );
+}
+
 /** The server's refusal (or a network failure) in words; announced when it appears. */
 export function ErrorMessage({ error }: { error: unknown }) {
   if (!error) return null;

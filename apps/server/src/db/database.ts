@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type pgModule from 'pg';
 import type { DatabaseConfig } from '../config.ts';
@@ -10,6 +10,11 @@ import { withPreparedStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
+
+/** Which engine a database or a transaction runs on, for the few statements the two write differently. */
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
 
 /** Owner only, as the keys and the outbox: the file holds password hashes, sealed secrets and mails not yet sent. */
 const SQLITE_FILE_MODE = 0o600;

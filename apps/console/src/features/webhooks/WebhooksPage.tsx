@@ -5,6 +5,7 @@ import {
   DEFAULT_ROTATION_OVERLAP_HOURS,
   MAX_ROTATION_OVERLAP_HOURS,
   MAX_WEBHOOK_DESCRIPTION,
+  MAX_WEBHOOK_ENDPOINTS,
   MAX_WEBHOOK_URL,
   WEBHOOK_EVENT_KINDS,
   type WebhookDelivery,
@@ -15,11 +16,12 @@ import {
 import { formatDateTime, t, type MessageKey } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ClientSettingsPage } from '../../ui/ClientSettingsPage.tsx';
-import { ErrorMessage, Field, errorText } from '../../ui/Form.tsx';
+import { errorText, Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { SecretOnce } from '../../ui/SecretOnce.tsx';
-import { createEndpoint, getDeliveries, getEndpoints, resendDelivery, rotateSecret, updateEndpoint } from './api.ts';
+import { createEndpoint, deleteEndpoint, getDeliveries, getEndpoints, resendDelivery, rotateSecret, updateEndpoint } from './api.ts';
 import './webhooks.css';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 const kindLabel = (kind: string) =>
   (WEBHOOK_EVENT_KINDS as readonly string[]).includes(kind) ? t(`webhooks.kind.${kind}` as MessageKey) : kind;
@@ -50,6 +52,18 @@ export default function WebhooksPage() {
   );
 }
 
+/** A dialog's opening: which endpoint it acts on, then what it does. */
+function EndpointIntro({ url, text }: { url: string; text: string }) {
+  return (
+    <>
+      <p>
+        <code className="webhook-url">{url}</code>
+      </p>
+      <p>{text}</p>
+    </>
+  );
+}
+
 function eventsText(events: readonly string[]): string {
   return events.includes('*') ? t('webhooks.allEvents') : events.map(kindLabel).join(', ');
 }
@@ -60,12 +74,15 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
   const [creating, setCreating] = useState(false);
   const [toggling, setToggling] = useState<WebhookEndpoint | null>(null);
   const [rotating, setRotating] = useState<WebhookEndpoint | null>(null);
+  const [deleting, setDeleting] = useState<WebhookEndpoint | null>(null);
   const [secret, setSecret] = useState<{ reply: WebhookSecretReply; rotated: boolean } | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [message, setMessage] = useState('');
   const headingId = useId();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', client.id] });
   const selected = endpoints.data?.endpoints.find((e) => e.id === shown);
+  // The server refuses more (decision 084); the button says so before a dialog is filled in for nothing.
+  const full = (endpoints.data?.endpoints.length ?? 0) >= MAX_WEBHOOK_ENDPOINTS;
 
   const columns = useMemo((): Columns<WebhookEndpoint> => {
     const col = columnHelper<WebhookEndpoint>();
@@ -148,6 +165,14 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
               >
                 {t('webhooks.rotate')}
               </button>
+              <button
+                type="button"
+                className="button button--small button--danger"
+                aria-label={t('webhooks.deleteOf', { url: e.url })}
+                onClick={() => setDeleting(e)}
+              >
+                {t('webhooks.delete')}
+              </button>
             </div>
           );
         },
@@ -159,9 +184,20 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
     <section className="section" aria-labelledby={headingId}>
       <h2 id={headingId}>{client.name}</h2>
       <div className="settings-row">
-        <button type="button" className="button button--primary" onClick={() => setCreating(true)}>
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={full}
+          aria-describedby={full ? `${headingId}-full` : undefined}
+          onClick={() => setCreating(true)}
+        >
           {t('webhooks.create')}
         </button>
+        {full ? (
+          <span id={`${headingId}-full`} className="muted">
+            {t('webhooks.full', { max: MAX_WEBHOOK_ENDPOINTS })}
+          </span>
+        ) : null}
         <span role="status">{message}</span>
       </div>
       {secret ? (
@@ -174,19 +210,17 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
           }}
         />
       ) : null}
-      {endpoints.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : endpoints.isError ? (
-        <ErrorMessage error={endpoints.error} />
-      ) : (
-        <DataTable
-          columns={columns}
-          rows={endpoints.data.endpoints}
-          caption={t('webhooks.caption', { client: client.name })}
-          rowClass={(e) => (e.enabled ? undefined : 'row--muted')}
-          empty={t('webhooks.none')}
-        />
-      )}
+      <QueryView query={endpoints}>
+        {(data) => (
+          <DataTable
+            columns={columns}
+            rows={data.endpoints}
+            caption={t('webhooks.caption', { client: client.name })}
+            rowClass={(e) => (e.enabled ? undefined : 'row--muted')}
+            empty={t('webhooks.none')}
+          />
+        )}
+      </QueryView>
       {selected ? <Deliveries key={selected.id} client={client} endpoint={selected} /> : null}
       {creating ? (
         <CreateDialog
@@ -202,20 +236,28 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
       {toggling ? (
         <ReasonDialog
           title={t(toggling.enabled ? 'webhooks.disableTitle' : 'webhooks.enableTitle')}
-          intro={
-            <>
-              <p>
-                <code className="webhook-url">{toggling.url}</code>
-              </p>
-              <p>{t(toggling.enabled ? 'webhooks.disableIntro' : 'webhooks.enableIntro')}</p>
-            </>
-          }
+          intro={<EndpointIntro url={toggling.url} text={t(toggling.enabled ? 'webhooks.disableIntro' : 'webhooks.enableIntro')} />}
           submitLabel={t(toggling.enabled ? 'webhooks.disable' : 'webhooks.enable')}
           danger={toggling.enabled}
           onClose={() => setToggling(null)}
           onSubmit={async (reason) => {
             const view = await updateEndpoint(client.id, toggling.id, { enabled: !toggling.enabled, reason });
             setMessage(t(view.enabled ? 'webhooks.enabledStatus' : 'webhooks.disabledStatus', { url: view.url }));
+            await refresh();
+          }}
+        />
+      ) : null}
+      {deleting ? (
+        <ReasonDialog
+          title={t('webhooks.deleteTitle')}
+          intro={<EndpointIntro url={deleting.url} text={t('webhooks.deleteIntro')} />}
+          submitLabel={t('webhooks.deleteSubmit')}
+          danger
+          onClose={() => setDeleting(null)}
+          onSubmit={async (reason) => {
+            await deleteEndpoint(client.id, deleting.id, { reason });
+            if (shown === deleting.id) setShown(null);
+            setMessage(t('webhooks.deletedStatus', { url: deleting.url }));
             await refresh();
           }}
         />
@@ -360,14 +402,7 @@ function RotateDialog({
   return (
     <ReasonDialog
       title={t('webhooks.rotateTitle')}
-      intro={
-        <>
-          <p>
-            <code className="webhook-url">{endpoint.url}</code>
-          </p>
-          <p>{t('webhooks.rotateIntro')}</p>
-        </>
-      }
+      intro={<EndpointIntro url={endpoint.url} text={t('webhooks.rotateIntro')} />}
       submitLabel={t('webhooks.rotateSubmit')}
       ready={ok}
       onClose={onClose}
@@ -376,22 +411,15 @@ function RotateDialog({
         await onRotated(reply);
       }}
     >
-      <Field label={t('webhooks.overlap')} hint={t('webhooks.overlapHint', { max: MAX_ROTATION_OVERLAP_HOURS })}>
-        {(id, hint) => (
-          <input
-            id={id}
-            aria-describedby={hint}
-            type="number"
-            min={0}
-            max={MAX_ROTATION_OVERLAP_HOURS}
-            step={1}
-            value={hours}
-            aria-invalid={!ok}
-            onChange={(e) => setHours(e.target.value)}
-            required
-          />
-        )}
-      </Field>
+      <NumberField
+        label={t('webhooks.overlap')}
+        hint={t('webhooks.overlapHint', { max: MAX_ROTATION_OVERLAP_HOURS })}
+        min={0}
+        max={MAX_ROTATION_OVERLAP_HOURS}
+        value={hours}
+        invalid={!ok}
+        onChange={setHours}
+      />
     </ReasonDialog>
   );
 }
@@ -516,31 +544,29 @@ function Deliveries({ client, endpoint }: { client: ConsoleClient; endpoint: Web
         </button>
         <span role="status">{message}</span>
       </div>
-      {deliveries.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : deliveries.isError ? (
-        <ErrorMessage error={deliveries.error} />
-      ) : (
-        <>
-          <DataTable
-            columns={columns}
-            rows={rows}
-            caption={t('webhooks.deliveriesCaption', { url: endpoint.url })}
-            numeric={['attempts']}
-            empty={t('webhooks.noDeliveries')}
-          />
-          {deliveries.hasNextPage ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() => void deliveries.fetchNextPage()}
-              disabled={deliveries.isFetchingNextPage}
-            >
-              {t('common.loadMore')}
-            </button>
-          ) : null}
-        </>
-      )}
+      <QueryView query={deliveries}>
+        {() => (
+          <>
+            <DataTable
+              columns={columns}
+              rows={rows}
+              caption={t('webhooks.deliveriesCaption', { url: endpoint.url })}
+              numeric={['attempts']}
+              empty={t('webhooks.noDeliveries')}
+            />
+            {deliveries.hasNextPage ? (
+              <button
+                type="button"
+                className="button"
+                onClick={() => void deliveries.fetchNextPage()}
+                disabled={deliveries.isFetchingNextPage}
+              >
+                {t('common.loadMore')}
+              </button>
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import {
   consoleWebhooksPaths as paths,
   type CreateWebhookEndpointRequest,
+  type DeleteWebhookEndpointRequest,
   type RotateWebhookSecretRequest,
   type UpdateWebhookEndpointRequest,
   type WebhookDelivery,
@@ -19,6 +20,9 @@ export const createEndpoint = (clientId: string, body: CreateWebhookEndpointRequ
   api<WebhookSecretReply>('POST', paths.endpoints(clientId), { body });
 export const updateEndpoint = (clientId: string, endpointId: string, body: UpdateWebhookEndpointRequest) =>
   api<WebhookEndpoint>('PATCH', paths.endpoint(clientId, endpointId), { body });
+/** Removes the endpoint and its deliveries (204). */
+export const deleteEndpoint = (clientId: string, endpointId: string, body: DeleteWebhookEndpointRequest) =>
+  api<void>('DELETE', paths.endpoint(clientId, endpointId), { body });
 export const rotateSecret = (clientId: string, endpointId: string, body: RotateWebhookSecretRequest) =>
   api<WebhookSecretReply>('POST', paths.rotateSecret(clientId, endpointId), { body });
 export const getDeliveries = (clientId: string, endpointId: string, cursor?: string) =>

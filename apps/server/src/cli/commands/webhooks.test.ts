@@ -114,6 +114,12 @@ describe.each(dialects)('rewards webhooks on %s', (dialect) => {
     const audit = await listAudit(database.db, { clientId: 'acme', action: 'webhooks', limit: 20 });
     expect(audit.every((a) => a.actor === 'ops-bob' && a.actor_kind === 'operator')).toBe(true);
     expect(JSON.stringify(audit)).not.toContain('whsec_');
+
+    const deleted = await run(['delete', '--client', 'acme', '--endpoint', endpoint!.id, '--reason', 'CRM retired']);
+    expect(deleted.stdout).toContain(`Deleted webhook endpoint ${endpoint!.id}`);
+    expect(await json<WebhookEndpoint[]>(['list', '--client', 'acme'])).toEqual([]);
+    const [removal] = await listAudit(database.db, { clientId: 'acme', action: 'webhooks.endpoint.delete', limit: 1 });
+    expect(removal).toMatchObject({ subject: endpoint!.id, actor: 'ops-bob' });
   });
 
   it('refuses bad input with one line and exit 2, changing nothing', async () => {
@@ -137,6 +143,8 @@ describe.each(dialects)('rewards webhooks on %s', (dialect) => {
         /private, link-local/,
       ],
       [['rotate-secret', '--client', 'acme', '--endpoint', 'we_nothing', '--reason', 'nope'], {}, /Not found/],
+      [['delete', '--client', 'acme', '--endpoint', 'we_nothing', '--reason', 'nope'], {}, /Not found/],
+      [['delete', '--client', 'acme', '--endpoint', 'we_x'], {}, /--reason <text> is required/],
       [
         ['rotate-secret', '--client', 'acme', '--endpoint', 'we_x', '--overlap-hours', '500', '--reason', 'nope'],
         {},

@@ -4,6 +4,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '@rewards/contract/console
 import { loadConfig } from '../../config.ts';
 import {
   createEndpoint,
+  deleteEndpoint,
   listDeliveries,
   listEndpoints,
   resendDelivery,
@@ -151,6 +152,20 @@ export function registerWebhooks(program: Command): void {
       return { human: `${enabled ? 'Enabled' : 'Disabled'} webhook endpoint ${endpoint.id} (${endpoint.url}).`, json: endpoint };
     });
   }
+
+  const remove = webhooks
+    .command('delete')
+    .description('remove the endpoint and its deliveries (nothing more is sent to it)')
+    .requiredOption('--client <id>', "the endpoint's client")
+    .requiredOption('--endpoint <id>', "the endpoint's id, as list shows")
+    .option('--reason <text>', 'why, for the audit log (required)');
+  action<{ client: string; endpoint: string; reason?: string }>(remove, async (db, { options, operator }) => {
+    const reason = reasonFlag(options.reason);
+    await requireClient(db, options.client);
+    const endpointId = options.endpoint.trim();
+    await deleteEndpoint(db, actorOf(operator), { clientId: options.client, endpointId, reason });
+    return { human: `Deleted webhook endpoint ${endpointId} and its deliveries.`, json: { id: endpointId, deleted: true } };
+  });
 
   const rotate = webhooks
     .command('rotate-secret')

@@ -1,5 +1,6 @@
-import { CompiledQuery, PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { isPostgres } from '../../db/database.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { padded, pieces } from '../../db/statement-shapes.ts';
 import type { Consumption, Lot } from './lot-book.ts';
@@ -24,10 +25,6 @@ export async function expirySettingsOf(
   clientId: string,
 ): Promise<{ expiry_policy: string; time_zone: string } | undefined> {
   return (await settings(db, clientId)).rows[0];
-}
-
-export function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 const texts = new Map<string, string>();

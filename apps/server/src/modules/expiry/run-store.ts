@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { padded } from '../../db/statement-shapes.ts';
-import { isPostgres } from './lot-store.ts';
+import { isPostgres } from '../../db/database.ts';
 
 /** The expiry run's SQL (run.ts). */
 

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { appendLedgerEntry, type LedgerKind } from '../ledger/service.ts';
 import type { ExpiryPolicy } from '@rewards/contract';
 import { addGeneratedParticipants } from '../../../test/points-files.ts';
+import { insertTestClient } from '../../../test/test-client.ts';
 import { withSearchKeys } from '../participants/search-keys.ts';
 
 /**
@@ -144,28 +145,7 @@ export async function addExpiryClient(
   policy: ExpiryPolicy,
   timeZone = 'UTC',
 ): Promise<void> {
-  await db
-    .insertInto('clients')
-    .values({
-      id: clientId,
-      name: `Client ${clientId}`,
-      default_locale: 'en-US',
-      logo: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"/>',
-      brand_color: '#047857',
-      privacy_notice_version: 0,
-      sso_type: 'login_only',
-      sso_logout_type: 'login',
-      site_name: clientId,
-      site_url: `https://${clientId}.example`,
-      portal_url: `https://rewards.${clientId}.example`,
-      password_rules: JSON.stringify({ minLength: 8, maxLength: 64 }),
-      activation_fields: '[]',
-      countries: '[]',
-      created_at: new Date().toISOString(),
-      expiry_policy: JSON.stringify(policy),
-      time_zone: timeZone,
-    })
-    .execute();
+  await insertTestClient(db, clientId, { expiry_policy: JSON.stringify(policy), time_zone: timeZone });
   await addGeneratedParticipants(db, clientId, participants);
 }
 

@@ -144,6 +144,10 @@ const expected: Row[] = [
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
   {
+    route: route('DELETE', '/clients/:clientId/webhooks/:endpointId'),
+    ...signedIn({ ...all(204), support_agent: 403, auditor: 403 }, { ...all(403), owner: 204 }),
+  },
+  {
     route: route('POST', '/clients/:clientId/webhooks/:endpointId/rotate-secret'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
@@ -624,6 +628,16 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('PATCH', consoleWebhooksPaths.endpoint(clientId, (await roleTableEndpoint(clientId)).endpointId), {
           body: { description: `role table ${column}`, reason: 'role table' },
         });
+      case route('DELETE', '/clients/:clientId/webhooks/:endpointId'): {
+        // An endpoint of its own per cell: a removal that passes leaves nothing for the next cell.
+        const { endpoint } = await createEndpoint(
+          t.database.db,
+          { dataDir: t.config.catalog.dataDir, policy: { allowLoopback: true } },
+          { name: 'operator', kind: 'operator' },
+          { clientId, url: `http://127.0.0.1:9/delete-${column.replace(':', '-')}`, events: ['*'], reason: 'role table' },
+        );
+        return send('DELETE', consoleWebhooksPaths.endpoint(clientId, endpoint.id), { body: { reason: 'role table' } });
+      }
       case route('POST', '/clients/:clientId/webhooks/:endpointId/rotate-secret'):
         return send('POST', consoleWebhooksPaths.rotateSecret(clientId, (await roleTableEndpoint(clientId)).endpointId), {
           body: { overlapHours: 1, reason: 'role table' },

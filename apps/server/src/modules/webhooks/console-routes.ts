@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { StaffRole } from '@rewards/contract/console';
 import {
   CreateWebhookEndpointRequest,
+  DeleteWebhookEndpointRequest,
   ResendWebhookDeliveryRequest,
   RotateWebhookSecretRequest,
   UpdateWebhookEndpointRequest,
@@ -24,6 +26,7 @@ import { requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import type { Documented } from '../staff/routes.ts';
 import {
   createEndpoint,
+  deleteEndpoint,
   listDeliveries,
   listEndpoints,
   resendDelivery,
@@ -107,6 +110,26 @@ export function consoleWebhookRoutes(api: FastifyInstance, deps: ModuleDeps, sit
     async (request) => {
       const { clientId, endpointId } = request.params;
       return updateEndpoint(db, settings, actorOf(request), { clientId, endpointId, ...request.body });
+    },
+  );
+
+  typed.delete(
+    pattern(paths.endpoint(':clientId', ':endpointId')),
+    {
+      onRequest: guard,
+      schema: {
+        summary: 'Remove an endpoint and its deliveries, with a reason (nothing more is sent to it); audited',
+        params: WebhookEndpointParams,
+        body: DeleteWebhookEndpointRequest,
+        response: { 204: z.null().describe('removed') },
+        ...documented({ roles: MANAGING }),
+      },
+    },
+    async (request, reply) => {
+      const { clientId, endpointId } = request.params;
+      await deleteEndpoint(db, actorOf(request), { clientId, endpointId, reason: request.body.reason });
+      reply.status(204);
+      return null;
     },
   );
 

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { createSmtpSink, type SmtpSink } from '../../../test/smtp-sink.ts';
+import { insertTestClient } from '../../../test/test-client.ts';
 import { createMailDelivery } from '../mail/delivery.ts';
 import { createWebhookDelivery, DISABLE_AFTER_MS, KEEP_HISTORY_MS, RETRY_SCHEDULE_MS, type WebhookDeliveryPass } from './delivery.ts';
 import { ulid } from './ids.ts';
@@ -287,34 +288,11 @@ describe.each(dialects)('webhook delivery (%s)', (dialect) => {
   });
 
   /** A client's row with a name (the notice says it). */
-  async function insertClient(client: string, at: string) {
-    await db()
-      .insertInto('clients')
-      .values({
-        id: client,
-        name: `Shop ${client}`,
-        default_locale: 'en-US',
-        logo: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"/>',
-        brand_color: '#047857',
-        privacy_notice_version: 0,
-        sso_type: 'login_only',
-        sso_logout_type: 'login',
-        site_name: client,
-        site_url: `https://${client}.example`,
-        portal_url: `https://rewards.${client}.example`,
-        password_rules: JSON.stringify({ minLength: 8, maxLength: 64 }),
-        activation_fields: '[]',
-        countries: '[]',
-        created_at: at,
-      })
-      .execute();
-  }
-
   /** A client with staff: active and disabled owners, its program manager and a disabled one, a support agent, another client's manager. */
   async function clientWithStaff(client: string) {
     const at = new Date().toISOString();
-    await insertClient(client, at);
-    await insertClient(`${client}x`, at);
+    await insertTestClient(db(), client, { name: `Shop ${client}`, created_at: at });
+    await insertTestClient(db(), `${client}x`, { name: `Shop ${client}x`, created_at: at });
     const person = async (who: string, owner: boolean, status = 'active', role?: { client: string; role: string }) => {
       const email = `${who}-${client}@staff.test`;
       await db()

@@ -1,5 +1,5 @@
 import type { WebhookDelivery, WebhookEndpoint } from '@rewards/contract/console-webhooks';
-import { DEFAULT_ROTATION_OVERLAP_HOURS } from '@rewards/contract/console-webhooks';
+import { DEFAULT_ROTATION_OVERLAP_HOURS, MAX_WEBHOOK_ENDPOINTS } from '@rewards/contract/console-webhooks';
 import { ErrorCode } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
@@ -10,12 +10,14 @@ import { ALL_KINDS, wakeWebhookWorkers } from './events.ts';
 import { endpointId as newEndpointId } from './ids.ts';
 import { newSigningSecret, sealSigningSecret } from './secrets.ts';
 import {
+  countEndpointsOfClient,
   deleteEndpointRows,
   deliveriesOfEndpoint,
   deliveryOfClient,
   endpointOfClient,
   endpointsOfClient,
   insertEndpoint,
+  lockEndpointsOfClient,
   requeueDelivery,
   updateEndpointRow,
   type EndpointRow,
@@ -54,6 +56,13 @@ export const webhookErrors = {
     ),
   endpointDisabled: () =>
     new ApiError(409, ErrorCode.webhookEndpointDisabled, 'webhooks.error.endpointDisabled', 'The endpoint is disabled: enable it first'),
+  endpointLimit: () =>
+    new ApiError(
+      409,
+      ErrorCode.webhookEndpointLimit,
+      'webhooks.error.endpointLimit',
+      `The client has ${MAX_WEBHOOK_ENDPOINTS} endpoints, as many as a client may have: delete one first`,
+    ),
 };
 
 /** The endpoint as the console, the command and the API show it: never its secret. */
@@ -148,6 +157,9 @@ export async function createEndpoint(
     failing_since: null,
   };
   await db.transaction().execute(async (trx) => {
+    // Counted and added under the client's lock: a hundred requests at once still make no more than the cap.
+    await lockEndpointsOfClient(trx, input.clientId);
+    if ((await countEndpointsOfClient(trx, input.clientId)) >= MAX_WEBHOOK_ENDPOINTS) throw webhookErrors.endpointLimit();
     await insertEndpoint(trx, row);
     await audit(trx, actor, input.clientId, 'webhooks.endpoint.create', id, { url, events, reason: input.reason ?? null }, now);
   });

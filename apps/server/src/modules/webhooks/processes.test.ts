@@ -7,6 +7,11 @@ import { createDatabase, type Db } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { createEmptyPostgresDatabase, dialects, type Dialect } from '../../../test/databases.ts';
 import { startServer, type ServerProcess } from '../../../test/server-process.ts';
+import { ErrorCode } from '@rewards/contract';
+import { MAX_WEBHOOK_ENDPOINTS, programWebhooksPaths } from '@rewards/contract/console-webhooks';
+import { PROGRAM_API_BASE } from '@rewards/contract/program-api';
+import { insertTestClient } from '../../../test/test-client.ts';
+import { createApiKey } from '../api-keys/service.ts';
 import { ulid } from './ids.ts';
 import { createEndpoint } from './manage.ts';
 import { tellWebhooks } from './service.ts';
@@ -30,7 +35,8 @@ async function until(what: string, done: () => Promise<boolean>, timeoutMs = 60_
  * Decision 084 across real server processes on one database: the outbox's deliveries are claimed
  * row by row, so two processes deliver each event once; a process killed with SIGKILL while a
  * receiver holds its request leaves the delivery to be tried again by the next process, with the
- * same webhook-id (at least once).
+ * same webhook-id (at least once). A client's endpoints stay within their cap however many
+ * processes are asked at once.
  */
 describe.each(dialects)('webhook delivery by server processes on %s', (dialect) => {
   let dir: string;
@@ -97,6 +103,44 @@ describe.each(dialects)('webhook delivery by server processes on %s', (dialect) 
     for (const request of receiver.received) verified(secret, request);
     const holders = await db.selectFrom('webhook_deliveries').select('attempts').where('endpoint_id', '=', endpointId).execute();
     expect(holders.every((h) => h.attempts === 1)).toBe(true);
+  }, 120_000);
+
+  it(`makes ${MAX_WEBHOOK_ENDPOINTS} endpoints, no more, of 100 asked for at once through both processes`, async () => {
+    // A client of this test's own: the cap counts a client's endpoints.
+    const capped = `cap-${ulid().slice(-8).toLowerCase()}`;
+    await insertTestClient(db, capped);
+    const { key } = await createApiKey(db, {
+      clientId: capped,
+      name: 'burst',
+      scopes: ['webhooks:manage'],
+      createdBy: 'tester',
+      actorKind: 'operator',
+      reason: 'the endpoint cap under a burst',
+    });
+    const replies = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const reply = await fetch(`${servers[i % 2]!.base}${PROGRAM_API_BASE}${programWebhooksPaths.endpoints}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: receiver.url, events: ['*'], description: `burst ${i}` }),
+        });
+        return { status: reply.status, body: (await reply.json()) as { errorCode?: number } };
+      }),
+    );
+    const made = replies.filter((r) => r.status === 201);
+    const refused = replies.filter((r) => r.status === 409);
+    expect(made).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+    expect(refused).toHaveLength(100 - MAX_WEBHOOK_ENDPOINTS);
+    expect(refused.every((r) => r.body.errorCode === ErrorCode.webhookEndpointLimit)).toBe(true);
+    const rows = await db.selectFrom('webhook_endpoints').select('id').where('client_id', '=', capped).execute();
+    expect(rows).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+    const audited = await db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('client_id', '=', capped)
+      .where('action', '=', 'webhooks.endpoint.create')
+      .execute();
+    expect(audited).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
   }, 120_000);
 
   it('delivers after a restart an event whose process was killed with SIGKILL while delivering it, with the same id', async () => {

@@ -1,5 +1,6 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { isPostgres } from '../../db/database.ts';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from './tables.ts';
 
 /** A database or a transaction: the outbox's writes run in the caller's. */
@@ -67,21 +68,28 @@ export async function dueDeliveries(q: Q, at: string, limit: number): Promise<Ar
     .execute();
 }
 
-/** Takes the delivery for this worker until `until`, counting the attempt; false if another worker took it first. */
-export async function claimDelivery(q: Q, id: string, attempts: number, holder: string, at: string, until: string): Promise<boolean> {
-  const result = await q
+/**
+ * Takes the deliveries for this worker until `until`, counting an attempt on each, in one
+ * statement; returns those it took (another worker may have taken some first: a live claim, or
+ * an outcome recorded since the look, fails the conditions).
+ */
+export async function claimDeliveries(q: Q, ids: readonly string[], holder: string, at: string, until: string): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await q
     .updateTable('webhook_deliveries')
-    .set({ claimed_by: holder, claimed_until: until, attempts: attempts + 1, last_attempt_at: at })
-    .where('id', '=', id)
+    .set((eb) => ({ claimed_by: holder, claimed_until: until, attempts: eb('attempts', '+', 1), last_attempt_at: at }))
+    .where('id', 'in', [...ids])
     .where('status', '=', 'pending')
-    .where('attempts', '=', attempts)
+    .where('next_attempt_at', '<=', at)
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', at)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
 }
 
-/** What a claimed delivery sends, and where. */
-export async function deliveryWork(q: Q, id: string) {
+/** What claimed deliveries send, and where (attempts counts the one under way). */
+export async function deliveriesWork(q: Q, ids: readonly string[]) {
+  if (ids.length === 0) return [];
   return q
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
@@ -98,17 +106,18 @@ export async function deliveryWork(q: Q, id: string) {
       'e.previous_secret_sealed',
       'e.previous_secret_until',
     ])
-    .where('d.id', '=', id)
-    .executeTakeFirst();
+    .where('d.id', 'in', [...ids])
+    .orderBy('d.event_id')
+    .execute();
 }
 
-/** The outcome of this worker's attempt; nothing if its claim was lost (it ran out and another worker took the row). */
-export async function finishAttempt(
-  q: Q,
-  id: string,
-  holder: string,
-  outcome: Pick<DeliveryRow, 'status' | 'next_attempt_at' | 'last_status' | 'last_error' | 'last_duration_ms' | 'delivered_at'>,
-): Promise<boolean> {
+export type DeliveryOutcome = Pick<
+  DeliveryRow,
+  'status' | 'next_attempt_at' | 'last_status' | 'last_error' | 'last_duration_ms' | 'delivered_at'
+>;
+
+/** The outcome of this worker's attempt; false if its claim was lost (it ran out and another worker took the row). */
+export async function finishAttempt(q: Q, id: string, holder: string, outcome: DeliveryOutcome): Promise<boolean> {
   const result = await q
     .updateTable('webhook_deliveries')
     .set({ ...outcome, claimed_by: null, claimed_until: null })
@@ -154,6 +163,25 @@ export async function disableEndpointRow(q: Q, endpointId: string, at: string, r
 
 export async function endpointById(q: Q, endpointId: string): Promise<EndpointRow | undefined> {
   return q.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
+}
+
+/**
+ * Holds the client's endpoints for the rest of the transaction, so that counting them and adding
+ * one are a single step under concurrent requests: on PostgreSQL a transaction-scoped advisory lock
+ * on the client (no row to lock while it has none); SQLite's transactions begin IMMEDIATE, one
+ * writer at a time across processes, so nothing more is needed there.
+ */
+export async function lockEndpointsOfClient(trx: Q, clientId: string): Promise<void> {
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${clientId}`}, 0))`.execute(trx);
+}
+
+export async function countEndpointsOfClient(q: Q, clientId: string): Promise<number> {
+  const row = await q
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('client_id', '=', clientId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function insertEndpoint(q: Q, row: Insertable<WebhookEndpointsTable>): Promise<void> {

@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+import { t } from '../i18n/t.ts';
+import { ErrorMessage } from './Form.tsx';
+
+/**
+ * What a query has: "Loading…" while it has nothing yet, the server's refusal in words if it
+ * failed, else the content made from its data. One shape for every read of the console.
+ */
+export function QueryView<T>({
+  query,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined };
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <p className="loading">{t('common.loading')}</p>;
+  if (query.isError || query.data === undefined) return <ErrorMessage error={query.error} />;
+  return <>{children(query.data)}</>;
+}
