@@ -19,6 +19,7 @@ import {
   removePasskey,
   renewRecoveryCodes,
 } from './account-api.ts';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 /**
  * Your account (decision 070), for every signed-in staff member whatever their roles: the
@@ -34,16 +35,14 @@ export default function AccountPage() {
         <h1>{t('account.title')}</h1>
         <p className="muted">{t('account.who', { name: me.name, email: me.email })}</p>
       </div>
-      {account.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : account.isError ? (
-        <ErrorMessage error={account.error} />
-      ) : (
-        <>
-          <PasswordSection account={account.data} />
-          <SecondFactorsSection account={account.data} />
-        </>
-      )}
+      <QueryView query={account}>
+        {(data) => (
+          <>
+            <PasswordSection account={data} />
+            <SecondFactorsSection account={data} />
+          </>
+        )}
+      </QueryView>
     </div>
   );
 }

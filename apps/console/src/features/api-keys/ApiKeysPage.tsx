@@ -16,11 +16,12 @@ import {
 import { formatDateTime, formatNumber, t, type MessageKey } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ClientSettingsPage } from '../../ui/ClientSettingsPage.tsx';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { SecretOnce } from '../../ui/SecretOnce.tsx';
 import { createApiKey, getApiKeys, revokeApiKey } from './api.ts';
 import './api-keys.css';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 const scopeLabel = (scope: ApiScope) => t(`apiKeys.scope.${scope}` as MessageKey);
 const scopeHint = (scope: ApiScope) => t(`apiKeys.scopeHint.${scope}` as MessageKey);
@@ -181,20 +182,18 @@ function ClientKeys({ client, canChange }: { client: ConsoleClient; canChange: b
           }}
         />
       ) : null}
-      {keys.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : keys.isError ? (
-        <ErrorMessage error={keys.error} />
-      ) : (
-        <DataTable
-          columns={columns}
-          rows={keys.data.keys}
-          caption={t('apiKeys.caption', { client: client.name })}
-          numeric={[]}
-          rowClass={(k) => (k.revokedAt ? 'row--muted' : undefined)}
-          empty={t('apiKeys.none')}
-        />
-      )}
+      <QueryView query={keys}>
+        {(data) => (
+          <DataTable
+            columns={columns}
+            rows={data.keys}
+            caption={t('apiKeys.caption', { client: client.name })}
+            numeric={[]}
+            rowClass={(k) => (k.revokedAt ? 'row--muted' : undefined)}
+            empty={t('apiKeys.none')}
+          />
+        )}
+      </QueryView>
       {creating ? (
         <CreateDialog
           client={client}
@@ -317,38 +316,25 @@ function CreateDialog({
         ))}
       </fieldset>
       <div className="role-grid">
-        <Field label={t('apiKeys.rate')} hint={t('apiKeys.rateHint', { default: DEFAULT_RATE_PER_SECOND })}>
-          {(id, hint) => (
-            <input
-              id={id}
-              aria-describedby={hint}
-              type="number"
-              min={MIN_RATE_PER_SECOND}
-              max={MAX_RATE_PER_SECOND}
-              step="any"
-              value={rate}
-              aria-invalid={!rateOk}
-              onChange={(e) => setRate(e.target.value)}
-              required
-            />
-          )}
-        </Field>
-        <Field label={t('apiKeys.burst')} hint={t('apiKeys.burstHint', { default: DEFAULT_BURST })}>
-          {(id, hint) => (
-            <input
-              id={id}
-              aria-describedby={hint}
-              type="number"
-              min={1}
-              max={MAX_BURST}
-              step={1}
-              value={burst}
-              aria-invalid={!burstOk}
-              onChange={(e) => setBurst(e.target.value)}
-              required
-            />
-          )}
-        </Field>
+        <NumberField
+          label={t('apiKeys.rate')}
+          hint={t('apiKeys.rateHint', { default: DEFAULT_RATE_PER_SECOND })}
+          min={MIN_RATE_PER_SECOND}
+          max={MAX_RATE_PER_SECOND}
+          step="any"
+          value={rate}
+          invalid={!rateOk}
+          onChange={setRate}
+        />
+        <NumberField
+          label={t('apiKeys.burst')}
+          hint={t('apiKeys.burstHint', { default: DEFAULT_BURST })}
+          min={1}
+          max={MAX_BURST}
+          value={burst}
+          invalid={!burstOk}
+          onChange={setBurst}
+        />
       </div>
     </ReasonDialog>
   );

@@ -3,9 +3,10 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { auditCsvUrl, getAudit, type AuditFilters } from '../../api/participants.ts';
 import { t } from '../../i18n/t.ts';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { Field } from '../../ui/Form.tsx';
 import { useClientName, useClients } from '../../api/clients.ts';
 import { AuditTable } from '../../ui/AuditTable.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 const FILTERS = ['staff', 'action', 'clientId', 'participantId', 'from', 'to'] as const;
 
@@ -85,20 +86,18 @@ export default function AuditPage() {
           </a>
         </div>
       </form>
-      {audit.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : audit.isError ? (
-        <ErrorMessage error={audit.error} />
-      ) : (
-        <>
-          <AuditTable entries={rows} caption={t('audit.title')} clientName={clientName} />
-          {audit.hasNextPage ? (
-            <button type="button" className="button" onClick={() => void audit.fetchNextPage()} disabled={audit.isFetchingNextPage}>
-              {audit.isFetchingNextPage ? t('common.loading') : t('common.loadMore')}
-            </button>
-          ) : null}
-        </>
-      )}
+      <QueryView query={audit}>
+        {() => (
+          <>
+            <AuditTable entries={rows} caption={t('audit.title')} clientName={clientName} />
+            {audit.hasNextPage ? (
+              <button type="button" className="button" onClick={() => void audit.fetchNextPage()} disabled={audit.isFetchingNextPage}>
+                {audit.isFetchingNextPage ? t('common.loading') : t('common.loadMore')}
+              </button>
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </div>
   );
 }

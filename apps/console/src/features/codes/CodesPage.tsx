@@ -8,9 +8,10 @@ import { useClients } from '../../api/clients.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, formatNumber, t, type MessageKey } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ErrorMessage, Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { downloadText } from '../../ui/download.ts';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 /**
  * Code batches (issue 20 §1, decision 063): a client's on-the-spot codes by print run, counted
@@ -103,22 +104,20 @@ function Batches({ client, canChange }: { client: ConsoleClient; canChange: bool
       ) : (
         <p className="muted">{t('codes.readOnly')}</p>
       )}
-      {batches.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : batches.isError ? (
-        <ErrorMessage error={batches.error} />
-      ) : (
-        <DataTable
-          columns={columns}
-          rows={batches.data.batches}
-          caption={t('codes.caption', { client: client.name })}
-          numeric={COUNTS}
-          onOpen={(row) => setSelected(row.name)}
-          rowLabel={(row) => t('codes.open', { name: row.name ?? t('codes.noBatch') })}
-          rowClass={(row) => (row.name !== null && row.name === selected ? 'row--selected' : undefined)}
-          empty={t('codes.noBatches')}
-        />
-      )}
+      <QueryView query={batches}>
+        {(data) => (
+          <DataTable
+            columns={columns}
+            rows={data.batches}
+            caption={t('codes.caption', { client: client.name })}
+            numeric={COUNTS}
+            onOpen={(row) => setSelected(row.name)}
+            rowLabel={(row) => t('codes.open', { name: row.name ?? t('codes.noBatch') })}
+            rowClass={(row) => (row.name !== null && row.name === selected ? 'row--selected' : undefined)}
+            empty={t('codes.noBatches')}
+          />
+        )}
+      </QueryView>
       {selected !== null ? (
         <BatchDetailSection key={selected} client={client} batch={selected} canChange={canChange} onChanged={refresh} />
       ) : null}
@@ -195,35 +194,15 @@ function GenerateDialog({
         )}
       </Field>
       <div className="role-grid">
-        <Field label={t('codes.count')} hint={t('codes.countHint', { max: formatNumber(MAX_BATCH_COUNT) })}>
-          {(id, hint) => (
-            <input
-              id={id}
-              aria-describedby={hint}
-              type="number"
-              min={1}
-              max={MAX_BATCH_COUNT}
-              step={1}
-              value={count}
-              onChange={(e) => setCount(e.target.value)}
-              required
-            />
-          )}
-        </Field>
-        <Field label={t('codes.valueField')}>
-          {(id) => (
-            <input
-              id={id}
-              type="number"
-              min={1}
-              max={MAX_CODE_VALUE}
-              step={1}
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-              required
-            />
-          )}
-        </Field>
+        <NumberField
+          label={t('codes.count')}
+          hint={t('codes.countHint', { max: formatNumber(MAX_BATCH_COUNT) })}
+          min={1}
+          max={MAX_BATCH_COUNT}
+          value={count}
+          onChange={setCount}
+        />
+        <NumberField label={t('codes.valueField')} min={1} max={MAX_CODE_VALUE} value={value} onChange={setValue} />
       </div>
       <Field label={t('codes.expires')} hint={t('codes.expiresHint')}>
         {(id, hint) => (
@@ -294,72 +273,70 @@ function BatchDetailSection({
   return (
     <section className="section" aria-labelledby={headingId}>
       <h3 id={headingId}>{t('codes.batchTitle', { name: batch })}</h3>
-      {detail.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : detail.isError ? (
-        <ErrorMessage error={detail.error} />
-      ) : (
-        <>
-          <dl className="facts">
-            <div>
-              <dt>{t('codes.col.value')}</dt>
-              <dd>{detail.data.value === null ? t('codes.mixed') : formatNumber(detail.data.value)}</dd>
-            </div>
-            <div>
-              <dt>{t('codes.col.expires')}</dt>
-              <dd>{expiryText(detail.data.expiresAt)}</dd>
-            </div>
-            <div>
-              <dt>{t('codes.col.created')}</dt>
-              <dd>{formatDateTime(detail.data.createdAt)}</dd>
-            </div>
-            <div>
-              <dt>{t('codes.counts')}</dt>
-              <dd>
-                {t('codes.countsText', {
-                  total: formatNumber(detail.data.total),
-                  unused: formatNumber(detail.data.unused),
-                  redeemed: formatNumber(detail.data.redeemed),
-                  expired: formatNumber(detail.data.expired),
-                  void: formatNumber(detail.data.void),
-                })}
-              </dd>
-            </div>
-          </dl>
-          {canChange ? (
-            <div className="settings-row">
-              <button type="button" className="button" onClick={() => setVoiding('one')}>
-                {t('codes.voidOne')}
+      <QueryView query={detail}>
+        {(data) => (
+          <>
+            <dl className="facts">
+              <div>
+                <dt>{t('codes.col.value')}</dt>
+                <dd>{data.value === null ? t('codes.mixed') : formatNumber(data.value)}</dd>
+              </div>
+              <div>
+                <dt>{t('codes.col.expires')}</dt>
+                <dd>{expiryText(data.expiresAt)}</dd>
+              </div>
+              <div>
+                <dt>{t('codes.col.created')}</dt>
+                <dd>{formatDateTime(data.createdAt)}</dd>
+              </div>
+              <div>
+                <dt>{t('codes.counts')}</dt>
+                <dd>
+                  {t('codes.countsText', {
+                    total: formatNumber(data.total),
+                    unused: formatNumber(data.unused),
+                    redeemed: formatNumber(data.redeemed),
+                    expired: formatNumber(data.expired),
+                    void: formatNumber(data.void),
+                  })}
+                </dd>
+              </div>
+            </dl>
+            {canChange ? (
+              <div className="settings-row">
+                <button type="button" className="button" onClick={() => setVoiding('one')}>
+                  {t('codes.voidOne')}
+                </button>
+                <button type="button" className="button button--danger" onClick={() => setVoiding('all')} disabled={data.unused === 0}>
+                  {t('codes.voidAll')}
+                </button>
+                <span role="status">{message}</span>
+              </div>
+            ) : null}
+            <form className="settings-row codes-find" onSubmit={search} aria-label={t('codes.findCode')}>
+              <Field label={t('codes.hint')}>
+                {(id) => (
+                  <input
+                    id={id}
+                    value={hint}
+                    onChange={(e) => setHint(e.target.value)}
+                    maxLength={8}
+                    autoComplete="off"
+                    spellCheck={false}
+                  />
+                )}
+              </Field>
+              <button type="submit" className="button">
+                {t('codes.find')}
               </button>
-              <button type="button" className="button button--danger" onClick={() => setVoiding('all')} disabled={detail.data.unused === 0}>
-                {t('codes.voidAll')}
-              </button>
-              <span role="status">{message}</span>
-            </div>
-          ) : null}
-          <form className="settings-row codes-find" onSubmit={search} aria-label={t('codes.findCode')}>
-            <Field label={t('codes.hint')}>
-              {(id) => (
-                <input id={id} value={hint} onChange={(e) => setHint(e.target.value)} maxLength={8} autoComplete="off" spellCheck={false} />
-              )}
-            </Field>
-            <button type="submit" className="button">
-              {t('codes.find')}
-            </button>
-          </form>
-          <DataTable
-            columns={columns}
-            rows={detail.data.codes}
-            caption={t('codes.codesCaption', { name: batch })}
-            empty={t('codes.noMatch')}
-          />
-          {detail.data.matched > detail.data.codes.length ? (
-            <p className="muted">
-              {t('codes.more', { shown: formatNumber(detail.data.codes.length), matched: formatNumber(detail.data.matched) })}
-            </p>
-          ) : null}
-        </>
-      )}
+            </form>
+            <DataTable columns={columns} rows={data.codes} caption={t('codes.codesCaption', { name: batch })} empty={t('codes.noMatch')} />
+            {data.matched > data.codes.length ? (
+              <p className="muted">{t('codes.more', { shown: formatNumber(data.codes.length), matched: formatNumber(data.matched) })}</p>
+            ) : null}
+          </>
+        )}
+      </QueryView>
       {voiding === 'one' ? (
         <ReasonDialog
           title={t('codes.voidOneTitle', { name: batch })}

@@ -9,6 +9,7 @@ import { formatDateTime, formatNumber, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { confirmImport, discardImport, getImport, listImports, rejectsUrl, uploadImport } from './imports-api.ts';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 /** The console's badge colours: waiting, under way, done well, failed; a discarded one plain grey. */
 const BADGE: Record<ImportStatus, string> = {
@@ -367,45 +368,45 @@ function HistorySection({ client, current, onOpen }: { client: ConsoleClient; cu
   return (
     <section className="section" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('imports.history')}</h2>
-      {list.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : list.isError ? (
-        <ErrorMessage error={list.error} />
-      ) : list.data.jobs.length === 0 ? (
-        <p className="muted">{t('imports.none')}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">{t('imports.history')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('imports.file')}</th>
-                <th scope="col">{t('imports.kind')}</th>
-                <th scope="col">{t('imports.statusColumn')}</th>
-                <th scope="col" className="num">
-                  {t('imports.lines')}
-                </th>
-                <th scope="col">{t('imports.when')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.jobs.map((job) => (
-                <tr key={job.id} aria-current={job.id === current ? 'true' : undefined}>
-                  <td>
-                    <button type="button" className="button button--link" onClick={() => onOpen(job.id)}>
-                      {job.fileName}
-                    </button>
-                  </td>
-                  <td>{t(`imports.kind.${job.kind}`)}</td>
-                  <td>{t(`imports.status.${job.status}`)}</td>
-                  <td className="num">{formatNumber(job.lines)}</td>
-                  <td>{formatDateTime(job.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryView query={list}>
+        {(data) =>
+          data.jobs.length === 0 ? (
+            <p className="muted">{t('imports.none')}</p>
+          ) : (
+            <div className="table-wrap">
+              <table className="table">
+                <caption className="visually-hidden">{t('imports.history')}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('imports.file')}</th>
+                    <th scope="col">{t('imports.kind')}</th>
+                    <th scope="col">{t('imports.statusColumn')}</th>
+                    <th scope="col" className="num">
+                      {t('imports.lines')}
+                    </th>
+                    <th scope="col">{t('imports.when')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.jobs.map((job) => (
+                    <tr key={job.id} aria-current={job.id === current ? 'true' : undefined}>
+                      <td>
+                        <button type="button" className="button button--link" onClick={() => onOpen(job.id)}>
+                          {job.fileName}
+                        </button>
+                      </td>
+                      <td>{t(`imports.kind.${job.kind}`)}</td>
+                      <td>{t(`imports.status.${job.status}`)}</td>
+                      <td className="num">{formatNumber(job.lines)}</td>
+                      <td>{formatDateTime(job.createdAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </QueryView>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ConsoleParticipant, LaunchAsReply } from '@rewards/contract/console-participants';
 import { adjust, correctDetails, endSessions, launchAs, resendMail, setStatus, unlock } from '../../api/participants.ts';
 import { formatNumber, formatSigned, t } from '../../i18n/t.ts';
-import { Field } from '../../ui/Form.tsx';
+import { Field, NumberField } from '../../ui/Form.tsx';
 import { statusName } from '../../ui/labels.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { KEEP_OPEN, ReasonDialog } from '../../ui/ReasonDialog.tsx';
@@ -126,20 +126,7 @@ function AdjustDialog({ participant, onClose, onDone }: ActionProps) {
           <input type="radio" name="direction" checked={direction === 'debit'} onChange={() => setDirection('debit')} /> {t('adjust.debit')}
         </label>
       </fieldset>
-      <Field label={t('adjust.points')}>
-        {(id) => (
-          <input
-            id={id}
-            type="number"
-            min={1}
-            step={1}
-            inputMode="numeric"
-            value={points}
-            onChange={(e) => setPoints(e.target.value)}
-            required
-          />
-        )}
-      </Field>
+      <NumberField label={t('adjust.points')} min={1} inputMode="numeric" value={points} onChange={setPoints} />
       <Field label={t('adjust.text')} hint={t('adjust.textHint')}>
         {(id, hint) => (
           <input id={id} aria-describedby={hint} value={text} maxLength={200} onChange={(e) => setText(e.target.value)} required />

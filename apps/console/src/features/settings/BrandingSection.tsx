@@ -4,9 +4,10 @@ import type { ConsoleClient } from '@rewards/contract/console';
 import type { BrandingSettings, LogoUpload } from '@rewards/contract/console-clients';
 import { getBranding, putBranding } from '../../api/client-settings.ts';
 import { t } from '../../i18n/t.ts';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { BrandPreview } from './BrandPreview.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 const MAX_LOGO_BYTES = 256 * 1024;
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
@@ -23,32 +24,29 @@ export function BrandingSection({ client, canChange }: { client: ConsoleClient; 
   return (
     <section className="section" aria-labelledby={headingId}>
       <h3 id={headingId}>{t('clientSettings.branding.title')}</h3>
-      {branding.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : branding.isError ? (
-        <ErrorMessage error={branding.error} />
-      ) : canChange ? (
-        <BrandingForm client={client} saved={branding.data} />
-      ) : (
-        <>
-          <dl className="facts">
-            <div>
-              <dt>{t('clientSettings.branding.name')}</dt>
-              <dd>{branding.data.name}</dd>
-            </div>
-            <div>
-              <dt>{t('clientSettings.branding.colour')}</dt>
-              <dd>
-                <span className="colour-chip" style={{ background: branding.data.brandColor }} aria-hidden="true" />{' '}
-                {branding.data.brandColor}
-              </dd>
-            </div>
-          </dl>
-          <BrandPreview
-            branding={{ name: branding.data.name, brandColor: branding.data.brandColor, logoSrc: dataUrl(branding.data.logo) }}
-          />
-        </>
-      )}
+      <QueryView query={branding}>
+        {(data) =>
+          canChange ? (
+            <BrandingForm client={client} saved={data} />
+          ) : (
+            <>
+              <dl className="facts">
+                <div>
+                  <dt>{t('clientSettings.branding.name')}</dt>
+                  <dd>{data.name}</dd>
+                </div>
+                <div>
+                  <dt>{t('clientSettings.branding.colour')}</dt>
+                  <dd>
+                    <span className="colour-chip" style={{ background: data.brandColor }} aria-hidden="true" /> {data.brandColor}
+                  </dd>
+                </div>
+              </dl>
+              <BrandPreview branding={{ name: data.name, brandColor: data.brandColor, logoSrc: dataUrl(data.logo) }} />
+            </>
+          )
+        }
+      </QueryView>
     </section>
   );
 }

@@ -4,9 +4,10 @@ import type { ConsoleClient } from '@rewards/contract/console';
 import type { CatalogOffering, CatalogSettings, PartnerSecret } from '@rewards/contract/console-clients';
 import { getCatalogSettings, putCatalogSettings, revokePartner, rotatePartnerSecret } from '../../api/client-settings.ts';
 import { formatDate, t } from '../../i18n/t.ts';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 const OFFERINGS = ['merchandise', 'experiences'] as const;
 type Offering = (typeof OFFERINGS)[number];
@@ -34,120 +35,122 @@ export function CatalogsSection({ client, canChange }: { client: ConsoleClient; 
   return (
     <section className="section" aria-labelledby={headingId}>
       <h3 id={headingId}>{t('clientSettings.catalogs.title')}</h3>
-      {settings.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : settings.isError ? (
-        <ErrorMessage error={settings.error} />
-      ) : (
-        <>
-          <dl className="facts">
-            {OFFERINGS.map((offering) => (
-              <Fact key={offering} label={offeringName(offering)}>
-                {describe(settings.data[offering])}
+      <QueryView query={settings}>
+        {(data) => (
+          <>
+            <dl className="facts">
+              {OFFERINGS.map((offering) => (
+                <Fact key={offering} label={offeringName(offering)}>
+                  {describe(data[offering])}
+                </Fact>
+              ))}
+              <Fact label={t('clientSettings.catalogs.partners')}>
+                {data.partners.length === 0 ? (
+                  t('clientSettings.catalogs.none')
+                ) : (
+                  <ul>
+                    {data.partners.map((p) => {
+                      const namedBy = OFFERINGS.filter((o) => data[o]?.partnerId === p.id);
+                      return (
+                        <li key={p.id}>
+                          {p.id} (
+                          {p.revokedAt
+                            ? t('clientSettings.catalogs.revokedOn', { since: formatDate(p.createdAt), date: formatDate(p.revokedAt) })
+                            : t('clientSettings.catalogs.since', { date: formatDate(p.createdAt) })}
+                          {namedBy.length > 0
+                            ? `; ${t('clientSettings.catalogs.namedBy', { offerings: namedBy.map(offeringName).join(', ') })}`
+                            : ''}
+                          )
+                          {canChange && !p.revokedAt ? (
+                            <>
+                              {' '}
+                              <button type="button" className="button button--small" onClick={() => setRotating(p.id)}>
+                                {t('clientSettings.catalogs.rotate', { partner: p.id })}
+                              </button>
+                              {/* A partner a catalog names is not revocable yet: the server would refuse it. */}
+                              {namedBy.length === 0 ? (
+                                <>
+                                  {' '}
+                                  <button type="button" className="button button--small" onClick={() => setRevoking(p.id)}>
+                                    {t('clientSettings.catalogs.revoke', { partner: p.id })}
+                                  </button>
+                                </>
+                              ) : null}
+                            </>
+                          ) : null}
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )}
               </Fact>
+            </dl>
+            {secrets.map((s) => (
+              <div key={s.partnerId} role="alert" className="notice">
+                <p>{t('clientSettings.catalogs.secretOnce', { partner: s.partnerId })}</p>
+                <p>
+                  <code className="secret">{s.secret}</code>
+                </p>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => setSecrets((all) => all.filter((x) => x.partnerId !== s.partnerId))}
+                >
+                  {t('clientSettings.catalogs.dismiss')}
+                </button>
+              </div>
             ))}
-            <Fact label={t('clientSettings.catalogs.partners')}>
-              {settings.data.partners.length === 0 ? (
-                t('clientSettings.catalogs.none')
-              ) : (
-                <ul>
-                  {settings.data.partners.map((p) => {
-                    const namedBy = OFFERINGS.filter((o) => settings.data[o]?.partnerId === p.id);
-                    return (
-                      <li key={p.id}>
-                        {p.id} (
-                        {p.revokedAt
-                          ? t('clientSettings.catalogs.revokedOn', { since: formatDate(p.createdAt), date: formatDate(p.revokedAt) })
-                          : t('clientSettings.catalogs.since', { date: formatDate(p.createdAt) })}
-                        {namedBy.length > 0
-                          ? `; ${t('clientSettings.catalogs.namedBy', { offerings: namedBy.map(offeringName).join(', ') })}`
-                          : ''}
-                        )
-                        {canChange && !p.revokedAt ? (
-                          <>
-                            {' '}
-                            <button type="button" className="button button--small" onClick={() => setRotating(p.id)}>
-                              {t('clientSettings.catalogs.rotate', { partner: p.id })}
-                            </button>
-                            {/* A partner a catalog names is not revocable yet: the server would refuse it. */}
-                            {namedBy.length === 0 ? (
-                              <>
-                                {' '}
-                                <button type="button" className="button button--small" onClick={() => setRevoking(p.id)}>
-                                  {t('clientSettings.catalogs.revoke', { partner: p.id })}
-                                </button>
-                              </>
-                            ) : null}
-                          </>
-                        ) : null}
-                      </li>
-                    );
-                  })}
-                </ul>
-              )}
-            </Fact>
-          </dl>
-          {secrets.map((s) => (
-            <div key={s.partnerId} role="alert" className="notice">
-              <p>{t('clientSettings.catalogs.secretOnce', { partner: s.partnerId })}</p>
-              <p>
-                <code className="secret">{s.secret}</code>
-              </p>
-              <button type="button" className="button" onClick={() => setSecrets((all) => all.filter((x) => x.partnerId !== s.partnerId))}>
-                {t('clientSettings.catalogs.dismiss')}
-              </button>
-            </div>
-          ))}
-          {canChange ? (
-            <div className="settings-row">
-              <button type="button" className="button" onClick={() => setEditing(true)}>
-                {t('clientSettings.catalogs.change')}
-              </button>
-              <span role="status">{message}</span>
-            </div>
-          ) : null}
-          {editing ? (
-            <CatalogsDialog
-              client={client}
-              current={settings.data}
-              onClose={() => setEditing(false)}
-              onSaved={async (changed, issued) => {
-                setMessage(changed ? t('clientSettings.catalogs.saved') : t('clientSettings.unchanged'));
-                setSecrets((all) => [...all, ...issued]);
-                await refresh();
-              }}
-            />
-          ) : null}
-          {revoking !== null ? (
-            <ReasonDialog
-              title={t('clientSettings.catalogs.revokeTitle', { partner: revoking })}
-              intro={<p>{t('clientSettings.catalogs.revokeIntro')}</p>}
-              submitLabel={t('clientSettings.catalogs.revokeSubmit')}
-              ready
-              onClose={() => setRevoking(null)}
-              onSubmit={async (reason) => {
-                const { partnerId } = await revokePartner(client.id, revoking, reason);
-                setSecrets((all) => all.filter((x) => x.partnerId !== partnerId));
-                setMessage(t('clientSettings.catalogs.revoked', { partner: partnerId }));
-                await refresh();
-              }}
-            />
-          ) : null}
-          {rotating !== null ? (
-            <ReasonDialog
-              title={t('clientSettings.catalogs.rotateTitle', { partner: rotating })}
-              intro={<p>{t('clientSettings.catalogs.rotateIntro')}</p>}
-              submitLabel={t('clientSettings.catalogs.rotateSubmit')}
-              ready
-              onClose={() => setRotating(null)}
-              onSubmit={async (reason) => {
-                const { partnerId, secret } = await rotatePartnerSecret(client.id, rotating, reason);
-                setSecrets((all) => [...all.filter((x) => x.partnerId !== partnerId), { partnerId, secret }]);
-              }}
-            />
-          ) : null}
-        </>
-      )}
+            {canChange ? (
+              <div className="settings-row">
+                <button type="button" className="button" onClick={() => setEditing(true)}>
+                  {t('clientSettings.catalogs.change')}
+                </button>
+                <span role="status">{message}</span>
+              </div>
+            ) : null}
+            {editing ? (
+              <CatalogsDialog
+                client={client}
+                current={data}
+                onClose={() => setEditing(false)}
+                onSaved={async (changed, issued) => {
+                  setMessage(changed ? t('clientSettings.catalogs.saved') : t('clientSettings.unchanged'));
+                  setSecrets((all) => [...all, ...issued]);
+                  await refresh();
+                }}
+              />
+            ) : null}
+            {revoking !== null ? (
+              <ReasonDialog
+                title={t('clientSettings.catalogs.revokeTitle', { partner: revoking })}
+                intro={<p>{t('clientSettings.catalogs.revokeIntro')}</p>}
+                submitLabel={t('clientSettings.catalogs.revokeSubmit')}
+                ready
+                onClose={() => setRevoking(null)}
+                onSubmit={async (reason) => {
+                  const { partnerId } = await revokePartner(client.id, revoking, reason);
+                  setSecrets((all) => all.filter((x) => x.partnerId !== partnerId));
+                  setMessage(t('clientSettings.catalogs.revoked', { partner: partnerId }));
+                  await refresh();
+                }}
+              />
+            ) : null}
+            {rotating !== null ? (
+              <ReasonDialog
+                title={t('clientSettings.catalogs.rotateTitle', { partner: rotating })}
+                intro={<p>{t('clientSettings.catalogs.rotateIntro')}</p>}
+                submitLabel={t('clientSettings.catalogs.rotateSubmit')}
+                ready
+                onClose={() => setRotating(null)}
+                onSubmit={async (reason) => {
+                  const { partnerId, secret } = await rotatePartnerSecret(client.id, rotating, reason);
+                  setSecrets((all) => [...all.filter((x) => x.partnerId !== partnerId), { partnerId, secret }]);
+                }}
+              />
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -5,10 +5,11 @@ import type { ConsoleClient } from '@rewards/contract/console';
 import { MAX_REMINDER_DAYS, type ExpirySettings } from '@rewards/contract/console-clients';
 import { getExpirySettings, putExpirySettings } from '../../api/expiry.ts';
 import { t } from '../../i18n/t.ts';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { describeMails, describePolicy, timeZones } from './expiry-words.ts';
 import { Fact } from '../../ui/Fact.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 type PolicyType = ExpiryPolicy['type'];
 type Period = Extract<ExpiryPolicy, { type: 'calendar' }>['period'];
@@ -26,38 +27,36 @@ export function ExpirySettingsSection({ client, canChange }: { client: ConsoleCl
   return (
     <section className="section" aria-labelledby={headingId}>
       <h3 id={headingId}>{t('expiry.title')}</h3>
-      {settings.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : settings.isError ? (
-        <ErrorMessage error={settings.error} />
-      ) : (
-        <>
-          <dl className="facts">
-            <Fact label={t('expiry.policy')}>{describePolicy(settings.data.policy, settings.data.timeZone)}</Fact>
-            <Fact label={t('expiry.timeZone')}>{settings.data.timeZone}</Fact>
-            <Fact label={t('expiry.mails')}>{describeMails(settings.data)}</Fact>
-          </dl>
-          {canChange ? (
-            <div className="settings-row">
-              <button type="button" className="button" onClick={() => setEditing(true)}>
-                {t('expiry.change')}
-              </button>
-              <span role="status">{message}</span>
-            </div>
-          ) : null}
-          {editing ? (
-            <ExpiryDialog
-              client={client}
-              current={settings.data}
-              onClose={() => setEditing(false)}
-              onSaved={async (changed) => {
-                setMessage(changed ? t('expiry.saved') : t('expiry.unchanged'));
-                await queryClient.invalidateQueries({ queryKey: ['expirySettings', client.id] });
-              }}
-            />
-          ) : null}
-        </>
-      )}
+      <QueryView query={settings}>
+        {(data) => (
+          <>
+            <dl className="facts">
+              <Fact label={t('expiry.policy')}>{describePolicy(data.policy, data.timeZone)}</Fact>
+              <Fact label={t('expiry.timeZone')}>{data.timeZone}</Fact>
+              <Fact label={t('expiry.mails')}>{describeMails(data)}</Fact>
+            </dl>
+            {canChange ? (
+              <div className="settings-row">
+                <button type="button" className="button" onClick={() => setEditing(true)}>
+                  {t('expiry.change')}
+                </button>
+                <span role="status">{message}</span>
+              </div>
+            ) : null}
+            {editing ? (
+              <ExpiryDialog
+                client={client}
+                current={data}
+                onClose={() => setEditing(false)}
+                onSaved={async (changed) => {
+                  setMessage(changed ? t('expiry.saved') : t('expiry.unchanged'));
+                  await queryClient.invalidateQueries({ queryKey: ['expirySettings', client.id] });
+                }}
+              />
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }
@@ -128,21 +127,7 @@ function ExpiryDialog({
         )}
       </Field>
       {type === 'rolling' || type === 'inactivity' ? (
-        <Field label={t('expiry.months')} hint={t('expiry.monthsHint')}>
-          {(id, hint) => (
-            <input
-              id={id}
-              aria-describedby={hint}
-              type="number"
-              min={1}
-              max={120}
-              step={1}
-              value={months}
-              onChange={(e) => setMonths(e.target.value)}
-              required
-            />
-          )}
-        </Field>
+        <NumberField label={t('expiry.months')} hint={t('expiry.monthsHint')} min={1} max={120} value={months} onChange={setMonths} />
       ) : null}
       {type === 'calendar' ? (
         <div className="role-grid">
@@ -155,21 +140,7 @@ function ExpiryDialog({
               </select>
             )}
           </Field>
-          <Field label={t('expiry.count')} hint={t('expiry.countHint')}>
-            {(id, hint) => (
-              <input
-                id={id}
-                aria-describedby={hint}
-                type="number"
-                min={0}
-                max={10}
-                step={1}
-                value={count}
-                onChange={(e) => setCount(e.target.value)}
-                required
-              />
-            )}
-          </Field>
+          <NumberField label={t('expiry.count')} hint={t('expiry.countHint')} min={0} max={10} value={count} onChange={setCount} />
         </div>
       ) : null}
       <Field label={t('expiry.timeZone')} hint={t('expiry.timeZoneHint')}>
@@ -194,34 +165,8 @@ function ExpiryDialog({
         )}
       </Field>
       <div className="role-grid">
-        <Field label={t('expiry.reminderDays')}>
-          {(id) => (
-            <input
-              id={id}
-              type="number"
-              min={1}
-              max={MAX_REMINDER_DAYS}
-              step={1}
-              value={reminder}
-              onChange={(e) => setReminder(e.target.value)}
-              required
-            />
-          )}
-        </Field>
-        <Field label={t('expiry.lastChanceDays')}>
-          {(id) => (
-            <input
-              id={id}
-              type="number"
-              min={0}
-              max={MAX_REMINDER_DAYS - 1}
-              step={1}
-              value={lastChance}
-              onChange={(e) => setLastChance(e.target.value)}
-              required
-            />
-          )}
-        </Field>
+        <NumberField label={t('expiry.reminderDays')} min={1} max={MAX_REMINDER_DAYS} value={reminder} onChange={setReminder} />
+        <NumberField label={t('expiry.lastChanceDays')} min={0} max={MAX_REMINDER_DAYS - 1} value={lastChance} onChange={setLastChance} />
       </div>
       {within(reminderDays, 1, MAX_REMINDER_DAYS) && within(lastChanceDays, 0, MAX_REMINDER_DAYS) && !daysReady ? (
         <p className="error">{t('expiry.daysOrder')}</p>

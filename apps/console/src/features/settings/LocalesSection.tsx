@@ -4,8 +4,9 @@ import type { ConsoleClient } from '@rewards/contract/console';
 import type { LabelForms, LocaleSettings } from '@rewards/contract/console-clients';
 import { getLocaleSettings, putLocaleSettings } from '../../api/client-settings.ts';
 import { t } from '../../i18n/t.ts';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 /** A locale's plural categories as the server checks them (Intl.PluralRules); none for a tag that is not one. */
 function categories(code: string): string[] {
@@ -39,58 +40,56 @@ export function LocalesSection({ client, canChange }: { client: ConsoleClient; c
   return (
     <section className="section" aria-labelledby={headingId}>
       <h3 id={headingId}>{t('clientSettings.locales.title')}</h3>
-      {settings.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : settings.isError ? (
-        <ErrorMessage error={settings.error} />
-      ) : (
-        <>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t('clientSettings.locales.code')}</th>
-                <th scope="col">{t('clientSettings.locales.name')}</th>
-                <th scope="col">{t('clientSettings.locales.label')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {settings.data.locales.map((l) => (
-                <tr key={l.code}>
-                  <td>
-                    {l.code}
-                    {l.code === settings.data.defaultLocale ? ` (${t('clientSettings.locales.default')})` : ''}
-                  </td>
-                  <td lang={l.code} dir={l.dir}>
-                    {l.name}
-                  </td>
-                  <td lang={l.code} dir={l.dir}>
-                    {labelText(settings.data.mediaLabels.find((m) => m.locale === l.code)?.forms)}
-                  </td>
+      <QueryView query={settings}>
+        {(data) => (
+          <>
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('clientSettings.locales.code')}</th>
+                  <th scope="col">{t('clientSettings.locales.name')}</th>
+                  <th scope="col">{t('clientSettings.locales.label')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          {canChange ? (
-            <div className="settings-row">
-              <button type="button" className="button" onClick={() => setEditing(true)}>
-                {t('clientSettings.locales.change')}
-              </button>
-              <span role="status">{message}</span>
-            </div>
-          ) : null}
-          {editing ? (
-            <LocalesDialog
-              client={client}
-              current={settings.data}
-              onClose={() => setEditing(false)}
-              onSaved={async (changed) => {
-                setMessage(changed ? t('clientSettings.locales.saved') : t('clientSettings.unchanged'));
-                await queryClient.invalidateQueries({ queryKey: ['localeSettings', client.id] });
-              }}
-            />
-          ) : null}
-        </>
-      )}
+              </thead>
+              <tbody>
+                {data.locales.map((l) => (
+                  <tr key={l.code}>
+                    <td>
+                      {l.code}
+                      {l.code === data.defaultLocale ? ` (${t('clientSettings.locales.default')})` : ''}
+                    </td>
+                    <td lang={l.code} dir={l.dir}>
+                      {l.name}
+                    </td>
+                    <td lang={l.code} dir={l.dir}>
+                      {labelText(data.mediaLabels.find((m) => m.locale === l.code)?.forms)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {canChange ? (
+              <div className="settings-row">
+                <button type="button" className="button" onClick={() => setEditing(true)}>
+                  {t('clientSettings.locales.change')}
+                </button>
+                <span role="status">{message}</span>
+              </div>
+            ) : null}
+            {editing ? (
+              <LocalesDialog
+                client={client}
+                current={data}
+                onClose={() => setEditing(false)}
+                onSaved={async (changed) => {
+                  setMessage(changed ? t('clientSettings.locales.saved') : t('clientSettings.unchanged'));
+                  await queryClient.invalidateQueries({ queryKey: ['localeSettings', client.id] });
+                }}
+              />
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -6,9 +6,10 @@ import { ACTIVATION_FIELDS } from '@rewards/contract/activation-fields';
 import type { ProgramSettings } from '@rewards/contract/console-clients';
 import { getProgramSettings, putProgramSettings } from '../../api/client-settings.ts';
 import { t, type MessageKey } from '../../i18n/t.ts';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 const SWITCHES = ['requireUpper', 'requireLower', 'requireDigit', 'requireSymbol', 'notUsername'] as const;
 const switchKey = (name: (typeof SWITCHES)[number]) => `clientSettings.program.${name}` as MessageKey;
@@ -32,44 +33,40 @@ export function ProgramSection({ client, canChange }: { client: ConsoleClient; c
   return (
     <section className="section" aria-labelledby={headingId}>
       <h3 id={headingId}>{t('clientSettings.program.title')}</h3>
-      {settings.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : settings.isError ? (
-        <ErrorMessage error={settings.error} />
-      ) : (
-        <>
-          <dl className="facts">
-            <Fact label={t('clientSettings.program.passwordRules')}>{rulesInWords(settings.data.passwordRules)}</Fact>
-            <Fact label={t('clientSettings.program.activationFields')}>
-              {settings.data.activationFields.length === 0
-                ? t('clientSettings.program.noActivation')
-                : settings.data.activationFields.join(', ')}
-            </Fact>
-            <Fact label={t('clientSettings.program.travelUrl')}>{settings.data.travelUrl ?? t('clientSettings.program.none')}</Fact>
-            <Fact label={t('clientSettings.program.supportEmail')}>{settings.data.supportEmail || t('clientSettings.program.none')}</Fact>
-            <Fact label={t('clientSettings.program.privacyNoticeVersion')}>{settings.data.privacyNoticeVersion}</Fact>
-          </dl>
-          {canChange ? (
-            <div className="settings-row">
-              <button type="button" className="button" onClick={() => setEditing(true)}>
-                {t('clientSettings.program.change')}
-              </button>
-              <span role="status">{message}</span>
-            </div>
-          ) : null}
-          {editing ? (
-            <ProgramDialog
-              client={client}
-              current={settings.data}
-              onClose={() => setEditing(false)}
-              onSaved={async (changed) => {
-                setMessage(changed ? t('clientSettings.program.saved') : t('clientSettings.unchanged'));
-                await queryClient.invalidateQueries({ queryKey: ['programSettings', client.id] });
-              }}
-            />
-          ) : null}
-        </>
-      )}
+      <QueryView query={settings}>
+        {(data) => (
+          <>
+            <dl className="facts">
+              <Fact label={t('clientSettings.program.passwordRules')}>{rulesInWords(data.passwordRules)}</Fact>
+              <Fact label={t('clientSettings.program.activationFields')}>
+                {data.activationFields.length === 0 ? t('clientSettings.program.noActivation') : data.activationFields.join(', ')}
+              </Fact>
+              <Fact label={t('clientSettings.program.travelUrl')}>{data.travelUrl ?? t('clientSettings.program.none')}</Fact>
+              <Fact label={t('clientSettings.program.supportEmail')}>{data.supportEmail || t('clientSettings.program.none')}</Fact>
+              <Fact label={t('clientSettings.program.privacyNoticeVersion')}>{data.privacyNoticeVersion}</Fact>
+            </dl>
+            {canChange ? (
+              <div className="settings-row">
+                <button type="button" className="button" onClick={() => setEditing(true)}>
+                  {t('clientSettings.program.change')}
+                </button>
+                <span role="status">{message}</span>
+              </div>
+            ) : null}
+            {editing ? (
+              <ProgramDialog
+                client={client}
+                current={data}
+                onClose={() => setEditing(false)}
+                onSaved={async (changed) => {
+                  setMessage(changed ? t('clientSettings.program.saved') : t('clientSettings.unchanged'));
+                  await queryClient.invalidateQueries({ queryKey: ['programSettings', client.id] });
+                }}
+              />
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }
@@ -124,12 +121,8 @@ function ProgramDialog({
       }}
     >
       <div className="role-grid">
-        <Field label={t('clientSettings.program.minLength')}>
-          {(id) => <input id={id} type="number" min={4} max={200} value={min} onChange={(e) => setMin(e.target.value)} required />}
-        </Field>
-        <Field label={t('clientSettings.program.maxLength')}>
-          {(id) => <input id={id} type="number" min={4} max={200} value={max} onChange={(e) => setMax(e.target.value)} required />}
-        </Field>
+        <NumberField label={t('clientSettings.program.minLength')} min={4} max={200} value={min} onChange={setMin} />
+        <NumberField label={t('clientSettings.program.maxLength')} min={4} max={200} value={max} onChange={setMax} />
       </div>
       <fieldset className="locale-row">
         <legend>{t('clientSettings.program.passwordRules')}</legend>
@@ -163,20 +156,13 @@ function ProgramDialog({
       <Field label={t('clientSettings.program.supportEmail')}>
         {(id) => <input id={id} type="email" value={email} onChange={(e) => setEmail(e.target.value)} />}
       </Field>
-      <Field label={t('clientSettings.program.privacyNoticeVersion')} hint={t('clientSettings.program.privacyHint')}>
-        {(id, hint) => (
-          <input
-            id={id}
-            aria-describedby={hint}
-            type="number"
-            min={0}
-            step={1}
-            value={version}
-            onChange={(e) => setVersion(e.target.value)}
-            required
-          />
-        )}
-      </Field>
+      <NumberField
+        label={t('clientSettings.program.privacyNoticeVersion')}
+        hint={t('clientSettings.program.privacyHint')}
+        min={0}
+        value={version}
+        onChange={setVersion}
+      />
     </ReasonDialog>
   );
 }

@@ -5,7 +5,7 @@ import type { ConsoleClient } from '@rewards/contract/console';
 import { getSettings, putSettings } from '../../api/participants.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatNumber, t } from '../../i18n/t.ts';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ErrorMessage, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { useClients } from '../../api/clients.ts';
 import { ExpirySettingsSection } from './ExpirySettingsSection.tsx';
@@ -14,6 +14,7 @@ import { LocalesSection } from './LocalesSection.tsx';
 import { ProgramSection } from './ProgramSection.tsx';
 import { CatalogsSection } from './CatalogsSection.tsx';
 import { SsoSection } from './SsoSection.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 /**
  * Client settings: the support agents' daily adjustment limit and the points expiry. Program
@@ -58,32 +59,30 @@ function ClientSettings({ client, canChange }: { client: ConsoleClient; canChang
     <section className="section" aria-label={client.name}>
       <h2>{client.name}</h2>
       {canChange ? null : <p className="muted">{t('settings.readOnly')}</p>}
-      {settings.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : settings.isError ? (
-        <ErrorMessage error={settings.error} />
-      ) : (
-        <div className="settings-row">
-          <p>
-            {t('settings.limit')}: <strong>{formatNumber(settings.data.agentDailyAdjustmentLimit)}</strong>
-          </p>
-          {canChange ? (
-            <>
-              <button
-                type="button"
-                className="button"
-                onClick={() => {
-                  setLimit(String(settings.data.agentDailyAdjustmentLimit));
-                  setEditing(true);
-                }}
-              >
-                {t('settings.change')}
-              </button>
-              <span role="status">{message}</span>
-            </>
-          ) : null}
-        </div>
-      )}
+      <QueryView query={settings}>
+        {(data) => (
+          <div className="settings-row">
+            <p>
+              {t('settings.limit')}: <strong>{formatNumber(data.agentDailyAdjustmentLimit)}</strong>
+            </p>
+            {canChange ? (
+              <>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => {
+                    setLimit(String(data.agentDailyAdjustmentLimit));
+                    setEditing(true);
+                  }}
+                >
+                  {t('settings.change')}
+                </button>
+                <span role="status">{message}</span>
+              </>
+            ) : null}
+          </div>
+        )}
+      </QueryView>
       <BrandingSection client={client} canChange={canChange} />
       <LocalesSection client={client} canChange={canChange} />
       <ProgramSection client={client} canChange={canChange} />
@@ -104,9 +103,7 @@ function ClientSettings({ client, canChange }: { client: ConsoleClient; canChang
             await queryClient.invalidateQueries({ queryKey: ['settings', client.id] });
           }}
         >
-          <Field label={t('settings.limit')}>
-            {(id) => <input id={id} type="number" min={0} step={1} value={limit} onChange={(e) => setLimit(e.target.value)} required />}
-          </Field>
+          <NumberField label={t('settings.limit')} min={0} value={limit} onChange={setLimit} />
         </ReasonDialog>
       ) : null}
     </section>

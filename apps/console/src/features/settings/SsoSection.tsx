@@ -5,9 +5,10 @@ import type { ConsoleClient } from '@rewards/contract/console';
 import type { SsoSettings } from '@rewards/contract/console-clients';
 import { getSsoSettings, putSsoSettings } from '../../api/client-settings.ts';
 import { t } from '../../i18n/t.ts';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 /**
  * A client's single sign-on (issue 20 §3, part H, decision 065): program managers and owners turn
@@ -24,48 +25,44 @@ export function SsoSection({ client, canChange }: { client: ConsoleClient; canCh
   return (
     <section className="section" aria-labelledby={headingId}>
       <h3 id={headingId}>{t('clientSettings.sso.title')}</h3>
-      {settings.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : settings.isError ? (
-        <ErrorMessage error={settings.error} />
-      ) : (
-        <>
-          <dl className="facts">
-            <Fact label={t('clientSettings.sso.state')}>
-              {settings.data.enabled ? t('clientSettings.sso.on') : t('clientSettings.sso.off')}
-            </Fact>
-            <Fact label={t('clientSettings.sso.issuer')}>{settings.data.issuer ?? none}</Fact>
-            <Fact label={t('clientSettings.sso.oidcClientId')}>{settings.data.oidcClientId ?? none}</Fact>
-            <Fact label={t('clientSettings.sso.secret')}>{settings.data.secretStored ? t('clientSettings.sso.secretStored') : none}</Fact>
-            <Fact label={t('clientSettings.sso.claim')}>{settings.data.claim}</Fact>
-            <Fact label={t('clientSettings.sso.scopes')}>{settings.data.scopes}</Fact>
-            <Fact label={t('clientSettings.sso.ssoType')}>{settings.data.ssoType}</Fact>
-            <Fact label={t('clientSettings.sso.ssoLogoutType')}>{settings.data.ssoLogoutType}</Fact>
-            <Fact label={t('clientSettings.sso.siteName')}>{settings.data.siteName || none}</Fact>
-            <Fact label={t('clientSettings.sso.siteUrl')}>{settings.data.siteUrl || none}</Fact>
-            <Fact label={t('clientSettings.sso.redirectUris')}>{settings.data.redirectUris.join(' ')}</Fact>
-          </dl>
-          {canChange ? (
-            <div className="settings-row">
-              <button type="button" className="button" onClick={() => setEditing(true)}>
-                {t('clientSettings.sso.change')}
-              </button>
-              <span role="status">{message}</span>
-            </div>
-          ) : null}
-          {editing ? (
-            <SsoDialog
-              client={client}
-              current={settings.data}
-              onClose={() => setEditing(false)}
-              onSaved={async (changed) => {
-                setMessage(changed ? t('clientSettings.sso.saved') : t('clientSettings.unchanged'));
-                await queryClient.invalidateQueries({ queryKey: ['ssoSettings', client.id] });
-              }}
-            />
-          ) : null}
-        </>
-      )}
+      <QueryView query={settings}>
+        {(data) => (
+          <>
+            <dl className="facts">
+              <Fact label={t('clientSettings.sso.state')}>{data.enabled ? t('clientSettings.sso.on') : t('clientSettings.sso.off')}</Fact>
+              <Fact label={t('clientSettings.sso.issuer')}>{data.issuer ?? none}</Fact>
+              <Fact label={t('clientSettings.sso.oidcClientId')}>{data.oidcClientId ?? none}</Fact>
+              <Fact label={t('clientSettings.sso.secret')}>{data.secretStored ? t('clientSettings.sso.secretStored') : none}</Fact>
+              <Fact label={t('clientSettings.sso.claim')}>{data.claim}</Fact>
+              <Fact label={t('clientSettings.sso.scopes')}>{data.scopes}</Fact>
+              <Fact label={t('clientSettings.sso.ssoType')}>{data.ssoType}</Fact>
+              <Fact label={t('clientSettings.sso.ssoLogoutType')}>{data.ssoLogoutType}</Fact>
+              <Fact label={t('clientSettings.sso.siteName')}>{data.siteName || none}</Fact>
+              <Fact label={t('clientSettings.sso.siteUrl')}>{data.siteUrl || none}</Fact>
+              <Fact label={t('clientSettings.sso.redirectUris')}>{data.redirectUris.join(' ')}</Fact>
+            </dl>
+            {canChange ? (
+              <div className="settings-row">
+                <button type="button" className="button" onClick={() => setEditing(true)}>
+                  {t('clientSettings.sso.change')}
+                </button>
+                <span role="status">{message}</span>
+              </div>
+            ) : null}
+            {editing ? (
+              <SsoDialog
+                client={client}
+                current={data}
+                onClose={() => setEditing(false)}
+                onSaved={async (changed) => {
+                  setMessage(changed ? t('clientSettings.sso.saved') : t('clientSettings.unchanged'));
+                  await queryClient.invalidateQueries({ queryKey: ['ssoSettings', client.id] });
+                }}
+              />
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

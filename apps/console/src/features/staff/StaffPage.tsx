@@ -6,10 +6,11 @@ import { disableStaff, enableStaff, invite, listStaff, resetStaff, setRoles } fr
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { Field } from '../../ui/Form.tsx';
 import { roleName } from '../../ui/labels.ts';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { useClients } from '../../api/clients.ts';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 type Dialog = { kind: 'invite' } | { kind: 'roles' | 'disable' | 'enable' | 'reset'; member: StaffMember };
 const sc = columnHelper<StaffMember>();
@@ -106,13 +107,7 @@ export default function StaffPage() {
       <p role="status" className={message ? 'notice' : 'visually-hidden'}>
         {message}
       </p>
-      {staff.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : staff.isError ? (
-        <ErrorMessage error={staff.error} />
-      ) : (
-        <DataTable columns={columns} rows={staff.data} caption={t('staff.title')} />
-      )}
+      <QueryView query={staff}>{(data) => <DataTable columns={columns} rows={data} caption={t('staff.title')} />}</QueryView>
       {dialog?.kind === 'invite' ? <InviteDialog onClose={() => setDialog(null)} onDone={done} /> : null}
       {dialog?.kind === 'roles' ? <RolesDialog member={dialog.member} onClose={() => setDialog(null)} onDone={done} /> : null}
       {dialog && (dialog.kind === 'disable' || dialog.kind === 'enable' || dialog.kind === 'reset') ? (
