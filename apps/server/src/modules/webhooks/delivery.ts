@@ -8,7 +8,7 @@ import { startWakeLoop } from '../jobs/wake-loop.ts';
 import { queueWebhookDisabledNotice } from '../staff/mail.ts';
 import { clientMaintainers } from '../staff/service.ts';
 import { checkUrlForm, resolveTarget, systemResolver, type AddressPolicy, type Resolver } from './address.ts';
-import { onWebhookTold } from './events.ts';
+import { onWebhookTold, wakeWebhookWorkers } from './events.ts';
 import { openSigningSecret, signatureHeader } from './secrets.ts';
 import { postJson, type SendResult } from './send.ts';
 import {
@@ -72,6 +72,11 @@ export interface WebhookDeliveryOptions {
   timeoutMs?: number;
   /** How long a claim holds; longer than any request can take. Default 60 s. */
   claimMs?: number;
+  /**
+   * How long a pass waits for its slowest sends before the next pass may start (those go on, and
+   * their outcomes are written when they end); default 1 s.
+   */
+  passWaitMs?: number;
   /** Poll period, the net behind the wake-up after each told event (and the way another process's events are seen); default 1 s. */
   pollMs?: number;
   /** DNS (tests); default node:dns lookup, every address. */
@@ -91,8 +96,14 @@ const PARALLEL = 16;
 type Work = Awaited<ReturnType<typeof deliveriesWork>>[number];
 
 export interface WebhookDeliveryPass {
-  /** One pass now (first, once an hour, the history older than KEEP_HISTORY_MS goes): claims due deliveries and sends them; resolves with how many were tried. */
+  /**
+   * One pass now (first, once an hour, the history older than KEEP_HISTORY_MS goes): claims due
+   * deliveries and sends them; resolves with how many were tried, once their outcomes are written
+   * (those of sends still under way after passWaitMs: when they end; see settled).
+   */
   deliverDue(): Promise<number>;
+  /** Resolves when no send of an ended pass is under way any more and every outcome is written. */
+  settled(): Promise<void>;
 }
 
 export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookDeliveryPass {
@@ -102,6 +113,9 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   const claimMs = options.claimMs ?? 60_000;
   const resolver = options.resolver ?? systemResolver;
   const holder = options.holder ?? leaseHolder();
+  const passWaitMs = options.passWaitMs ?? 1_000;
+  /** Sends still under way after their pass ended, each group recording its outcomes when done. */
+  const stragglers = new Set<Promise<void>>();
   let prunedAt = Number.NEGATIVE_INFINITY;
 
   /** Once an hour (again at the next pass while a full batch went): history older than KEEP_HISTORY_MS. Never holds up the deliveries. */
@@ -259,16 +273,55 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     const works = await deliveriesWork(db, claimed);
     if (works.length === 0) return 0;
 
-    // A few at once: one slow receiver must not hold every other client's deliveries for its timeout.
+    // Several at once, so that one slow receiver holds one send and not the others.
     const results = new Map<string, SendResult>();
     const signers = new Map<string, Promise<string[]>>();
-    const queue = [...works];
-    await Promise.all(
+    const sends = works.map((work) => {
+      let done!: (result: SendResult) => void;
+      const ended = new Promise<SendResult>((resolve) => (done = resolve));
+      return { work, ended, done };
+    });
+    const queue = [...sends];
+    const allSent = Promise.all(
       Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-        for (let work = queue.shift(); work; work = queue.shift()) results.set(work.id, await send(work, signers));
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          const result = await send(next.work, signers);
+          results.set(next.work.id, result);
+          next.done(result);
+        }
       }),
     );
+    // The pass ends when every send has, or after passWaitMs: a receiver that does not answer
+    // holds its own deliveries (their claims outlast its timeout), not the next pass's.
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, passWaitMs)));
+    await Promise.race([allSent, waited]);
+    clearTimeout(timer);
+    const late = sends.filter(({ work }) => !results.has(work.id));
+    await record(
+      works.filter((work) => results.has(work.id)),
+      results,
+    );
+    // Each late send's outcome is written when it ends (rare: one commit each).
+    for (const { work, ended } of late) {
+      const recording: Promise<void> = ended
+        .then((result) => record([work], new Map([[work.id, result]])))
+        // The participant's next event may be due now that this one is done.
+        .then(wakeWebhookWorkers)
+        .catch((error: unknown) =>
+          log.warn(
+            `webhook ${work.event_id}: the outcome of a late send was not written (${(error as NodeJS.ErrnoException).code ?? 'error'}); tried again after its claim`,
+          ),
+        )
+        .finally(() => stragglers.delete(recording));
+      stragglers.add(recording);
+    }
+    return works.length;
+  }
 
+  /** The attempts' outcomes, in one transaction; then the warnings, and the endpoints that failed throughout checked for disabling. */
+  async function record(works: readonly Work[], results: ReadonlyMap<string, SendResult>): Promise<void> {
+    if (works.length === 0) return;
     const finished = now();
     const failures: Array<{ work: Work; error: string; giveUp: boolean }> = [];
     const delivering = new Set<string>();
@@ -287,20 +340,23 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     const failing = new Map<string, string>();
     for (const { work, error, giveUp } of failures) {
       log.warn(`webhook ${work.event_id} attempt ${work.attempts} ${giveUp ? 'failed for good' : 'will be retried'}: ${error}`);
-      // An endpoint that took another delivery in this pass is not failing.
+      // An endpoint that took another delivery in this group is not failing.
       if (!delivering.has(work.endpoint_id)) failing.set(work.endpoint_id, error);
     }
     for (const [endpointId, error] of failing) await maybeDisable(endpointId, finished, error);
-    return works.length;
   }
 
-  return { deliverDue };
+  async function settled(): Promise<void> {
+    while (stragglers.size > 0) await Promise.all([...stragglers]);
+  }
+
+  return { deliverDue, settled };
 }
 
 export interface WebhookDelivery {
-  /** Stops polling and waits for the pass under way (its requests end within their timeout). Call before the db closes. */
+  /** Stops polling and waits for the pass under way and any send still going (requests end within their timeout). Call before the db closes. */
   stop(): Promise<void>;
-  /** Resolves when the pass under way (if any) has finished; for tests. */
+  /** Resolves when the pass under way (if any) and any send still going have finished; for tests. */
   idle(): Promise<void>;
 }
 
@@ -310,7 +366,7 @@ export interface WebhookDelivery {
  */
 export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
   const pass = createWebhookDelivery(options);
-  return startWakeLoop({
+  const loop = startWakeLoop({
     // Again while a pass tried something: more may be due, and a participant's next event
     // becomes due once the one before it is delivered (one per participant and endpoint a pass).
     pass: async () => (await pass.deliverDue()) > 0,
@@ -320,4 +376,14 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     onError: (error) =>
       options.log.warn(`webhook delivery pass failed (${(error as NodeJS.ErrnoException).code ?? 'error'}); retrying at the next poll`),
   });
+  return {
+    async stop() {
+      await loop.stop();
+      await pass.settled();
+    },
+    async idle() {
+      await loop.idle();
+      await pass.settled();
+    },
+  };
 }
