@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { isPostgres } from '../../db/database.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
@@ -164,16 +164,4 @@ export async function setRemaining(
     const moved = await trx.executeQuery(CompiledQuery.raw(text, parameters));
     if (Number(moved.numAffectedRows) !== to - from) throw new Error('A lot moved while it was being spent');
   }
-}
-
-/** The sum of a participant's open lots: the balance, when all is well. */
-export async function openLotsSum(db: Kysely<Database>, clientId: string, participantId: string): Promise<number> {
-  const row = await db
-    .selectFrom('point_lots')
-    .select(sql<string | number | null>`sum(remaining)`.as('total'))
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .where('remaining', '>', 0)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
 }

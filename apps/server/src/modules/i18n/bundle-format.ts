@@ -31,12 +31,6 @@ export function parseBundle(source: string, format: BundleFormat, text: string):
   return texts;
 }
 
-/** The format a file's name says (.json, .properties), or undefined. */
-export function formatOfFileName(name: string): BundleFormat | undefined {
-  const lower = name.toLowerCase();
-  return lower.endsWith('.json') ? 'json' : lower.endsWith('.properties') ? 'properties' : undefined;
-}
-
 function flattenJson(source: string, text: string): Record<string, string> {
   let data: unknown;
   try {

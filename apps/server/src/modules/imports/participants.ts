@@ -49,11 +49,3 @@ export function parseParticipantLine(
   if (!checked.ok) return { line, reason: checked.reason };
   return { line, fields: checked.fields };
 }
-
-/** The record's username and account number as the file gives them (repeats within a file are found by them). */
-export function participantKeysOf(record: readonly string[], header: readonly HeaderColumn[]): { username: string; accountNumber: string } {
-  return {
-    username: (record[header.indexOf('username')] ?? '').trim(),
-    accountNumber: (record[header.indexOf('account_number')] ?? '').trim(),
-  };
-}

@@ -180,17 +180,6 @@ export async function deleteEnrolmentsOf(db: Q, staffId: string): Promise<void> 
   await db.deleteFrom('staff_enrolments').where('staff_id', '=', staffId).execute();
 }
 
-export async function pendingEnrolmentOf(db: Q, staffId: string, now: string): Promise<{ expires_at: string } | undefined> {
-  return db
-    .selectFrom('staff_enrolments')
-    .select('expires_at')
-    .where('staff_id', '=', staffId)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('expires_at', 'desc')
-    .executeTakeFirst();
-}
-
 // ── second factors ──────────────────────────────────────────────────────
 
 /**
