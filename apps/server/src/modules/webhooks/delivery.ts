@@ -114,7 +114,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   const resolver = options.resolver ?? systemResolver;
   const holder = options.holder ?? leaseHolder();
   const passWaitMs = options.passWaitMs ?? 1_000;
-  /** Sends still under way after their pass ended, each group recording its outcomes when done. */
+  /** Sends still under way after their pass ended, each writing its outcome when it ends. */
   const stragglers = new Set<Promise<void>>();
   let prunedAt = Number.NEGATIVE_INFINITY;
 
