@@ -1,5 +1,4 @@
 import { useId, useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ExpiryPolicy } from '@rewards/contract';
 import type { ConsoleClient } from '@rewards/contract/console';
 import { MAX_REMINDER_DAYS, type ExpirySettings } from '@rewards/contract/console-clients';
@@ -9,7 +8,7 @@ import { Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { describeMails, describePolicy, timeZones } from './expiry-words.ts';
 import { Fact } from '../../ui/Fact.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
+import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
 
 type PolicyType = ExpiryPolicy['type'];
 type Period = Extract<ExpiryPolicy, { type: 'calendar' }>['period'];
@@ -19,45 +18,26 @@ type Period = Extract<ExpiryPolicy, { type: 'calendar' }>['period'];
  * reminder mails; a program manager or owner changes them with a reason. Others read only.
  */
 export function ExpirySettingsSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
-  const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['expirySettings', client.id], queryFn: () => getExpirySettings(client.id) });
-  const [editing, setEditing] = useState(false);
-  const [message, setMessage] = useState('');
-  const headingId = useId();
   return (
-    <section className="section" aria-labelledby={headingId}>
-      <h3 id={headingId}>{t('expiry.title')}</h3>
-      <QueryView query={settings}>
-        {(data) => (
-          <>
-            <dl className="facts">
-              <Fact label={t('expiry.policy')}>{describePolicy(data.policy, data.timeZone)}</Fact>
-              <Fact label={t('expiry.timeZone')}>{data.timeZone}</Fact>
-              <Fact label={t('expiry.mails')}>{describeMails(data)}</Fact>
-            </dl>
-            {canChange ? (
-              <div className="settings-row">
-                <button type="button" className="button" onClick={() => setEditing(true)}>
-                  {t('expiry.change')}
-                </button>
-                <span role="status">{message}</span>
-              </div>
-            ) : null}
-            {editing ? (
-              <ExpiryDialog
-                client={client}
-                current={data}
-                onClose={() => setEditing(false)}
-                onSaved={async (changed) => {
-                  setMessage(changed ? t('expiry.saved') : t('expiry.unchanged'));
-                  await queryClient.invalidateQueries({ queryKey: ['expirySettings', client.id] });
-                }}
-              />
-            ) : null}
-          </>
-        )}
-      </QueryView>
-    </section>
+    <SettingsSection
+      title={t('expiry.title')}
+      queryKey={['expirySettings', client.id]}
+      load={() => getExpirySettings(client.id)}
+      canChange={canChange}
+      changeLabel={t('expiry.change')}
+      savedText={t('expiry.saved')}
+      unchangedText={t('expiry.unchanged')}
+      shown={(data) => (
+        <>
+          <dl className="facts">
+            <Fact label={t('expiry.policy')}>{describePolicy(data.policy, data.timeZone)}</Fact>
+            <Fact label={t('expiry.timeZone')}>{data.timeZone}</Fact>
+            <Fact label={t('expiry.mails')}>{describeMails(data)}</Fact>
+          </dl>
+        </>
+      )}
+      dialog={(props) => <ExpiryDialog client={client} {...props} />}
+    />
   );
 }
 
@@ -65,17 +45,7 @@ export function ExpirySettingsSection({ client, canChange }: { client: ConsoleCl
 const whole = (text: string) => (/^\d{1,4}$/.test(text.trim()) ? Number(text) : Number.NaN);
 const within = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
 
-function ExpiryDialog({
-  client,
-  current,
-  onClose,
-  onSaved,
-}: {
-  client: ConsoleClient;
-  current: ExpirySettings;
-  onClose: () => void;
-  onSaved: (changed: boolean) => Promise<void>;
-}) {
+function ExpiryDialog({ client, current, onClose, onSaved }: ChangeDialogProps<ExpirySettings> & { client: ConsoleClient }) {
   const p = current.policy;
   const [type, setType] = useState<PolicyType>(p.type);
   const [months, setMonths] = useState(String(p.type === 'rolling' || p.type === 'inactivity' ? p.months : 12));

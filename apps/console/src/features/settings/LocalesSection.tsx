@@ -1,12 +1,11 @@
-import { useId, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ConsoleClient } from '@rewards/contract/console';
 import type { LabelForms, LocaleSettings } from '@rewards/contract/console-clients';
 import { getLocaleSettings, putLocaleSettings } from '../../api/client-settings.ts';
 import { t } from '../../i18n/t.ts';
 import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
+import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
 
 /** A locale's plural categories as the server checks them (Intl.PluralRules); none for a tag that is not one. */
 function categories(code: string): string[] {
@@ -32,65 +31,45 @@ const labelText = (forms: LabelForms | undefined) =>
  * them with a reason; the server checks them as `rewards clients --locale --media-label` does.
  */
 export function LocalesSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
-  const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['localeSettings', client.id], queryFn: () => getLocaleSettings(client.id) });
-  const [editing, setEditing] = useState(false);
-  const [message, setMessage] = useState('');
-  const headingId = useId();
   return (
-    <section className="section" aria-labelledby={headingId}>
-      <h3 id={headingId}>{t('clientSettings.locales.title')}</h3>
-      <QueryView query={settings}>
-        {(data) => (
-          <>
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('clientSettings.locales.code')}</th>
-                  <th scope="col">{t('clientSettings.locales.name')}</th>
-                  <th scope="col">{t('clientSettings.locales.label')}</th>
+    <SettingsSection
+      title={t('clientSettings.locales.title')}
+      queryKey={['localeSettings', client.id]}
+      load={() => getLocaleSettings(client.id)}
+      canChange={canChange}
+      changeLabel={t('clientSettings.locales.change')}
+      savedText={t('clientSettings.locales.saved')}
+      shown={(data) => (
+        <>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t('clientSettings.locales.code')}</th>
+                <th scope="col">{t('clientSettings.locales.name')}</th>
+                <th scope="col">{t('clientSettings.locales.label')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.locales.map((l) => (
+                <tr key={l.code}>
+                  <td>
+                    {l.code}
+                    {l.code === data.defaultLocale ? ` (${t('clientSettings.locales.default')})` : ''}
+                  </td>
+                  <td lang={l.code} dir={l.dir}>
+                    {l.name}
+                  </td>
+                  <td lang={l.code} dir={l.dir}>
+                    {labelText(data.mediaLabels.find((m) => m.locale === l.code)?.forms)}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.locales.map((l) => (
-                  <tr key={l.code}>
-                    <td>
-                      {l.code}
-                      {l.code === data.defaultLocale ? ` (${t('clientSettings.locales.default')})` : ''}
-                    </td>
-                    <td lang={l.code} dir={l.dir}>
-                      {l.name}
-                    </td>
-                    <td lang={l.code} dir={l.dir}>
-                      {labelText(data.mediaLabels.find((m) => m.locale === l.code)?.forms)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {canChange ? (
-              <div className="settings-row">
-                <button type="button" className="button" onClick={() => setEditing(true)}>
-                  {t('clientSettings.locales.change')}
-                </button>
-                <span role="status">{message}</span>
-              </div>
-            ) : null}
-            {editing ? (
-              <LocalesDialog
-                client={client}
-                current={data}
-                onClose={() => setEditing(false)}
-                onSaved={async (changed) => {
-                  setMessage(changed ? t('clientSettings.locales.saved') : t('clientSettings.unchanged'));
-                  await queryClient.invalidateQueries({ queryKey: ['localeSettings', client.id] });
-                }}
-              />
-            ) : null}
-          </>
-        )}
-      </QueryView>
-    </section>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      dialog={(props) => <LocalesDialog client={client} {...props} />}
+    />
   );
 }
 
@@ -105,17 +84,7 @@ interface Row {
   forms: Record<string, string>;
 }
 
-function LocalesDialog({
-  client,
-  current,
-  onClose,
-  onSaved,
-}: {
-  client: ConsoleClient;
-  current: LocaleSettings;
-  onClose: () => void;
-  onSaved: (changed: boolean) => Promise<void>;
-}) {
+function LocalesDialog({ client, current, onClose, onSaved }: ChangeDialogProps<LocaleSettings> & { client: ConsoleClient }) {
   const [rows, setRows] = useState<Row[]>(() =>
     current.locales.map((l, key) => {
       const forms = current.mediaLabels.find((m) => m.locale === l.code)?.forms ?? {};

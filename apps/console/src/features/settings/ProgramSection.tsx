@@ -1,5 +1,4 @@
-import { useId, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { PasswordRules } from '@rewards/contract';
 import type { ConsoleClient } from '@rewards/contract/console';
 import { ACTIVATION_FIELDS } from '@rewards/contract/activation-fields';
@@ -9,7 +8,7 @@ import { t, type MessageKey } from '../../i18n/t.ts';
 import { Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
+import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
 
 const SWITCHES = ['requireUpper', 'requireLower', 'requireDigit', 'requireSymbol', 'notUsername'] as const;
 const switchKey = (name: (typeof SWITCHES)[number]) => `clientSettings.program.${name}` as MessageKey;
@@ -25,65 +24,35 @@ function rulesInWords(rules: PasswordRules): string {
  * them with a reason; the server checks them as `rewards clients` does. Others read.
  */
 export function ProgramSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
-  const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['programSettings', client.id], queryFn: () => getProgramSettings(client.id) });
-  const [editing, setEditing] = useState(false);
-  const [message, setMessage] = useState('');
-  const headingId = useId();
   return (
-    <section className="section" aria-labelledby={headingId}>
-      <h3 id={headingId}>{t('clientSettings.program.title')}</h3>
-      <QueryView query={settings}>
-        {(data) => (
-          <>
-            <dl className="facts">
-              <Fact label={t('clientSettings.program.passwordRules')}>{rulesInWords(data.passwordRules)}</Fact>
-              <Fact label={t('clientSettings.program.activationFields')}>
-                {data.activationFields.length === 0 ? t('clientSettings.program.noActivation') : data.activationFields.join(', ')}
-              </Fact>
-              <Fact label={t('clientSettings.program.travelUrl')}>{data.travelUrl ?? t('clientSettings.program.none')}</Fact>
-              <Fact label={t('clientSettings.program.supportEmail')}>{data.supportEmail || t('clientSettings.program.none')}</Fact>
-              <Fact label={t('clientSettings.program.privacyNoticeVersion')}>{data.privacyNoticeVersion}</Fact>
-            </dl>
-            {canChange ? (
-              <div className="settings-row">
-                <button type="button" className="button" onClick={() => setEditing(true)}>
-                  {t('clientSettings.program.change')}
-                </button>
-                <span role="status">{message}</span>
-              </div>
-            ) : null}
-            {editing ? (
-              <ProgramDialog
-                client={client}
-                current={data}
-                onClose={() => setEditing(false)}
-                onSaved={async (changed) => {
-                  setMessage(changed ? t('clientSettings.program.saved') : t('clientSettings.unchanged'));
-                  await queryClient.invalidateQueries({ queryKey: ['programSettings', client.id] });
-                }}
-              />
-            ) : null}
-          </>
-        )}
-      </QueryView>
-    </section>
+    <SettingsSection
+      title={t('clientSettings.program.title')}
+      queryKey={['programSettings', client.id]}
+      load={() => getProgramSettings(client.id)}
+      canChange={canChange}
+      changeLabel={t('clientSettings.program.change')}
+      savedText={t('clientSettings.program.saved')}
+      shown={(data) => (
+        <>
+          <dl className="facts">
+            <Fact label={t('clientSettings.program.passwordRules')}>{rulesInWords(data.passwordRules)}</Fact>
+            <Fact label={t('clientSettings.program.activationFields')}>
+              {data.activationFields.length === 0 ? t('clientSettings.program.noActivation') : data.activationFields.join(', ')}
+            </Fact>
+            <Fact label={t('clientSettings.program.travelUrl')}>{data.travelUrl ?? t('clientSettings.program.none')}</Fact>
+            <Fact label={t('clientSettings.program.supportEmail')}>{data.supportEmail || t('clientSettings.program.none')}</Fact>
+            <Fact label={t('clientSettings.program.privacyNoticeVersion')}>{data.privacyNoticeVersion}</Fact>
+          </dl>
+        </>
+      )}
+      dialog={(props) => <ProgramDialog client={client} {...props} />}
+    />
   );
 }
 
 const whole = (text: string) => (/^\d{1,7}$/.test(text.trim()) ? Number(text) : Number.NaN);
 
-function ProgramDialog({
-  client,
-  current,
-  onClose,
-  onSaved,
-}: {
-  client: ConsoleClient;
-  current: ProgramSettings;
-  onClose: () => void;
-  onSaved: (changed: boolean) => Promise<void>;
-}) {
+function ProgramDialog({ client, current, onClose, onSaved }: ChangeDialogProps<ProgramSettings> & { client: ConsoleClient }) {
   const [min, setMin] = useState(String(current.passwordRules.minLength));
   const [max, setMax] = useState(String(current.passwordRules.maxLength));
   const [switches, setSwitches] = useState(() => Object.fromEntries(SWITCHES.map((name) => [name, current.passwordRules[name]])));

@@ -1,5 +1,4 @@
-import { useId, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { SsoLogoutType, SsoType } from '@rewards/contract';
 import type { ConsoleClient } from '@rewards/contract/console';
 import type { SsoSettings } from '@rewards/contract/console-clients';
@@ -8,7 +7,7 @@ import { t } from '../../i18n/t.ts';
 import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
+import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
 
 /**
  * A client's single sign-on (issue 20 §3, part H, decision 065): program managers and owners turn
@@ -16,54 +15,34 @@ import { QueryView } from '../../ui/QueryView.tsx';
  * or off, with a reason. The secret is write-only: the page only says whether one is stored.
  */
 export function SsoSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
-  const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['ssoSettings', client.id], queryFn: () => getSsoSettings(client.id) });
-  const [editing, setEditing] = useState(false);
-  const [message, setMessage] = useState('');
-  const headingId = useId();
   const none = t('clientSettings.sso.none');
   return (
-    <section className="section" aria-labelledby={headingId}>
-      <h3 id={headingId}>{t('clientSettings.sso.title')}</h3>
-      <QueryView query={settings}>
-        {(data) => (
-          <>
-            <dl className="facts">
-              <Fact label={t('clientSettings.sso.state')}>{data.enabled ? t('clientSettings.sso.on') : t('clientSettings.sso.off')}</Fact>
-              <Fact label={t('clientSettings.sso.issuer')}>{data.issuer ?? none}</Fact>
-              <Fact label={t('clientSettings.sso.oidcClientId')}>{data.oidcClientId ?? none}</Fact>
-              <Fact label={t('clientSettings.sso.secret')}>{data.secretStored ? t('clientSettings.sso.secretStored') : none}</Fact>
-              <Fact label={t('clientSettings.sso.claim')}>{data.claim}</Fact>
-              <Fact label={t('clientSettings.sso.scopes')}>{data.scopes}</Fact>
-              <Fact label={t('clientSettings.sso.ssoType')}>{data.ssoType}</Fact>
-              <Fact label={t('clientSettings.sso.ssoLogoutType')}>{data.ssoLogoutType}</Fact>
-              <Fact label={t('clientSettings.sso.siteName')}>{data.siteName || none}</Fact>
-              <Fact label={t('clientSettings.sso.siteUrl')}>{data.siteUrl || none}</Fact>
-              <Fact label={t('clientSettings.sso.redirectUris')}>{data.redirectUris.join(' ')}</Fact>
-            </dl>
-            {canChange ? (
-              <div className="settings-row">
-                <button type="button" className="button" onClick={() => setEditing(true)}>
-                  {t('clientSettings.sso.change')}
-                </button>
-                <span role="status">{message}</span>
-              </div>
-            ) : null}
-            {editing ? (
-              <SsoDialog
-                client={client}
-                current={data}
-                onClose={() => setEditing(false)}
-                onSaved={async (changed) => {
-                  setMessage(changed ? t('clientSettings.sso.saved') : t('clientSettings.unchanged'));
-                  await queryClient.invalidateQueries({ queryKey: ['ssoSettings', client.id] });
-                }}
-              />
-            ) : null}
-          </>
-        )}
-      </QueryView>
-    </section>
+    <SettingsSection
+      title={t('clientSettings.sso.title')}
+      queryKey={['ssoSettings', client.id]}
+      load={() => getSsoSettings(client.id)}
+      canChange={canChange}
+      changeLabel={t('clientSettings.sso.change')}
+      savedText={t('clientSettings.sso.saved')}
+      shown={(data) => (
+        <>
+          <dl className="facts">
+            <Fact label={t('clientSettings.sso.state')}>{data.enabled ? t('clientSettings.sso.on') : t('clientSettings.sso.off')}</Fact>
+            <Fact label={t('clientSettings.sso.issuer')}>{data.issuer ?? none}</Fact>
+            <Fact label={t('clientSettings.sso.oidcClientId')}>{data.oidcClientId ?? none}</Fact>
+            <Fact label={t('clientSettings.sso.secret')}>{data.secretStored ? t('clientSettings.sso.secretStored') : none}</Fact>
+            <Fact label={t('clientSettings.sso.claim')}>{data.claim}</Fact>
+            <Fact label={t('clientSettings.sso.scopes')}>{data.scopes}</Fact>
+            <Fact label={t('clientSettings.sso.ssoType')}>{data.ssoType}</Fact>
+            <Fact label={t('clientSettings.sso.ssoLogoutType')}>{data.ssoLogoutType}</Fact>
+            <Fact label={t('clientSettings.sso.siteName')}>{data.siteName || none}</Fact>
+            <Fact label={t('clientSettings.sso.siteUrl')}>{data.siteUrl || none}</Fact>
+            <Fact label={t('clientSettings.sso.redirectUris')}>{data.redirectUris.join(' ')}</Fact>
+          </dl>
+        </>
+      )}
+      dialog={(props) => <SsoDialog client={client} {...props} />}
+    />
   );
 }
 
@@ -71,17 +50,7 @@ export function SsoSection({ client, canChange }: { client: ConsoleClient; canCh
 const SIGN_IN_TYPES: readonly SsoType[] = ['login_and_sso', 'sso_only'];
 const LOGOUT_TYPES: readonly SsoLogoutType[] = ['login', 'sso'];
 
-function SsoDialog({
-  client,
-  current,
-  onClose,
-  onSaved,
-}: {
-  client: ConsoleClient;
-  current: SsoSettings;
-  onClose: () => void;
-  onSaved: (changed: boolean) => Promise<void>;
-}) {
+function SsoDialog({ client, current, onClose, onSaved }: ChangeDialogProps<SsoSettings> & { client: ConsoleClient }) {
   const [enabled, setEnabled] = useState(current.enabled);
   const [issuer, setIssuer] = useState(current.issuer ?? '');
   const [oidcClientId, setOidcClientId] = useState(current.oidcClientId ?? '');
