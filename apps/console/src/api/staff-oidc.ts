@@ -10,7 +10,6 @@ import { api } from './client.ts';
 // The installation's staff OpenID provider (issue 20 §6, decision 068): what the sign-in page and
 // the step-up dialog both need.
 
-export const signInMethodsKey = ['signInMethods'] as const;
 export const getSignInMethods = () => api<StaffSignInMethods>('GET', consolePaths.signInMethods);
 
 /** Where the sign-in button goes: a navigation, the server redirects to the provider. */

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import type { StaffMe, StaffRole } from '@rewards/contract/console';
 import { ConsoleApiError, setApiHooks } from '../api/client.ts';
 import { getMe, signOut } from '../api/session.ts';
+import { queryKeys } from '../api/query-keys.ts';
 
 /** The server's idle limit for a console session (decision 046): the app signs out at the same moment. */
 export const IDLE_MINUTES = 15;
@@ -26,12 +27,10 @@ export function useSession(): SessionValue {
   return value;
 }
 
-export const meKey = ['me'] as const;
-
 /** GET me once per visit: null when nobody is signed in (401). */
 export function useMe() {
   return useQuery({
-    queryKey: meKey,
+    queryKey: queryKeys.me(),
     queryFn: async () => {
       try {
         return await getMe();
@@ -61,7 +60,7 @@ export function SessionProvider({ me, children }: { me: StaffMe; children: React
       ending.current = true;
       if (reason !== 'ended') await signOut().catch(() => undefined);
       queryClient.clear();
-      queryClient.setQueryData(meKey, null);
+      queryClient.setQueryData(queryKeys.me(), null);
       navigate('/sign-in', { replace: true, state: { reason } });
     },
     [navigate, queryClient],

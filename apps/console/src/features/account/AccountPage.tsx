@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StaffAccount, StaffTotpSecretReply } from '@rewards/contract/console';
-import { getSignInMethods, signInMethodsKey } from '../../api/staff-oidc.ts';
+import { getSignInMethods } from '../../api/staff-oidc.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t } from '../../i18n/t.ts';
 import { Fact } from '../../ui/Fact.tsx';
@@ -9,17 +9,9 @@ import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
 import { RecoveryCodeList } from '../../ui/RecoveryCodeList.tsx';
 import { TotpCodeField, TotpSecret } from '../../ui/TotpSetup.tsx';
-import {
-  accountKey,
-  addPasskey,
-  changePassword,
-  confirmTotp,
-  getAccount,
-  newTotpSecret,
-  removePasskey,
-  renewRecoveryCodes,
-} from './account-api.ts';
+import { addPasskey, changePassword, confirmTotp, getAccount, newTotpSecret, removePasskey, renewRecoveryCodes } from './account-api.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 /**
  * Your account (decision 070), for every signed-in staff member whatever their roles: the
@@ -28,7 +20,7 @@ import { QueryView } from '../../ui/QueryView.tsx';
  */
 export default function AccountPage() {
   const { me } = useSession();
-  const account = useQuery({ queryKey: accountKey, queryFn: getAccount });
+  const account = useQuery({ queryKey: queryKeys.account(), queryFn: getAccount });
   return (
     <div className="stack account">
       <div>
@@ -48,7 +40,7 @@ export default function AccountPage() {
 }
 
 function PasswordSection({ account }: { account: StaffAccount }) {
-  const methods = useQuery({ queryKey: signInMethodsKey, queryFn: getSignInMethods, staleTime: Infinity });
+  const methods = useQuery({ queryKey: queryKeys.signInMethods(), queryFn: getSignInMethods, staleTime: Infinity });
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
@@ -159,13 +151,14 @@ function SecondFactorsSection({ account }: { account: StaffAccount }) {
     setMessage('');
     try {
       const result = await work();
-      if (result && typeof result === 'object' && 'passkeys' in result) queryClient.setQueryData(accountKey, result as StaffAccount);
+      if (result && typeof result === 'object' && 'passkeys' in result)
+        queryClient.setQueryData(queryKeys.account(), result as StaffAccount);
       setMessage(said);
     } catch (failure) {
       setError(failure);
     } finally {
       setBusy(false);
-      await queryClient.invalidateQueries({ queryKey: accountKey });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.account() });
     }
   };
 
@@ -182,7 +175,7 @@ function SecondFactorsSection({ account }: { account: StaffAccount }) {
         <TotpSetup
           secret={totpSecret}
           onDone={(next) => {
-            queryClient.setQueryData(accountKey, next);
+            queryClient.setQueryData(queryKeys.account(), next);
             setTotpSecret(null);
             setMessage(t('account.totp.done'));
           }}

@@ -11,7 +11,6 @@ import { api } from '../../api/client.ts';
 
 // Your account (decision 070). The second factors' changes may ask for a step-up first (the API client's dialog).
 
-export const accountKey = ['account'] as const;
 export const getAccount = () => api<StaffAccount>('GET', paths.account);
 export const changePassword = (currentPassword: string, newPassword: string) =>
   api<StaffPasswordChangeReply>('PUT', paths.password, { body: { currentPassword, newPassword } });

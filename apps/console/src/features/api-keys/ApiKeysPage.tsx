@@ -22,6 +22,7 @@ import { SecretOnce } from '../../ui/SecretOnce.tsx';
 import { createApiKey, getApiKeys, revokeApiKey } from './api.ts';
 import './api-keys.css';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 const scopeLabel = (scope: ApiScope) => t(`apiKeys.scope.${scope}` as MessageKey);
 const scopeHint = (scope: ApiScope) => t(`apiKeys.scopeHint.${scope}` as MessageKey);
@@ -75,13 +76,13 @@ const limitsText = (k: ApiKeyView) => t('apiKeys.limits', { rate: formatNumber(k
 
 function ClientKeys({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
   const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: ['apiKeys', client.id], queryFn: () => getApiKeys(client.id) });
+  const keys = useQuery({ queryKey: queryKeys.apiKeys(client.id), queryFn: () => getApiKeys(client.id) });
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [message, setMessage] = useState('');
   const headingId = useId();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['apiKeys', client.id] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys(client.id) });
 
   const columns = useMemo((): Columns<ApiKeyView> => {
     const col = columnHelper<ApiKeyView>();

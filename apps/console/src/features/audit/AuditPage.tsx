@@ -7,6 +7,7 @@ import { Field } from '../../ui/Form.tsx';
 import { useClientName, useClients } from '../../api/clients.ts';
 import { AuditTable } from '../../ui/AuditTable.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 const FILTERS = ['staff', 'action', 'clientId', 'participantId', 'from', 'to'] as const;
 
@@ -29,7 +30,7 @@ export default function AuditPage() {
   const clients = useClients();
   const clientName = useClientName();
   const audit = useInfiniteQuery({
-    queryKey: ['audit', filters],
+    queryKey: queryKeys.audit.filtered(filters),
     queryFn: ({ pageParam }) => getAudit(filters, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,

@@ -12,6 +12,7 @@ import { ErrorMessage, Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { downloadText } from '../../ui/download.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 /**
  * Code batches (issue 20 §1, decision 063): a client's on-the-spot codes by print run, counted
@@ -83,13 +84,13 @@ const COUNTS = ['value', 'total', 'unused', 'redeemed', 'expired', 'void'] as co
 
 function Batches({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
   const queryClient = useQueryClient();
-  const batches = useQuery({ queryKey: ['codeBatches', client.id], queryFn: () => getBatches(client.id) });
+  const batches = useQuery({ queryKey: queryKeys.codes.batches(client.id), queryFn: () => getBatches(client.id) });
   const [generating, setGenerating] = useState(false);
   const [message, setMessage] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
   const columns = useMemo(() => summaryColumns(), []);
   const headingId = useId();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['codeBatches', client.id] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.codes.batches(client.id) });
 
   return (
     <section className="section" aria-labelledby={headingId}>
@@ -247,7 +248,10 @@ function BatchDetailSection({
   const queryClient = useQueryClient();
   const [hint, setHint] = useState('');
   const [filter, setFilter] = useState<string | undefined>(undefined);
-  const detail = useQuery({ queryKey: ['codeBatch', client.id, batch, filter], queryFn: () => getBatch(client.id, batch, filter) });
+  const detail = useQuery({
+    queryKey: queryKeys.codes.batchShowing(client.id, batch, filter),
+    queryFn: () => getBatch(client.id, batch, filter),
+  });
   const [voiding, setVoiding] = useState<'one' | 'all' | null>(null);
   const [voidHint, setVoidHint] = useState('');
   const [message, setMessage] = useState('');
@@ -266,7 +270,7 @@ function BatchDetailSection({
           ? t('codes.voidedOne', { subject })
           : t('codes.voided', { count: formatNumber(voided), subject }),
     );
-    await queryClient.invalidateQueries({ queryKey: ['codeBatch', client.id, batch] });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.codes.batch(client.id, batch) });
     await onChanged();
   };
 

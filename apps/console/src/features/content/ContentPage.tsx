@@ -8,6 +8,7 @@ import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 /** How long the editor waits after the last keystroke before asking for a new preview. */
 const PREVIEW_DELAY_MS = 300;
@@ -61,11 +62,11 @@ function ClientContent({
   wantedKey: string;
   onPick: (params: Record<string, string>) => void;
 }) {
-  const list = useQuery({ queryKey: ['content', client.id, 'list'], queryFn: () => getContentList(client.id) });
+  const list = useQuery({ queryKey: queryKeys.content.list(client.id), queryFn: () => getContentList(client.id) });
   const locale = wantedLocale || list.data?.defaultLocale || '';
   const key = wantedKey;
   const entry = useQuery({
-    queryKey: ['content', client.id, locale, key],
+    queryKey: queryKeys.content.entry(client.id, locale, key),
     queryFn: () => getContentEntry(client.id, locale, key),
     enabled: locale !== '',
   });
@@ -137,7 +138,7 @@ function Editor({ client, entry, canChange }: { client: ConsoleClient; entry: Co
     return () => clearTimeout(timer);
   }, [body]);
   const preview = useQuery({
-    queryKey: ['content-preview', client.id, settled],
+    queryKey: queryKeys.content.preview(client.id, settled),
     queryFn: () => previewContent(client.id, settled),
     enabled: settled.trim() !== '' && settled !== entry.body,
     placeholderData: keepPreviousData,
@@ -209,7 +210,7 @@ function Editor({ client, entry, canChange }: { client: ConsoleClient; entry: Co
             const done = await putContentEntry(client.id, entry.locale, entry.key, body, reason);
             setMessage(done.auditId ? t('content.saved') : t('translations.unchanged'));
             queryClient.setQueryData(['content', client.id, entry.locale, entry.key], done);
-            await queryClient.invalidateQueries({ queryKey: ['content', client.id, 'list'] });
+            await queryClient.invalidateQueries({ queryKey: queryKeys.content.list(client.id) });
           }}
         />
       ) : null}
@@ -224,7 +225,7 @@ function Editor({ client, entry, canChange }: { client: ConsoleClient; entry: Co
             setBody('');
             setMessage(done.auditId ? t('content.removed') : t('translations.unchanged'));
             queryClient.setQueryData(['content', client.id, entry.locale, entry.key], done);
-            await queryClient.invalidateQueries({ queryKey: ['content', client.id, 'list'] });
+            await queryClient.invalidateQueries({ queryKey: queryKeys.content.list(client.id) });
           }}
         />
       ) : null}

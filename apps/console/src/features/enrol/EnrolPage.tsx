@@ -3,13 +3,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { EnrolmentPasswordReply, EnrolmentTotpReply, EnrolmentView } from '@rewards/contract/console';
 import { confirmEnrolmentPasskey, confirmEnrolmentTotp, getEnrolment, setEnrolmentPassword } from '../../api/session.ts';
-import { meKey } from '../../app/session.tsx';
 import { t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
 import { RecoveryCodeList } from '../../ui/RecoveryCodeList.tsx';
 import { TotpCodeField, TotpSecret } from '../../ui/TotpSetup.tsx';
 import { roleName } from '../../ui/labels.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 
 /**
  * Enrolment from the link /console/enrol#<token> (the token never leaves the page but in a
@@ -19,7 +19,12 @@ import { roleName } from '../../ui/labels.ts';
 export function EnrolPage() {
   const location = useLocation();
   const token = location.hash.replace(/^#/, '');
-  const view = useQuery({ queryKey: ['enrolment', token], queryFn: () => getEnrolment(token), enabled: token !== '', staleTime: Infinity });
+  const view = useQuery({
+    queryKey: queryKeys.enrolment(token),
+    queryFn: () => getEnrolment(token),
+    enabled: token !== '',
+    staleTime: Infinity,
+  });
   const [secret, setSecret] = useState<EnrolmentPasswordReply | null>(null);
   const [done, setDone] = useState<EnrolmentTotpReply | null>(null);
 
@@ -202,7 +207,7 @@ function RecoveryCodes({ reply }: { reply: EnrolmentTotpReply }) {
         type="button"
         className="button button--primary"
         onClick={() => {
-          queryClient.setQueryData(meKey, reply.me);
+          queryClient.setQueryData(queryKeys.me(), reply.me);
           navigate('/participants', { replace: true });
         }}
       >

@@ -10,6 +10,7 @@ import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { confirmImport, discardImport, getImport, listImports, rejectsUrl, uploadImport } from './imports-api.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 /** The console's badge colours: waiting, under way, done well, failed; a discarded one plain grey. */
 const BADGE: Record<ImportStatus, string> = {
@@ -115,7 +116,7 @@ function UploadSection({ client, onUploaded }: { client: ConsoleClient; onUpload
       const job = await uploadImport(client.id, kind, file, (done, total) => setSent({ sent: done, total }));
       // The answer is the job as it is (previewing): shown at once, then polled until its preview is ready.
       queryClient.setQueryData(['import', client.id, job.id], job);
-      await queryClient.invalidateQueries({ queryKey: ['imports', client.id] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.imports.ofClient(client.id) });
       onUploaded(job);
     } catch (failure) {
       setError(failure);
@@ -186,7 +187,7 @@ function JobSection({
 }) {
   const queryClient = useQueryClient();
   const job = useQuery({
-    queryKey: ['import', client.id, jobId],
+    queryKey: queryKeys.imports.job(client.id, jobId),
     queryFn: () => getImport(client.id, jobId),
     // Polled while its preview is prepared or it runs (until the page leaves it); then what it shows no longer changes.
     refetchInterval: (query) => (query.state.data && MOVING.has(query.state.data.status) ? POLL_MS : false),
@@ -197,14 +198,14 @@ function JobSection({
   const status = job.data?.status;
   // The history shows each job's status: kept in step as this one moves on.
   useEffect(() => {
-    if (status) void queryClient.invalidateQueries({ queryKey: ['imports', client.id] });
+    if (status) void queryClient.invalidateQueries({ queryKey: queryKeys.imports.ofClient(client.id) });
   }, [status, client.id, queryClient]);
   if (job.isPending) return <p className="loading">{t('common.loading')}</p>;
   if (job.isError) return <ErrorMessage error={job.error} />;
   const j = job.data;
   const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['import', client.id, jobId] });
-    await queryClient.invalidateQueries({ queryKey: ['imports', client.id] });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.imports.job(client.id, jobId) });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.imports.ofClient(client.id) });
   };
   return (
     <section className="section" aria-labelledby={headingId}>
@@ -323,8 +324,8 @@ function JobSection({
           onClose={() => setDiscarding(false)}
           onSubmit={async (reason) => {
             await discardImport(client.id, j.id, reason ? { reason } : {});
-            await queryClient.invalidateQueries({ queryKey: ['imports', client.id] });
-            queryClient.removeQueries({ queryKey: ['import', client.id, jobId] });
+            await queryClient.invalidateQueries({ queryKey: queryKeys.imports.ofClient(client.id) });
+            queryClient.removeQueries({ queryKey: queryKeys.imports.job(client.id, jobId) });
             onDiscarded();
           }}
         />
@@ -363,7 +364,7 @@ function Counts({ title, counts, kind }: { title: string; counts: ImportCounts; 
 }
 
 function HistorySection({ client, current, onOpen }: { client: ConsoleClient; current: string | null; onOpen: (jobId: string) => void }) {
-  const list = useQuery({ queryKey: ['imports', client.id], queryFn: () => listImports(client.id) });
+  const list = useQuery({ queryKey: queryKeys.imports.ofClient(client.id), queryFn: () => listImports(client.id) });
   const headingId = useId();
   return (
     <section className="section" aria-labelledby={headingId}>

@@ -1,13 +1,12 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getParticipant, getStatement, searchParticipants } from '../../api/participants.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 
 // The participant's server data, under keys the actions invalidate together.
 
-export const participantKey = (clientId: string, id: string) => ['participant', clientId, id] as const;
-
 export function useSearch(q: string) {
   return useInfiniteQuery({
-    queryKey: ['search', q],
+    queryKey: queryKeys.participants.searchFor(q),
     queryFn: ({ pageParam }) => searchParticipants(q, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
@@ -16,12 +15,12 @@ export function useSearch(q: string) {
 }
 
 export function useParticipant(clientId: string, id: string) {
-  return useQuery({ queryKey: participantKey(clientId, id), queryFn: () => getParticipant(clientId, id) });
+  return useQuery({ queryKey: queryKeys.participants.one(clientId, id), queryFn: () => getParticipant(clientId, id) });
 }
 
 export function useStatement(clientId: string, id: string) {
   return useInfiniteQuery({
-    queryKey: [...participantKey(clientId, id), 'statement'],
+    queryKey: queryKeys.participants.statement(clientId, id),
     queryFn: ({ pageParam }) => getStatement(clientId, id, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
@@ -33,8 +32,8 @@ export function useInvalidateParticipant(clientId: string, id: string) {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: participantKey(clientId, id) }),
-      queryClient.invalidateQueries({ queryKey: ['search'] }),
-      queryClient.invalidateQueries({ queryKey: ['audit'] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.participants.one(clientId, id) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.participants.search() }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.audit.all() }),
     ]);
 }

@@ -10,6 +10,7 @@ import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { Chart } from './Chart.tsx';
 import { ReportTable, type ReportColumn } from './ReportTable.tsx';
 import './reports.css';
+import { queryKeys } from '../../api/query-keys.ts';
 
 const ALL = 'all';
 const PERIODS = [12, 24, 36] as const;
@@ -104,7 +105,7 @@ const statusColumns: ReportColumn<StatusRow>[] = [
 ];
 
 function ParticipantsSection({ clientId }: { clientId: string }) {
-  const report = useQuery({ queryKey: ['reports', 'participants', clientId], queryFn: () => getParticipantsReport(clientId) });
+  const report = useQuery({ queryKey: queryKeys.reports.participants(clientId), queryFn: () => getParticipantsReport(clientId) });
   const series = useMemo(
     () => [{ label: t('reports.participants.count'), values: report.data?.byStatus.map((s) => s.count) ?? [], color: COLORS.count }],
     [report.data],
@@ -148,7 +149,7 @@ const pointsColumns: ReportColumn<PointsMonth>[] = [
 ];
 
 function PointsSection({ clientId, months }: { clientId: string; months: number }) {
-  const report = useQuery({ queryKey: ['reports', 'points', clientId, months], queryFn: () => getPointsReport(clientId, months) });
+  const report = useQuery({ queryKey: queryKeys.reports.points(clientId, months), queryFn: () => getPointsReport(clientId, months) });
   const categories = useMemo(() => report.data?.months.map((m) => m.month) ?? [], [report.data]);
   const flows = useMemo(
     () => [
@@ -212,7 +213,7 @@ const codeColumns: ReportColumn<CodeBatchRow>[] = [
 ];
 
 function CodesSection({ clientId }: { clientId: string }) {
-  const report = useQuery({ queryKey: ['reports', 'codes', clientId], queryFn: () => getCodesReport(clientId) });
+  const report = useQuery({ queryKey: queryKeys.reports.codes(clientId), queryFn: () => getCodesReport(clientId) });
   const categories = useMemo(() => report.data?.batches.map((b) => b.batch ?? t('reports.codes.noBatch')) ?? [], [report.data]);
   const series = useMemo(
     () => [
@@ -266,7 +267,7 @@ const partnerColumns: ReportColumn<PartnerRow>[] = [
 ];
 
 function OrdersSection({ clientId, months }: { clientId: string; months: number }) {
-  const report = useQuery({ queryKey: ['reports', 'orders', clientId, months], queryFn: () => getOrdersReport(clientId, months) });
+  const report = useQuery({ queryKey: queryKeys.reports.orders(clientId, months), queryFn: () => getOrdersReport(clientId, months) });
   const categories = useMemo(() => report.data?.months.map((m) => m.month) ?? [], [report.data]);
   const series = useMemo(
     () => [{ label: t('reports.orders.orders'), values: report.data?.months.map((m) => m.orders) ?? [], color: COLORS.redeemed }],
@@ -311,7 +312,7 @@ const comparisonColumns: ReportColumn<ClientSummary>[] = [
 ];
 
 function Comparison({ months }: { months: number }) {
-  const report = useQuery({ queryKey: ['reports', 'comparison', months], queryFn: () => getComparison(months) });
+  const report = useQuery({ queryKey: queryKeys.reports.comparison(months), queryFn: () => getComparison(months) });
   const categories = useMemo(() => report.data?.clients.map((c) => c.name) ?? [], [report.data]);
   const series = useMemo(
     () => [

@@ -8,6 +8,7 @@ import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { BrandPreview } from './BrandPreview.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 const MAX_LOGO_BYTES = 256 * 1024;
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
@@ -19,7 +20,7 @@ const dataUrl = (logo: LogoUpload) => `data:${logo.type};base64,${logo.base64}`;
  * and owners save with a reason; the server checks them as `rewards clients` does. Others read.
  */
 export function BrandingSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
-  const branding = useQuery({ queryKey: ['branding', client.id], queryFn: () => getBranding(client.id) });
+  const branding = useQuery({ queryKey: queryKeys.settings.branding(client.id), queryFn: () => getBranding(client.id) });
   const headingId = useId();
   return (
     <section className="section" aria-labelledby={headingId}>
@@ -180,7 +181,7 @@ function BrandingForm({ client, saved }: { client: ConsoleClient; saved: Brandin
               portalUrl: done.portalUrl,
             });
             // The clients list names the client too.
-            await queryClient.invalidateQueries({ queryKey: ['clients'] });
+            await queryClient.invalidateQueries({ queryKey: queryKeys.clients() });
           }}
         />
       ) : null}

@@ -8,6 +8,7 @@ import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 const OFFERINGS = ['merchandise', 'experiences'] as const;
 type Offering = (typeof OFFERINGS)[number];
@@ -22,14 +23,14 @@ const offeringName = (offering: Offering) =>
  */
 export function CatalogsSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
   const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['catalogSettings', client.id], queryFn: () => getCatalogSettings(client.id) });
+  const settings = useQuery({ queryKey: queryKeys.settings.catalogs(client.id), queryFn: () => getCatalogSettings(client.id) });
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
   const [secrets, setSecrets] = useState<PartnerSecret[]>([]);
   const [message, setMessage] = useState('');
   const headingId = useId();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['catalogSettings', client.id] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.settings.catalogs(client.id) });
   const describe = (value: CatalogOffering | null) =>
     value ? t('clientSettings.catalogs.withPartner', { url: value.url, partner: value.partnerId }) : t('clientSettings.catalogs.none');
   return (

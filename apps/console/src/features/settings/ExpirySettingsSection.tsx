@@ -9,6 +9,7 @@ import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { describeMails, describePolicy, timeZones } from './expiry-words.ts';
 import { Fact } from '../../ui/Fact.tsx';
 import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 type PolicyType = ExpiryPolicy['type'];
 type Period = Extract<ExpiryPolicy, { type: 'calendar' }>['period'];
@@ -21,7 +22,7 @@ export function ExpirySettingsSection({ client, canChange }: { client: ConsoleCl
   return (
     <SettingsSection
       title={t('expiry.title')}
-      queryKey={['expirySettings', client.id]}
+      queryKey={queryKeys.settings.expiry(client.id)}
       load={() => getExpirySettings(client.id)}
       canChange={canChange}
       changeLabel={t('expiry.change')}

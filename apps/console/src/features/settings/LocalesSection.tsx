@@ -6,6 +6,7 @@ import { t } from '../../i18n/t.ts';
 import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 /** A locale's plural categories as the server checks them (Intl.PluralRules); none for a tag that is not one. */
 function categories(code: string): string[] {
@@ -34,7 +35,7 @@ export function LocalesSection({ client, canChange }: { client: ConsoleClient; c
   return (
     <SettingsSection
       title={t('clientSettings.locales.title')}
-      queryKey={['localeSettings', client.id]}
+      queryKey={queryKeys.settings.locales(client.id)}
       load={() => getLocaleSettings(client.id)}
       canChange={canChange}
       changeLabel={t('clientSettings.locales.change')}

@@ -9,6 +9,7 @@ import { Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
 import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 const SWITCHES = ['requireUpper', 'requireLower', 'requireDigit', 'requireSymbol', 'notUsername'] as const;
 const switchKey = (name: (typeof SWITCHES)[number]) => `clientSettings.program.${name}` as MessageKey;
@@ -27,7 +28,7 @@ export function ProgramSection({ client, canChange }: { client: ConsoleClient; c
   return (
     <SettingsSection
       title={t('clientSettings.program.title')}
-      queryKey={['programSettings', client.id]}
+      queryKey={queryKeys.settings.program(client.id)}
       load={() => getProgramSettings(client.id)}
       canChange={canChange}
       changeLabel={t('clientSettings.program.change')}

@@ -15,6 +15,7 @@ import { ProgramSection } from './ProgramSection.tsx';
 import { CatalogsSection } from './CatalogsSection.tsx';
 import { SsoSection } from './SsoSection.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 /**
  * Client settings: the support agents' daily adjustment limit and the points expiry. Program
@@ -50,7 +51,7 @@ export default function SettingsPage() {
 function ClientSettings({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
   const { me } = useSession();
   const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['settings', client.id], queryFn: () => getSettings(client.id) });
+  const settings = useQuery({ queryKey: queryKeys.settings.limits(client.id), queryFn: () => getSettings(client.id) });
   const [editing, setEditing] = useState(false);
   const [limit, setLimit] = useState('');
   const [message, setMessage] = useState('');
@@ -100,7 +101,7 @@ function ClientSettings({ client, canChange }: { client: ConsoleClient; canChang
           onSubmit={async (reason) => {
             await putSettings(client.id, { agentDailyAdjustmentLimit: value, reason });
             setMessage(t('settings.saved'));
-            await queryClient.invalidateQueries({ queryKey: ['settings', client.id] });
+            await queryClient.invalidateQueries({ queryKey: queryKeys.settings.limits(client.id) });
           }}
         >
           <NumberField label={t('settings.limit')} min={0} value={limit} onChange={setLimit} />

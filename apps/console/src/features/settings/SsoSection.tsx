@@ -8,6 +8,7 @@ import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
 import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 /**
  * A client's single sign-on (issue 20 §3, part H, decision 065): program managers and owners turn
@@ -19,7 +20,7 @@ export function SsoSection({ client, canChange }: { client: ConsoleClient; canCh
   return (
     <SettingsSection
       title={t('clientSettings.sso.title')}
-      queryKey={['ssoSettings', client.id]}
+      queryKey={queryKeys.settings.sso(client.id)}
       load={() => getSsoSettings(client.id)}
       canChange={canChange}
       changeLabel={t('clientSettings.sso.change')}

@@ -4,10 +4,11 @@ import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-route
 import type { StaffOidcOutcome } from '@rewards/contract/console';
 import type { SecondFactor, StaffMe } from '@rewards/contract/console';
 import { signIn, signInPasskey, signInRecoveryCode, signInTotp } from '../../api/session.ts';
-import { meKey, useMe, type SignedOutReason } from '../../app/session.tsx';
+import { useMe, type SignedOutReason } from '../../app/session.tsx';
 import { t, type MessageKey } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
-import { getSignInMethods, oidcOutcomeOf, providerSignInHref, signInMethodsKey } from './oidc.ts';
+import { getSignInMethods, oidcOutcomeOf, providerSignInHref } from './oidc.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 
 const REASON_MESSAGE: Record<SignedOutReason, MessageKey> = {
   idle: 'signIn.reason.idle',
@@ -41,7 +42,7 @@ export function SignInPage() {
   const state = (location.state ?? {}) as { reason?: SignedOutReason; from?: string };
   const [params, setParams] = useSearchParams();
   const [oidc] = useState(() => oidcOutcomeOf(params));
-  const methods = useQuery({ queryKey: signInMethodsKey, queryFn: getSignInMethods, staleTime: Infinity });
+  const methods = useQuery({ queryKey: queryKeys.signInMethods(), queryFn: getSignInMethods, staleTime: Infinity });
   const [factors, setFactors] = useState<SecondFactor[] | null>(() => (oidc?.outcome === 'secondFactor' ? oidc.factors : null));
   const [notice, setNotice] = useState(oidc);
   const [email, setEmail] = useState('');
@@ -69,7 +70,7 @@ export function SignInPage() {
     }
   };
   const signedIn = (person: StaffMe) => {
-    queryClient.setQueryData(meKey, person);
+    queryClient.setQueryData(queryKeys.me(), person);
     navigate(state.from ?? '/participants', { replace: true });
   };
 

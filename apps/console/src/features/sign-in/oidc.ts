@@ -2,7 +2,7 @@ import { SecondFactor, STAFF_OIDC_FACTORS_PARAM, STAFF_OIDC_OUTCOME_PARAM, Staff
 
 // Sign-in through the installation's OpenID provider (issue 20 §6, decision 068).
 
-export { getSignInMethods, providerSignInHref, signInMethodsKey } from '../../api/staff-oidc.ts';
+export { getSignInMethods, providerSignInHref } from '../../api/staff-oidc.ts';
 
 /** What the provider's callback said, from the sign-in page's query (?oidc=…&factors=…). */
 export function oidcOutcomeOf(params: URLSearchParams): { outcome: StaffOidcOutcome; factors: SecondFactor[] } | null {

@@ -11,6 +11,7 @@ import { roleName } from '../../ui/labels.ts';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { useClients } from '../../api/clients.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 type Dialog = { kind: 'invite' } | { kind: 'roles' | 'disable' | 'enable' | 'reset'; member: StaffMember };
 const sc = columnHelper<StaffMember>();
@@ -19,12 +20,12 @@ const sc = columnHelper<StaffMember>();
 export default function StaffPage() {
   const { me } = useSession();
   const queryClient = useQueryClient();
-  const staff = useQuery({ queryKey: ['staff'], queryFn: listStaff, enabled: me.owner });
+  const staff = useQuery({ queryKey: queryKeys.staff(), queryFn: listStaff, enabled: me.owner });
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [message, setMessage] = useState('');
   const done = async (text: string) => {
     setMessage(text);
-    await queryClient.invalidateQueries({ queryKey: ['staff'] });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.staff() });
   };
 
   const columns = useMemo<Columns<StaffMember>>(

@@ -7,7 +7,8 @@ import { stepUpPasskey, stepUpRecoveryCode, stepUpTotp } from '../../api/session
 import { t, type MessageKey } from '../../i18n/t.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
-import { getSignInMethods, providerStepUpHref, signInMethodsKey, stepUpOutcomeOf } from '../../api/staff-oidc.ts';
+import { getSignInMethods, providerStepUpHref, stepUpOutcomeOf } from '../../api/staff-oidc.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 
 const RETURNED_MESSAGE: Record<StaffStepUpOutcome, MessageKey> = {
   passed: 'stepUp.returned.passed',
@@ -77,7 +78,7 @@ export function StepUpProvider({ children }: { children: ReactNode }) {
 
 /** The installation's staff provider, if it has one (what the sign-in page's button names). */
 function useProvider() {
-  const methods = useQuery({ queryKey: signInMethodsKey, queryFn: getSignInMethods, staleTime: Infinity });
+  const methods = useQuery({ queryKey: queryKeys.signInMethods(), queryFn: getSignInMethods, staleTime: Infinity });
   return methods.data?.provider ?? null;
 }
 

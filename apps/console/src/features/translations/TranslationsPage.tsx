@@ -23,6 +23,7 @@ import { formatNumber, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { KEEP_OPEN, ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 type Filter = 'all' | 'toTranslate' | 'mismatch' | 'own';
 const FILTERS: readonly Filter[] = ['all', 'toTranslate', 'mismatch', 'own'];
@@ -75,10 +76,10 @@ function ClientTranslations({
   const [removing, setRemoving] = useState<TranslationRow | null>(null);
   const [message, setMessage] = useState('');
   // The client's locales (the content list names them); until one is picked, the first that is not the default.
-  const probe = useQuery({ queryKey: ['content', client.id, 'list'], queryFn: () => getContentList(client.id) });
+  const probe = useQuery({ queryKey: queryKeys.content.list(client.id), queryFn: () => getContentList(client.id) });
   const locale = wanted || probe.data?.locales.find((l) => l.code !== probe.data?.defaultLocale)?.code || probe.data?.defaultLocale || '';
   const view = useQuery({
-    queryKey: ['translations', client.id, locale, filter, q],
+    queryKey: queryKeys.translations.page(client.id, locale, filter, q),
     queryFn: () => getTranslations(client.id, locale, { filter, q }),
     enabled: locale !== '',
     placeholderData: keepPreviousData,
@@ -170,7 +171,7 @@ function ClientTranslations({
                 locale={data.locale}
                 onApplied={async (reply) => {
                   setMessage(t('translations.imported', { added: reply.added.length, updated: reply.updated.length }));
-                  await queryClient.invalidateQueries({ queryKey: ['translations', client.id] });
+                  await queryClient.invalidateQueries({ queryKey: queryKeys.translations.ofClient(client.id) });
                 }}
               />
             ) : (
@@ -191,7 +192,7 @@ function ClientTranslations({
           onSubmit={async (reason) => {
             const done = await removeTranslation(client.id, data.locale, removing.key, reason);
             setMessage(done.auditId ? t('translations.removed', { key: removing.key }) : t('translations.unchanged'));
-            await queryClient.invalidateQueries({ queryKey: ['translations', client.id] });
+            await queryClient.invalidateQueries({ queryKey: queryKeys.translations.ofClient(client.id) });
           }}
         />
       ) : null}
@@ -204,7 +205,7 @@ function ClientTranslations({
           onClose={() => setEditing(null)}
           onSaved={async (changed) => {
             setMessage(changed ? t('translations.saved', { key: editing.key }) : t('translations.unchanged'));
-            await queryClient.invalidateQueries({ queryKey: ['translations', client.id] });
+            await queryClient.invalidateQueries({ queryKey: queryKeys.translations.ofClient(client.id) });
           }}
         />
       ) : null}

@@ -22,6 +22,7 @@ import { SecretOnce } from '../../ui/SecretOnce.tsx';
 import { createEndpoint, deleteEndpoint, getDeliveries, getEndpoints, resendDelivery, rotateSecret, updateEndpoint } from './api.ts';
 import './webhooks.css';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { queryKeys } from '../../api/query-keys.ts';
 
 const kindLabel = (kind: string) =>
   (WEBHOOK_EVENT_KINDS as readonly string[]).includes(kind) ? t(`webhooks.kind.${kind}` as MessageKey) : kind;
@@ -70,7 +71,7 @@ function eventsText(events: readonly string[]): string {
 
 function ClientWebhooks({ client }: { client: ConsoleClient }) {
   const queryClient = useQueryClient();
-  const endpoints = useQuery({ queryKey: ['webhooks', client.id], queryFn: () => getEndpoints(client.id) });
+  const endpoints = useQuery({ queryKey: queryKeys.webhooks.endpoints(client.id), queryFn: () => getEndpoints(client.id) });
   const [creating, setCreating] = useState(false);
   const [toggling, setToggling] = useState<WebhookEndpoint | null>(null);
   const [rotating, setRotating] = useState<WebhookEndpoint | null>(null);
@@ -79,7 +80,7 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
   const [shown, setShown] = useState<string | null>(null);
   const [message, setMessage] = useState('');
   const headingId = useId();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', client.id] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.endpoints(client.id) });
   const selected = endpoints.data?.endpoints.find((e) => e.id === shown);
   // The server refuses more (decision 084); the button says so before a dialog is filled in for nothing.
   const full = (endpoints.data?.endpoints.length ?? 0) >= MAX_WEBHOOK_ENDPOINTS;
@@ -443,7 +444,7 @@ function Deliveries({ client, endpoint }: { client: ConsoleClient; endpoint: Web
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState<string | null>(null);
   const deliveries = useInfiniteQuery({
-    queryKey: ['webhookDeliveries', client.id, endpoint.id],
+    queryKey: queryKeys.webhooks.deliveries(client.id, endpoint.id),
     queryFn: ({ pageParam }) => getDeliveries(client.id, endpoint.id, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -517,7 +518,7 @@ function Deliveries({ client, endpoint }: { client: ConsoleClient; endpoint: Web
                 try {
                   await resendDelivery(client.id, d.id);
                   setMessage(t('webhooks.resentStatus', { event: d.eventId }));
-                  await queryClient.invalidateQueries({ queryKey: ['webhookDeliveries', client.id, endpoint.id] });
+                  await queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.deliveries(client.id, endpoint.id) });
                 } catch (error) {
                   setMessage(errorText(error));
                 } finally {
