@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+import ownTables from './eslint/own-tables.js';
 
 // The layering of docs/ARCHITECTURE.md, as import patterns per folder (decision 053). Every
 // folder that a rule covers is flat (features/<name>/*, modules/<name>/*), so a specifier alone
@@ -72,7 +73,8 @@ export default defineConfig([
   {
     files: ['apps/server/src/modules/**/*.ts'],
     ignores: ['**/*.test.ts', '**/test-support.ts', '**/*-test-support.ts'],
-    rules: restrict(moduleReachesNoOtherStore),
+    plugins: { rewards: ownTables },
+    rules: { ...restrict(moduleReachesNoOtherStore), 'rewards/own-tables': 'error' },
   },
   {
     // The server's other callers of the modules: commands parse, call the services and print.

@@ -95,6 +95,39 @@ describe('layering in lint', () => {
     expect(await layering('apps/server/src/cli/points.test.ts', use('../modules/ledger/store.ts'))).toEqual([]);
   });
 
+  /** What the own-tables rule says of `code` at `path`. */
+  async function tables(path: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
+    return result!.messages.filter((m) => m.ruleId === 'rewards/own-tables').map((m) => m.message);
+  }
+
+  it("fails a module's code naming another module's table, in the query builder or in SQL text", async () => {
+    const read = (table: string) => `export const f = (db: any) => db.selectFrom('${table}').selectAll().execute();\n`;
+    expect(await tables('apps/server/src/modules/webhooks/store.ts', read('participants'))).toEqual([
+      expect.stringContaining("'participants' belongs to the participants module"),
+    ]);
+    expect(await tables('apps/server/src/modules/webhooks/deliveries.ts', read('ledger_entries as l'))).toHaveLength(1);
+    const join =
+      "export const f = (db: any) => db.selectFrom('webhook_endpoints as e').innerJoin('clients as c', 'c.id', 'e.client_id');\n";
+    expect(await tables('apps/server/src/modules/webhooks/store.ts', join)).toEqual([
+      expect.stringContaining("'clients' belongs to the clients module"),
+    ]);
+    const text =
+      "import { sql } from 'kysely';\nexport const f = (db: any) => sql`SELECT 1 FROM ledger_entries WHERE x = 1`.execute(db);\n";
+    expect(await tables('apps/server/src/modules/webhooks/store.ts', text)).toHaveLength(1);
+    // Its own tables, English that is not SQL, and tests are fine.
+    expect(await tables('apps/server/src/modules/webhooks/store.ts', read('webhook_endpoints'))).toEqual([]);
+    expect(await tables('apps/server/src/modules/webhooks/store.ts', "export const s = 'Import participants from a file';\n")).toEqual([]);
+    expect(await tables('apps/server/src/modules/webhooks/store.test.ts', read('participants'))).toEqual([]);
+  });
+
+  it('keeps the list of known reaches honest: an entry a file no longer needs fails too', async () => {
+    // sso/store.ts is listed with clients and client_hosts; this file names clients only.
+    expect(
+      await tables('apps/server/src/modules/sso/store.ts', "export const f = (db: any) => db.selectFrom('clients').selectAll();\n"),
+    ).toEqual([expect.stringContaining("no longer names 'client_hosts'")]);
+  });
+
   it('fails the contract importing any app', async () => {
     expect(await layering('packages/contract/src/user.ts', use('../../../apps/server/src/config.ts'))).toEqual([
       expect.stringContaining('imports none of them'),

@@ -1,0 +1,150 @@
+// A module's code reads and writes its own module's tables (issue 30 §3, decision 053): what it
+// needs of another module it asks that module's service for. The import rules of eslint.config.js
+// see which files a module imports; this rule sees which tables its SQL names, in the query
+// builder (`selectFrom('participants')`, joins, `insertInto`, …) and in SQL text (`FROM x`, `JOIN x`).
+// Which module owns a table is read from apps/server/src/db/schema.ts: a table's type is imported
+// from `modules/<owner>/tables.ts` (decision 052).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SCHEMA = join(import.meta.dirname, '..', 'apps', 'server', 'src', 'db', 'schema.ts');
+
+/** table name → owning module, from the schema's imports and its `Database` interface. */
+function tableOwners() {
+  const schema = readFileSync(SCHEMA, 'utf8');
+  const typeOwner = new Map();
+  for (const [, names, owner] of schema.matchAll(/import type \{([^}]*)\} from '\.\.\/modules\/([\w-]+)\/tables\.ts'/g)) {
+    for (const name of names.match(/\w+/g) ?? []) typeOwner.set(name, owner);
+  }
+  const owners = new Map();
+  const database = schema.slice(schema.indexOf('export interface Database'));
+  for (const [, table, type] of database.matchAll(/^\s*(\w+): (\w+);/gm)) {
+    if (typeOwner.has(type)) owners.set(table, typeOwner.get(type));
+  }
+  return owners;
+}
+
+/**
+ * What modules still reach into others' tables (issue 30 §3), file → tables, to be emptied.
+ * A new reach fails lint; an entry no longer needed fails too, so the list only shrinks.
+ */
+export const KNOWN_FOREIGN_TABLES = {
+  'account/service.ts': ['participants'],
+  'account/store.ts': ['participants'],
+  'activity/store.ts': ['ledger_entries', 'participants'],
+  'audit/trail-store.ts': ['participants'],
+  'backup/store.ts': ['participants'],
+  'catalog/store.ts': ['participants'],
+  'clients/catalog-settings.ts': ['catalog_partners', 'client_catalogs'],
+  'clients/program-settings.ts': ['client_catalogs'],
+  'content/store.ts': ['mail_outbox', 'participant_programs'],
+  'expiry/lot-store.ts': ['clients'],
+  'expiry/reminders-store.ts': ['clients', 'ledger_entries'],
+  'expiry/run-store.ts': ['clients', 'ledger_entries', 'participants'],
+  'expiry/schedule-store.ts': ['ledger_entries'],
+  'imports/points.ts': ['ledger_entries', 'participants'],
+  'imports/run.ts': ['jobs'],
+  'launch-as/store.ts': ['client_hosts', 'participants'],
+  'ledger/adjustments.ts': ['clients', 'participants'],
+  'ledger/awards.ts': ['participants'],
+  'ledger/store.ts': ['participants'],
+  'mail/compose.ts': ['participants'],
+  'mail/delivery.ts': ['clients'],
+  'metrics/store.ts': ['jobs', 'mail_outbox'],
+  'ots/store.ts': ['participants'],
+  'participants/console-store.ts': [
+    'catalog_orders',
+    'catalog_partners',
+    'contact_requests',
+    'ledger_entries',
+    'mail_outbox',
+    'ots_codes',
+    'participant_sign_ins',
+    'sessions',
+  ],
+  'participants/operator-store.ts': ['ledger_entries', 'sessions'],
+  'profile/store.ts': ['participants', 'sessions'],
+  'reports/store.ts': [
+    'catalog_orders',
+    'catalog_partners',
+    'clients',
+    'ledger_entries',
+    'ots_codes',
+    'participant_sign_ins',
+    'participants',
+  ],
+  'sessions/store.ts': ['participant_programs', 'participants'],
+  'sso/store.ts': ['client_hosts', 'clients'],
+  'staff/store.ts': ['client_hosts', 'clients'],
+};
+
+const BUILDER_CALLS = new Set([
+  'selectFrom',
+  'insertInto',
+  'updateTable',
+  'deleteFrom',
+  'innerJoin',
+  'leftJoin',
+  'rightJoin',
+  'fullJoin',
+  'mergeInto',
+  'using',
+]);
+// Upper case only: SQL text in this code base is written so, and an English sentence ("points
+// from participants") is not SQL.
+const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE)\s+"?([a-z_]+)/g;
+
+const ownTables = {
+  meta: {
+    type: 'problem',
+    docs: { description: "A module's code names only its own module's tables." },
+    schema: [],
+    messages: {
+      foreign:
+        "'{{table}}' belongs to the {{owner}} module: ask that module's service (or a read model it owns), not its table (issue 30 §3).",
+      stale: "This file no longer names '{{table}}': remove it from KNOWN_FOREIGN_TABLES in eslint/own-tables.js.",
+    },
+  },
+  create(context) {
+    const path = context.filename.replaceAll('\\', '/');
+    const match = /\/apps\/server\/src\/modules\/(([\w-]+)\/.+)$/.exec(path);
+    if (!match) return {};
+    const [, file, module] = match;
+    const owners = (ownTables.owners ??= tableOwners());
+    const known = new Set(KNOWN_FOREIGN_TABLES[file] ?? []);
+    const seen = new Set();
+    const check = (node, table) => {
+      const owner = owners.get(table);
+      if (!owner || owner === module) return;
+      seen.add(table);
+      if (!known.has(table)) context.report({ node, messageId: 'foreign', data: { table, owner } });
+    };
+    const text = (node) => {
+      if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
+      if (node?.type === 'TemplateLiteral') return node.quasis.map((q) => q.value.cooked ?? '').join(' ');
+      return undefined;
+    };
+    return {
+      CallExpression(node) {
+        const callee = node.callee;
+        if (callee.type !== 'MemberExpression' || callee.property.type !== 'Identifier') return;
+        const name = callee.property.name;
+        const isTableRef =
+          BUILDER_CALLS.has(name) || (name === 'table' && callee.object.type === 'Identifier' && callee.object.name === 'sql');
+        if (!isTableRef) return;
+        const first = text(node.arguments[0]);
+        if (first) check(node, first.trim().split(/\s+/)[0]);
+      },
+      'Literal, TemplateLiteral'(node) {
+        const value = text(node);
+        if (!value) return;
+        for (const [, table] of value.matchAll(SQL_TABLE)) check(node, table);
+      },
+      'Program:exit'(node) {
+        for (const table of known) if (!seen.has(table)) context.report({ node, messageId: 'stale', data: { table } });
+      },
+    };
+  },
+};
+
+export default { rules: { 'own-tables': ownTables } };
