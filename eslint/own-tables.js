@@ -50,7 +50,6 @@ export const KNOWN_FOREIGN_TABLES = {
   'ledger/store.ts': ['participants'],
   'mail/compose.ts': ['participants'],
   'mail/delivery.ts': ['clients'],
-  'metrics/store.ts': ['jobs', 'mail_outbox'],
   'ots/store.ts': ['participants'],
   'participants/console-store.ts': [
     'catalog_orders',

@@ -84,3 +84,27 @@ export async function slotHolder(db: Db, clientId: string): Promise<Job | undefi
 export async function deleteSlot(db: Db, clientId: string, jobId: string): Promise<void> {
   await db.deleteFrom('job_slots').where('client_id', '=', clientId).where('job_id', '=', jobId).execute();
 }
+
+/**
+ * Jobs by kind and state among `states`, through jobs_status_idx, reading at most `cap` rows: a
+ * count at `cap` means "cap or more", so a metrics scrape costs the same however many jobs exist.
+ */
+export async function countJobsByState(
+  db: Db,
+  states: readonly string[],
+  cap: number,
+): Promise<Array<{ kind: string; state: string; count: number }>> {
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('jobs')
+        .select(['kind', 'status'])
+        .where('status', 'in', [...states])
+        .limit(cap)
+        .as('j'),
+    )
+    .select((eb) => ['j.kind', 'j.status', eb.fn.countAll<number | string>().as('n')])
+    .groupBy(['j.kind', 'j.status'])
+    .execute();
+  return rows.map((row) => ({ kind: row.kind, state: row.status, count: Number(row.n) }));
+}

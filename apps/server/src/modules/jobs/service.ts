@@ -6,6 +6,7 @@
  * take it over when the holder dies.
  */
 export {
+  countJobsByState,
   deleteJob,
   deleteSlot,
   findJob,

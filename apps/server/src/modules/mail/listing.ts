@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { composeQueuedMail, oneLineSubject } from './compose.ts';
 import { parseEml } from './eml.ts';
@@ -108,4 +109,37 @@ export async function listOutbox(db: Db, options: { limit: number; clientId?: st
     });
   }
   return entries;
+}
+
+export interface OutboxStanding {
+  /** Mails not delivered yet: waiting for their attempt or being sent (at most the cap). */
+  pending: number;
+  /** created_at of the oldest of them (ISO), undefined when none. */
+  oldestPendingAt: string | undefined;
+  /** Mails given up (at most the cap). */
+  failed: number;
+}
+
+/**
+ * What the outbox holds undelivered, for the metrics (decision 079): through mail_outbox_due_idx
+ * (status, next_attempt_at), so only pending, sending and failed rows are read, never the sent
+ * ones, and each count stops at `cap` rows.
+ */
+export async function outboxStanding(db: Db, cap: number): Promise<OutboxStanding> {
+  const pending = await db
+    .selectFrom((eb) => eb.selectFrom('mail_outbox').select('created_at').where('status', 'in', ['pending', 'sending']).limit(cap).as('p'))
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('p.created_at').as('oldest')])
+    .executeTakeFirstOrThrow();
+  const failed = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('mail_outbox')
+        .select(sql<number>`1`.as('one'))
+        .where('status', '=', 'failed')
+        .limit(cap)
+        .as('f'),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { pending: Number(pending.n), oldestPendingAt: pending.oldest ?? undefined, failed: Number(failed.n) };
 }

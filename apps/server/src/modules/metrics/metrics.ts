@@ -11,7 +11,17 @@ import { ApiError } from '../../http/api-error.ts';
 import type { ExpiryRunOutcome, ExpiryRunRecord } from '../expiry/daily.ts';
 import { buildInfo } from './build-info.ts';
 import { RequestDurations } from './request-durations.ts';
-import { COUNTED_JOB_STATES, jobCounts, outboxStanding } from './store.ts';
+import { countJobsByState } from '../jobs/service.ts';
+import { outboxStanding } from '../mail/listing.ts';
+
+/**
+ * Rows a database count reads at most (a gauge at CAP means "CAP or more"): every read goes
+ * through an index and stops there, so a scrape costs the same however much history the tables
+ * hold; SQLite runs them on the event loop, between requests.
+ */
+const CAP = 10_000;
+/** The states a job is counted in: the ones it can still leave, and failed. Done and discarded jobs are history (the console lists them). */
+const COUNTED_JOB_STATES = ['staging', 'previewing', 'staged', 'running', 'failed'] as const;
 
 /**
  * The portal's Prometheus metrics (decision 079): one registry per process, scraped on a listener
@@ -192,16 +202,20 @@ export function createMetrics({ db, database }: MetricsSources): Metrics {
   // The database, read at scrape time.
   const databaseUp = new Gauge({ name: 'rewards_database_up', help: '1 when the last scrape could read the database, else 0', registers });
   const databaseSeconds = new KnownGauge(registry, 'rewards_scrape_database_seconds', "Time the last scrape's database reads took");
-  const outboxPending = new KnownGauge(registry, 'rewards_mail_outbox_pending', 'Mails queued and not delivered yet (counted up to 10000)');
+  const outboxPending = new KnownGauge(
+    registry,
+    'rewards_mail_outbox_pending',
+    `Mails queued and not delivered yet (counted up to ${CAP})`,
+  );
   const outboxOldest = new KnownGauge(
     registry,
     'rewards_mail_outbox_oldest_pending_age_seconds',
     'Age of the oldest mail not delivered yet; 0 when none',
   );
-  const outboxFailed = new KnownGauge(registry, 'rewards_mail_outbox_failed', 'Mails given up (counted up to 10000)');
+  const outboxFailed = new KnownGauge(registry, 'rewards_mail_outbox_failed', `Mails given up (counted up to ${CAP})`);
   const jobs = new Gauge({
     name: 'rewards_jobs',
-    help: `Background jobs by kind and state (${COUNTED_JOB_STATES.join(', ')}; counted up to 10000)`,
+    help: `Background jobs by kind and state (${COUNTED_JOB_STATES.join(', ')}; counted up to ${CAP})`,
     labelNames: ['kind', 'state'],
     registers,
   });
@@ -268,7 +282,7 @@ export function createMetrics({ db, database }: MetricsSources): Metrics {
 
   const readDatabase = async (): Promise<void> => {
     const started = performance.now();
-    const [outbox, jobRows] = await Promise.all([outboxStanding(db), jobCounts(db)]);
+    const [outbox, jobRows] = await Promise.all([outboxStanding(db, CAP), countJobsByState(db, COUNTED_JOB_STATES, CAP)]);
     databaseSeconds.value = (performance.now() - started) / 1000;
     outboxPending.value = outbox.pending;
     outboxFailed.value = outbox.failed;
