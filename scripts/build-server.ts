@@ -1,5 +1,5 @@
 /**
- * The server as one JavaScript file, apps/server/dist/main.js (docs/decisions/029): the portal's
+ * The server as one JavaScript file, apps/server/dist/main.js (docs/decisions/058): the portal's
  * process then never loads Node's TypeScript type stripper (~17 MB resident) and reads one module
  * instead of some three hundred. `npm start` and the bench run it, building it first when a source
  * it was built from changed (the stamp below); tests and `npm run dev` run the .ts sources.

@@ -3,7 +3,7 @@
  * in apps/web/dist/.build-stamp, see apps/web/build-stamp.ts) and the server only when a source
  * of its bundle changed (scripts/build-server.ts), then turns this very process into the server:
  * `process.execve` replaces it with `node <process-settings flags> apps/server/dist/main.js`, same
- * pid, same signals from npm (docs/decisions/029). The server's process so never holds what this
+ * pid, same signals from npm (docs/decisions/058). The server's process so never holds what this
  * script needed (the TypeScript stripper, the bundler), and its node flags come from
  * process-settings.ts alone. A restart with nothing changed builds nothing (decision 015); a
  * fresh clone has no dist and builds both.

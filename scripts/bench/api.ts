@@ -64,7 +64,7 @@ function specsOf(api: string, demo: string, statementSession: string, redeemSess
       url: `${api}/user/account/statement?username=${STATEMENT_USER}&locale=en-US`,
       headers: apiHeaders(statementSession),
     },
-    // As a browser asks (brotli, decision 032): the budgets judge these. The same without any
+    // As a browser asks (brotli, decisions 016, 056): the budgets judge these. The same without any
     // Accept-Encoding, uncompressed, follows each for reference (no budget).
     {
       name: `GET viewConfig/client ${AS_A_BROWSER}`,

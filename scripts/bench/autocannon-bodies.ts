@@ -7,7 +7,7 @@
  * machine the load generator shares two cores with the portal, so that decoding is CPU taken from
  * the server under test, and it costs more for the replies the bench most wants to compare: per
  * reply 18 µs for 6.4 kB of ASCII, 32–37 µs for 25 kB of JSON, 45 µs for 6.4 kB of brotli
- * (decision 032). Every case and the baseline are measured alike; byte counts are unaffected
+ * (decision 016). Every case and the baseline are measured alike; byte counts are unaffected
  * (autocannon counts them apart).
  */
 import { createRequire } from 'node:module';

@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 const app = Fastify({ logger: false });
 app.get('/bare', async () => ({ ok: true, name: 'baseline', points: 1250 }));
 // A reference, not the baseline: the same framework sending a ready body of n bytes, as the
-// cached client data and bundles are sent; what the bytes alone cost on loopback (decision 026).
+// cached client data and bundles are sent; what the bytes alone cost on loopback (decision 016).
 const bodies = new Map<number, Buffer>();
 app.get<{ Params: { n: string } }>('/bare/bytes/:n', async (request, reply) => {
   const size = Math.min(Math.max(Number(request.params.n) || 0, 16), 10_000_000);

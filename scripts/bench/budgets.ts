@@ -43,7 +43,7 @@ export function evaluateBudgets(r: Results): Budget[] {
         `${pct(user.ratio)} (${user.requestsPerSecond}/s), ${failures(user)} errors`,
         user.ratio >= 0.5 && failures(user) === 0,
       );
-    // Judged as a browser asks for them (brotli); their uncompressed rows are references (decision 032).
+    // Judged as a browser asks for them (brotli); their uncompressed rows are references (decision 016).
     for (const prefix of ['GET viewConfig/client', 'GET viewConfig/bundle']) {
       const c = r.api.cases.find((x) => x.name.startsWith(prefix) && x.name.includes(AS_A_BROWSER));
       if (c)
@@ -178,7 +178,7 @@ export function evaluateBudgets(r: Results): Budget[] {
       String(home.apiBeforeRender),
       home.apiBeforeRender <= 1,
     );
-    // Before the first render: the chunks of other screens, preloaded when idle afterwards, are shown apart (decision 026).
+    // Before the first render: the chunks of other screens, preloaded when idle afterwards, are shown apart (decision 016).
     add(
       '/login JavaScript, compressed, before first render',
       '≤ 100 kB',

@@ -1,6 +1,6 @@
 /**
  * CPU time per request of the server process, for A/B comparisons on a shared machine
- * (docs/decisions/028): requests per second move with the neighbours' load, the CPU a process
+ * (docs/decisions/016): requests per second move with the neighbours' load, the CPU a process
  * spends per request much less. Starts the portal of each given tree (`--tree=/path`, repeatable;
  * default this one) and the bare Fastify route over one seeded database, then, case by case, sends
  * a fixed number of requests to each server in turn, several rounds, and prints the median
@@ -11,14 +11,14 @@
  *        [--prof=/dir] [--gc] [--postgres] [--flags="node flags" …]
  *
  * --gc starts the portals with --trace-gc and adds the kB of JavaScript heap allocated per request
- * (what each scavenge found minus what the previous collection left; docs/decisions/035).
+ * (what each scavenge found minus what the previous collection left; docs/decisions/016).
  * --postgres: the trees run on a throwaway PostgreSQL server instead of a SQLite file, and each
  * line also gives the µs per request of the PostgreSQL processes (postmaster and backends) and
  * of this process, which generates the load (decision 034).
  *
  * --flags, given once per --tree in the same order, starts that tree with these node flags instead
  * of process-settings.ts's SERVER_NODE_FLAGS ("" for none): the same tree twice with two sets of
- * flags compares the flags (decision 036).
+ * flags compares the flags (decision 058).
  *
  * --env, given once per --tree in the same order, adds environment variables to that tree's server
  * (space-separated NAME=value, "" for none): the same tree with and without METRICS_PORT measures
@@ -188,8 +188,8 @@ try {
   const bigSession = await signIn(servers[0]!.base, 'bigspender');
   const bigPath = '/api/v1.0/user/account/statement?username=bigspender&locale=en-US';
   // Sessions are per database: one sign-in serves every tree.
-  // Each form of a bundle has its own ETag (decision 032): the uncompressed one's and brotli's, from
-  // the last tree given (a tree before 032 tags only the uncompressed form).
+  // A bundle's ETag as each form is asked for: one weak tag for every form since decision 056 (older
+  // trees tagged each form, or only the uncompressed one), from the last tree given.
   const etagOf = async (acceptEncoding: string) =>
     (
       await fetch(`${servers.at(-1)!.base}/api/v1.0/viewConfig/bundle/fr-FR`, {
@@ -232,7 +232,7 @@ try {
     const allocations = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const pgSamples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     // The load generator's own CPU per request (autocannon runs in this process): it shares the
-    // cores with the server in the bench, so what a reply costs it to read counts too (decision 032).
+    // cores with the server in the bench, so what a reply costs it to read counts too (decision 016).
     const ownSamples = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const notes = new Map<string, string>();
     for (const t of targets) await fire(t.url, t.headers, Math.min(requests, 5000)); // warm-up

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 /**
  * Where the CPU went during a load (Linux /proc): the whole machine's busy share and each given
  * process's use in cores. The scale-out part reports it: two processes can only beat one if the
- * machine has idle CPU left while one runs (decision 026).
+ * machine has idle CPU left while one runs (decisions 016, 034).
  */
 export interface CpuSnapshot {
   busy: number;

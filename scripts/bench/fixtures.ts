@@ -131,7 +131,7 @@ export async function signIn(baseUrl: string, username: string): Promise<string>
   return ((await response.json()) as { sessionId: string }).sessionId;
 }
 
-/** What Chromium (and every current browser) sends with a fetch: the portal answers it in brotli (decision 032). */
+/** What Chromium (and every current browser) sends with a fetch: the portal answers it in brotli (decision 056). */
 export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 export function apiHeaders(sessionId?: string): Record<string, string> {

@@ -46,7 +46,7 @@ export async function load(spec: LoadSpec, seconds: number, warmupSeconds: numbe
 }
 
 /**
- * A case and the baseline side by side (decision 036): after the case's warm-up, `slices` turns
+ * A case and the baseline side by side (decision 016): after the case's warm-up, `slices` turns
  * of each, `sliceSeconds` long, in the order baseline-case, case-baseline, … (so a neighbour's
  * load that grows or fades through the turns weighs on both alike), each side's requests added
  * up over its turns. On this shared machine the bare route alone moved between 26,000 and

@@ -1,5 +1,5 @@
 /**
- * Where the server's memory goes (docs/decisions/026 and 029): starts the portal on a copy of one
+ * Where the server's memory goes (docs/decisions/058): starts the portal on a copy of one
  * seeded database, reads its resident memory after start and after a FIXED number of requests
  * (a load by duration serves fewer requests on a busy machine and so "uses less memory"), and,
  * through scripts/bench/memory-probe.js, V8's view of it. Figures of one run are comparable with

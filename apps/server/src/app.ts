@@ -56,7 +56,7 @@ export interface AppDeps {
  */
 class QuietRequestLog extends LogController {
   // The level is asked first: the line's object and the elapsed time are built only for a line
-  // that is written (docs/decisions/035).
+  // that is written (docs/decisions/056).
   override incomingRequest(request: FastifyRequest): void {
     if (writesTrace(request.log)) request.log.trace({ req: request }, 'incoming request');
   }
@@ -93,7 +93,7 @@ export async function buildApp({ config, db, logStream, metrics, readiness = { d
       serializers: { req: requestLogFields },
       ...(logStream ? { stream: logStream } : {}),
     },
-    // Cheaper per request than a random UUID and a pino child each (docs/decisions/028).
+    // Cheaper per request than a random UUID and a pino child each (docs/decisions/056).
     // The trusted proxy's X-Request-Id, else our own (decision 079).
     genReqId: requestIdGenerator(config.trustProxy),
     childLoggerFactory: lazyChildLogger,

@@ -4,11 +4,11 @@
  * the server by hand in production should too. They cannot be set from inside a running process,
  * and nothing sets V8 flags at run time.
  *
- * One flag (decision 069): a young generation of 8 MB semi-spaces instead of V8's 16 MB. Under
+ * One flag (decision 058): a young generation of 8 MB semi-spaces instead of V8's 16 MB. Under
  * load V8 grows the young generation to its maximum and keeps it while requests come: with 16 MB
  * the process held 188–198 MB after the bench's first load and 219–221 MB after the sign-ins
  * (issue 18's budget: under 200 MB); with 8 MB, ~37 MB less, for a scavenge every ~450 requests
- * instead of ~900. The flags of decisions 026, 029 and 036 stay gone: `--max-old-space-size=96`
+ * instead of ~900. The flags of decisions 026, 029 and 036 stay gone (decision 058): `--max-old-space-size=96`
  * could stop the process on a big statement, `--max-semi-space-size=1` cost a scavenge every ~55
  * `GET user`s. A flag that a measurement shows the budget needs goes here, with why.
  */

@@ -52,7 +52,7 @@ export function createDatabase(config: DatabaseConfig): Db {
     registerDataGeneration(db, () => dialect.dataGeneration());
     return db;
   }
-  // pg only when PostgreSQL is configured: the embedded default need not hold it (docs/decisions/029).
+  // pg only when PostgreSQL is configured: the embedded default need not hold it (docs/decisions/058).
   const pg = createRequire(import.meta.url)('pg') as typeof pgModule;
   const pool = new pg.Pool({ connectionString: config.url, max: 10 });
   // An idle client that loses its server must not crash the process.

@@ -85,7 +85,7 @@ describe.each(dialects)('configuration cached in each process on %s', (dialect) 
   });
 });
 
-describe('the read cache at hand (docs/decisions/035)', () => {
+describe('the read cache at hand (docs/decisions/027)', () => {
   // The cache only needs an object's identity; a fake database is enough here.
   const fakeDb = () => ({ isTransaction: false }) as unknown as Db;
 
@@ -108,7 +108,7 @@ describe('the read cache at hand (docs/decisions/035)', () => {
     expect(cachedReadAtHand(uncached, 'host:a')).toBeUndefined();
   });
 
-  it('answers a hit without loading, and gives callers that ask while a load runs that one load (decision 069)', async () => {
+  it('answers a hit without loading, and gives callers that ask while a load runs that one load (decision 027)', async () => {
     const db = fakeDb();
     configureReadCache(db, 60);
     let finish: (value: object) => void = () => undefined;

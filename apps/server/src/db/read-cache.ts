@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { dataGeneration } from './data-generation.ts';
 
 /**
- * The read caches, all lru-cache (docs/decisions/054; the invalidation story is in
+ * The read caches, all lru-cache (docs/decisions/027; the invalidation story is in
  * ARCHITECTURE.md, "Read caches"). Two kinds:
  * - configuration (this file's cachedRead): what operators configure and requests only read, kept
  *   CLIENT_CACHE_SECONDS (decision 014), so an operator's change shows within that time on every
@@ -137,7 +137,7 @@ export function cachedRead<T>(db: AnyDb, key: string, load: () => Promise<T>): P
 /**
  * The value cachedRead would answer from memory right now, without a promise; undefined when it
  * would load (nothing kept, expired, load still under way, not found). For per-request hooks
- * (docs/decisions/035); on undefined they go through cachedRead.
+ * (docs/decisions/027); on undefined they go through cachedRead.
  */
 export function cachedReadAtHand<T>(db: AnyDb, key: string): T | undefined {
   if (db.isTransaction) return undefined;

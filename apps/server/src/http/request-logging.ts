@@ -12,7 +12,7 @@ const PROXY_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
  * Request ids: the trusted proxy's X-Request-Id when it sends one (so the proxy's log and ours
  * name a request alike; TRUST_PROXY says whom to believe, decision 041), else our own:
  * UUID-shaped (logs and tests read them as such), a random part per app and a counter, instead of
- * a fresh random UUID for every request (docs/decisions/028). Unique within the process; the
+ * a fresh random UUID for every request (docs/decisions/056). Unique within the process; the
  * random part tells processes apart. Without a trusted proxy the header is never looked at.
  */
 export function requestIdGenerator(trustProxy: false | number | string[] = false): (request: IncomingMessage) => string {
@@ -122,7 +122,7 @@ class LazyRequestLogger {
 
 /**
  * Whether a line at debug would be written (pino, and the lazy logger above, answer it; any other
- * logger is assumed to write): lets a caller skip building a line's object (docs/decisions/035).
+ * logger is assumed to write): lets a caller skip building a line's object (docs/decisions/056).
  */
 export function writesDebug(log: FastifyBaseLogger): boolean {
   const { isLevelEnabled } = log as Partial<Logger>;

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
 // The request path through Fastify's compilers, helmet and compress (docs/decisions/056).
 
-// What every API reply carries (decision 036: OWASP's REST set, the resource policy and no-referrer)…
+// What every API reply carries (decision 056: OWASP's REST set, the resource policy and no-referrer)…
 const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",
   'cross-origin-resource-policy': 'same-origin',

@@ -10,7 +10,7 @@ import helmet, { type HelmetOptions } from 'helmet';
  * every API response — a policy allowing nothing and no framing, HSTS, nosniff, X-Frame-Options
  * DENY — and two that still act on JSON: the resource policy (no other site reads a reply through
  * a no-cors load) and no-referrer (the sign-on navigations carry a code in their address until
- * they redirect). Helmet's other headers act only on a rendered document (decision 036).
+ * they redirect). Helmet's other headers act only on a rendered document (decision 056).
  */
 export const API_HEADERS: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },

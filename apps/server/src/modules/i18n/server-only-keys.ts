@@ -4,7 +4,7 @@ import type { Bundle } from '@rewards/contract';
  * Key groups whose texts only the server reads: the mails it renders (`mail.`, `contactMail.`)
  * and the statement's descriptions, which it writes into each entry (`ledger.`). They are a
  * sixth of a bundle (4 of 25 kB in English), and every client data reply, bundle reply and page
- * carried them to browsers that never look at them (decision 036). The server's own bundles
+ * carried them to browsers that never look at them (decision 056). The server's own bundles
  * (buildBundle) keep them; a client's wording of them still reaches its mails and statements.
  * A test checks that the web app names no key of these groups.
  */

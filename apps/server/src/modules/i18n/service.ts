@@ -27,7 +27,7 @@ export async function buildBundle(db: Db, clientId: string, locale: string): Pro
   return (await preparedBundle(db, clientId, locale)).bundle;
 }
 
-/** The same as browsers get it, without the texts only the server reads (decision 036). */
+/** The same as browsers get it, without the texts only the server reads (decision 056). */
 export async function buildWebBundle(db: Db, clientId: string, locale: string): Promise<Bundle> {
   return (await preparedBundle(db, clientId, locale)).web;
 }

@@ -47,7 +47,7 @@ export function auditLaunchedSessions(app: FastifyInstance, db: Db): void {
     }
   };
 
-  // A callback hook: every other request passes with one test and no promise (docs/decisions/028).
+  // A callback hook: every other request passes with one test and no promise (docs/decisions/056).
   app.addHook('onResponse', (request, reply, done) => {
     const session = request.session;
     if (!session || session.admin_as_user !== 1) return done();

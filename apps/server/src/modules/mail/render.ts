@@ -3,7 +3,7 @@ import type { MailTemplate } from './outbox.ts';
 /**
  * Mail rendering: pure functions from a client's texts (its merged bundle) and the mail's
  * params to a subject, a plain-text part and an email-safe HTML part (tables, inline styles,
- * no scripts, no SVG; every text escaped). See docs/decisions/017.
+ * no scripts, no SVG; every text escaped). See docs/decisions/042.
  */
 
 export interface MailBranding {

@@ -85,7 +85,7 @@ const sessionKey = (clientId: string, sessionId: string) => `${clientId}\u0000${
  * The session behind an id when the answer is at hand and needs no write: a row cached under the
  * current generation, neither expired nor due for its once-a-minute touch. Undefined means "ask
  * resumeSession", which also handles unknown, expired and touched sessions. The hot path of GET
- * user (docs/decisions/035): no promise, no await.
+ * user (docs/decisions/027): no promise, no await.
  */
 export function liveSessionAtHand(db: Db, clientId: string, sessionId: string, nowMs = Date.now()): Session | undefined {
   const key = generationKey(db, sessionKey(clientId, sessionId));

@@ -5,7 +5,7 @@ import { dialects } from '../../../test/databases.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { liveSessionAtHand } from './service.ts';
 
-// GET user's promise-free path (docs/decisions/035) serves a session only when resumeSession would
+// GET user's promise-free path (docs/decisions/027) serves a session only when resumeSession would
 // serve the very same row without a write; everything else goes the ordinary way.
 
 const MINUTE = 60_000;

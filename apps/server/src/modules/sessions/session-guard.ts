@@ -46,7 +46,7 @@ export function requireSession(db: Db, policy: SessionPolicy) {
 
 /**
  * requireSession as a callback hook, for the hottest signed-in route (GET user,
- * docs/decisions/035): a session at hand in the cache passes with no promise at all; anything
+ * docs/decisions/027): a session at hand in the cache passes with no promise at all; anything
  * else (missing, unknown, expired, due for its touch, not cached) takes requireSession's path;
  * `withUser` with resumeSessionWithUser: on PostgreSQL the participant and their programs are
  * read in the same statement as the session, for the handler (docs/decisions/034).

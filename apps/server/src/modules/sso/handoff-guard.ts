@@ -17,7 +17,7 @@ export function startedBySso(request: FastifyRequest): boolean {
  * preHandler of GET user only (spec section 4, SSO): an id from /sso-authenticated?JSESSIONID=… is
  * swapped, once and within a minute, for a fresh session whose id the reply's sessionId carries;
  * any other id goes to the ordinary session guard. Other routes never accept a hand-off id.
- * Callback-style, like the guard it passes to: the signed-in case costs no promise (docs/decisions/035).
+ * Callback-style, like the guard it passes to: the signed-in case costs no promise (docs/decisions/027).
  */
 export function ssoHandoffOrSession(db: Db, policy: SessionPolicy, guard: SessionHook): SessionHook {
   const swap = async (request: FastifyRequest, handoffId: string): Promise<void> => {
