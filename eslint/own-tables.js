@@ -35,8 +35,6 @@ export const KNOWN_FOREIGN_TABLES = {
   'audit/trail-store.ts': ['participants'],
   'backup/store.ts': ['participants'],
   'catalog/store.ts': ['participants'],
-  'clients/catalog-settings.ts': ['catalog_partners', 'client_catalogs'],
-  'clients/program-settings.ts': ['client_catalogs'],
   'content/store.ts': ['mail_outbox', 'participant_programs'],
   'expiry/lot-store.ts': ['clients'],
   'expiry/reminders-store.ts': ['clients', 'ledger_entries'],
@@ -48,8 +46,6 @@ export const KNOWN_FOREIGN_TABLES = {
   'ledger/adjustments.ts': ['clients', 'participants'],
   'ledger/awards.ts': ['participants'],
   'ledger/store.ts': ['participants'],
-  'mail/compose.ts': ['participants'],
-  'mail/delivery.ts': ['clients'],
   'ots/store.ts': ['participants'],
   'participants/console-store.ts': [
     'catalog_orders',

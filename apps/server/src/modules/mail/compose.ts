@@ -5,6 +5,7 @@ import type { MailOutboxTable } from './tables.ts';
 import { findClient } from '../clients/service.ts';
 import { composeContactMail, CONTACT_MAIL_TEMPLATE } from '../content/contact-mail.ts';
 import { composeExpiryMail, isExpiryMailTemplate } from '../expiry/reminder-mail.ts';
+import { findParticipant } from '../participants/service.ts';
 import { composeStaffMail } from '../staff/mail.ts';
 import { absoluteHttpUrl, mailLook, NO_MAIL_TEMPLATE, type MailTemplate, type QueuedContent } from './outbox.ts';
 import { renderMail, TEMPLATES, type RenderedMail } from './render.ts';
@@ -56,12 +57,7 @@ export async function composeQueuedMail(db: Db, row: QueuedRow): Promise<Rendere
   const { texts, branding } = await mailLook(db, client, row.locale, origin);
   if (params.name === undefined && (row.participant_id || standIn)) {
     // A stand-in looks up nobody (a random id), as its mail would have looked up the participant.
-    const participant = await db
-      .selectFrom('participants')
-      .select('first_name')
-      .where('client_id', '=', row.client_id)
-      .where('id', '=', row.participant_id ?? randomUUID())
-      .executeTakeFirst();
+    const participant = await findParticipant(db, row.client_id, row.participant_id ?? randomUUID());
     if (participant?.first_name) params.name = participant.first_name;
   }
   return renderMail(template, texts, params, branding);

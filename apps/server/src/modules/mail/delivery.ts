@@ -7,12 +7,13 @@ import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from './tables.ts';
 import { composeQueuedMail, oneLineSubject } from './compose.ts';
 import { NO_MAIL_TEMPLATE, onMailQueued } from './outbox.ts';
+import { findClient } from '../clients/service.ts';
 import { startWakeLoop } from '../jobs/wake-loop.ts';
 import { linksIn } from './render.ts';
 import { CONSOLE_SENDER_NAME } from '../staff/mail.ts';
 
 /**
- * Delivery of the outbox (docs/decisions/017). A row is claimed (pending → sending, with a lease)
+ * Delivery of the outbox (docs/decisions/042). A row is claimed (pending → sending, with a lease)
  * by one conditional UPDATE before anything is sent, so two workers never send the same row.
  * Delivery is at most once: a row is tried again only when the SMTP server surely did not take
  * it (it answered with a refusal, or could not be reached); an outcome that cannot be known
@@ -141,7 +142,7 @@ export function classifySmtpError(error: unknown): Outcome {
 
 /**
  * nodemailer is loaded with the first mail, not at start: ~5 MB of heap a portal that sends no
- * mail for hours need not hold (docs/decisions/029).
+ * mail for hours need not hold (docs/decisions/058).
  */
 function lazyTransport(options: Parameters<typeof import('nodemailer').createTransport>[0]) {
   let transport: Promise<Transporter> | undefined;
@@ -281,15 +282,10 @@ export function createMailDelivery(options: MailDeliveryOptions): MailDeliveryPa
   const transport = mail.smtpUrl ? smtpSender(mail.smtpUrl) : fileSender(mail, log);
   // Builds stand-ins' messages as the transports build a mail's, and sends them nowhere.
   const standInBuilder = lazyTransport({ streamTransport: true, buffer: true });
-  const clientNames = new Map<string, string>();
 
   async function clientName(clientId: string | null): Promise<string | undefined> {
     if (clientId === null) return CONSOLE_SENDER_NAME;
-    if (!clientNames.has(clientId)) {
-      const client = await db.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirst();
-      if (client) clientNames.set(clientId, client.name);
-    }
-    return clientNames.get(clientId);
+    return (await findClient(db, clientId))?.name;
   }
 
   /**
