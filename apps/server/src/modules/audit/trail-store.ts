@@ -45,14 +45,3 @@ export async function trailPage(db: Db, filter: TrailFilter, after: TrailCursor 
   if (after) query = query.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.at, after.id)));
   return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
-
-/** A participant by id, only among these clients. */
-export async function participantIn(db: Db, participantId: string, clientIds: readonly string[]) {
-  if (clientIds.length === 0) return undefined;
-  return db
-    .selectFrom('participants')
-    .select(['id', 'client_id', 'username'])
-    .where('id', '=', participantId)
-    .where('client_id', 'in', clientIds)
-    .executeTakeFirst();
-}

@@ -5,7 +5,8 @@ import type { AuditLogEntry } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import { checkClientInScope, type StaffScope } from '../staff/scope.ts';
-import { participantIn, trailPage, type TrailCursor, type TrailFilter } from './trail-store.ts';
+import { participantIn } from '../participants/service.ts';
+import { trailPage, type TrailCursor, type TrailFilter } from './trail-store.ts';
 
 /**
  * The console's audit trail (issue 17, section 3; docs/decisions/047): every entry the caller may

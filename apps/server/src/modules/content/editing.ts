@@ -5,15 +5,9 @@ import { errors } from '../../http/api-error.ts';
 import { recordAudit } from '../audit/service.ts';
 import { clientLocale, clientWithLocales } from '../i18n/editing.ts';
 import type { Actor } from '../participants/operator-service.ts';
+import { listClientPrograms } from '../participants/service.ts';
 import { renderMarkdown } from './markdown.ts';
-import {
-  deleteContentEntry,
-  findContentEntry,
-  insertContentEntry,
-  listClientPrograms,
-  listContentEntries,
-  updateContentEntry,
-} from './store.ts';
+import { deleteContentEntry, findContentEntry, insertContentEntry, listContentEntries, updateContentEntry } from './store.ts';
 
 export { MAX_CONTENT_BYTES };
 

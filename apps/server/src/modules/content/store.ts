@@ -92,13 +92,3 @@ export async function updateContentEntry(db: Db, clientId: string, locale: strin
 export async function deleteContentEntry(db: Db, clientId: string, locale: string, key: string) {
   await db.deleteFrom('content_entries').where('client_id', '=', clientId).where('locale', '=', locale).where('key', '=', key).execute();
 }
-
-/** The programs some participant of the client is in (their rules are content keys). */
-export async function listClientPrograms(db: Db, clientId: string, only?: readonly string[]): Promise<string[]> {
-  let query = db.selectFrom('participant_programs').select('program_name').distinct().where('client_id', '=', clientId);
-  if (only) {
-    if (only.length === 0) return [];
-    query = query.where('program_name', 'in', [...only]);
-  }
-  return (await query.orderBy('program_name').execute()).map((r) => r.program_name);
-}

@@ -12,7 +12,15 @@ import { findParticipant, listProgramNames, type UserParticipant, updateParticip
 
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
-export { findParticipant, findParticipantByUsername, listProgramNames, usernameKey, type UserParticipant } from './store.ts';
+export {
+  findParticipant,
+  findParticipantByUsername,
+  listClientPrograms,
+  listProgramNames,
+  participantIn,
+  usernameKey,
+  type UserParticipant,
+} from './store.ts';
 
 /** The participant's language if the client still offers it, else the client's default. */
 function resolveLocale(offered: Locale[], wanted: string, clientDefault: string): Locale {

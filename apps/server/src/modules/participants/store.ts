@@ -79,3 +79,24 @@ export async function updatePrivacyAcknowledgement(db: Db, clientId: string, par
     .where('id', '=', participantId)
     .execute();
 }
+
+/** The programs some participant of the client is in (their rules are content keys), or those of `only` that are. */
+export async function listClientPrograms(db: Db, clientId: string, only?: readonly string[]): Promise<string[]> {
+  let query = db.selectFrom('participant_programs').select('program_name').distinct().where('client_id', '=', clientId);
+  if (only) {
+    if (only.length === 0) return [];
+    query = query.where('program_name', 'in', [...only]);
+  }
+  return (await query.orderBy('program_name').execute()).map((r) => r.program_name);
+}
+
+/** A participant by id, only among these clients. */
+export async function participantIn(db: Db, participantId: string, clientIds: readonly string[]) {
+  if (clientIds.length === 0) return undefined;
+  return db
+    .selectFrom('participants')
+    .select(['id', 'client_id', 'username'])
+    .where('id', '=', participantId)
+    .where('client_id', 'in', clientIds)
+    .executeTakeFirst();
+}
