@@ -34,7 +34,6 @@ export const KNOWN_FOREIGN_TABLES = {
   'activity/store.ts': ['ledger_entries', 'participants'],
   'backup/store.ts': ['participants'],
   'catalog/store.ts': ['participants'],
-  'content/store.ts': ['mail_outbox'],
   'expiry/lot-store.ts': ['clients'],
   'expiry/reminders-store.ts': ['clients', 'ledger_entries'],
   'expiry/run-store.ts': ['clients', 'ledger_entries', 'participants'],

@@ -38,7 +38,13 @@ export function registerContact(program: Command): void {
       status: r.status,
       // null: not mailed (the client had no support address when it was sent).
       mail: r.mail_id
-        ? { id: r.mail_id, status: r.mail_status ?? 'unknown', to: r.mail_to, sentAt: r.mail_sent_at, error: r.mail_error }
+        ? {
+            id: r.mail_id,
+            status: r.mail?.status ?? 'unknown',
+            to: r.mail?.to ?? null,
+            sentAt: r.mail?.sentAt ?? null,
+            error: r.mail?.error ?? null,
+          }
         : null,
     }));
     if (json.length === 0) return { human: `No contact messages for ${client.id}.`, json };

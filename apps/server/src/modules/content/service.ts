@@ -13,14 +13,25 @@ import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { findClient } from '../clients/service.ts';
 import { limitsOf, type LimitPolicy } from '../limits/policy.ts';
+import { mailStates } from '../mail/listing.ts';
 import { giveBack, takeSlots } from '../limits/service.ts';
 import { findParticipant, listProgramNames } from '../participants/service.ts';
 import { oneLine, queueContactMail } from './contact-mail.ts';
 import { renderMarkdown } from './markdown.ts';
-import { findContentEntries, insertContactRequest } from './store.ts';
+import { findContentEntries, insertContactRequest, listContactRequestRows } from './store.ts';
 
-// What `rewards contact list` reads (decision 053: others call the service, never the store).
-export { listContactRequests } from './store.ts';
+/** A client's contact requests, newest first, with the state of the mail that carries each (if any): what `rewards contact list` shows. */
+export async function listContactRequests(db: Db, options: { clientId: string; since?: string | undefined; limit: number }) {
+  const rows = await listContactRequestRows(db, options);
+  const mails = await mailStates(
+    db,
+    options.clientId,
+    rows.flatMap((r) => (r.mail_id ? [r.mail_id] : [])),
+  );
+  return rows.map((row) => ({ ...row, mail: row.mail_id ? (mails.get(row.mail_id) ?? null) : null }));
+}
+// What `rewards clients show` lists: which text exists in which locale, without its body.
+export { listContentEntries } from './store.ts';
 
 /** The language every client's content falls back to last. */
 const LAST_RESORT_LOCALE = 'en-US';

@@ -17,11 +17,10 @@ export async function insertContactRequest(db: Db, row: Insertable<ContactReques
   await db.insertInto('contact_requests').values(row).execute();
 }
 
-/** A client's contact requests, newest first, with the state of the mail that carries each (if any). */
-export async function listContactRequests(db: Db, options: { clientId: string; since?: string | undefined; limit: number }) {
+/** A client's contact requests, newest first. */
+export async function listContactRequestRows(db: Db, options: { clientId: string; since?: string | undefined; limit: number }) {
   let query = db
     .selectFrom('contact_requests as c')
-    .leftJoin('mail_outbox as m', (join) => join.onRef('m.id', '=', 'c.mail_id').onRef('m.client_id', '=', 'c.client_id'))
     .select([
       'c.id',
       'c.created_at',
@@ -38,10 +37,6 @@ export async function listContactRequests(db: Db, options: { clientId: string; s
       'c.admin_as_user',
       'c.status',
       'c.mail_id',
-      'm.status as mail_status',
-      'm.to_address as mail_to',
-      'm.sent_at as mail_sent_at',
-      'm.last_error as mail_error',
     ])
     .where('c.client_id', '=', options.clientId)
     .orderBy('c.created_at', 'desc')

@@ -143,3 +143,22 @@ export async function outboxStanding(db: Db, cap: number): Promise<OutboxStandin
     .executeTakeFirstOrThrow();
   return { pending: Number(pending.n), oldestPendingAt: pending.oldest ?? undefined, failed: Number(failed.n) };
 }
+
+export interface MailState {
+  status: string;
+  to: string;
+  sentAt: string | null;
+  error: string | null;
+}
+
+/** Where each of a client's mails stands, by id (the ones that exist). */
+export async function mailStates(db: Db, clientId: string, ids: readonly string[]): Promise<Map<string, MailState>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .select(['id', 'status', 'to_address', 'sent_at', 'last_error'])
+    .where('client_id', '=', clientId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, { status: r.status, to: r.to_address, sentAt: r.sent_at, error: r.last_error }]));
+}
