@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleImportPaths, type ImportJob } from '@rewards/contract/console-imports';
 import { consoleAuditPaths } from '@rewards/contract/console-participants';
-import { recordAudit } from '../src/modules/audit/store.ts';
+import { recordAudit } from '../src/modules/audit/service.ts';
 import { insertRejects } from '../src/modules/imports/store.ts';
 import { appendLedgerEntry } from '../src/modules/ledger/store.ts';
 import { printRunCsv } from '../src/modules/ots/print-runs.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../db/seed/demo.ts';
-import { recordAudit } from '../modules/audit/store.ts';
+import { recordAudit } from '../modules/audit/service.ts';
 import { runRewards, rewardsJson, spawnRewards, SPAWN_TIMEOUT } from '../../test/cli.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 

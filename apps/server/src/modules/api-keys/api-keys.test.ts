@@ -7,7 +7,7 @@ import { errors } from '../../http/api-error.ts';
 import { registerErrorHandler } from '../../http/error-handler.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID, seedOtherClient } from '../../../test/other-client.ts';
-import { listAudit } from '../audit/store.ts';
+import { listAudit } from '../audit/service.ts';
 import { findParticipantByUsername } from '../participants/store.ts';
 import { apiCallerOf, requireApiKey } from './guard.ts';
 import { createApiKey, listClientApiKeys, revokeClientApiKey } from './service.ts';

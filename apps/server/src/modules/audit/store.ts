@@ -1,55 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { AuditLogEntry } from './tables.ts';
+import type { AuditLogEntry, AuditLogTable } from './tables.ts';
 
-/** system: the server itself, unasked (the clean-up of staged imports nobody confirmed). api-key: a client's system through the program API (decision 083; the actor is the key's name). */
-export type AuditActorKind = 'operator' | 'admin' | 'participant-session' | 'staff' | 'system' | 'api-key';
-
-export interface AuditRecord {
-  clientId: string | null;
-  actor: string;
-  actorKind: AuditActorKind;
-  action: string;
-  subject?: string | null;
-  /** Counts, changed field names, a reason: never a secret. */
-  details?: Record<string, unknown>;
-  origin?: string | null;
+/** One audit row, in the caller's transaction. */
+export async function insertAuditEntry(trx: Kysely<Database>, row: Insertable<AuditLogTable>): Promise<void> {
+  await trx.insertInto('audit_log').values(row).execute();
 }
 
-/** Writes one audit entry in the caller's transaction, so the record and the change commit together; returns its id. */
-export async function recordAudit(trx: Kysely<Database>, record: AuditRecord, now: Date = new Date()): Promise<string> {
-  const id = randomUUID();
-  await trx
-    .insertInto('audit_log')
-    .values({
-      id,
-      client_id: record.clientId,
-      at: now.toISOString(),
-      actor: record.actor,
-      actor_kind: record.actorKind,
-      action: record.action,
-      subject: record.subject ?? null,
-      details: JSON.stringify(record.details ?? {}),
-      origin: record.origin ?? null,
-    })
-    .execute();
-  return id;
-}
-
-export interface AuditQuery {
-  clientId?: string;
-  /** Prefix of the action, e.g. "points" or "launch-as". */
-  action?: string;
-  since?: string;
-  limit: number;
-}
-
-/** The latest entries first. */
-export async function listAudit(db: Kysely<Database>, query: AuditQuery): Promise<AuditLogEntry[]> {
+/** The latest entries first, of a client, from a time, whose action starts with `actionPrefix` (a LIKE pattern's literal part). */
+export async function selectAudit(
+  db: Kysely<Database>,
+  query: { clientId?: string | undefined; actionPrefix?: string | undefined; since?: string | undefined; limit: number },
+): Promise<AuditLogEntry[]> {
   let select = db.selectFrom('audit_log').selectAll();
   if (query.clientId) select = select.where('client_id', '=', query.clientId);
-  if (query.action) select = select.where('action', 'like', `${query.action.replace(/[%_]/g, '')}%`);
+  if (query.actionPrefix) select = select.where('action', 'like', `${query.actionPrefix}%`);
   if (query.since) select = select.where('at', '>=', query.since);
   return select.orderBy('at', 'desc').orderBy('id').limit(query.limit).execute();
 }

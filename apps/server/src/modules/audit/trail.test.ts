@@ -3,7 +3,7 @@ import { ConsoleAuditPage, consoleAuditPaths } from '@rewards/contract/console-p
 import { dialects } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { createConsoleTestApp, enrolStaff, type ConsoleTestApp, type EnrolledStaff } from '../staff/test-support.ts';
-import { recordAudit } from './store.ts';
+import { recordAudit } from './service.ts';
 import { auditTrailCsv } from './trail.ts';
 
 const OWN = 'acme';

@@ -5,7 +5,7 @@ import { dialects } from '../../../test/databases.ts';
 import { rewardsJson, runRewards } from '../../../test/cli.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { createTestApp, DEMO_ORIGIN, OTHER_ORIGIN, type TestApp } from '../../../test/test-app.ts';
-import { listAudit } from '../audit/store.ts';
+import { listAudit } from '../audit/service.ts';
 import { findParticipantByUsername } from '../participants/store.ts';
 import { createAdminKey } from './admin-keys.ts';
 import { issueLaunchToken } from './service.ts';

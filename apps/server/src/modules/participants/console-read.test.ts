@@ -4,7 +4,7 @@ import { apiPaths, ParticipantSearchReply, type StatementReply } from '@rewards/
 import { ConsoleParticipant, ConsoleStatementPage, consoleParticipantPaths } from '@rewards/contract/console-participants';
 import { dialects } from '../../../test/databases.ts';
 import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
-import { recordAudit } from '../audit/store.ts';
+import { recordAudit } from '../audit/service.ts';
 import { appendLedgerEntry } from '../ledger/store.ts';
 import { startSession } from '../sessions/service.ts';
 import { createConsoleTestApp, enrolStaff, type ConsoleTestApp, type EnrolledStaff } from '../staff/test-support.ts';
