@@ -27,6 +27,9 @@ export function firstScreenHints(pages: string[]): Plugin {
           for (const file of [chunk.fileName, ...chunk.imports]) {
             const entry = bundle[file];
             if (seen.has(file) || !entry) continue;
+            // TanStack Query's chunk is home's (its reads and writes) but /login's weight if hinted:
+            // home fetches it when its page's script asks for it, as before decision 090.
+            if (entry.type === 'chunk' && entry.moduleIds.some((id) => id.includes('/@tanstack/'))) continue;
             seen.add(file);
             tags.push({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' });
           }

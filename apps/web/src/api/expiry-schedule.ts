@@ -3,6 +3,7 @@ import { apiPaths } from '@rewards/contract/paths';
 import { useServices } from '../state/StoreContext.tsx';
 import type { ApiClient } from './client.ts';
 import { useApiQuery } from './queries.ts';
+import { queryKeys } from './query-keys.ts';
 
 /** GET user/points/expiring: what of the signed-in participant's balance expires when, soonest first (issue 19). */
 export const getExpirySchedule = (api: ApiClient) => api.request<ExpiryScheduleReply>('GET', apiPaths.expirySchedule);
@@ -18,7 +19,7 @@ export type ExpiryScheduleState = { status: 'loading' } | { status: 'error' } | 
  */
 export function useExpirySchedule(enabled: boolean, refresh: unknown): ExpiryScheduleState {
   const { api } = useServices();
-  const { answer } = useApiQuery({ queryKey: ['expirySchedule', refresh], queryFn: () => getExpirySchedule(api), enabled });
+  const { answer } = useApiQuery({ queryKey: queryKeys.expirySchedule.at(refresh), queryFn: () => getExpirySchedule(api), enabled });
   if (answer.status === 'ready') return { status: 'ready', expiries: answer.data.expiries };
   return answer.status === 'failed' ? { status: 'error' } : answer;
 }

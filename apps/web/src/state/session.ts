@@ -95,41 +95,24 @@ export async function login(services: AppServices, username: string, password: s
 }
 
 /**
- * Activation (issue 7): the server answers user data and a new session exactly like login, so the
- * participant is signed in the same way (spec section 4). Errors go under 'activation'. The
- * caller keeps its own busy state.
+ * The other ways in answer user data with a new session exactly like login, and the participant is
+ * signed in the same way (spec section 4): activation (issue 7), launch-as (the link's token
+ * becomes a session marked adminAsUser, issue 9) and single sign-on (GET user answered for the
+ * one-time id of /sso-authenticated). Each caller makes its own call and shows its own refusal.
  */
-export async function activate(services: AppServices, request: ActivateRequest): Promise<boolean> {
-  const { store, api } = services;
-  store.dismissErrors('activation', 'setLocale', 'bundle');
-  try {
-    const user = await endpoints.activate(api, request);
-    store.setState({ preActivationWarning: false, sessionTimedOut: false });
-    await startSession(services, user);
-    return true;
-  } catch (error) {
-    store.addError('activation', error);
-    return false;
-  }
-}
-
-/**
- * Launch-as (issue 9): the link's token becomes a session marked adminAsUser, stored like a login's
- * (spec section 4). Throws the server's refusal (expired, used, unknown) for the page to show.
- */
-export async function launchAs(services: AppServices, token: string): Promise<void> {
-  services.store.setState({ preActivationWarning: false, sessionTimedOut: false });
-  await startSession(services, await endpoints.launchAs(services.api, token));
-}
-
-/**
- * Single sign-on (spec section 4, SSO; issue 9): GET user answered for the one-time id of
- * /sso-authenticated with user data carrying a fresh session id; the participant is then signed in
- * exactly as after login.
- */
-export async function completeSsoSignIn(services: AppServices, answered: UserData): Promise<void> {
+export async function signInWith(services: AppServices, answered: UserData): Promise<void> {
   services.store.setState({ preActivationWarning: false, sessionTimedOut: false });
   await startSession(services, answered);
+}
+
+/** Activation's write: the answered session signs the participant in. Throws the server's refusal. */
+export async function activate(services: AppServices, request: ActivateRequest): Promise<void> {
+  await signInWith(services, await endpoints.activate(services.api, request));
+}
+
+/** Launch-as's write. Throws the server's refusal (expired, used, unknown) for the page to show. */
+export async function launchAs(services: AppServices, token: string): Promise<void> {
+  await signInWith(services, await endpoints.launchAs(services.api, token));
 }
 
 /**

@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useState, type SetStateAction } from 'react';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState } from '../../state/StoreContext.tsx';
-import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { ReadStatus } from '../../ui/ReadStatus.tsx';
 import { DateFilter } from './DateFilter.tsx';
 import { ExpirySchedule } from './ExpirySchedule.tsx';
 import { saveTextFile } from './download.ts';
@@ -42,17 +41,9 @@ export default function ActivityHistoryPage() {
       </h1>
       <ExpirySchedule />
       {state.status === 'loading' ? (
-        <div className="activity__loading" role="status">
-          <Spinner />
-          <span>{t('common.loading')}</span>
-        </div>
+        <ReadStatus status="loading" />
       ) : state.status === 'error' ? (
-        <div className="activity__error">
-          <Alert kind="error">{t(state.messageKey)}</Alert>
-          <Button variant="secondary" onClick={retry}>
-            {t('common.tryAgain')}
-          </Button>
-        </div>
+        <ReadStatus status="failed" message={t(state.messageKey)} onRetry={retry} />
       ) : (
         <Statement accountNumber={state.statement.accountNumber} rows={rows} />
       )}

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { StatementReply } from '@rewards/contract';
 import { useApiQuery } from '../../api/queries.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 import { RequestError } from '../../api/client.ts';
 import { useServices } from '../../state/StoreContext.tsx';
 import { getStatement } from './api.ts';
@@ -14,7 +15,7 @@ type StatementState = { status: 'loading' } | { status: 'error'; messageKey: str
 export function useStatement(username: string | undefined, locale: string): { state: StatementState; retry: () => void } {
   const { api } = useServices();
   const { answer, retry } = useApiQuery({
-    queryKey: ['statement', username, locale],
+    queryKey: queryKeys.statement.of(username, locale),
     queryFn: () => getStatement(api, username ?? '', locale),
     enabled: Boolean(username),
   });

@@ -5,6 +5,7 @@ import type { ActivateRequest } from '@rewards/contract';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { activate } from '../../state/session.ts';
+import { useApiMutation } from '../../api/queries.ts';
 import { paths } from '../../routing/paths.ts';
 import { AppLink } from '../../ui/AppLink.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -74,7 +75,13 @@ export default function ActivationPage() {
   const [confirm, setConfirm] = useState('');
   const [accepted, setAccepted] = useState(false);
   const { problems, setProblems, problem, clear, edit } = useFieldProblems<Field, DateProblem>((found) => dateProblemText(i18n, found));
-  const [busy, setBusy] = useState(false);
+  const activation = useApiMutation({
+    // On success the participant is signed in, and the route guard moves them on to /home.
+    mutationFn: (request: ActivateRequest) => activate(services, request),
+    onError: (error) => store.addError('activation', error),
+  });
+  // Still busy once it succeeded: the page is leaving.
+  const busy = activation.isPending || activation.isSuccess;
 
   const fieldId = (field: Field | 'username') => `${id}-${field}`;
   const rulesId = `${id}-rules`;
@@ -92,7 +99,7 @@ export default function ActivationPage() {
     return found;
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     store.dismissErrors('activation');
@@ -109,14 +116,13 @@ export default function ActivationPage() {
     };
     if (username.trim()) request.username = username.trim();
     if (privacyVersion > 0) request.acceptedPrivacyNoticeVersion = privacyVersion;
-    setBusy(true);
-    const ok = await activate(services, request);
-    // On success the route guard moves the now signed-in participant on to /home.
-    if (!ok) {
-      setBusy(false);
-      setPassword('');
-      setConfirm('');
-    }
+    store.dismissErrors('setLocale', 'bundle');
+    activation.mutate(request, {
+      onError: () => {
+        setPassword('');
+        setConfirm('');
+      },
+    });
   };
 
   return (
@@ -126,7 +132,7 @@ export default function ActivationPage() {
         <p className="auth__intro">{t('account.activation.intro', { clientName: client?.clientBranding.clientName ?? '' })}</p>
         <AuthAlerts errorType="activation" />
 
-        <form className="auth__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+        <form className="auth__form" onSubmit={onSubmit} noValidate aria-busy={busy || undefined}>
           {fields.length > 0 ? (
             <fieldset className="auth__group">
               <legend>{t('account.activation.identity')}</legend>

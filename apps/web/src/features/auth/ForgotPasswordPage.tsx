@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { RequestError } from '../../api/client.ts';
+import { useApiMutation } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useServices } from '../../state/StoreContext.tsx';
 import { paths } from '../../routing/paths.ts';
@@ -35,10 +35,15 @@ export default function ForgotPasswordPage() {
   const [userName, setUserName] = useState('');
   const [email, setEmail] = useState('');
   const { setProblems, problem, edit } = useFieldProblems<Field>();
-  const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
+  const send = useApiMutation({
+    mutationFn: (request: { userName: string; emailAddress: string }) => forgotPassword(api, request),
+    onSuccess: () => store.addSuccess({ successType: 'forgotPassword', message: 'forgotPassword.form.successMessage' }),
+    onError: (error) => store.addError('forgotPassword', error),
+  });
+  const busy = send.isPending;
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     store.dismissErrors('forgotPassword');
@@ -49,16 +54,7 @@ export default function ForgotPasswordPage() {
       document.getElementById(`${id}-${first}`)?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await forgotPassword(api, { userName: userName.trim(), emailAddress: email.trim() });
-      store.addSuccess({ successType: 'forgotPassword', message: 'forgotPassword.form.successMessage' });
-      heading.current?.focus();
-    } catch (error) {
-      if (!(error instanceof RequestError && error.sessionTimeout)) store.addError('forgotPassword', error);
-    } finally {
-      setBusy(false);
-    }
+    send.mutate({ userName: userName.trim(), emailAddress: email.trim() }, { onSuccess: () => heading.current?.focus() });
   };
 
   return (
@@ -73,7 +69,7 @@ export default function ForgotPasswordPage() {
         ) : (
           <>
             <p className="auth__intro">{t('account.forgotPassword.intro')}</p>
-            <form className="auth__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+            <form className="auth__form" onSubmit={onSubmit} noValidate aria-busy={busy || undefined}>
               <TextField
                 id={`${id}-userName`}
                 label={t('account.field.userName')}

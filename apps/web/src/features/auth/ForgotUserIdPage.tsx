@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { RequestError } from '../../api/client.ts';
+import { useApiMutation } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useServices } from '../../state/StoreContext.tsx';
 import { paths } from '../../routing/paths.ts';
@@ -22,10 +22,15 @@ export default function ForgotUserIdPage() {
   const success = useSuccess('forgotUserId');
   const [email, setEmail] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
+  const send = useApiMutation({
+    mutationFn: (request: { emailAddress: string }) => forgotUsername(api, request),
+    onSuccess: () => store.addSuccess({ successType: 'forgotUserId', message: 'forgotUserId.form.successMessage' }),
+    onError: (error) => store.addError('forgotUserId', error),
+  });
+  const busy = send.isPending;
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     store.dismissErrors('forgotUserId');
@@ -39,16 +44,7 @@ export default function ForgotUserIdPage() {
       document.getElementById(`${id}-email`)?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await forgotUsername(api, { emailAddress: email.trim() });
-      store.addSuccess({ successType: 'forgotUserId', message: 'forgotUserId.form.successMessage' });
-      heading.current?.focus();
-    } catch (error) {
-      if (!(error instanceof RequestError && error.sessionTimeout)) store.addError('forgotUserId', error);
-    } finally {
-      setBusy(false);
-    }
+    send.mutate({ emailAddress: email.trim() }, { onSuccess: () => heading.current?.focus() });
   };
 
   return (
@@ -63,7 +59,7 @@ export default function ForgotUserIdPage() {
         ) : (
           <>
             <p className="auth__intro">{t('account.forgotUserId.intro')}</p>
-            <form className="auth__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+            <form className="auth__form" onSubmit={onSubmit} noValidate aria-busy={busy || undefined}>
               <TextField
                 id={`${id}-email`}
                 label={t('account.field.email')}

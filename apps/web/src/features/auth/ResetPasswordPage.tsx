@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { RequestError } from '../../api/client.ts';
+import { useApiMutation } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { paths } from '../../routing/paths.ts';
@@ -47,15 +48,23 @@ export default function ResetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const { setProblems, problem, edit } = useFieldProblems<Field>();
-  const [busy, setBusy] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   useNoReferrer();
+  const save = useApiMutation({
+    mutationFn: (request: { password: string; passwordGuid: string }) => savePassword(api, request),
+    onSuccess: () => store.addSuccess({ successType: 'resetPassword', message: 'resetPassword.form.successMessage' }),
+    // A dead link is no message: the page turns into the "ask for a new link" screen instead.
+    onError: (error) => {
+      if (!isDeadLinkError(error)) store.addError('resetPassword', error);
+    },
+  });
+  const busy = save.isPending;
 
   useEffect(() => {
     if (location.search) void navigate({ pathname: location.pathname, hash: location.hash }, { replace: true, state: location.state });
   }, [location, navigate]);
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (busy || !rules) return;
     store.dismissErrors('resetPassword');
@@ -66,23 +75,21 @@ export default function ResetPasswordPage() {
       document.getElementById(`${id}-${first}`)?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await savePassword(api, { password, passwordGuid: guid });
-      setPassword('');
-      setConfirm('');
-      store.addSuccess({ successType: 'resetPassword', message: 'resetPassword.form.successMessage' });
-      heading.current?.focus();
-    } catch (error) {
-      if (isDeadLinkError(error)) {
-        setDeadLink(true);
-        heading.current?.focus();
-      } else {
-        store.addError('resetPassword', error);
-      }
-    } finally {
-      setBusy(false);
-    }
+    save.mutate(
+      { password, passwordGuid: guid },
+      {
+        onSuccess: () => {
+          setPassword('');
+          setConfirm('');
+          heading.current?.focus();
+        },
+        onError: (error) => {
+          if (!isDeadLinkError(error)) return;
+          setDeadLink(true);
+          heading.current?.focus();
+        },
+      },
+    );
   };
 
   const rulesId = `${id}-rules`;
@@ -110,7 +117,7 @@ export default function ResetPasswordPage() {
     body = (
       <>
         <p className="auth__intro">{t('account.resetPassword.intro')}</p>
-        <form className="auth__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+        <form className="auth__form" onSubmit={onSubmit} noValidate aria-busy={busy || undefined}>
           <PasswordInput
             id={`${id}-password`}
             label={t('account.field.newPassword')}

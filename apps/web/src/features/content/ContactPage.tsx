@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { CONTACT_MESSAGE_MAX, CONTACT_TOPICS, type ContactField } from '@rewards/contract/content-rules';
-import { RequestError } from '../../api/client.ts';
+import { useApiMutation } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { errorText } from '../../state/errors.ts';
@@ -25,7 +25,12 @@ export default function ContactPage() {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [values, setValues] = useState<ContactValues>(emptyContact);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<ContactField, FieldError>>>({});
-  const [busy, setBusy] = useState(false);
+  const send = useApiMutation({
+    mutationFn: (request: Parameters<typeof sendContact>[1]) => sendContact(api, request),
+    onSuccess: () => store.addSuccess({ successType: 'contactUs', message: 'contact.form.successMessage' }),
+    onError: (error) => store.addError('contactUs', error),
+  });
+  const busy = send.isPending;
   const errors = useAppState((s) => s.errors);
   const success = useAppState((s) => s.successes.find((x) => x.successType === 'contactUs'));
   const sendErrors = errors.filter((e) => e.errorType === 'contactUs');
@@ -49,7 +54,7 @@ export default function ContactPage() {
     }
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     const result = validateContact(values);
@@ -61,18 +66,13 @@ export default function ContactPage() {
     }
     setFieldErrors({});
     store.dismissErrors('contactUs');
-    setBusy(true);
-    try {
-      await sendContact(api, result.request);
-      setValues(emptyContact);
-      store.addSuccess({ successType: 'contactUs', message: 'contact.form.successMessage' });
-      // The form is replaced by the message: keep focus inside the dialog, at its top.
-      requestAnimationFrame(() => headingRef.current?.focus());
-    } catch (error) {
-      if (!(error instanceof RequestError && error.sessionTimeout)) store.addError('contactUs', error);
-    } finally {
-      setBusy(false);
-    }
+    send.mutate(result.request, {
+      onSuccess: () => {
+        setValues(emptyContact);
+        // The form is replaced by the message: keep focus inside the dialog, at its top.
+        requestAnimationFrame(() => headingRef.current?.focus());
+      },
+    });
   };
 
   const describedBy = (field: ContactField, ...more: string[]) =>
@@ -118,7 +118,7 @@ export default function ContactPage() {
             ))}
             {hasFieldErrors ? <Alert kind="error">{t('contact.form.errorSummary')}</Alert> : null}
           </div>
-          <form ref={formRef} className="contact__form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+          <form ref={formRef} className="contact__form" onSubmit={onSubmit} noValidate aria-busy={busy || undefined}>
             <div className="content-field">
               <label htmlFor={fieldId('topic')}>{t('contact.form.topic')}</label>
               <select

@@ -3,9 +3,7 @@ import { useNavigate } from 'react-router';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState } from '../../state/StoreContext.tsx';
 import { errorText, toServerError } from '../../state/errors.ts';
-import { Alert } from '../../ui/Alert.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { ReadStatus } from '../../ui/ReadStatus.tsx';
 import type { ContentState } from './useContent.ts';
 
 /** lang and dir for text served in another language than the page's (a fallback), else none. */
@@ -60,24 +58,10 @@ export function useInAppLinks() {
 /** Loading, failed and not-yet-published states shared by the content pages. */
 export function ContentStatus({ state, onRetry }: { state: ContentState; onRetry: () => void }) {
   const { t, mediaLabel } = useI18n();
-  if (state.status === 'loading') {
-    return (
-      <div className="content__loading" role="status">
-        <Spinner />
-        <span>{t('common.loading')}</span>
-      </div>
-    );
-  }
+  if (state.status === 'loading') return <ReadStatus status="loading" />;
   if (state.status === 'missing') return <p className="content__muted">{t('content.error.notFound')}</p>;
   if (state.status === 'failed') {
-    return (
-      <div className="content__failed">
-        <Alert kind="error">{errorText(toServerError(state.error), t, mediaLabel())}</Alert>
-        <Button variant="secondary" onClick={onRetry}>
-          {t('common.tryAgain')}
-        </Button>
-      </div>
-    );
+    return <ReadStatus status="failed" message={errorText(toServerError(state.error), t, mediaLabel())} onRetry={onRetry} />;
   }
   return null;
 }

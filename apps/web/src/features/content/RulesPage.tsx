@@ -1,13 +1,14 @@
 import { useEffect } from 'react';
 import { rulesKey } from '@rewards/contract/content-rules';
 import { isSessionTimeout, useApiQuery } from '../../api/queries.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { errorText } from '../../state/errors.ts';
 import { updateUser } from '../../state/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { ReadStatus } from '../../ui/ReadStatus.tsx';
 import { FallbackNotice, ServerHtml } from './ContentBody.tsx';
 import { getProgramNames } from './getProgramNames.ts';
 import { getPublished, type ContentState } from './useContent.ts';
@@ -30,7 +31,7 @@ export default function RulesPage() {
   const locale = useAppState((s) => s.locale.code);
   const errors = useAppState((s) => s.errors);
   const { answer, retry } = useApiQuery({
-    queryKey: ['rules', locale],
+    queryKey: queryKeys.rules.inLocale(locale),
     queryFn: async () => {
       const programs = (await getProgramNames(api)).participantRules;
       // The footer link follows the list, so keep the stored user in step with the server.
@@ -84,12 +85,7 @@ export default function RulesPage() {
           </Button>
         </div>
       ) : null}
-      {answer.status === 'loading' ? (
-        <div className="content__loading" role="status">
-          <Spinner />
-          <span>{t('common.loading')}</span>
-        </div>
-      ) : null}
+      {answer.status === 'loading' ? <ReadStatus status="loading" /> : null}
       {answer.status === 'ready' && ready.length === 0 ? <p className="content__muted">{t('rules.none')}</p> : null}
       {ready.length > 0 ? <p className="content__lead">{t('rules.intro')}</p> : null}
       {firstLocale?.state.status === 'ready' ? <FallbackNotice locale={firstLocale.state.locale} /> : null}

@@ -1,6 +1,7 @@
 import type { ContentReply } from '@rewards/contract/content';
 import { RequestError, type ApiClient } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { getContent } from './getContent.ts';
 
@@ -30,7 +31,7 @@ export function useContent(key: string): { state: ContentState; reload: () => vo
   const { api } = useServices();
   const locale = useAppState((s) => s.locale.code);
   const { answer, retry } = useApiQuery({
-    queryKey: ['content', key, locale],
+    queryKey: queryKeys.content.text(key, locale),
     queryFn: () => getPublished(api, key, locale),
   });
   // Both are kept objects: a page may derive from the state in useMemo.

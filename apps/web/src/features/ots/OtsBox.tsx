@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { OtsRedeemRequest } from '@rewards/contract';
 import { useLocation } from 'react-router';
-import { RequestError } from '../../api/client.ts';
+import { useApiMutation } from '../../api/queries.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { updateUser } from '../../state/session.ts';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
@@ -25,8 +27,6 @@ export function OtsBox() {
   const successes = useAppState((s) => s.successes);
   const location = useLocation();
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const mounted = useRef(true);
   const inputRef = useRef<HTMLInputElement>(null);
   const titleId = useId();
   const inputId = useId();
@@ -49,14 +49,24 @@ export function OtsBox() {
     store.dismissErrors('ots');
     store.dismissSuccess('ots');
   }, [location.key, store]);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
+  useEffect(
+    () => () => {
       store.dismissErrors('ots');
       store.dismissSuccess('ots');
-    };
-  }, [store]);
+    },
+    [store],
+  );
+  const redeem = useApiMutation({
+    mutationFn: (request: OtsRedeemRequest) => redeemOtsCode(api, request),
+    // The statement gains the credit; the expiry schedule follows the balance (its key holds it).
+    invalidates: [queryKeys.statement.all()],
+    onSuccess: (reply) => {
+      updateUser(services, { accountBalance: reply.accountBalance });
+      store.addSuccess({ successType: 'ots', message: reply.message, values: { value: reply.value } });
+    },
+    onError: (error) => store.addError('ots', otsError(error)),
+  });
+  const busy = redeem.isPending;
 
   if (!user?.participantFeatures.ots) return null;
 
@@ -65,26 +75,21 @@ export function OtsBox() {
   const done = success !== undefined;
   const disabled = code.trim() === '' || done || user.adminAsUser || busy;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (disabled) return;
     dismissMessages();
-    setBusy(true);
-    try {
-      const reply = await redeemOtsCode(api, { code: code.trim(), userName: user.userName });
-      updateUser(services, { accountBalance: reply.accountBalance });
-      store.addSuccess({ successType: 'ots', message: reply.message, values: { value: reply.value } });
-      if (mounted.current) setCode('');
-    } catch (error) {
-      // A timed-out session is already reloading the page.
-      if (!(error instanceof RequestError && error.sessionTimeout)) store.addError('ots', otsError(error));
-    } finally {
-      if (mounted.current) {
-        setBusy(false);
-        // The button was disabled under the keyboard's focus: give it back to the input.
-        if (document.activeElement === document.body || document.activeElement === null) inputRef.current?.focus();
-      }
-    }
+    // These run only while the box is still shown.
+    redeem.mutate(
+      { code: code.trim(), userName: user.userName },
+      {
+        onSuccess: () => setCode(''),
+        onSettled: () => {
+          // The button was disabled under the keyboard's focus: give it back to the input.
+          if (document.activeElement === document.body || document.activeElement === null) inputRef.current?.focus();
+        },
+      },
+    );
   };
 
   const successText = (message: string, values: Readonly<Record<string, string | number>> | undefined) => {

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { PasswordRules } from '@rewards/contract';
 import { RequestError } from '../../api/client.ts';
+import { useApiMutation } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useAppState, useServices } from '../../state/StoreContext.tsx';
 import { errorText } from '../../state/errors.ts';
@@ -43,14 +44,19 @@ export function PasswordForm({ rules, username, adminAsUser }: PasswordFormProps
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
   const { setProblems, problem, edit } = useFieldProblems<Field>();
-  const [busy, setBusy] = useState(false);
+  const change = useApiMutation({
+    mutationFn: (request: { oldPassword: string; newPassword: string }) => changePassword(api, request),
+    onSuccess: () => store.addSuccess({ successType: 'changePassword', message: 'profile.page.passwordSuccessMessage' }),
+    onError: (error) => store.addError('changePassword', error),
+  });
+  const busy = change.isPending;
 
   const fieldId = (field: Field) => `${id}-${field}`;
   const rulesId = `${id}-rules`;
   const shownErrors = errors.filter((e) => e.errorType === 'changePassword');
   const success = successes.find((s) => s.successType === 'changePassword');
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (busy || adminAsUser) return;
     store.dismissErrors('changePassword');
@@ -62,23 +68,22 @@ export function PasswordForm({ rules, username, adminAsUser }: PasswordFormProps
       document.getElementById(fieldId(first))?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await changePassword(api, { oldPassword: current, newPassword: next });
-      setCurrent('');
-      setNext('');
-      setConfirm('');
-      store.addSuccess({ successType: 'changePassword', message: 'profile.page.passwordSuccessMessage' });
-    } catch (error) {
-      if (error instanceof RequestError && error.sessionTimeout) return;
-      if (error instanceof RequestError && error.responseMessage === 'profile.error.wrongPassword') {
-        setCurrent('');
-        document.getElementById(fieldId('current'))?.focus();
-      }
-      store.addError('changePassword', error);
-    } finally {
-      setBusy(false);
-    }
+    change.mutate(
+      { oldPassword: current, newPassword: next },
+      {
+        onSuccess: () => {
+          setCurrent('');
+          setNext('');
+          setConfirm('');
+        },
+        onError: (error) => {
+          if (error instanceof RequestError && error.responseMessage === 'profile.error.wrongPassword') {
+            setCurrent('');
+            document.getElementById(fieldId('current'))?.focus();
+          }
+        },
+      },
+    );
   };
 
   return (
@@ -97,7 +102,7 @@ export function PasswordForm({ rules, username, adminAsUser }: PasswordFormProps
           </Alert>
         ) : null}
       </div>
-      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy || undefined}>
+      <form onSubmit={onSubmit} noValidate aria-busy={busy || undefined}>
         <fieldset className="profile-password" disabled={adminAsUser}>
           <legend className="ui-visually-hidden">{t('profile.password.heading')}</legend>
           <div className="profile-password__current">

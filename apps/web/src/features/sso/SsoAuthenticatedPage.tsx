@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { SSO_PRE_ACTIVATION_CODE, SSO_SESSION_PARAM } from '@rewards/contract/sso';
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { useServices } from '../../state/StoreContext.tsx';
-import { completeSsoSignIn } from '../../state/session.ts';
+import { signInWith } from '../../state/session.ts';
 import type { ErrorType } from '../../state/errors.ts';
 import { paths } from '../../routing/paths.ts';
 import { exchangeSsoSession } from './api.ts';
@@ -54,7 +54,7 @@ export default function SsoAuthenticatedPage() {
     }
     void (async () => {
       try {
-        await completeSsoSignIn(services, await exchangeSsoSession(api, arrival.id));
+        await signInWith(services, await exchangeSsoSession(api, arrival.id));
         void navigate(paths.home, { replace: true });
       } catch {
         // A spent or stale id (401) or the server down: nobody is signed in.
