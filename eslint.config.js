@@ -27,6 +27,20 @@ const callerReachesNoStore = {
   regex: String.raw`(^|/)modules/[\w-]+/([\w-]+-)?store\.ts$`,
   message: "The CLI, the seed and the demo catalog call a module's service (service.ts or another named file), never its store.",
 };
+// A command parses, calls a module's service and prints (decision 089): no query builder in cli/.
+const commandWritesNoSql =
+  "A command parses, calls a module's service and prints: SQL and the query builder live in the modules (decision 089).";
+const cliImportsNoQueryBuilder = { regex: String.raw`^kysely$`, message: commandWritesNoSql };
+const cliCallsNoQueryBuilder = {
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+      message: commandWritesNoSql,
+    },
+    { selector: "TaggedTemplateExpression[tag.name='sql']", message: commandWritesNoSql },
+  ],
+};
 const contractImportsNoApp = {
   regex: String.raw`(^|/)apps/|^@rewards/(server|web|console)`,
   message: 'packages/contract is imported by the apps and imports none of them.',
@@ -81,6 +95,20 @@ export default defineConfig([
     files: ['apps/server/src/cli/**/*.ts', 'apps/server/src/db/**/*.ts', 'apps/server/src/demo-catalog/**/*.ts'],
     ignores: ['**/*.test.ts', '**/test-support.ts', '**/*-test-support.ts'],
     rules: restrict(callerReachesNoStore),
+  },
+  {
+    // The import commands are helper files of issue 30 §1 (decision 091) until their SQL moves too.
+    files: ['apps/server/src/cli/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      '**/test-support.ts',
+      '**/*-test-support.ts',
+      'apps/server/src/cli/participants-import.ts',
+      'apps/server/src/cli/commands/points-import.ts',
+      'apps/server/src/cli/import-report.ts',
+      'apps/server/src/cli/statement-export.ts',
+    ],
+    rules: { ...restrict(callerReachesNoStore, cliImportsNoQueryBuilder), ...cliCallsNoQueryBuilder },
   },
   { files: ['packages/contract/**/*.ts'], rules: restrict(contractImportsNoApp) },
 ]);

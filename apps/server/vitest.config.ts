@@ -8,7 +8,17 @@ const mocking = include
   .flatMap((pattern) => globSync(pattern, { cwd: import.meta.dirname }))
   .filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(`${import.meta.dirname}/${file}`, 'utf8')));
 
-const common = { root: import.meta.dirname, environment: 'node', testTimeout: 20_000, hookTimeout: 60_000 } as const;
+// Password hashes at argon2's floor, through the setting a production start refuses (decision 088): the
+// few tests of hashing itself ask for OWASP's cost. Spawned servers and commands inherit it; the setup
+// file applies it in the workers, as a start does.
+const common = {
+  root: import.meta.dirname,
+  environment: 'node',
+  testTimeout: 20_000,
+  hookTimeout: 60_000,
+  env: { PASSWORD_HASH_COST: 'test-only-minimum' },
+  setupFiles: ['test/password-hash-cost.ts'] as string[],
+} as const;
 
 // API tests. Each test file gets its own database (see test/databases.ts), so files may
 // run in parallel; 2 workers match the 2-core machines we test on. The global setup (one

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeSettings, loadConfig, SECRET_VARIABLES } from './config.ts';
+import { OWASP_MINIMUM, TEST_ONLY_MINIMUM } from './modules/auth/password.ts';
 
 /** TRUST_PROXY's accepted forms (docs/decisions/041); no database is involved. */
 describe('TRUST_PROXY', () => {
@@ -39,6 +40,28 @@ describe('TRUST_PROXY', () => {
     ]) {
       expect(() => trust(value), value).toThrow(/TRUST_PROXY: /);
     }
+  });
+});
+
+/** PASSWORD_HASH_COST (decision 088): OWASP's minimum unless a test run asks for less, never less in production. */
+describe('PASSWORD_HASH_COST', () => {
+  it("is OWASP's minimum when unset, empty or owasp", () => {
+    for (const env of [{}, { PASSWORD_HASH_COST: '' }, { PASSWORD_HASH_COST: 'owasp' }, { NODE_ENV: 'production' }])
+      expect(loadConfig(env).passwordHashCost).toEqual({ memoryCost: 19_456, timeCost: 2 });
+    expect(OWASP_MINIMUM).toEqual({ memoryCost: 19_456, timeCost: 2 });
+  });
+
+  it("takes argon2's floor for a test run outside production", () => {
+    expect(loadConfig({ PASSWORD_HASH_COST: 'test-only-minimum' }).passwordHashCost).toEqual(TEST_ONLY_MINIMUM);
+    expect(loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: 'test-only-minimum' }).passwordHashCost).toEqual(TEST_ONLY_MINIMUM);
+  });
+
+  it('refuses anything below OWASP in production, and any other value, naming the variable', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', PASSWORD_HASH_COST: 'test-only-minimum' })).toThrow(
+      /PASSWORD_HASH_COST: test-only-minimum is below OWASP's minimum for argon2id \(19 MiB, 2 passes\).*NODE_ENV=production/,
+    );
+    for (const value of ['cheap', 'OWASP', '1'])
+      expect(() => loadConfig({ PASSWORD_HASH_COST: value }), value).toThrow(/PASSWORD_HASH_COST: /);
   });
 });
 

@@ -7,6 +7,7 @@ import { checkIssuer } from './modules/sso/provider.ts';
 import { useConfiguredSecretKey } from './modules/sso/secret-box.ts';
 import { DEMO_CATALOG_PARTNER_ID, DEMO_CATALOG_PARTNER_SECRET } from './db/seed/demo-catalog.ts';
 import { productionOriginProblem } from './http/production-origins.ts';
+import { OWASP_MINIMUM, TEST_ONLY_MINIMUM, type PasswordHashCost } from './modules/auth/password.ts';
 
 /** Fastify's names for address ranges (proxy-addr's): 127.0.0.1/8 and ::1, fe80::/10 and 169.254.0.0/16, fc00::/7 and the private IPv4 ranges. */
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -180,6 +181,9 @@ const EnvSchema = z.object({
   // Webhooks (decision 084): on, a webhook URL may be http and reach this machine's loopback (a receiver
   // in development or a test); off, https only and never an inward address. Unset: off in production, on otherwise.
   WEBHOOKS_ALLOW_LOOPBACK: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'off']).optional()),
+  // argon2id's cost for new password hashes (decision 088): OWASP's minimum; test-only-minimum is argon2's
+  // floor, for test runs, and refused in production. Hashes of any cost keep verifying. Empty counts as unset.
+  PASSWORD_HASH_COST: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['owasp', 'test-only-minimum']).default('owasp')),
 });
 
 /** The installation's OpenID provider for staff (decision 068); the secret is only ever handed to openid-client. */
@@ -217,6 +221,12 @@ const EnvChecked = EnvSchema.superRefine((e, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT: /metrics is never served on the public port' });
   const consoleOrigin = e.NODE_ENV === 'production' ? productionOriginProblem(e.CONSOLE_ORIGIN) : undefined;
   if (consoleOrigin) ctx.addIssue({ code: 'custom', path: ['CONSOLE_ORIGIN'], message: consoleOrigin });
+  if (e.NODE_ENV === 'production' && e.PASSWORD_HASH_COST !== 'owasp')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PASSWORD_HASH_COST'],
+      message: `${e.PASSWORD_HASH_COST} is below OWASP's minimum for argon2id (19 MiB, 2 passes) and is for test runs only; unset it or set owasp with NODE_ENV=production`,
+    });
 });
 
 /**
@@ -324,6 +334,8 @@ export interface Config {
   metrics: { port: number; host: string } | undefined;
   /** Webhooks (decision 084): whether an endpoint may be http and on this machine's loopback (development, tests). */
   webhooks: { allowLoopback: boolean };
+  /** argon2id's cost for new password hashes (decision 088): OWASP's minimum, lower only outside production; applied by usePasswordHashCost at start. */
+  passwordHashCost: PasswordHashCost;
 }
 
 export function databaseConfigFromUrl(url: string): DatabaseConfig {
@@ -415,6 +427,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env, options: Loa
     webhooks: {
       allowLoopback: e.WEBHOOKS_ALLOW_LOOPBACK === undefined ? !production : e.WEBHOOKS_ALLOW_LOOPBACK === 'on',
     },
+    passwordHashCost: e.PASSWORD_HASH_COST === 'owasp' ? OWASP_MINIMUM : TEST_ONLY_MINIMUM,
   };
 }
 

@@ -21,6 +21,8 @@ const MAIN = join(import.meta.dirname, 'main.ts');
 const headers = { 'content-type': 'application/json', 'client-id': 'http://localhost:3000' };
 const RESET_LINK = /https?:\/\/\S+\/reset-password\?passwordGuid=([A-Za-z0-9_-]{43})/;
 const CONSOLE_ORIGIN = 'https://console.rewards.example';
+/** Production, at OWASP's hashing cost: the test runs' cheap one (vitest.config.ts) is refused there (decision 088). */
+const PRODUCTION = { NODE_ENV: 'production', PASSWORD_HASH_COST: 'owasp' };
 
 /** A GET with a Host header of our choosing (fetch will not send one), as a browser on the console's origin would. */
 function getWithHost(base: string, host: string, path: string, extra: Record<string, string>): Promise<{ status: number; body: string }> {
@@ -65,7 +67,7 @@ describe('a production start', { timeout: 240_000 }, () => {
 
   it('on a new SQLite file: no demo, no demo catalog, files 0600, and the first owner made by the command', async () => {
     const path = join(tempDir(), 'rewards.db');
-    const env = { NODE_ENV: 'production', CONSOLE_ORIGIN, TRUST_PROXY: 'false', DRAIN_SECONDS: '0' };
+    const env = { ...PRODUCTION, CONSOLE_ORIGIN, TRUST_PROXY: 'false', DRAIN_SECONDS: '0' };
     const server = await startServer(`file:${path}`, env);
     try {
       // Created by the server, before anything of ours opened it.
@@ -121,7 +123,7 @@ describe('a production start', { timeout: 240_000 }, () => {
         // A database that got the demo in development (a new embedded file, or `rewards seed-demo`), staff included.
         await seedDemo(database.db, new Date(), { dataDir });
         const url = databaseUrlOf(database);
-        const env = { NODE_ENV: 'production', DATA_DIR: dataDir, TRUST_PROXY: 'false', DRAIN_SECONDS: '0' };
+        const env = { ...PRODUCTION, DATA_DIR: dataDir, TRUST_PROXY: 'false', DRAIN_SECONDS: '0' };
 
         const refused = await runToExit({ ...env, DATABASE_URL: url });
         expect(refused.code).toBe(2);
@@ -168,7 +170,7 @@ describe('a production start', { timeout: 240_000 }, () => {
     try {
       await seedOtherClient(database.db);
       const url = databaseUrlOf(database);
-      const base = { NODE_ENV: 'production', DATA_DIR: tempDir(), DATABASE_URL: url };
+      const base = { ...PRODUCTION, DATA_DIR: tempDir(), DATABASE_URL: url };
 
       const unnamed = await runToExit(base);
       expect(unnamed.code).toBe(2);
@@ -217,6 +219,23 @@ describe('a production start', { timeout: 240_000 }, () => {
       } finally {
         expect(await server.stop()).toBe(0);
       }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  // Decision 088: the cheap hashing cost of test runs never reaches an installation.
+  it("refuses to start, server and command, with a password hashing cost below OWASP's minimum", async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      const env = { ...PRODUCTION, PASSWORD_HASH_COST: 'test-only-minimum', DATA_DIR: tempDir(), TRUST_PROXY: 'false' };
+      const server = await runToExit({ ...env, DATABASE_URL: databaseUrlOf(database) });
+      expect(server.code).toBe(2);
+      expect(server.stderr).toContain("PASSWORD_HASH_COST: test-only-minimum is below OWASP's minimum for argon2id (19 MiB, 2 passes)");
+      expect(server.stdout).not.toContain('Rewards portal at');
+      const command = await runRewards(database, ['clients', 'list'], { env });
+      expect(command.code).toBe(2);
+      expect(command.stderr).toContain("PASSWORD_HASH_COST: test-only-minimum is below OWASP's minimum for argon2id");
     } finally {
       await database.drop();
     }

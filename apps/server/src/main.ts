@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { buildApp } from './app.ts';
 import { describeSettings, loadConfig } from './config.ts';
+import { usePasswordHashCost } from './modules/auth/password.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoIfEmpty } from './db/seed/demo.ts';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
     console.error((error as Error).message);
     process.exit(2);
   }
+  usePasswordHashCost(config.passwordHashCost);
   if (config.webDist === undefined) config.webDist = join(repoRoot, 'apps', 'web', 'dist');
   if (config.webDist === '') config.webDist = undefined;
   if (config.consoleDist === undefined) config.consoleDist = join(repoRoot, 'apps', 'console', 'dist');
@@ -75,7 +77,7 @@ async function main(): Promise<void> {
     app.log.warn(
       'A new database: seeded the demo program, whose passwords are in the README (development only; NODE_ENV=production never does)',
     );
-  // Sends the outbox after each commit and every few seconds (docs/decisions/017).
+  // Sends the outbox after each commit and every few seconds (docs/decisions/042).
   const mail = startMailDelivery({ db, mail: config.mail, log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) } });
   // Webhooks: the outbox's deliveries after each commit that told one and every second, signed, retried (decision 084).
   const webhooks = startWebhookDelivery({

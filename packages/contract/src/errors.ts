@@ -1,10 +1,20 @@
 import { z } from 'zod';
 
-/** The one error shape on the wire (ARCHITECTURE.md, Errors). responseMessage is a translation key. */
+/** A refusal's particulars (a name, a number, a date), for the text its key stands for (decision 087). */
+export const ErrorParams = z.record(z.string(), z.union([z.string(), z.number()]));
+export type ErrorParams = z.infer<typeof ErrorParams>;
+
+/**
+ * The one error shape on the wire (ARCHITECTURE.md, Errors). responseMessage is a translation key,
+ * message English for logs and commands; params, where a refusal has particulars, fill the key's text.
+ */
 export const ApiError = z.object({
   errorCode: z.number().int(),
   responseMessage: z.string(),
   message: z.string(),
+  params: ErrorParams.optional().describe(
+    "The console's API only: the refusal's particulars for the text of responseMessage (for example username, balance, debit; reason picks a variant), where a refusal has some.",
+  ),
 });
 export type ApiError = z.infer<typeof ApiError>;
 

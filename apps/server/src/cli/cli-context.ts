@@ -3,6 +3,9 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { usePasswordHashCost } from '../modules/auth/password.ts';
+import { unknownClient } from '../modules/clients/client-change.ts';
+import { readClient } from '../modules/clients/service.ts';
 import type { Client } from '../modules/clients/tables.ts';
 
 /** A reason the operator can act on (bad flag, missing file, unknown client): one line, exit 2, nothing changed. */
@@ -22,7 +25,15 @@ export interface GlobalOptions {
 
 /** The database of DATABASE_URL, migrated, closed when the command is done (also when it fails). */
 export async function withDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const db = createDatabase(loadConfig().database);
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // The whole message: it names each variable and what is wrong with it.
+    throw new CliError((error as Error).message);
+  }
+  usePasswordHashCost(config.passwordHashCost);
+  const db = createDatabase(config.database);
   try {
     await migrateToLatest(db);
     return await work(db);
@@ -62,14 +73,11 @@ export function print(result: CommandResult, json: boolean): void {
   process.stdout.write(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.human}\n`);
 }
 
-/** The client an operator names, or a CliError naming what exists. */
+/** The client an operator names, or a refusal naming the clients there are. */
 export async function requireClient(db: Db, clientId: string | undefined): Promise<Client> {
   if (!clientId) throw new CliError('--client <id> is required');
-  const client = await db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
-  if (!client) {
-    const known = (await db.selectFrom('clients').select('id').orderBy('id').execute()).map((c) => c.id);
-    throw new CliError(`Unknown client "${clientId}" (known: ${known.join(', ') || 'none'})`);
-  }
+  const client = await readClient(db, clientId);
+  if (!client) throw await unknownClient(db, clientId);
   return client;
 }
 

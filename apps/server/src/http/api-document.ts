@@ -183,7 +183,7 @@ function errorResponses(schema: Record<string, unknown>, security: FastifySchema
     );
   } else if (mandatory) responses['401'] = errorResponse('Missing or wrong credentials.');
   responses.default = errorResponse(
-    'Any other error, with its status: 403 not allowed, 404 not found, 409 conflict, 429 too many attempts, 500. responseMessage is a translation key, message is English for logs.',
+    "Any other error, with its status: 403 not allowed, 404 not found, 409 conflict, 429 too many attempts, 500. responseMessage is a translation key, message is English for logs; on the console's API, params (where present) fill the key's text.",
   );
   return responses;
 }
@@ -267,7 +267,7 @@ export async function registerApiDocument(app: FastifyInstance): Promise<void> {
           `The participant API under ${API_BASE} (what the portal's web app calls), the catalogs' partner API under ${PARTNER_API_BASE},`,
           `the published keys at ${JWKS_PATH}, the admin API under ${ADMIN_API_PREFIX}, the program API under ${PROGRAM_API_BASE}, and the staff console's under ${CONSOLE_API_PREFIX}.`,
           `Every /api call but the console's and the program API's (whose key names it) names its program in the ${CLIENT_HEADER} header (the site's origin). Errors share one body:`,
-          'errorCode (a number), responseMessage (a translation key), message (English).',
+          "errorCode (a number), responseMessage (a translation key), message (English); on the console's API also params (the particulars for the key's text) where a refusal has some.",
         ].join(' '),
       },
       servers: [

@@ -47,6 +47,16 @@ describe.each(dialects)('HTTP behaviour common to every route on %s', (dialect) 
     const poisoned = await t.api('POST', '/login', { rawBody: '{"username":"demo","password":"x","__proto__":{"admin":true}}' });
     expect(poisoned.statusCode).toBe(400);
   });
+
+  it('answers the portal a refusal as ever: key and English, no params (the console alone gets those, decision 087)', async () => {
+    const reply = await t.api('POST', '/login', { body: { username: 'demo' } });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.json()).toEqual({
+      errorCode: ErrorCode.validation,
+      responseMessage: 'error.validation',
+      message: 'Invalid body: password',
+    });
+  });
 });
 
 describe.each(dialects)('a fault of our own on %s', (dialect) => {

@@ -9,6 +9,7 @@ import {
   programsWithParticipants,
   saveContentEntries,
 } from '../../modules/content/editing.ts';
+import { readClientLocales } from '../../modules/clients/service.ts';
 import { operatorOrigin } from '../commands/audit.ts';
 import { CliError, requireClient } from '../cli-context.ts';
 import { canonicalLocale } from './settings.ts';
@@ -112,7 +113,7 @@ export async function importContent(
 ): Promise<ContentReport> {
   const client = await requireClient(db, request.clientId);
   const items = readContent(request.path);
-  const offered = (await db.selectFrom('client_locales').select('code').where('client_id', '=', client.id).execute()).map((r) => r.code);
+  const offered = (await readClientLocales(db, client.id)).map((r) => r.code);
   for (const item of items) {
     if (!offered.includes(item.locale))
       throw new CliError(`${item.source}: ${item.locale} is not one of ${client.id}'s locales (${offered.join(', ')})`);

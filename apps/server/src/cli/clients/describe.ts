@@ -1,39 +1,29 @@
 import type { Db } from '../../db/database.ts';
-import { logoUrl } from '../../modules/clients/service.ts';
+import { listCatalogPartners, readClientCatalogs } from '../../modules/catalog/service.ts';
+import { listClientSummaries, listHosts, logoUrl, readClientLocales, readMediaLabels } from '../../modules/clients/service.ts';
+import { listContentEntries } from '../../modules/content/service.ts';
+import { countClientTranslations } from '../../modules/i18n/editing.ts';
+import { countParticipantsByClient } from '../../modules/participants/operator-service.ts';
 import { requireClient } from '../cli-context.ts';
 import { expiryDescription } from './expiry.ts';
 
 /**
- * Everything `clients show` prints about a client. Never a secret: partner secrets exist only
- * as hashes, and the SSO settings' secrets are not read here at all (explicit columns only).
+ * Everything `clients show` prints about a client, read through the modules' services. Never a
+ * secret: partner secrets exist only as hashes, and the SSO settings' secrets are not read here.
  */
 export async function describeClient(db: Db, clientId: string) {
   const client = await requireClient(db, clientId);
-  const [hosts, locales, labels, catalogs, partners, translations, content, participants] = await Promise.all([
-    db.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).orderBy('hostname').execute(),
-    db.selectFrom('client_locales').select(['code', 'dir', 'name']).where('client_id', '=', clientId).orderBy('position').execute(),
-    db.selectFrom('media_labels').select(['locale', 'forms']).where('client_id', '=', clientId).orderBy('locale').execute(),
-    db.selectFrom('client_catalogs').select(['kind', 'url', 'partner_id']).where('client_id', '=', clientId).execute(),
-    db
-      .selectFrom('catalog_partners')
-      .select(['id', 'name', 'created_at', 'revoked_at'])
-      .where('client_id', '=', clientId)
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('translations')
-      .select(['locale', (eb) => eb.fn.countAll<number | string>().as('count')])
-      .where('client_id', '=', clientId)
-      .groupBy('locale')
-      .orderBy('locale')
-      .execute(),
-    db.selectFrom('content_entries').select(['locale', 'key']).where('client_id', '=', clientId).orderBy('locale').orderBy('key').execute(),
-    db
-      .selectFrom('participants')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where('client_id', '=', clientId)
-      .executeTakeFirst(),
+  const [hosts, locales, labels, catalogs, partners, translations, entries, participants] = await Promise.all([
+    listHosts(db, clientId),
+    readClientLocales(db, clientId),
+    readMediaLabels(db, clientId),
+    readClientCatalogs(db, clientId),
+    listCatalogPartners(db, clientId),
+    countClientTranslations(db, clientId),
+    listContentEntries(db, clientId),
+    countParticipantsByClient(db, clientId),
   ]);
+  const content = [...entries].sort((a, b) => (a.locale === b.locale ? (a.key < b.key ? -1 : 1) : a.locale < b.locale ? -1 : 1));
   const catalog = (kind: string) => {
     const row = catalogs.find((c) => c.kind === kind);
     return row ? { url: row.url, partnerId: row.partner_id } : null;
@@ -69,7 +59,7 @@ export async function describeClient(db: Db, clientId: string) {
     sso: { type: client.sso_type, logoutType: client.sso_logout_type, clientSite: { name: client.site_name, url: client.site_url } },
     translations: Object.fromEntries(translations.map((t) => [t.locale, Number(t.count)])),
     content: contentByLocale,
-    participants: Number(participants?.count ?? 0),
+    participants: participants.get(clientId) ?? 0,
   };
 }
 
@@ -136,21 +126,13 @@ export function formatClient(c: ClientDescription): string {
 
 /** `clients list`: one line a client. */
 export async function listClients(db: Db) {
-  const [clients, hosts, counts] = await Promise.all([
-    db.selectFrom('clients').select(['id', 'name', 'default_locale', 'created_at']).orderBy('id').execute(),
-    db.selectFrom('client_hosts').select(['client_id', 'hostname']).orderBy('hostname').execute(),
-    db
-      .selectFrom('participants')
-      .select(['client_id', (eb) => eb.fn.countAll<number | string>().as('count')])
-      .groupBy('client_id')
-      .execute(),
-  ]);
+  const [clients, hosts, counts] = await Promise.all([listClientSummaries(db), listHosts(db), countParticipantsByClient(db)]);
   return clients.map((c) => ({
     id: c.id,
     name: c.name,
     defaultLocale: c.default_locale,
     origins: hosts.filter((h) => h.client_id === c.id).map((h) => h.hostname),
-    participants: Number(counts.find((n) => n.client_id === c.id)?.count ?? 0),
+    participants: counts.get(c.id) ?? 0,
     createdAt: c.created_at,
   }));
 }

@@ -10,8 +10,8 @@ import { CliError } from '../cli-context.ts';
 /*
  * The client settings an operator sets with `rewards clients create|update`, parsed from their
  * flags into checked values. Every check here needs only the flag itself; the ones that need
- * the database (a host owned by another client, the default locale among the locales) are in
- * apply.ts, inside the change's transaction.
+ * the database (a host owned by another client, the default locale among the locales) are the
+ * module's, inside the change's transaction (modules/clients/client-change.ts).
  */
 
 /** Runs a zod schema over a flag's value; a failure is one line naming the flag. */
@@ -94,21 +94,8 @@ export const PortalUrl = z
     return url.origin;
   });
 
-const LOCAL_HOST = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/;
-const isAddress = (host: string) => /^[\d.]+$/.test(host) || host.startsWith('[');
-
-/**
- * A new client's portal address when --portal-url is not given: its first public host (names
- * before addresses) over https; with only loopback hosts, the first such name on the default
- * port over http (a local set-up like the demo's). Migration 017 gave older clients the same.
- */
-export function defaultPortalUrl(hosts: readonly string[]): string {
-  const sorted = [...hosts].sort();
-  const first = (list: string[]) => list.find((host) => !isAddress(host)) ?? list[0];
-  const publicHost = first(sorted.filter((host) => !LOCAL_HOST.test(host)));
-  if (publicHost) return `https://${publicHost}`;
-  return `http://${first(sorted) ?? 'localhost'}:3000`;
-}
+// A new client's portal address when --portal-url is not given: the module's rule (decision 089).
+export { defaultPortalUrl } from '../../modules/clients/client-change.ts';
 
 // One rule for the command and the console (modules/clients/locale-settings.ts).
 export { LocaleSetting } from '@rewards/contract/console-clients';

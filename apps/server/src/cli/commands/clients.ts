@@ -1,6 +1,5 @@
 import { ACTIVATION_FIELDS } from '@rewards/contract';
 import type { Command } from 'commander';
-import { applyClientChange, type ChangeOutcome, type ClientChange } from '../clients/apply.ts';
 import { CONTENT_LAYOUT, formatContentReport, importContent } from '../clients/content.ts';
 import { describeClient, formatClient, listClients } from '../clients/describe.ts';
 import {
@@ -34,11 +33,12 @@ import { formatTranslationsReport, importTranslations } from '../clients/transla
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { action, CliError, repeatable, requireClient, wholeNumber } from '../cli-context.ts';
+import { applyClientChange, type ChangeOutcome, type ChangeWording, type ClientChange } from '../../modules/clients/client-change.ts';
 import { MAX_AGENT_DAILY_LIMIT, setAgentDailyLimit } from '../../modules/clients/console-settings.ts';
 import { revokePartner } from '../../modules/clients/catalog-settings.ts';
 import { removeTranslation } from '../../modules/i18n/editing.ts';
 import { removeContentEntry } from '../../modules/content/editing.ts';
-import { operatorOrigin } from './audit.ts';
+import { operatorActor } from './audit.ts';
 
 /** The flags of `clients create` and `clients update`, as commander hands them over. */
 interface SettingsOptions extends ExpiryOptions {
@@ -67,6 +67,20 @@ interface SettingsOptions extends ExpiryOptions {
 }
 
 const MAX_REPEATED = 20;
+
+/** The module's refusals name the flags an operator gives. */
+const FLAG_WORDING: ChangeWording = {
+  name: '--name',
+  origin: '--origin',
+  removeOrigin: '--remove-origin',
+  defaultLocale: '--default-locale',
+  portalUrl: '--portal-url',
+  mediaLabel: '--media-label',
+  newPartnerSecret: '--new-partner-secret',
+  catalog: (kind) => `--${kind}`,
+  partner: (kind) => `--${kind}-partner`,
+  update: 'use clients update',
+};
 
 function settingsOptions(command: Command, mode: 'create' | 'update'): Command {
   command
@@ -273,16 +287,17 @@ export function registerClients(program: Command): void {
       // Points that expire (decision 062): checked whole before anything changes, set last with its own audit entry.
       const expiry = expiryChangeFrom(options);
       await checkExpiryFlags(db, mode, clientId, expiry);
-      const outcome = await applyClientChange(db, {
+      // The module's service, as the operator (decision 089): one transaction, one audit entry.
+      const outcome = await applyClientChange(db, operatorActor(operator), {
         mode,
         clientId,
         change: changeFrom(options),
-        operator,
         production: loadConfig().production,
+        wording: FLAG_WORDING,
       });
       if (agentLimit !== undefined) {
         // The console's service (PUT settings), with its own audit entry.
-        const done = await setAgentDailyLimit(db, { name: operator, kind: 'operator', origin: operatorOrigin }, clientId, agentLimit);
+        const done = await setAgentDailyLimit(db, operatorActor(operator), clientId, agentLimit);
         if (done.auditId) outcome.changed.push('agentDailyAdjustmentLimit');
       }
       const expiryDone = await applyExpiryFlags(db, operator, clientId, expiry);
@@ -305,13 +320,7 @@ export function registerClients(program: Command): void {
     async (db, { options, operator }) => {
       const clientId = (await requireClient(db, options.client)).id;
       if (!options.partner) throw new CliError('--partner <id> is required');
-      const done = await revokePartner(
-        db,
-        { name: operator, kind: 'operator', origin: operatorOrigin },
-        clientId,
-        options.partner,
-        options.reason,
-      );
+      const done = await revokePartner(db, operatorActor(operator), clientId, options.partner, options.reason);
       return {
         human: `Revoked partner ${done.partnerId} of ${clientId}: its secret no longer works and no catalog may name it; its orders stay.`,
         json: { client: clientId, ...done },
@@ -356,11 +365,7 @@ export function registerClients(program: Command): void {
     async (db, { options, operator }) => {
       const { clientId, locale, key, reason } = await removalFrom(db, options);
       // The console's service: the same checks, audit entry and cache clearing.
-      const { row, auditId } = await removeTranslation(
-        db,
-        { name: operator, kind: 'operator', origin: operatorOrigin },
-        { clientId, locale, key, reason },
-      );
+      const { row, auditId } = await removeTranslation(db, operatorActor(operator), { clientId, locale, key, reason });
       const shown = row.text === null ? 'no text (the portal falls back)' : `the ${row.source} text: ${row.text}`;
       return {
         human:
@@ -395,11 +400,7 @@ export function registerClients(program: Command): void {
     async (db, { options, operator }) => {
       const { clientId, locale, key, reason } = await removalFrom(db, options);
       // The console's service: the same checks and audit entry.
-      const done = await removeContentEntry(
-        db,
-        { name: operator, kind: 'operator', origin: operatorOrigin },
-        { clientId, locale, key, reason },
-      );
+      const done = await removeContentEntry(db, operatorActor(operator), { clientId, locale, key, reason });
       return {
         human:
           done.auditId === null

@@ -13,6 +13,16 @@ import { deleteExpiredPunchouts, findClientCatalog, insertPunchout, punchOutKind
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
 export { findClientCatalog } from './store.ts';
+// A client's catalogs and partners as its settings change them (modules/clients, decision 089).
+export {
+  catalogsNaming,
+  findCatalogPartner,
+  insertCatalogPartner,
+  listCatalogPartners,
+  readClientCatalogs,
+  setClientCatalog,
+  updateCatalogPartner,
+} from './settings-store.ts';
 
 /** A punch-out link lives this long: long enough to open, too short to be worth stealing. */
 export const TOKEN_LIFETIME_SECONDS = 5 * 60;

@@ -6,6 +6,7 @@ import type { Actor } from '../participants/operator-service.ts';
 import { checkLogo, type StoredLogo } from './logo.ts';
 import { logoVersion } from './service.ts';
 import { auditSettingsChange } from './settings-audit.ts';
+import { readClientColumns, updateClient } from './store.ts';
 
 /**
  * A client's name, logo and brand colour from the console (issue 20 §3, docs/decisions/065). The
@@ -42,11 +43,7 @@ const toUpload = (logo: { logo: string; logo_type: StoredLogo['type'] }): LogoUp
 
 /** The branding as it is now (exact, not cached: the console shows what it changes); 404 for an unknown client. */
 export async function readBranding(db: Db, clientId: string): Promise<BrandingSettings> {
-  const row = await db
-    .selectFrom('clients')
-    .select(['name', 'brand_color', 'logo', 'logo_type', 'portal_url'])
-    .where('id', '=', clientId)
-    .executeTakeFirst();
+  const row = await readClientColumns(db, clientId, ['name', 'brand_color', 'logo', 'logo_type', 'portal_url']);
   if (!row) throw errors.notFound();
   return { name: row.name, brandColor: row.brand_color, logo: toUpload(row), portalUrl: row.portal_url };
 }
@@ -75,11 +72,7 @@ export async function setBranding(
   const name = change.name === undefined ? undefined : valid(ClientName, 'the name', change.name);
   const brandColor = change.brandColor === undefined ? undefined : valid(BrandColor, 'the brand colour', change.brandColor);
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('clients')
-      .select(['name', 'brand_color', 'logo', 'logo_type'])
-      .where('id', '=', clientId)
-      .executeTakeFirst();
+    const row = await readClientColumns(trx, clientId, ['name', 'brand_color', 'logo', 'logo_type']);
     if (!row) throw errors.notFound();
     const details: Record<string, { from: string; to: string }> = {};
     const columns: { name?: string; brand_color?: string; logo?: string; logo_type?: StoredLogo['type'] } = {};
@@ -99,7 +92,7 @@ export async function setBranding(
     const changed = Object.keys(details);
     let auditId: string | null = null;
     if (changed.length > 0) {
-      await trx.updateTable('clients').set(columns).where('id', '=', clientId).execute();
+      await updateClient(trx, clientId, columns);
       auditId = await auditSettingsChange(trx, actor, clientId, details, reason);
     }
     return { to: await readBranding(trx, clientId), changed, auditId };

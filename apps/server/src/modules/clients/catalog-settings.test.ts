@@ -157,6 +157,7 @@ describe.each(dialects)("the console's catalog settings on %s", (dialect) => {
     expect(named.json()).toMatchObject({
       errorCode: ErrorCode.catalogPartnerConflict,
       message: expect.stringMatching(/merchandise catalog names/),
+      params: { partnerId: 'old-shop', catalogs: 'merchandise', reason: 'inUse' },
     });
     expect(await authenticatePartner(db(), ACME, basic)).toBe('old-shop');
     expect((await auditRows()).length).toBe(audits);

@@ -6,8 +6,18 @@ import { ErrorCode } from '@rewards/contract';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { recordAudit } from '../audit/service.ts';
 import { partnerSecretHash } from '../catalog/partner-service.ts';
+import {
+  catalogsNaming,
+  findCatalogPartner,
+  insertCatalogPartner,
+  listCatalogPartners,
+  readClientCatalogs,
+  setClientCatalog,
+  updateCatalogPartner,
+} from '../catalog/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { CatalogUrl } from './program-settings.ts';
+import { readClient } from './store.ts';
 
 /*
  * A client's merchandise and experiences catalogs and their partners (issue 20 §3, part H, decision
@@ -29,17 +39,8 @@ export function newPartnerSecret(): string {
 
 /** As they are now; 404 for an unknown client. */
 export async function readCatalogSettings(db: Db, clientId: string): Promise<CatalogSettings> {
-  const client = await db.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst();
-  if (!client) throw errors.notFound();
-  const [catalogs, partners] = await Promise.all([
-    db.selectFrom('client_catalogs').select(['kind', 'url', 'partner_id']).where('client_id', '=', clientId).execute(),
-    db
-      .selectFrom('catalog_partners')
-      .select(['id', 'name', 'created_at', 'revoked_at'])
-      .where('client_id', '=', clientId)
-      .orderBy('id')
-      .execute(),
-  ]);
+  if (!(await readClient(db, clientId))) throw errors.notFound();
+  const [catalogs, partners] = await Promise.all([readClientCatalogs(db, clientId), listCatalogPartners(db, clientId)]);
   const offering = (kind: string): CatalogOffering | null => {
     const row = catalogs.find((c) => c.kind === kind);
     return row ? { url: row.url, partnerId: row.partner_id ?? '' } : null;
@@ -88,12 +89,7 @@ export async function setCatalogSettings(
         const issued = await ensureCatalogPartner(trx, clientId, wanted.partnerId, `the ${kind} partner`, now);
         if (issued) secrets.push(issued);
       }
-      await trx.deleteFrom('client_catalogs').where('client_id', '=', clientId).where('kind', '=', kind).execute();
-      if (wanted !== null)
-        await trx
-          .insertInto('client_catalogs')
-          .values({ client_id: clientId, kind, url: wanted.url, partner_id: wanted.partnerId })
-          .execute();
+      await setClientCatalog(trx, clientId, kind, wanted);
       details[`catalogs.${kind}`] = { from: from[kind], to: wanted };
     }
     if (Object.keys(details).length === 0) return { to: from, auditId: null, secrets };
@@ -130,27 +126,22 @@ export async function ensureCatalogPartner(
   label: string,
   now: Date,
 ): Promise<PartnerSecret | null> {
-  const partner = await db
-    .selectFrom('catalog_partners')
-    .select(['client_id', 'revoked_at'])
-    .where('id', '=', partnerId)
-    .executeTakeFirst();
+  const partner = await findCatalogPartner(db, partnerId);
   if (partner && partner.client_id !== clientId)
     throw errors.validation(`${label}: ${partnerId} belongs to another client; choose another`);
   if (partner?.revoked_at) throw revokedError(partnerId, partner.revoked_at, 'a catalog cannot name it again; choose a new partner id');
   if (partner) return null;
-  const client = await db.selectFrom('clients').select('name').where('id', '=', clientId).executeTakeFirstOrThrow();
+  const client = await readClient(db, clientId);
+  if (!client) throw errors.notFound();
   const secret = newPartnerSecret();
-  await db
-    .insertInto('catalog_partners')
-    .values({
-      id: partnerId,
-      client_id: clientId,
-      name: `${client.name} catalog`,
-      secret_hash: partnerSecretHash(secret),
-      created_at: now.toISOString(),
-    })
-    .execute();
+  await insertCatalogPartner(db, {
+    id: partnerId,
+    client_id: clientId,
+    name: `${client.name} catalog`,
+    secret_hash: partnerSecretHash(secret),
+    created_at: now.toISOString(),
+    revoked_at: null,
+  });
   return { partnerId, secret };
 }
 
@@ -160,18 +151,14 @@ function revokedError(partnerId: string, revokedAt: string, what: string) {
     ErrorCode.catalogPartnerConflict,
     'catalogs.error.partnerConflict',
     `Partner ${partnerId} was revoked on ${revokedAt.slice(0, 10)}: ${what}`,
+    { partnerId, revokedAt, reason: 'revoked' },
   );
 }
 
 /** The client's partner, in service; 404 when it is not the client's, 409 when it was revoked (`what` says what cannot be done). */
 async function partnerInService(db: Db, clientId: string, partnerId: string, what: string): Promise<void> {
-  const partner = await db
-    .selectFrom('catalog_partners')
-    .select('revoked_at')
-    .where('client_id', '=', clientId)
-    .where('id', '=', partnerId)
-    .executeTakeFirst();
-  if (!partner) throw errors.notFound();
+  const partner = await findCatalogPartner(db, partnerId);
+  if (partner?.client_id !== clientId) throw errors.notFound();
   if (partner.revoked_at) throw revokedError(partnerId, partner.revoked_at, what);
 }
 
@@ -179,12 +166,7 @@ async function partnerInService(db: Db, clientId: string, partnerId: string, wha
 export async function renewPartnerSecret(db: Db, clientId: string, partnerId: string): Promise<string> {
   await partnerInService(db, clientId, partnerId, 'it gets no new secret');
   const secret = newPartnerSecret();
-  await db
-    .updateTable('catalog_partners')
-    .set({ secret_hash: partnerSecretHash(secret) })
-    .where('client_id', '=', clientId)
-    .where('id', '=', partnerId)
-    .execute();
+  await updateCatalogPartner(db, clientId, partnerId, { secret_hash: partnerSecretHash(secret) });
   return secret;
 }
 
@@ -223,28 +205,18 @@ export async function revokePartner(
 ): Promise<{ partnerId: string; revokedAt: string; auditId: string }> {
   return db.transaction().execute(async (trx) => {
     await partnerInService(trx, clientId, partnerId, 'nothing to do');
-    const using = await trx
-      .selectFrom('client_catalogs')
-      .select('kind')
-      .where('client_id', '=', clientId)
-      .where('partner_id', '=', partnerId)
-      .orderBy('kind')
-      .execute();
+    const using = await catalogsNaming(trx, clientId, partnerId);
     if (using.length > 0)
       throw new ApiError(
         409,
         ErrorCode.catalogPartnerConflict,
         'catalogs.error.partnerConflict',
-        `The ${using.map((u) => u.kind).join(' and ')} catalog names partner ${partnerId}: point it to another partner or withdraw it first; nothing was revoked`,
+        `The ${using.join(' and ')} catalog names partner ${partnerId}: point it to another partner or withdraw it first; nothing was revoked`,
+        { partnerId, catalogs: using.join(', '), reason: 'inUse' },
       );
     const revokedAt = now.toISOString();
     // An empty hash matches no secret (partner-service.ts compares 32-byte digests).
-    await trx
-      .updateTable('catalog_partners')
-      .set({ revoked_at: revokedAt, secret_hash: '' })
-      .where('client_id', '=', clientId)
-      .where('id', '=', partnerId)
-      .execute();
+    await updateCatalogPartner(trx, clientId, partnerId, { secret_hash: '', revoked_at: revokedAt });
     const auditId = await auditPartner(trx, actor, clientId, partnerId, 'clients.partner-revoked', reason, now);
     return { partnerId, revokedAt, auditId };
   });

@@ -3,13 +3,14 @@ import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { auditSettingsChange } from './settings-audit.ts';
+import { readClientColumns, updateClient } from './store.ts';
 
 /** The most a program manager may set: the contract's bound (ConsoleClientSettings). */
 export const MAX_AGENT_DAILY_LIMIT = 100_000_000;
 
 /** A client's console settings (docs/decisions/048); 404 for an unknown client. */
 export async function consoleSettings(db: Db, clientId: string): Promise<ConsoleClientSettings> {
-  const row = await db.selectFrom('clients').select('agent_daily_adjustment_limit').where('id', '=', clientId).executeTakeFirst();
+  const row = await readClientColumns(db, clientId, ['agent_daily_adjustment_limit']);
   if (!row) throw errors.notFound();
   return { agentDailyAdjustmentLimit: row.agent_daily_adjustment_limit };
 }
@@ -30,11 +31,11 @@ export async function setAgentDailyLimit(
   if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_AGENT_DAILY_LIMIT)
     throw errors.validation(`the agents' daily adjustment limit must be a whole number from 0 to ${MAX_AGENT_DAILY_LIMIT}`);
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('clients').select('agent_daily_adjustment_limit').where('id', '=', clientId).executeTakeFirst();
+    const row = await readClientColumns(trx, clientId, ['agent_daily_adjustment_limit']);
     if (!row) throw errors.notFound();
     const from = row.agent_daily_adjustment_limit;
     if (from === limit) return { from, to: limit, auditId: null };
-    await trx.updateTable('clients').set({ agent_daily_adjustment_limit: limit }).where('id', '=', clientId).execute();
+    await updateClient(trx, clientId, { agent_daily_adjustment_limit: limit });
     const auditId = await auditSettingsChange(trx, actor, clientId, { agentDailyAdjustmentLimit: { from, to: limit } }, reason);
     return { from, to: limit, auditId };
   });

@@ -7,6 +7,7 @@ import { errors } from '../../http/api-error.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import type { Client } from './tables.ts';
 import { auditSettingsChange } from './settings-audit.ts';
+import { readClientColumns, updateClient } from './store.ts';
 
 export type { ExpirySettings };
 
@@ -145,7 +146,7 @@ export function expirySettingsOf(row: ExpiryColumns): ExpirySettings {
 
 /** A client's settings as they are now (a transaction's view inside one); 404 for an unknown client. */
 export async function readExpirySettings(db: Db, clientId: string): Promise<ExpirySettings> {
-  const row = await db.selectFrom('clients').select(COLUMNS).where('id', '=', clientId).executeTakeFirst();
+  const row = await readClientColumns(db, clientId, COLUMNS);
   if (!row) throw errors.notFound();
   return expirySettingsOf(row);
 }
@@ -157,7 +158,7 @@ export async function readExpirySettings(db: Db, clientId: string): Promise<Expi
  */
 export function clientExpirySettings(db: Db, clientId: string): Promise<ExpirySettings | undefined> {
   return cachedRead(db, `expirySettings:${clientId}`, async () => {
-    const row = await db.selectFrom('clients').select(COLUMNS).where('id', '=', clientId).executeTakeFirst();
+    const row = await readClientColumns(db, clientId, COLUMNS);
     return row ? expirySettingsOf(row) : undefined;
   });
 }
@@ -239,16 +240,12 @@ export async function setExpirySettings(
     const to = mergeExpirySettings(from, change);
     const changed = differences(from, to);
     if (changed.length === 0) return { from, to, changed: [], auditId: null };
-    await trx
-      .updateTable('clients')
-      .set({
-        expiry_policy: JSON.stringify(to.policy),
-        time_zone: to.timeZone,
-        expiry_reminder_days: to.reminderDays,
-        expiry_last_chance_days: to.lastChanceDays,
-      })
-      .where('id', '=', clientId)
-      .execute();
+    await updateClient(trx, clientId, {
+      expiry_policy: JSON.stringify(to.policy),
+      time_zone: to.timeZone,
+      expiry_reminder_days: to.reminderDays,
+      expiry_last_chance_days: to.lastChanceDays,
+    });
     const details: Record<string, unknown> = {};
     for (const key of changed) details[FIELDS[key]] = { from: from[key], to: to[key] };
     const auditId = await auditSettingsChange(trx, actor, clientId, details, reason);

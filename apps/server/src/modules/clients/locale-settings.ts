@@ -5,6 +5,7 @@ import { errors } from '../../http/api-error.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { mediaLabelForms } from './media-labels.ts';
 import { auditSettingsChange } from './settings-audit.ts';
+import { readClientColumns, readClientLocales, readMediaLabels, replaceClientLocales, replaceMediaLabels, updateClient } from './store.ts';
 
 /*
  * A client's locales, default locale and media labels (issue 20 §3, decision 065): the console's
@@ -49,12 +50,9 @@ export interface LocaleChange {
 
 /** The settings as they are now (exact); 404 for an unknown client. */
 export async function readLocaleSettings(db: Db, clientId: string): Promise<LocaleSettings> {
-  const client = await db.selectFrom('clients').select('default_locale').where('id', '=', clientId).executeTakeFirst();
+  const client = await readClientColumns(db, clientId, ['default_locale']);
   if (!client) throw errors.notFound();
-  const [locales, labels] = await Promise.all([
-    db.selectFrom('client_locales').select(['code', 'dir', 'name']).where('client_id', '=', clientId).orderBy('position').execute(),
-    db.selectFrom('media_labels').select(['locale', 'forms']).where('client_id', '=', clientId).orderBy('locale').execute(),
-  ]);
+  const [locales, labels] = await Promise.all([readClientLocales(db, clientId), readMediaLabels(db, clientId)]);
   return {
     locales: locales.map((l) => ({ code: l.code, dir: l.dir === 'rtl' ? 'rtl' : 'ltr', name: l.name })),
     defaultLocale: client.default_locale,
@@ -111,24 +109,19 @@ export async function setLocaleSettings(
     const details: Record<string, unknown> = {};
     if (!same(from.locales, to.locales)) {
       details.locales = { from: from.locales, to: to.locales };
-      await trx.deleteFrom('client_locales').where('client_id', '=', clientId).execute();
-      await trx
-        .insertInto('client_locales')
-        .values(to.locales.map((l, index) => ({ client_id: clientId, code: l.code, dir: l.dir, name: l.name, position: index + 1 })))
-        .execute();
+      await replaceClientLocales(trx, clientId, to.locales);
     }
     if (from.defaultLocale !== to.defaultLocale) {
       details.defaultLocale = { from: from.defaultLocale, to: to.defaultLocale };
-      await trx.updateTable('clients').set({ default_locale: to.defaultLocale }).where('id', '=', clientId).execute();
+      await updateClient(trx, clientId, { default_locale: to.defaultLocale });
     }
     if (!same(from.mediaLabels, to.mediaLabels)) {
       details.mediaLabels = { from: from.mediaLabels, to: to.mediaLabels };
-      await trx.deleteFrom('media_labels').where('client_id', '=', clientId).execute();
-      if (to.mediaLabels.length > 0)
-        await trx
-          .insertInto('media_labels')
-          .values(to.mediaLabels.map((l) => ({ client_id: clientId, locale: l.locale, forms: JSON.stringify(l.forms) })))
-          .execute();
+      await replaceMediaLabels(
+        trx,
+        clientId,
+        to.mediaLabels.map((l) => ({ locale: l.locale, forms: JSON.stringify(l.forms) })),
+      );
     }
     if (Object.keys(details).length === 0) return { to, auditId: null };
     const auditId = await auditSettingsChange(trx, actor, clientId, details, reason);

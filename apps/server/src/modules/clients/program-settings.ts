@@ -3,8 +3,10 @@ import type { ProgramSettings } from '@rewards/contract/console-clients';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
+import { readClientCatalogs, setClientCatalog } from '../catalog/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { auditSettingsChange, changesOf } from './settings-audit.ts';
+import { readClientColumns, updateClient } from './store.ts';
 
 /*
  * A client's program rules (issue 20 §3, decision 065): password rules, activation fields, the travel
@@ -91,18 +93,9 @@ export function checkProgramSettings(change: ProgramSettings): ProgramSettings {
 
 /** As they are now (exact); 404 for an unknown client. */
 export async function readProgramSettings(db: Db, clientId: string): Promise<ProgramSettings> {
-  const row = await db
-    .selectFrom('clients')
-    .select(['password_rules', 'activation_fields', 'support_email', 'privacy_notice_version'])
-    .where('id', '=', clientId)
-    .executeTakeFirst();
+  const row = await readClientColumns(db, clientId, ['password_rules', 'activation_fields', 'support_email', 'privacy_notice_version']);
   if (!row) throw errors.notFound();
-  const travel = await db
-    .selectFrom('client_catalogs')
-    .select('url')
-    .where('client_id', '=', clientId)
-    .where('kind', '=', 'travel')
-    .executeTakeFirst();
+  const travel = (await readClientCatalogs(db, clientId)).find((c) => c.kind === 'travel');
   return {
     passwordRules: PasswordRules.parse(JSON.parse(row.password_rules)),
     activationFields: z.array(z.string()).parse(JSON.parse(row.activation_fields)),
@@ -131,24 +124,14 @@ export async function setProgramSettings(
     const from = await readProgramSettings(trx, clientId);
     const changed = KEYS.filter((key) => JSON.stringify(from[key]) !== JSON.stringify(to[key]));
     if (changed.length === 0) return { to, auditId: null };
-    await trx
-      .updateTable('clients')
-      .set({
-        password_rules: JSON.stringify(to.passwordRules),
-        activation_fields: JSON.stringify(to.activationFields),
-        support_email: to.supportEmail,
-        privacy_notice_version: to.privacyNoticeVersion,
-      })
-      .where('id', '=', clientId)
-      .execute();
-    if (changed.includes('travelUrl')) {
-      await trx.deleteFrom('client_catalogs').where('client_id', '=', clientId).where('kind', '=', 'travel').execute();
-      if (to.travelUrl !== null)
-        await trx
-          .insertInto('client_catalogs')
-          .values({ client_id: clientId, kind: 'travel', url: to.travelUrl, partner_id: null })
-          .execute();
-    }
+    await updateClient(trx, clientId, {
+      password_rules: JSON.stringify(to.passwordRules),
+      activation_fields: JSON.stringify(to.activationFields),
+      support_email: to.supportEmail,
+      privacy_notice_version: to.privacyNoticeVersion,
+    });
+    if (changed.includes('travelUrl'))
+      await setClientCatalog(trx, clientId, 'travel', to.travelUrl === null ? null : { url: to.travelUrl, partnerId: null });
     const auditId = await auditSettingsChange(trx, actor, clientId, changesOf(changed, from, to), reason);
     return { to, auditId };
   });

@@ -24,6 +24,8 @@ import { productionOriginProblem } from '../../http/production-origins.ts';
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
 export { findClient, findClientIdByHostname, listClientLocales, listMediaLabels } from './store.ts';
+// Exact reads for the operator's commands (`clients show|list`, decision 089).
+export { listClientIds, listClientSummaries, listHosts, readClient, readClientLocales, readMediaLabels } from './store.ts';
 
 /**
  * Where the client's logo is served. The extension follows the stored type when known; the

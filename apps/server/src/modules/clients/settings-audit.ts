@@ -26,3 +26,23 @@ export function auditSettingsChange(trx: Db, actor: Actor, clientId: string, cha
 export function changesOf<T extends object>(keys: readonly (keyof T & string)[], from: T, to: T): SettingsChanges {
   return Object.fromEntries(keys.map((key) => [key, { from: from[key], to: to[key] }]));
 }
+
+/**
+ * The one audit entry of an operator's `clients create|update` (decision 089): `clients.create` or
+ * `clients.update`, the client as its subject, the names of the settings changed and, for an update,
+ * each one's before and after. Written in the change's own transaction.
+ */
+export function auditClientChange(
+  trx: Db,
+  actor: Actor,
+  mode: 'create' | 'update',
+  clientId: string,
+  details: Record<string, unknown>,
+  now: Date,
+): Promise<string> {
+  return recordAudit(
+    trx,
+    { clientId, actor: actor.name, actorKind: actor.kind, action: `clients.${mode}`, subject: clientId, details, origin: actor.origin },
+    now,
+  );
+}

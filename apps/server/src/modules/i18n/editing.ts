@@ -19,6 +19,9 @@ import { baseBundles, FALLBACK_LOCALE } from './base-bundles.ts';
 import { formatBundle, placeholders } from './bundle-format.ts';
 import { clientTranslationMap, deleteClientTranslation, updateClientTranslation, upsertClientTranslations } from './store.ts';
 
+// What `rewards clients show` counts (decision 053: others call the service, never the store).
+export { countClientTranslations } from './store.ts';
+
 /**
  * A client's wording per locale, for the console and `rewards clients translations import`
  * alike (issue 20 §4, docs/decisions/066): what a locale lacks against the default locale, its

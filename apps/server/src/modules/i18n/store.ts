@@ -40,3 +40,15 @@ export async function upsertClientTranslations(
 export async function deleteClientTranslation(db: Db, clientId: string, locale: string, key: string): Promise<void> {
   await db.deleteFrom('translations').where('client_id', '=', clientId).where('locale', '=', locale).where('key', '=', key).execute();
 }
+
+/** How many own texts the client has per locale (`rewards clients show`). */
+export async function countClientTranslations(db: Db, clientId: string): Promise<Array<{ locale: string; count: number }>> {
+  const rows = await db
+    .selectFrom('translations')
+    .select(['locale', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('client_id', '=', clientId)
+    .groupBy('locale')
+    .orderBy('locale')
+    .execute();
+  return rows.map((r) => ({ locale: r.locale, count: Number(r.count) }));
+}

@@ -135,15 +135,9 @@ export async function resendMail(
   options: { confirmedRecentEmailChange?: boolean } = {},
 ): Promise<{ auditId: string }> {
   const pending = participant.status === 'pending';
-  if (mail === 'activation' && !pending)
-    throw actionErrors.mailNotApplicable(
-      `${participant.username} is ${participant.status}, not pending: there is nothing to activate; send a password reset instead`,
-    );
-  if (mail === 'passwordReset' && pending)
-    throw actionErrors.mailNotApplicable(
-      `${participant.username} has not activated their account yet and has no password to reset; send the activation mail instead`,
-    );
-  if (!participant.email) throw actionErrors.mailNotApplicable(`${participant.username} has no e-mail address`);
+  if (mail === 'activation' && !pending) throw actionErrors.mailNotApplicable(participant.username, 'notPending', participant.status);
+  if (mail === 'passwordReset' && pending) throw actionErrors.mailNotApplicable(participant.username, 'notActivated', participant.status);
+  if (!participant.email) throw actionErrors.mailNotApplicable(participant.username, 'noEmail', participant.status);
   const hold = emailChangeHoldUntil(participant);
   if (hold && !options.confirmedRecentEmailChange) throw actionErrors.emailRecentlyChanged(participant.username, hold);
   const caller = { clientId: client.id, portalUrl: client.portal_url, address: actor.origin };

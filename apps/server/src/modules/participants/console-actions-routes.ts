@@ -146,7 +146,7 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
     async (request) => {
       const { participant } = await target(db, request.params);
       const done = await changeStatus(db, actorOf(request), participant, parseStatus(request.body.status), request.body.reason);
-      if (!done.auditId) throw actionErrors.nothingToChange(`${participant.username} is already ${done.to}`);
+      if (!done.auditId) throw actionErrors.nothingToChange(participant.username, done.to);
       return { auditId: done.auditId };
     },
   );
@@ -213,7 +213,7 @@ export function consoleActionRoutes(api: FastifyInstance, deps: ModuleDeps, site
       if (Object.keys(changes).length === 0)
         throw errors.validation('Nothing to change: give at least one of firstName, lastName, email, accountNumber');
       const done = await correctParticipant(db, actorOf(request), client, participant, changes, reason);
-      if (!done.auditId) throw actionErrors.nothingToChange(`${participant.username}'s details are already so`);
+      if (!done.auditId) throw actionErrors.nothingToChange(participant.username);
       return { auditId: done.auditId };
     },
   );

@@ -246,6 +246,8 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
         expect(tooMuch.statusCode).toBe(409);
         expect(tooMuch.json()).toMatchObject({ errorCode: ErrorCode.consoleInsufficientBalance });
         expect(tooMuch.json<{ message: string }>().message).toContain(`does not cover -${balance + 1}; nothing was posted`);
+        // The console says it in its own words from the particulars (decision 087).
+        expect(tooMuch.json()).toMatchObject({ params: { username: 'newbie', balance, debit: balance + 1 } });
       }
       for (const body of [
         { points: 0 },
@@ -260,6 +262,11 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
         const reply = await adjust(agent, 'newbie', body);
         expect(reply.statusCode, JSON.stringify(body)).toBe(400);
       }
+      // The console is told which field, to say so in its words (decision 087).
+      expect((await adjust(agent, 'newbie', { requestId: 'not-a-uuid' })).json()).toMatchObject({
+        responseMessage: 'error.validation',
+        params: { where: 'body', fields: 'requestId' },
+      });
       const raw = await t.console('POST', paths.adjustments(ACME, await idOf('newbie')), { cookie: agent.cookie, body: 'not json' });
       expect(raw.statusCode).toBe(400);
       expect(
@@ -286,6 +293,7 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toMatchObject({ errorCode: ErrorCode.consoleAgentLimitReached });
       expect(refused.json<{ message: string }>().message).toContain('20 left today');
+      expect(refused.json()).toMatchObject({ params: { max: 300, left: 20 } });
       const tooBig = await adjust(capped, 'demo', { points: -301 });
       expect(tooBig.statusCode).toBe(429);
       expect(await balanceOf('demo')).toBe(balance);
@@ -377,6 +385,7 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       const same = await t.console('POST', paths.status(ACME, id), { cookie: agent.cookie, body: { status: 'inactive', reason: REASON } });
       expect(same.statusCode).toBe(409);
       expect(same.json<{ message: string }>().message).toContain('already inactive');
+      expect(same.json()).toMatchObject({ params: { status: 'inactive', reason: 'status' } });
       const unknown = await t.console('POST', paths.status(ACME, id), { cookie: agent.cookie, body: { status: 'asleep', reason: REASON } });
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json<{ message: string }>().message).toContain('pending, active, inactive');
@@ -451,11 +460,13 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       });
       expect(wrongForPending.statusCode).toBe(409);
       expect(wrongForPending.json<{ message: string }>().message).toContain('send the activation mail instead');
+      expect(wrongForPending.json()).toMatchObject({ params: { reason: 'notActivated', status: 'pending' } });
       const wrongForActive = await t.console('POST', paths.resendMail(ACME, demo), {
         cookie: agent.cookie,
         body: { mail: 'activation', reason: REASON },
       });
       expect(wrongForActive.statusCode).toBe(409);
+      expect(wrongForActive.json()).toMatchObject({ params: { reason: 'notPending', status: 'active' } });
       expect(
         (await t.console('POST', paths.resendMail(ACME, demo), { cookie: agent.cookie, body: { mail: 'welcome', reason: REASON } }))
           .statusCode,
@@ -538,7 +549,7 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       for (const who of [agent, manager, owner]) {
         const reply = await t.console('POST', paths.status(ACME, id), { cookie: who.cookie, body: { status: 'pending', reason: REASON } });
         expect(reply.statusCode, who.email).toBe(409);
-        expect(reply.json()).toMatchObject({ errorCode: ErrorCode.consoleNoWayBackToPending });
+        expect(reply.json()).toMatchObject({ errorCode: ErrorCode.consoleNoWayBackToPending, params: { username: 'merch' } });
       }
       expect(await statusOf('merch')).toBe('active');
       expect(await auditCount()).toBe(audits);
@@ -593,7 +604,8 @@ describe.each(dialects)('console participant actions on %s', (dialect) => {
       const audits = await auditCount();
       const refused = await resetLink(agent);
       expect(refused.statusCode).toBe(409);
-      expect(refused.json()).toMatchObject({ errorCode: ErrorCode.consoleEmailRecentlyChanged });
+      expect(refused.json()).toMatchObject({ errorCode: ErrorCode.consoleEmailRecentlyChanged, params: { username: 'spent' } });
+      expect(Date.parse(String(refused.json<{ params: { until: string } }>().params.until))).toBeGreaterThan(Date.now());
       await setFactorAge(6);
       expect((await resetLink(manager)).json()).toMatchObject({ errorCode: ErrorCode.staffFreshSecondFactorRequired });
       expect(await auditCount()).toBe(audits);

@@ -220,3 +220,13 @@ export async function participantsChangedPage(
   if (after !== undefined) select = select.where(sql<boolean>`(coalesce(updated_at, created_at), id) > (${after.at}, ${after.id})`);
   return select.orderBy(changedAt).orderBy('id').limit(limit).execute();
 }
+
+/** How many participants each client has (or the one named): `rewards clients list|show`. */
+export async function countParticipantsByClient(db: Q, clientId?: string): Promise<Map<string, number>> {
+  let query = db
+    .selectFrom('participants')
+    .select(['client_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .groupBy('client_id');
+  if (clientId !== undefined) query = query.where('client_id', '=', clientId);
+  return new Map((await query.execute()).map((r) => [r.client_id, Number(r.count)]));
+}

@@ -61,7 +61,10 @@ describe.each(dialects)('tellWebhooks, the outbox (%s)', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
+});
 
+// A pure rule: once, not per engine (decision 088).
+describe('webhook delivery ids', () => {
   it('makes ids that sort in the order they were made, also within one millisecond', () => {
     const ids = Array.from({ length: 1000 }, () => ulid(1_700_000_000_000));
     expect([...ids].sort()).toEqual(ids);
