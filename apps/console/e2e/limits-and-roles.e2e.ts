@@ -84,7 +84,8 @@ test("the agents' daily limit: an agent's adjustment above what is left is refus
   const refusal = big.getByRole('alert');
   await expectVisible(refusal);
   expect(await refusal.textContent()).toBe(
-    'This passes your daily adjustment limit in this client (600 points, credits and debits together): 500 left today; nothing was posted',
+    // The console's own words, from the refusal's params (decision 087).
+    'This goes past your daily adjustment limit in this client (600 points, credits and debits together): 500 points left today. Nothing was posted.',
   );
   await checkScreen(agent, '51-adjust-over-agent-limit');
   await big.getByRole('button', { name: 'Cancel' }).click();

@@ -1,18 +1,21 @@
 import { CONSOLE_API_BASE } from '@rewards/contract/console';
-import { ErrorCode } from '@rewards/contract/errors';
+import { ErrorCode, type ErrorParams } from '@rewards/contract/errors';
 
 /** A refusal from the console API, in the one error shape of the wire. */
 export class ConsoleApiError extends Error {
   readonly status: number;
   readonly errorCode: number;
   readonly responseMessage: string;
+  /** The refusal's particulars for the console's own text of responseMessage (ui/error-text.ts, decision 087). */
+  readonly params: ErrorParams;
 
-  constructor(status: number, errorCode: number, responseMessage: string, message: string) {
+  constructor(status: number, errorCode: number, responseMessage: string, message: string, params: ErrorParams = {}) {
     super(message);
     this.name = 'ConsoleApiError';
     this.status = status;
     this.errorCode = errorCode;
     this.responseMessage = responseMessage;
+    this.params = params;
   }
 }
 
@@ -62,8 +65,14 @@ async function send(method: string, path: string, options: RequestOptions): Prom
 
 async function errorOf(response: Response): Promise<ConsoleApiError> {
   try {
-    const body = (await response.json()) as { errorCode?: number; responseMessage?: string; message?: string };
-    return new ConsoleApiError(response.status, body.errorCode ?? 0, body.responseMessage ?? '', body.message ?? response.statusText);
+    const body = (await response.json()) as { errorCode?: number; responseMessage?: string; message?: string; params?: ErrorParams };
+    return new ConsoleApiError(
+      response.status,
+      body.errorCode ?? 0,
+      body.responseMessage ?? '',
+      body.message ?? response.statusText,
+      body.params ?? {},
+    );
   } catch {
     return new ConsoleApiError(response.status, 0, '', response.statusText);
   }

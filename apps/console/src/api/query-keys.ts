@@ -38,6 +38,8 @@ export const queryKeys = {
   translations: {
     ofClient: (clientId: string) => ['translations', clientId] as const,
     page: (clientId: string, locale: string, filter: string, q: string) => ['translations', clientId, locale, filter, q] as const,
+    /** Under ofClient, so a changed text refreshes the brand preview too. */
+    bundle: (clientId: string, locale: string) => ['translations', clientId, locale, 'bundle'] as const,
   },
   apiKeys: (clientId: string) => ['apiKeys', clientId] as const,
   imports: {

@@ -25,6 +25,11 @@ export const importTranslations = (clientId: string, locale: string, body: Impor
   api<ImportBundleReply>('POST', paths.importBundle(clientId, locale), { body });
 export const exportTranslationsUrl = (clientId: string, locale: string, format: BundleFormat, scope: ExportScope) =>
   apiUrl(paths.exportBundle(clientId, locale), { format, scope });
+/** The portal's words in a locale as the client's participants read them (shipped and own), for the brand preview (decision 087). */
+export const getPortalBundle = async (clientId: string, locale: string) =>
+  JSON.parse(
+    await api<string>('GET', paths.exportBundle(clientId, locale), { query: { format: 'json', scope: 'all' }, text: true }),
+  ) as Record<string, string>;
 
 export const getContentList = (clientId: string) => api<ContentList>('GET', paths.content(clientId));
 export const getContentEntry = (clientId: string, locale: string, key: string) =>

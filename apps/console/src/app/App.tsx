@@ -33,6 +33,9 @@ export function createQueryClient(): QueryClient {
         ...queryDefaults((error) => (error instanceof ConsoleApiError ? error.status : undefined)),
         staleTime: 30_000,
       },
+      // A write is sent once (never again by itself) and, offline, fails at once with the network
+      // message rather than waiting unseen for the browser's online event, as it did before mutations.
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }

@@ -18,12 +18,6 @@ export function hasMessage(key: string): key is MessageKey {
   return Object.hasOwn(en, key);
 }
 
-/** A server error's responseMessage is a translation key; unknown ones fall back to the server's English message. */
-export function tError(responseMessage: string | undefined, fallback: string): string {
-  if (responseMessage && hasMessage(responseMessage)) return en[responseMessage];
-  return fallback;
-}
-
 const numberFormat = new Intl.NumberFormat('en-GB');
 const dateTimeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });

@@ -1,6 +1,8 @@
 import { useId, type ReactNode } from 'react';
-import { ConsoleApiError } from '../api/client.ts';
-import { t, tError } from '../i18n/t.ts';
+import { errorText } from './error-text.ts';
+
+// The features import the refusal's words from here too; ui/error-text.ts is where they are made.
+export { errorText };
 
 /** A label above its control, with an optional hint read with it. */
 export function Field({
@@ -81,15 +83,4 @@ export function ErrorMessage({ error }: { error: unknown }) {
       {errorText(error)}
     </p>
   );
-}
-
-export function errorText(error: unknown): string {
-  if (error instanceof ConsoleApiError) {
-    if (error.status === 403 && error.errorCode === 10403) return t('error.forbidden');
-    if (error.status === 404) return tError(error.responseMessage, t('error.notFound'));
-    if (error.status >= 500) return t('error.server');
-    return tError(error.responseMessage, error.message);
-  }
-  if (error instanceof Error && error.name === 'NotAllowedError') return t('error.passkeyCancelled');
-  return t('error.network');
 }

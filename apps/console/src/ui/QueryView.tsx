@@ -9,11 +9,14 @@ import { ErrorMessage } from './Form.tsx';
 export function QueryView<T>({
   query,
   children,
+  failed = (error) => <ErrorMessage error={error} />,
 }: {
   query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined };
   children: (data: T) => ReactNode;
+  /** Where the refusal comes with more than its words (enrolment's way back to sign-in). */
+  failed?: (error: unknown) => ReactNode;
 }) {
   if (query.isPending) return <p className="loading">{t('common.loading')}</p>;
-  if (query.isError || query.data === undefined) return <ErrorMessage error={query.error} />;
+  if (query.isError || query.data === undefined) return <>{failed(query.error)}</>;
   return <>{children(query.data)}</>;
 }

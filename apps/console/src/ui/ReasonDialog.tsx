@@ -1,15 +1,27 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { t } from '../i18n/t.ts';
 import { Dialog } from './Dialog.tsx';
 import { ErrorMessage, Field } from './Form.tsx';
 
-interface ReasonDialogProps {
+/** The part of a `useMutation` result the dialog uses: it sends, and shows the write's own pending and error states. */
+export interface WriteMutation<TData, TVariables> {
+  mutate: (variables: TVariables, options?: { onSuccess?: (data: TData) => void; onSettled?: () => void }) => void;
+  isPending: boolean;
+  error: unknown;
+  reset: () => void;
+}
+
+interface ReasonDialogProps<TData, TVariables> {
   title: string;
   intro?: ReactNode;
   submitLabel: string;
   onClose: () => void;
-  /** Sends the change with the reason; resolves when it is done (the dialog then closes). */
-  onSubmit: (reason: string) => Promise<unknown>;
+  /** The write (a mutation from the feature's mutations.ts); its pending state and refusal are the dialog's. */
+  mutation: WriteMutation<TData, TVariables>;
+  /** What the write is sent with, the reason given; undefined while the form's own fields cannot make one (nothing is sent). */
+  variables: (reason: string) => TVariables | undefined;
+  /** After the write succeeded (and what it made stale was read again); the dialog then closes, unless this returns KEEP_OPEN. */
+  onDone?: (data: TData) => unknown;
   /** The form's own fields, above the reason. */
   children?: ReactNode;
   /** False while the form's own fields are not ready. */
@@ -22,7 +34,7 @@ interface ReasonDialogProps {
   reasonOptional?: boolean;
 }
 
-/** What onSubmit resolves to when the dialog should stay open (it shows its own result). */
+/** What onDone returns when the dialog should stay open (it shows its own result). */
 export const KEEP_OPEN = Symbol('keep open');
 
 /**
@@ -30,40 +42,49 @@ export const KEEP_OPEN = Symbol('keep open');
  * audit trail). The dialog stays open with the server's message when it refuses; it sends
  * nothing twice while a request is under way.
  */
-export function ReasonDialog({
+export function ReasonDialog<TData, TVariables>({
   title,
   intro,
   submitLabel,
   onClose,
-  onSubmit,
+  mutation,
+  variables,
+  onDone,
   children,
   ready = true,
   danger,
   reasonLabel,
   reasonHint,
   reasonOptional = false,
-}: ReasonDialogProps) {
+}: ReasonDialogProps<TData, TVariables>) {
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { mutate, isPending: busy, error, reset } = mutation;
+  // A page's mutation may serve the dialog for several rows: each opening starts without the last one's refusal.
+  useEffect(() => {
+    reset();
+  }, [reset]);
+  // isPending reaches the page a moment after mutate() (TanStack Query batches its notifications):
+  // a second click in between must not send again.
+  const sending = useRef(false);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      if ((await onSubmit(reason.trim())) === KEEP_OPEN) setBusy(false);
-      else onClose();
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+    const sent = variables(reason.trim());
+    if (busy || sending.current || sent === undefined) return;
+    sending.current = true;
+    mutate(sent, {
+      onSuccess: (data) => {
+        if (onDone?.(data) !== KEEP_OPEN) onClose();
+      },
+      onSettled: () => {
+        sending.current = false;
+      },
+    });
   };
 
   return (
     <Dialog title={title} onClose={onClose}>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <form onSubmit={submit} className="stack">
         {intro ? <div className="dialog__intro">{intro}</div> : null}
         {children}
         <Field

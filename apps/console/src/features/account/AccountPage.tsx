@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { StaffAccount, StaffTotpSecretReply } from '@rewards/contract/console';
 import { getSignInMethods } from '../../api/staff-oidc.ts';
 import { useSession } from '../../app/session.tsx';
@@ -9,7 +9,8 @@ import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
 import { RecoveryCodeList } from '../../ui/RecoveryCodeList.tsx';
 import { TotpCodeField, TotpSecret } from '../../ui/TotpSetup.tsx';
-import { addPasskey, changePassword, confirmTotp, getAccount, newTotpSecret, removePasskey, renewRecoveryCodes } from './account-api.ts';
+import { getAccount } from './account-api.ts';
+import { useChangePassword, useConfirmTotp, useFactorChange, type FactorChange, type FactorResult } from './mutations.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
 
@@ -45,29 +46,25 @@ function PasswordSection({ account }: { account: StaffAccount }) {
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
   const [mismatch, setMismatch] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
+  const change = useChangePassword();
+  // How many other sessions the last change ended (its answer), until another is sent.
+  const done = change.data?.otherSessionsEnded ?? null;
   const results = staffPasswordResults(account.passwordRules, next, account.email);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     setMismatch(next !== repeat);
-    if (next !== repeat) return;
-    setBusy(true);
-    setError(null);
-    setDone(null);
-    try {
-      const reply = await changePassword(current, next);
-      setDone(reply.otherSessionsEnded);
-      setCurrent('');
-      setNext('');
-      setRepeat('');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    if (next !== repeat || change.isPending) return;
+    change.mutate(
+      { current, next },
+      {
+        onSuccess: () => {
+          setCurrent('');
+          setNext('');
+          setRepeat('');
+        },
+      },
+    );
   };
 
   return (
@@ -76,7 +73,7 @@ function PasswordSection({ account }: { account: StaffAccount }) {
       {!account.password ? (
         <p>{t('account.password.provider', { name: methods.data?.provider?.name ?? t('stepUp.yourOrganisation') })}</p>
       ) : (
-        <form onSubmit={(e) => void submit(e)} className="stack account__form">
+        <form onSubmit={submit} className="stack account__form">
           <Field label={t('account.password.current')}>
             {(id) => (
               <input
@@ -120,9 +117,9 @@ function PasswordSection({ account }: { account: StaffAccount }) {
               {t('enrol.mismatch')}
             </p>
           ) : null}
-          <ErrorMessage error={error} />
+          <ErrorMessage error={change.error} />
           <div className="actions">
-            <button type="submit" className="button button--primary" disabled={busy || !results.every((r) => r.met)}>
+            <button type="submit" className="button button--primary" disabled={change.isPending || !results.every((r) => r.met)}>
               {t('account.password.submit')}
             </button>
           </div>
@@ -136,30 +133,22 @@ function PasswordSection({ account }: { account: StaffAccount }) {
 }
 
 function SecondFactorsSection({ account }: { account: StaffAccount }) {
-  const queryClient = useQueryClient();
   const [codes, setCodes] = useState<string[] | null>(null);
   const [totpSecret, setTotpSecret] = useState<StaffTotpSecretReply | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const [message, setMessage] = useState('');
-  const [busy, setBusy] = useState(false);
+  const factor = useFactorChange();
+  const busy = factor.isPending;
   // Removing the only passkey without an authenticator app would lock the person out: the server refuses it, so no button offers it.
   const removable = account.totp || account.passkeys.length > 1;
 
-  const run = async (work: () => Promise<unknown>, said: string) => {
-    setBusy(true);
-    setError(null);
+  const run = (what: FactorChange, said: string, then?: (result: FactorResult) => void) => {
     setMessage('');
-    try {
-      const result = await work();
-      if (result && typeof result === 'object' && 'passkeys' in result)
-        queryClient.setQueryData(queryKeys.account(), result as StaffAccount);
-      setMessage(said);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.account() });
-    }
+    factor.mutate(what, {
+      onSuccess: (result) => {
+        then?.(result);
+        setMessage(said);
+      },
+    });
   };
 
   return (
@@ -174,8 +163,7 @@ function SecondFactorsSection({ account }: { account: StaffAccount }) {
       {account.totp ? null : totpSecret ? (
         <TotpSetup
           secret={totpSecret}
-          onDone={(next) => {
-            queryClient.setQueryData(queryKeys.account(), next);
+          onDone={() => {
             setTotpSecret(null);
             setMessage(t('account.totp.done'));
           }}
@@ -187,11 +175,7 @@ function SecondFactorsSection({ account }: { account: StaffAccount }) {
             type="button"
             className="button"
             disabled={busy}
-            onClick={() =>
-              void run(async () => {
-                setTotpSecret(await newTotpSecret());
-              }, '')
-            }
+            onClick={() => run({ kind: 'newTotpSecret' }, '', (result) => setTotpSecret(result.totpSecret ?? null))}
           >
             {t('account.totp.add')}
           </button>
@@ -227,7 +211,7 @@ function SecondFactorsSection({ account }: { account: StaffAccount }) {
                         className="button button--small"
                         disabled={busy}
                         aria-label={t('account.passkeys.removeOf', { n: index + 1, date: formatDateTime(passkey.createdAt) })}
-                        onClick={() => void run(() => removePasskey(passkey.id), t('account.passkeys.removedNow'))}
+                        onClick={() => run({ kind: 'removePasskey', passkeyId: passkey.id }, t('account.passkeys.removedNow'))}
                       >
                         {t('account.passkeys.remove')}
                       </button>
@@ -241,7 +225,12 @@ function SecondFactorsSection({ account }: { account: StaffAccount }) {
       )}
       {account.passkeys.length > 0 && !removable ? <p className="muted">{t('account.passkeys.lastNote')}</p> : null}
       <div className="actions">
-        <button type="button" className="button" disabled={busy} onClick={() => void run(addPasskey, t('account.passkeys.addedNow'))}>
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          onClick={() => run({ kind: 'addPasskey' }, t('account.passkeys.addedNow'))}
+        >
           {t('account.passkeys.add')}
         </button>
       </div>
@@ -257,18 +246,14 @@ function SecondFactorsSection({ account }: { account: StaffAccount }) {
               type="button"
               className="button"
               disabled={busy}
-              onClick={() =>
-                void run(async () => {
-                  setCodes((await renewRecoveryCodes()).recoveryCodes);
-                }, '')
-              }
+              onClick={() => run({ kind: 'renewCodes' }, '', (result) => setCodes(result.recoveryCodes ?? null))}
             >
               {t('account.codes.renew')}
             </button>
           </div>
         </>
       )}
-      <ErrorMessage error={error} />
+      <ErrorMessage error={factor.error} />
       <p role="status" className={message ? 'notice' : undefined}>
         {message}
       </p>
@@ -300,29 +285,25 @@ function TotpSetup({
   onCancel,
 }: {
   secret: StaffTotpSecretReply;
-  onDone: (account: StaffAccount) => void;
+  /** After the app is confirmed (the account, now with it, cached). */
+  onDone: () => void;
   onCancel: () => void;
 }) {
   const [code, setCode] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const confirm = useConfirmTotp();
+  // Once confirmed the form stays busy: it is about to go.
+  const busy = confirm.isPending || confirm.isSuccess;
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await confirmTotp(secret.sealed, code));
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+    if (busy) return;
+    confirm.mutate({ sealed: secret.sealed, code }, { onSuccess: onDone });
   };
   return (
-    <form className="stack" onSubmit={(e) => void submit(e)}>
+    <form className="stack" onSubmit={submit}>
       <p>{t('account.totp.intro')}</p>
       <TotpSecret secret={secret} />
       <TotpCodeField code={code} onChange={setCode} />
-      <ErrorMessage error={error} />
+      <ErrorMessage error={confirm.error} />
       <div className="actions">
         <button type="submit" className="button button--primary" disabled={busy}>
           {t('enrol.confirmCode')}

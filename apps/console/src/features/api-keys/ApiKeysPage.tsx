@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import {
   API_SCOPES,
@@ -19,7 +19,8 @@ import { ClientSettingsPage } from '../../ui/ClientSettingsPage.tsx';
 import { Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { SecretOnce } from '../../ui/SecretOnce.tsx';
-import { createApiKey, getApiKeys, revokeApiKey } from './api.ts';
+import { getApiKeys } from './api.ts';
+import { useCreateApiKey, useRevokeApiKey } from './mutations.ts';
 import './api-keys.css';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
@@ -75,14 +76,13 @@ function WithPerson({ text, person }: { text: string; person: string }) {
 const limitsText = (k: ApiKeyView) => t('apiKeys.limits', { rate: formatNumber(k.ratePerSecond), burst: formatNumber(k.burst) });
 
 function ClientKeys({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
-  const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: queryKeys.apiKeys(client.id), queryFn: () => getApiKeys(client.id) });
+  const revoke = useRevokeApiKey(client.id);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [message, setMessage] = useState('');
   const headingId = useId();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys(client.id) });
 
   const columns = useMemo((): Columns<ApiKeyView> => {
     const col = columnHelper<ApiKeyView>();
@@ -199,10 +199,9 @@ function ClientKeys({ client, canChange }: { client: ConsoleClient; canChange: b
         <CreateDialog
           client={client}
           onClose={() => setCreating(false)}
-          onCreated={async (made) => {
+          onCreated={(made) => {
             setMessage('');
             setCreated(made);
-            await refresh();
           }}
         />
       ) : null}
@@ -220,11 +219,11 @@ function ClientKeys({ client, canChange }: { client: ConsoleClient; canChange: b
           submitLabel={t('apiKeys.revokeSubmit')}
           danger
           onClose={() => setRevoking(null)}
-          onSubmit={async (reason) => {
-            const view = await revokeApiKey(client.id, revoking.id, reason);
+          mutation={revoke}
+          variables={(reason) => ({ keyId: revoking.id, reason })}
+          onDone={(view) => {
             if (created?.view.id === view.id) setCreated(null);
             setMessage(t('apiKeys.revokedStatus', { name: view.name }));
-            await refresh();
           }}
         />
       ) : null}
@@ -258,8 +257,10 @@ function CreateDialog({
 }: {
   client: ConsoleClient;
   onClose: () => void;
-  onCreated: (made: CreatedApiKey) => Promise<void>;
+  /** After the key is made (and the list read again): its only copy. */
+  onCreated: (made: CreatedApiKey) => void;
 }) {
+  const mutation = useCreateApiKey(client.id);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiScope[]>([]);
   const [rate, setRate] = useState(String(DEFAULT_RATE_PER_SECOND));
@@ -275,17 +276,16 @@ function CreateDialog({
       submitLabel={t('apiKeys.createSubmit')}
       ready={name.trim() !== '' && scopes.length > 0 && rateOk && burstOk}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const made = await createApiKey(client.id, {
-          name: name.trim(),
-          // In the list's order, as the server keeps them.
-          scopes: API_SCOPES.filter((s) => scopes.includes(s)),
-          ratePerSecond: rateValue,
-          burst: burstValue,
-          reason,
-        });
-        await onCreated(made);
-      }}
+      mutation={mutation}
+      variables={(reason) => ({
+        name: name.trim(),
+        // In the list's order, as the server keeps them.
+        scopes: API_SCOPES.filter((s) => scopes.includes(s)),
+        ratePerSecond: rateValue,
+        burst: burstValue,
+        reason,
+      })}
+      onDone={onCreated}
     >
       <Field label={t('apiKeys.name')} hint={t('apiKeys.nameHint')}>
         {(id, hint) => (

@@ -1,9 +1,9 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import type { ConsoleClient } from '@rewards/contract/console';
 import { MAX_BATCH_COUNT, MAX_BATCH_NAME, MAX_CODE_VALUE, type BatchCode, type BatchSummary } from '@rewards/contract/console-codes';
-import { generateBatch, getBatch, getBatches, voidCodes } from '../../api/codes.ts';
+import { getBatch, getBatches } from '../../api/codes.ts';
 import { useClients } from '../../api/clients.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, formatNumber, t, type MessageKey } from '../../i18n/t.ts';
@@ -13,6 +13,7 @@ import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { downloadText } from '../../ui/download.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useGenerateBatch, useVoidCodes } from './mutations.ts';
 
 /**
  * Code batches (issue 20 §1, decision 063): a client's on-the-spot codes by print run, counted
@@ -83,14 +84,12 @@ const summaryColumns = (): Columns<BatchSummary> => {
 const COUNTS = ['value', 'total', 'unused', 'redeemed', 'expired', 'void'] as const;
 
 function Batches({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
-  const queryClient = useQueryClient();
   const batches = useQuery({ queryKey: queryKeys.codes.batches(client.id), queryFn: () => getBatches(client.id) });
   const [generating, setGenerating] = useState(false);
   const [message, setMessage] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
   const columns = useMemo(() => summaryColumns(), []);
   const headingId = useId();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.codes.batches(client.id) });
 
   return (
     <section className="section" aria-labelledby={headingId}>
@@ -119,19 +118,8 @@ function Batches({ client, canChange }: { client: ConsoleClient; canChange: bool
           />
         )}
       </QueryView>
-      {selected !== null ? (
-        <BatchDetailSection key={selected} client={client} batch={selected} canChange={canChange} onChanged={refresh} />
-      ) : null}
-      {generating ? (
-        <GenerateDialog
-          client={client}
-          onClose={() => setGenerating(false)}
-          onDone={async (text) => {
-            setMessage(text);
-            await refresh();
-          }}
-        />
-      ) : null}
+      {selected !== null ? <BatchDetailSection key={selected} client={client} batch={selected} canChange={canChange} /> : null}
+      {generating ? <GenerateDialog client={client} onClose={() => setGenerating(false)} onDone={setMessage} /> : null}
     </section>
   );
 }
@@ -149,15 +137,8 @@ const fileNameOf = (name: string) =>
 const whole = (text: string) => (/^\d{1,9}$/.test(text.trim()) ? Number(text) : Number.NaN);
 const within = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
 
-function GenerateDialog({
-  client,
-  onClose,
-  onDone,
-}: {
-  client: ConsoleClient;
-  onClose: () => void;
-  onDone: (message: string) => Promise<void>;
-}) {
+function GenerateDialog({ client, onClose, onDone }: { client: ConsoleClient; onClose: () => void; onDone: (message: string) => void }) {
+  const mutation = useGenerateBatch(client.id);
   const [name, setName] = useState('');
   const [count, setCount] = useState('');
   const [value, setValue] = useState('');
@@ -173,12 +154,12 @@ function GenerateDialog({
       submitLabel={t('codes.generateSubmit')}
       ready={ready}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const batch = name.trim();
-        const csv = await generateBatch(client.id, { name: batch, count: n, value: points, ...(expires ? { expires } : {}), reason });
-        const fileName = fileNameOf(batch);
+      mutation={mutation}
+      variables={(reason) => ({ name: name.trim(), count: n, value: points, ...(expires ? { expires } : {}), reason })}
+      onDone={(csv) => {
+        const fileName = fileNameOf(name.trim());
         downloadText(fileName, csv);
-        await onDone(t('codes.generated', { count: formatNumber(n), name: batch, file: fileName }));
+        onDone(t('codes.generated', { count: formatNumber(n), name: name.trim(), file: fileName }));
       }}
     >
       <Field label={t('codes.name')} hint={t('codes.nameHint')}>
@@ -234,18 +215,8 @@ const codeColumns = (): Columns<BatchCode> => {
   ];
 };
 
-function BatchDetailSection({
-  client,
-  batch,
-  canChange,
-  onChanged,
-}: {
-  client: ConsoleClient;
-  batch: string;
-  canChange: boolean;
-  onChanged: () => Promise<void>;
-}) {
-  const queryClient = useQueryClient();
+function BatchDetailSection({ client, batch, canChange }: { client: ConsoleClient; batch: string; canChange: boolean }) {
+  const voidMutation = useVoidCodes(client.id, batch);
   const [hint, setHint] = useState('');
   const [filter, setFilter] = useState<string | undefined>(undefined);
   const detail = useQuery({
@@ -262,7 +233,7 @@ function BatchDetailSection({
     event.preventDefault();
     setFilter(hint.trim() || undefined);
   };
-  const afterVoid = async (voided: number, subject: string) => {
+  const afterVoid = ({ voided, subject }: { voided: number; subject: string }) =>
     setMessage(
       voided === 0
         ? t('codes.nothingToVoid', { subject })
@@ -270,9 +241,6 @@ function BatchDetailSection({
           ? t('codes.voidedOne', { subject })
           : t('codes.voided', { count: formatNumber(voided), subject }),
     );
-    await queryClient.invalidateQueries({ queryKey: queryKeys.codes.batch(client.id, batch) });
-    await onChanged();
-  };
 
   return (
     <section className="section" aria-labelledby={headingId}>
@@ -349,10 +317,9 @@ function BatchDetailSection({
           danger
           ready={voidHint.trim().length > 0}
           onClose={() => setVoiding(null)}
-          onSubmit={async (reason) => {
-            const done = await voidCodes(client.id, batch, { hint: voidHint.trim(), reason });
-            await afterVoid(done.voided, done.subject);
-          }}
+          mutation={voidMutation}
+          variables={(reason) => ({ hint: voidHint.trim(), reason })}
+          onDone={afterVoid}
         >
           <Field label={t('codes.hint')} hint={t('codes.hintHint')}>
             {(id, described) => (
@@ -377,10 +344,9 @@ function BatchDetailSection({
           submitLabel={t('codes.voidSubmit')}
           danger
           onClose={() => setVoiding(null)}
-          onSubmit={async (reason) => {
-            const done = await voidCodes(client.id, batch, { reason });
-            await afterVoid(done.voided, done.subject);
-          }}
+          mutation={voidMutation}
+          variables={(reason) => ({ reason })}
+          onDone={afterVoid}
         />
       ) : null}
     </section>

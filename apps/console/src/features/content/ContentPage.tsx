@@ -1,14 +1,15 @@
 import { useEffect, useId, useState } from 'react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import { MAX_CONTENT_BYTES, type ContentEntry } from '@rewards/contract/console-translations';
 import { useChosenClient } from '../../api/clients.ts';
-import { getContentEntry, getContentList, previewContent, putContentEntry, removeContentEntry } from '../../api/translations.ts';
+import { getContentEntry, getContentList, previewContent } from '../../api/translations.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useRemoveContent, useSaveContent } from './mutations.ts';
 
 /** How long the editor waits after the last keystroke before asking for a new preview. */
 const PREVIEW_DELAY_MS = 300;
@@ -125,7 +126,8 @@ function ClientContent({
 }
 
 function Editor({ client, entry, canChange }: { client: ConsoleClient; entry: ContentEntry; canChange: boolean }) {
-  const queryClient = useQueryClient();
+  const save = useSaveContent(client.id);
+  const remove = useRemoveContent(client.id);
   const [body, setBody] = useState(entry.body ?? '');
   const [settled, setSettled] = useState(body);
   const [saving, setSaving] = useState(false);
@@ -206,12 +208,9 @@ function Editor({ client, entry, canChange }: { client: ConsoleClient; entry: Co
           title={t('content.saveTitle', { text: keyName(entry.key), locale: entry.locale })}
           submitLabel={t('content.save')}
           onClose={() => setSaving(false)}
-          onSubmit={async (reason) => {
-            const done = await putContentEntry(client.id, entry.locale, entry.key, body, reason);
-            setMessage(done.auditId ? t('content.saved') : t('translations.unchanged'));
-            queryClient.setQueryData(['content', client.id, entry.locale, entry.key], done);
-            await queryClient.invalidateQueries({ queryKey: queryKeys.content.list(client.id) });
-          }}
+          mutation={save}
+          variables={(reason) => ({ locale: entry.locale, key: entry.key, body, reason })}
+          onDone={(done) => setMessage(done.auditId ? t('content.saved') : t('translations.unchanged'))}
         />
       ) : null}
       {removing ? (
@@ -220,12 +219,11 @@ function Editor({ client, entry, canChange }: { client: ConsoleClient; entry: Co
           intro={<p>{t('content.removeIntro', { locale: entry.locale })}</p>}
           submitLabel={t('content.remove')}
           onClose={() => setRemoving(false)}
-          onSubmit={async (reason) => {
-            const done = await removeContentEntry(client.id, entry.locale, entry.key, reason);
+          mutation={remove}
+          variables={(reason) => ({ locale: entry.locale, key: entry.key, reason })}
+          onDone={(done) => {
             setBody('');
             setMessage(done.auditId ? t('content.removed') : t('translations.unchanged'));
-            queryClient.setQueryData(['content', client.id, entry.locale, entry.key], done);
-            await queryClient.invalidateQueries({ queryKey: queryKeys.content.list(client.id) });
           }}
         />
       ) : null}

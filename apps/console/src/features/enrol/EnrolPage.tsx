@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { EnrolmentPasswordReply, EnrolmentTotpReply, EnrolmentView } from '@rewards/contract/console';
-import { confirmEnrolmentPasskey, confirmEnrolmentTotp, getEnrolment, setEnrolmentPassword } from '../../api/session.ts';
+import { getEnrolment } from '../../api/session.ts';
 import { t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { PasswordRulesList, staffPasswordResults } from '../../ui/PasswordRules.tsx';
@@ -10,6 +10,8 @@ import { RecoveryCodeList } from '../../ui/RecoveryCodeList.tsx';
 import { TotpCodeField, TotpSecret } from '../../ui/TotpSetup.tsx';
 import { roleName } from '../../ui/labels.ts';
 import { queryKeys } from '../../api/query-keys.ts';
+import { QueryView } from '../../ui/QueryView.tsx';
+import { useConfirmEnrolment, useSetEnrolmentPassword } from './mutations.ts';
 
 /**
  * Enrolment from the link /console/enrol#<token> (the token never leaves the page but in a
@@ -35,27 +37,33 @@ export function EnrolPage() {
         <p className="error" role="alert">
           {t('console.error.enrolmentInvalid')}
         </p>
-      ) : view.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : view.isError ? (
-        <div className="card stack">
-          <ErrorMessage error={view.error} />
-          <Link to="/sign-in">{t('enrol.toSignIn')}</Link>
-        </div>
       ) : done ? (
+        // Shown once: nothing the enrolment's read does afterwards takes the codes away.
         <RecoveryCodes reply={done} />
       ) : (
-        <div className="card stack">
-          <p>{t('enrol.for', { name: view.data.name, email: view.data.email })}</p>
-          <p className="muted">
-            {view.data.owner ? t('role.owner') : view.data.roles.map((r) => `${roleName(r.role)} · ${r.clientName}`).join(', ')}
-          </p>
-          {secret ? (
-            <SecondFactorStep token={token} secret={secret} onDone={setDone} />
-          ) : (
-            <PasswordStep view={view.data} token={token} onSet={setSecret} onDone={setDone} />
+        <QueryView
+          query={view}
+          failed={(error) => (
+            <div className="card stack">
+              <ErrorMessage error={error} />
+              <Link to="/sign-in">{t('enrol.toSignIn')}</Link>
+            </div>
           )}
-        </div>
+        >
+          {(enrolment) => (
+            <div className="card stack">
+              <p>{t('enrol.for', { name: enrolment.name, email: enrolment.email })}</p>
+              <p className="muted">
+                {enrolment.owner ? t('role.owner') : enrolment.roles.map((r) => `${roleName(r.role)} · ${r.clientName}`).join(', ')}
+              </p>
+              {secret ? (
+                <SecondFactorStep token={token} secret={secret} onDone={setDone} />
+              ) : (
+                <PasswordStep view={enrolment} token={token} onSet={setSecret} onDone={setDone} />
+              )}
+            </div>
+          )}
+        </QueryView>
       )}
     </main>
   );
@@ -74,37 +82,28 @@ function PasswordStep({
 }) {
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [error, setError] = useState<unknown>(null);
   const [mismatch, setMismatch] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const setIt = useSetEnrolmentPassword(token);
+  const confirm = useConfirmEnrolment(token);
+  // Either write under way (or done: the page moves on) keeps both buttons waiting; the last one sent says why it failed.
+  const busy = setIt.isPending || setIt.isSuccess || confirm.isPending || confirm.isSuccess;
+  const error = setIt.error ?? confirm.error;
   const results = staffPasswordResults(view.passwordRules, password, view.email);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     setMismatch(password !== repeat);
-    if (password !== repeat) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onSet(await setEnrolmentPassword(token, password));
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+    if (password !== repeat || busy) return;
+    confirm.reset();
+    setIt.mutate(password, { onSuccess: onSet });
   };
-  const passkeyNow = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await confirmEnrolmentPasskey(token));
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+  const passkeyNow = () => {
+    setIt.reset();
+    confirm.mutate({ kind: 'passkey' }, { onSuccess: onDone });
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="stack">
+    <form onSubmit={submit} className="stack">
       <h2>{t('enrol.passwordStep')}</h2>
       {view.step === 'totp' ? <p className="notice">{t('enrol.passwordAgain')}</p> : null}
       <Field label={t('enrol.password')} hint={t('enrol.rulesIntro')}>
@@ -137,7 +136,7 @@ function PasswordStep({
           {t('enrol.setPassword')}
         </button>
         {view.step === 'totp' ? (
-          <button type="button" className="button" disabled={busy} onClick={() => void passkeyNow()}>
+          <button type="button" className="button" disabled={busy} onClick={passkeyNow}>
             {t('enrol.usePasskey')}
           </button>
         ) : null}
@@ -156,18 +155,9 @@ function SecondFactorStep({
   onDone: (r: EnrolmentTotpReply) => void;
 }) {
   const [code, setCode] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (work: () => Promise<EnrolmentTotpReply>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await work());
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
+  const confirm = useConfirmEnrolment(token);
+  // Once confirmed the step stays busy: the recovery codes replace it.
+  const busy = confirm.isPending || confirm.isSuccess;
   return (
     <div className="stack">
       <h2>{t('enrol.factorStep')}</h2>
@@ -177,16 +167,21 @@ function SecondFactorStep({
         className="stack"
         onSubmit={(e) => {
           e.preventDefault();
-          void run(() => confirmEnrolmentTotp(token, code));
+          confirm.mutate({ kind: 'totp', code }, { onSuccess: onDone });
         }}
       >
         <TotpCodeField code={code} onChange={setCode} />
-        <ErrorMessage error={error} />
+        <ErrorMessage error={confirm.error} />
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={busy}>
             {t('enrol.confirmCode')}
           </button>
-          <button type="button" className="button" disabled={busy} onClick={() => void run(() => confirmEnrolmentPasskey(token))}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => confirm.mutate({ kind: 'passkey' }, { onSuccess: onDone })}
+          >
             {t('enrol.usePasskey')}
           </button>
         </div>
@@ -196,7 +191,6 @@ function SecondFactorStep({
 }
 
 function RecoveryCodes({ reply }: { reply: EnrolmentTotpReply }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   return (
     <div className="card stack">
@@ -206,10 +200,8 @@ function RecoveryCodes({ reply }: { reply: EnrolmentTotpReply }) {
       <button
         type="button"
         className="button button--primary"
-        onClick={() => {
-          queryClient.setQueryData(queryKeys.me(), reply.me);
-          navigate('/participants', { replace: true });
-        }}
+        // Who they are was cached with the reply (mutations.ts): the console opens signed in.
+        onClick={() => navigate('/participants', { replace: true })}
       >
         {t('enrol.continue')}
       </button>

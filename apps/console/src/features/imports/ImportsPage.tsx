@@ -8,7 +8,8 @@ import { useSession } from '../../app/session.tsx';
 import { formatDateTime, formatNumber, t } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
-import { confirmImport, discardImport, getImport, listImports, rejectsUrl, uploadImport } from './imports-api.ts';
+import { getImport, listImports, rejectsUrl } from './imports-api.ts';
+import { useConfirmImport, useDiscardImport, useUploadImport } from './mutations.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
 
@@ -101,28 +102,19 @@ export default function ImportsPage() {
 }
 
 function UploadSection({ client, onUploaded }: { client: ConsoleClient; onUploaded: (job: ImportJob) => void }) {
-  const queryClient = useQueryClient();
+  const upload = useUploadImport(client.id);
   const [kind, setKind] = useState<ImportKind>('points');
   const [file, setFile] = useState<File | null>(null);
-  const [sent, setSent] = useState<{ sent: number; total: number } | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  // The bytes sent so far, shown while the upload is under way.
+  const [progress, setProgress] = useState({ sent: 0, total: 0 });
+  const sent = upload.isPending ? progress : null;
   const headingId = useId();
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!file || sent) return;
-    setError(null);
-    setSent({ sent: 0, total: file.size });
-    try {
-      const job = await uploadImport(client.id, kind, file, (done, total) => setSent({ sent: done, total }));
-      // The answer is the job as it is (previewing): shown at once, then polled until its preview is ready.
-      queryClient.setQueryData(['import', client.id, job.id], job);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.imports.ofClient(client.id) });
-      onUploaded(job);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setSent(null);
-    }
+    if (!file || upload.isPending) return;
+    setProgress({ sent: 0, total: file.size });
+    // Shown at once, then polled until its preview is ready.
+    upload.mutate({ kind, file, onProgress: (done, total) => setProgress({ sent: done, total }) }, { onSuccess: onUploaded });
   };
   return (
     <section className="section" aria-labelledby={headingId}>
@@ -168,7 +160,7 @@ function UploadSection({ client, onUploaded }: { client: ConsoleClient; onUpload
             </>
           ) : null}
         </div>
-        <ErrorMessage error={error} />
+        <ErrorMessage error={upload.error} />
       </form>
     </section>
   );
@@ -194,6 +186,8 @@ function JobSection({
   });
   const [confirming, setConfirming] = useState(false);
   const [discarding, setDiscarding] = useState(false);
+  const confirm = useConfirmImport(client.id, jobId);
+  const discard = useDiscardImport(client.id, jobId);
   const headingId = useId();
   const status = job.data?.status;
   // The history shows each job's status: kept in step as this one moves on.
@@ -203,10 +197,6 @@ function JobSection({
   if (job.isPending) return <p className="loading">{t('common.loading')}</p>;
   if (job.isError) return <ErrorMessage error={job.error} />;
   const j = job.data;
-  const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: queryKeys.imports.job(client.id, jobId) });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.imports.ofClient(client.id) });
-  };
   return (
     <section className="section" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('imports.job', { file: j.fileName })}</h2>
@@ -308,10 +298,8 @@ function JobSection({
           intro={<p>{t('imports.confirmIntro', { lines: formatNumber(j.preview?.added ?? 0) })}</p>}
           submitLabel={t('imports.confirm')}
           onClose={() => setConfirming(false)}
-          onSubmit={async (reason) => {
-            await confirmImport(client.id, j.id, { reason });
-            await refresh();
-          }}
+          mutation={confirm}
+          variables={(reason) => reason}
         />
       ) : null}
       {discarding ? (
@@ -322,12 +310,9 @@ function JobSection({
           danger
           reasonOptional
           onClose={() => setDiscarding(false)}
-          onSubmit={async (reason) => {
-            await discardImport(client.id, j.id, reason ? { reason } : {});
-            await queryClient.invalidateQueries({ queryKey: queryKeys.imports.ofClient(client.id) });
-            queryClient.removeQueries({ queryKey: queryKeys.imports.job(client.id, jobId) });
-            onDiscarded();
-          }}
+          mutation={discard}
+          variables={(reason) => reason}
+          onDone={onDiscarded}
         />
       ) : null}
     </section>

@@ -6,6 +6,7 @@ import {
   type ImportJobList,
   type ImportKind,
 } from '@rewards/contract/console-imports';
+import type { ErrorParams } from '@rewards/contract/errors';
 import { api, apiUrl, ConsoleApiError } from '../../api/client.ts';
 
 // The console's imports (issue 20 §2, decision 064): every role reads, program managers and owners upload, confirm and discard.
@@ -36,14 +37,23 @@ export function uploadImport(
     xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
     xhr.onerror = () => reject(new TypeError('network'));
     xhr.onload = () => {
-      let body: { errorCode?: number; responseMessage?: string; message?: string } & Partial<ImportJob> = {};
+      let body: { errorCode?: number; responseMessage?: string; message?: string; params?: ErrorParams } & Partial<ImportJob> = {};
       try {
         body = JSON.parse(xhr.responseText) as typeof body;
       } catch {
         // Not JSON: the status says enough.
       }
       if (xhr.status === 201) resolve(body as ImportJob);
-      else reject(new ConsoleApiError(xhr.status, body.errorCode ?? 0, body.responseMessage ?? '', body.message ?? xhr.statusText));
+      else
+        reject(
+          new ConsoleApiError(
+            xhr.status,
+            body.errorCode ?? 0,
+            body.responseMessage ?? '',
+            body.message ?? xhr.statusText,
+            body.params ?? {},
+          ),
+        );
     };
     xhr.send(file);
   });

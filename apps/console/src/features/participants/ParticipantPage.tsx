@@ -7,7 +7,7 @@ import { ErrorMessage } from '../../ui/Form.tsx';
 import { roleName, statusName } from '../../ui/labels.ts';
 import { AuditTable } from '../../ui/AuditTable.tsx';
 import { ActionDialog, type ActionName } from './actions.tsx';
-import { useInvalidateParticipant, useParticipant, useStatement } from './queries.ts';
+import { useParticipant, useStatement } from './queries.ts';
 import { Fact } from '../../ui/Fact.tsx';
 
 /**
@@ -44,7 +44,6 @@ function Loaded({ p }: { p: ConsoleParticipant }) {
   const navigate = useNavigate();
   const [action, setAction] = useState<ActionName | null>(null);
   const [message, setMessage] = useState('');
-  const invalidate = useInvalidateParticipant(client.id, id.id);
   const allowed = ACTIONS.filter((a) => p.can[a.can]);
   const name = `${id.firstName} ${id.lastName}`.trim() || id.username;
 
@@ -100,17 +99,7 @@ function Loaded({ p }: { p: ConsoleParticipant }) {
       <p role="status" className={message ? 'notice' : 'visually-hidden'}>
         {message}
       </p>
-      {action ? (
-        <ActionDialog
-          action={action}
-          participant={p}
-          onClose={() => setAction(null)}
-          onDone={async (text) => {
-            setMessage(text);
-            await invalidate();
-          }}
-        />
-      ) : null}
+      {action ? <ActionDialog action={action} participant={p} onClose={() => setAction(null)} onDone={setMessage} /> : null}
 
       <div className="columns">
         <Section title={t('participant.identity')}>

@@ -3,9 +3,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { ParticipantSearchResult } from '@rewards/contract/participant-search';
 import { formatNumber, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
-import { ErrorMessage } from '../../ui/Form.tsx';
 import { statusName } from '../../ui/labels.ts';
 import { useClientName } from '../../api/clients.ts';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { useSearch } from './queries.ts';
 
 const col = columnHelper<ParticipantSearchResult>();
@@ -72,30 +72,30 @@ export function SearchPage() {
       </form>
       {q.trim().length < 2 ? (
         <p className="muted">{t('search.hint')}</p>
-      ) : search.isPending ? (
-        <p className="loading">{t('common.loading')}</p>
-      ) : search.isError ? (
-        <ErrorMessage error={search.error} />
       ) : (
-        <>
-          <p className="muted" role="status">
-            {search.hasNextPage ? t('search.countMore', { count: rows.length }) : t('search.count', { count: rows.length })}
-          </p>
-          <DataTable
-            columns={columns}
-            rows={rows}
-            caption={t('search.caption', { q })}
-            onOpen={open}
-            rowLabel={(p) => t('search.openRow', { name: `${p.firstName} ${p.lastName}`, username: p.username })}
-            numeric={['balance']}
-            empty={t('search.none')}
-          />
-          {search.hasNextPage ? (
-            <button type="button" className="button" onClick={() => void search.fetchNextPage()} disabled={search.isFetchingNextPage}>
-              {search.isFetchingNextPage ? t('common.loading') : t('common.loadMore')}
-            </button>
-          ) : null}
-        </>
+        <QueryView query={search}>
+          {() => (
+            <>
+              <p className="muted" role="status">
+                {search.hasNextPage ? t('search.countMore', { count: rows.length }) : t('search.count', { count: rows.length })}
+              </p>
+              <DataTable
+                columns={columns}
+                rows={rows}
+                caption={t('search.caption', { q })}
+                onOpen={open}
+                rowLabel={(p) => t('search.openRow', { name: `${p.firstName} ${p.lastName}`, username: p.username })}
+                numeric={['balance']}
+                empty={t('search.none')}
+              />
+              {search.hasNextPage ? (
+                <button type="button" className="button" onClick={() => void search.fetchNextPage()} disabled={search.isFetchingNextPage}>
+                  {search.isFetchingNextPage ? t('common.loading') : t('common.loadMore')}
+                </button>
+              ) : null}
+            </>
+          )}
+        </QueryView>
       )}
     </div>
   );

@@ -1,19 +1,19 @@
 import { useState } from 'react';
 import type { ConsoleParticipant, LaunchAsReply } from '@rewards/contract/console-participants';
-import { adjust, correctDetails, endSessions, launchAs, resendMail, setStatus, unlock } from '../../api/participants.ts';
 import { formatNumber, formatSigned, t } from '../../i18n/t.ts';
 import { Field, NumberField } from '../../ui/Form.tsx';
 import { statusName } from '../../ui/labels.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { KEEP_OPEN, ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { useAdjust, useCorrectDetails, useLaunchAs, useResendMail, useSetStatus, useUnlockOrEndSessions } from './mutations.ts';
 
 export type ActionName = 'launchAs' | 'adjust' | 'status' | 'unlock' | 'endSessions' | 'resendMail' | 'details';
 
 interface ActionProps {
   participant: ConsoleParticipant;
   onClose: () => void;
-  /** Called after the server took the change: refetch and say so. */
-  onDone: (message: string) => Promise<unknown> | void;
+  /** Called after the server took the change (and the page was read again): say so. */
+  onDone: (message: string) => void;
 }
 
 /** What a status may become: "pending" means "not yet activated", so an activated account never goes back (decision 076). */
@@ -51,6 +51,7 @@ export function ActionDialog({ action, ...props }: ActionProps & { action: Actio
 function LaunchAsDialog({ participant, onClose, onDone }: ActionProps) {
   const { client, identity } = participant;
   const [opened, setOpened] = useState<LaunchAsReply | null>(null);
+  const mutation = useLaunchAs(client.id, identity.id);
   if (opened) {
     // The tab opened from the click; should a pop-up blocker have stopped it, the link is here.
     return (
@@ -75,11 +76,12 @@ function LaunchAsDialog({ participant, onClose, onDone }: ActionProps) {
       intro={<p>{t('launchAs.intro', { name: `${identity.firstName} ${identity.lastName}`, client: client.name })}</p>}
       submitLabel={t('launchAs.submit')}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const reply = await launchAs(client.id, identity.id, reason);
+      mutation={mutation}
+      variables={(reason) => reason}
+      onDone={(reply) => {
         window.open(reply.url, '_blank', 'noopener,noreferrer');
         setOpened(reply);
-        await onDone(t('launchAs.done'));
+        onDone(t('launchAs.done'));
         return KEEP_OPEN;
       }}
     />
@@ -90,6 +92,7 @@ function AdjustDialog({ participant, onClose, onDone }: ActionProps) {
   const { client, identity, balance } = participant;
   // One key per opened form: a double click, or a retry after a step-up, posts once.
   const [requestId] = useState(newRequestId);
+  const mutation = useAdjust(client.id, identity.id);
   const [direction, setDirection] = useState<'credit' | 'debit'>('credit');
   const [points, setPoints] = useState('');
   const [text, setText] = useState('');
@@ -105,16 +108,15 @@ function AdjustDialog({ participant, onClose, onDone }: ActionProps) {
       ready={valid}
       reasonLabel={t('adjust.note')}
       reasonHint={t('adjust.noteHint')}
-      onSubmit={async (reason) => {
-        const reply = await adjust(client.id, identity.id, {
-          points: signed,
-          participantText: text.trim(),
-          // The form's reason is the entry's internal note: staff and auditors read it, the participant never does.
-          internalNote: reason,
-          requestId,
-        });
-        await onDone(t('adjust.done', { points: formatSigned(signed), balance: formatNumber(reply.balance) }));
-      }}
+      mutation={mutation}
+      variables={(reason) => ({
+        points: signed,
+        participantText: text.trim(),
+        // The form's reason is the entry's internal note: staff and auditors read it, the participant never does.
+        internalNote: reason,
+        requestId,
+      })}
+      onDone={(reply) => onDone(t('adjust.done', { points: formatSigned(signed), balance: formatNumber(reply.balance) }))}
     >
       <fieldset className="segmented">
         <legend>{t('adjust.direction')}</legend>
@@ -142,16 +144,16 @@ function AdjustDialog({ participant, onClose, onDone }: ActionProps) {
 function StatusDialog({ participant, onClose, onDone }: ActionProps) {
   const { client, identity } = participant;
   const [status, setStatusValue] = useState(identity.status);
+  const mutation = useSetStatus(client.id, identity.id);
   return (
     <ReasonDialog
       title={t('status.title')}
       submitLabel={t('status.submit')}
       onClose={onClose}
       ready={status !== identity.status}
-      onSubmit={async (reason) => {
-        await setStatus(client.id, identity.id, status, reason);
-        await onDone(t('status.done', { status: statusName(status) }));
-      }}
+      mutation={mutation}
+      variables={(reason) => ({ status, reason })}
+      onDone={() => onDone(t('status.done', { status: statusName(status) }))}
     >
       <Field label={t('participant.status')}>
         {(id) => (
@@ -170,6 +172,7 @@ function StatusDialog({ participant, onClose, onDone }: ActionProps) {
 
 function SimpleDialog({ participant, onClose, onDone, kind }: ActionProps & { kind: 'unlock' | 'endSessions' }) {
   const { client, identity } = participant;
+  const mutation = useUnlockOrEndSessions(client.id, identity.id);
   return (
     <ReasonDialog
       title={kind === 'unlock' ? t('unlock.title') : t('endSessions.title')}
@@ -177,10 +180,9 @@ function SimpleDialog({ participant, onClose, onDone, kind }: ActionProps & { ki
       submitLabel={kind === 'unlock' ? t('unlock.submit') : t('endSessions.submit')}
       onClose={onClose}
       danger={kind === 'endSessions'}
-      onSubmit={async (reason) => {
-        await (kind === 'unlock' ? unlock : endSessions)(client.id, identity.id, reason);
-        await onDone(kind === 'unlock' ? t('unlock.done') : t('endSessions.done'));
-      }}
+      mutation={mutation}
+      variables={(reason) => ({ kind, reason })}
+      onDone={() => onDone(kind === 'unlock' ? t('unlock.done') : t('endSessions.done'))}
     />
   );
 }
@@ -188,15 +190,15 @@ function SimpleDialog({ participant, onClose, onDone, kind }: ActionProps & { ki
 function ResendDialog({ participant, onClose, onDone }: ActionProps) {
   const { client, identity } = participant;
   const [mail, setMail] = useState<'activation' | 'passwordReset'>(identity.status === 'pending' ? 'activation' : 'passwordReset');
+  const mutation = useResendMail(client.id, identity.id);
   return (
     <ReasonDialog
       title={t('resend.title')}
       submitLabel={t('resend.submit')}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        await resendMail(client.id, identity.id, { mail, reason });
-        await onDone(t('resend.done', { to: identity.email }));
-      }}
+      mutation={mutation}
+      variables={(reason) => ({ mail, reason })}
+      onDone={() => onDone(t('resend.done', { to: identity.email }))}
     >
       <Field label={t('resend.which')}>
         {(id) => (
@@ -218,6 +220,7 @@ function DetailsDialog({ participant, onClose, onDone }: ActionProps) {
     email: identity.email,
     accountNumber: identity.accountNumber,
   });
+  const mutation = useCorrectDetails(client.id, identity.id);
   const changed = (Object.keys(fields) as Array<keyof typeof fields>).filter((k) => fields[k].trim() !== identity[k]);
   const labels = {
     firstName: t('participant.firstName'),
@@ -231,10 +234,9 @@ function DetailsDialog({ participant, onClose, onDone }: ActionProps) {
       submitLabel={t('details.submit')}
       onClose={onClose}
       ready={changed.length > 0}
-      onSubmit={async (reason) => {
-        await correctDetails(client.id, identity.id, { ...Object.fromEntries(changed.map((k) => [k, fields[k].trim()])), reason });
-        await onDone(t('details.done'));
-      }}
+      mutation={mutation}
+      variables={(reason) => ({ ...Object.fromEntries(changed.map((k) => [k, fields[k].trim()])), reason })}
+      onDone={() => onDone(t('details.done'))}
     >
       <div className="grid2">
         {(Object.keys(fields) as Array<keyof typeof fields>).map((k) => (

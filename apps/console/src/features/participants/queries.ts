@@ -1,8 +1,8 @@
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { getParticipant, getStatement, searchParticipants } from '../../api/participants.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 
-// The participant's server data, under keys the actions invalidate together.
+// The participant's server data, under keys the actions (mutations.ts) make stale together.
 
 export function useSearch(q: string) {
   return useInfiniteQuery({
@@ -25,15 +25,4 @@ export function useStatement(clientId: string, id: string) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
   });
-}
-
-/** After an action: the page, its statement and any search result showing the balance or status. */
-export function useInvalidateParticipant(clientId: string, id: string) {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.participants.one(clientId, id) }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.participants.search() }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.audit.all() }),
-    ]);
 }

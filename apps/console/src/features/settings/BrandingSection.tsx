@@ -1,14 +1,15 @@
 import { useId, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import type { BrandingSettings, LogoUpload } from '@rewards/contract/console-clients';
-import { getBranding, putBranding } from '../../api/client-settings.ts';
+import { getBranding } from '../../api/client-settings.ts';
 import { t } from '../../i18n/t.ts';
 import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { BrandPreview } from './BrandPreview.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useSaveBranding } from './mutations.ts';
 
 const MAX_LOGO_BYTES = 256 * 1024;
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
@@ -43,7 +44,7 @@ export function BrandingSection({ client, canChange }: { client: ConsoleClient; 
                   </dd>
                 </div>
               </dl>
-              <BrandPreview branding={{ name: data.name, brandColor: data.brandColor, logoSrc: dataUrl(data.logo) }} />
+              <BrandPreview clientId={client.id} branding={{ name: data.name, brandColor: data.brandColor, logoSrc: dataUrl(data.logo) }} />
             </>
           )
         }
@@ -53,7 +54,7 @@ export function BrandingSection({ client, canChange }: { client: ConsoleClient; 
 }
 
 function BrandingForm({ client, saved }: { client: ConsoleClient; saved: BrandingSettings }) {
-  const queryClient = useQueryClient();
+  const save = useSaveBranding(client.id);
   const [name, setName] = useState(saved.name);
   const [colour, setColour] = useState(saved.brandColor);
   const [logo, setLogo] = useState<LogoUpload | undefined>(undefined);
@@ -137,6 +138,7 @@ function BrandingForm({ client, saved }: { client: ConsoleClient; saved: Brandin
         <h4>{t('clientSettings.preview.title')}</h4>
         <p className="muted">{t('clientSettings.preview.hint')}</p>
         <BrandPreview
+          clientId={client.id}
           branding={{
             name: name.trim() || saved.name,
             brandColor: colourOk ? colour : saved.brandColor,
@@ -168,20 +170,13 @@ function BrandingForm({ client, saved }: { client: ConsoleClient; saved: Brandin
           intro={<p>{t('clientSettings.branding.confirmIntro')}</p>}
           submitLabel={t('settings.save')}
           onClose={() => setConfirming(false)}
-          onSubmit={async (reason) => {
-            const done = await putBranding(client.id, { name: name.trim(), brandColor: colour, ...(logo ? { logo } : {}), reason });
+          mutation={save}
+          variables={(reason) => ({ name: name.trim(), brandColor: colour, ...(logo ? { logo } : {}), reason })}
+          onDone={(done) => {
             setMessage(done.auditId ? t('clientSettings.branding.saved') : t('clientSettings.unchanged'));
             setLogo(undefined);
             setName(done.name);
             setColour(done.brandColor);
-            queryClient.setQueryData(['branding', client.id], {
-              name: done.name,
-              brandColor: done.brandColor,
-              logo: done.logo,
-              portalUrl: done.portalUrl,
-            });
-            // The clients list names the client too.
-            await queryClient.invalidateQueries({ queryKey: queryKeys.clients() });
           }}
         />
       ) : null}

@@ -1,14 +1,15 @@
 import { useId, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import type { CatalogOffering, CatalogSettings, PartnerSecret } from '@rewards/contract/console-clients';
-import { getCatalogSettings, putCatalogSettings, revokePartner, rotatePartnerSecret } from '../../api/client-settings.ts';
+import { getCatalogSettings } from '../../api/client-settings.ts';
 import { formatDate, t } from '../../i18n/t.ts';
 import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useRevokePartner, useRotatePartnerSecret, useSaveCatalogs } from './mutations.ts';
 
 const OFFERINGS = ['merchandise', 'experiences'] as const;
 type Offering = (typeof OFFERINGS)[number];
@@ -22,7 +23,6 @@ const offeringName = (offering: Offering) =>
  * from the reply, and kept nowhere.
  */
 export function CatalogsSection({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
-  const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: queryKeys.settings.catalogs(client.id), queryFn: () => getCatalogSettings(client.id) });
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState<string | null>(null);
@@ -30,7 +30,8 @@ export function CatalogsSection({ client, canChange }: { client: ConsoleClient; 
   const [secrets, setSecrets] = useState<PartnerSecret[]>([]);
   const [message, setMessage] = useState('');
   const headingId = useId();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.settings.catalogs(client.id) });
+  const revoke = useRevokePartner(client.id);
+  const rotate = useRotatePartnerSecret(client.id);
   const describe = (value: CatalogOffering | null) =>
     value ? t('clientSettings.catalogs.withPartner', { url: value.url, partner: value.partnerId }) : t('clientSettings.catalogs.none');
   return (
@@ -114,10 +115,9 @@ export function CatalogsSection({ client, canChange }: { client: ConsoleClient; 
                 client={client}
                 current={data}
                 onClose={() => setEditing(false)}
-                onSaved={async (changed, issued) => {
+                onSaved={(changed, issued) => {
                   setMessage(changed ? t('clientSettings.catalogs.saved') : t('clientSettings.unchanged'));
                   setSecrets((all) => [...all, ...issued]);
-                  await refresh();
                 }}
               />
             ) : null}
@@ -128,11 +128,11 @@ export function CatalogsSection({ client, canChange }: { client: ConsoleClient; 
                 submitLabel={t('clientSettings.catalogs.revokeSubmit')}
                 ready
                 onClose={() => setRevoking(null)}
-                onSubmit={async (reason) => {
-                  const { partnerId } = await revokePartner(client.id, revoking, reason);
+                mutation={revoke}
+                variables={(reason) => ({ partnerId: revoking, reason })}
+                onDone={({ partnerId }) => {
                   setSecrets((all) => all.filter((x) => x.partnerId !== partnerId));
                   setMessage(t('clientSettings.catalogs.revoked', { partner: partnerId }));
-                  await refresh();
                 }}
               />
             ) : null}
@@ -143,10 +143,11 @@ export function CatalogsSection({ client, canChange }: { client: ConsoleClient; 
                 submitLabel={t('clientSettings.catalogs.rotateSubmit')}
                 ready
                 onClose={() => setRotating(null)}
-                onSubmit={async (reason) => {
-                  const { partnerId, secret } = await rotatePartnerSecret(client.id, rotating, reason);
-                  setSecrets((all) => [...all.filter((x) => x.partnerId !== partnerId), { partnerId, secret }]);
-                }}
+                mutation={rotate}
+                variables={(reason) => ({ partnerId: rotating, reason })}
+                onDone={({ partnerId, secret }) =>
+                  setSecrets((all) => [...all.filter((x) => x.partnerId !== partnerId), { partnerId, secret }])
+                }
               />
             ) : null}
           </>
@@ -165,8 +166,10 @@ function CatalogsDialog({
   client: ConsoleClient;
   current: CatalogSettings;
   onClose: () => void;
-  onSaved: (changed: boolean, issued: PartnerSecret[]) => Promise<void>;
+  /** After the save (which has the settings read again): whether anything changed, and the secrets it issued (shown once). */
+  onSaved: (changed: boolean, issued: PartnerSecret[]) => void;
 }) {
+  const mutation = useSaveCatalogs(client.id);
   const [values, setValues] = useState(() =>
     Object.fromEntries(OFFERINGS.map((o) => [o, { url: current[o]?.url ?? '', partnerId: current[o]?.partnerId ?? '' }])),
   );
@@ -186,14 +189,9 @@ function CatalogsDialog({
       submitLabel={t('settings.save')}
       ready={OFFERINGS.every((o) => wanted(o) === null || wanted(o)?.partnerId !== '')}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const done = await putCatalogSettings(client.id, {
-          merchandise: wanted('merchandise'),
-          experiences: wanted('experiences'),
-          reason,
-        });
-        await onSaved(done.auditId !== null, done.secrets);
-      }}
+      mutation={mutation}
+      variables={(reason) => ({ merchandise: wanted('merchandise'), experiences: wanted('experiences'), reason })}
+      onDone={(done) => onSaved(done.auditId !== null, done.secrets)}
     >
       {OFFERINGS.map((offering) => (
         <div key={offering} className="role-grid">

@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import type { ExpiryPolicy } from '@rewards/contract';
 import type { ConsoleClient } from '@rewards/contract/console';
 import { MAX_REMINDER_DAYS, type ExpirySettings } from '@rewards/contract/console-clients';
-import { getExpirySettings, putExpirySettings } from '../../api/expiry.ts';
+import { getExpirySettings } from '../../api/expiry.ts';
 import { t } from '../../i18n/t.ts';
 import { Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
@@ -10,6 +10,7 @@ import { describeMails, describePolicy, timeZones } from './expiry-words.ts';
 import { Fact } from '../../ui/Fact.tsx';
 import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useSaveExpiry } from './mutations.ts';
 
 type PolicyType = ExpiryPolicy['type'];
 type Period = Extract<ExpiryPolicy, { type: 'calendar' }>['period'];
@@ -73,6 +74,7 @@ function ExpiryDialog({ client, current, onClose, onSaved }: ChangeDialogProps<E
   const daysReady =
     within(reminderDays, 1, MAX_REMINDER_DAYS) && within(lastChanceDays, 0, MAX_REMINDER_DAYS - 1) && reminderDays > lastChanceDays;
   const ready = policy !== undefined && daysReady && timeZone.trim().length > 0;
+  const mutation = useSaveExpiry(client.id);
 
   return (
     <ReasonDialog
@@ -81,11 +83,9 @@ function ExpiryDialog({ client, current, onClose, onSaved }: ChangeDialogProps<E
       submitLabel={t('settings.save')}
       ready={ready}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        if (!policy) return;
-        const done = await putExpirySettings(client.id, { policy, timeZone: timeZone.trim(), reminderDays, lastChanceDays, reason });
-        await onSaved(done.auditId !== null);
-      }}
+      mutation={mutation}
+      variables={(reason) => (policy ? { policy, timeZone: timeZone.trim(), reminderDays, lastChanceDays, reason } : undefined)}
+      onDone={(done) => onSaved(done.auditId !== null)}
     >
       <Field label={t('expiry.policy')}>
         {(id) => (

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { ConsoleClient } from '@rewards/contract/console';
 import type { LabelForms, LocaleSettings } from '@rewards/contract/console-clients';
-import { getLocaleSettings, putLocaleSettings } from '../../api/client-settings.ts';
+import { getLocaleSettings } from '../../api/client-settings.ts';
 import { t } from '../../i18n/t.ts';
 import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useSaveLocales } from './mutations.ts';
 
 /** A locale's plural categories as the server checks them (Intl.PluralRules); none for a tag that is not one. */
 function categories(code: string): string[] {
@@ -97,6 +98,7 @@ function LocalesDialog({ client, current, onClose, onSaved }: ChangeDialogProps<
   const update = (key: number, change: Partial<Row>) => setRows((all) => all.map((r) => (r.key === key ? { ...r, ...change } : r)));
   const codes = rows.map((r) => r.code.trim());
   const ready = rows.length > 0 && codes.every((c) => c.length > 0) && codes.includes(defaultLocale);
+  const mutation = useSaveLocales(client.id);
   return (
     <ReasonDialog
       title={t('clientSettings.locales.changeTitle', { client: client.name })}
@@ -104,24 +106,23 @@ function LocalesDialog({ client, current, onClose, onSaved }: ChangeDialogProps<
       submitLabel={t('settings.save')}
       ready={ready}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const done = await putLocaleSettings(client.id, {
-          locales: rows.map((r) => ({ code: r.code.trim(), dir: r.dir, name: r.name.trim() || undefined })),
-          defaultLocale,
-          mediaLabels: rows
-            .filter((r) => (r.single ? r.text.trim() !== '' : Object.values(r.forms).some((v) => v.trim() !== '')))
-            .map((r) => ({
-              locale: r.code.trim(),
-              label: r.single
-                ? r.text
-                : Object.fromEntries(
-                    Object.entries(r.forms).filter(([category, v]) => v.trim() !== '' && categories(r.code.trim()).includes(category)),
-                  ),
-            })),
-          reason,
-        });
-        await onSaved(done.auditId !== null);
-      }}
+      mutation={mutation}
+      variables={(reason) => ({
+        locales: rows.map((r) => ({ code: r.code.trim(), dir: r.dir, name: r.name.trim() || undefined })),
+        defaultLocale,
+        mediaLabels: rows
+          .filter((r) => (r.single ? r.text.trim() !== '' : Object.values(r.forms).some((v) => v.trim() !== '')))
+          .map((r) => ({
+            locale: r.code.trim(),
+            label: r.single
+              ? r.text
+              : Object.fromEntries(
+                  Object.entries(r.forms).filter(([category, v]) => v.trim() !== '' && categories(r.code.trim()).includes(category)),
+                ),
+          })),
+        reason,
+      })}
+      onDone={(done) => onSaved(done.auditId !== null)}
     >
       {rows.map((row, index) => (
         <fieldset key={row.key} className="locale-row">

@@ -3,13 +3,14 @@ import type { PasswordRules } from '@rewards/contract';
 import type { ConsoleClient } from '@rewards/contract/console';
 import { ACTIVATION_FIELDS } from '@rewards/contract/activation-fields';
 import type { ProgramSettings } from '@rewards/contract/console-clients';
-import { getProgramSettings, putProgramSettings } from '../../api/client-settings.ts';
+import { getProgramSettings } from '../../api/client-settings.ts';
 import { t, type MessageKey } from '../../i18n/t.ts';
 import { Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
 import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useSaveProgram } from './mutations.ts';
 
 const SWITCHES = ['requireUpper', 'requireLower', 'requireDigit', 'requireSymbol', 'notUsername'] as const;
 const switchKey = (name: (typeof SWITCHES)[number]) => `clientSettings.program.${name}` as MessageKey;
@@ -62,6 +63,7 @@ function ProgramDialog({ client, current, onClose, onSaved }: ChangeDialogProps<
   const [email, setEmail] = useState(current.supportEmail);
   const [version, setVersion] = useState(String(current.privacyNoticeVersion));
   const ready = Number.isInteger(whole(min)) && Number.isInteger(whole(max)) && Number.isInteger(whole(version));
+  const mutation = useSaveProgram(client.id);
   return (
     <ReasonDialog
       title={t('clientSettings.program.changeTitle', { client: client.name })}
@@ -69,26 +71,25 @@ function ProgramDialog({ client, current, onClose, onSaved }: ChangeDialogProps<
       submitLabel={t('settings.save')}
       ready={ready}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const done = await putProgramSettings(client.id, {
-          passwordRules: {
-            minLength: whole(min),
-            maxLength: whole(max),
-            requireUpper: Boolean(switches.requireUpper),
-            requireLower: Boolean(switches.requireLower),
-            requireDigit: Boolean(switches.requireDigit),
-            requireSymbol: Boolean(switches.requireSymbol),
-            notUsername: Boolean(switches.notUsername),
-          },
-          // In the contract's order, as the command lists them.
-          activationFields: ACTIVATION_FIELDS.filter((f) => fields.includes(f)),
-          travelUrl: travel.trim() === '' ? null : travel.trim(),
-          supportEmail: email.trim(),
-          privacyNoticeVersion: whole(version),
-          reason,
-        });
-        await onSaved(done.auditId !== null);
-      }}
+      mutation={mutation}
+      variables={(reason) => ({
+        passwordRules: {
+          minLength: whole(min),
+          maxLength: whole(max),
+          requireUpper: Boolean(switches.requireUpper),
+          requireLower: Boolean(switches.requireLower),
+          requireDigit: Boolean(switches.requireDigit),
+          requireSymbol: Boolean(switches.requireSymbol),
+          notUsername: Boolean(switches.notUsername),
+        },
+        // In the contract's order, as the command lists them.
+        activationFields: ACTIVATION_FIELDS.filter((f) => fields.includes(f)),
+        travelUrl: travel.trim() === '' ? null : travel.trim(),
+        supportEmail: email.trim(),
+        privacyNoticeVersion: whole(version),
+        reason,
+      })}
+      onDone={(done) => onSaved(done.auditId !== null)}
     >
       <div className="role-grid">
         <NumberField label={t('clientSettings.program.minLength')} min={4} max={200} value={min} onChange={setMin} />

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { ConsoleClient } from '@rewards/contract/console';
-import { getSettings, putSettings } from '../../api/participants.ts';
+import { getSettings } from '../../api/participants.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatNumber, t } from '../../i18n/t.ts';
 import { ErrorMessage, NumberField } from '../../ui/Form.tsx';
@@ -16,6 +16,7 @@ import { CatalogsSection } from './CatalogsSection.tsx';
 import { SsoSection } from './SsoSection.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useSaveLimits } from './mutations.ts';
 
 /**
  * Client settings: the support agents' daily adjustment limit and the points expiry. Program
@@ -50,8 +51,8 @@ export default function SettingsPage() {
 
 function ClientSettings({ client, canChange }: { client: ConsoleClient; canChange: boolean }) {
   const { me } = useSession();
-  const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: queryKeys.settings.limits(client.id), queryFn: () => getSettings(client.id) });
+  const save = useSaveLimits(client.id);
   const [editing, setEditing] = useState(false);
   const [limit, setLimit] = useState('');
   const [message, setMessage] = useState('');
@@ -98,11 +99,9 @@ function ClientSettings({ client, canChange }: { client: ConsoleClient; canChang
           submitLabel={t('settings.save')}
           ready={Number.isInteger(value) && value >= 0}
           onClose={() => setEditing(false)}
-          onSubmit={async (reason) => {
-            await putSettings(client.id, { agentDailyAdjustmentLimit: value, reason });
-            setMessage(t('settings.saved'));
-            await queryClient.invalidateQueries({ queryKey: queryKeys.settings.limits(client.id) });
-          }}
+          mutation={save}
+          variables={(reason) => ({ agentDailyAdjustmentLimit: value, reason })}
+          onDone={() => setMessage(t('settings.saved'))}
         >
           <NumberField label={t('settings.limit')} min={0} value={limit} onChange={setLimit} />
         </ReasonDialog>

@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { t } from '../../i18n/t.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 
@@ -7,14 +7,14 @@ import { QueryView } from '../../ui/QueryView.tsx';
 export interface ChangeDialogProps<T> {
   current: T;
   onClose: () => void;
-  /** `changed` false: the server found nothing to change. */
-  onSaved: (changed: boolean) => Promise<void>;
+  /** After the section's save (mutations.ts, which makes this read stale); `changed` false: the server found nothing to change. */
+  onSaved: (changed: boolean) => void;
 }
 
 /**
  * One section of a client's settings: its heading, what is set now (read by one query), and for
  * program managers and owners a "Change" button opening the section's dialog; a save says whether
- * anything changed and reads the settings again.
+ * anything changed (the save's mutation has the settings read again).
  */
 export function SettingsSection<T>({
   title,
@@ -38,7 +38,6 @@ export function SettingsSection<T>({
   shown: (data: T) => ReactNode;
   dialog: (props: ChangeDialogProps<T>) => ReactNode;
 }) {
-  const queryClient = useQueryClient();
   const settings = useQuery({ queryKey, queryFn: load });
   const [editing, setEditing] = useState(false);
   const [message, setMessage] = useState('');
@@ -62,10 +61,7 @@ export function SettingsSection<T>({
               ? dialog({
                   current: data,
                   onClose: () => setEditing(false),
-                  onSaved: async (changed) => {
-                    setMessage(changed ? savedText : unchangedText);
-                    await queryClient.invalidateQueries({ queryKey });
-                  },
+                  onSaved: (changed) => setMessage(changed ? savedText : unchangedText),
                 })
               : null}
           </>

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import type { SsoLogoutType, SsoType } from '@rewards/contract';
 import type { ConsoleClient } from '@rewards/contract/console';
 import type { SsoSettings } from '@rewards/contract/console-clients';
-import { getSsoSettings, putSsoSettings } from '../../api/client-settings.ts';
+import { getSsoSettings } from '../../api/client-settings.ts';
 import { t } from '../../i18n/t.ts';
 import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Fact } from '../../ui/Fact.tsx';
 import { SettingsSection, type ChangeDialogProps } from './SettingsSection.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useSaveSso } from './mutations.ts';
 
 /**
  * A client's single sign-on (issue 20 §3, part H, decision 065): program managers and owners turn
@@ -62,6 +63,7 @@ function SsoDialog({ client, current, onClose, onSaved }: ChangeDialogProps<SsoS
   const [logoutType, setLogoutType] = useState<string>(current.ssoLogoutType);
   const [siteName, setSiteName] = useState(current.siteName);
   const [siteUrl, setSiteUrl] = useState(current.siteUrl);
+  const mutation = useSaveSso(client.id);
   return (
     <ReasonDialog
       title={t('clientSettings.sso.changeTitle', { client: client.name })}
@@ -69,27 +71,25 @@ function SsoDialog({ client, current, onClose, onSaved }: ChangeDialogProps<SsoS
       submitLabel={t('settings.save')}
       ready={!enabled || (issuer.trim() !== '' && oidcClientId.trim() !== '' && (current.secretStored || secret !== ''))}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const done = await putSsoSettings(
-          client.id,
-          enabled
-            ? {
-                enabled,
-                issuer,
-                oidcClientId,
-                ...(secret === '' ? {} : { clientSecret: secret }),
-                claim,
-                scopes,
-                ssoType,
-                ssoLogoutType: logoutType,
-                siteName,
-                siteUrl,
-                reason,
-              }
-            : { enabled, reason },
-        );
-        await onSaved(done.auditId !== null);
-      }}
+      mutation={mutation}
+      variables={(reason) =>
+        enabled
+          ? {
+              enabled,
+              issuer,
+              oidcClientId,
+              ...(secret === '' ? {} : { clientSecret: secret }),
+              claim,
+              scopes,
+              ssoType,
+              ssoLogoutType: logoutType,
+              siteName,
+              siteUrl,
+              reason,
+            }
+          : { enabled, reason }
+      }
+      onDone={(done) => onSaved(done.auditId !== null)}
     >
       <label className="check">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> {t('clientSettings.sso.enable')}

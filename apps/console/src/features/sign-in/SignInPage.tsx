@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { StaffOidcOutcome } from '@rewards/contract/console';
-import type { SecondFactor, StaffMe } from '@rewards/contract/console';
-import { signIn, signInPasskey, signInRecoveryCode, signInTotp } from '../../api/session.ts';
+import type { SecondFactor } from '@rewards/contract/console';
 import { useMe, type SignedOutReason } from '../../app/session.tsx';
 import { t, type MessageKey } from '../../i18n/t.ts';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { getSignInMethods, oidcOutcomeOf, providerSignInHref } from './oidc.ts';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useSignInFactor, useSignInPassword, type SignInFactor } from './mutations.ts';
 
 const REASON_MESSAGE: Record<SignedOutReason, MessageKey> = {
   idle: 'signIn.reason.idle',
@@ -37,7 +37,6 @@ const OIDC_MESSAGE: Record<StaffOidcOutcome, MessageKey> = {
 export function SignInPage() {
   const location = useLocation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const me = useMe();
   const state = (location.state ?? {}) as { reason?: SignedOutReason; from?: string };
   const [params, setParams] = useSearchParams();
@@ -53,41 +52,35 @@ export function SignInPage() {
   const provider = methods.data?.provider ?? null;
   const passwordOn = methods.data?.password ?? true;
   const [code, setCode] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const first = useSignInPassword();
+  const second = useSignInFactor();
+  const busy = first.isPending || second.isPending;
 
   if (me.data) return <Navigate to={state.from ?? '/participants'} replace />;
 
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const signedIn = (person: StaffMe) => {
-    queryClient.setQueryData(queryKeys.me(), person);
-    navigate(state.from ?? '/participants', { replace: true });
-  };
-
   const submitPassword = (event: FormEvent) => {
     event.preventDefault();
-    void run(async () => {
-      const reply = await signIn(email, password);
-      setFactors(reply.secondFactors);
-      setMode(reply.secondFactors.includes('totp') ? 'totp' : null);
-      setPassword('');
-    });
+    if (busy) return;
+    first.mutate(
+      { email, password },
+      {
+        onSuccess: (reply) => {
+          setFactors(reply.secondFactors);
+          setMode(reply.secondFactors.includes('totp') ? 'totp' : null);
+          setPassword('');
+        },
+      },
+    );
+  };
+  const signInWith = (factor: SignInFactor) => {
+    if (busy) return;
+    second.mutate(factor, { onSuccess: () => navigate(state.from ?? '/participants', { replace: true }) });
   };
   const submitCode = (event: FormEvent) => {
     event.preventDefault();
-    void run(async () => signedIn(await (mode === 'totp' ? signInTotp(code) : signInRecoveryCode(code))));
+    signInWith({ kind: mode === 'totp' ? 'totp' : 'recoveryCode', code });
   };
-  const usePasskey = () => void run(async () => signedIn(await signInPasskey()));
+  const usePasskey = () => signInWith({ kind: 'passkey' });
 
   return (
     <main id="main" className="signin">
@@ -130,7 +123,7 @@ export function SignInPage() {
               />
             )}
           </Field>
-          <ErrorMessage error={error} />
+          <ErrorMessage error={first.error} />
           <button type="submit" className="button button--primary" disabled={busy}>
             {t('signIn.continue')}
           </button>
@@ -167,7 +160,7 @@ export function SignInPage() {
               </button>
             </form>
           ) : null}
-          <ErrorMessage error={error} />
+          <ErrorMessage error={second.error} />
           <div className="actions">
             {mode === 'recoveryCode' && factors.includes('totp') ? (
               <button type="button" className="button button--link" onClick={() => (setMode('totp'), setCode(''))}>
@@ -184,7 +177,8 @@ export function SignInPage() {
               onClick={() => {
                 setFactors(null);
                 setCode('');
-                setError(null);
+                first.reset();
+                second.reset();
                 setNotice(null);
                 if (params.size > 0) setParams({}, { replace: true });
               }}

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { STAFF_ROLES, type StaffRole } from '@rewards/contract/console';
 import type { StaffMember } from '@rewards/contract/console-staff';
-import { disableStaff, enableStaff, invite, listStaff, resetStaff, setRoles } from '../../api/staff.ts';
+import { listStaff } from '../../api/staff.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
@@ -12,6 +12,7 @@ import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { useClients } from '../../api/clients.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useInvite, useSetRoles, useStaffAction } from './mutations.ts';
 
 type Dialog = { kind: 'invite' } | { kind: 'roles' | 'disable' | 'enable' | 'reset'; member: StaffMember };
 const sc = columnHelper<StaffMember>();
@@ -19,14 +20,10 @@ const sc = columnHelper<StaffMember>();
 /** Staff (owners only): who has access to what, invitations by mail, role changes, disable, enable, reset — each with a reason. */
 export default function StaffPage() {
   const { me } = useSession();
-  const queryClient = useQueryClient();
   const staff = useQuery({ queryKey: queryKeys.staff(), queryFn: listStaff, enabled: me.owner });
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [message, setMessage] = useState('');
-  const done = async (text: string) => {
-    setMessage(text);
-    await queryClient.invalidateQueries({ queryKey: queryKeys.staff() });
-  };
+  const action = useStaffAction();
 
   const columns = useMemo<Columns<StaffMember>>(
     () => [
@@ -97,6 +94,9 @@ export default function StaffPage() {
   );
 
   if (!me.owner) return <p>{t('error.forbidden')}</p>;
+  // The member acted on, its kind narrowed once for the dialog's callbacks.
+  const acting =
+    dialog && (dialog.kind === 'disable' || dialog.kind === 'enable' || dialog.kind === 'reset') ? { ...dialog, kind: dialog.kind } : null;
   return (
     <div className="stack">
       <div className="page-head">
@@ -109,20 +109,18 @@ export default function StaffPage() {
         {message}
       </p>
       <QueryView query={staff}>{(data) => <DataTable columns={columns} rows={data} caption={t('staff.title')} />}</QueryView>
-      {dialog?.kind === 'invite' ? <InviteDialog onClose={() => setDialog(null)} onDone={done} /> : null}
-      {dialog?.kind === 'roles' ? <RolesDialog member={dialog.member} onClose={() => setDialog(null)} onDone={done} /> : null}
-      {dialog && (dialog.kind === 'disable' || dialog.kind === 'enable' || dialog.kind === 'reset') ? (
+      {dialog?.kind === 'invite' ? <InviteDialog onClose={() => setDialog(null)} onDone={setMessage} /> : null}
+      {dialog?.kind === 'roles' ? <RolesDialog member={dialog.member} onClose={() => setDialog(null)} onDone={setMessage} /> : null}
+      {acting ? (
         <ReasonDialog
-          title={t(`staff.${dialog.kind}Title`, { name: dialog.member.name })}
-          intro={<p>{t(`staff.${dialog.kind}Intro`, { name: dialog.member.name, email: dialog.member.email })}</p>}
-          submitLabel={t(`staff.${dialog.kind}`)}
-          danger={dialog.kind !== 'enable'}
+          title={t(`staff.${acting.kind}Title`, { name: acting.member.name })}
+          intro={<p>{t(`staff.${acting.kind}Intro`, { name: acting.member.name, email: acting.member.email })}</p>}
+          submitLabel={t(`staff.${acting.kind}`)}
+          danger={acting.kind !== 'enable'}
           onClose={() => setDialog(null)}
-          onSubmit={async (reason) => {
-            const call = dialog.kind === 'disable' ? disableStaff : dialog.kind === 'enable' ? enableStaff : resetStaff;
-            await call(dialog.member.id, reason);
-            await done(t(`staff.${dialog.kind}Done`, { name: dialog.member.name }));
-          }}
+          mutation={action}
+          variables={(reason) => ({ action: acting.kind, staffId: acting.member.id, reason })}
+          onDone={() => setMessage(t(`staff.${acting.kind}Done`, { name: acting.member.name }))}
         />
       ) : null}
     </div>
@@ -158,7 +156,8 @@ function RoleGrid({ grants, onChange }: { grants: Grants; onChange: (g: Grants) 
 
 const toRoles = (grants: Grants) => Object.entries(grants).flatMap(([clientId, role]) => (role ? [{ clientId, role }] : []));
 
-function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (text: string) => Promise<void> }) {
+function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (text: string) => void }) {
+  const mutation = useInvite();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [owner, setOwner] = useState(false);
@@ -170,10 +169,9 @@ function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (text:
       submitLabel={t('staff.inviteSubmit')}
       onClose={onClose}
       ready={email.trim().length >= 3 && name.trim().length > 0 && (owner || toRoles(grants).length > 0)}
-      onSubmit={async (reason) => {
-        await invite({ email: email.trim(), name: name.trim(), owner, roles: owner ? [] : toRoles(grants), reason });
-        await onDone(t('staff.invited', { email: email.trim() }));
-      }}
+      mutation={mutation}
+      variables={(reason) => ({ email: email.trim(), name: name.trim(), owner, roles: owner ? [] : toRoles(grants), reason })}
+      onDone={() => onDone(t('staff.invited', { email: email.trim() }))}
     >
       <div className="grid2">
         <Field label={t('staff.email')}>
@@ -189,17 +187,17 @@ function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (text:
   );
 }
 
-function RolesDialog({ member, onClose, onDone }: { member: StaffMember; onClose: () => void; onDone: (text: string) => Promise<void> }) {
+function RolesDialog({ member, onClose, onDone }: { member: StaffMember; onClose: () => void; onDone: (text: string) => void }) {
+  const mutation = useSetRoles();
   const [grants, setGrants] = useState<Grants>(() => Object.fromEntries(member.roles.map((r) => [r.clientId, r.role])));
   return (
     <ReasonDialog
       title={t('staff.rolesTitle', { name: member.name })}
       submitLabel={t('staff.saveRoles')}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        await setRoles(member.id, { roles: toRoles(grants), reason });
-        await onDone(t('staff.rolesDone', { name: member.name }));
-      }}
+      mutation={mutation}
+      variables={(reason) => ({ staffId: member.id, roles: toRoles(grants), reason })}
+      onDone={() => onDone(t('staff.rolesDone', { name: member.name }))}
     >
       <RoleGrid grants={grants} onChange={setGrants} />
     </ReasonDialog>

@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { STAFF_STEP_UP_PARAM, type StaffStepUpOutcome } from '@rewards/contract/console';
 import { setApiHooks } from '../../api/client.ts';
-import { stepUpPasskey, stepUpRecoveryCode, stepUpTotp } from '../../api/session.ts';
 import { t, type MessageKey } from '../../i18n/t.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { getSignInMethods, providerStepUpHref, stepUpOutcomeOf } from '../../api/staff-oidc.ts';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useStepUp, type StepUpFactor } from './mutations.ts';
 
 const RETURNED_MESSAGE: Record<StaffStepUpOutcome, MessageKey> = {
   passed: 'stepUp.returned.passed',
@@ -106,24 +106,18 @@ function ReturnedDialog({ onDone }: { onDone: () => void }) {
 function StepUpDialog({ onDone, returned }: { onDone: (passed: boolean) => void; returned?: StaffStepUpOutcome }) {
   const [mode, setMode] = useState<'totp' | 'recoveryCode'>('totp');
   const [code, setCode] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const stepUp = useStepUp();
+  // Once passed the dialog stays busy: it closes as the refused request is sent again.
+  const busy = stepUp.isPending || stepUp.isSuccess;
   const provider = useProvider();
 
-  const run = async (work: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-      onDone(true);
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+  const run = (factor: StepUpFactor) => {
+    if (busy) return;
+    stepUp.mutate(factor, { onSuccess: () => onDone(true) });
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void run(() => (mode === 'totp' ? stepUpTotp(code) : stepUpRecoveryCode(code)));
+    run({ kind: mode, code });
   };
 
   return (
@@ -148,12 +142,12 @@ function StepUpDialog({ onDone, returned }: { onDone: (passed: boolean) => void;
             />
           )}
         </Field>
-        <ErrorMessage error={error} />
+        <ErrorMessage error={stepUp.error} />
         <div className="actions">
           <button type="submit" className="button button--primary" disabled={busy}>
             {t('stepUp.confirm')}
           </button>
-          <button type="button" className="button" disabled={busy} onClick={() => void run(stepUpPasskey)}>
+          <button type="button" className="button" disabled={busy} onClick={() => run({ kind: 'passkey' })}>
             {t('signIn.usePasskey')}
           </button>
           <button type="button" className="button button--link" onClick={() => setMode(mode === 'totp' ? 'recoveryCode' : 'totp')}>

@@ -1,5 +1,5 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import {
   BUNDLE_FORMATS,
@@ -10,20 +10,14 @@ import {
   type TranslationsView,
 } from '@rewards/contract/console-translations';
 import { useChosenClient } from '../../api/clients.ts';
-import {
-  exportTranslationsUrl,
-  getContentList,
-  getTranslations,
-  importTranslations,
-  putTranslation,
-  removeTranslation,
-} from '../../api/translations.ts';
+import { exportTranslationsUrl, getContentList, getTranslations } from '../../api/translations.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatNumber, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
 import { KEEP_OPEN, ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { useApplyBundle, usePreviewBundle, useRemoveTranslation, useSaveTranslation, type Bundle } from './mutations.ts';
 
 type Filter = 'all' | 'toTranslate' | 'mismatch' | 'own';
 const FILTERS: readonly Filter[] = ['all', 'toTranslate', 'mismatch', 'own'];
@@ -68,7 +62,6 @@ function ClientTranslations({
   locale: string;
   onPick: (params: Record<string, string>) => void;
 }) {
-  const queryClient = useQueryClient();
   const [filter, setFilter] = useState<Filter>('toTranslate');
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());
@@ -85,6 +78,7 @@ function ClientTranslations({
     placeholderData: keepPreviousData,
   });
   const data: TranslationsView | undefined = view.data ?? undefined;
+  const remove = useRemoveTranslation(client.id, data?.locale ?? locale);
   const columns = useTranslationColumns(canChange, setEditing, setRemoving, data?.defaultLocale ?? '', locale);
   const filterGroup = useId();
 
@@ -169,10 +163,7 @@ function ClientTranslations({
               <ImportBox
                 client={client}
                 locale={data.locale}
-                onApplied={async (reply) => {
-                  setMessage(t('translations.imported', { added: reply.added.length, updated: reply.updated.length }));
-                  await queryClient.invalidateQueries({ queryKey: queryKeys.translations.ofClient(client.id) });
-                }}
+                onApplied={(reply) => setMessage(t('translations.imported', { added: reply.added.length, updated: reply.updated.length }))}
               />
             ) : (
               <p className="muted">{t('translations.readOnly')}</p>
@@ -189,11 +180,9 @@ function ClientTranslations({
           submitLabel={t('translations.remove')}
           danger
           onClose={() => setRemoving(null)}
-          onSubmit={async (reason) => {
-            const done = await removeTranslation(client.id, data.locale, removing.key, reason);
-            setMessage(done.auditId ? t('translations.removed', { key: removing.key }) : t('translations.unchanged'));
-            await queryClient.invalidateQueries({ queryKey: queryKeys.translations.ofClient(client.id) });
-          }}
+          mutation={remove}
+          variables={(reason) => ({ key: removing.key, reason })}
+          onDone={(done) => setMessage(done.auditId ? t('translations.removed', { key: removing.key }) : t('translations.unchanged'))}
         />
       ) : null}
       {editing && data ? (
@@ -203,10 +192,7 @@ function ClientTranslations({
           defaultLocale={data.defaultLocale}
           row={editing}
           onClose={() => setEditing(null)}
-          onSaved={async (changed) => {
-            setMessage(changed ? t('translations.saved', { key: editing.key }) : t('translations.unchanged'));
-            await queryClient.invalidateQueries({ queryKey: queryKeys.translations.ofClient(client.id) });
-          }}
+          onSaved={(changed) => setMessage(changed ? t('translations.saved', { key: editing.key }) : t('translations.unchanged'))}
         />
       ) : null}
     </section>
@@ -326,9 +312,11 @@ function EditDialog({
   defaultLocale: string;
   row: TranslationRow;
   onClose: () => void;
-  onSaved: (changed: boolean) => Promise<void>;
+  /** After the save (which has the pages read again); `changed` false: the text was already so. */
+  onSaved: (changed: boolean) => void;
 }) {
   const [text, setText] = useState(row.text ?? '');
+  const mutation = useSaveTranslation(client.id, locale);
   return (
     <ReasonDialog
       title={t('translations.editTitle', { key: row.key, locale })}
@@ -342,10 +330,9 @@ function EditDialog({
       submitLabel={t('translations.save')}
       ready={text.trim() !== ''}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const done = await putTranslation(client.id, locale, row.key, text, reason);
-        await onSaved(done.auditId !== null);
-      }}
+      mutation={mutation}
+      variables={(reason) => ({ key: row.key, text, reason })}
+      onDone={(done) => onSaved(done.auditId !== null)}
     >
       <Field label={t('translations.textIn', { locale })} hint={t('translations.textHint')}>
         {(id, hint) => (
@@ -399,34 +386,28 @@ function ImportBox({
 }: {
   client: ConsoleClient;
   locale: string;
-  onApplied: (reply: ImportBundleReply) => Promise<void>;
+  /** After the bundle was applied (and the pages read again). */
+  onApplied: (reply: ImportBundleReply) => void;
 }) {
-  const [file, setFile] = useState<{ name: string; format: BundleFormat; content: string } | null>(null);
-  const [preview, setPreview] = useState<ImportBundleReply | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const [file, setFile] = useState<Bundle | null>(null);
   const [fileError, setFileError] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
+  // What the chosen file would change: the preview's own pending state, refusal and answer.
+  const previewing = usePreviewBundle(client.id, locale);
+  const preview = previewing.data ?? null;
+  const apply = useApplyBundle(client.id, locale);
 
   const choose = async (chosen: File | undefined) => {
-    setPreview(null);
-    setError(null);
+    previewing.reset();
     setFileError('');
     setFile(null);
     if (!chosen) return;
     const format = formatOf(chosen.name);
     if (!format) return setFileError(t('translations.import.wrongType'));
     if (chosen.size > MAX_BUNDLE_BYTES) return setFileError(t('translations.import.tooBig'));
-    const content = await chosen.text();
-    setFile({ name: chosen.name, format, content });
-    setBusy(true);
-    try {
-      setPreview(await importTranslations(client.id, locale, { fileName: chosen.name, format, content, apply: false }));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    const bundle = { fileName: chosen.name, format, content: await chosen.text() };
+    setFile(bundle);
+    previewing.mutate(bundle);
   };
 
   return (
@@ -448,8 +429,8 @@ function ImportBox({
           {fileError}
         </p>
       ) : null}
-      <ErrorMessage error={error} />
-      {busy ? <p className="loading">{t('common.working')}</p> : null}
+      <ErrorMessage error={previewing.error} />
+      {previewing.isPending ? <p className="loading">{t('common.working')}</p> : null}
       {preview && file ? (
         <div className="stack" aria-live="polite">
           <ImportSummary reply={preview} />
@@ -466,20 +447,15 @@ function ImportBox({
       ) : null}
       {confirming && file ? (
         <ReasonDialog
-          title={t('translations.import.confirmTitle', { file: file.name, locale })}
+          title={t('translations.import.confirmTitle', { file: file.fileName, locale })}
           submitLabel={t('translations.import.confirm')}
           onClose={() => setConfirming(false)}
-          onSubmit={async (reason) => {
-            const reply = await importTranslations(client.id, locale, {
-              fileName: file.name,
-              format: file.format,
-              content: file.content,
-              apply: true,
-              reason,
-            });
-            setPreview(null);
+          mutation={apply}
+          variables={(reason) => ({ ...file, reason })}
+          onDone={(reply) => {
+            previewing.reset();
             setFile(null);
-            await onApplied(reply);
+            onApplied(reply);
             return reply.applied ? undefined : KEEP_OPEN;
           }}
         />

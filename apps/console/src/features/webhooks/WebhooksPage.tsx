@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import {
   DEFAULT_ROTATION_OVERLAP_HOURS,
@@ -8,6 +8,7 @@ import {
   MAX_WEBHOOK_ENDPOINTS,
   MAX_WEBHOOK_URL,
   WEBHOOK_EVENT_KINDS,
+  type CreateWebhookEndpointRequest,
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEventKind,
@@ -19,7 +20,8 @@ import { ClientSettingsPage } from '../../ui/ClientSettingsPage.tsx';
 import { errorText, Field, NumberField } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { SecretOnce } from '../../ui/SecretOnce.tsx';
-import { createEndpoint, deleteEndpoint, getDeliveries, getEndpoints, resendDelivery, rotateSecret, updateEndpoint } from './api.ts';
+import { getDeliveries, getEndpoints } from './api.ts';
+import { useCreateEndpoint, useDeleteEndpoint, useResendDelivery, useRotateSecret, useUpdateEndpoint } from './mutations.ts';
 import './webhooks.css';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
@@ -70,8 +72,9 @@ function eventsText(events: readonly string[]): string {
 }
 
 function ClientWebhooks({ client }: { client: ConsoleClient }) {
-  const queryClient = useQueryClient();
   const endpoints = useQuery({ queryKey: queryKeys.webhooks.endpoints(client.id), queryFn: () => getEndpoints(client.id) });
+  const update = useUpdateEndpoint(client.id);
+  const remove = useDeleteEndpoint(client.id);
   const [creating, setCreating] = useState(false);
   const [toggling, setToggling] = useState<WebhookEndpoint | null>(null);
   const [rotating, setRotating] = useState<WebhookEndpoint | null>(null);
@@ -80,7 +83,6 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
   const [shown, setShown] = useState<string | null>(null);
   const [message, setMessage] = useState('');
   const headingId = useId();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.endpoints(client.id) });
   const selected = endpoints.data?.endpoints.find((e) => e.id === shown);
   // The server refuses more (decision 084); the button says so before a dialog is filled in for nothing.
   const full = (endpoints.data?.endpoints.length ?? 0) >= MAX_WEBHOOK_ENDPOINTS;
@@ -227,10 +229,9 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
         <CreateDialog
           client={client}
           onClose={() => setCreating(false)}
-          onCreated={async (reply) => {
+          onCreated={(reply) => {
             setMessage('');
             setSecret({ reply, rotated: false });
-            await refresh();
           }}
         />
       ) : null}
@@ -241,11 +242,9 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
           submitLabel={t(toggling.enabled ? 'webhooks.disable' : 'webhooks.enable')}
           danger={toggling.enabled}
           onClose={() => setToggling(null)}
-          onSubmit={async (reason) => {
-            const view = await updateEndpoint(client.id, toggling.id, { enabled: !toggling.enabled, reason });
-            setMessage(t(view.enabled ? 'webhooks.enabledStatus' : 'webhooks.disabledStatus', { url: view.url }));
-            await refresh();
-          }}
+          mutation={update}
+          variables={(reason) => ({ endpointId: toggling.id, enabled: !toggling.enabled, reason })}
+          onDone={(view) => setMessage(t(view.enabled ? 'webhooks.enabledStatus' : 'webhooks.disabledStatus', { url: view.url }))}
         />
       ) : null}
       {deleting ? (
@@ -255,11 +254,11 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
           submitLabel={t('webhooks.deleteSubmit')}
           danger
           onClose={() => setDeleting(null)}
-          onSubmit={async (reason) => {
-            await deleteEndpoint(client.id, deleting.id, { reason });
+          mutation={remove}
+          variables={(reason) => ({ endpointId: deleting.id, reason })}
+          onDone={() => {
             if (shown === deleting.id) setShown(null);
             setMessage(t('webhooks.deletedStatus', { url: deleting.url }));
-            await refresh();
           }}
         />
       ) : null}
@@ -268,10 +267,9 @@ function ClientWebhooks({ client }: { client: ConsoleClient }) {
           client={client}
           endpoint={rotating}
           onClose={() => setRotating(null)}
-          onRotated={async (reply) => {
+          onRotated={(reply) => {
             setMessage('');
             setSecret({ reply, rotated: true });
-            await refresh();
           }}
         />
       ) : null}
@@ -311,13 +309,16 @@ function CreateDialog({
 }: {
   client: ConsoleClient;
   onClose: () => void;
-  onCreated: (reply: WebhookSecretReply) => Promise<void>;
+  /** After the endpoint is made (and the list read again): its signing secret, the only copy. */
+  onCreated: (reply: WebhookSecretReply) => void;
 }) {
+  const mutation = useCreateEndpoint(client.id);
   const [url, setUrl] = useState('https://');
   const [description, setDescription] = useState('');
   const [all, setAll] = useState(true);
   const [kinds, setKinds] = useState<WebhookEventKind[]>([]);
   const urlOk = /^https?:\/\/\S+$/.test(url.trim()) && url.trim().length > 'https://'.length;
+  const events: CreateWebhookEndpointRequest['events'] = all ? ['*'] : WEBHOOK_EVENT_KINDS.filter((k) => kinds.includes(k));
   return (
     <ReasonDialog
       title={t('webhooks.createTitle', { client: client.name })}
@@ -325,15 +326,14 @@ function CreateDialog({
       submitLabel={t('webhooks.createSubmit')}
       ready={urlOk && (all || kinds.length > 0)}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const reply = await createEndpoint(client.id, {
-          url: url.trim(),
-          events: all ? ['*'] : WEBHOOK_EVENT_KINDS.filter((k) => kinds.includes(k)),
-          ...(description.trim() ? { description: description.trim() } : {}),
-          reason,
-        });
-        await onCreated(reply);
-      }}
+      mutation={mutation}
+      variables={(reason) => ({
+        url: url.trim(),
+        events,
+        ...(description.trim() ? { description: description.trim() } : {}),
+        reason,
+      })}
+      onDone={onCreated}
     >
       <Field label={t('webhooks.url')} hint={t('webhooks.urlHint')}>
         {(id, hint) => (
@@ -395,8 +395,10 @@ function RotateDialog({
   client: ConsoleClient;
   endpoint: WebhookEndpoint;
   onClose: () => void;
-  onRotated: (reply: WebhookSecretReply) => Promise<void>;
+  /** After the rotation (and the list read again): the new secret, the only copy. */
+  onRotated: (reply: WebhookSecretReply) => void;
 }) {
+  const mutation = useRotateSecret(client.id, endpoint.id);
   const [hours, setHours] = useState(String(DEFAULT_ROTATION_OVERLAP_HOURS));
   const value = /^\d{1,3}$/.test(hours.trim()) ? Number(hours) : Number.NaN;
   const ok = Number.isInteger(value) && value >= 0 && value <= MAX_ROTATION_OVERLAP_HOURS;
@@ -407,10 +409,9 @@ function RotateDialog({
       submitLabel={t('webhooks.rotateSubmit')}
       ready={ok}
       onClose={onClose}
-      onSubmit={async (reason) => {
-        const reply = await rotateSecret(client.id, endpoint.id, { overlapHours: value, reason });
-        await onRotated(reply);
-      }}
+      mutation={mutation}
+      variables={(reason) => ({ overlapHours: value, reason })}
+      onDone={onRotated}
     >
       <NumberField
         label={t('webhooks.overlap')}
@@ -439,10 +440,16 @@ function lastAnswer(d: WebhookDelivery): string {
 }
 
 function Deliveries({ client, endpoint }: { client: ConsoleClient; endpoint: WebhookEndpoint }) {
-  const queryClient = useQueryClient();
   const headingId = useId();
-  const [message, setMessage] = useState('');
-  const [sending, setSending] = useState<string | null>(null);
+  const resend = useResendDelivery(client.id, endpoint.id);
+  // The delivery being sent again, if any; the last resend's outcome is the status line's.
+  const sending = resend.isPending ? resend.variables.id : null;
+  const { mutate: send } = resend;
+  const message = resend.isError
+    ? errorText(resend.error)
+    : resend.isSuccess
+      ? t('webhooks.resentStatus', { event: resend.variables.eventId })
+      : '';
   const deliveries = useInfiniteQuery({
     queryKey: queryKeys.webhooks.deliveries(client.id, endpoint.id),
     queryFn: ({ pageParam }) => getDeliveries(client.id, endpoint.id, pageParam),
@@ -512,19 +519,7 @@ function Deliveries({ client, endpoint }: { client: ConsoleClient; endpoint: Web
               className="button button--small"
               disabled={sending === d.id || !endpoint.enabled}
               aria-label={t('webhooks.resendOf', { event: d.eventId })}
-              onClick={async () => {
-                setSending(d.id);
-                setMessage('');
-                try {
-                  await resendDelivery(client.id, d.id);
-                  setMessage(t('webhooks.resentStatus', { event: d.eventId }));
-                  await queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.deliveries(client.id, endpoint.id) });
-                } catch (error) {
-                  setMessage(errorText(error));
-                } finally {
-                  setSending(null);
-                }
-              }}
+              onClick={() => send(d)}
             >
               {t('webhooks.resend')}
             </button>
@@ -532,7 +527,7 @@ function Deliveries({ client, endpoint }: { client: ConsoleClient; endpoint: Web
         },
       }),
     ];
-  }, [sending, endpoint.enabled, endpoint.id, client.id, queryClient]);
+  }, [sending, endpoint.enabled, send]);
 
   return (
     <section className="section" aria-labelledby={headingId}>
