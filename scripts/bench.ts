@@ -29,7 +29,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { webBuildIsCurrent } from '../apps/web/build-stamp.ts';
-import { ensureWebBuild } from '../apps/web/e2e/harness/server.ts';
+import { ensureWebBuild } from '../test-support/e2e/server.ts';
 import { runApi } from './bench/api.ts';
 import { runBackup } from './bench/backup.ts';
 import { evaluateBudgets } from './bench/budgets.ts';

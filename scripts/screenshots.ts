@@ -5,20 +5,17 @@
  *   --build        rebuild the web app first (otherwise only when apps/web/dist is missing)
  *   --only=a,b     after the core screens, only these capabilities' scenes (scripts/screens/)
  *   --core=false   skip the core screens (login, home, errors)
+ *   --console=false  skip the staff console's screens; otherwise its browser stories run with
+ *                  CONSOLE_SCREENSHOTS=1 and write every screen at 1280 and 768 px into
+ *                  ./screenshots/console/ (`npm test` runs the same stories and writes none; decision 088)
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuild, rewardsCli, ROOT, startPortalServer } from '../apps/web/e2e/harness/server.ts';
-import {
-  chooseLanguage,
-  DEMO_PASSWORD,
-  expectPath,
-  expectVisible,
-  launchChromium,
-  loginForm,
-  signIn,
-} from '../apps/web/e2e/harness/pages.ts';
+import { ensureWebBuild, ROOT, startPortalServer } from '../test-support/e2e/server.ts';
+import { rewardsCli } from '../test-support/e2e/operator.ts';
+import { chooseLanguage, DEMO_PASSWORD, expectPath, expectVisible, launchChromium, loginForm, signIn } from '../test-support/e2e/pages.ts';
 import { ensureSystemPackages, requirements } from './lib/system.ts';
 import type { ScreenKit } from './screens/kit.ts';
 import activityScenes from './screens/activity.ts';
@@ -153,6 +150,20 @@ try {
   await server.stop();
 }
 console.log(`Wrote ${written.length} screenshots:\n${written.map((f) => `  ${f}`).join('\n')}`);
+
+// The console's screens are the ones its browser stories visit: the stories, run to write them.
+if (!process.argv.includes('--console=false')) {
+  console.log('The staff console: its browser stories, writing screenshots/console/ …');
+  const stories = spawnSync(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--config', 'apps/console/e2e/vitest.config.ts'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, CONSOLE_SCREENSHOTS: '1' },
+  });
+  if (stories.status !== 0) {
+    console.error(`The console's stories failed (exit ${stories.status}): some of its screenshots may be missing or stale.`);
+    process.exitCode = 1;
+  } else console.log(`Wrote the console's screenshots into ${relative(ROOT, join(OUT, 'console'))}/`);
+}
 
 async function newPage(browser: Browser, width: number): Promise<Page> {
   const context = await browser.newContext({

@@ -28,6 +28,9 @@ const ENV = {
   // Node keeps what it compiled (TypeScript stripped, V8 code) for the next process that loads the
   // same file: every spawned server, command and worker loads much the same few hundred modules.
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(ROOT, 'node_modules', '.cache', 'node-compile-cache'),
+  // Password hashes at argon2's floor in every suite's servers and commands (decision 088; a production
+  // start refuses it); the few tests of hashing itself ask for OWASP's cost. The vitest configs say it too.
+  PASSWORD_HASH_COST: 'test-only-minimum',
 };
 const TMP = mkdtempSync(join(tmpdir(), 'rewards-test-'));
 

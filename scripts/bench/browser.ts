@@ -4,7 +4,7 @@
  * render: the login form's password field, or the balance on home).
  */
 import type { BrowserContext } from 'playwright-core';
-import { launchChromium, signIn } from '../../apps/web/e2e/harness/pages.ts';
+import { launchChromium, signIn } from '../../test-support/e2e/pages.ts';
 import { median } from './history.ts';
 
 export interface ScreenMetrics {

@@ -5,7 +5,7 @@
  * result, as the browser's Event Timing reports it.
  */
 import type { Locator, Page } from 'playwright-core';
-import { acknowledgeCookieNotice, launchChromium, signIn as signInPage } from '../../apps/web/e2e/harness/pages.ts';
+import { acknowledgeCookieNotice, launchChromium, signIn as signInPage } from '../../test-support/e2e/pages.ts';
 import type { LoadTiming } from './api.ts';
 import { apiHeaders, signIn } from './fixtures.ts';
 import { runStatementLoad, type StatementLoadResults } from './statement-load.ts';

@@ -5,7 +5,7 @@
  */
 import { navigation } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS } from '../../apps/web/e2e/harness/pages.ts';
+import { CHROMIUM_ARGS } from '../../test-support/e2e/pages.ts';
 import { PASSWORD } from './fixtures.ts';
 
 export interface LighthouseScores {

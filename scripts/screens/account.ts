@@ -1,6 +1,6 @@
 import { ACTIVATION_FIELDS } from '@rewards/contract/activation-fields';
 import type { Page } from 'playwright-core';
-import { acknowledgeCookieNotice, expectVisible } from '../../apps/web/e2e/harness/pages.ts';
+import { acknowledgeCookieNotice, expectVisible } from '../../test-support/e2e/pages.ts';
 import type { ScreenKit, ScreenLocale } from './kit.ts';
 
 const GUID = 'q8Yk3vWm2NcZ0pLrT5sXa7bHd9eFg1jK4uQo6iRyVwE';

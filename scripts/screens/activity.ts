@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { expectPath, expectVisible } from '../../apps/web/e2e/harness/pages.ts';
+import { expectPath, expectVisible } from '../../test-support/e2e/pages.ts';
 import type { ScreenKit, ScreenLocale } from './kit.ts';
 
 const FRENCH: ScreenLocale = { code: 'fr-FR', name: /français|french/i };

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { acknowledgeCookieNotice, expectVisible } from '../../apps/web/e2e/harness/pages.ts';
+import { acknowledgeCookieNotice, expectVisible } from '../../test-support/e2e/pages.ts';
 import type { ScreenKit } from './kit.ts';
 
 /** Opens a content modal and waits for its text, not its loading state. */

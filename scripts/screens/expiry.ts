@@ -1,5 +1,5 @@
-import { expectPath, expectVisible } from '../../apps/web/e2e/harness/pages.ts';
-import { addExpiringParticipant } from '../../apps/web/e2e/harness/expiry.ts';
+import { expectPath, expectVisible } from '../../test-support/e2e/pages.ts';
+import { addExpiringParticipant } from '../../test-support/e2e/expiry.ts';
 import type { ScreenKit } from './kit.ts';
 
 /**

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { databaseConfigFromUrl } from '../../apps/server/src/config.ts';
 import { createDatabase } from '../../apps/server/src/db/database.ts';
-import { expectPath, expectVisible } from '../../apps/web/e2e/harness/pages.ts';
-import { rewardsCli, startPortalServer, type PortalServer } from '../../apps/web/e2e/harness/server.ts';
+import { expectPath, expectVisible } from '../../test-support/e2e/pages.ts';
+import { startPortalServer, type PortalServer } from '../../test-support/e2e/server.ts';
+import { rewardsCli } from '../../test-support/e2e/operator.ts';
 import type { ScreenKit } from './kit.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { ROOT } from '../../apps/web/e2e/harness/server.ts';
-import { expectVisible } from '../../apps/web/e2e/harness/pages.ts';
+import { ROOT } from '../../test-support/e2e/server.ts';
+import { expectVisible } from '../../test-support/e2e/pages.ts';
 import type { ScreenKit } from './kit.ts';
 
 // Demo codes (apps/server/src/db/seed/demo-ots.ts): one unused code per picture of a success,

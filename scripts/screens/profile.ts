@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, expectPath, expectVisible } from '../../apps/web/e2e/harness/pages.ts';
+import { DEMO_PASSWORD, expectPath, expectVisible } from '../../test-support/e2e/pages.ts';
 import type { ScreenKit } from './kit.ts';
 
 const NEW_PASSWORD = 'Garden-Path-42';

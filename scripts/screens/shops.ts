@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { acknowledgeCookieNotice } from '../../apps/web/e2e/harness/pages.ts';
+import { acknowledgeCookieNotice } from '../../test-support/e2e/pages.ts';
 import type { ScreenKit } from './kit.ts';
 
 const CATALOG_URL = '**/api/v1.0/user/catalog-url/**';

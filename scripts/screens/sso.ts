@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { SsoConfig } from '@rewards/contract';
-import { acknowledgeCookieNotice, expectVisible } from '../../apps/web/e2e/harness/pages.ts';
+import { acknowledgeCookieNotice, expectVisible } from '../../test-support/e2e/pages.ts';
 import type { ScreenKit, ScreenLocale } from './kit.ts';
 
 const SITE = { name: 'Acme Intranet', url: 'https://intranet.acme.example/' };

@@ -10,8 +10,9 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestProvider, type TestProvider } from '../../server/test/oidc-provider.ts';
-import { rewardsCli, startPortalServer, type PortalServer } from '../../web/e2e/harness/server.ts';
-import { openPageOn } from '../../web/e2e/harness/browser.ts';
+import { startPortalServer, type PortalServer } from '../../../test-support/e2e/server.ts';
+import { rewardsCli } from '../../../test-support/e2e/operator.ts';
+import { openPageOn } from '../../../test-support/e2e/browser.ts';
 import { checkScreen, closePage, DEMO_STAFF, expectVisible, nextTotpCode, staffEmail, test } from './harness/console.ts';
 
 const PROVIDER_NAME = 'Rewards Staff ID';

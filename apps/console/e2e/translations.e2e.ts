@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
 import type { ContentEntry } from '@rewards/contract/console-translations';
-import { chooseLanguage } from '../../web/e2e/harness/pages.ts';
+import { chooseLanguage } from '../../../test-support/e2e/pages.ts';
 import {
   checkScreen,
   closePage,

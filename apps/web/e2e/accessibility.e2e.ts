@@ -13,7 +13,7 @@ import {
   signIn,
   test,
   DEMO_PASSWORD,
-} from './harness/browser.ts';
+} from '../../../test-support/e2e/browser.ts';
 
 test('the login page has no serious accessibility violation', async ({ page }) => {
   await page.goto('/login');

@@ -4,7 +4,7 @@
 // from the server's outbox (the e2e server has no SMTP_URL) through the operator CLI, by address.
 import { describe, expect, inject } from 'vitest';
 import type { OutboxEntry } from '../../server/src/modules/mail/listing.ts';
-import { rewardsCli } from './harness/server.ts';
+import { rewardsCli } from '../../../test-support/e2e/operator.ts';
 import {
   closePage,
   DEMO_PASSWORD,
@@ -16,14 +16,18 @@ import {
   openPageOn,
   signIn,
   test,
-} from './harness/browser.ts';
+} from '../../../test-support/e2e/browser.ts';
 
 /** One mail as the operator CLI's `outbox --json` prints it. */
 type OutboxMail = OutboxEntry;
 
 const NEW_PASSWORD = 'Garden-Path-42';
 
-/** The newest mail of a template to an address, waiting a little for it to be written. */
+/**
+ * The newest mail of a template to an address, waiting (15 s at most) for the server's delivery
+ * worker, in its own process, to write it: nothing tells this process when, so the outbox is read
+ * again, each read the command run in this process (a few milliseconds, no process started).
+ */
 async function latestMail(to: string, template: string): Promise<OutboxMail> {
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -32,7 +36,7 @@ async function latestMail(to: string, template: string): Promise<OutboxMail> {
     if (mail) return mail;
     if (Date.now() > deadline)
       throw new Error(`No ${template} mail to ${to} in the outbox: ${mails.map((m) => `${m.template}→${m.to}`).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

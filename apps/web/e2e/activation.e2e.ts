@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { rewardsCli, startPortalServer, type PortalServer } from './harness/server.ts';
-import { closePage, expectNoSeriousA11yViolations, openPageOn } from './harness/browser.ts';
-import { acknowledgeCookieNotice, chooseLanguage, expectPath, expectVisible, launchChromium } from './harness/pages.ts';
+import { startPortalServer, type PortalServer } from '../../../test-support/e2e/server.ts';
+import { rewardsCli } from '../../../test-support/e2e/operator.ts';
+import { closePage, expectNoSeriousA11yViolations, openPageOn } from '../../../test-support/e2e/browser.ts';
+import { acknowledgeCookieNotice, chooseLanguage, expectPath, expectVisible, launchChromium } from '../../../test-support/e2e/pages.ts';
 
 const PASSWORD = 'Garden-Path-42';
 const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';

@@ -4,7 +4,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { acknowledgeCookieNotice, expectNoSeriousA11yViolations, expectPath, expectVisible, signIn, test } from './harness/browser.ts';
+import {
+  acknowledgeCookieNotice,
+  expectNoSeriousA11yViolations,
+  expectPath,
+  expectVisible,
+  signIn,
+  test,
+} from '../../../test-support/e2e/browser.ts';
 
 /** The local date `days` before today, as ISO `YYYY-MM-DD`. */
 function localDay(days: number): string {

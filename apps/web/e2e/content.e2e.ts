@@ -9,7 +9,7 @@ import {
   newParticipant,
   signIn,
   test,
-} from './harness/browser.ts';
+} from '../../../test-support/e2e/browser.ts';
 import { expect } from 'vitest';
 
 /** A participant of the story's own in both of the demo's programs. */

@@ -13,7 +13,7 @@ import {
   newParticipant,
   signIn,
   test,
-} from './harness/browser.ts';
+} from '../../../test-support/e2e/browser.ts';
 
 const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';
 const indic = (digits: string) => digits.replace(/\d/g, (d) => ARABIC_INDIC[Number(d)] ?? d);

@@ -9,9 +9,9 @@ import {
   expectVisible,
   signIn,
   test,
-} from './harness/browser.ts';
-import { addExpiringParticipant } from './harness/expiry.ts';
-import { unique } from './harness/participants.ts';
+} from '../../../test-support/e2e/browser.ts';
+import { addExpiringParticipant } from '../../../test-support/e2e/expiry.ts';
+import { unique } from '../../../test-support/e2e/participants.ts';
 
 /** A calendar day as the page writes it in a language: from its own midnight in UTC, so never a day off. */
 const longDay = (locale: string, day: string) =>

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeParticipant } from './harness/participants.ts';
-import { ROOT, startPortalServer, type PortalServer } from './harness/server.ts';
-import { closePage, expectNoSeriousA11yViolations, openPageOn } from './harness/browser.ts';
-import { expectPath, expectVisible, launchChromium, signIn } from './harness/pages.ts';
+import { makeParticipant } from '../../../test-support/e2e/participants.ts';
+import { ROOT, startPortalServer, type PortalServer } from '../../../test-support/e2e/server.ts';
+import { closePage, expectNoSeriousA11yViolations, openPageOn } from '../../../test-support/e2e/browser.ts';
+import { expectPath, expectVisible, launchChromium, signIn } from '../../../test-support/e2e/pages.ts';
 
 const MINUTE = 60_000;
 let server: PortalServer;

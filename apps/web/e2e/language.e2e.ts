@@ -1,6 +1,6 @@
 // The language selector switches the texts and the page direction.
 import { expect } from 'vitest';
-import { chooseLanguage, expectPath, test } from './harness/browser.ts';
+import { chooseLanguage, expectPath, test } from '../../../test-support/e2e/browser.ts';
 
 test('choosing Arabic turns the page right-to-left and translates it', async ({ page }) => {
   await page.goto('/login');

@@ -3,9 +3,16 @@
 // the same link does not work twice; an empty link raises 'No login token'. Dana and the code
 // are the story's own (decision 071).
 import { expect, inject } from 'vitest';
-import { expectNoSeriousA11yViolations, expectPath, expectVisible, newCodes, newParticipant, test } from './harness/browser.ts';
-import { unique } from './harness/participants.ts';
-import { rewardsCli as runCli } from './harness/server.ts';
+import {
+  expectNoSeriousA11yViolations,
+  expectPath,
+  expectVisible,
+  newCodes,
+  newParticipant,
+  test,
+} from '../../../test-support/e2e/browser.ts';
+import { unique } from '../../../test-support/e2e/participants.ts';
+import { rewardsCli as runCli } from '../../../test-support/e2e/operator.ts';
 
 /** The support desk's name in the audit log: this story's alone. */
 const ADMIN = `e2e-support-${unique()}`;

@@ -1,6 +1,6 @@
 // A modal opens over the page it was opened from, which stays visible, and closes back to it.
 // Each story's participant is its own (decision 071).
-import { acknowledgeCookieNotice, expectPath, expectVisible, newParticipant, signIn, test } from './harness/browser.ts';
+import { acknowledgeCookieNotice, expectPath, expectVisible, newParticipant, signIn, test } from '../../../test-support/e2e/browser.ts';
 
 test('the FAQs open over home and close back to home', async ({ page }) => {
   await signIn(page, (await newParticipant({ points: 12_500 })).username);

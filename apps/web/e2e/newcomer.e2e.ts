@@ -1,7 +1,15 @@
 // A newcomer's first visit: sign in, see the points, follow them to the history, sign out.
 // Dana is the story's own (decision 071), with the demo's 12,500 points.
 import { expect } from 'vitest';
-import { expectPath, expectVisible, signOutControl, loginForm, newParticipant, test, DEMO_PASSWORD } from './harness/browser.ts';
+import {
+  expectPath,
+  expectVisible,
+  signOutControl,
+  loginForm,
+  newParticipant,
+  test,
+  DEMO_PASSWORD,
+} from '../../../test-support/e2e/browser.ts';
 
 test('a newcomer signs in, sees 12,500 Acme Points, opens the history and signs out', async ({ page }) => {
   const dana = await newParticipant({ firstName: 'Dana', lastName: 'Demo', points: 12_500 });

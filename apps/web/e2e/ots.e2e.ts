@@ -2,7 +2,7 @@
 // code is refused. The participant (12,500 points, as the demo's Dana has) and the codes are the
 // story's own (decision 071): nobody else's balance, attempt counter or code moves.
 import { expect } from 'vitest';
-import { expectNoSeriousA11yViolations, expectVisible, newCodes, newParticipant, signIn, test } from './harness/browser.ts';
+import { expectNoSeriousA11yViolations, expectVisible, newCodes, newParticipant, signIn, test } from '../../../test-support/e2e/browser.ts';
 
 test('a participant redeems a code: the header and home show the new balance at once; a used code is refused', async ({ page }) => {
   const [dana, [code]] = await Promise.all([newParticipant({ firstName: 'Dana', points: 12_500 }), newCodes(1, 250)]);

@@ -1,6 +1,6 @@
 // Error 20013: a participant who has not activated yet gets a warning, not an error.
 import { expect } from 'vitest';
-import { expectPath, expectVisible, loginForm, test, DEMO_PASSWORD } from './harness/browser.ts';
+import { expectPath, expectVisible, loginForm, test, DEMO_PASSWORD } from '../../../test-support/e2e/browser.ts';
 
 test('a participant who has not activated yet is warned to activate first', async ({ page }) => {
   await page.goto('/login');

@@ -11,7 +11,7 @@ import {
   signIn,
   signOutControl,
   test,
-} from './harness/browser.ts';
+} from '../../../test-support/e2e/browser.ts';
 
 const NEW_PASSWORD = 'Garden-Path-42';
 

@@ -1,7 +1,7 @@
 // Every guard and redirect of the spec's route table (section 2). Whoever signs in is the story's
 // own participant (decision 071).
 import { describe, expect } from 'vitest';
-import { expectPath, expectVisible, newParticipant, signIn, test } from './harness/browser.ts';
+import { expectPath, expectVisible, newParticipant, signIn, test } from '../../../test-support/e2e/browser.ts';
 
 const signedInOnly = ['/home', '/profile', '/rules', '/contact', '/activity-history', '/privacy-notice'];
 const anonymousOnly = [

@@ -1,7 +1,7 @@
 // A session that ends on the server: the next call's 401 takes the spec's timeout path.
 import { expect, inject } from 'vitest';
-import { rewardsCli } from './harness/server.ts';
-import { expectPath, expectVisible, loginForm, newParticipant, signIn, test } from './harness/browser.ts';
+import { rewardsCli } from '../../../test-support/e2e/operator.ts';
+import { expectPath, expectVisible, loginForm, newParticipant, signIn, test } from '../../../test-support/e2e/browser.ts';
 
 test('a session revoked on the server sends the participant back to /login, told it timed out', async ({ page }) => {
   // A participant of the story's own: revoking ends every session of the user (decision 071).

@@ -11,7 +11,7 @@ import {
   signIn,
   test,
   DEMO_PASSWORD,
-} from './harness/browser.ts';
+} from '../../../test-support/e2e/browser.ts';
 
 const CATALOG_URL = '**/api/v1.0/user/catalog-url/**';
 

@@ -8,10 +8,11 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestProvider, type TestProvider } from '../../server/test/oidc-provider.ts';
-import { rewardsCli, startPortalServer, type PortalServer } from './harness/server.ts';
-import { makeParticipant, type Participant } from './harness/participants.ts';
-import { closePage, expectNoSeriousA11yViolations, openPageOn } from './harness/browser.ts';
-import { expectPath, expectVisible, launchChromium, loginForm, signOutControl } from './harness/pages.ts';
+import { startPortalServer, type PortalServer } from '../../../test-support/e2e/server.ts';
+import { rewardsCli } from '../../../test-support/e2e/operator.ts';
+import { makeParticipant, type Participant } from '../../../test-support/e2e/participants.ts';
+import { closePage, expectNoSeriousA11yViolations, openPageOn } from '../../../test-support/e2e/browser.ts';
+import { expectPath, expectVisible, launchChromium, loginForm, signOutControl } from '../../../test-support/e2e/pages.ts';
 
 let server: PortalServer;
 let browser: Browser;

@@ -8,10 +8,12 @@ export default defineConfig({
     name: 'e2e',
     root: import.meta.dirname,
     environment: 'node',
+    // The test server and commands hash passwords at argon2's floor (decision 088); production refuses it.
+    env: { PASSWORD_HASH_COST: 'test-only-minimum' },
     include: ['**/*.e2e.ts'],
     globalSetup: ['harness/global-setup.ts'],
     fileParallelism: false,
-    // One worker for all the files, so they share its Chromium (harness/browser.ts) and the harness
+    // One worker for all the files, so they share its Chromium (test-support/e2e/browser.ts) and the harness
     // is loaded once; each test still gets a new browser context (docs/decisions/060).
     isolate: false,
     testTimeout: 60_000,

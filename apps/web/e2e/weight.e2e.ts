@@ -4,8 +4,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { expectVisible, loginForm, newParticipant, signIn, test } from './harness/browser.ts';
-import { ROOT } from './harness/server.ts';
+import { expectVisible, loginForm, newParticipant, signIn, test } from '../../../test-support/e2e/browser.ts';
+import { ROOT } from '../../../test-support/e2e/server.ts';
 
 type ShiftWatch = { layoutShift: number; layoutShiftObserver: PerformanceObserver; addShifts(entries: PerformanceEntryList): void };
 

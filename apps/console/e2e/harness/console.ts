@@ -2,19 +2,24 @@
  * The console's browser-test helpers: a page on the console's origin, staff and participants made
  * for one story, TOTP codes that never repeat a step (the server takes each step once), client-wide
  * settings put back when a story ends, the operator command with the console's origin, axe, and
- * screenshots at 1280 and 768 px into screenshots/console/.
+ * screenshots at 1280 and 768 px into screenshots/console/ when `npm run screenshots` runs the stories.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { promisify } from 'node:util';
 import { TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { expect, inject, onTestFinished } from 'vitest';
-import { ROOT } from '../../../web/e2e/harness/server.ts';
-import { closePage, expectNoSeriousA11yViolations, openPageOn } from '../../../web/e2e/harness/browser.ts';
-import { makeCodes, makeParticipant, unique, type Participant, type ParticipantOptions } from '../../../web/e2e/harness/participants.ts';
+import { ROOT } from '../../../../test-support/e2e/server.ts';
+import { rewardsCli } from '../../../../test-support/e2e/operator.ts';
+import { closePage, expectNoSeriousA11yViolations, openPageOn } from '../../../../test-support/e2e/browser.ts';
+import {
+  makeCodes,
+  makeParticipant,
+  unique,
+  type Participant,
+  type ParticipantOptions,
+} from '../../../../test-support/e2e/participants.ts';
 
 export { closePage, expectNoSeriousA11yViolations, unique };
 export type { Participant };
@@ -26,7 +31,7 @@ export {
   loginForm,
   signIn as signInPortal,
   DEMO_PASSWORD,
-} from '../../../web/e2e/harness/browser.ts';
+} from '../../../../test-support/e2e/browser.ts';
 
 export const STAFF_PASSWORD = 'Console-Demo-2026';
 /**
@@ -172,23 +177,27 @@ export function ageSecondFactor(email: string): void {
   }
 }
 
-/** The operator command against the test server's database, with the console's origin (for enrolment links). */
-export async function rewards(args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'apps', 'server', 'src', 'cli', 'rewards.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: inject('databaseUrl'), CONSOLE_ORIGIN: inject('consoleUrl') },
-  });
-  return stdout;
+/** The operator command against the test server's database, with the console's origin (for enrolment links); in this process (rewardsCli). */
+export function rewards(args: string[]): Promise<string> {
+  return rewardsCli(inject('databaseUrl'), args, { CONSOLE_ORIGIN: inject('consoleUrl') });
 }
 
 const SHOTS = join(ROOT, 'screenshots', 'console');
 
 /**
+ * Whether this run writes the screens' pictures: `npm run screenshots` runs the stories with
+ * CONSOLE_SCREENSHOTS=1 (scripts/screenshots.ts); `npm test` compares none, so writes none (decision 088).
+ */
+const WRITE_SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
+
+/**
  * Screenshots of the page as it is, at 1280 and at 768 px wide, then back to 1280: the whole page,
  * or the window only while a modal dialog is open (its backdrop covers the window, so a whole-page
- * shot would show the page below the fold as if it were outside the dialog's reach).
+ * shot would show the page below the fold as if it were outside the dialog's reach). Only when the
+ * run writes screenshots.
  */
 export async function screenshots(page: Page, name: string, dir = SHOTS): Promise<void> {
+  if (!WRITE_SCREENSHOTS) return;
   mkdirSync(dir, { recursive: true });
   const modal = (await page.locator('dialog[open]').count()) > 0;
   for (const width of [1280, 768]) {
@@ -198,7 +207,7 @@ export async function screenshots(page: Page, name: string, dir = SHOTS): Promis
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-/** axe and both screenshots (into dir, default screenshots/console): every screen of the console goes through here. */
+/** axe, and both screenshots when the run writes them (into dir, default screenshots/console): every screen of the console goes through here. */
 export async function checkScreen(page: Page, name: string, dir?: string): Promise<void> {
   await expectNoSeriousA11yViolations(page);
   await screenshots(page, name, dir);

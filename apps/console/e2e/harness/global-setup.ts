@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
-import { ensureWebBuild, rewardsCli, ROOT, startPortalServer } from '../../../web/e2e/harness/server.ts';
+import { ensureWebBuild, ROOT, startPortalServer } from '../../../../test-support/e2e/server.ts';
+import { rewardsCli } from '../../../../test-support/e2e/operator.ts';
 
 function ensureConsoleBuild(): void {
   if (existsSync(join(ROOT, 'apps', 'console', 'dist', 'index.html'))) return;
@@ -15,7 +16,11 @@ export default async function setup(project: TestProject) {
   ensureWebBuild();
   ensureConsoleBuild();
   // console.localhost is this machine to Chromium (RFC 6761), so the console has a host of its own.
-  const server = await startPortalServer((port) => ({ CONSOLE_ORIGIN: `http://console.localhost:${port}` }));
+  // PASSWORD_HASH_COST: the vitest config's env reaches the test files, not this process (decision 088).
+  const server = await startPortalServer((port) => ({
+    CONSOLE_ORIGIN: `http://console.localhost:${port}`,
+    PASSWORD_HASH_COST: 'test-only-minimum',
+  }));
   // Acme's portal address is this server's, once for the whole run and before any story: the
   // console's launch-as links point there (support.e2e.ts). No story changes it (decision 071).
   try {

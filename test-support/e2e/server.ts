@@ -3,18 +3,16 @@
  * `node apps/server/src/main.ts` on a free loopback port, over a brand-new SQLite file
  * (which the server migrates and seeds with the demo program on start).
  */
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { freePort } from '../../../../scripts/lib/ports.ts';
+import { freePort } from '../../scripts/lib/ports.ts';
 
-export const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
+export const ROOT = join(import.meta.dirname, '..', '..');
 const WEB_DIST = join(ROOT, 'apps', 'web', 'dist');
 const MAIN = join(ROOT, 'apps', 'server', 'src', 'main.ts');
-const CLI = join(ROOT, 'apps', 'server', 'src', 'cli', 'rewards.ts');
 
 export interface PortalServer {
   baseUrl: string;
@@ -96,13 +94,4 @@ export async function startPortalServer(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { baseUrl, databaseUrl, stop };
-}
-
-/** Runs the operator CLI (`npm run rewards -- …`) against the given database. */
-export async function rewardsCli(databaseUrl: string, args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-  });
-  return stdout;
 }

@@ -3,10 +3,10 @@
  * participant of her own (so nobody else's balance moves), who signs in with the demo password,
  * with points due in 20 days, more in 200 days, and some that already expired.
  */
-import { databaseConfigFromUrl } from '../../../server/src/config.ts';
-import { createDatabase } from '../../../server/src/db/database.ts';
-import { appendLedgerEntry } from '../../../server/src/modules/ledger/service.ts';
-import { addExpiryParticipant, creditWithExpiry } from '../../../server/src/modules/expiry/test-support.ts';
+import { databaseConfigFromUrl } from '../../apps/server/src/config.ts';
+import { createDatabase } from '../../apps/server/src/db/database.ts';
+import { appendLedgerEntry } from '../../apps/server/src/modules/ledger/service.ts';
+import { addExpiryParticipant, creditWithExpiry } from '../../apps/server/src/modules/expiry/test-support.ts';
 
 /** The local day `days` from today, YYYY-MM-DD. */
 export function dayFromToday(days: number): string {

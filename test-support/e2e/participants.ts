@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_PASSWORD } from './pages.ts';
-import { rewardsCli } from './server.ts';
+import { rewardsCli } from './operator.ts';
 
 export interface Participant {
   username: string;
