@@ -40,7 +40,7 @@ export const KNOWN_FOREIGN_TABLES = {
   'expiry/schedule-store.ts': ['ledger_entries'],
   'imports/points.ts': ['ledger_entries', 'participants'],
   'imports/run.ts': ['jobs'],
-  'launch-as/store.ts': ['client_hosts', 'participants'],
+  'launch-as/store.ts': ['participants'],
   'ledger/adjustments.ts': ['clients', 'participants'],
   'ledger/awards.ts': ['participants'],
   'ledger/store.ts': ['participants'],
@@ -67,8 +67,7 @@ export const KNOWN_FOREIGN_TABLES = {
     'participants',
   ],
   'sessions/store.ts': ['participant_programs', 'participants'],
-  'sso/store.ts': ['client_hosts', 'clients'],
-  'staff/store.ts': ['client_hosts', 'clients'],
+  'sso/store.ts': ['clients'],
 };
 
 const BUILDER_CALLS = new Set([

@@ -18,14 +18,19 @@ import { findClientCatalog } from '../catalog/service.ts';
 import { buildWebBundle } from '../i18n/service.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
 import { ssoProviderEnabled } from '../sso/settings.ts';
-import { findClient, listClientLocales, listMediaLabels, listPortalUrls } from './store.ts';
+import { findClient, listClientLocales, listHosts, listMediaLabels, listPortalUrls } from './store.ts';
 import { productionOriginProblem } from '../../http/production-origins.ts';
 
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
 export { findClient, findClientIdByHostname, listClientLocales, listMediaLabels } from './store.ts';
 // Exact reads for the operator's commands (`clients show|list`, decision 089).
-export { listClientIds, listClientSummaries, listHosts, readClient, readClientLocales, readMediaLabels } from './store.ts';
+export { clientNames, listClientIds, listClientSummaries, listHosts, readClient, readClientLocales, readMediaLabels } from './store.ts';
+
+/** The client's host names, sorted (each an origin of its portal, a redirect address at a provider). */
+export async function clientHostnames(db: Db, clientId: string): Promise<string[]> {
+  return (await listHosts(db, clientId)).map((host) => host.hostname);
+}
 
 /**
  * Where the client's logo is served. The extension follows the stored type when known; the

@@ -54,6 +54,16 @@ export async function listClientIds(db: Db): Promise<string[]> {
   return (await db.selectFrom('clients').select('id').orderBy('id').execute()).map((c) => c.id);
 }
 
+/** Ids and names, by id: every client's, or those of `ids` that exist. */
+export async function clientNames(db: Db, ids?: readonly string[]): Promise<Array<{ id: string; name: string }>> {
+  let query = db.selectFrom('clients').select(['id', 'name']);
+  if (ids) {
+    if (ids.length === 0) return [];
+    query = query.where('id', 'in', [...ids]);
+  }
+  return query.orderBy('id').execute();
+}
+
 export async function listClientSummaries(db: Db) {
   return db.selectFrom('clients').select(['id', 'name', 'default_locale', 'created_at']).orderBy('id').execute();
 }

@@ -10,7 +10,8 @@ import { buildUserData, findParticipant } from '../participants/service.ts';
 import { startSession, type SessionPolicy } from '../sessions/service.ts';
 import { launchErrors } from './errors.ts';
 import { newLaunchToken, sha256 } from './secrets.ts';
-import { claimLaunchToken, clientHostnames, findLaunchToken, insertLaunchToken, setLaunchSession } from './store.ts';
+import { clientHostnames } from '../clients/service.ts';
+import { claimLaunchToken, findLaunchToken, insertLaunchToken, setLaunchSession } from './store.ts';
 
 /** Issue 9: a launch link works for 2 minutes, once; the session it opens lasts at most 30 minutes. */
 export const LAUNCH_TOKEN_MINUTES = 2;

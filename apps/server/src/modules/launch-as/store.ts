@@ -51,11 +51,6 @@ export async function findLaunchBySession(db: Db, clientId: string, sessionHash:
     .executeTakeFirst();
 }
 
-export async function clientHostnames(db: Executor, clientId: string): Promise<string[]> {
-  const rows = await db.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).orderBy('hostname').execute();
-  return rows.map((r) => r.hostname);
-}
-
 export async function insertAdminKey(db: Executor, row: AdminKey): Promise<void> {
   await db.insertInto('admin_keys').values(row).execute();
 }

@@ -2,7 +2,8 @@ import type { Db } from '../../db/database.ts';
 import { discoverProvider } from './provider.ts';
 import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
-import { disableClientSso, listClientHostnames, updateClientSsoSettings, upsertClientSso, type ClientSsoRow } from './store.ts';
+import { clientHostnames } from '../clients/service.ts';
+import { disableClientSso, updateClientSsoSettings, upsertClientSso, type ClientSsoRow } from './store.ts';
 
 // An operator's settings of a client's single sign-on (`rewards clients sso`, decision 024):
 // each change commits with its audit entry, which never holds the secret.
@@ -40,7 +41,7 @@ export async function checkDiscovery(
 
 /** The callback URL of each host of the client, to register at the provider (http on a loopback host only). */
 export async function ssoRedirectUris(db: Db, clientId: string): Promise<string[]> {
-  return (await listClientHostnames(db, clientId)).map(
+  return (await clientHostnames(db, clientId)).map(
     (hostname) => `${hostname === 'localhost' || hostname === '127.0.0.1' ? 'http' : 'https'}://${hostname}/api/v1.0/sso/callback`,
   );
 }

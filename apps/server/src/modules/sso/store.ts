@@ -154,9 +154,3 @@ export async function takeSignout(db: Db, clientId: string, hintHash: string) {
     .executeTakeFirst();
   return Number(deleted.numDeletedRows) === 1 ? row : undefined;
 }
-
-/** The client's host names, sorted: each is a redirect URI to register at the provider. */
-export async function listClientHostnames(db: Db, clientId: string): Promise<string[]> {
-  const rows = await db.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).orderBy('hostname').execute();
-  return rows.map((row) => row.hostname);
-}

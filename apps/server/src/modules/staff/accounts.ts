@@ -14,7 +14,6 @@ import { staffErrors } from './errors.ts';
 import { queueStaffMail, type StaffMailTemplate } from './mail.ts';
 import { hashEnrolmentToken, newEnrolmentToken } from './secrets.ts';
 import {
-  clientNames,
   deleteEnrolmentsOf,
   deletePasskeysOf,
   deleteRole,
@@ -29,10 +28,11 @@ import {
   openEnrolments,
   putRole,
   replaceRecoveryCodes,
-  rolesOf,
   secondFactorHolders,
   updateStaff,
 } from './store.ts';
+import { rolesOf } from './roles.ts';
+import { clientNames } from '../clients/service.ts';
 
 /**
  * Staff accounts (docs/decisions/046, 049): the one set of services under `rewards staff` and the

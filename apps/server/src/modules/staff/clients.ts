@@ -2,7 +2,8 @@ import type { ConsoleClient, StaffRole } from '@rewards/contract/console';
 import type { Db } from '../../db/database.ts';
 import type { Staff } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
-import { clientHosts, clientNames, rolesOf } from './store.ts';
+import { clientHostnames as clientHosts, clientNames } from '../clients/service.ts';
+import { rolesOf } from './roles.ts';
 
 /** The clients a person may see: an owner every one, anyone else those they hold a role in. */
 export async function visibleClients(db: Db, staff: Staff): Promise<ConsoleClient[]> {

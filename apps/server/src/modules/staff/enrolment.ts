@@ -31,10 +31,10 @@ import {
   findStaffById,
   insertPasskey,
   replaceRecoveryCodes,
-  rolesOf,
   setEnrolmentSecrets,
   updateStaff,
 } from './store.ts';
+import { rolesOf } from './roles.ts';
 
 /**
  * What the rules' "not the username" compares: the part of the address before the @, when it is

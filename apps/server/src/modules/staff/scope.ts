@@ -2,7 +2,8 @@ import type { StaffRole } from '@rewards/contract/console';
 import type { Db } from '../../db/database.ts';
 import type { Staff } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
-import { clientNames, rolesOf } from './store.ts';
+import { clientNames } from '../clients/service.ts';
+import { rolesOf } from './roles.ts';
 
 /**
  * What a person may read across clients (issue 17, section 2): an owner every client (and the

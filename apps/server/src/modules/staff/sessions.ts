@@ -11,9 +11,9 @@ import {
   deleteStaffSessionsOf,
   findStaffSession,
   insertStaffSession,
-  rolesOf,
   touchStaffSession,
 } from './store.ts';
+import { rolesOf } from './roles.ts';
 
 /** Console sessions (docs/decisions/046): fixed, stricter than a participant's. */
 export const STAFF_SESSION = {

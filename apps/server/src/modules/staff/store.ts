@@ -73,14 +73,11 @@ export interface RoleRow {
   role: string;
 }
 
-/** Roles with their client's name; one person's, or everyone's. */
-export async function rolesOf(db: Q, staffId?: string): Promise<RoleRow[]> {
-  let query = db
-    .selectFrom('staff_roles')
-    .innerJoin('clients', 'clients.id', 'staff_roles.client_id')
-    .select(['staff_roles.staff_id', 'staff_roles.client_id', 'clients.name as client_name', 'staff_roles.role']);
-  if (staffId) query = query.where('staff_roles.staff_id', '=', staffId);
-  return query.orderBy('staff_roles.client_id').execute();
+/** Role rows, by client; one person's, or everyone's. */
+export async function roleRows(db: Q, staffId?: string): Promise<Array<Omit<RoleRow, 'client_name'>>> {
+  let query = db.selectFrom('staff_roles').select(['staff_id', 'client_id', 'role']);
+  if (staffId) query = query.where('staff_id', '=', staffId);
+  return query.orderBy('client_id').execute();
 }
 
 export async function roleIn(db: Q, staffId: string, clientId: string): Promise<string | undefined> {
@@ -128,21 +125,6 @@ export async function putRole(
 export async function deleteRole(db: Q, staffId: string, clientId: string): Promise<number> {
   const result = await db.deleteFrom('staff_roles').where('staff_id', '=', staffId).where('client_id', '=', clientId).executeTakeFirst();
   return Number(result.numDeletedRows);
-}
-
-export async function clientNames(db: Q, ids?: readonly string[]): Promise<Array<{ id: string; name: string }>> {
-  let query = db.selectFrom('clients').select(['id', 'name']);
-  if (ids) {
-    if (ids.length === 0) return [];
-    query = query.where('id', 'in', ids);
-  }
-  return query.orderBy('id').execute();
-}
-
-export async function clientHosts(db: Q, clientId: string): Promise<string[]> {
-  return (await db.selectFrom('client_hosts').select('hostname').where('client_id', '=', clientId).orderBy('hostname').execute()).map(
-    (r) => r.hostname,
-  );
 }
 
 // ── enrolments ──────────────────────────────────────────────────────────
