@@ -3,7 +3,7 @@
  * machines are shared and noisy, so budgets are ratios to a baseline of the same run, counts
  * or sizes). See docs/decisions/016-benchmark.md.
  *
- * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,forgot,search,console,reports,backup,program-api,webhooks --postgres --check]
+ * Usage: npm run bench [-- --seconds 8 --quick --only=api,postgres,browser,history,startup,recovery,forgot,search,console,reports,backup,program-api,webhooks,imports --postgres --check]
  *   --seconds N   seconds per load case (default 8); --quick: 2 s cases, for a smoke run
  *   --connections N   autocannon connections (default 16; login always 4)
  *   --only=…      the parts to run (default all but postgres; --postgres adds it); one part
@@ -20,6 +20,8 @@
  *   --backup-participants N   the backup part's big database (default 1,000,000 participants, ten ledger entries
  *                 each; --quick: 100,000); written once into bench/cache/ and reused
  *   --backup-postgres   the backup part's big database on PostgreSQL too (--postgres implies it; made in the run)
+ *   --import-lines N   the imports part's points file (default 1,000,000 over a tenth as many participants; --quick: 100,000):
+ *                 the command's old streaming path, `rewards points import` and the console's job, side by side (decision 091)
  *   --check       exit 1 when a budget is missed
  * One part alone, e.g. the search over a million participants: npm run bench -- --only=search
  * Writes bench/results/latest.json and bench/results/latest.md.
@@ -47,6 +49,7 @@ import { runSearch } from './bench/search.ts';
 import { runConsole } from './bench/console.ts';
 import { runReports } from './bench/reports.ts';
 import { runStartup } from './bench/startup.ts';
+import { runImports } from './bench/imports.ts';
 
 const PARTS = [
   'api',
@@ -62,6 +65,7 @@ const PARTS = [
   'backup',
   'program-api',
   'webhooks',
+  'imports',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -77,6 +81,7 @@ const { values } = parseArgs({
     'reports-entries': { type: 'string' },
     'backup-participants': { type: 'string' },
     'backup-postgres': { type: 'boolean', default: false },
+    'import-lines': { type: 'string' },
     check: { type: 'boolean', default: false },
   },
 });
@@ -95,6 +100,8 @@ if (!Number.isInteger(reportsEntries) || reportsEntries < 1_000) throw new Error
 const backupParticipants = Number(values['backup-participants'] ?? (quick ? 100_000 : 1_000_000));
 if (!Number.isInteger(backupParticipants) || backupParticipants < 1_000)
   throw new Error('--backup-participants takes a whole number of at least 1000');
+const importLines = Number(values['import-lines'] ?? (quick ? 100_000 : 1_000_000));
+if (!Number.isInteger(importLines) || importLines < 1_000) throw new Error('--import-lines takes a whole number of at least 1000');
 const only = new Set<Part>(
   values.only
     ? values.only.split(',').map((p) => {
@@ -132,7 +139,10 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 // yesterday's app.
 // The search part runs in this process, the console and program API parts serve only the API: none needs the web app.
 if (
-  [...only].some((p) => p !== 'search' && p !== 'console' && p !== 'reports' && p !== 'backup' && p !== 'program-api' && p !== 'webhooks')
+  [...only].some(
+    (p) =>
+      p !== 'search' && p !== 'console' && p !== 'reports' && p !== 'backup' && p !== 'program-api' && p !== 'webhooks' && p !== 'imports',
+  )
 )
   ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
 const dir = await mkdtemp(join(tmpdir(), 'rewards-bench-'));
@@ -196,6 +206,8 @@ try {
     results.backup = await part('backup', () =>
       runBackup(dir, log, { participants: backupParticipants, postgresBig: values['backup-postgres'] || values.postgres }),
     );
+  if (only.has('imports'))
+    results.imports = await part('imports', () => runImports(dir, log, { lines: importLines, participants: importLines / 10 }));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -23,6 +23,7 @@ export interface Budget {
 /** Issue 18: client data and bundles, asked for as a browser asks, at least this share of the bare route. */
 export const CACHED_DATA_RATIO = 0.55;
 
+const IMPORT_BUDGET = "≤ 1.25× the old command's time, ≤ 3 GB written, < 400 MB resident";
 const pct = (ratio: number) => `${Math.round(ratio * 1000) / 10}%`;
 const kB = (bytes: number) => `${Math.round(bytes / 100) / 10} kB`;
 
@@ -274,5 +275,16 @@ export function evaluateBudgets(r: Results): Budget[] {
   if (r.startup)
     add('restart with nothing changed, `npm start` → /healthz', '< 2 s', `${r.startup.restartSeconds} s`, r.startup.restartSeconds < 2);
   else notRun('restart, `npm start` → /healthz', '< 2 s');
+
+  // Issue 30 §1, decision 091: the console's import job against the command's old loop, a million lines (judged at that size only).
+  const job = r.imports?.paths.find((p) => p.path === 'job');
+  if (r.imports && job && r.imports.jobOverBaseline !== undefined && r.imports.lines >= 1_000_000)
+    add(
+      `the import job, ${r.imports.lines.toLocaleString('en-US')} points lines (\`--only=imports\`)`,
+      IMPORT_BUDGET,
+      `×${r.imports.jobOverBaseline}, ${job.writtenMb} MB written (${job.cancelledMb} cancelled), ${job.peakRssMb} MB`,
+      r.imports.jobOverBaseline <= 1.25 && job.writtenMb <= 3 * 1024 && job.peakRssMb < 400,
+    );
+  else notRun('the import job, 1,000,000 points lines (`--only=imports`)', IMPORT_BUDGET);
   return budgets;
 }

@@ -1,90 +1,207 @@
 /**
- * The console's import at scale (issue 20 §2, docs/decisions/064), on the embedded default: a
- * points file of --lines lines over --participants participants (test/points-files.ts, one line
- * in ten a debit), streamed from disk into the staging table, previewed (the job's first phase),
- * confirmed, and run as the job does, sampling the process's memory every 100 ms.
+ * `npm run bench -- --only=imports` (docs/decisions/091): one generated points file (--lines lines
+ * over --participants participants, test/points-files.ts, one line in ten a debit) imported three
+ * ways, each into its own copy of the same database and in a process of its own, one after the
+ * other:
+ * - baseline: the command's streaming import as decision 022 measured it (import-paths.ts), the
+ *   figure the job is held to;
+ * - command: `rewards points import <file> --client <id>` as the operator runs it (the package's
+ *   `rewards` script's node flags);
+ * - job: the console's path, staged, previewed, confirmed and run (modules/imports), with the
+ *   server's node flags.
+ * Each reports its wall and CPU seconds, the bytes it wrote (/proc/self/io write_bytes: the
+ * database, its WAL and SQLite's temporary journals; not the database's growth) and its peak
+ * resident memory (getrusage maxrss), through import-stats.js. The machine is shared: the figures
+ * are indicative, the ratio of one run the one to compare.
  *
- * Usage: node scripts/bench/imports.ts [--lines 1000000] [--participants 100000]
- * (npm run bench does not run it; figures in decision 064 and the README.)
+ * Alone: node scripts/bench/imports.ts [--lines 1000000] [--participants 100000] [--paths baseline,command,job]
  */
-import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDatabase } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { addExpiryClient } from '../../apps/server/src/modules/expiry/test-support.ts';
-import { previewImportJob } from '../../apps/server/src/modules/imports/preview.ts';
-import { runImportJob } from '../../apps/server/src/modules/imports/run.ts';
-import { confirmImport, readImport, stageImport } from '../../apps/server/src/modules/imports/service.ts';
+import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { writePointsFile } from '../../apps/server/test/points-files.ts';
 
-const { values } = parseArgs({
-  options: { lines: { type: 'string', default: '1000000' }, participants: { type: 'string', default: '100000' } },
-});
-const LINES = Number(values.lines);
-const PARTICIPANTS = Number(values.participants);
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = resolve(HERE, '..', '..');
 const CLIENT = 'bench-imports';
-const mb = (bytes: number) => Math.round(bytes / 1_048_576);
+/** The command's node flags as decision 022 measured it (the baseline's). */
+const BASELINE_NODE_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=96'];
+/** The package's `rewards` script's node flags, as the operator runs the command (package.json). */
+const CLI_NODE_FLAGS = (() => {
+  const script =
+    (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.rewards ?? '';
+  return script.split(/\s+/).filter((word) => word.startsWith('--'));
+})();
 
-function sampler() {
-  let peakRss = 0;
-  let peakHeap = 0;
-  const sample = () => {
-    const { rss, heapUsed } = process.memoryUsage();
-    peakRss = Math.max(peakRss, rss);
-    peakHeap = Math.max(peakHeap, heapUsed);
-  };
-  sample();
-  const timer = setInterval(sample, 100);
-  return () => {
-    clearInterval(timer);
-    sample();
-    return `peak RSS ${mb(peakRss)} MB, peak heap ${mb(peakHeap)} MB`;
-  };
+export const IMPORT_PATHS = ['baseline', 'command', 'job'] as const;
+export type ImportPath = (typeof IMPORT_PATHS)[number];
+
+export interface ImportPathResult {
+  path: ImportPath;
+  wallSeconds: number;
+  cpuSeconds: number;
+  writtenMb: number;
+  /** Of writtenMb, the bytes of files deleted before they reached the disk (temporary journals). */
+  cancelledMb: number;
+  peakRssMb: number;
+  /** Wall seconds of the path's phases (the job: stage, preview, run). */
+  phases?: Record<string, number>;
+  outcome: unknown;
 }
 
-/** Bytes this process has had written to storage (Linux); -1 elsewhere. */
-function writtenBytes(): number {
+export interface ImportsResults {
+  lines: number;
+  participants: number;
+  paths: ImportPathResult[];
+  /** The job's wall time over the baseline's, of this run (budget: 1.25). */
+  jobOverBaseline?: number;
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1_048_576);
+
+export async function runImports(
+  dir: string,
+  log: (line: string) => void,
+  options: { lines: number; participants: number; paths?: readonly ImportPath[] },
+): Promise<ImportsResults> {
+  const file = join(dir, 'points.csv');
+  const seed = join(dir, 'imports-seed.db');
+  log(`imports: writing ${options.lines.toLocaleString('en-US')} lines over ${options.participants.toLocaleString('en-US')} participants`);
+  await writePointsFile(file, { lines: options.lines, participants: options.participants });
+  const db = createDatabase({ dialect: 'sqlite', path: seed });
   try {
-    return Number(/^write_bytes: (\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? -1);
+    await migrateToLatest(db);
+    await addExpiryClient(db, CLIENT, options.participants, { type: 'none' });
+  } finally {
+    // Closing checkpoints the WAL into the file: the copies below are whole.
+    await db.destroy();
+  }
+  const results: ImportsResults = { lines: options.lines, participants: options.participants, paths: [] };
+  for (const path of options.paths ?? IMPORT_PATHS) {
+    const database = join(dir, `imports-${path}.db`);
+    copyFileSync(seed, database);
+    const stats = join(dir, `imports-${path}.json`);
+    const preload = ['--import', join(HERE, 'import-stats.js')];
+    // The baseline with decision 022's flags, the command with the package's, the job with the server's.
+    const argv =
+      path === 'command'
+        ? [
+            ...CLI_NODE_FLAGS,
+            ...preload,
+            join(ROOT, 'apps/server/src/cli/rewards.ts'),
+            'points',
+            'import',
+            file,
+            '--client',
+            CLIENT,
+            '--operator',
+            'bench',
+          ]
+        : [
+            ...(path === 'baseline' ? BASELINE_NODE_FLAGS : SERVER_NODE_FLAGS),
+            ...preload,
+            join(HERE, 'import-paths.ts'),
+            '--path',
+            path,
+            '--db',
+            database,
+            '--file',
+            file,
+            '--client',
+            CLIENT,
+          ];
+    const started = performance.now();
+    const out = await run(argv, {
+      ...process.env,
+      IMPORT_STATS_FILE: stats,
+      DATABASE_URL: `file:${database}`,
+    });
+    const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
+    const cost = JSON.parse(readFileSync(stats, 'utf8')) as {
+      writeBytes: number;
+      cancelledWriteBytes: number;
+      peakRssBytes: number;
+      cpuSeconds: number;
+    };
+    const parsed = parseOutcome(out);
+    const result: ImportPathResult = {
+      path,
+      wallSeconds,
+      cpuSeconds: Math.round(cost.cpuSeconds * 10) / 10,
+      writtenMb: mb(cost.writeBytes),
+      cancelledMb: mb(cost.cancelledWriteBytes),
+      peakRssMb: mb(cost.peakRssBytes),
+      ...(parsed.phases ? { phases: parsed.phases } : {}),
+      outcome: parsed.outcome,
+    };
+    results.paths.push(result);
+    log(
+      `imports ${path}: ${result.wallSeconds} s wall, ${result.cpuSeconds} s CPU, ${result.writtenMb} MB written (${result.cancelledMb} MB cancelled), peak RSS ${result.peakRssMb} MB` +
+        (result.phases ? ` ${JSON.stringify(result.phases)}` : '') +
+        ` ${JSON.stringify(result.outcome)}`,
+    );
+    rmSync(database, { force: true });
+    for (const suffix of ['-wal', '-shm']) rmSync(database + suffix, { force: true });
+  }
+  const baseline = results.paths.find((p) => p.path === 'baseline');
+  const job = results.paths.find((p) => p.path === 'job');
+  if (baseline && job) results.jobOverBaseline = Math.round((job.wallSeconds / baseline.wallSeconds) * 100) / 100;
+  return results;
+}
+
+/** The child's last line of stdout is its JSON (the command's summary is a line of text, kept as it is). */
+function parseOutcome(out: string): { phases?: Record<string, number>; outcome: unknown } {
+  const text = out.trim();
+  try {
+    const json = JSON.parse(text.split('\n').at(-1) ?? '') as { phases?: Record<string, number> };
+    const { phases, ...outcome } = json;
+    return { ...(phases ? { phases } : {}), outcome };
   } catch {
-    return -1;
+    return { outcome: text.split('\n').at(0) };
   }
 }
 
-async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
-  const stop = sampler();
-  const written = writtenBytes();
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const result = await work();
-  const used = process.cpuUsage(cpu);
-  console.log(
-    `${name}: ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU, ${stop()}` +
-      (written < 0 ? '' : `, ${mb(writtenBytes() - written)} MB written`),
-  );
-  return result;
+function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) =>
+      code === 0 ? done(out) : fail(new Error(`${argv.at(-1)} exited ${code}: ${err.trim().split('\n').at(-1)}`)),
+    );
+  });
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'rewards-bench-imports-'));
-const db = createDatabase({ dialect: 'sqlite', path: join(dir, 'rewards.db') });
-try {
-  await migrateToLatest(db);
-  await addExpiryClient(db, CLIENT, PARTICIPANTS, { type: 'none' });
-  const file = join(dir, 'points.csv');
-  await writePointsFile(file, { lines: LINES, participants: PARTICIPANTS });
-  const actor = { name: 'bench', kind: 'operator' as const, origin: null };
-  const staged = await step(`stage ${LINES.toLocaleString('en-US')} lines (the upload's request)`, () =>
-    stageImport(db, actor, CLIENT, 'points', 'points.csv', createReadStream(file, { highWaterMark: 64 * 1024 })),
-  );
-  // The preview is the job's first phase (decision 064, amended 2026-11-26 (2)): timed on its own.
-  await step('preview', () => previewImportJob(db, staged.id));
-  console.log('preview', JSON.stringify((await readImport(db, CLIENT, staged.id))?.preview));
-  await confirmImport(db, actor, CLIENT, staged.id, 'bench');
-  await step('run', () => runImportJob(db, staged.id));
-  console.log('result', JSON.stringify((await readImport(db, CLIENT, staged.id))?.result));
-} finally {
-  await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      lines: { type: 'string', default: '1000000' },
+      participants: { type: 'string', default: '100000' },
+      paths: { type: 'string' },
+    },
+  });
+  const paths = values.paths?.split(',') as ImportPath[] | undefined;
+  if (paths?.some((p) => !(IMPORT_PATHS as readonly string[]).includes(p))) throw new Error(`--paths takes ${IMPORT_PATHS.join(',')}`);
+  const dir = mkdtempSync(join(tmpdir(), 'rewards-bench-imports-'));
+  const started = Date.now();
+  try {
+    const results = await runImports(dir, (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`), {
+      lines: Number(values.lines),
+      participants: Number(values.participants),
+      ...(paths ? { paths } : {}),
+    });
+    console.log(JSON.stringify(results, null, 2));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -18,6 +18,7 @@ import { ceilingLines } from './scale-ceiling.ts';
 import { CONSOLE_SEARCH_BUDGET_MS, type ConsoleResults } from './console.ts';
 import { REPORTS_BUDGET_MS, type ReportsResults } from './reports.ts';
 import type { StartupResults } from './startup.ts';
+import type { ImportsResults } from './imports.ts';
 
 export interface Results {
   date: string;
@@ -45,12 +46,21 @@ export interface Results {
   programApi?: ProgramApiResults;
   /** The program API's postings with a webhook endpoint taking them (its `webhooks` set). */
   webhooks?: ProgramApiResults;
+  /** One points file through the command's old streaming path, the command and the console's job (decision 091). */
+  imports?: ImportsResults;
   budgets?: Budget[];
   /** Parts that threw, with the first line of their error. */
   failures?: Record<string, string>;
 }
 
 export const RESULTS_DIR = join(ROOT, 'bench', 'results');
+
+/** An import path's phases and their wall seconds (the MB written per phase stay in the JSON). */
+const phasesOf = (phases: Record<string, number> | undefined) =>
+  Object.entries(phases ?? {})
+    .filter(([name]) => !name.endsWith('MB'))
+    .map(([name, seconds]) => `${name} ${seconds}`)
+    .join(', ');
 
 const n = (value: number) => value.toLocaleString('en-US');
 const failed = (r: LoadResult) => r.errors + r.timeouts;
@@ -121,6 +131,20 @@ export function markdown(r: Results): string {
       '| entries/s | p95 ms | deliveries/s during the load | lag p50 ms | lag p95 ms | lag max ms | pending at the end (oldest, ms) | drained after (ms; /s) | duplicates |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       `| ${n(p.entriesPerSecond)} | ${p.p95} | ${n(w.deliveriesPerSecond)} | ${w.lagP50} | ${w.lagP95} | ${w.lagMax} | ${n(w.pendingAtEnd)} (${n(w.oldestPendingAtEndMs)}) | ${w.drainMs === undefined ? 'not within 300 s' : `${n(w.drainMs)}; ${n(w.drainPerSecond ?? 0)}`} | ${w.duplicates} |`,
+      '',
+    );
+  }
+  if (r.imports) {
+    const i = r.imports;
+    lines.push(
+      `**One points file imported three ways** (${n(i.lines)} lines over ${n(i.participants)} participants, SQLite, each path in its own process on its own copy of the database; written: /proc/self/io write_bytes, the database, its WAL and SQLite's temporary journals; decision 091). Job over baseline: ${i.jobOverBaseline ?? '–'}× (budget 1.25)`,
+      '',
+      '| path | wall s | CPU s | written MB (of which cancelled) | peak RSS MB | phases (s) |',
+      '|---|---:|---:|---:|---:|---|',
+      ...i.paths.map(
+        (p) =>
+          `| ${p.path} | ${p.wallSeconds} | ${p.cpuSeconds} | ${n(p.writtenMb)} (${n(p.cancelledMb)}) | ${p.peakRssMb} | ${phasesOf(p.phases)} |`,
+      ),
       '',
     );
   }

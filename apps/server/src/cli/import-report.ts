@@ -4,7 +4,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { csvLine } from '@rewards/contract/csv';
 import { CliError } from './cli-context.ts';
 
-/** How an import ended, as the issue asks: counts, then the rejected lines with their reasons. */
+/** How an import ended, as the issue asks: counts, then the rejected lines with their reasons (cli/import-job.ts makes it from the job). */
 export interface ImportCounts {
   added: number;
   updated: number;
@@ -21,10 +21,6 @@ export interface RejectedLine {
 export interface ImportReport extends ImportCounts {
   file: string;
   rejects: RejectedLine[];
-}
-
-export function emptyCounts(): ImportCounts {
-  return { added: 0, updated: 0, unchanged: 0, rejected: 0 };
 }
 
 /** At most this many rejected lines are listed on the terminal; all go to --rejects. */
@@ -72,7 +68,7 @@ export function openRejectsFile(path: string): RejectsFile {
   };
 }
 
-/** The rejected lines as CSV (line,reason), for `--rejects <file>`, written at once. */
+/** The rejected lines as CSV (line,reason), written at once (test/csv-exports.test.ts checks both ways of writing one). */
 export async function writeRejects(path: string, rejects: readonly RejectedLine[]): Promise<void> {
   const file = openRejectsFile(path);
   for (const reject of rejects) file.write(reject);

@@ -285,14 +285,16 @@ export function registerParticipants(program: Command): void {
         'and optionally date_of_birth ' +
         '(any order; programs separated by |; flags true/false/1/0/yes/no; empty locale: the default; empty status: pending for new, unchanged otherwise; ' +
         'date_of_birth YYYY-MM-DD, empty for none, a file without the column leaves dates as they are). ' +
-        'Idempotent on username: a re-run updates changed lines and leaves the rest.',
+        'Idempotent on username: a re-run updates changed lines and leaves the rest. ' +
+        "Runs as the console's import job (the client's one job at a time).",
     )
     .argument('<file>', 'the CSV file (UTF-8)')
     .option('--client <id>', 'the client (required)')
-    .option('--rejects <file>', 'write the rejected lines (line,reason) to this CSV file');
-  action<{ client?: string; rejects?: string }>(importCommand, async (db, { args, options, operator }) => {
+    .option('--rejects <file>', 'write the rejected lines (line,reason) to this CSV file')
+    .option('--dry-run', 'check the file against the participants and say what would change; change nothing');
+  action<{ client?: string; rejects?: string; dryRun?: boolean }>(importCommand, async (db, { args, options, operator }) => {
     const client = await requireClient(db, options.client);
-    return importParticipants(db, client, args[0] ?? '', { operator, rejectsPath: options.rejects });
+    return importParticipants(db, client, args[0] ?? '', { operator, rejectsPath: options.rejects, dryRun: options.dryRun === true });
   });
 }
 

@@ -199,6 +199,7 @@ describe.each(dialects)('an upload of one enormous line, to a server process on 
       errorCode: ErrorCode.importRefused,
       message:
         'Line 2 is longer than 16,384 bytes (16 kB), the most an import line may have: is this the right file, a CSV with one record per line?; nothing was imported',
+      params: { reason: 'lineTooLong', line: 2, kb: 16 },
     });
     // Refused while the body streamed: the answer came long before the 100 MB were written.
     expect(one.sent).toBeLessThan(20 * MB);

@@ -12,6 +12,7 @@ import {
   type ImportParams,
 } from './service.ts';
 import { deleteRejects, deleteStaged, insertRejects } from './store.ts';
+import { withJobTuning } from './sqlite-tuning.ts';
 import { previewBatch } from './work.ts';
 
 /**
@@ -44,7 +45,7 @@ export type PreviewEnd = 'staged' | 'failed' | 'busy' | 'not-previewing' | 'gone
 export async function previewImportJob(db: Db, jobId: string, options: PreviewOptions = {}): Promise<PreviewEnd> {
   const lease = await takeLease(db, importLeaseName(jobId), options);
   if (!lease) return 'busy';
-  return previewLeased(db, jobId, lease, options);
+  return withJobTuning(db, () => previewLeased(db, jobId, lease, options));
 }
 
 async function previewLeased(db: Db, jobId: string, lease: JobLease, options: PreviewOptions): Promise<PreviewEnd> {

@@ -1,9 +1,18 @@
-import type { ImportCounts, ImportKind } from '@rewards/contract/console-imports';
+import type { ImportKind } from '@rewards/contract/console-imports';
 import type { Db } from '../../db/database.ts';
 import { recordAudit } from '../audit/service.ts';
 import { deleteSlot, findJobById, jobIdsIn, takeLease, updateJobIf, type JobLease, type LeaseOptions } from '../jobs/service.ts';
 import { unusablePasswordHash } from '../participants/fields.ts';
-import { addCounts, discardStaleImports, emptyImportCounts, lineReader, readBatch, releaseSpace, type ImportParams } from './service.ts';
+import {
+  addCounts,
+  discardStaleImports,
+  type RunCounts,
+  emptyImportCounts,
+  lineReader,
+  readBatch,
+  releaseSpace,
+  type ImportParams,
+} from './service.ts';
 import { importLeaseName, previewImportJob } from './preview.ts';
 import { deleteStagedLines, insertRejects } from './store.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
@@ -88,7 +97,7 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
   // Every entry of the run carries its start as created_at (repeats within the file, decision 022): the same after a resume.
   const runAt = new Date(job.started_at ?? job.created_at);
   const passwordHash = kind === 'participants' ? await unusablePasswordHash() : '';
-  const counts: ImportCounts = job.result === null ? emptyImportCounts() : (JSON.parse(job.result) as ImportCounts);
+  const counts: RunCounts = job.result === null ? emptyImportCounts() : (JSON.parse(job.result) as RunCounts);
   let cursor = Number(job.cursor);
   let done = Number(job.done);
   for (;;) {
@@ -144,17 +153,17 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
       },
       at,
     );
-    // The command's own audit action, so the trail reads the same whichever way the file came.
+    // One audit action whichever way the file came, as whoever confirmed it (an operator's origin is cli@host).
     await recordAudit(
       trx,
       {
         clientId: job.client_id,
         actor: job.confirmed_by ?? job.created_by,
-        actorKind: 'staff',
+        actorKind: params.runBy?.kind ?? 'staff',
         action: kind === 'points' ? 'points.import' : 'participants.import',
         subject: job.file_name,
         details: { job: jobId, lines: done, ...counts },
-        origin: 'console',
+        origin: params.runBy ? params.runBy.origin : 'console',
       },
       at,
     );

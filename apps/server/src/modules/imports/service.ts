@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { CsvError } from 'csv-parse';
-import { ErrorCode } from '@rewards/contract';
+import { ErrorCode, type ErrorParams } from '@rewards/contract';
 import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_LINES,
@@ -32,6 +32,7 @@ import { usernameKey } from '../participants/service.ts';
 import { IMPORT_MAX_LINE_BYTES, LineTooLong, importCsvParser } from './csv-input.ts';
 import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from './participants.ts';
 import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn } from './points-lines.ts';
+import { withJobTuning } from './sqlite-tuning.ts';
 import { deleteStaged, firstLinesOf, insertStaged, rejectsAfter, releaseStagingSpace, stagedAfter, type StagedLine } from './store.ts';
 
 /**
@@ -68,6 +69,7 @@ export const importErrors = {
       ErrorCode.importJobRunning,
       'imports.error.running',
       `Another import is running for this client: "${job.file_name}" (job ${job.id}), confirmed by ${job.confirmed_by ?? job.created_by}. Wait until it ends, then confirm again; nothing was started`,
+      { fileName: job.file_name, by: job.confirmed_by ?? job.created_by },
     ),
   notConfirmable: (job: Job) =>
     new ApiError(
@@ -77,6 +79,7 @@ export const importErrors = {
       job.status === 'previewing'
         ? `This import ("${job.file_name}", job ${job.id}) is still being previewed: confirm it once its preview is ready; nothing was started`
         : `This import ("${job.file_name}", job ${job.id}) is ${job.status === 'staged' ? 'taken by another confirmation' : job.status}: only a previewed import can be confirmed; nothing was started`,
+      { fileName: job.file_name, reason: job.status },
     ),
   notDiscardable: (job: Job) =>
     new ApiError(
@@ -84,13 +87,22 @@ export const importErrors = {
       ErrorCode.importNotDiscardable,
       'imports.error.notDiscardable',
       `This import ("${job.file_name}", job ${job.id}) ${job.status === 'discarded' ? 'was discarded already' : job.status === 'staging' ? 'is still being uploaded' : `is ${job.status}`}: only an import being previewed or awaiting confirmation can be discarded; nothing was changed`,
+      { fileName: job.file_name, reason: job.status },
     ),
-  refused: (detail: string) => new ApiError(400, ErrorCode.importRefused, 'imports.error.refused', `${detail}; nothing was imported`),
+  /** `params.reason` says why, for the console's words (decision 087); `detail` is the commands' English. */
+  refused: (detail: string, params: ErrorParams & { reason: string }) =>
+    new ApiError(400, ErrorCode.importRefused, 'imports.error.refused', `${detail}; nothing was imported`, params),
 };
 
 export interface ImportParams {
   /** The header row as the file has it. */
   header: string[];
+  /**
+   * Who confirmed the run, for its closing audit (`points.import` / `participants.import`): a
+   * staff member in the console, an operator at the command line (decision 091). Jobs confirmed
+   * before it have none: staff, in the console.
+   */
+  runBy?: { kind: AuditActorKind; origin: string | null };
 }
 
 export const emptyImportCounts = (): ImportCounts => ({
@@ -233,7 +245,7 @@ export async function stageImport(
     cursor: 0,
   });
   try {
-    const { header, lines } = await stageBody(db, id, clientId, kind, body, maxBytes, maxLines, maxLineBytes);
+    const { header, lines } = await withJobTuning(db, () => stageBody(db, id, clientId, kind, body, maxBytes, maxLines, maxLineBytes));
     await updateJobIf(db, id, 'staging', {
       status: 'previewing',
       params: JSON.stringify({ header } satisfies ImportParams),
@@ -315,13 +327,21 @@ async function stageBody(
       if (!header) {
         header = record;
         const found = await lineReader(db, clientId, kind, header);
-        if (typeof found === 'string') throw importErrors.refused(found);
+        if (typeof found === 'string') throw importErrors.refused(found, { reason: 'header' });
         reader = found;
-        pending.length = 0;
+        // Unreadable lines before the header are not the file's; those after it stay (the parser may
+        // have read a small file whole, and reported its unreadable lines, before the header is read).
+        const after = pending.filter((p) => p.line > info.lines);
+        lines -= pending.length - after.length;
+        pending.splice(0, pending.length, ...after);
         continue;
       }
       lines += 1;
-      if (lines > maxLines) throw importErrors.refused(`The file has more than ${maxLines.toLocaleString('en-US')} lines`);
+      if (lines > maxLines)
+        throw importErrors.refused(`The file has more than ${maxLines.toLocaleString('en-US')} lines`, {
+          reason: 'tooManyLines',
+          max: maxLines,
+        });
       const { key, altKey } = reader!.read(info.lines, record);
       pending.push({ job_id: jobId, line: info.lines, fields: JSON.stringify(record), problem: null, key, alt_key: altKey });
       if (pending.length >= STAGE_CHUNK) await flush();
@@ -329,11 +349,20 @@ async function stageBody(
   } catch (error) {
     parser.destroy();
     if (error instanceof ApiError) throw error;
-    if (error instanceof LineTooLong) throw importErrors.refused(error.message);
-    throw importErrors.refused('The file could not be read as CSV');
+    if (error instanceof LineTooLong)
+      throw importErrors.refused(error.message, {
+        reason: error.quoted ? 'quoteNotClosed' : 'lineTooLong',
+        line: error.line,
+        kb: Math.round(error.cap / 1024),
+      });
+    throw importErrors.refused('The file could not be read as CSV', { reason: 'unreadable' });
   }
-  if (tooBig) throw importErrors.refused(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-  if (!header) throw importErrors.refused('The file is empty: the first line must be the header row');
+  if (tooBig)
+    throw importErrors.refused(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, {
+      reason: 'tooLarge',
+      mb: Math.round(maxBytes / 1024 / 1024),
+    });
+  if (!header) throw importErrors.refused('The file is empty: the first line must be the header row', { reason: 'empty' });
   await flush();
   return { header, lines };
 }
@@ -346,9 +375,14 @@ export interface BatchCounts {
   unknownUsernames?: number;
   pointsIn?: number;
   pointsOut?: number;
+  /** Participants: the sessions ended (of those set inactive), for the run's audit. */
+  sessionsEnded?: number;
 }
 
-export function addCounts(counts: ImportCounts, outcome: BatchCounts): void {
+/** A run's counts as the job keeps them: a participants run also counts the sessions it ended (its audit says so). */
+export type RunCounts = ImportCounts & { sessionsEnded?: number };
+
+export function addCounts(counts: RunCounts, outcome: BatchCounts): void {
   counts.added += outcome.added;
   counts.updated += outcome.updated ?? 0;
   counts.unchanged += outcome.unchanged;
@@ -356,6 +390,7 @@ export function addCounts(counts: ImportCounts, outcome: BatchCounts): void {
   counts.unknownUsernames += outcome.unknownUsernames ?? 0;
   counts.pointsIn += outcome.pointsIn ?? 0;
   counts.pointsOut += outcome.pointsOut ?? 0;
+  if (outcome.sessionsEnded !== undefined) counts.sessionsEnded = (counts.sessionsEnded ?? 0) + outcome.sessionsEnded;
 }
 
 /** What a preview carries from batch to batch: the balances its earlier lines would have left, and the run's time. */
@@ -387,8 +422,10 @@ export async function confirmImport(
       const holder = await slotHolder(trx, clientId);
       throw holder ? importErrors.running(holder) : importErrors.notConfirmable(job);
     }
+    const params: ImportParams = { ...(JSON.parse(job.params) as ImportParams), runBy: { kind: actor.kind, origin: actor.origin } };
     const started = await updateJobIf(trx, jobId, 'staged', {
       status: 'running',
+      params: JSON.stringify(params),
       confirmed_by: actor.name,
       started_at: now.toISOString(),
       updated_at: now.toISOString(),
@@ -536,6 +573,17 @@ function view(job: Job, rejects: ImportReject[]): ImportJob {
 
 /** The phase whose rejects a job shows: the run's once it started, else the preview's. */
 const phaseOf = (job: Job) => (job.status === 'staged' || job.status === 'staging' || job.status === 'previewing' ? 'preview' : 'run');
+
+/** A page of a job's rejected lines of one phase, in line order after `after` (the command's report and --rejects file). */
+export async function importRejects(
+  db: Db,
+  jobId: string,
+  phase: 'preview' | 'run',
+  after: number,
+  limit: number,
+): Promise<Array<{ line: number; reason: string }>> {
+  return rejectsAfter(db, jobId, phase, after, limit);
+}
 
 export async function readImport(db: Db, clientId: string, jobId: string): Promise<ImportJob | undefined> {
   const job = await findJob(db, clientId, jobId);

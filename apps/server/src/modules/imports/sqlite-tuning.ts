@@ -2,29 +2,41 @@ import { SqliteAdapter, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 
 /**
- * The import job's SQLite settings while it runs (docs/decisions/064, amended): the writer's page
- * cache and checkpoint interval of the command's import (decision 022), set on the writer
- * connection the server process shares and put back when the last job of the process ends. Both
- * change how much is written, never what a statement does, so the requests that share the
- * connection meanwhile see the same data. `foreign_keys`, which the command also turns off, stays
- * on: that one would change every request's checks.
- * - cache_size: a batch changes a page of the participants (their balance) and of the statement
- *   index per line, scattered; with SQLite's 2 MB default the cache spilled those pages to the WAL
- *   again and again inside each batch.
- * - wal_autocheckpoint: with the default (1,000 pages, 4 MB) every batch's commit copied every
- *   page it changed back into the database file; the participants' pages that each batch changes
- *   again are copied once per interval instead.
+ * The one set of SQLite settings of an import (docs/decisions/091): every phase of the job (stage,
+ * preview, run), whether the console's upload or `rewards points import` / `participants import`
+ * runs it, sets them on the writer connection of its process and puts back what the connection had
+ * when the last import of the process ends. Each changes how much is written, never what a
+ * statement does, so the requests that share the connection meanwhile see the same data and the
+ * same checks.
+ * - cache_size 8 MB (SQLite's default is 2 MB; 32 MB wrote no less): a batch changes a page of the
+ *   participants (their balance) and of the statement index per line, scattered; with the default
+ *   the cache spilled those pages to the WAL again and again inside each batch.
+ * - wal_autocheckpoint: with the default (1,000 pages, 4 MB) every batch's commit copied every page
+ *   it changed back into the database file; the participants' and the ledger indexes' pages that
+ *   each batch changes again are copied once per interval instead (JOB_CHECKPOINT_PAGES).
+ * - foreign_keys stays on. The command turned it off before decision 091, to be rid of the
+ *   statement journal SQLite keeps for each multi-row statement while it is on; that journal, and the
+ *   sub-journal of the group-commit driver's savepoint (the batch's logical transaction), are
+ *   temporary files deleted at the statement's or the batch's end, so most of what they write never
+ *   reaches the disk (/proc's cancelled_write_bytes). `temp_store = memory` would keep them off the
+ *   files altogether but in the process's memory: at 1,000,000 lines the job then handed the kernel
+ *   19.0 GB instead of 33.9 (the difference had all been cancelled) and peaked at 700 MB resident
+ *   instead of ~320, past the import's 400 MB budget. Not set.
  */
 
-/** The writer's page cache during a job, in KB: the command's 8 MB (SQLite's default is 2 MB; 32 MB wrote no less). */
+/** The writer's page cache during an import, in KB. */
 export const JOB_CACHE_KB = 8 * 1024;
 /**
- * WAL pages between checkpoints during a job (4 KB each: 64 MB; SQLite's default is 1,000). A
- * quarter of the command's: a checkpoint runs in some request's commit, on the event loop.
+ * WAL pages between checkpoints during an import (4 KB each: 256 MB; SQLite's default is 1,000):
+ * the command's interval of decision 022, which the job had cut to a quarter (64 MB) because a
+ * checkpoint runs in some commit, on the event loop (in the server, a request's). Measured at
+ * 1,000,000 lines (decision 091): with 64 MB the job took 1.33× the command's old loop and handed
+ * the kernel 33.9 GB; with 256 MB 1.19× and 29.5 GB. Fewer, longer checkpoints: a request that
+ * commits one waits for it (not measured yet: how long, in the server under an import).
  */
-export const JOB_CHECKPOINT_PAGES = 16_384;
+export const JOB_CHECKPOINT_PAGES = 65_536;
 
-/** Per database: the jobs running, and the settings the connection had before the first of them. */
+/** Per database: the imports running, and the settings the connection had before the first of them. */
 const state = new WeakMap<Db, { jobs: number; before?: Promise<Record<string, number>> }>();
 
 async function pragma(db: Db, name: string): Promise<number> {
@@ -33,10 +45,10 @@ async function pragma(db: Db, name: string): Promise<number> {
 }
 
 /**
- * Runs `work` with the job's settings on SQLite (a no-op on PostgreSQL). Jobs of several clients
- * may run at once in one process: the first sets them, the last puts back what the connection had
- * before the first (read once, so a job starting while another ends never takes the job's values
- * for the originals).
+ * Runs `work` with the import's settings on SQLite (a no-op on PostgreSQL). Imports of several
+ * clients may run at once in one process: the first sets them, the last puts back what the
+ * connection had before the first (read once, so an import starting while another ends never takes
+ * the import's values for the originals).
  */
 export async function withJobTuning<T>(db: Db, work: () => Promise<T>): Promise<T> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return work();
@@ -59,7 +71,7 @@ export async function withJobTuning<T>(db: Db, work: () => Promise<T>): Promise<
     entry.jobs -= 1;
     if (entry.jobs === 0) {
       const before = await entry.before.catch(() => undefined);
-      // Another job may have started while the originals were read.
+      // Another import may have started while the originals were read.
       if (before && entry.jobs === 0)
         for (const [name, value] of Object.entries(before)) await sql.raw(`pragma ${name} = ${value}`).execute(db);
     }

@@ -61,6 +61,7 @@ async function participantsBatch(
     added: outcome.added,
     updated: outcome.updated,
     unchanged: outcome.unchanged,
+    ...(write ? { sessionsEnded: outcome.sessionsEnded } : {}),
     problems: [...problems, ...outcome.rejects].sort((a, b) => a.line - b.line),
   };
 }

@@ -21,3 +21,4 @@ export {
   type Job,
 } from './jobs-store.ts';
 export { takeLease, leaseHolder, type JobLease, type LeaseOptions } from './lease.ts';
+export { findLease } from './store.ts';

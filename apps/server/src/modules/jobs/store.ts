@@ -41,3 +41,8 @@ export async function endLease(db: Db, name: string, holder: string): Promise<vo
 }
 
 const ENDED = new Date(0).toISOString();
+
+/** Who holds a lease and until when; undefined if nobody ever took it. */
+export async function findLease(db: Db, name: string): Promise<{ holder: string; expires_at: string } | undefined> {
+  return db.selectFrom('job_leases').select(['holder', 'expires_at']).where('name', '=', name).executeTakeFirst();
+}
