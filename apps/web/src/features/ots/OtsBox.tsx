@@ -79,14 +79,20 @@ export function OtsBox() {
     event.preventDefault();
     if (disabled) return;
     dismissMessages();
+    const form = event.currentTarget;
     // These run only while the box is still shown.
     redeem.mutate(
       { code: code.trim(), userName: user.userName },
       {
         onSuccess: () => setCode(''),
-        onSettled: () => {
-          // The button was disabled under the keyboard's focus: give it back to the input.
-          if (document.activeElement === document.body || document.activeElement === null) inputRef.current?.focus();
+        onSettled: (reply) => {
+          // The button is disabled under the keyboard's focus (while the code is sent, and for good
+          // once it is accepted): give the focus back to the input. A fast reply can settle before
+          // the pending state was ever drawn, so the focus may still be on the button here.
+          const active = document.activeElement;
+          const lost = active === null || active === document.body;
+          const onDisabledButton = reply !== undefined && active !== inputRef.current && form.contains(active);
+          if (lost || onDisabledButton) inputRef.current?.focus();
         },
       },
     );
