@@ -28,7 +28,7 @@ import { issueFromConsole } from '../launch-as/service.ts';
 import { adjustPoints, currentAgentDailyLimit } from '../ledger/adjustments.ts';
 import { requireFreshSecondFactor, requireRole, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import type { LiveStaffSession } from '../staff/sessions.ts';
-import { roleIn } from '../staff/service.ts';
+import { roleIn } from '../staff/roles.ts';
 import { actionErrors } from './action-errors.ts';
 import { changeStatus, endSessions, parseStatus, resendMail, unlock } from './actions.ts';
 import { correctParticipant, emailChangeHoldUntil, type Actor, type ParticipantChanges } from './operator-service.ts';

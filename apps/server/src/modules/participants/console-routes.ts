@@ -15,7 +15,7 @@ import { auditTrailRoutes } from '../audit/console-routes.ts';
 import { requireRole, requireStaff, staffOf, type ConsoleOrigin } from '../staff/guard.ts';
 import { documented } from '../staff/routes.ts';
 import { staffScope } from '../staff/scope.ts';
-import { roleIn } from '../staff/service.ts';
+import { roleIn } from '../staff/roles.ts';
 import { consoleParticipant, consoleSearch, consoleStatement } from './console-view.ts';
 
 /**

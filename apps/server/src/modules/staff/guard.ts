@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
 import { staffErrors } from './errors.ts';
 import { resumeStaffSession, STAFF_SESSION, type LiveStaffSession } from './sessions.ts';
-import { roleIn } from './store.ts';
+import { roleIn } from './roles.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

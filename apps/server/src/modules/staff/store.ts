@@ -80,31 +80,19 @@ export async function roleRows(db: Q, staffId?: string): Promise<Array<Omit<Role
   return query.orderBy('client_id').execute();
 }
 
-export async function roleIn(db: Q, staffId: string, clientId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('staff_roles')
-    .select('role')
-    .where('staff_id', '=', staffId)
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
-  return row?.role;
+/** Who holds `role` in the client. */
+export async function staffIdsWithRole(db: Q, clientId: string, role: string): Promise<string[]> {
+  const rows = await db.selectFrom('staff_roles').select('staff_id').where('client_id', '=', clientId).where('role', '=', role).execute();
+  return rows.map((row) => row.staff_id);
 }
 
-/**
- * Who answers for a client's settings: the active owners (the whole installation) and the
- * active program managers of that client, once each, by address.
- */
-export async function clientMaintainers(db: Q, clientId: string): Promise<Array<{ email: string; name: string }>> {
-  const managers = db
-    .selectFrom('staff_roles')
-    .select('staff_roles.staff_id')
-    .where('staff_roles.client_id', '=', clientId)
-    .where('staff_roles.role', '=', 'program_manager');
+/** Active staff who are owners or one of `ids`, by address. */
+export async function activeOwnersOr(db: Q, ids: readonly string[]): Promise<Array<{ email: string; name: string }>> {
   return db
     .selectFrom('staff')
     .select(['email', 'name'])
     .where('status', '=', 'active')
-    .where((eb) => eb.or([eb('owner', '=', 1), eb('id', 'in', managers)]))
+    .where((eb) => (ids.length === 0 ? eb('owner', '=', 1) : eb.or([eb('owner', '=', 1), eb('id', 'in', [...ids])])))
     .orderBy('email_key')
     .execute();
 }

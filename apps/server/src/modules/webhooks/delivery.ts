@@ -6,7 +6,7 @@ import { findClient } from '../clients/service.ts';
 import { leaseHolder } from '../jobs/lease.ts';
 import { startWakeLoop } from '../jobs/wake-loop.ts';
 import { queueWebhookDisabledNotice } from '../staff/mail.ts';
-import { clientMaintainers } from '../staff/service.ts';
+import { clientMaintainers } from '../staff/roles.ts';
 import { checkUrlForm, resolveTarget, systemResolver, type AddressPolicy, type Resolver } from './address.ts';
 import { onWebhookTold, wakeWebhookWorkers } from './events.ts';
 import { openSigningSecret, signatureHeader } from './secrets.ts';
