@@ -66,7 +66,6 @@ export const KNOWN_FOREIGN_TABLES = {
     'participant_sign_ins',
     'participants',
   ],
-  'sessions/store.ts': ['participant_programs', 'participants'],
   'sso/store.ts': ['clients'],
 };
 

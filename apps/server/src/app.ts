@@ -7,7 +7,7 @@ import { configureReadCache } from './db/read-cache.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { acceptEmptyJsonBodies } from './http/json-body.ts';
 import { serializerCompiler, validatorCompiler } from './http/schema-compilers.ts';
-import { lazyChildLogger, requestIdGenerator, requestLogFields, writesDebug, writesTrace } from './http/request-logging.ts';
+import { requestIdGenerator, requestLogFields, writesDebug, writesTrace } from './http/request-logging.ts';
 import { refuseMetricsOnPublicPort, type Metrics } from './modules/metrics/metrics.ts';
 import compress from '@fastify/compress';
 import { API_HEADERS, securityHeaders } from './http/security-headers.ts';
@@ -96,7 +96,7 @@ export async function buildApp({ config, db, logStream, metrics, readiness = { d
     // Cheaper per request than a random UUID and a pino child each (docs/decisions/056).
     // The trusted proxy's X-Request-Id, else our own (decision 079).
     genReqId: requestIdGenerator(config.trustProxy),
-    childLoggerFactory: lazyChildLogger,
+
     logController: new QuietRequestLog(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
@@ -110,6 +110,7 @@ export async function buildApp({ config, db, logStream, metrics, readiness = { d
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('session', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('ssoHandoff', false);
 
   // Responses finished while draining close their connection; a keep-alive socket would otherwise
   // hold the process open until its timeout. (Fastify answers requests that arrive meanwhile 503.)

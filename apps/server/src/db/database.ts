@@ -4,7 +4,7 @@ import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type pgModule from 'pg';
 import type { DatabaseConfig } from '../config.ts';
-import { registerDataGeneration } from './data-generation.ts';
+import { registerDataGeneration } from './read-cache.ts';
 import { nodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { withPreparedStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';

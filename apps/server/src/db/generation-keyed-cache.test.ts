@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { createDatabase, type Db } from './database.ts';
-import { dataGeneration } from './data-generation.ts';
+import { dataGeneration } from './read-cache.ts';
 import { clockOptions, fetched, generationKey, loadOnMiss, perDatabase } from './read-cache.ts';
 
 interface Note {

@@ -6,7 +6,7 @@ import { loadConfig } from '../config.ts';
 import { dialects } from '../../test/databases.ts';
 import { createTestApp, DEMO_ORIGIN, type TestApp } from '../../test/test-app.ts';
 import { createDatabase, type Db } from './database.ts';
-import { cachedRead, cachedReadAtHand, clearReadCache, configureReadCache } from './read-cache.ts';
+import { cachedRead, clearReadCache, configureReadCache } from './read-cache.ts';
 
 /** A second server process over the same database: its own connection, its own cache. */
 async function secondProcess(t: TestApp, cacheSeconds: string): Promise<{ app: FastifyInstance; db: Db }> {
@@ -85,27 +85,31 @@ describe.each(dialects)('configuration cached in each process on %s', (dialect) 
   });
 });
 
-describe('the read cache at hand (docs/decisions/027)', () => {
+describe('the configuration read cache (docs/decisions/027)', () => {
   // The cache only needs an object's identity; a fake database is enough here.
   const fakeDb = () => ({ isTransaction: false }) as unknown as Db;
 
-  it('answers without a promise once a load has answered, and never "not found", a pending load or a disabled cache', async () => {
+  it('keeps an answer until cleared, never "not found", and nothing once configured off', async () => {
     const db = fakeDb();
     configureReadCache(db, 60);
-    expect(cachedReadAtHand(db, 'host:a')).toBeUndefined();
-    const loading = cachedRead(db, 'host:a', async () => 'client-a');
-    expect(cachedReadAtHand(db, 'host:a')).toBeUndefined();
-    await loading;
-    expect(cachedReadAtHand(db, 'host:a')).toBe('client-a');
-    await cachedRead(db, 'host:none', async () => undefined);
-    expect(cachedReadAtHand(db, 'host:none')).toBeUndefined();
+    const load = vi.fn(async () => 'client-a');
+    expect(await cachedRead(db, 'host:a', load)).toBe('client-a');
+    expect(await cachedRead(db, 'host:a', load)).toBe('client-a');
+    expect(load).toHaveBeenCalledTimes(1);
+    const notFound = vi.fn(async () => undefined);
+    await cachedRead(db, 'host:none', notFound);
+    await cachedRead(db, 'host:none', notFound);
+    expect(notFound).toHaveBeenCalledTimes(2);
     clearReadCache(db);
-    expect(cachedReadAtHand(db, 'host:a')).toBeUndefined();
+    await cachedRead(db, 'host:a', load);
+    expect(load).toHaveBeenCalledTimes(2);
 
     const uncached = fakeDb();
     configureReadCache(uncached, 0);
-    await cachedRead(uncached, 'host:a', async () => 'client-a');
-    expect(cachedReadAtHand(uncached, 'host:a')).toBeUndefined();
+    const uncachedLoad = vi.fn(async () => 'client-a');
+    await cachedRead(uncached, 'host:a', uncachedLoad);
+    await cachedRead(uncached, 'host:a', uncachedLoad);
+    expect(uncachedLoad).toHaveBeenCalledTimes(2);
   });
 
   it('answers a hit without loading, and gives callers that ask while a load runs that one load (decision 027)', async () => {

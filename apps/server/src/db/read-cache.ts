@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { dataGeneration } from './data-generation.ts';
 
 /**
  * The read caches, all lru-cache (docs/decisions/027; the invalidation story is in
@@ -26,6 +25,29 @@ export const clockOptions = { perf: cacheClock, ttlResolution: 0 } as const;
 
 // Any Kysely: the caches only need the object's identity.
 type AnyDb = Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- identity only
+
+/**
+ * Which databases can tell cheaply whether anything was committed since a value was read from
+ * them (docs/decisions/027): SQLite files, through `PRAGMA data_version` on the driver's
+ * read-only connection. PostgreSQL and in-memory SQLite cannot, and their reads are never
+ * cached by generation.
+ */
+const sources = new WeakMap<object, () => number | undefined>();
+
+/** Called by createDatabase for the databases that have a generation. */
+export function registerDataGeneration(db: object, source: () => number | undefined): void {
+  sources.set(db, source);
+}
+
+/**
+ * A number that changes whenever any connection, in this process or another, commits to this
+ * database; undefined when the database cannot tell (PostgreSQL, `:memory:`, a transaction).
+ * Equal values read at two moments mean nothing was committed in between (another process's
+ * commit may show up to one event-loop turn late).
+ */
+export function dataGeneration(db: object): number | undefined {
+  return sources.get(db)?.();
+}
 
 /** One cache (or set of caches) per database object, made on first use. */
 export function perDatabase<T>(make: () => T): (db: object) => T {
@@ -132,14 +154,4 @@ export function cachedRead<T>(db: AnyDb, key: string, load: () => Promise<T>): P
   const cache = db.isTransaction ? undefined : cacheOf(db);
   if (!cache) return load();
   return fetchKept(cache, key, load) as Promise<T>;
-}
-
-/**
- * The value cachedRead would answer from memory right now, without a promise; undefined when it
- * would load (nothing kept, expired, load still under way, not found). For per-request hooks
- * (docs/decisions/027); on undefined they go through cachedRead.
- */
-export function cachedReadAtHand<T>(db: AnyDb, key: string): T | undefined {
-  if (db.isTransaction) return undefined;
-  return caches.get(db)?.get(key) as T | undefined;
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseConfig } from '../../config.ts';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { registerDataGeneration } from '../../db/data-generation.ts';
+import { registerDataGeneration } from '../../db/read-cache.ts';
 import { rowCount } from '../../db/row-count.ts';
 import { nodeSqliteDialect } from '../../db/node-sqlite-dialect.ts';
 import { withPreparedStatements } from '../../db/prepared-statements.ts';

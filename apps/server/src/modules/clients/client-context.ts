@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_BASE, API_DOCUMENT_PATH, CLIENT_HEADER, ssoPaths } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { clientIdAtHand, findClientIdByHostname } from './store.ts';
+import { findClientIdByHostname } from './store.ts';
 import { LRUCache } from 'lru-cache';
 
 declare module 'fastify' {
@@ -59,35 +59,23 @@ function isNavigation(url: string): boolean {
  */
 export function registerClientContext(app: FastifyInstance, db: Db, consoleHostname: string): void {
   app.decorateRequest('clientId', '');
-  // A callback hook and a remembered parse: this runs on every API call (docs/decisions/028).
-  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
+  app.addHook('onRequest', async (request: FastifyRequest) => {
     const url = request.url;
     // The admin API names its client in the key or the body (docs/decisions/025), the program
     // API's key is of one client (decision 085); the console's staff belong to no client
     // (docs/decisions/046).
     if (!url.startsWith('/api/') || url.startsWith('/api/admin/') || url.startsWith('/api/console/') || url.startsWith('/api/program/'))
-      return done();
+      return;
     // The API document is the same for every client: integrators read it before they have one.
     // (The route is only asked for where it could be that one: building routeOptions costs.)
-    if ((url.startsWith(API_DOCUMENT_PATH) || url.includes('%')) && request.routeOptions.url === API_DOCUMENT_PATH) return done();
+    if ((url.startsWith(API_DOCUMENT_PATH) || url.includes('%')) && request.routeOptions.url === API_DOCUMENT_PATH) return;
     const header = isNavigation(url) ? `http://${request.host}` : request.headers[CLIENT_HEADER];
     const origin = typeof header === 'string' ? header : undefined;
     const hostname = origin && origin.length <= 2048 ? cachedHostnameOf(origin) : undefined;
     // The console's origin is never a client's, whatever a row may say (docs/decisions/046).
-    if (!hostname || hostname === consoleHostname) return done(errors.unknownClient());
-    // The usual case: the read cache has the answer, no promise needed (docs/decisions/035).
-    const known = clientIdAtHand(db, hostname);
-    if (known) {
-      request.clientId = known;
-      return done();
-    }
-    findClientIdByHostname(db, hostname).then(
-      (clientId) => {
-        if (!clientId) return done(errors.unknownClient());
-        request.clientId = clientId;
-        done();
-      },
-      (error: unknown) => done(error as Error),
-    );
+    if (!hostname || hostname === consoleHostname) throw errors.unknownClient();
+    const clientId = await findClientIdByHostname(db, hostname);
+    if (!clientId) throw errors.unknownClient();
+    request.clientId = clientId;
   });
 }

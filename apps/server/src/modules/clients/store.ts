@@ -1,14 +1,9 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ClientsTable } from './tables.ts';
-import { cachedRead, cachedReadAtHand } from '../../db/read-cache.ts';
+import { cachedRead } from '../../db/read-cache.ts';
 
 // Configuration read on every request: served from the read cache (docs/decisions/014).
-
-/** findClientIdByHostname's answer when the read cache has it now (no promise); else undefined. */
-export function clientIdAtHand(db: Db, hostname: string): string | undefined {
-  return cachedReadAtHand<string>(db, `host:${hostname}`);
-}
 
 export async function findClientIdByHostname(db: Db, hostname: string): Promise<string | undefined> {
   return cachedRead(db, `host:${hostname}`, async () => {

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/schema.ts';
 import { isPostgres } from '../../db/database.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
@@ -27,15 +28,22 @@ export async function expirySettingsOf(
   return (await settings(db, clientId)).rows[0];
 }
 
-const texts = new Map<string, string>();
+/**
+ * The statements' text, made once per shape and engine (? or $n placeholders): a debit, an import
+ * chunk, an expiry run would otherwise build the same long string again each time. The keys are
+ * shapes, never values: pieces() and padded() allow about log2 of each row limit per statement,
+ * 74 keys in all today, so the bound below is never reached; it is there so that the memo stays
+ * small (least recently used out first) should a statement ever take its size from its input.
+ */
+const STATEMENT_TEXTS_MAX = 256;
+
+const texts = new LRUCache<string, string, () => string>({
+  max: STATEMENT_TEXTS_MAX,
+  memoMethod: (_key, _stale, { context: make }) => make(),
+});
 
 function once(key: string, make: () => string): string {
-  let text = texts.get(key);
-  if (text === undefined) {
-    text = make();
-    texts.set(key, text);
-  }
-  return text;
+  return texts.memo(key, { context: make });
 }
 
 function placeholders(postgres: boolean): () => string {

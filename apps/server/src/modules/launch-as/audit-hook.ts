@@ -1,7 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
+import { fetchKept, loadOnMiss } from '../../db/read-cache.ts';
 import { recordAudit } from '../audit/service.ts';
 import { findLaunchBySession } from './store.ts';
+
+interface Launch {
+  issuedBy: string;
+  username: string;
+  tokenId: string;
+}
+
+interface SessionOf {
+  clientId: string;
+  sessionHash: string;
+}
 
 /** Launched sessions last 30 minutes: a few hundred entries cover every live one. */
 const CACHE_LIMIT = 500;
@@ -12,17 +25,23 @@ const CACHE_LIMIT = 500;
  * insert per request; who launched it is looked up once per session and remembered).
  */
 export function auditLaunchedSessions(app: FastifyInstance, db: Db): void {
-  const launches = new Map<string, { issuedBy: string; username: string; tokenId: string } | null>();
+  /**
+   * Who launched each session, so that the audit costs a request one insert and not a query
+   * more. Bounded by CACHE_LIMIT, the least recently used out first (looked up again if its
+   * session is still in use); a session's launch never changes, so nothing expires by time.
+   * Concurrent requests of one session share one lookup; "not found" (a session marked without a
+   * launch, which launchAs never makes) and a failed lookup are not kept.
+   */
+  const launches = new LRUCache<string, Launch, SessionOf>({
+    max: CACHE_LIMIT,
+    ...loadOnMiss(async ({ clientId, sessionHash }: SessionOf) => {
+      const row = await findLaunchBySession(db, clientId, sessionHash);
+      return row ? { issuedBy: row.issuedBy, username: row.username, tokenId: row.tokenId } : undefined;
+    }),
+  });
 
-  const launchOf = async (clientId: string, sessionHash: string) => {
-    const cached = launches.get(sessionHash);
-    if (cached !== undefined) return cached;
-    const row = await findLaunchBySession(db, clientId, sessionHash);
-    const found = row ? { issuedBy: row.issuedBy, username: row.username, tokenId: row.tokenId } : null;
-    if (launches.size >= CACHE_LIMIT) launches.delete(launches.keys().next().value as string);
-    launches.set(sessionHash, found);
-    return found;
-  };
+  const launchOf = (clientId: string, sessionHash: string) =>
+    fetchKept(launches, `${clientId}\u0000${sessionHash}`, { clientId, sessionHash });
 
   const record = async (request: FastifyRequest, reply: FastifyReply, session: NonNullable<FastifyRequest['session']>) => {
     try {
@@ -47,10 +66,8 @@ export function auditLaunchedSessions(app: FastifyInstance, db: Db): void {
     }
   };
 
-  // A callback hook: every other request passes with one test and no promise (docs/decisions/056).
-  app.addHook('onResponse', (request, reply, done) => {
+  app.addHook('onResponse', async (request, reply) => {
     const session = request.session;
-    if (!session || session.admin_as_user !== 1) return done();
-    void record(request, reply, session).then(() => done());
+    if (session && session.admin_as_user === 1) await record(request, reply, session);
   });
 }

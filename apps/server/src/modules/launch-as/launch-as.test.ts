@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_API_BASE, ErrorCode, SESSION_HEADER, adminPaths, apiPaths, type LaunchTokenReply, type UserData } from '@rewards/contract';
 import { dialects } from '../../../test/databases.ts';
@@ -7,8 +7,10 @@ import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { createTestApp, DEMO_ORIGIN, OTHER_ORIGIN, type TestApp } from '../../../test/test-app.ts';
 import { listAudit } from '../audit/service.ts';
 import { findParticipantByUsername } from '../participants/store.ts';
+import { startSession } from '../sessions/service.ts';
 import { createAdminKey } from './admin-keys.ts';
 import { issueLaunchToken } from './service.ts';
+import { setLaunchSession } from './store.ts';
 
 /** CLI runs are a process each; on a busy machine a few of them take seconds. */
 const CLI_TIMEOUT = 90_000;
@@ -268,6 +270,52 @@ describe.each(dialects)('launch-as on %s', (dialect) => {
       statuses.push((await adminCall({ username: 'demo', reason: 'x' }, 'rk_000000000000_bad', '10.9.9.9')).statusCode);
     expect(statuses.at(-1)).toBe(429);
     expect((await adminCall({ username: 'demo', reason: 'ticket 1' }, keys.all, '10.9.9.10')).statusCode).toBe(400);
+  });
+
+  it('audits a launched session under whoever launched it, looking that up until it is found (a miss is not kept)', async () => {
+    const db = t.database.db;
+    const participant = await findParticipantByUsername(db, 'acme', 'demo');
+    if (!participant) throw new Error('no demo');
+    const issuedBy = `carol-${randomUUID()}`;
+    // A session marked admin-as-user whose launch is not recorded yet (launchAs writes both at once).
+    const { sessionId, session } = await startSession(db, { idleMinutes: 30, maxHours: 0.5 }, 'acme', participant.id, true);
+    const opened = (count: number) =>
+      vi.waitFor(
+        async () => {
+          const rows = await db
+            .selectFrom('audit_log')
+            .select(['actor', 'subject', 'details'])
+            .where('action', '=', 'launch-as.open')
+            .where('actor', 'in', ['unknown', issuedBy])
+            .execute();
+          expect(rows).toHaveLength(count);
+          return rows;
+        },
+        { timeout: 10_000 },
+      );
+
+    expect((await t.api('GET', apiPaths.user, { session: sessionId })).statusCode).toBe(200);
+    expect(await opened(1)).toEqual([expect.objectContaining({ actor: 'unknown', subject: participant.id })]);
+
+    // Its launch is recorded now: the next request is audited under the administrator, not "unknown" again.
+    const { token } = await db.transaction().execute((trx) =>
+      issueLaunchToken(trx, {
+        participant,
+        reason: 'ticket 4713',
+        issuedBy,
+        issuedVia: 'cli',
+        actorKind: 'operator',
+        issuedFrom: 'cli@test',
+        origin: DEMO_ORIGIN,
+      }),
+    );
+    const row = await tokenRow(token);
+    await setLaunchSession(db, row.id, session.id_hash);
+    const replies = await Promise.all([1, 2, 3].map(() => t.api('GET', apiPaths.user, { session: sessionId })));
+    expect(replies.map((reply) => reply.statusCode)).toEqual([200, 200, 200]);
+    const rows = await opened(4);
+    expect(rows.filter((r) => r.actor === issuedBy && r.subject === 'demo')).toHaveLength(3);
+    for (const r of rows.filter((r) => r.actor === issuedBy)) expect(JSON.parse(r.details)).toMatchObject({ token: row.id });
   });
 });
 

@@ -2,21 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AcknowledgeReply, ProgramNamesReply, SessionHeaders, SetLocaleRequest, UserData, apiPaths } from '@rewards/contract';
 import type { ModuleDeps } from '../../http/module-deps.ts';
-import { sessionHook, sessionOf } from '../sessions/session-guard.ts';
-import { ssoHandoffOrSession, startedBySso } from '../sso/handoff-guard.ts';
+import { sessionOf } from '../sessions/session-guard.ts';
+import { ssoHandoffOrSession } from '../sso/handoff-guard.ts';
 import { acknowledgePrivacyNotice, getProgramNames, getUserData, setLocale } from './service.ts';
 
 export function participantRoutes(app: FastifyInstance, { db, sessionPolicy, requireSession: preHandler }: ModuleDeps): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const sessionIdOf = (request: { sessionId: string | null }) => request.sessionId ?? '';
 
-  // GET user also swaps the one-time id of single sign-on for a session (decision 024); on
-  // PostgreSQL its session, participant and programs come in one statement (decision 034).
-  const userPreHandler = ssoHandoffOrSession(db, sessionPolicy, sessionHook(db, sessionPolicy, { withUser: true }));
   typed.get(
     apiPaths.user,
     {
-      preHandler: userPreHandler,
+      // GET user also swaps the one-time id of single sign-on for a session (decision 024).
+      preHandler: ssoHandoffOrSession(db, sessionPolicy, preHandler),
       schema: {
         summary: 'The signed-in participant: names, balance, programs, language (also swaps the one-time id of single sign-on)',
         tags: ['Participant'],
@@ -27,7 +25,7 @@ export function participantRoutes(app: FastifyInstance, { db, sessionPolicy, req
     },
     async (request) => {
       const data = await getUserData(db, sessionOf(request), sessionIdOf(request));
-      return startedBySso(request) ? { ...data, ssoAuthenticated: true } : data;
+      return request.ssoHandoff ? { ...data, ssoAuthenticated: true } : data;
     },
   );
 

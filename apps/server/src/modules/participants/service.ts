@@ -3,12 +3,16 @@ import type { Db } from '../../db/database.ts';
 import { LRUCache } from 'lru-cache';
 import { clockOptions, fetchKept, generationKey, loadOnMiss, perDatabase } from '../../db/read-cache.ts';
 import type { Session } from '../sessions/tables.ts';
-import type { Participant } from './tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { rewardsOfferingUnavailable } from '../catalog/service.ts';
 import { clientLocales, findClient } from '../clients/service.ts';
-import { userReadWithSession } from '../sessions/service.ts';
-import { findParticipant, listProgramNames, type UserParticipant, updateParticipantLocale, updatePrivacyAcknowledgement } from './store.ts';
+import {
+  findUserParticipant,
+  listProgramNames,
+  type UserParticipant,
+  updateParticipantLocale,
+  updatePrivacyAcknowledgement,
+} from './store.ts';
 
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
@@ -34,7 +38,7 @@ export async function buildUserData(
   participant: UserParticipant,
   session: Pick<Session, 'admin_as_user'>,
   sessionId: string,
-  /** Already read with the session (PostgreSQL's GET user, docs/decisions/034). */
+  /** Already read with the participant (GET user's one statement, findUserParticipant). */
   programNames?: string[],
 ): Promise<UserData> {
   const [client, offered, programs, offeringUnavailable] = await Promise.all([
@@ -70,13 +74,6 @@ export async function buildUserData(
   };
 }
 
-async function participantOf(db: Db, session: Session): Promise<Participant> {
-  const participant = await findParticipant(db, session.client_id, session.participant_id);
-  // A session whose participant is gone is no session.
-  if (!participant) throw errors.sessionRequired();
-  return participant;
-}
-
 type StoredUser = Readonly<Omit<UserData, 'sessionId'>>;
 
 /** The request whose participant's data is loaded on a miss. */
@@ -86,12 +83,10 @@ interface UserAsked {
 }
 
 async function loadUser({ db, session }: UserAsked): Promise<StoredUser> {
-  // PostgreSQL: read with the session by the guard, in the same statement (docs/decisions/034).
-  const read = userReadWithSession(session);
-  // A missing participant fails the load (401), and failures are not kept.
-  if (read && !read.participant) throw errors.sessionRequired();
-  const participant = read?.participant ?? (await participantOf(db, session));
-  const { sessionId: _omitted, ...rest } = await buildUserData(db, participant, session, '', read?.programs);
+  const found = await findUserParticipant(db, session.client_id, session.participant_id);
+  // A session whose participant is gone is no session; failures are not kept.
+  if (!found) throw errors.sessionRequired();
+  const { sessionId: _omitted, ...rest } = await buildUserData(db, found.participant, session, '', found.programs);
   return Object.freeze(rest);
 }
 

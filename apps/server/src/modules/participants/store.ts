@@ -1,20 +1,25 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { isPostgres, type Db } from '../../db/database.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Participant } from './tables.ts';
 
-// Run on nearly every signed-in request: compiled to SQL once (docs/decisions/014).
-const selectParticipant = compiledOnce((db: Db, clientId: string, participantId: string) =>
-  db.selectFrom('participants').selectAll().where('client_id', '=', clientId).where('id', '=', participantId),
+// Run on nearly every signed-in request: compiled to SQL once (docs/decisions/014), and on
+// PostgreSQL parsed and planned once per connection (decision 034).
+const selectParticipant = compiledOnce(
+  (db: Db, clientId: string, participantId: string) =>
+    db.selectFrom('participants').selectAll().where('client_id', '=', clientId).where('id', '=', participantId),
+  { prepared: true },
 );
-const selectProgramNames = compiledOnce((db: Db, clientId: string, participantId: string) =>
-  db
-    .selectFrom('participant_programs')
-    .select('program_name')
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .orderBy('position'),
+const selectProgramNames = compiledOnce(
+  (db: Db, clientId: string, participantId: string) =>
+    db
+      .selectFrom('participant_programs')
+      .select('program_name')
+      .where('client_id', '=', clientId)
+      .where('participant_id', '=', participantId)
+      .orderBy('position'),
+  { prepared: true },
 );
 
 /** The participant's columns that user data is built from (no password hash, no e-mail). */
@@ -34,6 +39,63 @@ export type UserParticipant = Pick<
   | 'privacy_ack_version'
   | 'balance'
 >;
+
+const USER_COLUMNS = [
+  'id',
+  'client_id',
+  'username',
+  'first_name',
+  'last_name',
+  'status',
+  'locale',
+  'account_number',
+  'offers_merchandise',
+  'offers_experiences',
+  'ots_enabled',
+  'privacy_ack_version',
+  'balance',
+] as const satisfies ReadonlyArray<keyof UserParticipant>;
+
+/**
+ * GET user's read when its cache misses (every request on PostgreSQL, decision 092): the
+ * participant's user-data columns and their program names in order, one round trip instead of
+ * two. The names come as a JSON array: json_agg on PostgreSQL, json_group_array (over the
+ * ordered rows) on SQLite, whose driver answers it as text.
+ */
+const selectUser = compiledOnce(
+  (db: Db, clientId: string, participantId: string) =>
+    db
+      .selectFrom('participants as p')
+      .select(USER_COLUMNS.map((column) => `p.${column}` as const))
+      .select(
+        isPostgres(db)
+          ? sql<
+              string[] | string
+            >`(select coalesce(json_agg(pp.program_name order by pp.position), '[]'::json) from participant_programs pp where pp.client_id = p.client_id and pp.participant_id = p.id)`.as(
+              'programs',
+            )
+          : sql<
+              string[] | string
+            >`(select json_group_array(program_name) from (select pp.program_name from participant_programs pp where pp.client_id = p.client_id and pp.participant_id = p.id order by pp.position))`.as(
+              'programs',
+            ),
+      )
+      .where('p.client_id', '=', clientId)
+      .where('p.id', '=', participantId),
+  { prepared: true },
+);
+
+/** The participant user data is built from, and their programs in order; undefined when gone. */
+export async function findUserParticipant(
+  db: Db,
+  clientId: string,
+  participantId: string,
+): Promise<{ participant: UserParticipant; programs: string[] } | undefined> {
+  const row = (await selectUser(db, clientId, participantId)).rows[0];
+  if (!row) return undefined;
+  const { programs, ...participant } = row;
+  return { participant, programs: typeof programs === 'string' ? (JSON.parse(programs) as string[]) : programs };
+}
 
 export function usernameKey(username: string): string {
   return username.trim().toLowerCase();

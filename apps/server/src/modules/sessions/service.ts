@@ -1,10 +1,8 @@
-import { PostgresAdapter } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { LRUCache } from 'lru-cache';
-import { fetched, generationKey, loadOnMiss, perDatabase } from '../../db/read-cache.ts';
+import { fetchKept, generationKey, loadOnMiss, perDatabase } from '../../db/read-cache.ts';
 import type { Session } from './tables.ts';
-import type { UserParticipant } from '../participants/service.ts';
-import { deleteExpiredSessions, deleteSession, findSession, findSessionWithUser, insertSession, touchSession } from './store.ts';
+import { deleteExpiredSessions, deleteSession, findSession, insertSession, touchSession } from './store.ts';
 import { hashSessionId, newSessionId } from './session-id.ts';
 
 // What other modules may use of this module's store, named here: they call the service, never
@@ -81,21 +79,6 @@ interface KnownSession {
 
 const sessionKey = (clientId: string, sessionId: string) => `${clientId}\u0000${sessionId}`;
 
-/**
- * The session behind an id when the answer is at hand and needs no write: a row cached under the
- * current generation, neither expired nor due for its once-a-minute touch. Undefined means "ask
- * resumeSession", which also handles unknown, expired and touched sessions. The hot path of GET
- * user (docs/decisions/027): no promise, no await.
- */
-export function liveSessionAtHand(db: Db, clientId: string, sessionId: string, nowMs = Date.now()): Session | undefined {
-  const key = generationKey(db, sessionKey(clientId, sessionId));
-  const known = key === undefined ? undefined : sessionRows(db).get(key);
-  if (!known) return undefined;
-  // The same tests as resumeSession, written so that an unreadable time (NaN) goes there.
-  if (!(known.idleExpiresAt > nowMs && known.absoluteExpiresAt > nowMs && nowMs - known.lastSeenAt < TOUCH_INTERVAL_MS)) return undefined;
-  return known.row;
-}
-
 /** A session row with its times parsed once, as the expiry and sliding rules read them. */
 function knownSession(row: Session): KnownSession {
   return {
@@ -116,7 +99,7 @@ export async function resumeSession(
 ): Promise<Session | undefined> {
   const key = generationKey(db, sessionKey(clientId, sessionId));
   const asked = { db, clientId, sessionId };
-  const known = key === undefined ? await loadSession(asked) : await fetched(sessionRows(db).fetch(key, { context: asked }));
+  const known = key === undefined ? await loadSession(asked) : await fetchKept(sessionRows(db), key, asked);
   if (!known) return undefined;
   return liveSession(db, policy, clientId, known, now);
 }
@@ -137,47 +120,6 @@ async function liveSession(db: Db, policy: SessionPolicy, clientId: string, know
     await touchSession(db, session.id_hash, nowIso, idleExpiresAt);
     return { ...session, last_seen_at: nowIso, idle_expires_at: idleExpiresAt };
   }
-  return session;
-}
-
-/** What GET user needs besides the session, read with it (docs/decisions/034). */
-export interface UserReadWithSession {
-  /** undefined when the session's participant is gone (the caller refuses the session). */
-  participant: UserParticipant | undefined;
-  programs: string[];
-}
-
-/**
- * Keyed by the very session object resumeSessionWithUser returned, which is new on every
- * PostgreSQL request: the participant read in the same statement as the session, for this
- * request only, and gone with it.
- */
-const readWithSession = new WeakMap<Session, UserReadWithSession>();
-
-/** The participant and programs read together with this request's session, if they were. */
-export function userReadWithSession(session: Session): UserReadWithSession | undefined {
-  return readWithSession.get(session);
-}
-
-/**
- * resumeSession for GET user. On PostgreSQL, which has no generation cache (decision 027), the
- * session, its participant and their programs come in ONE statement instead of three round
- * trips (docs/decisions/034); the participants service takes them through userReadWithSession.
- * Elsewhere (SQLite's cached path) it is resumeSession itself.
- */
-export async function resumeSessionWithUser(
-  db: Db,
-  policy: SessionPolicy,
-  clientId: string,
-  sessionId: string,
-  now = new Date(),
-): Promise<Session | undefined> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return resumeSession(db, policy, clientId, sessionId, now);
-  const found = await findSessionWithUser(db, clientId, hashSessionId(sessionId));
-  if (!found) return undefined;
-  const { session: row, participant, programs } = found;
-  const session = await liveSession(db, policy, clientId, knownSession(row), now);
-  if (session) readWithSession.set(session, { participant, programs });
   return session;
 }
 

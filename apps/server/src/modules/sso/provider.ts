@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import * as oidc from 'openid-client';
+import { clockOptions } from '../../db/read-cache.ts';
 
 /** How long a provider's discovered configuration is reused (its keys are refetched by openid-client when unknown). */
 export const DISCOVERY_CACHE_MS = 5 * 60_000;
@@ -50,33 +52,44 @@ export async function discoverProvider(settings: ProviderSettings): Promise<oidc
   return config;
 }
 
-interface Cached {
+interface Discovered {
+  /** A hash of the settings it was discovered with: a change is seen without keeping them twice. */
   fingerprint: string;
-  at: number;
   config: Promise<oidc.Configuration>;
 }
 
-const cache = new Map<string, Cached>();
+/** One entry per client with single sign-on, and one for the staff console: more than any install has. */
+export const DISCOVERED_MAX = 1_000;
+
+/**
+ * The providers' configurations, so that a sign-in, its callback and a sign-out do not each ask the
+ * provider for its discovery document first. Bounded in count (DISCOVERED_MAX, the least recently
+ * used out first) and in time (DISCOVERY_CACHE_MS, by the caches' clock, db/read-cache.ts), so a
+ * provider's new endpoints show within minutes and a removed client's entry goes. The promise is
+ * kept from the start, so concurrent sign-ins share one discovery.
+ */
+const discovered = new LRUCache<string, Discovered>({ max: DISCOVERED_MAX, ttl: DISCOVERY_CACHE_MS, ...clockOptions });
 
 function fingerprintOf(settings: ProviderSettings): string {
   return createHash('sha256').update(`${settings.issuer}\n${settings.clientId}\n${settings.clientSecret}`).digest('hex');
 }
 
 /**
- * The client's provider configuration, discovered at most every DISCOVERY_CACHE_MS per process;
- * a changed issuer, client id or secret discovers again at once, and a failure is not kept.
+ * The provider configuration kept under `key` (a client's id, or the staff console's key),
+ * discovered at most every DISCOVERY_CACHE_MS per process; a changed issuer, client id or secret
+ * discovers again at once (and replaces the old entry), and a failure is not kept.
  */
-export function providerConfig(clientId: string, settings: ProviderSettings, now = Date.now()): Promise<oidc.Configuration> {
+export function providerConfig(key: string, settings: ProviderSettings): Promise<oidc.Configuration> {
   const fingerprint = fingerprintOf(settings);
-  const hit = cache.get(clientId);
-  if (hit && hit.fingerprint === fingerprint && now - hit.at < DISCOVERY_CACHE_MS) return hit.config;
-  const config = discoverProvider(settings);
-  const entry = { fingerprint, at: now, config };
-  cache.set(clientId, entry);
-  config.catch(() => {
-    if (cache.get(clientId) === entry) cache.delete(clientId);
+  const hit = discovered.get(key);
+  if (hit && hit.fingerprint === fingerprint) return hit.config;
+  const entry: Discovered = { fingerprint, config: discoverProvider(settings) };
+  discovered.set(key, entry);
+  entry.config.catch(() => {
+    // Only this attempt's own entry: a newer one (changed settings) stays.
+    if (discovered.peek(key) === entry) discovered.delete(key);
   });
-  return config;
+  return entry.config;
 }
 
 /** Whether an error means the provider could not be reached (as opposed to refusing). */
