@@ -14,6 +14,8 @@ export const API_SCOPES = [
   'participants:write',
   'points:read',
   'points:write',
+  /** Events (issue 32): today, simulating what an event would earn (decision 095). */
+  'events:write',
   'codes:write',
   'webhooks:manage',
   'launch-as',

@@ -18,3 +18,4 @@ export * from './participant-search.ts';
 export * from './expiry.ts';
 export * from './program-api.ts';
 export * from './console-api-keys.ts';
+export * from './earning-rules.ts';

@@ -27,6 +27,7 @@ import { registerMigrate } from './commands/migrate.ts';
 import { registerOutbox } from './commands/outbox.ts';
 import { registerParticipants } from './commands/participants.ts';
 import { registerPoints } from './commands/points.ts';
+import { registerRules } from './commands/rules.ts';
 import { registerSessions } from './commands/sessions.ts';
 import { registerStaff } from './commands/staff.ts';
 import { registerStatements } from './commands/statements.ts';
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerClientsSso(program);
   registerParticipants(program);
   registerPoints(program);
+  registerRules(program);
   registerCodes(program);
   registerStatements(program);
   registerSessions(program);

@@ -36,6 +36,7 @@ import * as sqliteIncrementalVacuum from './migrations/037-sqlite-incremental-va
 import * as apiKeys from './migrations/038-api-keys.ts';
 import * as webhooks from './migrations/039-webhooks.ts';
 import * as programApi from './migrations/040-program-api.ts';
+import * as earningRules from './migrations/041-earning-rules.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '038-api-keys': apiKeys,
   '039-webhooks': webhooks,
   '040-program-api': programApi,
+  '041-earning-rules': earningRules,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -35,6 +35,7 @@ import type {
 } from '../modules/staff/tables.ts';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../modules/webhooks/tables.ts';
 import type { ProgramApiPostingsTable } from '../modules/program-api/tables.ts';
+import type { EarningRuleCountersTable, EarningRulesTable, EarningRuleVersionsTable } from '../modules/earning-rules/tables.ts';
 
 export interface Database {
   // clients, i18n
@@ -104,4 +105,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   // the program API (decision 085)
   program_api_postings: ProgramApiPostingsTable;
+  // earning rules (decision 095)
+  earning_rules: EarningRulesTable;
+  earning_rule_versions: EarningRuleVersionsTable;
+  earning_rule_counters: EarningRuleCountersTable;
 }

@@ -8,6 +8,7 @@ import { DEMO_CLIENT_ID } from '../../db/seed/demo.ts';
 import { registeredRoutes } from '../../http/api-document.ts';
 import { makeKey, participantBody, programCall, revokeKey, tag } from './test-support.ts';
 import { programWebhooksPaths as webhookPaths } from '@rewards/contract/console-webhooks';
+import { programRulesPaths as rulesPaths } from '@rewards/contract/earning-rules';
 
 /**
  * Issue 29 §2: every program API route has a row here with its scope; the test FAILS when a route
@@ -199,6 +200,15 @@ const expected: Row[] = [
     ...refused,
     otherClient: 404,
     rightKey: 204,
+  },
+  // Earning rules (issue 32 §2, decision 095): a simulation writes nothing; acme's participant is nobody to another client.
+  {
+    route: route('POST', '/rules/simulate'),
+    scope: 'events:write',
+    call: (c) => ({ method: 'POST', path: rulesPaths.simulate, body: { type: 'purchase', username: c.username, amount: '10.00' } }),
+    ...refused,
+    otherClient: 404,
+    rightKey: 200,
   },
 ];
 
