@@ -120,6 +120,9 @@ export const en = {
   'imports.error.refused.unreadable': 'The file could not be read as CSV. Nothing was imported.',
   'imports.error.refused.tooLarge': 'The file is larger than {mb} MB: split it into smaller files. Nothing was imported.',
   'imports.error.refused.empty': 'The file is empty: its first line must name the columns. Nothing was imported.',
+  'content.error.notFound': 'There is no such page. Nothing changed.',
+  'content.error.notYourProgram': 'This page belongs to a program the participant is not in.',
+  'contact.error.throttled': 'Too many messages in a short time: try again later.',
   'catalogs.error.partnerConflict': 'This catalog partner cannot be changed so. Nothing changed.',
   'catalogs.error.partnerConflict.revoked': 'Partner {partnerId} was revoked on {revokedAt}: choose a new partner. Nothing changed.',
   'catalogs.error.partnerConflict.inUse':

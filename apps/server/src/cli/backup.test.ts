@@ -116,6 +116,18 @@ describe.each(dialects)('rewards backup and restore on %s', (dialect) => {
     expect((statSync(join(restoredData, 'sso-secret-key')).mode & 0o777).toString(8)).toBe('600');
 
     const before = await counts(source.db);
+    // The summary's figures: what the restored ledger owes is the sum of the source's balances.
+    const owed = await source.db
+      .selectFrom('participants')
+      .select((eb) => eb.fn.sum<string | number | null>('balance').as('total'))
+      .executeTakeFirstOrThrow();
+    expect(result.contents).toEqual({
+      clients: await rowCount(source.db, 'clients'),
+      participants: before[0],
+      ledgerEntries: before[1],
+      points: Number(owed.total ?? 0),
+      staff: before[3],
+    });
     await withDb(target.url, async (db) => {
       const after = await counts(db);
       // The same rows, and one audit entry more: the restore's.

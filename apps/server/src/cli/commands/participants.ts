@@ -10,13 +10,8 @@ import { clientLocales } from '../../modules/clients/service.ts';
 import { buildBundle } from '../../modules/i18n/service.ts';
 import { createParticipant } from '../../modules/participants/enrolment.ts';
 import { findParticipantByUsername } from '../../modules/participants/service.ts';
-import {
-  countLiveSessions,
-  latestEntries,
-  programsOf,
-  updateParticipant,
-  type ParticipantChanges,
-} from '../../modules/participants/operator-service.ts';
+import { countLiveSessions } from '../../modules/sessions/service.ts';
+import { latestEntries, programsOf, updateParticipant, type ParticipantChanges } from '../../modules/participants/operator-service.ts';
 import { changeStatus, endSessions, unlock } from '../../modules/participants/actions.ts';
 import { action, CliError, repeatable, requireClient, type CommandResult } from '../cli-context.ts';
 import { checkParticipant, PARTICIPANT_STATUSES, type ParticipantStatus } from '../../modules/participants/fields.ts';

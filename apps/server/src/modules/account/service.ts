@@ -19,25 +19,24 @@ import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { findClient } from '../clients/service.ts';
 import { queueMail, queueNoMail, type OutgoingMail } from '../mail/outbox.ts';
 import { searchKeyColumns } from '../participants/search-keys.ts';
-import { buildUserData, findParticipant, usernameKey } from '../participants/service.ts';
+import {
+  activateParticipant,
+  buildUserData,
+  findParticipant,
+  findParticipantByUniqueKey,
+  findParticipantByUsernameAndEmail,
+  findParticipantsByEmail,
+  setPasswordHash,
+  usernameKey,
+  usernameTakenByOther,
+} from '../participants/service.ts';
 import { emailChangeHoldUntil } from '../participants/operator-service.ts';
 import { profileErrors } from '../profile/service.ts';
 import { deleteParticipantSessions, startSession, type SessionPolicy } from '../sessions/service.ts';
 import { characteristicsMatch, locatorOf } from './characteristics.ts';
 import { accountErrors } from './errors.ts';
 import { hashResetToken, newResetToken, resetLink } from './reset-token.ts';
-import {
-  activateParticipant,
-  deleteResetsExpiredBefore,
-  findParticipantByLocator,
-  findParticipantByUsernameAndEmail,
-  findParticipantsByEmail,
-  findReset,
-  insertResetFor,
-  markResetUsed,
-  usernameTakenByOther,
-  voidOpenResets,
-} from './store.ts';
+import { deleteResetsExpiredBefore, findReset, insertResetFor, markResetUsed, voidOpenResets } from './store.ts';
 import { limitsOf, participantLimits, subjects, type LimitPolicy } from '../limits/policy.ts';
 import { clearLimits, succeeded, takeSlots } from '../limits/service.ts';
 import { tellWebhooks } from '../webhooks/service.ts';
@@ -108,7 +107,14 @@ export async function activate(ctx: AccountContext, caller: Caller, request: Act
   // Slots before the facts are compared: a burst of guesses gets at most the limit checked.
   const limits = limitsOf(ctx.limits);
   const slots = await takeSlots(ctx.db, caller.clientId, limits.activation(locator, caller.address), accountErrors.throttled);
-  const participant = locator ? await findParticipantByLocator(ctx.db, caller.clientId, locator) : undefined;
+  const participant = locator
+    ? await findParticipantByUniqueKey(
+        ctx.db,
+        caller.clientId,
+        locator.field === 'accountNumber' ? 'account_number' : 'username_key',
+        locator.value,
+      )
+    : undefined;
   if (!characteristicsMatch(fields, request.characteristics, participant) || !participant) throw accountErrors.activationFailed();
   await succeeded(ctx.db, slots, locator ? [subjects.activation(locator.field, locator.value)] : []);
   if (participant.status !== 'pending') throw accountErrors.alreadyActive();
@@ -249,13 +255,17 @@ async function queueResetLink(
   now: Date,
   { matched }: { matched: boolean } = { matched: true },
 ): Promise<void> {
-  await insertResetFor(trx, {
-    token_hash: hashResetToken(token),
-    client_id: caller.clientId,
-    participant_id: participant.id,
-    created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + ctx.resetLinkMinutes * MINUTE).toISOString(),
-  });
+  await insertResetFor(
+    trx,
+    {
+      token_hash: hashResetToken(token),
+      client_id: caller.clientId,
+      participant_id: participant.id,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + ctx.resetLinkMinutes * MINUTE).toISOString(),
+    },
+    matched,
+  );
   const mail: OutgoingMail = {
     clientId: caller.clientId,
     participantId: participant.id,
@@ -369,12 +379,7 @@ export async function savePassword(
   const passwordHash = await hashPassword(request.password);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await markResetUsed(trx, caller.clientId, tokenHash, nowIso))) throw accountErrors.resetLinkUsed();
-    await trx
-      .updateTable('participants')
-      .set({ password_hash: passwordHash })
-      .where('client_id', '=', caller.clientId)
-      .where('id', '=', participant.id)
-      .execute();
+    await setPasswordHash(trx, caller.clientId, participant.id, passwordHash);
     await deleteParticipantSessions(trx, caller.clientId, participant.id);
     // Whoever was locked out by wrong passwords (their own, or someone else's, decision 040)
     // now knows the right one: the sign-in limits of the day go too.

@@ -17,11 +17,37 @@ import { configuredKeyVariable, copyKeys, keysLeftOut, planKeys, writeKeys, type
 import { describeFile, readCheckedManifest, writeManifest, BACKUP_FORMAT, type BackupManifest } from './manifest.ts';
 import { migrationsInDump, pgDump, pgDumpEntries, pgRestore } from './pg-tools.ts';
 import { copySqliteOnline, finishSqliteCopy, settleSqliteFile, sqliteFileInUse } from './sqlite-file.ts';
-import { contentsOf, dropPostgresTables, postgresTables, type Contents } from './store.ts';
+import { rowCount } from '../../db/row-count.ts';
+import { pointsOwed } from '../participants/service.ts';
+import { dropPostgresTables, postgresTables } from './store.ts';
+
+export interface Contents {
+  clients: number;
+  participants: number;
+  ledgerEntries: number;
+  /** The sum of the balances: what the restored ledger owes. */
+  points: number;
+  staff: number;
+}
+
+/**
+ * What a restored database holds, for the operator's summary: row counts of any table (the
+ * backup's own business, db/row-count.ts), and what the ledger owes as the participants module
+ * sums it.
+ */
+async function contentsOf(db: Db): Promise<Contents> {
+  const count = (table: 'clients' | 'participants' | 'ledger_entries' | 'staff') => rowCount(db, table);
+  return {
+    clients: await count('clients'),
+    participants: await count('participants'),
+    ledgerEntries: await count('ledger_entries'),
+    points: await pointsOwed(db),
+    staff: await count('staff'),
+  };
+}
 
 export { BackupRefused } from './errors.ts';
 export type { BackupManifest } from './manifest.ts';
-export type { Contents } from './store.ts';
 
 /** What a backup or a restore reads of the configuration: the database and where the keys live. */
 export interface Installation {

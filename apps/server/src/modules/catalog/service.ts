@@ -13,6 +13,8 @@ import { deleteExpiredPunchouts, findClientCatalog, insertPunchout, punchOutKind
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
 export { findClientCatalog } from './store.ts';
+// A participant's orders for the console's participant page, the orders per month for the reports (issue 30 §3).
+export { orderMonthsCreated, participantOrders } from './store.ts';
 // A client's catalogs and partners as its settings change them (modules/clients, decision 089).
 export {
   catalogsNaming,

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { cachedRead } from '../../db/read-cache.ts';
@@ -95,4 +95,34 @@ export async function claimPunchout(db: Db, clientId: string, jti: string, now: 
     .where('redeemed_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** A participant's newest catalog orders with their partner's name (the console's participant page). */
+export async function participantOrders(db: Reader, clientId: string, participantId: string, limit: number) {
+  return db
+    .selectFrom('catalog_orders as o')
+    .leftJoin('catalog_partners as p', (join) => join.onRef('p.client_id', '=', 'o.client_id').onRef('p.id', '=', 'o.partner_id'))
+    .select(['o.partner_id', 'p.name as partner_name', 'o.order_id', 'o.points', 'o.created_at'])
+    .where('o.client_id', '=', clientId)
+    .where('o.participant_id', '=', participantId)
+    .orderBy('o.created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** A client's catalog orders created in [from, to) (to: undefined, up to now) per month and partner: the reports' fold. */
+export async function orderMonthsCreated(db: Reader, clientId: string, from: string, to?: string) {
+  let query = db
+    .selectFrom('catalog_orders')
+    .select([
+      sql<string>`substr(created_at, 1, 7)`.as('month'),
+      'partner_id',
+      sql<string>`count(*)`.as('orders'),
+      sql<string>`sum(points)`.as('points'),
+    ])
+    .where('client_id', '=', clientId)
+    .where('created_at', '>=', from);
+  if (to !== undefined) query = query.where('created_at', '<', to);
+  const rows = await query.groupBy([sql`substr(created_at, 1, 7)`, 'partner_id']).execute();
+  return rows.map((r) => ({ month: r.month, partnerId: r.partner_id, orders: Number(r.orders ?? 0), points: Number(r.points ?? 0) }));
 }

@@ -18,7 +18,7 @@ import { findClientCatalog } from '../catalog/service.ts';
 import { buildWebBundle } from '../i18n/service.ts';
 import type { SessionPolicy } from '../sessions/service.ts';
 import { ssoProviderEnabled } from '../sso/settings.ts';
-import { findClient, listClientLocales, listHosts, listMediaLabels, listPortalUrls } from './store.ts';
+import { findClient, listClientLocales, listHosts, listMediaLabels, listPortalUrls, updateClient } from './store.ts';
 import { productionOriginProblem } from '../../http/production-origins.ts';
 
 // What other modules may use of this module's store, named here: they call the service, never
@@ -26,6 +26,23 @@ import { productionOriginProblem } from '../../http/production-origins.ts';
 export { findClient, findClientIdByHostname, listClientLocales, listMediaLabels } from './store.ts';
 // Exact reads for the operator's commands (`clients show|list`, decision 089).
 export { clientNames, listClientIds, listClientSummaries, listHosts, readClient, readClientLocales, readMediaLabels } from './store.ts';
+
+/**
+ * The client's SSO columns, written by the sso module's settings in its own transaction with its
+ * `client_sso` row; a name or address left undefined is kept.
+ */
+export async function updateClientSsoSettings(
+  db: Db,
+  clientId: string,
+  settings: { ssoType: string; ssoLogoutType: string; siteName?: string; siteUrl?: string },
+): Promise<void> {
+  await updateClient(db, clientId, {
+    sso_type: settings.ssoType,
+    sso_logout_type: settings.ssoLogoutType,
+    ...(settings.siteName === undefined ? {} : { site_name: settings.siteName }),
+    ...(settings.siteUrl === undefined ? {} : { site_url: settings.siteUrl }),
+  });
+}
 
 /** The client's host names, sorted (each an origin of its portal, a redirect address at a provider). */
 export async function clientHostnames(db: Db, clientId: string): Promise<string[]> {

@@ -20,6 +20,9 @@ import { oneLine, queueContactMail } from './contact-mail.ts';
 import { renderMarkdown } from './markdown.ts';
 import { findContentEntries, insertContactRequest, listContactRequestRows } from './store.ts';
 
+// The console's participant page lists their newest contact requests (issue 30 §3).
+export { participantContactRequests } from './store.ts';
+
 /** A client's contact requests, newest first, with the state of the mail that carries each (if any): what `rewards contact list` shows. */
 export async function listContactRequests(db: Db, options: { clientId: string; since?: string | undefined; limit: number }) {
   const rows = await listContactRequestRows(db, options);

@@ -87,3 +87,15 @@ export async function updateContentEntry(db: Db, clientId: string, locale: strin
 export async function deleteContentEntry(db: Db, clientId: string, locale: string, key: string) {
   await db.deleteFrom('content_entries').where('client_id', '=', clientId).where('locale', '=', locale).where('key', '=', key).execute();
 }
+
+/** A participant's newest contact requests (the console's participant page). */
+export async function participantContactRequests(db: Db, clientId: string, participantId: string, limit: number) {
+  return db
+    .selectFrom('contact_requests')
+    .select(['id', 'topic', 'subject', 'status', 'created_at'])
+    .where('client_id', '=', clientId)
+    .where('participant_id', '=', participantId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
 import { fetchKept, loadOnMiss } from '../../db/read-cache.ts';
 import { recordAudit } from '../audit/service.ts';
-import { findLaunchBySession } from './store.ts';
+import { launchBySession } from './service.ts';
 
 interface Launch {
   issuedBy: string;
@@ -35,7 +35,7 @@ export function auditLaunchedSessions(app: FastifyInstance, db: Db): void {
   const launches = new LRUCache<string, Launch, SessionOf>({
     max: CACHE_LIMIT,
     ...loadOnMiss(async ({ clientId, sessionHash }: SessionOf) => {
-      const row = await findLaunchBySession(db, clientId, sessionHash);
+      const row = await launchBySession(db, clientId, sessionHash);
       return row ? { issuedBy: row.issuedBy, username: row.username, tokenId: row.tokenId } : undefined;
     }),
   });

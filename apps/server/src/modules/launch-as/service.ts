@@ -11,7 +11,7 @@ import { startSession, type SessionPolicy } from '../sessions/service.ts';
 import { launchErrors } from './errors.ts';
 import { newLaunchToken, sha256 } from './secrets.ts';
 import { clientHostnames } from '../clients/service.ts';
-import { claimLaunchToken, findLaunchToken, insertLaunchToken, setLaunchSession } from './store.ts';
+import { claimLaunchToken, findLaunchBySession, findLaunchToken, insertLaunchToken, setLaunchSession } from './store.ts';
 
 /** Issue 9: a launch link works for 2 minutes, once; the session it opens lasts at most 30 minutes. */
 export const LAUNCH_TOKEN_MINUTES = 2;
@@ -169,4 +169,15 @@ export async function launchAs(
     );
     return buildUserData(trx, participant, session, sessionId);
   });
+}
+
+/**
+ * Who opened a launched session and as whom (the participant's username): for the audit of what
+ * that session opens. Undefined for a session without a launch, or whose participant is gone.
+ */
+export async function launchBySession(db: Db, clientId: string, sessionHash: string) {
+  const launch = await findLaunchBySession(db, clientId, sessionHash);
+  if (!launch) return undefined;
+  const participant = await findParticipant(db, clientId, launch.participantId);
+  return participant ? { tokenId: launch.tokenId, issuedBy: launch.issuedBy, username: participant.username } : undefined;
 }

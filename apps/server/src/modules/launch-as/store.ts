@@ -38,16 +38,13 @@ export async function setLaunchSession(db: Executor, id: string, sessionHash: st
   await db.updateTable('launch_tokens').set({ session_hash: sessionHash }).where('id', '=', id).execute();
 }
 
-/** Who opened a launched session, and as whom: for the audit of what that session opens. */
+/** Who opened a launched session, and as which participant: for the audit of what that session opens. */
 export async function findLaunchBySession(db: Db, clientId: string, sessionHash: string) {
   return db
     .selectFrom('launch_tokens')
-    .innerJoin('participants', (join) =>
-      join.onRef('participants.id', '=', 'launch_tokens.participant_id').onRef('participants.client_id', '=', 'launch_tokens.client_id'),
-    )
-    .select(['launch_tokens.id as tokenId', 'launch_tokens.issued_by as issuedBy', 'participants.username as username'])
-    .where('launch_tokens.client_id', '=', clientId)
-    .where('launch_tokens.session_hash', '=', sessionHash)
+    .select(['id as tokenId', 'issued_by as issuedBy', 'participant_id as participantId'])
+    .where('client_id', '=', clientId)
+    .where('session_hash', '=', sessionHash)
     .executeTakeFirst();
 }
 

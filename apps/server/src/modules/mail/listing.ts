@@ -162,3 +162,15 @@ export async function mailStates(db: Db, clientId: string, ids: readonly string[
     .execute();
   return new Map(rows.map((r) => [r.id, { status: r.status, to: r.to_address, sentAt: r.sent_at, error: r.last_error }]));
 }
+
+/** A participant's newest mails for the console: what was sent and how it went, never the bodies nor the values they are rendered from. */
+export async function participantMails(db: Db, clientId: string, participantId: string, limit: number) {
+  return db
+    .selectFrom('mail_outbox')
+    .select(['id', 'template', 'subject', 'to_address', 'status', 'created_at', 'sent_at', 'delivery_note', 'last_error'])
+    .where('client_id', '=', clientId)
+    .where('participant_id', '=', participantId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

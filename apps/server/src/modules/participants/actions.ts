@@ -10,7 +10,8 @@ import { tellWebhooks } from '../webhooks/service.ts';
 import { actionErrors } from './action-errors.ts';
 import { PARTICIPANT_STATUSES, type ParticipantStatus } from './fields.ts';
 import { emailChangeHoldUntil, type Actor } from './operator-service.ts';
-import { deleteSessionsOf, setParticipantStatus } from './operator-store.ts';
+import { setParticipantStatus } from './operator-store.ts';
+import { deleteSessionsOf } from '../sessions/service.ts';
 
 /**
  * The participant actions of the console and the `rewards participants` commands alike

@@ -20,65 +20,6 @@ export async function redeemedCodes(db: Db, clientId: string, participantId: str
     .execute();
 }
 
-export async function catalogOrders(db: Db, clientId: string, participantId: string) {
-  return db
-    .selectFrom('catalog_orders as o')
-    .leftJoin('catalog_partners as p', (join) => join.onRef('p.client_id', '=', 'o.client_id').onRef('p.id', '=', 'o.partner_id'))
-    .select(['o.partner_id', 'p.name as partner_name', 'o.order_id', 'o.points', 'o.created_at'])
-    .where('o.client_id', '=', clientId)
-    .where('o.participant_id', '=', participantId)
-    .orderBy('o.created_at', 'desc')
-    .limit(PAGE_LIST_LIMIT)
-    .execute();
-}
-
-/** Written by the sessions trigger of migration 023; undefined: not since that migration. */
-export async function lastSignIn(db: Db, clientId: string, participantId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('participant_sign_ins')
-    .select('last_at')
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .executeTakeFirst();
-  return row?.last_at;
-}
-
-export async function openSessions(db: Db, clientId: string, participantId: string, now: string) {
-  return db
-    .selectFrom('sessions')
-    .select(['created_at', 'last_seen_at', 'idle_expires_at', 'admin_as_user'])
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .where('idle_expires_at', '>', now)
-    .where('absolute_expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .limit(PAGE_LIST_LIMIT)
-    .execute();
-}
-
-/** What was sent and how it went: never the bodies, nor the values they are rendered from. */
-export async function participantMails(db: Db, clientId: string, participantId: string) {
-  return db
-    .selectFrom('mail_outbox')
-    .select(['id', 'template', 'subject', 'to_address', 'status', 'created_at', 'sent_at', 'delivery_note', 'last_error'])
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .orderBy('created_at', 'desc')
-    .limit(PAGE_LIST_LIMIT)
-    .execute();
-}
-
-export async function contactMessages(db: Db, clientId: string, participantId: string) {
-  return db
-    .selectFrom('contact_requests')
-    .select(['id', 'topic', 'subject', 'status', 'created_at'])
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .orderBy('created_at', 'desc')
-    .limit(PAGE_LIST_LIMIT)
-    .execute();
-}
-
 /** Where a page of the console's statement ends: the last entry's place, newest first. */
 export interface ConsoleStatementCursor {
   occurred_at: string;

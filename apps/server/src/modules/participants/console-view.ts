@@ -18,17 +18,11 @@ import { buildBundle } from '../i18n/service.ts';
 import type { LimitPolicy } from '../limits/policy.ts';
 import { participantLimitStanding } from '../limits/service.ts';
 import { checkClientInScope, type StaffScope } from '../staff/scope.ts';
-import {
-  balanceAfter,
-  catalogOrders,
-  contactMessages,
-  lastSignIn,
-  openSessions,
-  participantMails,
-  redeemedCodes,
-  statementRows,
-  type ConsoleStatementCursor,
-} from './console-store.ts';
+import { participantOrders } from '../catalog/service.ts';
+import { participantContactRequests } from '../content/service.ts';
+import { participantMails } from '../mail/listing.ts';
+import { lastSignIn, openSessions } from '../sessions/service.ts';
+import { balanceAfter, PAGE_LIST_LIMIT, redeemedCodes, statementRows, type ConsoleStatementCursor } from './console-store.ts';
 import { searchParticipants } from './search.ts';
 import { findParticipant, listProgramNames } from './store.ts';
 
@@ -96,12 +90,12 @@ export async function consoleParticipant(
     currencyName(db, clientId, client.default_locale),
     listProgramNames(db, clientId, participant.id),
     redeemedCodes(db, clientId, participant.id),
-    catalogOrders(db, clientId, participant.id),
+    participantOrders(db, clientId, participant.id, PAGE_LIST_LIMIT),
     lastSignIn(db, clientId, participant.id),
     participantLimitStanding(db, ctx.limits, participant, now),
-    openSessions(db, clientId, participant.id, nowIso),
-    participantMails(db, clientId, participant.id),
-    contactMessages(db, clientId, participant.id),
+    openSessions(db, clientId, participant.id, nowIso, PAGE_LIST_LIMIT),
+    participantMails(db, clientId, participant.id, PAGE_LIST_LIMIT),
+    participantContactRequests(db, clientId, participant.id, PAGE_LIST_LIMIT),
     participantAudit(db, participant, PAGE_AUDIT_ENTRIES),
   ]);
   return {

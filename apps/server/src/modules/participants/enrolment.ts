@@ -8,15 +8,9 @@ import { recordAudit } from '../audit/service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { participantRow, resultingStatus, unusablePasswordHash, type ParticipantFields } from './fields.ts';
 import type { Actor } from './operator-service.ts';
-import {
-  accountNumberOwners,
-  deleteSessionsOf,
-  findParticipantsByKeys,
-  programsOf,
-  replacePrograms,
-  upsertParticipants,
-} from './operator-store.ts';
+import { accountNumberOwners, findParticipantsByKeys, programsOf, replacePrograms, upsertParticipants } from './operator-store.ts';
 import { findParticipantByUsername, usernameKey } from './store.ts';
+import { deleteSessionsOf } from '../sessions/service.ts';
 import { tellWebhooks } from '../webhooks/service.ts';
 
 /**

@@ -127,16 +127,6 @@ export async function replacePrograms(db: Q, clientId: string, programs: Readonl
   }
 }
 
-export async function deleteSessionsOf(db: Q, clientId: string, participantIds: readonly string[]): Promise<number> {
-  if (participantIds.length === 0) return 0;
-  const result = await db
-    .deleteFrom('sessions')
-    .where('client_id', '=', clientId)
-    .where('participant_id', 'in', participantIds)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 export async function markEmailChangedByStaff(db: Q, clientId: string, participantId: string, at: string): Promise<void> {
   await db
     .updateTable('participants')
@@ -159,18 +149,6 @@ export async function setParticipantStatus(
     .where('client_id', '=', clientId)
     .where('id', '=', participantId)
     .execute();
-}
-
-export async function countLiveSessions(db: Q, clientId: string, participantId: string, now: string): Promise<number> {
-  const row = await db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.countAll().as('count'))
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .where('idle_expires_at', '>', now)
-    .where('absolute_expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
 }
 
 /** The newest ledger entries, newest first. */

@@ -25,6 +25,18 @@ export {
   usernameKey,
   type UserParticipant,
 } from './store.ts';
+// What the account, profile, catalog, reports and backup modules ask of participants' rows (issue 30 §3).
+export {
+  activateParticipant,
+  findParticipantByUniqueKey,
+  findParticipantByUsernameAndEmail,
+  findParticipantsByEmail,
+  participantBalance,
+  participantsByStatus,
+  pointsOwed,
+  setPasswordHash,
+  usernameTakenByOther,
+} from './accounts-store.ts';
 
 /** The participant's language if the client still offers it, else the client's default. */
 function resolveLocale(offered: Locale[], wanted: string, clientDefault: string): Locale {

@@ -6,8 +6,8 @@ import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { findClient } from '../clients/service.ts';
 import { limitsOf, subjects, type LimitPolicy } from '../limits/policy.ts';
 import { succeeded, takeSlots } from '../limits/service.ts';
-import { findParticipant } from '../participants/service.ts';
-import { deleteOtherSessions, updatePasswordHash } from './store.ts';
+import { findParticipant, setPasswordHash } from '../participants/service.ts';
+import { deleteOtherSessions } from '../sessions/service.ts';
 
 export interface PasswordChangeContext {
   db: Db;
@@ -57,7 +57,7 @@ export async function changePassword(
 
   const passwordHash = await hashPassword(request.newPassword);
   const otherSessionsEnded = await ctx.db.transaction().execute(async (trx) => {
-    await updatePasswordHash(trx, session.client_id, participant.id, passwordHash);
+    await setPasswordHash(trx, session.client_id, participant.id, passwordHash);
     return deleteOtherSessions(trx, session.client_id, participant.id, session.id_hash);
   });
   return { otherSessionsEnded };

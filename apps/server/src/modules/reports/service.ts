@@ -10,18 +10,17 @@ import {
   type PointsReport,
 } from '@rewards/contract/console-reports';
 import type { Db } from '../../db/database.ts';
+import { listCatalogPartners, orderMonthsCreated } from '../catalog/service.ts';
+import { clientNames } from '../clients/service.ts';
+import { participantsByStatus } from '../participants/service.ts';
+import { signedInSince } from '../sessions/service.ts';
 import {
   applyFold,
-  clientNamesOf,
   codesByBatch,
   foldedLedgerMonths,
   foldedOrderMonths,
   ledgerMonthsCreated,
-  orderMonthsCreated,
-  partnerNames,
-  participantsByStatus,
   readWatermark,
-  signedInSince,
   type LedgerMonthRow,
   type OrderMonthRow,
 } from './store.ts';
@@ -173,7 +172,8 @@ async function orderMonths(db: Db, clientId: string, now: Date): Promise<OrderMo
 
 export async function ordersReport(db: Db, clientId: string, monthCount: number, now = new Date()): Promise<OrdersReport> {
   const months = lastMonths(now, monthCount);
-  const [rows, names] = await Promise.all([orderMonths(db, clientId, now), partnerNames(db, clientId)]);
+  const [rows, partnerRows] = await Promise.all([orderMonths(db, clientId, now), listCatalogPartners(db, clientId)]);
+  const names = new Map(partnerRows.map((p) => [p.id, p.name]));
   const first = months[0]!;
   const byMonth = new Map(months.map((month) => [month, { month, orders: 0, points: 0 }]));
   const byPartner = new Map<string, { partnerId: string; name: string; orders: number; points: number }>();
@@ -206,7 +206,7 @@ export async function compareClients(
   now = new Date(),
 ): Promise<ClientsComparison> {
   const months = lastMonths(now, monthCount);
-  const names = await clientNamesOf(db, clientIds);
+  const names = new Map((await clientNames(db, clientIds)).map((c) => [c.id, c.name]));
   const clients: ClientSummary[] = [];
   // One client after the other: on SQLite the reads share one connection anyway, and a fold of a
   // big client should not run beside six others.

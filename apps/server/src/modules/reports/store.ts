@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 
 /**
- * The reports' reads (docs/decisions/067). Read-only over other modules' tables (participants,
- * sign-ins, ledger, codes, orders); the only rows written are the reports' own month tables and
- * their watermark. Sums come back as text from PostgreSQL's bigint: every figure goes through Number().
+ * The reports' reads (docs/decisions/067): their own month tables and watermark, the only rows
+ * they write. What they count of participants, sign-ins, orders and clients the owning modules'
+ * services answer (issue 30 §3); the ledger's and the codes' sums are still read here. Sums come
+ * back as text from PostgreSQL's bigint: every figure goes through Number().
  */
 
 export interface LedgerMonthRow {
@@ -71,23 +72,6 @@ export async function foldedOrderMonths(db: Db, clientId: string): Promise<Order
   return rows.map((r) => ({ month: r.month, partnerId: r.partner_id, orders: num(r.orders), points: num(r.points) }));
 }
 
-/** Catalog orders created in [from, to) per month and partner. */
-export async function orderMonthsCreated(db: Db, clientId: string, from: string, to?: string): Promise<OrderMonthRow[]> {
-  let query = db
-    .selectFrom('catalog_orders')
-    .select([
-      sql<string>`substr(created_at, 1, 7)`.as('month'),
-      'partner_id',
-      sql<string>`count(*)`.as('orders'),
-      sql<string>`sum(points)`.as('points'),
-    ])
-    .where('client_id', '=', clientId)
-    .where('created_at', '>=', from);
-  if (to !== undefined) query = query.where('created_at', '<', to);
-  const rows = await query.groupBy([sql`substr(created_at, 1, 7)`, 'partner_id']).execute();
-  return rows.map((r) => ({ month: r.month, partnerId: r.partner_id, orders: num(r.orders), points: num(r.points) }));
-}
-
 /**
  * Folds what was created in [from, to) into the month tables and moves the watermark from
  * `from` to `to`, in one transaction; only if the watermark is still `from` (a concurrent fold
@@ -143,26 +127,6 @@ export async function applyFold(
   });
 }
 
-export async function participantsByStatus(db: Db, clientId: string): Promise<Array<{ status: string; count: number }>> {
-  const rows = await db
-    .selectFrom('participants')
-    .select(['status', sql<string>`count(*)`.as('count')])
-    .where('client_id', '=', clientId)
-    .groupBy('status')
-    .execute();
-  return rows.map((r) => ({ status: r.status, count: num(r.count) }));
-}
-
-export async function signedInSince(db: Db, clientId: string, since: string): Promise<number> {
-  const row = await db
-    .selectFrom('participant_sign_ins')
-    .select(sql<string>`count(*)`.as('count'))
-    .where('client_id', '=', clientId)
-    .where('last_at', '>=', since)
-    .executeTakeFirst();
-  return num(row?.count);
-}
-
 export interface CodeCounts {
   batch: string | null;
   status: string;
@@ -193,15 +157,4 @@ export async function codesByBatch(db: Db, clientId: string, now: string): Promi
     pastExpiry: num(r.past_expiry),
     points: num(r.points),
   }));
-}
-
-export async function partnerNames(db: Db, clientId: string): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('catalog_partners').select(['id', 'name']).where('client_id', '=', clientId).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
-export async function clientNamesOf(db: Db, clientIds: readonly string[]): Promise<Map<string, string>> {
-  if (clientIds.length === 0) return new Map();
-  const rows = await db.selectFrom('clients').select(['id', 'name']).where('id', 'in', clientIds).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
 }

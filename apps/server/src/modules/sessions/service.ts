@@ -8,6 +8,15 @@ import { hashSessionId, newSessionId } from './session-id.ts';
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
 export { deleteAllSessions as endAllSessions, deleteParticipantSessions, findSession } from './store.ts';
+// A participant's sessions and sign-ins as profile, participants and reports need them (issue 30 §3).
+export {
+  countLiveSessions,
+  deleteOtherSessions,
+  deleteSessionsOf,
+  lastSignIn,
+  openSessions,
+  signedInSince,
+} from './participant-sessions-store.ts';
 
 export interface SessionPolicy {
   idleMinutes: number;

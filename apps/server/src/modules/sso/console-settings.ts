@@ -2,14 +2,14 @@ import { SsoLogoutType, SsoType } from '@rewards/contract';
 import type { SsoSettings, SsoSettingsRequest } from '@rewards/contract/console-clients';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
-import { findClient } from '../clients/service.ts';
+import { findClient, updateClientSsoSettings } from '../clients/service.ts';
 import { auditSettingsChange } from '../clients/settings-audit.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { CLAIM_PATTERN, checkDiscovery, normalScopes, ssoRedirectUris } from './operator.ts';
 import { checkIssuer } from './provider.ts';
 import { openSecret, sealSecret, secretKey } from './secret-box.ts';
 import { DEFAULT_CLAIM, DEFAULT_SCOPES } from './settings.ts';
-import { disableClientSso, findClientSso, updateClientSsoSettings, upsertClientSso } from './store.ts';
+import { disableClientSso, findClientSso, upsertClientSso } from './store.ts';
 
 /*
  * A client's single sign-on from the console (issue 20 §3, part H, decision 065): the checks of

@@ -2,8 +2,8 @@ import type { Db } from '../../db/database.ts';
 import { discoverProvider } from './provider.ts';
 import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
-import { clientHostnames } from '../clients/service.ts';
-import { disableClientSso, updateClientSsoSettings, upsertClientSso, type ClientSsoRow } from './store.ts';
+import { clientHostnames, updateClientSsoSettings } from '../clients/service.ts';
+import { disableClientSso, upsertClientSso, type ClientSsoRow } from './store.ts';
 
 // An operator's settings of a client's single sign-on (`rewards clients sso`, decision 024):
 // each change commits with its audit entry, which never holds the secret.

@@ -44,23 +44,6 @@ export async function disableClientSso(trx: Kysely<Database>, clientId: string, 
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function updateClientSsoSettings(
-  trx: Kysely<Database>,
-  clientId: string,
-  settings: { ssoType: string; ssoLogoutType: string; siteName?: string; siteUrl?: string },
-): Promise<void> {
-  await trx
-    .updateTable('clients')
-    .set({
-      sso_type: settings.ssoType,
-      sso_logout_type: settings.ssoLogoutType,
-      ...(settings.siteName === undefined ? {} : { site_name: settings.siteName }),
-      ...(settings.siteUrl === undefined ? {} : { site_url: settings.siteUrl }),
-    })
-    .where('id', '=', clientId)
-    .execute();
-}
-
 export type NewSsoLogin = Insertable<SsoLoginsTable>;
 
 export async function insertSsoLogin(db: Db, login: NewSsoLogin): Promise<void> {

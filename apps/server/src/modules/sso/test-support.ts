@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { withSearchKeys } from '../participants/search-keys.ts';
 import { sealSecret, secretKey } from './secret-box.ts';
-import { updateClientSsoSettings, upsertClientSso } from './store.ts';
+import { updateClientSsoSettings } from '../clients/service.ts';
+import { upsertClientSso } from './store.ts';
 
 /** What `rewards clients sso` writes, without the discovery check: for tests that set SSO up directly. */
 export async function configureSsoForTest(
