@@ -46,6 +46,11 @@ export const queryKeys = {
     ofClient: (clientId: string) => ['imports', clientId] as const,
     job: (clientId: string, jobId: string) => ['import', clientId, jobId] as const,
   },
+  earningRules: {
+    ofClient: (clientId: string) => ['earningRules', clientId] as const,
+    /** Under ofClient: a change to any rule refreshes the list and the rule's page. */
+    rule: (clientId: string, ruleId: string) => ['earningRules', clientId, ruleId] as const,
+  },
   webhooks: {
     endpoints: (clientId: string) => ['webhooks', clientId] as const,
     deliveries: (clientId: string, endpointId: string) => ['webhookDeliveries', clientId, endpointId] as const,

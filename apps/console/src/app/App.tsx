@@ -24,6 +24,7 @@ const ImportsPage = lazy(() => import('../features/imports/ImportsPage.tsx'));
 const AccountPage = lazy(() => import('../features/account/AccountPage.tsx'));
 const ApiKeysPage = lazy(() => import('../features/api-keys/ApiKeysPage.tsx'));
 const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx'));
+const EarningRulesPage = lazy(() => import('../features/earning-rules/EarningRulesPage.tsx'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -71,6 +72,7 @@ function SignedIn() {
               <Route path="content" element={<ContentPage />} />
               <Route path="reports" element={<ReportsPage />} />
               <Route path="imports" element={<ImportsPage />} />
+              <Route path="programs/earning-rules/*" element={<EarningRulesPage />} />
               <Route path="account" element={<AccountPage />} />
               <Route path="*" element={<p>{t('error.noSuchPage')}</p>} />
             </Route>

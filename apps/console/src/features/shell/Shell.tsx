@@ -17,6 +17,7 @@ export function Shell() {
           <NavLink to="/participants">{t('nav.participants')}</NavLink>
           <NavLink to="/imports">{t('nav.imports')}</NavLink>
           <NavLink to="/codes">{t('codes.nav')}</NavLink>
+          <NavLink to="/programs/earning-rules">{t('nav.programs')}</NavLink>
           <NavLink to="/reports">{t('reports.nav')}</NavLink>
           <NavLink to="/translations">{t('nav.translations')}</NavLink>
           <NavLink to="/content">{t('nav.content')}</NavLink>

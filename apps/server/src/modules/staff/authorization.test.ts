@@ -21,6 +21,8 @@ import { createApiKey } from '../api-keys/service.ts';
 import { consoleWebhooksPaths } from '@rewards/contract/console-webhooks';
 import { createEndpoint } from '../webhooks/manage.ts';
 import { tellWebhooks } from '../webhooks/service.ts';
+import { consoleEarningRulesPaths } from '@rewards/contract/console-earning-rules';
+import { createRule } from '../earning-rules/service.ts';
 import { previewImportJob } from '../imports/preview.ts';
 import { stageImport } from '../imports/service.ts';
 import { consoleGate, requireRole } from './guard.ts';
@@ -159,6 +161,23 @@ const expected: Row[] = [
     route: route('POST', '/clients/:clientId/webhooks/deliveries/:deliveryId/resend'),
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
+  // Issue 32 §2, earning rules (decisions 095, 096): every role of the client reads the rules and tries an event (writing
+  // nothing); program managers and owners add, change, enable and disable, with a reason; another client's only an owner.
+  { route: route('GET', '/clients/:clientId/earning-rules'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('POST', '/clients/:clientId/earning-rules'),
+    ...signedIn({ ...all(201), support_agent: 403, auditor: 403 }, { ...all(403), owner: 201 }),
+  },
+  { route: route('GET', '/clients/:clientId/earning-rules/:ruleId'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('PUT', '/clients/:clientId/earning-rules/:ruleId'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  {
+    route: route('POST', '/clients/:clientId/earning-rules/:ruleId/state'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
+  { route: route('POST', '/clients/:clientId/earning-rules-simulation'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   // Part C, client settings (issue 20 §3, decision 065): every role of the client reads; program managers and owners change.
   { route: route('GET', '/clients/:clientId/settings/branding'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   {
@@ -383,6 +402,21 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
       roleTableBatches.add(clientId);
     }
     return 'role-table';
+  }
+  /** Issue 32 §2, earning rules: two rules per client (one to change, one to enable and disable), made by the operator. */
+  const roleTableRuleSets = new Map<string, Promise<void>>();
+  function roleTableRules(clientId: string): Promise<void> {
+    let made = roleTableRuleSets.get(clientId);
+    if (!made) {
+      const operator = { kind: 'operator' as const, name: 'role-table', origin: 'test' };
+      const rule = (id: string) => ({ id, name: 'Role table', event: 'purchase', earn: { points: 5 } });
+      made = (async () => {
+        await createRule(t.database.db, operator, clientId, rule('role-table-change'), 'role table');
+        await createRule(t.database.db, operator, clientId, rule('role-table-state'), 'role table');
+      })();
+      roleTableRuleSets.set(clientId, made);
+    }
+    return made;
   }
   /** Issue 29 §3, webhooks: one endpoint per client, told one event, for the rows that change or read it. */
   const roleTableEndpoints = new Map<string, Promise<{ endpointId: string; deliveryId: string }>>();
@@ -648,6 +682,28 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('POST', consoleWebhooksPaths.resend(clientId, (await roleTableEndpoint(clientId)).deliveryId), {
           body: { reason: 'role table' },
         });
+      // Issue 32 §2, earning rules: a rule of its own per cell to add; one per client to read, change and enable/disable.
+      case route('GET', '/clients/:clientId/earning-rules'):
+        return send('GET', consoleEarningRulesPaths.rules(clientId));
+      case route('POST', '/clients/:clientId/earning-rules'):
+        return send('POST', consoleEarningRulesPaths.rules(clientId), {
+          body: { rule: { name: `Role table ${column}`, event: 'purchase', earn: { points: 1 } }, reason: 'role table' },
+        });
+      case route('GET', '/clients/:clientId/earning-rules/:ruleId'):
+        await roleTableRules(clientId);
+        return send('GET', consoleEarningRulesPaths.rule(clientId, 'role-table-change'));
+      case route('PUT', '/clients/:clientId/earning-rules/:ruleId'):
+        await roleTableRules(clientId);
+        return send('PUT', consoleEarningRulesPaths.rule(clientId, 'role-table-change'), {
+          body: { rule: { name: `Role table ${column}`, event: 'purchase', earn: { points: 5 } }, reason: 'role table' },
+        });
+      case route('POST', '/clients/:clientId/earning-rules/:ruleId/state'):
+        await roleTableRules(clientId);
+        return send('POST', consoleEarningRulesPaths.state(clientId, 'role-table-state'), {
+          body: { enabled: !column.startsWith('owner'), reason: 'role table' },
+        });
+      case route('POST', '/clients/:clientId/earning-rules-simulation'):
+        return send('POST', consoleEarningRulesPaths.simulate(clientId), { body: { type: 'purchase', amount: '10.00' } });
       // F staff OIDC sign-in
       case route('GET', consolePaths.signInMethods):
         return send('GET', consolePaths.signInMethods);
