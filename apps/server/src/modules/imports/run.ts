@@ -10,18 +10,21 @@ import {
   emptyImportCounts,
   lineReader,
   readBatch,
-  releaseSpace,
+  readBatchInOrder,
   type ImportParams,
 } from './service.ts';
 import { importLeaseName, previewImportJob } from './preview.ts';
 import { deleteStagedLines, insertRejects } from './store.ts';
+import { participantOrder } from './run-order.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
 import { runBatch } from './work.ts';
+import { columnsOf } from './points-lines.ts';
 import { tellWebhooks } from '../webhooks/service.ts';
 
 /**
  * The import job's run (docs/decisions/064). Whoever holds the job's lease (modules/jobs, the one
- * lease the expiry run shares) takes the staged lines after the job's cursor a batch at a time;
+ * lease the expiry run shares) takes the staged lines after the job's cursor a batch at a time
+ * (a points job by participant, run-order.ts; a participants job in the file's order);
  * each batch is one transaction that posts the lines, records their rejects and moves the cursor
  * and the counts, so a process that dies loses at most the batch under way and the next holder
  * goes on from the cursor: totals stay exact and no line is posted twice (the ledger's references
@@ -29,10 +32,12 @@ import { tellWebhooks } from '../webhooks/service.ts';
  */
 
 /**
- * Staged lines per transaction: the command's batch (decision 022). A batch changes a page of the
- * participants per line, scattered, so pages written per line fall as batches grow: 5,000 wrote
- * 27 KB a line, 20,000 a third of that (decision 064, amended). The SQLite writer is held for
- * one batch (under a second on a quiet machine), then requests interleave.
+ * Staged lines per transaction: the command's batch (decision 022). The SQLite writer is held for
+ * one batch, then requests interleave: at 1,000,000 lines a batch of a points job takes ~0.7 s of
+ * CPU, and a larger one would keep the console's and the portal's writes waiting past the second
+ * or so an import may hold the writer. What a batch writes no longer grows with the batch's
+ * participants (run-order.ts) but with the index of references, whose pages a batch's lines take
+ * all over: fewer batches would write less (decision 091, amended 2026-11-28).
  */
 export const RUN_BATCH = 20_000;
 
@@ -98,6 +103,12 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
   const runAt = new Date(job.started_at ?? job.created_at);
   const passwordHash = kind === 'participants' ? await unusablePasswordHash() : '';
   const counts: RunCounts = job.result === null ? emptyImportCounts() : (JSON.parse(job.result) as RunCounts);
+  // A points job confirmed since decision 091's amendment runs by participant (run-order.ts); its
+  // cursor is then a position in that order, otherwise the last line done.
+  const order =
+    kind === 'points' && params.order === 'participant'
+      ? await participantOrder(db, jobId, (columnsOf(params.header) as Record<'username', number>).username, Number(job.total))
+      : undefined;
   let cursor = Number(job.cursor);
   let done = Number(job.done);
   for (;;) {
@@ -105,7 +116,8 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
       await lease.end();
       return 'stopped';
     }
-    const batch = await readBatch(db, jobId, reader, cursor, options.batchSize ?? RUN_BATCH);
+    const size = options.batchSize ?? RUN_BATCH;
+    const batch = order ? await readBatchInOrder(db, jobId, reader, order, cursor, size) : await readBatch(db, jobId, reader, cursor, size);
     if (batch.count === 0) break;
     const next = { ...counts };
     try {
@@ -168,9 +180,11 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
       at,
     );
   });
-  const staged = await deleteStagedLines(db, jobId);
+  // The staged lines go; their space stays in the file, free pages the next upload's staging and
+  // the ledger's growth take (decision 091, amended 2026-11-28). Giving it back here, as a discard
+  // does, meant moving the run's own newest pages into it: at 1,000,000 lines, ~1.1 GB written.
+  await deleteStagedLines(db, jobId);
   await lease.end();
-  if (staged) await releaseSpace(db);
   return 'done';
 }
 

@@ -33,7 +33,16 @@ import { IMPORT_MAX_LINE_BYTES, LineTooLong, importCsvParser } from './csv-input
 import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from './participants.ts';
 import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn } from './points-lines.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
-import { deleteStaged, firstLinesOf, insertStaged, rejectsAfter, releaseStagingSpace, stagedAfter, type StagedLine } from './store.ts';
+import {
+  deleteStaged,
+  firstLinesOf,
+  insertStaged,
+  rejectsAfter,
+  releaseStagingSpace,
+  stagedAfter,
+  stagedLines,
+  type StagedLine,
+} from './store.ts';
 
 /**
  * Imports in the console (issue 20 §2, docs/decisions/064). The file is streamed into
@@ -103,6 +112,12 @@ export interface ImportParams {
    * before it have none: staff, in the console.
    */
   runBy?: { kind: AuditActorKind; origin: string | null };
+  /**
+   * The order the run takes the lines in (run-order.ts): 'participant' for points jobs confirmed
+   * since 2026-11-28, each participant's lines together in file order; absent, the file's order
+   * (the job's cursor is then a line number, not a position in that order).
+   */
+  order?: 'participant';
 }
 
 export const emptyImportCounts = (): ImportCounts => ({
@@ -175,6 +190,35 @@ export async function readBatch(
 ): Promise<{ items: unknown[]; last: number; count: number }> {
   const rows = await stagedAfter(db, jobId, after, limit);
   if (rows.length === 0) return { items: [], last: after, count: 0 };
+  return { items: await checkedLines(db, jobId, reader, rows), last: rows.at(-1)!.line, count: rows.length };
+}
+
+/**
+ * The staged lines at positions `from` to `from + limit` of `order` (line numbers, run-order.ts),
+ * read and checked as readBatch does, in that order; `last` is the position after them.
+ */
+export async function readBatchInOrder(
+  db: Db,
+  jobId: string,
+  reader: LineReader,
+  order: Int32Array,
+  from: number,
+  limit: number,
+): Promise<{ items: unknown[]; last: number; count: number }> {
+  const lines = Array.from(order.subarray(from, from + limit));
+  if (lines.length === 0) return { items: [], last: from, count: 0 };
+  const byLine = new Map((await stagedLines(db, jobId, lines)).map((row) => [row.line, row]));
+  // The order was read from the staged lines, which do not change while the job runs.
+  const rows = lines.map((line) => byLine.get(line) ?? { line, fields: null, problem: 'not staged' });
+  return { items: await checkedLines(db, jobId, reader, rows), last: from + lines.length, count: lines.length };
+}
+
+/**
+ * Staged rows read by the kind's reader, with the lines that repeat an earlier line of the file
+ * (by key or alternate key, found by the staging table's index whatever order the rows come in)
+ * turned into rejects.
+ */
+async function checkedLines(db: Db, jobId: string, reader: LineReader, rows: readonly StagedLine[]): Promise<unknown[]> {
   const read = rows.map((row: StagedLine) =>
     row.fields === null
       ? { item: { line: row.line, reason: row.problem ?? 'not readable as CSV' } as LineProblem, key: null, altKey: null }
@@ -205,7 +249,7 @@ export async function readBatch(
       return { line: item.line, reason: `account number ${r.altKey} repeats line ${firstAlt}` };
     return r.item;
   });
-  return { items, last: rows.at(-1)!.line, count: rows.length };
+  return items;
 }
 
 /**
@@ -422,7 +466,11 @@ export async function confirmImport(
       const holder = await slotHolder(trx, clientId);
       throw holder ? importErrors.running(holder) : importErrors.notConfirmable(job);
     }
-    const params: ImportParams = { ...(JSON.parse(job.params) as ImportParams), runBy: { kind: actor.kind, origin: actor.origin } };
+    const params: ImportParams = {
+      ...(JSON.parse(job.params) as ImportParams),
+      runBy: { kind: actor.kind, origin: actor.origin },
+      ...(job.kind === 'points' ? { order: 'participant' as const } : {}),
+    };
     const started = await updateJobIf(trx, jobId, 'staged', {
       status: 'running',
       params: JSON.stringify(params),

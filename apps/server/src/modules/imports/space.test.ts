@@ -56,6 +56,9 @@ describe.each(dialects)('the space of a discarded upload on %s', (dialect) => {
   afterAll(() => database.drop());
 
   it('is given back after a discard by hand and after the clean-up: 200,000 lines staged, previewed, discarded, twice', async () => {
+    // The seed's pages in the file, not still in the WAL (the driver may checkpoint later): the
+    // file's size before is then the one a discard must come back to.
+    if (dialect === 'sqlite') await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
     const before = await sizes();
     const started = Date.now();
 

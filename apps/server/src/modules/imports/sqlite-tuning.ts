@@ -15,7 +15,9 @@ import type { Db } from '../../db/database.ts';
  *   it changed back into the database file; the participants' and the ledger indexes' pages that
  *   each batch changes again are copied once per interval instead (JOB_CHECKPOINT_PAGES).
  * - foreign_keys stays on. The command turned it off before decision 091, to be rid of the
- *   statement journal SQLite keeps for each multi-row statement while it is on; that journal, and the
+ *   statement journal SQLite keeps for each multi-row statement while it is on (since 2026-11-28 the
+ *   run's entries go in one statement per batch, modules/ledger/bulk.ts, so it copies each page
+ *   once a batch rather than once per hundred rows); that journal, and the
  *   sub-journal of the group-commit driver's savepoint (the batch's logical transaction), are
  *   temporary files deleted at the statement's or the batch's end, so most of what they write never
  *   reaches the disk (/proc's cancelled_write_bytes). `temp_store = memory` would keep them off the

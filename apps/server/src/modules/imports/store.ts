@@ -1,4 +1,5 @@
 import { CompiledQuery, PostgresAdapter, sql, type Insertable } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
 import { padded, pieces } from '../../db/statement-shapes.ts';
 import type { ImportLinesTable } from './tables.ts';
@@ -35,19 +36,24 @@ export async function insertStaged(db: Db, rows: ReadonlyArray<Insertable<Import
   });
 }
 
-const stagedTexts = new Map<string, string>();
+/**
+ * The staging INSERT's text per shape (rows, engine): a million-line upload asks for the same
+ * 500-row text 2,000 times. pieces() allows 10 sizes, 20 keys with both engines; the bound only
+ * keeps the memo small should the shapes ever vary with the input.
+ */
+const stagedTexts = new LRUCache<string, string>({
+  max: 64,
+  memoMethod: (key) => {
+    const [rows, engine] = key.split(':');
+    let n = 0;
+    const p = () => (engine === 'postgres' ? `$${++n}` : '?');
+    const values = Array.from({ length: Number(rows) }, () => `(${Array.from({ length: 6 }, p).join(', ')})`).join(', ');
+    return `insert into import_lines (job_id, line, fields, problem, "key", alt_key) values ${values} on conflict (job_id, line) do nothing`;
+  },
+});
 
 function insertStagedText(rows: number, postgres: boolean): string {
-  const key = `${rows}:${postgres}`;
-  let text = stagedTexts.get(key);
-  if (text === undefined) {
-    let n = 0;
-    const p = () => (postgres ? `$${++n}` : '?');
-    const values = Array.from({ length: rows }, () => `(${Array.from({ length: 6 }, p).join(', ')})`).join(', ');
-    text = `insert into import_lines (job_id, line, fields, problem, "key", alt_key) values ${values} on conflict (job_id, line) do nothing`;
-    stagedTexts.set(key, text);
-  }
-  return text;
+  return stagedTexts.memo(`${rows}:${postgres ? 'postgres' : 'sqlite'}`);
 }
 
 export async function stagedAfter(db: Db, jobId: string, after: number, limit: number): Promise<StagedLine[]> {
@@ -60,6 +66,24 @@ export async function stagedAfter(db: Db, jobId: string, after: number, limit: n
     .limit(limit)
     .execute();
 }
+
+/** Staged lines by their line numbers (any order; lines not staged are left out). */
+export async function stagedLines(db: Db, jobId: string, lines: readonly number[]): Promise<StagedLine[]> {
+  const out: StagedLine[] = [];
+  for (let from = 0; from < lines.length; from += LINES_PER_READ) {
+    const rows = await db
+      .selectFrom('import_lines')
+      .select(['line', 'fields', 'problem'])
+      .where('job_id', '=', jobId)
+      .where('line', 'in', padded(lines.slice(from, from + LINES_PER_READ)))
+      .execute();
+    for (const row of rows) out.push(row);
+  }
+  return out;
+}
+
+/** Line numbers per IN list of stagedLines: a power of two (see padded()), under both engines' parameter limits. */
+const LINES_PER_READ = 1_024;
 
 /** The first line of the file with each of these keys (by the staging index). */
 export async function firstLinesOf(db: Db, jobId: string, column: 'key' | 'alt_key', keys: string[]): Promise<Map<string, number>> {
@@ -111,10 +135,12 @@ export async function rejectsAfter(
     .execute();
 }
 
-/** A job's staged lines, once it ended (its rejects stay, for the CSV); whether there were any. */
+/**
+ * A job's staged lines, once it ended (its rejects stay, for the CSV); whether there were any. In
+ * ranges, as deleteStaged: one DELETE of a million lines held the event loop for seconds.
+ */
 export async function deleteStagedLines(db: Db, jobId: string): Promise<boolean> {
-  const result = await db.deleteFrom('import_lines').where('job_id', '=', jobId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return deleteInRanges(db, jobId, ['import_lines']);
 }
 
 /**
@@ -152,8 +178,12 @@ const DELETE_LINES = 20_000;
  * the process for 8 s (decision 064, amended); in the caller's transaction the whole stays atomic.
  */
 export async function deleteStaged(db: Db, jobId: string): Promise<boolean> {
+  return deleteInRanges(db, jobId, ['import_lines', 'import_rejects']);
+}
+
+async function deleteInRanges(db: Db, jobId: string, tables: ReadonlyArray<'import_lines' | 'import_rejects'>): Promise<boolean> {
   let found = false;
-  for (const table of ['import_lines', 'import_rejects'] as const) {
+  for (const table of tables) {
     const range = await db
       .selectFrom(table)
       .select((eb) => [eb.fn.min('line').as('low'), eb.fn.max('line').as('high')])

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { CompiledQuery, PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { LedgerMovement } from './store.ts';
@@ -111,26 +112,29 @@ export async function appendLedgerEntries(
   const byParticipant = groupedByParticipant(movements, result.appended);
   const entryIds = new Map<number, string>();
   for (const index of byParticipant) entryIds.set(index, newId());
-  for (const [from, to] of pieces(byParticipant.length, INSERT_ROWS)) {
-    const parameters: unknown[] = [];
-    for (let i = from; i < to; i += 1) {
-      const m = movements[byParticipant[i]!]!;
-      const params = m.descriptionParams ? JSON.stringify(m.descriptionParams) : null;
-      parameters.push(
-        entryIds.get(byParticipant[i]!)!,
-        clientId,
-        m.participantId,
-        m.occurredAt,
-        m.description,
-        m.descriptionKey ?? null,
-        params,
-        m.amount,
-        m.kind,
-        m.reference ?? null,
-        createdAt,
-      );
+  if (!postgres) await insertEntriesAtOnce(trx, clientId, movements, byParticipant, entryIds, createdAt);
+  else {
+    for (const [from, to] of pieces(byParticipant.length, INSERT_ROWS)) {
+      const parameters: unknown[] = [];
+      for (let i = from; i < to; i += 1) {
+        const m = movements[byParticipant[i]!]!;
+        const params = m.descriptionParams ? JSON.stringify(m.descriptionParams) : null;
+        parameters.push(
+          entryIds.get(byParticipant[i]!)!,
+          clientId,
+          m.participantId,
+          m.occurredAt,
+          m.description,
+          m.descriptionKey ?? null,
+          params,
+          m.amount,
+          m.kind,
+          m.reference ?? null,
+          createdAt,
+        );
+      }
+      await trx.executeQuery(CompiledQuery.raw(insertEntries(to - from, postgres), parameters));
     }
-    await trx.executeQuery(CompiledQuery.raw(insertEntries(to - from, postgres), parameters));
   }
 
   // Every participant with an appended entry: a first entry turns a null balance into a number
@@ -159,18 +163,68 @@ export async function appendLedgerEntries(
   return { ...result, entryIds, balancesAfter: balances };
 }
 
-// The statements' text, made once per shape (and engine: ? or $n placeholders). Written by
-// hand rather than with Kysely's builder: a million rows would otherwise build a million
-// expression trees only to print the same text again.
-const texts = new Map<string, string>();
+/**
+ * SQLite: the entries in one INSERT, their values one JSON parameter (json_each). With
+ * `foreign_keys` on, SQLite keeps a statement journal for each multi-row INSERT (a copy of every
+ * page the statement changes first, in a temporary file), and the index of references (client,
+ * reference) takes the rows of a batch all over its pages: in statements of INSERT_ROWS rows
+ * nearly every row had a page of its own to copy, 20,000 pages a batch, in one statement each page
+ * is copied once (decision 091, amended 2026-11-28). The text is one shape whatever the count.
+ * PostgreSQL keeps no such journal: its multi-row INSERTs stay.
+ */
+async function insertEntriesAtOnce(
+  trx: Transaction<Database>,
+  clientId: string,
+  movements: readonly LedgerMovement[],
+  positions: readonly number[],
+  entryIds: ReadonlyMap<number, string>,
+  createdAt: string,
+): Promise<void> {
+  if (positions.length === 0) return;
+  const rows = positions.map((index) => {
+    const m = movements[index]!;
+    const params = m.descriptionParams ? JSON.stringify(m.descriptionParams) : null;
+    return [
+      entryIds.get(index)!,
+      m.participantId,
+      m.occurredAt,
+      m.description,
+      m.descriptionKey ?? null,
+      params,
+      m.amount,
+      m.kind,
+      m.reference ?? null,
+    ];
+  });
+  await trx.executeQuery(CompiledQuery.raw(INSERT_ENTRIES_JSON, [clientId, createdAt, JSON.stringify(rows)]));
+}
+
+/**
+ * OR FAIL: a constraint error stops the statement without undoing its earlier rows (the caller's
+ * transaction rolls back on the error anyway), so no statement journal is needed for the
+ * constraints; `foreign_keys` still asks for one, once per statement. Ordered by the array's index:
+ * the rows go in as given.
+ */
+const INSERT_ENTRIES_JSON =
+  'insert or fail into ledger_entries (id, client_id, participant_id, occurred_at, description, description_key, description_params, amount, kind, reference, created_at) ' +
+  'select value ->> 0, ?1, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, ?2 from json_each(?3) order by key';
+
+/**
+ * The statements' text, made once per shape (and engine: ? or $n placeholders). Written by hand
+ * rather than with Kysely's builder: a million rows would otherwise build a million expression
+ * trees only to print the same text again, and kept because an import asks for the same few
+ * shapes thousands of times (a 100-row INSERT is 1,100 placeholders of text). The keys are shapes,
+ * never values: pieces() and padded() allow 64 of them (10 balance reads and 18 balance UPDATEs per
+ * engine, PostgreSQL's 8 INSERTs), so the bound is never reached; it keeps the memo small (least
+ * recently used out first) should a statement ever take its size from its input.
+ */
+const texts = new LRUCache<string, string, () => string>({
+  max: 128,
+  memoMethod: (_key, _stale, { context: make }) => make(),
+});
 
 function once(key: string, make: () => string): string {
-  let text = texts.get(key);
-  if (text === undefined) {
-    text = make();
-    texts.set(key, text);
-  }
-  return text;
+  return texts.memo(key, { context: make });
 }
 
 function placeholders(postgres: boolean): () => string {
@@ -191,14 +245,12 @@ function selectBalances(rows: number, postgres: boolean): string {
   });
 }
 
+/** PostgreSQL's INSERT of a piece of the entries (SQLite's is insertEntriesAtOnce). */
 function insertEntries(rows: number, postgres: boolean): string {
   return once(`insert:${rows}:${postgres}`, () => {
     const p = placeholders(postgres);
     const values = Array.from({ length: rows }, () => `(${Array.from({ length: 11 }, p).join(', ')})`).join(', ');
-    // OR FAIL on SQLite: a constraint error stops the statement without undoing its earlier
-    // rows, so SQLite keeps no statement journal (a copy of every page the statement touches,
-    // 3 KB of temp file written per row); the caller's transaction rolls back on the error anyway.
-    return `insert${postgres ? '' : ' or fail'} into ledger_entries (id, client_id, participant_id, occurred_at, description, description_key, description_params, amount, kind, reference, created_at) values ${values}`;
+    return `insert into ledger_entries (id, client_id, participant_id, occurred_at, description, description_key, description_params, amount, kind, reference, created_at) values ${values}`;
   });
 }
 
