@@ -5,7 +5,7 @@
 import { startBareServer } from './baseline.ts';
 import { apiHeaders, benchCode, BROWSER_ACCEPT_ENCODING, REDEEM_USER, signIn, STATEMENT_USER } from './fixtures.ts';
 import { load, loadSideBySide, type LoadResult } from './load.ts';
-import { rssMb, type RssAfterLoad } from './memory.ts';
+import { rssAfterLoad, rssMb, type RssAfterLoad } from './memory.ts';
 import type { Portal } from './portal.ts';
 import { rawCommitRate, type RawCommitResult } from './raw-commit.ts';
 
@@ -23,8 +23,9 @@ export interface ApiResults {
   login: ApiCase;
   rssAfterStartMb: number | undefined;
   /**
-   * Resident memory the instant each load on the portal ended, in the order run (the sign-ins
-   * last): the memory budget's readings (memory.ts judgeMemory, decision 058).
+   * Resident memory after each load on the portal, in the order run (the sign-ins last), read once
+   * the work the load left in the server's thread pool had ended (memory.ts rssAfterLoad): the memory
+   * budget's readings (memory.ts judgeMemory, decision 058).
    */
   rssAfterLoads: RssAfterLoad[];
   /**
@@ -163,7 +164,10 @@ export async function runApi(
       baselines.push(before);
       cases.push({ name: spec.name, ...result, ratio: ratioOf(result, before) });
       // The references load the bare server, not the portal: nothing to read after them.
-      if (portalSpecs.includes(spec)) rssAfterLoads.push({ after: spec.name, mb: rssMb(portal.pid) });
+      if (portalSpecs.includes(spec)) {
+        const { mb, instantMb } = await rssAfterLoad(portal.pid);
+        rssAfterLoads.push({ after: spec.name, mb, instantMb });
+      }
       log(
         `${spec.name}: ${result.requestsPerSecond} requests/s (baseline ${before.requestsPerSecond}), ${result.non2xx} non-2xx, ${result.errors} errors`,
       );
@@ -190,9 +194,12 @@ export async function runApi(
   );
   const login = { name: 'POST login (argon2id, 4 connections)', ...loginResult, ratio: ratioOf(loginResult, baseline) };
   log(`login: ${login.requestsPerSecond} requests/s`);
-  // With the last sign-ins' argon2id runs (19 MiB each) just ended.
-  rssAfterLoads.push({ after: login.name, mb: rssMb(portal.pid) });
-  log(`resident memory after each load (MB): ${rssAfterLoads.map((r) => r.mb ?? '?').join(', ')}`);
+  // Once the argon2id runs (19 MiB each) of the sign-ins the load left in flight have ended (decision 058).
+  const { mb, instantMb } = await rssAfterLoad(portal.pid);
+  rssAfterLoads.push({ after: login.name, mb, instantMb });
+  log(
+    `resident memory after each load (MB): ${rssAfterLoads.map((r) => r.mb ?? '?').join(', ')} (at the instant: ${rssAfterLoads.map((r) => r.instantMb ?? '?').join(', ')})`,
+  );
   return { baseline, baselineRuns, cases, login, rssAfterStartMb, rssAfterLoads, ...(rawCommit ? { rawCommit } : {}) };
 }
 

@@ -84,7 +84,7 @@ export function evaluateBudgets(r: Results): Budget[] {
         durable.acknowledged > 0 && durable.inLedgerAfterKill >= durable.acknowledged,
       );
     }
-    // Issue 18 (decision 058): read the instant each load ends, no growth across the loads.
+    // Issue 18 (decision 058): read as each load ends, once the work it left in the server's pool has ended; no growth across the loads.
     const memory = judgeMemory(r.api.rssAfterLoads);
     const mb = (v: number | undefined) => (v === undefined ? 'unreadable' : `${v} MB`);
     add(

@@ -296,7 +296,10 @@ export function markdown(r: Results): string {
         `\`npm start\` to /healthz: ${r.startup.freshDatabaseSeconds} s on a fresh database, ${r.startup.restartSeconds} s on a restart with nothing changed (then ${r.startup.rssAfterStartMb ?? '?'} MB resident)`,
       );
     if (r.api) {
-      const loads = r.api.rssAfterLoads.map((l) => l.mb ?? '?').join(', ');
+      // With the reading at the instant the load stopped beside it where it differs (decision 058).
+      const loads = r.api.rssAfterLoads
+        .map((l) => (l.instantMb !== undefined && l.instantMb !== l.mb ? `${l.mb ?? '?'} (${l.instantMb} at the instant)` : (l.mb ?? '?')))
+        .join(', ');
       parts.push(`server resident memory: ${r.api.rssAfterStartMb ?? '?'} MB after start, then after each API load in turn ${loads} MB`);
     }
     lines.push(`**Start-up and memory**: ${parts.join('; ')}.`, '');

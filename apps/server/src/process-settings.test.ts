@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { OWASP_MINIMUM } from './modules/auth/password.ts';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from './process-settings.ts';
 import { freePort } from '../test/ports.ts';
 
@@ -84,5 +86,69 @@ describe('V8 flags', () => {
     expect(production.length).toBeGreaterThan(50);
     const setting = production.filter((f) => readFileSync(join(src, f), 'utf8').includes('setFlagsFromString'));
     expect(setting).toEqual([]);
+  });
+});
+
+/** Runs `script` (an ES module) in a node process with the server's flags and environment; its stdout parsed as JSON. */
+async function inServerProcess<T>(script: string): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, [...SERVER_NODE_FLAGS, '--input-type=module', '-e', script], {
+    cwd: join(ROOT, 'apps', 'server'),
+    env: { ...process.env, ...SERVER_ENV },
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as T;
+}
+
+describe("argon2id's memory (decision 058)", () => {
+  it('is given back when the runs end, with no allocator setting: the addon allocates through its own mimalloc, not glibc', async () => {
+    // Kilobytes from /proc/self/status: resident anonymous memory, and the peak resident.
+    const { startAnon, endAnon, startPeak, endPeak } = await inServerProcess<{
+      startAnon: number;
+      endAnon: number;
+      startPeak: number;
+      endPeak: number;
+    }>(`
+      import { readFileSync } from 'node:fs';
+      import { hash, verify } from '@node-rs/argon2';
+      const kb = (name) => parseInt(readFileSync('/proc/self/status', 'utf8').split('\\n').find((l) => l.startsWith(name + ':')).slice(name.length + 1));
+      const options = { memoryCost: ${OWASP_MINIMUM.memoryCost}, timeCost: ${OWASP_MINIMUM.timeCost}, parallelism: 1 };
+      const startAnon = kb('RssAnon');
+      const startPeak = kb('VmHWM');
+      const h = await hash('a password', options);
+      // Two at a time, as the server runs them on two cores, several rounds.
+      for (let round = 0; round < 6; round++) await Promise.all([verify(h, 'a password'), verify(h, 'another')]);
+      console.log(JSON.stringify({ startAnon, endAnon: kb('RssAnon'), startPeak, endPeak: kb('VmHWM') }));
+    `);
+    const block = OWASP_MINIMUM.memoryCost;
+    // The runs were resident while they ran (two at once: the peak rose by more than one block)…
+    expect(endPeak - startPeak).toBeGreaterThan(1.5 * block);
+    // …and none of their blocks stayed resident after.
+    expect(endAnon - startAnon).toBeLessThan(block / 2);
+  });
+
+  it("is read by the bench once the runs a load left in the server's thread pool have ended (scripts/bench/memory.ts)", async () => {
+    // Runs longer than OWASP's (more passes), so a reading that did not wait would come before they end.
+    const { pool, settled, started, instantMb, mb } = await inServerProcess<{
+      pool: number;
+      settled: number;
+      started: number;
+      instantMb: number;
+      mb: number;
+    }>(`
+      import { hash } from '@node-rs/argon2';
+      import { busyPoolThreads, rssAfterLoad } from ${JSON.stringify(join(ROOT, 'scripts', 'bench', 'memory.ts'))};
+      // The pool's threads are up (as in a server, which signs in before any load).
+      await hash('warm-up', { memoryCost: 8, timeCost: 1, parallelism: 1 });
+      let settled = 0;
+      const runs = 4;
+      for (let i = 0; i < runs; i++) void hash('a password ' + i, { memoryCost: ${OWASP_MINIMUM.memoryCost}, timeCost: 8, parallelism: 1 }).then(() => settled++);
+      // A deadline far beyond the runs: what is checked is that the reading waits for them.
+      const { mb, instantMb } = await rssAfterLoad(process.pid, 50_000);
+      console.log(JSON.stringify({ pool: busyPoolThreads(process.pid), settled, started: runs, instantMb, mb }));
+    `);
+    expect(settled).toBe(started);
+    expect(pool).toBe(0);
+    expect(mb).toBeGreaterThan(0);
+    expect(instantMb).toBeGreaterThan(0);
   });
 });

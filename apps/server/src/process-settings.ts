@@ -13,5 +13,11 @@
  * `GET user`s. A flag that a measurement shows the budget needs goes here, with why.
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8'];
-/** Environment for the server process (see above); `npm start` and the bench's servers set it. */
+/**
+ * Environment for the server process (see above); `npm start`, the bench's servers and
+ * deploy/rewards@.service set it. Empty: no allocator setting (decision 058, 28 Nov). The sign-ins'
+ * 19 MiB argon2id blocks come from the mimalloc built into the @node-rs/argon2 addon, not glibc's
+ * malloc, and go back to the system when each run ends, so `MALLOC_*` variables cannot reach them
+ * (MALLOC_ARENA_MAX=2 saves ~5 MB elsewhere, not needed).
+ */
 export const SERVER_ENV: Readonly<Record<string, string>> = {};
