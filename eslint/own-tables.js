@@ -38,7 +38,6 @@ export const KNOWN_FOREIGN_TABLES = {
   'imports/points.ts': ['ledger_entries', 'participants'],
   'imports/run.ts': ['jobs'],
   'ledger/adjustments.ts': ['clients', 'participants'],
-  'ledger/awards.ts': ['participants'],
   'ledger/store.ts': ['participants'],
   'ots/store.ts': ['participants'],
   'participants/console-store.ts': ['ledger_entries', 'ots_codes'],

@@ -160,8 +160,10 @@ class GroupCommitDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
     lease.inTransaction = false;
-    // A failed COMMIT or an I/O error may already have ended the real transaction.
-    if (this.#writer.isTransaction) {
+    // A failed COMMIT or an I/O error may already have ended the real transaction; and after a
+    // failed COMMIT the lease no longer holds the writer, which may be in another caller's batch
+    // by now: only a lease still holding it has anything of its own to undo (decision 093).
+    if (lease.holdsLock && this.#writer.isTransaction) {
       this.#writer.exec(`ROLLBACK TO ${ITEM_SAVEPOINT}`);
       this.#writer.exec(`RELEASE ${ITEM_SAVEPOINT}`);
     }

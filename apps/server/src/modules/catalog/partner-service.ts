@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { CatalogType, type PartnerDebitReply, type PartnerDebitRequest, type PunchoutReply } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { appendLedgerEntry, InsufficientBalanceError } from '../ledger/service.ts';
+import { appendLedgerEntry, InsufficientBalanceError, writeToLedger } from '../ledger/service.ts';
 import { findSession } from '../sessions/service.ts';
 import { catalogErrors } from './errors.ts';
 import { claimPunchout, findOrder, findParticipantBalance, findPartner, findPunchout, insertOrder, setOrderReply } from './store.ts';
@@ -60,7 +60,7 @@ export async function debitForOrder(
   const earlier = await repeatOf(db, clientId, partnerId, body);
   if (earlier) return earlier;
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await writeToLedger(db, async (trx) => {
       const participant = await findParticipantBalance(trx, clientId, body.participantId);
       if (!participant) throw catalogErrors.participantNotFound();
       const at = now.toISOString();

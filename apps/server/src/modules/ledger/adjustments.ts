@@ -8,6 +8,7 @@ import { dailyAmountLeft, takeDailyAmountIn, type DailyAmount } from '../limits/
 import { actionErrors } from '../participants/action-errors.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { appendLedgerEntry, InsufficientBalanceError } from './store.ts';
+import { writeToLedger } from './writer.ts';
 import { tellPointsMoved } from '../webhooks/service.ts';
 
 /** The largest single adjustment: a typo guard, far above any real correction. */
@@ -88,7 +89,7 @@ export async function adjustPoints(
   const earlier = input.requestId === undefined ? undefined : await replayOf(db, actor, participant, input, cap, now);
   if (earlier) return earlier;
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await writeToLedger(db, async (trx) => {
       let agentLimitLeft: number | null = null;
       if (cap) {
         const limit = agentLimit(cap, await currentAgentDailyLimit(trx, clientId));

@@ -2,7 +2,8 @@ import type { Db } from '../../db/database.ts';
 import type { Participant } from '../participants/tables.ts';
 import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
-import { appendLedgerEntry } from './store.ts';
+import { appendLedgerEntryWithBalance } from './store.ts';
+import { writeToLedger } from './writer.ts';
 import { tellPointsMoved } from '../webhooks/service.ts';
 
 /** The largest single award: a typo guard, far above any real one. */
@@ -40,8 +41,8 @@ export async function awardPoints(
     throw new Error('awardPoints: points must be a whole number from 1 to the maximum');
   const occurredAt = input.occurredAt ?? now.toISOString();
   const clientId = participant.client_id;
-  return db.transaction().execute(async (trx) => {
-    const entryId = await appendLedgerEntry(
+  return writeToLedger(db, async (trx) => {
+    const { entryId, balance } = await appendLedgerEntryWithBalance(
       trx,
       {
         clientId,
@@ -55,13 +56,6 @@ export async function awardPoints(
       },
       now,
     );
-    const row = await trx
-      .selectFrom('participants')
-      .select('balance')
-      .where('client_id', '=', clientId)
-      .where('id', '=', participant.id)
-      .executeTakeFirstOrThrow();
-    const balance = row.balance ?? 0;
     await recordAudit(
       trx,
       {

@@ -4,13 +4,15 @@ import type { Database } from '../../db/schema.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { addLot, spendLots } from '../expiry/lots.ts';
 
-// Every points movement runs these: compiled to SQL once (docs/decisions/014).
+// Every points movement runs these: compiled to SQL once (docs/decisions/014). The balance
+// moves return the new balance, which the posting's reply shows (decision 093: no read-back).
 const moveBalance = compiledOnce((db: Kysely<Database>, amount: number, clientId: string, participantId: string) =>
   db
     .updateTable('participants')
     .set({ balance: sql<number>`coalesce(balance, 0) + ${amount}` })
     .where('client_id', '=', clientId)
-    .where('id', '=', participantId),
+    .where('id', '=', participantId)
+    .returning('balance'),
 );
 /** The same, only when the balance covers it: the check and the move are one UPDATE. */
 const debitCovered = compiledOnce((db: Kysely<Database>, amount: number, clientId: string, participantId: string) =>
@@ -19,7 +21,8 @@ const debitCovered = compiledOnce((db: Kysely<Database>, amount: number, clientI
     .set({ balance: sql<number>`coalesce(balance, 0) + ${amount}` })
     .where('client_id', '=', clientId)
     .where('id', '=', participantId)
-    .where(sql<boolean>`coalesce(balance, 0) + ${amount} >= 0`),
+    .where(sql<boolean>`coalesce(balance, 0) + ${amount} >= 0`)
+    .returning('balance'),
 );
 const insertEntry = compiledOnce(
   (
@@ -105,6 +108,16 @@ export async function appendLedgerEntry(
   now = new Date(),
   options: { requireCovered?: boolean } = {},
 ): Promise<string> {
+  return (await appendLedgerEntryWithBalance(trx, movement, now, options)).entryId;
+}
+
+/** appendLedgerEntry, also answering the participant's balance after it. */
+export async function appendLedgerEntryWithBalance(
+  trx: Transaction<Database>,
+  movement: LedgerMovement,
+  now = new Date(),
+  options: { requireCovered?: boolean } = {},
+): Promise<{ entryId: string; balance: number }> {
   if (!Number.isSafeInteger(movement.amount)) throw new Error('Points are whole numbers');
   const moved = await (options.requireCovered ? debitCovered : moveBalance)(
     trx,
@@ -112,7 +125,8 @@ export async function appendLedgerEntry(
     movement.clientId,
     movement.participantId,
   );
-  if (Number(moved.numAffectedRows) !== 1) {
+  const after = moved.rows[0];
+  if (moved.rows.length !== 1 || !after) {
     if (options.requireCovered) throw new InsufficientBalanceError('The balance does not cover this debit');
     throw new Error('No such participant');
   }
@@ -138,7 +152,7 @@ export async function appendLedgerEntry(
   if (movement.amount > 0) await addLot(trx, movement.clientId, lotMovement, now);
   else if (movement.amount < 0 && !(await spendLots(trx, movement.clientId, movement.participantId, id, -movement.amount)))
     throw new InsufficientBalanceError('The open lots do not cover this debit');
-  return id;
+  return { entryId: id, balance: Number(after.balance ?? 0) };
 }
 
 /** The ledger's own sum, to check the cached balance against. */

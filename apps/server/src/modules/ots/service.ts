@@ -2,11 +2,11 @@ import type { OtsRedeemReply, OtsRedeemRequest } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import type { Session } from '../sessions/tables.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
-import { appendLedgerEntry } from '../ledger/service.ts';
+import { appendLedgerEntryWithBalance, writeToLedger } from '../ledger/service.ts';
 import { findParticipant, usernameKey } from '../participants/service.ts';
 import { normaliseOtsCode, otsCodeHash } from './code.ts';
 import { otsErrors } from './errors.ts';
-import { claimOtsCode, findOtsCode, participantBalance } from './store.ts';
+import { claimOtsCode, findOtsCode } from './store.ts';
 
 // Making codes and claiming one, as the demo seed plays a redemption of ten days ago; an
 // operator's print runs are print-runs.ts (decision 053).
@@ -49,15 +49,16 @@ export async function redeemOtsCode(
   // One transaction (decision 040): a slot of the participant's wrong-code limit is taken before
   // the code is looked at (on PostgreSQL its row stays locked to the commit, so one participant's
   // redeems take turns); a redeemed code gives it back, a refused one keeps it. A success does
-  // not forgive earlier failures: one good code must not buy more guesses.
-  const outcome = await ctx.db.transaction().execute(async (trx) => {
+  // not forgive earlier failures: one good code must not buy more guesses. Through the ledger
+  // writer (decision 093): on SQLite it shares its commit with the redemptions beside it.
+  const outcome = await writeToLedger(ctx.db, async (trx) => {
     const slots = await takeSlotsIn(trx, session.client_id, limitsOf(ctx.limits).ots(participant.id), now);
     if (!slots) return 'throttled' as const;
-    if (!(await claimOtsCode(trx, session.client_id, codeHash, participant.id, at))) return 'refused' as const;
+    // The claim answers the code it claimed, and the ledger the balance after: no read-back.
+    const code = await claimOtsCode(trx, session.client_id, codeHash, participant.id, at);
+    if (!code) return 'refused' as const;
     await giveBack(trx, slots);
-    const code = await findOtsCode(trx, session.client_id, codeHash);
-    if (!code) throw new Error('A claimed code vanished');
-    const entryId = await appendLedgerEntry(
+    const { entryId, balance: accountBalance } = await appendLedgerEntryWithBalance(
       trx,
       {
         clientId: session.client_id,
@@ -72,7 +73,6 @@ export async function redeemOtsCode(
       },
       now,
     );
-    const accountBalance = await participantBalance(trx, session.client_id, participant.id);
     // Told to the client's webhooks with the redemption (decision 084).
     await tellWebhooks(
       trx,

@@ -14,7 +14,8 @@ const updateClaim = compiledOnce((db: Db, participantId: string, now: string, cl
     .where('client_id', '=', clientId)
     .where('code_hash', '=', codeHash)
     .where('status', '=', 'unused')
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])),
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .returning(['id', 'code_hint', 'value']),
 );
 const selectCode = compiledOnce((db: Db, clientId: string, codeHash: string) =>
   db
@@ -22,9 +23,6 @@ const selectCode = compiledOnce((db: Db, clientId: string, codeHash: string) =>
     .select(['id', 'code_hint', 'value', 'expires_at', 'status'])
     .where('client_id', '=', clientId)
     .where('code_hash', '=', codeHash),
-);
-const selectBalance = compiledOnce((db: Db, clientId: string, participantId: string) =>
-  db.selectFrom('participants').select('balance').where('client_id', '=', clientId).where('id', '=', participantId),
 );
 
 export interface OtsCodeInput {
@@ -61,7 +59,8 @@ export async function insertOtsCodes(db: Db | Transaction<Database>, rows: NewOt
 /**
  * Marks the code redeemed if, and only if, it is unused and not expired: the check and the
  * change are one UPDATE, so of many concurrent attempts exactly one changes a row (PostgreSQL
- * re-checks the condition after the row lock; SQLite has a single writer). True when it did.
+ * re-checks the condition after the row lock; SQLite has a single writer). The code claimed
+ * when it did (its id, hint and value), else undefined.
  */
 export async function claimOtsCode(
   trx: Transaction<Database>,
@@ -69,20 +68,14 @@ export async function claimOtsCode(
   codeHash: string,
   participantId: string,
   now: string,
-): Promise<boolean> {
-  const result = await updateClaim(trx, participantId, now, clientId, codeHash);
-  return Number(result.numAffectedRows) === 1;
+): Promise<{ id: string; code_hint: string; value: number } | undefined> {
+  const { rows } = await updateClaim(trx, participantId, now, clientId, codeHash);
+  return rows.length === 1 ? rows[0] : undefined;
 }
 
 export async function findOtsCode(db: Db | Transaction<Database>, clientId: string, codeHash: string) {
   const { rows } = await selectCode(db, clientId, codeHash);
   return rows[0];
-}
-
-export async function participantBalance(trx: Transaction<Database>, clientId: string, participantId: string): Promise<number> {
-  const { rows } = await selectBalance(trx, clientId, participantId);
-  if (!rows[0]) throw new Error('No such participant');
-  return rows[0].balance ?? 0;
 }
 
 /** Whether a client has a code of this print run already (an operator names each run once). */

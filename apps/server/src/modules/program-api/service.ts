@@ -23,7 +23,7 @@ import type { ApiCaller } from '../api-keys/guard.ts';
 import { recordAudit } from '../audit/service.ts';
 import { clientLocales, findClient } from '../clients/service.ts';
 import { occurredAtOf } from '../imports/points-lines.ts';
-import { appendLedgerEntry, InsufficientBalanceError, type LedgerMovement } from '../ledger/service.ts';
+import { appendLedgerEntry, InsufficientBalanceError, writeToLedger, type LedgerMovement } from '../ledger/service.ts';
 import { changeStatus } from '../participants/actions.ts';
 import { consoleStatement } from '../participants/console-view.ts';
 import { applyParticipantBatch } from '../participants/enrolment.ts';
@@ -380,7 +380,7 @@ export async function postPoints(db: Db, caller: ApiCaller, body: ProgramPointsR
   const createdAt = now.toISOString();
   const described = describedAs(body.description);
   try {
-    const reply = await db.transaction().execute(async (trx) => {
+    const reply = await writeToLedger(db, async (trx) => {
       await insertPosting(trx, {
         client_id: clientId,
         external_id: body.externalId,
@@ -474,7 +474,7 @@ export async function reversePosting(
         descriptionParams: { description: posting.description },
       };
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await writeToLedger(db, async (trx) => {
       if (!(await claimReversal(trx, clientId, externalId, points, at))) {
         const first = await findPosting(trx, clientId, externalId);
         throw programErrors.alreadyReversed(externalId, first?.reversed_points ?? null);
