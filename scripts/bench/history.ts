@@ -12,8 +12,10 @@ import { runStatementLoad, type StatementLoadResults } from './statement-load.ts
 
 export interface HistoryResults {
   statement: { medianMs: number; samplesMs: number[]; bytes: number; entries: number };
-  /** `GET user`'s p99 alone and while bigspender's statement is pulled (decision 044); older results lack it. */
+  /** `GET user`'s p99 alone and while bigspender's statement is pulled (decision 044), the puller at nice 19 (094); older results lack it. */
   underLoad?: StatementLoadResults | { error: string };
+  /** The same with the puller at nice 0, as measured before decision 094: its reading competes with the portal for the CPU. No budget. */
+  underLoadSharedCpu?: StatementLoadResults | { error: string };
   browser:
     { sortMs: number; filterMs: number; pageMs: number; samples: { sort: number[]; filter: number[]; page: number[] } } | { error: string };
 }
@@ -31,13 +33,17 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 export async function runHistory(baseUrl: string, timing: LoadTiming, log: (line: string) => void): Promise<HistoryResults> {
   const statement = await statementTime(baseUrl);
   log(`bigspender's statement: ${statement.medianMs} ms median (${statement.entries} entries, ${statement.bytes} bytes)`);
-  let underLoad: HistoryResults['underLoad'];
-  try {
-    underLoad = await runStatementLoad(baseUrl, timing, log);
-  } catch (error) {
-    underLoad = { error: (error as Error).message.split('\n')[0] ?? 'failed' };
-    log(`GET user beside the statement failed: ${underLoad.error}`);
-  }
+  const statementLoad = async (pullerNice?: number): Promise<StatementLoadResults | { error: string }> => {
+    try {
+      return await runStatementLoad(baseUrl, timing, log, { pullerNice });
+    } catch (error) {
+      const failed = { error: (error as Error).message.split('\n')[0] ?? 'failed' };
+      log(`GET user beside the statement failed: ${failed.error}`);
+      return failed;
+    }
+  };
+  const underLoad = await statementLoad();
+  const underLoadSharedCpu = await statementLoad(0);
   let browser: HistoryResults['browser'];
   try {
     browser = await interactions(baseUrl);
@@ -47,7 +53,7 @@ export async function runHistory(baseUrl: string, timing: LoadTiming, log: (line
     browser = { error: (error as Error).message.split('\n')[0] ?? 'failed' };
     log(`history in Chromium failed: ${browser.error}`);
   }
-  return { statement, underLoad, browser };
+  return { statement, underLoad, underLoadSharedCpu, browser };
 }
 
 async function statementTime(baseUrl: string): Promise<HistoryResults['statement']> {

@@ -190,10 +190,17 @@ export function markdown(r: Results): string {
       lines.push(
         `\`GET user\` (${u.connections} connections, ${u.seconds} s each way in turns of 2 s; p99 the median of the turns', the worst in brackets): ` +
           `p99 ${u.alone.p99} ms alone (${u.alone.p99Worst}; ${n(u.alone.requestsPerSecond)}/s), ` +
-          `${u.withStatements.p99} ms (${u.withStatements.p99Worst}) while ${u.statementConnections} connections of another process pull the statement as a browser asks (${n(u.withStatements.requestsPerSecond)}/s; ` +
+          `${u.withStatements.p99} ms (${u.withStatements.p99Worst}) while ${u.statementConnections} connections of another process (nice ${u.pullerNice ?? 0}) pull the statement as a browser asks (${n(u.withStatements.requestsPerSecond)}/s; ` +
           `statements ${n(u.statements.requestsPerSecond)}/s, ${n(u.statements.bytesPerReply)} bytes each, p99 ${u.statements.p99} ms): ×${u.ratio}.`,
       );
     }
+    // The same with the puller at nice 0, as before decision 094: no budget, beside the one above.
+    const shared = r.history.underLoadSharedCpu;
+    if (shared && !('error' in shared))
+      lines.push(
+        `The same with the puller at nice 0 (its reading competing with the portal for the CPU, as measured before decision 094): ` +
+          `p99 ${shared.alone.p99} → ${shared.withStatements.p99} ms (statements ${n(shared.statements.requestsPerSecond)}/s): ×${shared.ratio}.`,
+      );
     const b = r.history.browser;
     lines.push(
       'error' in b

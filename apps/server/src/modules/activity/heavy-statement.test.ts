@@ -1,4 +1,5 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, type StatementReply, type UserData } from '@rewards/contract';
 import { spawnRewards } from '../../../test/cli.ts';
@@ -7,6 +8,7 @@ import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { createDatabase } from '../../db/database.ts';
 import { appendLedgerEntry } from '../ledger/store.ts';
+import { PACED_FROM_BYTES, SLICE_BYTES, writesTaken } from './paced-body.ts';
 import { STATEMENT_BUILT_CHANNEL as CHANNEL } from './service.ts';
 
 /**
@@ -65,6 +67,64 @@ describe.each(dialects)("bigspender's statement among other participants, on %s"
 
     for (let i = 0; i < 3; i++) expect((await statement(bea, 'fr-FR')).body).toBe(body);
     expect(beasBuilds()).toBe(1);
+  });
+
+  it('sends the same bytes and headers whether it goes whole in its turn or in slices, and a HEAD the same headers', async () => {
+    // French: built by the first test (the next one needs English not built yet).
+    const path = apiPaths.statement('bigspender', 'fr-FR');
+    const get = (encoding?: string, method: 'GET' | 'HEAD' = 'GET') =>
+      t.api(method, path, { session: bea, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    // Uncompressed (~1 MB): in slices, a turn each, its length said as for a body sent at once.
+    let taken = writesTaken();
+    const plain = await get();
+    expect(writesTaken() - taken).toBe(Math.ceil(plain.rawPayload.length / SLICE_BYTES));
+    expect(plain.statusCode).toBe(200);
+    expect(plain.rawPayload.length).toBeGreaterThan(2 * SLICE_BYTES);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(plain.headers['content-length'])).toBe(plain.rawPayload.length);
+    expect(JSON.stringify(JSON.parse(plain.body))).toBe(plain.body);
+    expect(plain.json<StatementReply>().accountHistoryList.reduce((sum, e) => sum + e.amountOrAward, 0)).toBe(await balance());
+    // Compressed (~80 kB): whole, in a turn of its own.
+    taken = writesTaken();
+    const br = await get('gzip, deflate, br, zstd');
+    const gzip = await get('gzip');
+    expect(writesTaken() - taken).toBe(2);
+    for (const [reply, coding, decode] of [
+      [br, 'br', brotliDecompressSync],
+      [gzip, 'gzip', gunzipSync],
+    ] as const) {
+      expect(reply.statusCode).toBe(200);
+      expect(reply.headers['content-encoding']).toBe(coding);
+      expect(reply.rawPayload.length).toBeGreaterThanOrEqual(PACED_FROM_BYTES);
+      expect(reply.rawPayload.length).toBeLessThanOrEqual(SLICE_BYTES);
+      expect(Number(reply.headers['content-length'])).toBe(reply.rawPayload.length);
+      expect(decode(reply.rawPayload).equals(plain.rawPayload)).toBe(true);
+    }
+    for (const [reply, encoding] of [
+      [plain, undefined],
+      [br, 'gzip, deflate, br, zstd'],
+      [gzip, 'gzip'],
+    ] as const) {
+      expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(reply.headers.vary).toBe('accept-encoding');
+      expect(reply.headers['cache-control']).toBe('no-store');
+      taken = writesTaken();
+      const head = await get(encoding, 'HEAD');
+      expect(head.rawPayload.length).toBe(0);
+      // Nothing to write: no turn taken.
+      expect(writesTaken()).toBe(taken);
+      const { date: _headDate, ...headHeaders } = head.headers;
+      const { date: _getDate, ...getHeaders } = reply.headers;
+      expect(headHeaders).toEqual(getHeaders);
+    }
+    // A statement of ordinary length is written at once, as any reply.
+    const dana = (await t.login('demo')).sessionId;
+    taken = writesTaken();
+    const small = await t.api('GET', apiPaths.statement('demo', 'en-US'), { session: dana });
+    expect(small.statusCode).toBe(200);
+    expect(small.rawPayload.length).toBeLessThan(PACED_FROM_BYTES);
+    expect(writesTaken()).toBe(taken);
   });
 
   it("answers another participant while Bea's statement is being built", async () => {

@@ -4,6 +4,7 @@ import { SessionHeaders, StatementQuery, StatementReply, apiPaths } from '@rewar
 import type { ModuleDeps } from '../../http/module-deps.ts';
 import { sendCompressedOnce } from '../../http/compressed-once/index.ts';
 import { sessionOf } from '../sessions/session-guard.ts';
+import { inTurn, PacedBody, PACED_FROM_BYTES, SLICE_BYTES } from './paced-body.ts';
 import { getStatement, STATEMENT_BROTLI_QUALITY } from './service.ts';
 
 /** The statement path without its query string (the contract's helper builds the full URL). */
@@ -23,6 +24,15 @@ export function activityRoutes(app: FastifyInstance, deps: ModuleDeps): void {
         headers: SessionHeaders,
         querystring: StatementQuery,
         response: { 200: StatementReply },
+      },
+      // After the shared onSend hooks (compression's, the headers'): a big statement waits for a turn
+      // of the event loop of its own, after other requests (decision 094). Same bytes and headers:
+      // a body sent in slices says its length, as one sent at once does.
+      onSend: (request, reply, payload, done) => {
+        if (request.method !== 'GET' || !Buffer.isBuffer(payload) || payload.length < PACED_FROM_BYTES) return done(null, payload);
+        if (payload.length <= SLICE_BYTES) return inTurn(() => done(null, payload));
+        reply.header('content-length', String(payload.length));
+        return done(null, new PacedBody(payload));
       },
     },
     // The statement is kept per ledger version (decision 044): written and compressed once per version (decision 056).
