@@ -14,7 +14,7 @@ export const API_SCOPES = [
   'participants:write',
   'points:read',
   'points:write',
-  /** Events (issue 32): today, simulating what an event would earn (decision 095). */
+  /** Events (issue 32): posting them, which credits what the earning rules give (decision 097), and simulating one (decision 095). */
   'events:write',
   'codes:write',
   'webhooks:manage',

@@ -19,3 +19,4 @@ export * from './expiry.ts';
 export * from './program-api.ts';
 export * from './console-api-keys.ts';
 export * from './earning-rules.ts';
+export * from './events.ts';

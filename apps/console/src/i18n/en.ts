@@ -1004,7 +1004,8 @@ export const en = {
   'apiKeys.scopeHint.participants:write': 'Create and update participants; set them active or inactive.',
   'apiKeys.scopeHint.points:read': "Participants' statements.",
   'apiKeys.scopeHint.points:write': 'Credits, debits and reversals.',
-  'apiKeys.scopeHint.events:write': 'What an event would earn under the earning rules.',
+  'apiKeys.scopeHint.events:write':
+    'Send what participants did (a purchase, a completed course): the earning rules credit the points; also ask what an event would earn.',
   'apiKeys.scopeHint.codes:write': 'New batches of on-the-spot codes.',
   'apiKeys.scopeHint.webhooks:manage': 'Webhook endpoints and their secrets.',
   'apiKeys.scopeHint.launch-as': "Single-use links that open a participant's portal for support.",

@@ -37,6 +37,7 @@ import * as apiKeys from './migrations/038-api-keys.ts';
 import * as webhooks from './migrations/039-webhooks.ts';
 import * as programApi from './migrations/040-program-api.ts';
 import * as earningRules from './migrations/041-earning-rules.ts';
+import * as events from './migrations/042-events.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '039-webhooks': webhooks,
   '040-program-api': programApi,
   '041-earning-rules': earningRules,
+  '042-events': events,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -36,6 +36,7 @@ import type {
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../modules/webhooks/tables.ts';
 import type { ProgramApiPostingsTable } from '../modules/program-api/tables.ts';
 import type { EarningRuleCountersTable, EarningRulesTable, EarningRuleVersionsTable } from '../modules/earning-rules/tables.ts';
+import type { ParticipantEventLinesTable, ParticipantEventsTable } from '../modules/events/tables.ts';
 
 export interface Database {
   // clients, i18n
@@ -109,4 +110,7 @@ export interface Database {
   earning_rules: EarningRulesTable;
   earning_rule_versions: EarningRuleVersionsTable;
   earning_rule_counters: EarningRuleCountersTable;
+  // events in (decision 097)
+  participant_events: ParticipantEventsTable;
+  participant_event_lines: ParticipantEventLinesTable;
 }

@@ -38,8 +38,9 @@ interface Document {
   components: { securitySchemes: Record<string, object>; schemas: Record<string, object> };
 }
 
-/** Fastify's `:name` parameters are OpenAPI's `{name}`. */
-const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+/** Fastify's `:name` parameters are OpenAPI's `{name}`; its `::` is a literal colon (POST events:batch). */
+const PATH_PARAMETER = /(?<!:):([A-Za-z0-9_]+)/g;
+const openApiPath = (url: string) => url.replace(PATH_PARAMETER, '{$1}').replaceAll('::', ':');
 const methodsOf = (route: RouteOptions) => (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
 /** Replies without a body (declared with z.undefined() or z.null()): no content, redirects, not modified. */
 const BODILESS = new Set(['204', '301', '302', '303', '304', '307', '308']);
@@ -126,7 +127,7 @@ describe('the API document', () => {
           for (const scheme of Object.keys(requirement)) if (!schemes.has(scheme)) problem(`unknown security scheme ${scheme}`);
 
         // Requests: every part the route validates, and a typed parameter for each one in its path.
-        for (const param of route.url.matchAll(/:([A-Za-z0-9_]+)/g)) {
+        for (const param of route.url.matchAll(PATH_PARAMETER)) {
           if (!schema.params) problem(`path parameter ${param[1]} has no params schema`);
           else if (!parameter('path', param[1] ?? '')?.schema) problem(`path parameter ${param[1]} is not documented`);
         }

@@ -9,6 +9,17 @@ import { registeredRoutes } from '../../http/api-document.ts';
 import { makeKey, participantBody, programCall, revokeKey, tag } from './test-support.ts';
 import { programWebhooksPaths as webhookPaths } from '@rewards/contract/console-webhooks';
 import { programRulesPaths as rulesPaths } from '@rewards/contract/earning-rules';
+import { programEventsPaths as eventPaths } from '@rewards/contract/events';
+
+/** The event the POST events row keeps (again: a repeat is 201 too) and the GET row reads. */
+const TABLE_EVENT_ID = `table-${tag()}`;
+const tableEvent = (username: string) => ({
+  id: TABLE_EVENT_ID,
+  type: 'purchase',
+  username,
+  occurredAt: '2026-06-01T10:00:00Z',
+  amount: '10.00',
+});
 
 /**
  * Issue 29 §2: every program API route has a row here with its scope; the test FAILS when a route
@@ -206,6 +217,32 @@ const expected: Row[] = [
     route: route('POST', '/rules/simulate'),
     scope: 'events:write',
     call: (c) => ({ method: 'POST', path: rulesPaths.simulate, body: { type: 'purchase', username: c.username, amount: '10.00' } }),
+    ...refused,
+    otherClient: 404,
+    rightKey: 200,
+  },
+  // Events in (issue 32 §1, decision 097): the POST row keeps the event the GET row after it reads.
+  {
+    route: route('POST', '/events'),
+    scope: 'events:write',
+    call: (c) => ({ method: 'POST', path: eventPaths.events, body: tableEvent(c.username) }),
+    ...refused,
+    otherClient: 404,
+    rightKey: 201,
+  },
+  {
+    route: route('POST', '/events::batch'),
+    scope: 'events:write',
+    call: (c) => ({ method: 'POST', path: eventPaths.batch, body: { events: [{ ...tableEvent(c.username), id: `table-${tag()}` }] } }),
+    ...refused,
+    // Each event's own outcome inside (acme's participant is nobody to another client: 404 there).
+    otherClient: 200,
+    rightKey: 200,
+  },
+  {
+    route: route('GET', '/events/:id'),
+    scope: 'events:write',
+    call: () => ({ method: 'GET', path: eventPaths.event(TABLE_EVENT_ID) }),
     ...refused,
     otherClient: 404,
     rightKey: 200,

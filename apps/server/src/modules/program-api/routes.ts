@@ -21,6 +21,7 @@ import type { ModuleDeps } from '../../http/module-deps.ts';
 import { apiCallerOf } from '../api-keys/guard.ts';
 import { programBulkRoutes } from './bulk-routes.ts';
 import { programEarningRuleRoutes } from '../earning-rules/program-routes.ts';
+import { programEventRoutes } from '../events/program-routes.ts';
 import { withScope } from './scopes.ts';
 
 // The helpers every program API route is declared with (webhooks' routes too, decision 084).
@@ -140,4 +141,6 @@ export function programApiRoutes(api: FastifyInstance, deps: ModuleDeps): void {
   programBulkRoutes(api, deps);
   // Earning rules' routes (decision 095) live in their module.
   programEarningRuleRoutes(api, deps);
+  // Events in (decision 097) live in their module.
+  programEventRoutes(api, deps);
 }

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { DecimalText, EarningTrim, EventType } from './earning-rules.ts';
+
+/**
+ * Events in (issue 32 §1, docs/decisions/097): what a client's system sends when a participant
+ * did something (a purchase, a completed course); the rules in force at its time turn it into
+ * points (decision 095). Each event is taken once per the client's own id, kept, and answered
+ * with what it earned, rule by rule. A key with scope events:write.
+ */
+
+/** The program API's event paths, under PROGRAM_API_BASE. */
+export const programEventsPaths = {
+  /** POST: one event, once per id. */
+  events: '/events',
+  /** POST: up to PROGRAM_EVENTS_BATCH_MAX events, each on its own, in order. */
+  batch: '/events:batch',
+  /** GET: the kept event and its lines. */
+  event: (id: string) => `/events/${encodeURIComponent(id)}`,
+} as const;
+
+export const PROGRAM_EVENT_MAX_ID = 200;
+export const PROGRAM_EVENT_MAX_ATTRIBUTES = 50;
+export const PROGRAM_EVENT_MAX_ATTRIBUTE_VALUE = 200;
+export const PROGRAM_EVENT_MAX_REFERENCES = 10;
+export const PROGRAM_EVENTS_BATCH_MAX = 1000;
+/** The event types every client has; others are the types of the client's earning rules. */
+export const BUILT_IN_EVENT_TYPES = ['purchase', 'return'] as const;
+
+/** Text of a caller: no control characters, well-formed Unicode. */
+const printable = (value: string) => value.isWellFormed() && !/\p{Cc}/u.test(value);
+const text = (what: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: `${what} is empty` })
+    .max(max, { message: `${what} is longer than ${max} characters` })
+    .refine(printable, { message: `${what} has control characters` });
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A flat map of short texts, bounded in count and length. */
+const flatMap = (what: string, count: number) =>
+  z
+    .record(text(`a name of ${what}`, 64), text(`a value of ${what}`, PROGRAM_EVENT_MAX_ATTRIBUTE_VALUE))
+    .refine((map) => Object.keys(map).length <= count, { message: `at most ${count} ${what}` });
+
+export const ProgramEventRequest = z.strictObject({
+  id: text('id', PROGRAM_EVENT_MAX_ID).describe(
+    'Your id of the event, unique in the program: the same body again answers the same reply; another body under it is 409',
+  ),
+  type: EventType.describe(
+    'purchase, return, or a type one of the earning rules of the program earns on (course.completed); returns are refused for now (decision 097)',
+  ),
+  username: text('username', 200),
+  occurredAt: z
+    .string()
+    .trim()
+    .regex(INSTANT, { message: 'occurredAt is an ISO 8601 time with its offset (2026-12-05T14:30:00Z)' })
+    .refine((t) => !Number.isNaN(new Date(t).getTime()), { message: 'occurredAt is not a real time' })
+    .describe('When it happened: the rules in force then compute it, in the time zone of the program'),
+  amount: DecimalText.optional().describe('A decimal string ("120.50"): what points per amount are computed on'),
+  currency: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, { message: 'a currency is a three-letter ISO 4217 code (EUR)' })
+    .optional(),
+  attributes: flatMap('attributes', PROGRAM_EVENT_MAX_ATTRIBUTES)
+    .optional()
+    .describe("Texts the rules' conditions read: category, store, sku, channel… (at most 50, each at most 200 characters)"),
+  references: flatMap('references', PROGRAM_EVENT_MAX_REFERENCES)
+    .optional()
+    .describe('Other events this one names, e.g. {"originalEventId": "…"} for a return'),
+});
+export type ProgramEventRequest = z.infer<typeof ProgramEventRequest>;
+
+/** What one rule earned on the event. */
+export const ProgramEventLine = z.object({
+  ruleId: z.string(),
+  /** The rule's version in force at the event's occurredAt. */
+  version: z.number().int(),
+  name: z.string(),
+  kind: z.enum(['earn', 'promotion']),
+  points: z.number().int(),
+  /** Pending points are held (not spendable) until availableAt. */
+  pending: z.boolean(),
+  availableAt: z.string().nullable(),
+  /** How the points were reached ("2 points per 1.00 of 120.50 = 241, rounded down"). */
+  calculation: z.string(),
+  /** Cuts by a cap, a budget, another rule under "best". */
+  trims: z.array(EarningTrim),
+});
+export type ProgramEventLine = z.infer<typeof ProgramEventLine>;
+
+/** An event as kept: what was sent, when it came, and what it earned. */
+export const ProgramEvent = z.object({
+  id: z.string(),
+  type: z.string(),
+  username: z.string(),
+  /** ISO UTC. */
+  occurredAt: z.string(),
+  receivedAt: z.string(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  attributes: z.record(z.string(), z.string()),
+  references: z.record(z.string(), z.string()),
+  /** Points credited to the balance. */
+  points: z.number().int(),
+  /** Points earned and held pending. */
+  pendingPoints: z.number().int(),
+  /** The rules whose conditions the event met, in their order (a line may have 0 points: a cap, a budget). */
+  lines: z.array(ProgramEventLine),
+});
+export type ProgramEvent = z.infer<typeof ProgramEvent>;
+
+export const ProgramEventReply = ProgramEvent.extend({
+  /** True when this id was taken already with the same body: the event as kept then, nothing new. */
+  replayed: z.boolean(),
+});
+export type ProgramEventReply = z.infer<typeof ProgramEventReply>;
+
+export const ProgramEventParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(PROGRAM_EVENT_MAX_ID)
+    .regex(/^[^\u0000-\u001f\u007f]+$/),
+});
+export type ProgramEventParams = z.infer<typeof ProgramEventParams>;
+
+export const ProgramEventBatchRequest = z.strictObject({
+  // Each event is checked on its own: a bad one is answered in its place, its neighbours go on.
+  events: z
+    .array(z.unknown().describe('An event, as POST events takes it'))
+    .min(1, { message: 'events is empty' })
+    .max(PROGRAM_EVENTS_BATCH_MAX, { message: `at most ${PROGRAM_EVENTS_BATCH_MAX} events in a batch` }),
+});
+export type ProgramEventBatchRequest = z.infer<typeof ProgramEventBatchRequest>;
+
+/** One event's outcome in a batch: its reply, or its error with the status POST events would have answered. */
+export const ProgramEventBatchResult = z.object({
+  index: z.number().int(),
+  /** The event's id as sent; null when it has none. */
+  id: z.string().nullable(),
+  status: z.number().int(),
+  event: ProgramEventReply.optional(),
+  error: z.object({ errorCode: z.number().int(), message: z.string() }).optional(),
+});
+export type ProgramEventBatchResult = z.infer<typeof ProgramEventBatchResult>;
+
+export const ProgramEventBatchReply = z.object({
+  results: z.array(ProgramEventBatchResult),
+  /** Events kept now, answered again (replays), refused. */
+  created: z.number().int(),
+  replayed: z.number().int(),
+  failed: z.number().int(),
+});
+export type ProgramEventBatchReply = z.infer<typeof ProgramEventBatchReply>;
