@@ -4,7 +4,8 @@ import type { ConsoleClient } from '@rewards/contract/console';
 import { useClients } from '../api/clients.ts';
 import { useSession } from '../app/session.tsx';
 import { t } from '../i18n/t.ts';
-import { ErrorMessage, Field } from './Form.tsx';
+import { ErrorMessage } from './Form.tsx';
+import { ClientPicker } from './ClientPicker.tsx';
 
 export interface ClientSettingsPageProps {
   /** The page's title, also the breadcrumb's last step under Settings. */
@@ -50,17 +51,7 @@ export function ClientSettingsPage({ title, intro, noClient, clientLabel, shows,
         <>
           {shown.length > 1 ? (
             <div className="settings-row">
-              <Field label={clientLabel}>
-                {(id) => (
-                  <select id={id} value={client.id} onChange={(e) => setParams({ client: e.target.value })}>
-                    {shown.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <ClientPicker label={clientLabel} clients={shown} chosen={client} onChoose={(id) => setParams({ client: id })} />
             </div>
           ) : null}
           {children(client, me.owner || client.role === 'program_manager')}

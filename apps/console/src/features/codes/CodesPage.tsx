@@ -14,6 +14,7 @@ import { downloadText } from '../../ui/download.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
 import { useGenerateBatch, useVoidCodes } from './mutations.ts';
+import { ClientPicker } from '../../ui/ClientPicker.tsx';
 
 /**
  * Code batches (issue 20 §1, decision 063): a client's on-the-spot codes by print run, counted
@@ -36,17 +37,7 @@ export default function CodesPage() {
         <>
           {clients.data.length > 1 ? (
             <div className="settings-row">
-              <Field label={t('codes.client')}>
-                {(id) => (
-                  <select id={id} value={client.id} onChange={(e) => setParams({ client: e.target.value })}>
-                    {clients.data.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <ClientPicker label={t('codes.client')} clients={clients.data} chosen={client} onChoose={(id) => setParams({ client: id })} />
             </div>
           ) : null}
           <Batches key={client.id} client={client} canChange={me.owner || client.role === 'program_manager'} />

@@ -10,7 +10,7 @@ import { useSession } from '../../app/session.tsx';
 import { formatDateTime, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { Fact } from '../../ui/Fact.tsx';
-import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { ErrorMessage } from '../../ui/Form.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { getRule, getRules } from './api.ts';
@@ -19,6 +19,7 @@ import { RuleEditor, NEW_RULE } from './RuleEditor.tsx';
 import { TryIt } from './TryIt.tsx';
 import { budgetText, capText, conditionText, earnText, validityText } from './words.ts';
 import './earning-rules.css';
+import { ClientPicker } from '../../ui/ClientPicker.tsx';
 
 /**
  * Programs → Earning rules (issue 32 §2, decisions 095 and 096): a client's rules (what each
@@ -86,17 +87,7 @@ function RulesList() {
         <>
           {clients.data.length > 1 ? (
             <div className="settings-row">
-              <Field label={t('rules.client')}>
-                {(id) => (
-                  <select id={id} value={client.id} onChange={(e) => setParams({ client: e.target.value })}>
-                    {clients.data.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <ClientPicker label={t('rules.client')} clients={clients.data} chosen={client} onChoose={(id) => setParams({ client: id })} />
             </div>
           ) : null}
           <ClientRules key={client.id} client={client} canChange={me.owner || client.role === 'program_manager'} />

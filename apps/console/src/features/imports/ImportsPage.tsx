@@ -12,6 +12,7 @@ import { getImport, listImports, rejectsUrl } from './imports-api.ts';
 import { useConfirmImport, useDiscardImport, useUploadImport } from './mutations.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { queryKeys } from '../../api/query-keys.ts';
+import { ClientPicker } from '../../ui/ClientPicker.tsx';
 
 /** The console's badge colours: waiting, under way, done well, failed; a discarded one plain grey. */
 const BADGE: Record<ImportStatus, string> = {
@@ -59,19 +60,7 @@ export default function ImportsPage() {
   return (
     <div className="stack">
       <h1>{t('imports.title')}</h1>
-      {clients.data.length > 1 ? (
-        <Field label={t('imports.client')}>
-          {(id) => (
-            <select id={id} value={client.id} onChange={(e) => show({ client: e.target.value, job: null })}>
-              {clients.data.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      ) : null}
+      <ClientPicker label={t('imports.client')} clients={clients.data} chosen={client} onChoose={(id) => show({ client: id, job: null })} />
       {notice ? (
         <p className="notice" role="status">
           {notice}

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ErrorCode } from '@rewards/contract';
 import { earningRuleProblems, type EarningLine } from '@rewards/contract/earning-rules';
 import {
@@ -14,6 +13,7 @@ import type { Transaction } from 'kysely';
 import { isPostgres, type Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
+import { requestHash } from '../../http/request-hash.ts';
 import type { ApiCaller } from '../api-keys/guard.ts';
 import { readClient } from '../clients/service.ts';
 import { earnAndTakeCaps, listRules } from '../earning-rules/service.ts';
@@ -71,17 +71,6 @@ export function parseEvent(input: unknown): ProgramEventRequest {
   return parsed.data;
 }
 
-/** JSON with the keys of every object sorted: the same event hashes the same, however its keys were ordered. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** What makes two events under one id the same (as parsed: trimmed, the username's case and the time's offset do not count). */
 function hashOf(event: ProgramEventRequest, occurredAt: string): string {
   const fields = {
@@ -93,7 +82,7 @@ function hashOf(event: ProgramEventRequest, occurredAt: string): string {
     attributes: event.attributes ?? null,
     references: event.references ?? null,
   };
-  return createHash('sha256').update(canonical(fields)).digest('hex');
+  return requestHash(fields);
 }
 
 const parseMap = (json: string | null): Record<string, string> => (json === null ? {} : (JSON.parse(json) as Record<string, string>));

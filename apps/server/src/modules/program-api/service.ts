@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type {
   ProgramDescription,
   ProgramParticipant,
@@ -18,6 +17,7 @@ import type {
 import { PROGRAM_PAGE_DEFAULT } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/api-error.ts';
+import { requestHash } from '../../http/request-hash.ts';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import type { ApiCaller } from '../api-keys/guard.ts';
 import { recordAudit } from '../audit/service.ts';
@@ -323,21 +323,10 @@ function describedAs(description: ProgramDescription): Pick<LedgerMovement, 'des
   };
 }
 
-/** JSON with the keys of every object sorted: the same request hashes the same, however its keys were ordered. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** What makes two requests under one externalId the same posting (as normalised: the username's case, the time's form do not count). */
-function requestHash(participantId: string, body: ProgramPointsRequest, occurredAt: string | null): string {
+function postingHash(participantId: string, body: ProgramPointsRequest, occurredAt: string | null): string {
   const fields = { participantId, points: body.points, description: body.description, occurredAt, note: body.note ?? null };
-  return createHash('sha256').update(canonical(fields)).digest('hex');
+  return requestHash(fields);
 }
 
 /** The reply of an earlier posting under this externalId; 409 if it was another body; undefined if none. */
@@ -373,7 +362,7 @@ export async function postPoints(db: Db, caller: ApiCaller, body: ProgramPointsR
   const given = body.occurredAt === undefined ? undefined : occurredAtOf(body.occurredAt);
   if (body.occurredAt !== undefined && !given)
     throw errors.validation('occurredAt must be an ISO 8601 time with its offset (2026-11-01T09:30:00Z) or a day (2026-11-01)');
-  const hash = requestHash(participant.id, body, given ?? null);
+  const hash = postingHash(participant.id, body, given ?? null);
   const earlier = await repeatOf(db, clientId, body.externalId, hash);
   if (earlier) return { reply: earlier, replayed: true };
   const occurredAt = given ?? now.toISOString();
