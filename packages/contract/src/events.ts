@@ -154,3 +154,22 @@ export const ProgramEventBatchReply = z.object({
   failed: z.number().int(),
 });
 export type ProgramEventBatchReply = z.infer<typeof ProgramEventBatchReply>;
+
+/** The console's participant page: the participant's events, newest first (decision 097). */
+export const consoleEventsPaths = {
+  participantEvents: '/clients/:clientId/participants/:participantId/events',
+} as const;
+
+export const ConsoleParticipantEventsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  /** The page cursor of the previous page's `next`. */
+  after: z.string().max(2000).optional(),
+});
+export type ConsoleParticipantEventsQuery = z.infer<typeof ConsoleParticipantEventsQuery>;
+
+export const ConsoleParticipantEventsPage = z.object({
+  events: z.array(ProgramEvent),
+  /** The cursor of the next page; null: no more. */
+  next: z.string().nullable(),
+});
+export type ConsoleParticipantEventsPage = z.infer<typeof ConsoleParticipantEventsPage>;

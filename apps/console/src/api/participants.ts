@@ -14,6 +14,7 @@ import {
   type LaunchAsReply,
   type ResendMailRequest,
 } from '@rewards/contract/console-participants';
+import type { ConsoleParticipantEventsPage } from '@rewards/contract/events';
 import { api, apiUrl } from './client.ts';
 
 // The participant API of the console (console-participants.ts of the contract).
@@ -23,6 +24,10 @@ export const searchParticipants = (q: string, after?: string, limit = 50) =>
 export const getParticipant = (clientId: string, id: string) => api<ConsoleParticipant>('GET', paths.participant(clientId, id));
 export const getStatement = (clientId: string, id: string, after?: string, limit = 50) =>
   api<ConsoleStatementPage>('GET', paths.statement(clientId, id), { query: { after, limit } });
+
+/** The participant's events, newest first (decision 097); the path is the participant's own and /events. */
+export const getEvents = (clientId: string, id: string, after?: string, limit = 20) =>
+  api<ConsoleParticipantEventsPage>('GET', `${paths.participant(clientId, id)}/events`, { query: { after, limit } });
 
 export const launchAs = (clientId: string, id: string, reason: string) =>
   api<LaunchAsReply>('POST', paths.launchAs(clientId, id), { body: { reason } });

@@ -20,6 +20,7 @@ export const queryKeys = {
     searchFor: (q: string) => ['search', q] as const,
     one: (clientId: string, id: string) => ['participant', clientId, id] as const,
     statement: (clientId: string, id: string) => ['participant', clientId, id, 'statement'] as const,
+    events: (clientId: string, id: string) => ['participant', clientId, id, 'events'] as const,
   },
   settings: {
     limits: (clientId: string) => ['settings', clientId] as const,

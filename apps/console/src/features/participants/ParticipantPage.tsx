@@ -9,6 +9,7 @@ import { AuditTable } from '../../ui/AuditTable.tsx';
 import { ActionDialog, type ActionName } from './actions.tsx';
 import { useParticipant, useStatement } from './queries.ts';
 import { Fact } from '../../ui/Fact.tsx';
+import { EventsSection } from './EventsSection.tsx';
 
 /**
  * The participant's page: who they are, what they hold and did, what support did about them —
@@ -139,6 +140,9 @@ function Loaded({ p }: { p: ConsoleParticipant }) {
 
       <Section title={t('participant.statement')}>
         <Statement clientId={client.id} participantId={id.id} />
+      </Section>
+      <Section title={t('participant.events')}>
+        <EventsSection clientId={client.id} participantId={id.id} />
       </Section>
       <div className="columns">
         <Section title={t('participant.codes')}>

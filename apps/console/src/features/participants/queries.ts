@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { getParticipant, getStatement, searchParticipants } from '../../api/participants.ts';
+import { getEvents, getParticipant, getStatement, searchParticipants } from '../../api/participants.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 
 // The participant's server data, under keys the actions (mutations.ts) make stale together.
@@ -22,6 +22,15 @@ export function useStatement(clientId: string, id: string) {
   return useInfiniteQuery({
     queryKey: queryKeys.participants.statement(clientId, id),
     queryFn: ({ pageParam }) => getStatement(clientId, id, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
+}
+
+export function useEvents(clientId: string, id: string) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.participants.events(clientId, id),
+    queryFn: ({ pageParam }) => getEvents(clientId, id, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
   });

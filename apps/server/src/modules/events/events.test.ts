@@ -13,6 +13,7 @@ import { OTHER_CLIENT_ID } from '../../../test/other-client.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { DEMO_CLIENT_ID } from '../../db/seed/demo.ts';
 import { createRule, updateRule } from '../earning-rules/service.ts';
+import { participantEvents } from './service.ts';
 import { makeKey, participantBody, programCall, tag } from '../program-api/test-support.ts';
 import { addEndpointRow } from '../webhooks/test-support.ts';
 
@@ -417,5 +418,36 @@ describe.each(dialects)('events in on %s', (dialect) => {
     const tooMany = await batch(Array.from({ length: 1001 }, () => ({})));
     expect(tooMany.statusCode).toBe(400);
     expect((await batch([])).statusCode).toBe(400);
+  });
+  it("lists a participant's events newest first on the console's page, paged, each with its lines; another client's participant is 404", async () => {
+    const username = await newParticipant();
+    const ids: string[] = [];
+    for (const day of ['01', '02', '03']) {
+      const body = purchase(username, { occurredAt: `2026-07-${day}T10:00:00Z` });
+      ids.push(body.id);
+      expect((await send(body)).statusCode).toBe(201);
+    }
+    const participantId = (
+      await t.database.db
+        .selectFrom('participants')
+        .select('id')
+        .where('client_id', '=', DEMO_CLIENT_ID)
+        .where('username_key', '=', username)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const first = await participantEvents(t.database.db, DEMO_CLIENT_ID, participantId, { limit: 2 });
+    expect(first.events.map((e) => e.id)).toEqual([ids[2], ids[1]]);
+    expect(first.events[0]!.lines.map((line) => [line.ruleId, line.points, line.pending])).toEqual([
+      ['shoes', 241, false],
+      ['web-bonus', 50, true],
+    ]);
+    expect(first.next).not.toBeNull();
+    const second = await participantEvents(t.database.db, DEMO_CLIENT_ID, participantId, { limit: 2, after: first.next! });
+    expect(second.events.map((e) => e.id)).toEqual([ids[0]]);
+    expect(second.next).toBeNull();
+    await expect(participantEvents(t.database.db, OTHER_CLIENT_ID, participantId, {})).rejects.toMatchObject({ statusCode: 404 });
+    await expect(participantEvents(t.database.db, DEMO_CLIENT_ID, participantId, { after: 'not-a-cursor!' })).rejects.toMatchObject({
+      statusCode: 400,
+    });
   });
 });

@@ -2,7 +2,10 @@ import { ErrorCode } from '@rewards/contract';
 import { earningRuleProblems, type EarningLine } from '@rewards/contract/earning-rules';
 import {
   BUILT_IN_EVENT_TYPES,
+  PROGRAM_EVENT_MAX_ID,
   ProgramEventRequest,
+  type ConsoleParticipantEventsPage,
+  type ConsoleParticipantEventsQuery,
   type ProgramEvent,
   type ProgramEventBatchReply,
   type ProgramEventBatchResult,
@@ -13,6 +16,7 @@ import type { Transaction } from 'kysely';
 import { isPostgres, type Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
+import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import { requestHash } from '../../http/request-hash.ts';
 import type { ApiCaller } from '../api-keys/guard.ts';
 import { readClient } from '../clients/service.ts';
@@ -20,7 +24,7 @@ import { earnAndTakeCaps, listRules } from '../earning-rules/service.ts';
 import { appendLedgerEntry, writeToLedger } from '../ledger/service.ts';
 import { findParticipant, findParticipantByUsername, listProgramNames } from '../participants/service.ts';
 import { tellWebhooksMany } from '../webhooks/service.ts';
-import { findEvent, insertEvent, insertLines, linesOfEvent } from './store.ts';
+import { findEvent, insertEvent, insertLines, linesOfEvent, linesOfEvents, listParticipantEvents } from './store.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
 
 /**
@@ -123,6 +127,39 @@ export async function getEvent(db: Db, caller: ApiCaller, id: string): Promise<P
   const row = await findEvent(db, caller.clientId, id);
   if (!row) throw eventErrors.eventNotFound(id);
   return eventView(row, await linesOfEvent(db, caller.clientId, id));
+}
+
+/** Events a page of the console's participant page shows when the caller names no limit. */
+const EVENTS_PAGE = 20;
+
+/**
+ * The console's participant page: the participant's events newest first, each with what it
+ * earned rule by rule; 404 for a participant the client does not have.
+ */
+export async function participantEvents(
+  db: Db,
+  clientId: string,
+  participantId: string,
+  query: ConsoleParticipantEventsQuery,
+): Promise<ConsoleParticipantEventsPage> {
+  if (!(await findParticipant(db, clientId, participantId))) throw errors.notFound();
+  const limit = query.limit ?? EVENTS_PAGE;
+  const after = query.after ? decodePageCursor(query.after, ['string', 'string'], PROGRAM_EVENT_MAX_ID) : undefined;
+  const rows = await listParticipantEvents(db, clientId, participantId, after && { occurredAt: after[0], id: after[1] }, limit + 1);
+  const page = rows.slice(0, limit);
+  const lines = Map.groupBy(
+    await linesOfEvents(
+      db,
+      clientId,
+      page.map((row) => row.id),
+    ),
+    (line) => line.event_id,
+  );
+  const last = page.at(-1);
+  return {
+    events: page.map((row) => eventView(row, lines.get(row.id) ?? [])),
+    next: rows.length > limit && last ? encodePageCursor([last.occurred_at, last.id]) : null,
+  };
 }
 
 /** The event kept under this id, answered again; 409 if it was another body; undefined if none. */

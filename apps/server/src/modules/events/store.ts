@@ -35,3 +35,32 @@ export async function insertLines(trx: Transaction<Database>, rows: readonly Par
     .values([...rows])
     .execute();
 }
+
+/** A participant's events, newest first, after the (occurredAt, id) of a page's last one (the index participant_events_participant_idx). */
+export async function listParticipantEvents(
+  db: Q,
+  clientId: string,
+  participantId: string,
+  after: { occurredAt: string; id: string } | undefined,
+  limit: number,
+): Promise<ParticipantEventsTable[]> {
+  let query = db.selectFrom('participant_events').selectAll().where('client_id', '=', clientId).where('participant_id', '=', participantId);
+  if (after)
+    query = query.where((eb) =>
+      eb.or([eb('occurred_at', '<', after.occurredAt), eb.and([eb('occurred_at', '=', after.occurredAt), eb('id', '<', after.id)])]),
+    );
+  return query.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The lines of several events of one client, in each event's order. */
+export async function linesOfEvents(db: Q, clientId: string, eventIds: readonly string[]): Promise<ParticipantEventLinesTable[]> {
+  if (eventIds.length === 0) return [];
+  return db
+    .selectFrom('participant_event_lines')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('event_id', 'in', [...eventIds])
+    .orderBy('event_id')
+    .orderBy('line')
+    .execute();
+}

@@ -252,6 +252,8 @@ const expected: Row[] = [
   { route: route('GET', consoleParticipantPaths.search), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   { route: route('GET', '/clients/:clientId/participants/:participantId'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   { route: route('GET', '/clients/:clientId/participants/:participantId/statement'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  // A participant's events (decision 097): as the statement.
+  { route: route('GET', '/clients/:clientId/participants/:participantId/events'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   { route: route('GET', consoleAuditPaths.entries), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   { route: route('GET', consoleAuditPaths.csv), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   // console-staff (decision 049). Step-up: any full session (each column passes its own right factor). The table's
@@ -531,6 +533,8 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         return send('GET', consoleParticipantPaths.participant(clientId, await demoOf(clientId)));
       case route('GET', '/clients/:clientId/participants/:participantId/statement'):
         return send('GET', consoleParticipantPaths.statement(clientId, await demoOf(clientId)));
+      case route('GET', '/clients/:clientId/participants/:participantId/events'):
+        return send('GET', `${consoleParticipantPaths.participant(clientId, await demoOf(clientId))}/events`);
       case route('GET', consoleAuditPaths.entries):
         return send('GET', `${consoleAuditPaths.entries}?clientId=${clientId}`);
       case route('GET', consoleAuditPaths.csv):
