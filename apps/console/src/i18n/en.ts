@@ -331,6 +331,7 @@ export const en = {
   'events.points': 'Points credited',
   'events.pending': 'Pending',
   'events.none': "No events from the client's systems yet.",
+  'program.error.externalIdReused': 'This id was used already for another request. Nothing changed.',
   'limits.name': 'Limit',
   'limits.taken': 'Taken',
   'limits.until': 'Window ends',
