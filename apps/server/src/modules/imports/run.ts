@@ -32,20 +32,14 @@ import { tellWebhooks } from '../webhooks/service.ts';
  */
 
 /**
- * Staged lines per transaction of a points job. The SQLite writer is held for one batch, then requests
- * interleave: at 1,000,000 lines a batch of a points job takes ~0.9 s of CPU (max 1.1 s; 1.3 s
- * when its commit runs a checkpoint), about the second an import may hold the writer. Every batch
- * rewrites nearly all of the index of references (a batch by participant holds references from
- * all over the file; at 1,000,000 lines the index is ~30 MB), so fewer batches write less: 30,000
- * lines rather than the command's 20,000 (decision 022) wrote 0.7 GB less at 1,000,000 lines; 40,000
- * no less than 30,000, for ~1.2 s a batch (decision 091, amended 2026-11-28, second amendment).
+ * Staged lines per transaction: the command's batch (decision 022). The SQLite writer is held for
+ * one batch, then requests interleave: at 1,000,000 lines a batch of a points job takes ~0.7 s of
+ * CPU, and a larger one would keep the console's and the portal's writes waiting past the second
+ * or so an import may hold the writer. What a batch writes no longer grows with the batch's
+ * participants (run-order.ts) but with the index of references, whose pages a batch's lines take
+ * all over: fewer batches would write less (decision 091, amended 2026-11-28).
  */
-export const RUN_BATCH = 30_000;
-/**
- * A participants job's batch: the 20,000 lines it had. Its lines write no references index (the
- * reason points batches grew), and it was not measured at 30,000.
- */
-export const PARTICIPANTS_RUN_BATCH = 20_000;
+export const RUN_BATCH = 20_000;
 
 export interface RunOptions extends LeaseOptions {
   batchSize?: number;
@@ -122,7 +116,7 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
       await lease.end();
       return 'stopped';
     }
-    const size = options.batchSize ?? (kind === 'points' ? RUN_BATCH : PARTICIPANTS_RUN_BATCH);
+    const size = options.batchSize ?? RUN_BATCH;
     const batch = order ? await readBatchInOrder(db, jobId, reader, order, cursor, size) : await readBatch(db, jobId, reader, cursor, size);
     if (batch.count === 0) break;
     const next = { ...counts };
