@@ -1,7 +1,7 @@
 import type { ImportKind } from '@rewards/contract/console-imports';
 import type { Db } from '../../db/database.ts';
 import { recordAudit } from '../audit/service.ts';
-import { deleteSlot, findJobById, jobIdsIn, takeLease, updateJobIf, type JobLease, type LeaseOptions } from '../jobs/service.ts';
+import { findJobById, finishJob, jobIdsIn, takeLease, type JobLease, type LeaseOptions } from '../jobs/service.ts';
 import { unusablePasswordHash } from '../participants/fields.ts';
 import {
   addCounts,
@@ -76,14 +76,13 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
     // Nothing a retry could mend: the job ends as failed and frees the client's slot.
     await db.transaction().execute(async (trx) => {
       if (
-        await updateJobIf(trx, jobId, 'running', {
+        await finishJob(trx, job.client_id, jobId, 'running', {
           status: 'failed',
           error: reader,
           finished_at: now().toISOString(),
           updated_at: now().toISOString(),
         })
       ) {
-        await deleteSlot(trx, job.client_id, jobId);
         // Told to the client's webhooks with the end of the job (decision 084).
         await tellWebhooks(
           trx,
@@ -147,14 +146,13 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
 
   await db.transaction().execute(async (trx) => {
     const at = now();
-    const finished = await updateJobIf(trx, jobId, 'running', {
+    const finished = await finishJob(trx, job.client_id, jobId, 'running', {
       status: 'done',
       finished_at: at.toISOString(),
       updated_at: at.toISOString(),
       result: JSON.stringify(counts),
     });
     if (!finished) return;
-    await deleteSlot(trx, job.client_id, jobId);
     // Told to the client's webhooks with the end of the job, one event for the whole file (decision 084).
     await tellWebhooks(
       trx,

@@ -15,18 +15,7 @@ import type { Db } from '../../db/database.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { recordAudit, type AuditActorKind } from '../audit/service.ts';
 import { clientLocales, findClient } from '../clients/service.ts';
-import {
-  deleteJob,
-  findJob,
-  findJobById,
-  insertJob,
-  insertSlot,
-  jobsIdleSince,
-  listJobs,
-  slotHolder,
-  updateJobIf,
-  type Job,
-} from '../jobs/service.ts';
+import { deleteJob, findJob, findJobById, insertJob, jobsIdleSince, listJobs, startJob, updateJobIf, type Job } from '../jobs/service.ts';
 import type { ClientRules } from '../participants/fields.ts';
 import { usernameKey } from '../participants/service.ts';
 import { IMPORT_MAX_LINE_BYTES, LineTooLong, importCsvParser } from './csv-input.ts';
@@ -462,23 +451,26 @@ export async function confirmImport(
   if (!job) throw errors.notFound();
   if (job.status !== 'staged') throw importErrors.notConfirmable(job);
   await db.transaction().execute(async (trx) => {
-    if (!(await insertSlot(trx, clientId, jobId, now.toISOString()))) {
-      const holder = await slotHolder(trx, clientId);
-      throw holder ? importErrors.running(holder) : importErrors.notConfirmable(job);
-    }
     const params: ImportParams = {
       ...(JSON.parse(job.params) as ImportParams),
       runBy: { kind: actor.kind, origin: actor.origin },
       ...(job.kind === 'points' ? { order: 'participant' as const } : {}),
     };
-    const started = await updateJobIf(trx, jobId, 'staged', {
-      status: 'running',
-      params: JSON.stringify(params),
-      confirmed_by: actor.name,
-      started_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    });
-    if (!started) throw importErrors.notConfirmable(job);
+    const start = await startJob(
+      trx,
+      clientId,
+      jobId,
+      'staged',
+      {
+        status: 'running',
+        params: JSON.stringify(params),
+        confirmed_by: actor.name,
+        started_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      },
+      now,
+    );
+    if (!start.started) throw start.holder ? importErrors.running(start.holder) : importErrors.notConfirmable(job);
     await recordAudit(
       trx,
       {
