@@ -8,7 +8,7 @@ import { dailyAmountLeft, takeDailyAmountIn, type DailyAmount } from '../limits/
 import { actionErrors } from '../participants/action-errors.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { appendLedgerEntry, InsufficientBalanceError } from './store.ts';
-import { writeToLedger } from './writer.ts';
+import { writeToLedger } from './service.ts';
 import { tellPointsMoved } from '../webhooks/service.ts';
 
 /** The largest single adjustment: a typo guard, far above any real correction. */

@@ -3,7 +3,7 @@ import type { Participant } from '../participants/tables.ts';
 import { recordAudit } from '../audit/service.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { appendLedgerEntryWithBalance } from './store.ts';
-import { writeToLedger } from './writer.ts';
+import { writeToLedger } from './service.ts';
 import { tellPointsMoved } from '../webhooks/service.ts';
 
 /** The largest single award: a typo guard, far above any real one. */

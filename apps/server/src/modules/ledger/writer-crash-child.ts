@@ -3,7 +3,7 @@
 // test in writer.test.ts kills it mid-stream and checks that every printed entry was kept.
 import { createDatabase } from '../../db/database.ts';
 import { appendLedgerEntry } from './store.ts';
-import { writeToLedger } from './writer.ts';
+import { writeToLedger } from './service.ts';
 
 const [path = '', clientId = '', participantId = ''] = process.argv.slice(2);
 const db = createDatabase({ dialect: 'sqlite', path });

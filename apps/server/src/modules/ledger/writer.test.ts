@@ -9,7 +9,7 @@ import { createTestDatabase, dialects, type TestDatabase } from '../../../test/d
 import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
 import { addGeneratedParticipants } from '../../../test/points-files.ts';
 import { appendLedgerEntry, InsufficientBalanceError, ledgerSum, type LedgerMovement } from './store.ts';
-import { writeToLedger } from './writer.ts';
+import { writeToLedger } from './service.ts';
 
 const CLIENT = 'acme';
 
