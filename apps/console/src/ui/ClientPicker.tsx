@@ -7,12 +7,14 @@ export interface ClientPickerProps {
   clients: readonly ConsoleClient[];
   chosen: ConsoleClient;
   onChoose: (clientId: string) => void;
+  /** Inside a settings row, as the per-client pages lay out their first line. */
+  row?: boolean;
 }
 
 /** The picker of a per-client page's client; nothing when there is only one to pick. */
-export function ClientPicker({ label, clients, chosen, onChoose }: ClientPickerProps) {
+export function ClientPicker({ label, clients, chosen, onChoose, row = false }: ClientPickerProps) {
   if (clients.length < 2) return null;
-  return (
+  const picker = (
     <Field label={label}>
       {(id) => (
         <select id={id} value={chosen.id} onChange={(e) => onChoose(e.target.value)}>
@@ -25,4 +27,5 @@ export function ClientPicker({ label, clients, chosen, onChoose }: ClientPickerP
       )}
     </Field>
   );
+  return row ? <div className="settings-row">{picker}</div> : picker;
 }

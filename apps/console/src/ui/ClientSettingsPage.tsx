@@ -49,11 +49,7 @@ export function ClientSettingsPage({ title, intro, noClient, clientLabel, shows,
         <p>{noClient}</p>
       ) : (
         <>
-          {shown.length > 1 ? (
-            <div className="settings-row">
-              <ClientPicker label={clientLabel} clients={shown} chosen={client} onChoose={(id) => setParams({ client: id })} />
-            </div>
-          ) : null}
+          <ClientPicker label={clientLabel} clients={shown} chosen={client} onChoose={(id) => setParams({ client: id })} row />
           {children(client, me.owner || client.role === 'program_manager')}
         </>
       )}

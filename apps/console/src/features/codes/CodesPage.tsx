@@ -35,11 +35,7 @@ export default function CodesPage() {
         <p>{t('error.forbidden')}</p>
       ) : (
         <>
-          {clients.data.length > 1 ? (
-            <div className="settings-row">
-              <ClientPicker label={t('codes.client')} clients={clients.data} chosen={client} onChoose={(id) => setParams({ client: id })} />
-            </div>
-          ) : null}
+          <ClientPicker label={t('codes.client')} clients={clients.data} chosen={client} onChoose={(id) => setParams({ client: id })} row />
           <Batches key={client.id} client={client} canChange={me.owner || client.role === 'program_manager'} />
         </>
       )}

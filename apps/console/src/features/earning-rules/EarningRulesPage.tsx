@@ -85,11 +85,7 @@ function RulesList() {
         <p>{t('rules.noClient')}</p>
       ) : (
         <>
-          {clients.data.length > 1 ? (
-            <div className="settings-row">
-              <ClientPicker label={t('rules.client')} clients={clients.data} chosen={client} onChoose={(id) => setParams({ client: id })} />
-            </div>
-          ) : null}
+          <ClientPicker label={t('rules.client')} clients={clients.data} chosen={client} onChoose={(id) => setParams({ client: id })} row />
           <ClientRules key={client.id} client={client} canChange={me.owner || client.role === 'program_manager'} />
         </>
       )}

@@ -117,21 +117,8 @@ export async function appendLedgerEntries(
     for (const [from, to] of pieces(byParticipant.length, INSERT_ROWS)) {
       const parameters: unknown[] = [];
       for (let i = from; i < to; i += 1) {
-        const m = movements[byParticipant[i]!]!;
-        const params = m.descriptionParams ? JSON.stringify(m.descriptionParams) : null;
-        parameters.push(
-          entryIds.get(byParticipant[i]!)!,
-          clientId,
-          m.participantId,
-          m.occurredAt,
-          m.description,
-          m.descriptionKey ?? null,
-          params,
-          m.amount,
-          m.kind,
-          m.reference ?? null,
-          createdAt,
-        );
+        const [id, ...values] = entryValues(movements, entryIds, byParticipant[i]!);
+        parameters.push(id, clientId, ...values, createdAt);
       }
       await trx.executeQuery(CompiledQuery.raw(insertEntries(to - from, postgres), parameters));
     }
@@ -181,22 +168,24 @@ async function insertEntriesAtOnce(
   createdAt: string,
 ): Promise<void> {
   if (positions.length === 0) return;
-  const rows = positions.map((index) => {
-    const m = movements[index]!;
-    const params = m.descriptionParams ? JSON.stringify(m.descriptionParams) : null;
-    return [
-      entryIds.get(index)!,
-      m.participantId,
-      m.occurredAt,
-      m.description,
-      m.descriptionKey ?? null,
-      params,
-      m.amount,
-      m.kind,
-      m.reference ?? null,
-    ];
-  });
+  const rows = positions.map((index) => entryValues(movements, entryIds, index));
   await trx.executeQuery(CompiledQuery.raw(INSERT_ENTRIES_JSON, [clientId, createdAt, JSON.stringify(rows)]));
+}
+
+/** A movement's entry as both inserts write it: its id first, then what follows the client id, up to the creation time. */
+function entryValues(movements: readonly LedgerMovement[], entryIds: ReadonlyMap<number, string>, index: number) {
+  const m = movements[index]!;
+  return [
+    entryIds.get(index)!,
+    m.participantId,
+    m.occurredAt,
+    m.description,
+    m.descriptionKey ?? null,
+    m.descriptionParams ? JSON.stringify(m.descriptionParams) : null,
+    m.amount,
+    m.kind,
+    m.reference ?? null,
+  ] as const;
 }
 
 /**
