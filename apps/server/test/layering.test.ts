@@ -115,9 +115,13 @@ describe('layering in lint', () => {
     const text =
       "import { sql } from 'kysely';\nexport const f = (db: any) => sql`SELECT 1 FROM ledger_entries WHERE x = 1`.execute(db);\n";
     expect(await tables('apps/server/src/modules/webhooks/store.ts', text)).toHaveLength(1);
+    // A hand-written statement in lower case (as the bulk paths write them) is SQL too.
+    const lower = 'export const f = (list: string) => `update participants set balance = 0 where id in (${list})`;\n';
+    expect(await tables('apps/server/src/modules/webhooks/store.ts', lower)).toHaveLength(1);
     // Its own tables, English that is not SQL, and tests are fine.
     expect(await tables('apps/server/src/modules/webhooks/store.ts', read('webhook_endpoints'))).toEqual([]);
     expect(await tables('apps/server/src/modules/webhooks/store.ts', "export const s = 'Import participants from a file';\n")).toEqual([]);
+    expect(await tables('apps/server/src/modules/webhooks/store.ts', "export const s = 'Points moved from participants';\n")).toEqual([]);
     expect(await tables('apps/server/src/modules/webhooks/store.test.ts', read('participants'))).toEqual([]);
   });
 

@@ -11,12 +11,9 @@ import { ApiError, errors } from '../../http/api-error.ts';
 import { clientLocales, findClient } from '../clients/service.ts';
 import type { Properties } from '../i18n/base-bundles.ts';
 import { buildBundle } from '../i18n/service.ts';
-import { usernameKey } from '../participants/service.ts';
+import { countStatementEntries, listStatementEntries, listStatementPage, type StatementCursor } from '../ledger/service.ts';
+import { findStatementVersion, usernameKey } from '../participants/service.ts';
 import { createDescriber, type StoredDescription } from './describe.ts';
-import { countStatementEntries, findStatementVersion, listStatementEntries, listStatementPage, type StatementCursor } from './store.ts';
-
-// A whole statement, oldest first, as `rewards statements export` writes it (decision 053).
-export { listStatementEntries } from './store.ts';
 
 const notOwnStatement = () =>
   new ApiError(403, ErrorCode.statementNotOwn, 'activity.error.notOwn', 'A statement can only be read by its own participant');

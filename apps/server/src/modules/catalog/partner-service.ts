@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { CatalogType, type PartnerDebitReply, type PartnerDebitRequest, type PunchoutReply } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { appendLedgerEntry, InsufficientBalanceError, writeToLedger } from '../ledger/service.ts';
+import { appendLedgerEntryWithBalance, InsufficientBalanceError, writeToLedger } from '../ledger/service.ts';
+import { participantBalance } from '../participants/service.ts';
 import { findSession } from '../sessions/service.ts';
 import { catalogErrors } from './errors.ts';
-import { claimPunchout, findOrder, findParticipantBalance, findPartner, findPunchout, insertOrder, setOrderReply } from './store.ts';
+import { claimPunchout, findOrder, findPartner, findPunchout, insertOrder, setOrderReply } from './store.ts';
 import { tellWebhooks } from '../webhooks/service.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
@@ -61,7 +62,7 @@ export async function debitForOrder(
   if (earlier) return earlier;
   try {
     return await writeToLedger(db, async (trx) => {
-      const participant = await findParticipantBalance(trx, clientId, body.participantId);
+      const participant = await participantBalance(trx, clientId, body.participantId);
       if (!participant) throw catalogErrors.participantNotFound();
       const at = now.toISOString();
       await insertOrder(trx, {
@@ -74,7 +75,8 @@ export async function debitForOrder(
         reply: '{}',
         created_at: at,
       });
-      const debitId = await appendLedgerEntry(
+      // The ledger answers the balance after the debit (decision 093: no read-back).
+      const { entryId: debitId, balance } = await appendLedgerEntryWithBalance(
         trx,
         {
           clientId,
@@ -90,8 +92,7 @@ export async function debitForOrder(
         now,
         { requireCovered: true },
       );
-      const after = await findParticipantBalance(trx, clientId, participant.id);
-      const reply: PartnerDebitReply = { orderId: body.orderId, debitId, points: body.points, accountBalance: after?.balance ?? 0 };
+      const reply: PartnerDebitReply = { orderId: body.orderId, debitId, points: body.points, accountBalance: balance };
       await setOrderReply(trx, clientId, partnerId, body.orderId, JSON.stringify(reply));
       // Told to the client's webhooks with the debit (decision 084).
       await tellWebhooks(

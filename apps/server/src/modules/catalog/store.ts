@@ -39,15 +39,6 @@ export async function findOrder(db: Reader, clientId: string, partnerId: string,
     .executeTakeFirst();
 }
 
-export async function findParticipantBalance(trx: Reader, clientId: string, participantId: string) {
-  return trx
-    .selectFrom('participants')
-    .select(['id', 'balance', 'username'])
-    .where('client_id', '=', clientId)
-    .where('id', '=', participantId)
-    .executeTakeFirst();
-}
-
 export async function insertOrder(trx: Transaction<Database>, row: Database['catalog_orders']): Promise<void> {
   await trx.insertInto('catalog_orders').values(row).execute();
 }

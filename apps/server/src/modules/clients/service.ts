@@ -26,6 +26,9 @@ import { productionOriginProblem } from '../../http/production-origins.ts';
 export { findClient, findClientIdByHostname, listClientLocales, listMediaLabels } from './store.ts';
 // Exact reads for the operator's commands (`clients show|list`, decision 089).
 export { clientNames, listClientIds, listClientSummaries, listHosts, readClient, readClientLocales, readMediaLabels } from './store.ts';
+// The settings other modules read as they stand, uncached (in their transaction where they pass
+// one): a support agent's adjustment limit (decision 078), the expiry's policies (decision 057).
+export { expiryDatingOf, listClientColumns, readClientColumns } from './store.ts';
 
 /**
  * The client's SSO columns, written by the sso module's settings in its own transaction with its

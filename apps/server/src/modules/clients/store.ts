@@ -2,6 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ClientsTable } from './tables.ts';
 import { cachedRead } from '../../db/read-cache.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 
 // Configuration read on every request: served from the read cache (docs/decisions/014).
 
@@ -43,6 +44,27 @@ export async function readClient(db: Db, clientId: string) {
 /** Some columns of the client's row, exact (a settings section reads only its own). */
 export async function readClientColumns<C extends keyof ClientsTable & string>(db: Db, clientId: string, columns: readonly C[]) {
   return db.selectFrom('clients').select(columns).where('id', '=', clientId).executeTakeFirst();
+}
+
+/**
+ * Some columns of every client's row (or only `clientId`'s), by id, exact: the expiry run and the
+ * reminders go through the clients with their settings as they stand (issue 30 §3).
+ */
+export async function listClientColumns<C extends keyof ClientsTable & string>(db: Db, columns: readonly C[], clientId?: string) {
+  let query = db.selectFrom('clients').select(columns).orderBy('id');
+  if (clientId !== undefined) query = query.where('id', '=', clientId);
+  return query.execute();
+}
+
+// Every credit dates its lot by the client's policy as it stands in the posting's transaction
+// (decision 057), never the cached row: compiled to SQL once (decision 014).
+const expiryDating = compiledOnce((db: Db, clientId: string) =>
+  db.selectFrom('clients').select(['expiry_policy', 'time_zone']).where('id', '=', clientId),
+);
+
+/** The client's expiry policy (JSON) and time zone, as stored; undefined for an unknown client. */
+export async function expiryDatingOf(db: Db, clientId: string): Promise<{ expiry_policy: string; time_zone: string } | undefined> {
+  return (await expiryDating(db, clientId)).rows[0];
 }
 
 export async function listClientIds(db: Db): Promise<string[]> {

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { dayIn } from './policy.ts';
-import { clientsToExpire } from './run-store.ts';
-import { expirePoints, ExpiryStoppedError, type ExpiryRunResult } from './run.ts';
+import { clientsToExpire, expirePoints, ExpiryStoppedError, type ExpiryRunResult } from './run.ts';
 
 /**
  * The server's daily expiry (docs/decisions/057): every hour it looks whether a new day has begun

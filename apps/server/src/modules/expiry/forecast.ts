@@ -1,6 +1,7 @@
 import type { ExpiryPolicy } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
-import { lastActivity, participantsWithPoints } from './run-store.ts';
+import { lastActivityOf } from '../ledger/service.ts';
+import { participantsWithPoints } from '../participants/service.ts';
 import { addMonths, dayIn, dayOfTimestamp, inactiveAfter, parsePolicy } from './policy.ts';
 import { expiriesFromLots, SCHEDULE_MONTHS } from './schedule.ts';
 import { openLotsByDay } from './schedule-store.ts';
@@ -49,7 +50,7 @@ export async function forecastExpiry(db: Db, clientId: string, options: { asOf?:
     if (page.length === 0) break;
     after = page[page.length - 1]!;
     const lots = await openLotsByDay(db, client.id, page);
-    const last = policy.type === 'inactivity' ? await lastActivity(db, client.id, page) : new Map<string, string>();
+    const last = policy.type === 'inactivity' ? await lastActivityOf(db, client.id, page) : new Map<string, string>();
     for (const [participantId, open] of lots) {
       for (const lot of open) outstanding += lot.points;
       const lastAt = last.get(participantId);

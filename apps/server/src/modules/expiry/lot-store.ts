@@ -1,8 +1,7 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Transaction } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/schema.ts';
 import { isPostgres } from '../../db/database.ts';
-import { compiledOnce } from '../../db/compiled-once.ts';
 import { padded, pieces } from '../../db/statement-shapes.ts';
 import type { Consumption, Lot } from './lot-book.ts';
 
@@ -15,18 +14,6 @@ const LOT_ROWS = 100;
 const CONSUMPTION_ROWS = 250;
 const UPDATE_ROWS = 256;
 const SELECT_ROWS = 512;
-
-const settings = compiledOnce((db: Kysely<Database>, clientId: string) =>
-  db.selectFrom('clients').select(['expiry_policy', 'time_zone']).where('id', '=', clientId),
-);
-
-/** The client's policy (JSON) and time zone, as stored; undefined for an unknown client. */
-export async function expirySettingsOf(
-  db: Kysely<Database>,
-  clientId: string,
-): Promise<{ expiry_policy: string; time_zone: string } | undefined> {
-  return (await settings(db, clientId)).rows[0];
-}
 
 /**
  * The statements' text, made once per shape and engine (? or $n placeholders): a debit, an import

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { LotBook, type Consumption, type Lot } from './lot-book.ts';
-import { expirySettingsOf, insertConsumptions, insertLots, lotsCovering, openLotsOf, setRemaining, type NewLot } from './lot-store.ts';
+import { expiryDatingOf } from '../clients/service.ts';
+import { insertConsumptions, insertLots, lotsCovering, openLotsOf, setRemaining, type NewLot } from './lot-store.ts';
 import { dayOfTimestamp, expiresOn, parsePolicy } from './policy.ts';
 
 /**
@@ -25,7 +26,7 @@ interface Dating {
 
 /** How this client dates a lot: the earning's day in its time zone, and the expiry its policy gives it now. */
 async function datingOf(trx: Transaction<Database>, clientId: string): Promise<Dating> {
-  const settings = await expirySettingsOf(trx, clientId);
+  const settings = await expiryDatingOf(trx, clientId);
   const policy = parsePolicy(settings?.expiry_policy ?? '{"type":"none"}');
   const timeZone = settings?.time_zone ?? 'UTC';
   return (occurredAt) => {

@@ -1,20 +1,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { EXPIRY_KIND } from './schedule-store.ts';
 
 /** reminder: N days ahead · lastChance: the last days before. Stored in expiry_notices.kind. */
 export type NoticeKind = 'reminder' | 'lastChance';
-
-/** What the reminders need of a client. */
-export async function listReminderClients(db: Db, clientId?: string) {
-  let query = db
-    .selectFrom('clients')
-    .select(['id', 'time_zone', 'expiry_policy', 'expiry_reminder_days', 'expiry_last_chance_days', 'portal_url'])
-    .orderBy('id');
-  if (clientId !== undefined) query = query.where('id', '=', clientId);
-  return query.execute();
-}
 
 /**
  * A page of the client's participants, by id after `after`, who have an open lot dated from
@@ -37,33 +26,6 @@ export async function pageParticipantsWithDatedLots(
     .where('expires_on', '>=', from)
     .where('expires_on', '<=', until)
     .where('participant_id', '>', after)
-    .orderBy('participant_id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.participant_id);
-}
-
-/**
- * A page of the client's participants, by id after `after`, whose last earning or spending (the
- * expiry run's entries aside) is from `from` to `until` (ISO instants): under an inactivity
- * policy, those whose balance may expire soon.
- */
-export async function pageParticipantsLastActiveBetween(
-  db: Db,
-  clientId: string,
-  from: string,
-  until: string,
-  after: string,
-  limit: number,
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('ledger_entries')
-    .select('participant_id')
-    .where('client_id', '=', clientId)
-    .where('kind', '<>', EXPIRY_KIND)
-    .where('participant_id', '>', after)
-    .groupBy('participant_id')
-    .having((eb) => eb.and([eb(eb.fn.max('occurred_at'), '>=', from), eb(eb.fn.max('occurred_at'), '<=', until)]))
     .orderBy('participant_id')
     .limit(limit)
     .execute();

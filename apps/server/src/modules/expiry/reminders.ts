@@ -3,14 +3,9 @@ import { absoluteHttpUrl, insertOutboxRow } from '../mail/outbox.ts';
 import { findParticipant } from '../participants/service.ts';
 import { plainAddress } from '../content/contact-mail.ts';
 import { EXPIRY_MAIL_TEMPLATES, type ExpiryMailValues } from './reminder-mail.ts';
-import {
-  listOpenLotsWithNotices,
-  listReminderClients,
-  pageParticipantsLastActiveBetween,
-  pageParticipantsWithDatedLots,
-  recordNotices,
-  type NoticeKind,
-} from './reminders-store.ts';
+import { listClientColumns } from '../clients/service.ts';
+import { pageParticipantsLastActiveBetween } from '../ledger/service.ts';
+import { listOpenLotsWithNotices, pageParticipantsWithDatedLots, recordNotices, type NoticeKind } from './reminders-store.ts';
 import { addDays, addMonths, dayIn, inactivityClock, policyOf } from './schedule.ts';
 import type { ExpiryPolicy } from '@rewards/contract';
 
@@ -55,11 +50,14 @@ interface DueLot {
   staleBefore?: string;
 }
 
+/** What the reminders need of a client, read as it stands. */
+const REMINDER_COLUMNS = ['id', 'time_zone', 'expiry_policy', 'expiry_reminder_days', 'expiry_last_chance_days', 'portal_url'] as const;
+
 export async function sendExpiryReminders(db: Db, options: ReminderOptions = {}): Promise<ReminderSummary> {
   const summary: ReminderSummary = { reminder: 0, lastChance: 0, lots: 0 };
   const now = typeof options.asOf === 'string' ? new Date(`${options.asOf}T12:00:00.000Z`) : (options.asOf ?? new Date());
   if (Number.isNaN(now.getTime())) throw new Error('sendExpiryReminders: asOf is not a day or a moment');
-  for (const client of await listReminderClients(db, options.clientId)) {
+  for (const client of await listClientColumns(db, REMINDER_COLUMNS, options.clientId)) {
     const today = typeof options.asOf === 'string' ? options.asOf : dayIn(now, client.time_zone);
     const policy = policyOf(client);
     const lastChanceUntil = addDays(today, Math.max(0, client.expiry_last_chance_days));

@@ -1,18 +1,12 @@
 import type { ExpiryPolicy } from '@rewards/contract';
 import type { Db } from '../../db/database.ts';
 import { appendLedgerEntries } from '../ledger/bulk.ts';
-import type { LedgerMovement } from '../ledger/service.ts';
+import { listClientColumns } from '../clients/service.ts';
+import { lastActivityOf, postedReferences, type LedgerMovement } from '../ledger/service.ts';
+import { lockBalances, participantsWithPoints, usernamesOf } from '../participants/service.ts';
 import { takeLease, type JobLease } from '../jobs/lease.ts';
 import { dayIn, dayOfTimestamp, inactiveAfter, isCalendarDay, parsePolicy } from './policy.ts';
-import {
-  clientsToExpire,
-  lastActivity,
-  lockBalances,
-  lotTotals,
-  participantsWithPoints,
-  postedReferences,
-  usernamesOf,
-} from './run-store.ts';
+import { lotTotals } from './run-store.ts';
 import { tellWebhooksMany } from '../webhooks/service.ts';
 
 /**
@@ -72,6 +66,11 @@ export type ExpiryRunResult =
   /** Another process holds the lease: nothing was done here. */
   | { status: 'busy'; clients: [] };
 
+/** The clients to go through (or only `clientId`), by id, with their policy and time zone as they stand. */
+export function clientsToExpire(db: Db, clientId?: string) {
+  return listClientColumns(db, ['id', 'expiry_policy', 'time_zone'], clientId);
+}
+
 /** Runs (or, dry, works out) the expiry of every client or one, under the job's lease. */
 export async function expirePoints(db: Db, options: ExpiryRunOptions = {}): Promise<ExpiryRunResult> {
   const now = options.now ?? (() => new Date());
@@ -128,7 +127,7 @@ async function expireClient(
   /** What expires for each of these participants now: the points and the lots. */
   const dueOf = async (reader: Db, ids: readonly string[]): Promise<Map<string, { points: number; lots: number }>> => {
     const totals = await lotTotals(reader, client.id, ids, asOf);
-    const inactive = policy.type === 'inactivity' ? await lastActivity(reader, client.id, [...totals.keys()]) : new Map<string, string>();
+    const inactive = policy.type === 'inactivity' ? await lastActivityOf(reader, client.id, [...totals.keys()]) : new Map<string, string>();
     const due = new Map<string, { points: number; lots: number }>();
     for (const [id, total] of totals) {
       const last = inactive.get(id);

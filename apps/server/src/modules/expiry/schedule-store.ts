@@ -1,9 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { padded } from '../../db/statement-shapes.ts';
 
-/** The ledger kind of the expiry run's entries (decision 057): not an earning or a spending, so not activity. */
-export const EXPIRY_KIND = 'expiry';
-
 /** The points of open lots expiring at the end of one day (null: no date of their own). */
 export interface OpenLots {
   date: string | null;
@@ -32,16 +29,4 @@ export async function openLotsByDay(db: Db, clientId: string, participantIds: re
     }
   }
   return lots;
-}
-
-/** When the participant last earned or spent (the expiry run's own entries aside); undefined: never. */
-export async function lastActivityAt(db: Db, clientId: string, participantId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('ledger_entries')
-    .select((eb) => eb.fn.max('occurred_at').as('last'))
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .where('kind', '<>', EXPIRY_KIND)
-    .executeTakeFirst();
-  return row?.last ?? undefined;
 }

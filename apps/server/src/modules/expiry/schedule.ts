@@ -3,7 +3,8 @@ import { addMonths, dayIn, parsePolicy } from './policy.ts';
 import type { Db } from '../../db/database.ts';
 import { findClient } from '../clients/service.ts';
 import type { Client } from '../clients/tables.ts';
-import { lastActivityAt, openLotsByDay, type OpenLots } from './schedule-store.ts';
+import { lastActivityAt } from '../ledger/service.ts';
+import { openLotsByDay, type OpenLots } from './schedule-store.ts';
 
 /**
  * What of a participant's balance expires when (issue 19, docs/decisions/061): the schedule the

@@ -3,11 +3,13 @@ import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Participant } from '../participants/tables.ts';
 import { recordAudit } from '../audit/service.ts';
+import { readClientColumns } from '../clients/service.ts';
 import { subjects } from '../limits/policy.ts';
 import { dailyAmountLeft, takeDailyAmountIn, type DailyAmount } from '../limits/service.ts';
 import { actionErrors } from '../participants/action-errors.ts';
 import type { Actor } from '../participants/operator-service.ts';
-import { appendLedgerEntry, InsufficientBalanceError } from './store.ts';
+import { participantBalance } from '../participants/service.ts';
+import { appendLedgerEntryWithBalance, InsufficientBalanceError } from './store.ts';
 import { writeToLedger } from './service.ts';
 import { tellPointsMoved } from '../webhooks/service.ts';
 
@@ -53,7 +55,8 @@ const agentLimit = (cap: AgentCap, max: number): DailyAmount => ({ subject: subj
 
 /** The client's agents' daily limit as the database holds it now (in the caller's transaction, if any). */
 export async function currentAgentDailyLimit(db: Db | Transaction<Database>, clientId: string): Promise<number> {
-  const row = await db.selectFrom('clients').select('agent_daily_adjustment_limit').where('id', '=', clientId).executeTakeFirstOrThrow();
+  const row = await readClientColumns(db, clientId, ['agent_daily_adjustment_limit']);
+  if (!row) throw new Error('No such client');
   return row.agent_daily_adjustment_limit;
 }
 
@@ -97,7 +100,8 @@ export async function adjustPoints(
         if (left === undefined) throw actionErrors.agentLimitReached(limit.max, await dailyAmountLeft(trx, clientId, limit, now));
         agentLimitLeft = left;
       }
-      const entryId = await appendLedgerEntry(
+      // The ledger answers the balance after the entry (decision 093: no read-back).
+      const { entryId, balance } = await appendLedgerEntryWithBalance(
         trx,
         {
           clientId,
@@ -116,7 +120,6 @@ export async function adjustPoints(
         now,
         { requireCovered: input.points < 0 },
       );
-      const balance = await balanceOf(trx, participant);
       await recordAudit(
         trx,
         {
@@ -166,14 +169,9 @@ export async function adjustPoints(
   }
 }
 
+/** The participant's cached balance now (the participants' read). */
 async function balanceOf(db: Db, participant: Participant): Promise<number> {
-  const row = await db
-    .selectFrom('participants')
-    .select('balance')
-    .where('client_id', '=', participant.client_id)
-    .where('id', '=', participant.id)
-    .executeTakeFirst();
-  return row?.balance ?? 0;
+  return (await participantBalance(db, participant.client_id, participant.id))?.balance ?? 0;
 }
 
 /**

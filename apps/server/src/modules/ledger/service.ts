@@ -13,6 +13,27 @@ export {
   type LedgerKind,
   type LedgerMovement,
 } from './store.ts';
+// The ledger's reads that other modules' pages and runs are made of (issue 30 §3): the portal's
+// statement, the console's participant page, the reports' month sums, the expiry's activity
+// dates; a subquery where the other module's store reads its row and the ledger's figure as one
+// state.
+export {
+  consoleStatementRows,
+  countStatementEntries,
+  entryCountOf,
+  lastActivityAt,
+  lastActivityOf,
+  latestEntries,
+  ledgerMonthsCreated,
+  listStatementEntries,
+  listStatementPage,
+  pageParticipantsLastActiveBetween,
+  postedReferences,
+  sumNewerThanOf,
+  type ConsoleStatementCursor,
+  type LedgerMonthSum,
+  type StatementCursor,
+} from './entries-store.ts';
 
 /**
  * The one way a single posting meets the database (docs/decisions/093): a redemption, a partner

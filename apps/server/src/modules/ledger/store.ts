@@ -1,29 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { addLot, spendLots } from '../expiry/lots.ts';
+import { moveBalance } from '../participants/service.ts';
 
-// Every points movement runs these: compiled to SQL once (docs/decisions/014). The balance
-// moves return the new balance, which the posting's reply shows (decision 093: no read-back).
-const moveBalance = compiledOnce((db: Kysely<Database>, amount: number, clientId: string, participantId: string) =>
-  db
-    .updateTable('participants')
-    .set({ balance: sql<number>`coalesce(balance, 0) + ${amount}` })
-    .where('client_id', '=', clientId)
-    .where('id', '=', participantId)
-    .returning('balance'),
-);
-/** The same, only when the balance covers it: the check and the move are one UPDATE. */
-const debitCovered = compiledOnce((db: Kysely<Database>, amount: number, clientId: string, participantId: string) =>
-  db
-    .updateTable('participants')
-    .set({ balance: sql<number>`coalesce(balance, 0) + ${amount}` })
-    .where('client_id', '=', clientId)
-    .where('id', '=', participantId)
-    .where(sql<boolean>`coalesce(balance, 0) + ${amount} >= 0`)
-    .returning('balance'),
-);
+// Every points movement runs this: compiled to SQL once (docs/decisions/014).
 const insertEntry = compiledOnce(
   (
     db: Kysely<Database>,
@@ -60,8 +42,8 @@ const insertEntry = compiledOnce(
     }),
 );
 
-/** expiry: points that expired, posted by the expiry run (docs/decisions/057). */
-export type LedgerKind = 'award' | 'redemption' | 'adjustment' | 'ots' | 'expiry';
+/** expiry: points that expired, posted by the expiry run (docs/decisions/057); return: a return event taking back what its original event earned (decision 098). */
+export type LedgerKind = 'award' | 'redemption' | 'adjustment' | 'ots' | 'expiry' | 'return';
 
 export interface LedgerMovement {
   clientId: string;
@@ -119,14 +101,11 @@ export async function appendLedgerEntryWithBalance(
   options: { requireCovered?: boolean } = {},
 ): Promise<{ entryId: string; balance: number }> {
   if (!Number.isSafeInteger(movement.amount)) throw new Error('Points are whole numbers');
-  const moved = await (options.requireCovered ? debitCovered : moveBalance)(
-    trx,
-    movement.amount,
-    movement.clientId,
-    movement.participantId,
-  );
-  const after = moved.rows[0];
-  if (moved.rows.length !== 1 || !after) {
+  // The participants' balance moves first (returning the new one: decision 093, no read-back).
+  const balance = await moveBalance(trx, movement.clientId, movement.participantId, movement.amount, {
+    covered: options.requireCovered === true,
+  });
+  if (balance === undefined) {
     if (options.requireCovered) throw new InsufficientBalanceError('The balance does not cover this debit');
     throw new Error('No such participant');
   }
@@ -152,7 +131,7 @@ export async function appendLedgerEntryWithBalance(
   if (movement.amount > 0) await addLot(trx, movement.clientId, lotMovement, now);
   else if (movement.amount < 0 && !(await spendLots(trx, movement.clientId, movement.participantId, id, -movement.amount)))
     throw new InsufficientBalanceError('The open lots do not cover this debit');
-  return { entryId: id, balance: Number(after.balance ?? 0) };
+  return { entryId: id, balance };
 }
 
 /** The ledger's own sum, to check the cached balance against. */

@@ -11,6 +11,9 @@ import { claimOtsCode, findOtsCode } from './store.ts';
 // Making codes and claiming one, as the demo seed plays a redemption of ten days ago; an
 // operator's print runs are print-runs.ts (decision 053).
 export { claimOtsCode, insertOtsCodes, newOtsCodeRows } from './store.ts';
+// What the reports (counts per print run and status) and the console's participant page (the
+// codes they redeemed) read of the codes (issue 30 §3).
+export { codesByBatch, codesRedeemedBy, type CodeCounts } from './store.ts';
 import { limitsOf, type LimitPolicy } from '../limits/policy.ts';
 import { giveBack, takeSlotsIn } from '../limits/service.ts';
 import { tellWebhooks } from '../webhooks/service.ts';

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { NewOtsCode } from './tables.ts';
 import { normaliseOtsCode, otsCodeHash, otsCodeHint } from './code.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
+import { usernameOf } from '../participants/service.ts';
 
 // The redeem transaction's statements, compiled to SQL once (docs/decisions/014).
 const updateClaim = compiledOnce((db: Db, participantId: string, now: string, clientId: string, codeHash: string) =>
@@ -105,14 +106,14 @@ export async function claimBatchName(trx: Transaction<Database>, clientId: strin
 }
 
 /**
- * The codes of one print run by hint, with the username of whoever redeemed each; `only` narrows
- * them to a hint's and caps how many.
+ * The codes of one print run by hint, with the username of whoever redeemed each (the
+ * participants' subquery); `only` narrows them to a hint's and caps how many.
  */
 export async function listBatchCodes(db: Db, clientId: string, batch: string, only?: { hint: string; limit: number }) {
   let query = db
     .selectFrom('ots_codes as c')
-    .leftJoin('participants as p', (join) => join.onRef('p.id', '=', 'c.redeemed_by').onRef('p.client_id', '=', 'c.client_id'))
-    .select(['c.code_hint', 'c.value', 'c.status', 'c.expires_at', 'c.redeemed_at', 'c.created_at', 'p.username'])
+    .select(['c.code_hint', 'c.value', 'c.status', 'c.expires_at', 'c.redeemed_at', 'c.created_at'])
+    .select(usernameOf(db, 'c.client_id', 'c.redeemed_by').as('username'))
     .where('c.client_id', '=', clientId)
     .where('c.batch', '=', batch);
   if (only) query = query.where('c.code_hint', 'like', `%${only.hint.replace(/[%_\\]/g, '')}`).limit(only.limit);
@@ -174,4 +175,51 @@ export async function voidUnusedCodes(trx: Transaction<Database>, clientId: stri
     .where('id', 'in', ids)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+export interface CodeCounts {
+  batch: string | null;
+  status: string;
+  codes: number;
+  /** Of `codes`, past their expiry. */
+  pastExpiry: number;
+  points: number;
+}
+
+/**
+ * Codes per batch and status, with how many are past their expiry (read by the covering index):
+ * the reports' codes figures (docs/decisions/067). PostgreSQL's bigint sums come back as text.
+ */
+export async function codesByBatch(db: Db, clientId: string, now: string): Promise<CodeCounts[]> {
+  const rows = await db
+    .selectFrom('ots_codes')
+    .select([
+      'batch',
+      'status',
+      sql<string>`count(*)`.as('codes'),
+      sql<string>`sum(case when expires_at is not null and expires_at <= ${now} then 1 else 0 end)`.as('past_expiry'),
+      sql<string>`sum(value)`.as('points'),
+    ])
+    .where('client_id', '=', clientId)
+    .groupBy(['batch', 'status'])
+    .execute();
+  return rows.map((r) => ({
+    batch: r.batch,
+    status: r.status,
+    codes: Number(r.codes ?? 0),
+    pastExpiry: Number(r.past_expiry ?? 0),
+    points: Number(r.points ?? 0),
+  }));
+}
+
+/** The codes a participant redeemed, newest first, `limit` at most (the console's participant page). */
+export async function codesRedeemedBy(db: Db, clientId: string, participantId: string, limit: number) {
+  return db
+    .selectFrom('ots_codes')
+    .select(['code_hint', 'value', 'redeemed_at', 'batch'])
+    .where('client_id', '=', clientId)
+    .where('redeemed_by', '=', participantId)
+    .orderBy('redeemed_at', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -90,6 +90,19 @@ export async function setPasswordHash(db: Q, clientId: string, participantId: st
     .execute();
 }
 
+/**
+ * A participant's username as a subquery of another module's statement, keyed by its columns
+ * (`clientIdColumn`, `participantIdColumn`: references of the outer query), null when none: the
+ * codes of a print run name who redeemed each, in one statement, without naming this table.
+ */
+export function usernameOf(db: Q, clientIdColumn: string, participantIdColumn: string) {
+  return db
+    .selectFrom('participants as named')
+    .select('named.username')
+    .where('named.id', '=', sql.ref<string>(participantIdColumn))
+    .where('named.client_id', '=', sql.ref<string>(clientIdColumn));
+}
+
 /** The participant's cached balance (and name), read in the caller's transaction. */
 export async function participantBalance(db: Q, clientId: string, participantId: string) {
   return db

@@ -22,7 +22,9 @@ import { participantOrders } from '../catalog/service.ts';
 import { participantContactRequests } from '../content/service.ts';
 import { participantMails } from '../mail/listing.ts';
 import { lastSignIn, openSessions } from '../sessions/service.ts';
-import { balanceAfter, PAGE_LIST_LIMIT, redeemedCodes, statementRows, type ConsoleStatementCursor } from './console-store.ts';
+import { consoleStatementRows, type ConsoleStatementCursor } from '../ledger/service.ts';
+import { codesRedeemedBy } from '../ots/service.ts';
+import { balanceAfter, PAGE_LIST_LIMIT } from './console-store.ts';
 import { searchParticipants } from './search.ts';
 import { findParticipant, listProgramNames } from './store.ts';
 
@@ -89,7 +91,7 @@ export async function consoleParticipant(
   const [currency, programs, codes, orders, signedIn, limits, sessions, mails, messages, audit] = await Promise.all([
     currencyName(db, clientId, client.default_locale),
     listProgramNames(db, clientId, participant.id),
-    redeemedCodes(db, clientId, participant.id),
+    codesRedeemedBy(db, clientId, participant.id, PAGE_LIST_LIMIT),
     participantOrders(db, clientId, participant.id, PAGE_LIST_LIMIT),
     lastSignIn(db, clientId, participant.id),
     participantLimitStanding(db, ctx.limits, participant, now),
@@ -177,7 +179,7 @@ export async function consoleStatement(
   const after = query.after === undefined || query.after === '' ? undefined : decodeCursor(query.after);
   const [client, participant] = await Promise.all([findClient(db, clientId), participantOf(db, clientId, participantId)]);
   if (!client) throw errors.notFound();
-  const rows = await statementRows(db, clientId, participant.id, after, limit);
+  const rows = await consoleStatementRows(db, clientId, participant.id, after, limit);
   const page = rows.slice(0, limit);
   const first = page[0];
   if (!first) return { entries: [], next: null };

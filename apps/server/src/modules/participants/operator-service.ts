@@ -14,7 +14,7 @@ import { accountNumberOwners, markEmailChangedByStaff, programsOf, replaceProgra
 // What an operator reads of participants (`rewards participants show`, `statements export
 // --all`) and the program API's changed-since pages (decision 085); enrolling is enrolment.ts
 // (decision 053).
-export { countParticipantsByClient, latestEntries, participantsChangedPage, participantsPage, programsOf } from './operator-store.ts';
+export { countParticipantsByClient, participantsChangedPage, participantsPage, programsOf } from './operator-store.ts';
 
 /** Who changes something, for the audit log: an operator's command, a staff member, an admin key. */
 export interface Actor {

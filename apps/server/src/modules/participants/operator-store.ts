@@ -151,20 +151,6 @@ export async function setParticipantStatus(
     .execute();
 }
 
-/** The newest ledger entries, newest first. */
-export async function latestEntries(db: Q, clientId: string, participantId: string, limit: number) {
-  return db
-    .selectFrom('ledger_entries')
-    .select(['occurred_at', 'description', 'description_key', 'description_params', 'amount', 'kind', 'reference'])
-    .where('client_id', '=', clientId)
-    .where('participant_id', '=', participantId)
-    .orderBy('occurred_at', 'desc')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
 /** A page of a client's participants in username order, after a username key (keyset paging). */
 export async function participantsPage(db: Q, clientId: string, afterKey: string | undefined, limit: number) {
   let select = db

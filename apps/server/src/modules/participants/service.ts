@@ -25,7 +25,8 @@ export {
   usernameKey,
   type UserParticipant,
 } from './store.ts';
-// What the account, profile, catalog, reports and backup modules ask of participants' rows (issue 30 §3).
+// What the account, profile, catalog, ledger, codes, reports and backup modules ask of
+// participants' rows (issue 30 §3).
 export {
   activateParticipant,
   findParticipantByUniqueKey,
@@ -35,8 +36,13 @@ export {
   participantsByStatus,
   pointsOwed,
   setPasswordHash,
+  usernameOf,
   usernameTakenByOther,
 } from './accounts-store.ts';
+// The cached balance: the ledger moves it in its posting's transaction; the portal's statement
+// reads it with the ledger's entry count as one state; the expiry run pages through the balances
+// and locks them (issue 30 §3).
+export { findStatementVersion, lockBalances, moveBalance, participantsWithPoints, usernamesOf } from './balance-store.ts';
 
 /** The participant's language if the client still offers it, else the client's default. */
 function resolveLocale(offered: Locale[], wanted: string, clientDefault: string): Locale {

@@ -12,18 +12,11 @@ import {
 import type { Db } from '../../db/database.ts';
 import { listCatalogPartners, orderMonthsCreated } from '../catalog/service.ts';
 import { clientNames } from '../clients/service.ts';
+import { ledgerMonthsCreated } from '../ledger/service.ts';
+import { codesByBatch } from '../ots/service.ts';
 import { participantsByStatus } from '../participants/service.ts';
 import { signedInSince } from '../sessions/service.ts';
-import {
-  applyFold,
-  codesByBatch,
-  foldedLedgerMonths,
-  foldedOrderMonths,
-  ledgerMonthsCreated,
-  readWatermark,
-  type LedgerMonthRow,
-  type OrderMonthRow,
-} from './store.ts';
+import { applyFold, foldedLedgerMonths, foldedOrderMonths, readWatermark, type LedgerMonthRow, type OrderMonthRow } from './store.ts';
 
 /**
  * The console's reports (issue 20, section 5, docs/decisions/067).

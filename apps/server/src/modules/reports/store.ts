@@ -4,8 +4,8 @@ import type { Db } from '../../db/database.ts';
 /**
  * The reports' reads (docs/decisions/067): their own month tables and watermark, the only rows
  * they write. What they count of participants, sign-ins, orders and clients the owning modules'
- * services answer (issue 30 §3); the ledger's and the codes' sums are still read here. Sums come
- * back as text from PostgreSQL's bigint: every figure goes through Number().
+ * services answer, and so do the ledger's and the codes' sums (issue 30 §3). Sums come back as
+ * text from PostgreSQL's bigint: every figure goes through Number().
  */
 
 export interface LedgerMonthRow {
@@ -40,29 +40,6 @@ export async function foldedLedgerMonths(db: Db, clientId: string): Promise<Ledg
   return rows.map((r) => ({ month: r.month, kind: r.kind, credits: num(r.credits), debits: num(r.debits) }));
 }
 
-/** Ledger entries created in [from, to) (to: undefined, up to now) summed per month of occurred_at and kind. */
-export async function ledgerMonthsCreated(
-  db: Db,
-  clientId: string,
-  from: string,
-  to?: string,
-): Promise<Array<LedgerMonthRow & { entries: number }>> {
-  let query = db
-    .selectFrom('ledger_entries')
-    .select([
-      sql<string>`substr(occurred_at, 1, 7)`.as('month'),
-      'kind',
-      sql<string>`sum(case when amount > 0 then amount else 0 end)`.as('credits'),
-      sql<string>`sum(case when amount < 0 then amount else 0 end)`.as('debits'),
-      sql<string>`count(*)`.as('entries'),
-    ])
-    .where('client_id', '=', clientId)
-    .where('created_at', '>=', from);
-  if (to !== undefined) query = query.where('created_at', '<', to);
-  const rows = await query.groupBy([sql`substr(occurred_at, 1, 7)`, 'kind']).execute();
-  return rows.map((r) => ({ month: r.month, kind: r.kind, credits: num(r.credits), debits: num(r.debits), entries: num(r.entries) }));
-}
-
 export async function foldedOrderMonths(db: Db, clientId: string): Promise<OrderMonthRow[]> {
   const rows = await db
     .selectFrom('report_order_months')
@@ -83,6 +60,7 @@ export async function applyFold(
   clientId: string,
   from: string,
   to: string,
+  /** The ledger's sums (the ledger's service, ledgerMonthsCreated). */
   ledger: ReadonlyArray<LedgerMonthRow & { entries: number }>,
   orders: readonly OrderMonthRow[],
   now: string,
@@ -125,36 +103,4 @@ export async function applyFold(
         .execute();
     return true;
   });
-}
-
-export interface CodeCounts {
-  batch: string | null;
-  status: string;
-  codes: number;
-  /** Of `codes`, past their expiry. */
-  pastExpiry: number;
-  points: number;
-}
-
-/** Codes per batch and status, with how many are past their expiry (read by the covering index). */
-export async function codesByBatch(db: Db, clientId: string, now: string): Promise<CodeCounts[]> {
-  const rows = await db
-    .selectFrom('ots_codes')
-    .select([
-      'batch',
-      'status',
-      sql<string>`count(*)`.as('codes'),
-      sql<string>`sum(case when expires_at is not null and expires_at <= ${now} then 1 else 0 end)`.as('past_expiry'),
-      sql<string>`sum(value)`.as('points'),
-    ])
-    .where('client_id', '=', clientId)
-    .groupBy(['batch', 'status'])
-    .execute();
-  return rows.map((r) => ({
-    batch: r.batch,
-    status: r.status,
-    codes: num(r.codes),
-    pastExpiry: num(r.past_expiry),
-    points: num(r.points),
-  }));
 }
