@@ -38,6 +38,7 @@ import * as webhooks from './migrations/039-webhooks.ts';
 import * as programApi from './migrations/040-program-api.ts';
 import * as earningRules from './migrations/041-earning-rules.ts';
 import * as events from './migrations/042-events.ts';
+import * as importLinesAltKeyPresent from './migrations/046-import-lines-alt-key-present.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '040-program-api': programApi,
   '041-earning-rules': earningRules,
   '042-events': events,
+  '046-import-lines-alt-key-present': importLinesAltKeyPresent,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
