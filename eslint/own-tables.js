@@ -24,16 +24,6 @@ function tableOwners() {
   return owners;
 }
 
-/**
- * What modules still reach into others' tables (issue 30 §3), file → tables, to be emptied.
- * A new reach fails lint; an entry no longer needed fails too, so the list only shrinks.
- */
-export const KNOWN_FOREIGN_TABLES = {
-  'imports/points.ts': ['ledger_entries', 'participants'],
-  'imports/run.ts': ['jobs'],
-  'ledger/bulk.ts': ['participants'],
-};
-
 const BUILDER_CALLS = new Set([
   'selectFrom',
   'insertInto',
@@ -61,22 +51,17 @@ const ownTables = {
     messages: {
       foreign:
         "'{{table}}' belongs to the {{owner}} module: ask that module's service (or a read model it owns), not its table (issue 30 §3).",
-      stale: "This file no longer names '{{table}}': remove it from KNOWN_FOREIGN_TABLES in eslint/own-tables.js.",
     },
   },
   create(context) {
     const path = context.filename.replaceAll('\\', '/');
-    const match = /\/apps\/server\/src\/modules\/(([\w-]+)\/.+)$/.exec(path);
-    if (!match) return {};
-    const [, file, module] = match;
+    const module = /\/apps\/server\/src\/modules\/([\w-]+)\//.exec(path)?.[1];
+    if (!module) return {};
     const owners = (ownTables.owners ??= tableOwners());
-    const known = new Set(KNOWN_FOREIGN_TABLES[file] ?? []);
-    const seen = new Set();
     const check = (node, table) => {
       const owner = owners.get(table);
       if (!owner || owner === module) return;
-      seen.add(table);
-      if (!known.has(table)) context.report({ node, messageId: 'foreign', data: { table, owner } });
+      context.report({ node, messageId: 'foreign', data: { table, owner } });
     };
     const text = (node) => {
       if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
@@ -98,9 +83,6 @@ const ownTables = {
         const value = text(node);
         if (!value) return;
         for (const [, table] of value.matchAll(STATEMENT_START.test(value) ? SQL_TABLE_ANY_CASE : SQL_TABLE)) check(node, table);
-      },
-      'Program:exit'(node) {
-        for (const table of known) if (!seen.has(table)) context.report({ node, messageId: 'stale', data: { table } });
       },
     };
   },

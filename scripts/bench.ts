@@ -11,7 +11,9 @@
  *                 forgot-user-id, match against no match: decision 042) or `--only=forgot`
  *                 (the same in back-to-back runs of 10, the mail worker's pass included: decision 018),
  *                 `--only=program-api` (POST /api/program/v1/points over 8 connections against the raw commit rate: decision 085),
- *                 `--only=webhooks` (the same with an endpoint taking points.credited: deliveries/s, the outbox's lag; decision 084)
+ *                 `--only=webhooks` (the same with an endpoint taking points.credited: deliveries/s, the outbox's lag; decision 084),
+ *                 `--only=events-api` (POST /api/program/v1/events with ten earning rules beside POST points in the same run: decision 100),
+ *                 `--only=events-import` (an events file of --import-lines lines with ten rules through the imports, stage + preview + run < 120 s, the points job beside it: decision 099)
  *   --search-participants N   the search and console parts' data set (default 1,000,000; --quick: 100,000);
  *                 with both parts, the console part's file (the demo plus that set) serves the search too
  *   --search-postgres   the search part on PostgreSQL too (--postgres implies it)
@@ -42,6 +44,7 @@ import { runLighthouse } from './bench/lighthouse.ts';
 import { ROOT, startPortal, WEB_DIST } from './bench/portal.ts';
 import { runPostgres } from './bench/postgres.ts';
 import { runProgramApi } from './bench/program-api.ts';
+import { runEventsApi } from './bench/events-api.ts';
 import { addRecoveryData, runRecovery } from './bench/recovery.ts';
 import { addForgotData, runForgot } from './bench/forgot.ts';
 import { writeResults, type Results } from './bench/report.ts';
@@ -50,6 +53,7 @@ import { runConsole } from './bench/console.ts';
 import { runReports } from './bench/reports.ts';
 import { runStartup } from './bench/startup.ts';
 import { runImports } from './bench/imports.ts';
+import { runEventsImport } from './bench/events-import.ts';
 
 const PARTS = [
   'api',
@@ -66,6 +70,8 @@ const PARTS = [
   'program-api',
   'webhooks',
   'imports',
+  'events-api',
+  'events-import',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -141,7 +147,15 @@ async function part<T>(name: string, run: () => Promise<T>): Promise<T | undefin
 if (
   [...only].some(
     (p) =>
-      p !== 'search' && p !== 'console' && p !== 'reports' && p !== 'backup' && p !== 'program-api' && p !== 'webhooks' && p !== 'imports',
+      p !== 'search' &&
+      p !== 'console' &&
+      p !== 'reports' &&
+      p !== 'backup' &&
+      p !== 'program-api' &&
+      p !== 'webhooks' &&
+      p !== 'imports' &&
+      p !== 'events-api' &&
+      p !== 'events-import',
   )
 )
   ensureWebBuild(!webBuildIsCurrent(WEB_DIST));
@@ -185,6 +199,7 @@ try {
   if (only.has('startup')) results.startup = await part('startup', () => runStartup(dir, log));
   if (only.has('program-api')) results.programApi = await part('program-api', () => runProgramApi(dir, timing, log));
   if (only.has('webhooks')) results.webhooks = await part('webhooks', () => runProgramApi(dir, timing, log, { webhooks: true }));
+  if (only.has('events-api')) results.eventsApi = await part('events-api', () => runEventsApi(dir, timing, log));
   if (only.has('postgres')) results.postgres = await part('postgres', () => runPostgres(dir, timing, codes, log));
   // The console part first: its SQLite file (the demo plus the million) then serves the search part too.
   let sharedFile: string | undefined;
@@ -208,6 +223,10 @@ try {
     );
   if (only.has('imports'))
     results.imports = await part('imports', () => runImports(dir, log, { lines: importLines, participants: importLines / 10 }));
+  if (only.has('events-import'))
+    results.eventsImport = await part('events-import', () =>
+      runEventsImport(dir, log, { lines: importLines, participants: importLines / 10 }),
+    );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

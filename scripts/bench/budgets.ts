@@ -12,6 +12,8 @@ import type { Results } from './report.ts';
 import { clients, SEARCH_BUDGET_MS, type SearchCase } from './search.ts';
 import { CONSOLE_SEARCH_BUDGET_MS } from './console.ts';
 import { REPORTS_BUDGET_MS } from './reports.ts';
+import { EVENTS_IMPORT_BUDGET_SECONDS, eventsImportSeconds } from './events-import.ts';
+import { EVENTS_RATE_BUDGET } from './events-api.ts';
 
 export interface Budget {
   what: string;
@@ -286,5 +288,32 @@ export function evaluateBudgets(r: Results): Budget[] {
       r.imports.jobOverBaseline <= 1.25 && job.writtenMb <= 3 * 1024 && job.peakRssMb < 400,
     );
   else notRun('the import job, 1,000,000 points lines (`--only=imports`)', IMPORT_BUDGET);
+
+  // Issue 32 §4, decision 099: a million-line events file through the imports (stage + preview + run), judged at that size only.
+  const eventsSeconds = r.eventsImport ? eventsImportSeconds(r.eventsImport) : undefined;
+  const eventsJob = r.eventsImport?.paths.find((p) => p.path === 'events');
+  if (r.eventsImport && eventsJob && eventsSeconds !== undefined && r.eventsImport.lines >= 1_000_000)
+    add(
+      `an events file through the imports, ${r.eventsImport.lines.toLocaleString('en-US')} lines, ten rules (\`--only=events-import\`)`,
+      `< ${EVENTS_IMPORT_BUDGET_SECONDS} s, SQLite`,
+      `${eventsSeconds} s (stage ${eventsJob.phases.stage}, preview ${eventsJob.phases.preview}, run ${eventsJob.phases.run}), ${eventsJob.peakRssMb} MB resident`,
+      eventsSeconds < EVENTS_IMPORT_BUDGET_SECONDS,
+    );
+  else
+    notRun('an events file through the imports, 1,000,000 lines (`--only=events-import`)', `< ${EVENTS_IMPORT_BUDGET_SECONDS} s, SQLite`);
+
+  // Issue 32 §4, decision 100: events with ten rules at the ledger writer's rate (POST points, same run).
+  const eventsBudget = `≥ ${pct(EVENTS_RATE_BUDGET)} of \`POST points\` in the same run, 0 errors`;
+  if (r.eventsApi) {
+    const e = r.eventsApi;
+    const failures = e.events.errors + e.events.non2xx;
+    add(
+      '`POST events`, ten earning rules, SQLite (`--only=events-api`)',
+      eventsBudget,
+      `${pct(e.ratio)} (${e.events.perSecond}/s against ${e.points.perSecond}/s; p95 ${e.events.p95} against ${e.points.p95} ms), ${failures} errors`,
+      // Every acknowledged event kept (a few more: those in flight when a run stopped were kept, not counted).
+      e.ratio >= EVENTS_RATE_BUDGET && failures === 0 && e.kept.events >= e.kept.acknowledged,
+    );
+  } else notRun('`POST events`, ten earning rules (`--only=events-api`)', eventsBudget);
   return budgets;
 }

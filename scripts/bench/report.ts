@@ -19,6 +19,8 @@ import { CONSOLE_SEARCH_BUDGET_MS, type ConsoleResults } from './console.ts';
 import { REPORTS_BUDGET_MS, type ReportsResults } from './reports.ts';
 import type { StartupResults } from './startup.ts';
 import type { ImportsResults } from './imports.ts';
+import { eventsImportSeconds, type EventsImportResults } from './events-import.ts';
+import type { EventsApiResults } from './events-api.ts';
 
 export interface Results {
   date: string;
@@ -46,8 +48,12 @@ export interface Results {
   programApi?: ProgramApiResults;
   /** The program API's postings with a webhook endpoint taking them (its `webhooks` set). */
   webhooks?: ProgramApiResults;
+  /** POST events with ten earning rules beside POST points in the same run (decision 100). */
+  eventsApi?: EventsApiResults;
   /** One points file through the command's old streaming path, the command and the console's job (decision 091). */
   imports?: ImportsResults;
+  /** An events file through the imports with ten rules, the points job of the same size beside it (decision 099). */
+  eventsImport?: EventsImportResults;
   budgets?: Budget[];
   /** Parts that threw, with the first line of their error. */
   failures?: Record<string, string>;
@@ -134,6 +140,20 @@ export function markdown(r: Results): string {
       '',
     );
   }
+  if (r.eventsApi) {
+    const e = r.eventsApi;
+    const row = (what: string, x: EventsApiResults['events']) =>
+      `| ${what} | ${n(x.perSecond)} | ${x.p50} | ${x.p95} | ${x.p99} | ${x.non2xx} | ${x.errors} |`;
+    lines.push(
+      `**Events through the program API** (\`POST /api/program/v1/events\` with ${e.rules} earning rules in force, ${e.kept.linesPerEvent} lines kept per event, beside \`POST points\` in the same run: points, events, events, points, ${e.seconds / 2} s each, ${e.connections} connections, 200 participants, SQLite; decision 100). Events over points: ×${e.ratio}; ${n(e.kept.events)} events kept for ${n(e.kept.acknowledged)} acknowledged`,
+      '',
+      '| request | per second | p50 ms | p95 ms | p99 ms | non-2xx | errors |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      row('POST events', e.events),
+      row('POST points (the ledger writer, baseline)', e.points),
+      '',
+    );
+  }
   if (r.imports) {
     const i = r.imports;
     lines.push(
@@ -142,6 +162,20 @@ export function markdown(r: Results): string {
       '| path | wall s | CPU s | written MB (of which cancelled) | peak RSS MB | phases (s) |',
       '|---|---:|---:|---:|---:|---|',
       ...i.paths.map(
+        (p) =>
+          `| ${p.path} | ${p.wallSeconds} | ${p.cpuSeconds} | ${n(p.writtenMb)} (${n(p.cancelledMb)}) | ${p.peakRssMb} | ${phasesOf(p.phases)} |`,
+      ),
+      '',
+    );
+  }
+  if (r.eventsImport) {
+    const e = r.eventsImport;
+    lines.push(
+      `**An events file through the imports** (${n(e.lines)} events over ${n(e.participants)} participants, ten earning rules, SQLite, staged, previewed and run as the console's job, each path in its own process on its own copy of the database; the points job of as many lines beside it; decision 099). Events stage + preview + run: ${eventsImportSeconds(e) ?? '–'} s (budget < 120 s)`,
+      '',
+      '| path | wall s | CPU s | written MB (of which cancelled) | peak RSS MB | phases (s) |',
+      '|---|---:|---:|---:|---:|---|',
+      ...e.paths.map(
         (p) =>
           `| ${p.path} | ${p.wallSeconds} | ${p.cpuSeconds} | ${n(p.writtenMb)} (${n(p.cancelledMb)}) | ${p.peakRssMb} | ${phasesOf(p.phases)} |`,
       ),

@@ -9,6 +9,7 @@ import { describePublishedDemo, findPublishedDemoCredentials, holdsPublishedDemo
 import { startMailDelivery } from './modules/mail/delivery.ts';
 import { startWebhookDelivery } from './modules/webhooks/delivery.ts';
 import { startDailyExpiry } from './modules/expiry/daily.ts';
+import { releasePendingPoints } from './modules/events/release.ts';
 import { startImportJobs } from './modules/imports/run.ts';
 import { sendExpiryReminders } from './modules/expiry/reminders.ts';
 import { createMetrics } from './modules/metrics/metrics.ts';
@@ -88,10 +89,23 @@ async function main(): Promise<void> {
     policy: config.webhooks,
     log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
   });
-  // Points that expire, once a day in each client's zone, then the reminders of what expires next (decisions 057, 061).
+  // Points that expire, once a day in each client's zone, then the reminders of what expires next (decisions 057, 061);
+  // before them the pending points whose day has come are released (decision 098): a failed release is logged and
+  // retried the next day (or by `rewards events release`), and does not hold the expiry back.
   const expiry = startDailyExpiry({
     db,
     log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
+    beforeSteps: [
+      (db, now) =>
+        releasePendingPoints(db, { now: () => now }).then(
+          (result) => {
+            for (const client of result.clients.filter((c) => c.lines > 0))
+              app.log.info(`release ${client.clientId} as of ${client.asOf}: ${client.points} points of ${client.lines} pending lines`);
+          },
+          // Only the error's name: a database message may quote values.
+          (error: unknown) => app.log.warn(`pending points release failed (${(error as Error).name ?? 'error'}); retrying at the next run`),
+        ),
+    ],
     afterSteps: [(db, now) => sendExpiryReminders(db, { asOf: now }).then(() => undefined)],
   });
   // Console imports uploaded or confirmed before a restart, or whose process died: previewed or run once their lease lapses (decision 064).

@@ -20,7 +20,8 @@ export const consoleImportPaths = {
   rejects: (clientId: string, jobId: string) => `/clients/${seg(clientId)}/imports/${seg(jobId)}/rejects.csv`,
 } as const;
 
-export const IMPORT_KINDS = ['points', 'participants'] as const;
+/** events: a CSV of events, each earning through the rules as POST events would (decision 099). */
+export const IMPORT_KINDS = ['points', 'participants', 'events'] as const;
 export const ImportKind = z.enum(IMPORT_KINDS);
 export type ImportKind = z.infer<typeof ImportKind>;
 
@@ -58,8 +59,36 @@ export const ImportCounts = z.object({
   /** Points: of the lines added. */
   pointsIn: z.number().int(),
   pointsOut: z.number().int(),
+  /** Events: of the points earned, those held pending (pointsIn is what is credited). */
+  pendingPoints: z.number().int().optional(),
 });
 export type ImportCounts = z.infer<typeof ImportCounts>;
+
+/** An events file's line as the preview computed it (decision 099): what it would earn, or why not. */
+export const ImportEventLine = z.object({
+  line: z.number().int(),
+  id: z.string().nullable(),
+  username: z.string().nullable(),
+  /** added: kept and earning; unchanged: the id was taken already (a repeat, credited once); rejected: refused, see detail. */
+  outcome: z.enum(['added', 'unchanged', 'rejected']),
+  /** Credited to the balance. */
+  points: z.number().int(),
+  pendingPoints: z.number().int(),
+  /** The rules and their points ("Store purchases 241 + Double weekend 241"), or the reason of a refusal. */
+  detail: z.string(),
+});
+export type ImportEventLine = z.infer<typeof ImportEventLine>;
+
+/** What an events preview shows beyond the counts: the file's first lines with their points, each rule's totals. */
+export const ImportEventsPreview = z.object({
+  lines: z.array(ImportEventLine),
+  rules: z.array(
+    z.object({ ruleId: z.string(), name: z.string(), points: z.number().int(), pendingPoints: z.number().int(), events: z.number().int() }),
+  ),
+  /** Rules whose budget the file runs out: the run then takes the file in its order (decision 099). */
+  budgetRanOut: z.array(z.string()),
+});
+export type ImportEventsPreview = z.infer<typeof ImportEventsPreview>;
 
 export const ImportJob = z.object({
   id: z.string(),
@@ -77,6 +106,8 @@ export const ImportJob = z.object({
   done: z.number().int(),
   /** Null until the preview is ready (status staged and after). */
   preview: ImportCounts.nullable(),
+  /** Events: the preview's lines with their points and the rules' totals (null until the preview is ready). */
+  eventsPreview: ImportEventsPreview.nullable().optional(),
   result: ImportCounts.nullable(),
   /** The first rejected lines (of the run once it ran, else of the preview); all of them as CSV. */
   rejects: z.array(ImportReject),

@@ -17,6 +17,8 @@ export const WEBHOOK_EVENT_KINDS = [
   'points.debited',
   'points.reversed',
   'points.expired',
+  'points.pending',
+  'points.released',
   'code.redeemed',
   'order.placed',
   'import.finished',
@@ -227,10 +229,41 @@ export const WEBHOOK_PAYLOAD_DATA = {
   }),
   'points.reversed': z.looseObject({
     ...ledgerBase,
-    externalId: z.string().describe('The reversed posting’s externalId'),
-    reversedEntryId: z.string(),
+    externalId: z.string().optional().describe('The reversed posting’s externalId (a program API reversal)'),
+    reversedEntryId: z.string().optional().describe('The reversed posting’s entry (a program API reversal)'),
+    entryId: z.string().nullable().describe('The ledger entry’s id; null when a return took back only pending points'),
+    eventId: z.string().optional().describe('The return event’s id (a return)'),
+    originalEventId: z.string().optional().describe('The event the return took back from (a return)'),
+    pendingPoints: z.number().int().optional().describe('What the return took back of the pending points (a return)'),
+    debtPoints: z.number().int().optional().describe('What the return could not take back, the balance being short: a debt (a return)'),
   }),
   'points.expired': z.looseObject({ ...ledgerBase, asOf: z.string().describe('The day of the expiry run (the client’s time zone)') }),
+  'points.pending': z.looseObject({
+    ...participantBase,
+    eventId: z.string().describe('The event that earned them (POST events)'),
+    eventType: z.string(),
+    points: z.number().int().describe('The points held pending'),
+    pendingAfter: z.number().int().describe("The participant's pending total right after"),
+    lines: z
+      .array(
+        z.looseObject({
+          ruleId: z.string(),
+          version: z.number().int(),
+          points: z.number().int(),
+          availableAt: z.string().nullable(),
+          availableOn: z.string().nullable(),
+        }),
+      )
+      .describe(
+        'The pending lines: the rule, its points, when they become available (availableOn: the client’s day the release run credits them)',
+      ),
+  }),
+  'points.released': z.looseObject({
+    ...ledgerBase,
+    eventId: z.string().describe('The event whose pending line was released'),
+    ruleId: z.string(),
+    pendingAfter: z.number().int().describe("The participant's pending total right after"),
+  }),
   'code.redeemed': z.looseObject({ ...ledgerBase, codeHint: z.string().describe('The code’s last four characters') }),
   'order.placed': z.looseObject({
     ...ledgerBase,
@@ -241,7 +274,7 @@ export const WEBHOOK_PAYLOAD_DATA = {
   'import.finished': z.looseObject({
     ...base,
     jobId: z.string(),
-    importKind: z.enum(['points', 'participants']),
+    importKind: z.enum(['points', 'participants', 'events']),
     status: z.enum(['done', 'failed']),
     fileName: z.string(),
     lines: z.number().int().optional().describe('Data lines read (done)'),
@@ -257,8 +290,10 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventKind, string> = {
   'participant.status_changed': 'A participant’s status changed (active, inactive), by staff, the command or the program API.',
   'points.credited': 'Points were credited by an adjustment, an award, or a program API posting.',
   'points.debited': 'Points were debited by an adjustment or a program API posting.',
-  'points.reversed': 'A program API posting was reversed, in all or in part.',
+  'points.reversed': 'A program API posting was reversed, in all or in part; or a return event took back what its original event earned.',
   'points.expired': 'Points expired: one event per participant per expiry run.',
+  'points.pending': 'An event earned points held pending (a rule with pendingDays): not spendable until released.',
+  'points.released': 'Pending points became spendable: the daily release run credited them, one event per released event line.',
   'code.redeemed': 'A participant redeemed an on-the-spot code.',
   'order.placed': 'A catalog partner debited points for an order.',
   'import.finished': 'A console import job ended (done or failed): one event for the whole file, naming no participant.',

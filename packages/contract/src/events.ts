@@ -48,7 +48,7 @@ export const ProgramEventRequest = z.strictObject({
     'Your id of the event, unique in the program: the same body again answers the same reply; another body under it is 409',
   ),
   type: EventType.describe(
-    'purchase, return, or a type one of the earning rules of the program earns on (course.completed); returns are refused for now (decision 097)',
+    'purchase, return, a type the program manager declared (course.completed), or one an earning rule of the program earns on. A return names its original event in references.originalEventId and takes back what that event earned (decision 098)',
   ),
   username: text('username', 200),
   occurredAt: z
@@ -68,21 +68,34 @@ export const ProgramEventRequest = z.strictObject({
     .describe("Texts the rules' conditions read: category, store, sku, channel… (at most 50, each at most 200 characters)"),
   references: flatMap('references', PROGRAM_EVENT_MAX_REFERENCES)
     .optional()
-    .describe('Other events this one names, e.g. {"originalEventId": "…"} for a return'),
+    .describe(
+      'Other events this one names. A return must name its original event: {"originalEventId": "ord-17"}; with an amount it is partial (in proportion to the original amount), without one it returns the rest in whole',
+    ),
 });
 export type ProgramEventRequest = z.infer<typeof ProgramEventRequest>;
 
-/** What one rule earned on the event. */
+/** The reference a return names its original event by (decision 098). */
+export const RETURN_ORIGINAL_REFERENCE = 'originalEventId';
+
+/** What one rule earned on the event; on a return, what it took back of one line of the original. */
 export const ProgramEventLine = z.object({
   ruleId: z.string(),
   /** The rule's version in force at the event's occurredAt. */
   version: z.number().int(),
   name: z.string(),
-  kind: z.enum(['earn', 'promotion']),
+  /** earn, promotion; return: a return's line, taking back from the original's line of this rule. */
+  kind: z.enum(['earn', 'promotion', 'return']),
+  /** Signed: a return's line is negative (what it took back). */
   points: z.number().int(),
-  /** Pending points are held (not spendable) until availableAt. */
+  /** Pending points are held (not spendable) until the release run credits them, on the client's first day at or after availableAt; on a return's line: taken back from pending points. */
   pending: z.boolean(),
   availableAt: z.string().nullable(),
+  /** When the release run credited this pending line; null: not (yet) released. */
+  releasedAt: z.string().nullable(),
+  /** Of an earning line: the points returns took back of it so far (debt included). */
+  reversedPoints: z.number().int(),
+  /** Of a return's line: the points it could not take back (the balance was short). */
+  debtPoints: z.number().int(),
   /** How the points were reached ("2 points per 1.00 of 120.50 = 241, rounded down"). */
   calculation: z.string(),
   /** Cuts by a cap, a budget, another rule under "best". */
@@ -102,10 +115,16 @@ export const ProgramEvent = z.object({
   currency: z.string().nullable(),
   attributes: z.record(z.string(), z.string()),
   references: z.record(z.string(), z.string()),
-  /** Points credited to the balance. */
+  /** Points credited to the balance when the event came (a return: taken from the balance, negative). */
   points: z.number().int(),
-  /** Points earned and held pending. */
+  /** Points earned and held pending when the event came (a return: taken from pending points, negative). */
   pendingPoints: z.number().int(),
+  /** Of an original event: the amount returned so far (the returns' amounts, cumulative, at most its own); null: none. */
+  returnedAmount: z.string().nullable(),
+  /** Of an original event: the points its returns took back so far (debt included), never more than it earned. */
+  reversedPoints: z.number().int(),
+  /** Of a return: the points it could not take back because the balance was short, a debt the program manager sees. */
+  debtPoints: z.number().int(),
   /** The rules whose conditions the event met, in their order (a line may have 0 points: a cap, a budget). */
   lines: z.array(ProgramEventLine),
 });

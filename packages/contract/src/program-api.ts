@@ -267,7 +267,7 @@ export type ProgramStatementPage = z.infer<typeof ProgramStatementPage>;
 // Bulk: the console's imports and code batches (decisions 063, 064), through the same services
 
 export const ProgramImportQuery = z.strictObject({
-  kind: ImportKind.describe('points needs points:write, participants participants:write'),
+  kind: ImportKind.describe('points needs points:write, participants participants:write, events events:write'),
   fileName: z.string().trim().min(1).max(255).optional().describe('Shown in the console with the job; default api-upload.csv'),
 });
 export type ProgramImportQuery = z.infer<typeof ProgramImportQuery>;

@@ -21,6 +21,17 @@ export const UserData = z.object({
   privacyNotice: z.object({ hasAcknowledged: z.boolean(), version: z.number().int() }),
   participantRules: z.array(z.string()),
   ssoAuthenticated: z.boolean(),
+  /** Points earned and not yet spendable (issue 32 §3): their total and when they become available, soonest first (at most 5 days). */
+  pendingPoints: z.object({
+    points: z.number().int(),
+    releases: z.array(
+      z.object({
+        points: z.number().int(),
+        /** YYYY-MM-DD, the client's calendar day. */
+        availableOn: z.string(),
+      }),
+    ),
+  }),
 });
 export type UserData = z.infer<typeof UserData>;
 

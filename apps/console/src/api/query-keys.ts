@@ -51,6 +51,8 @@ export const queryKeys = {
     ofClient: (clientId: string) => ['earningRules', clientId] as const,
     /** Under ofClient: a change to any rule refreshes the list and the rule's page. */
     rule: (clientId: string, ruleId: string) => ['earningRules', clientId, ruleId] as const,
+    /** Under ofClient (a rule's change changes which rules earn on a type); '#' is in no rule id. */
+    eventTypes: (clientId: string) => ['earningRules', clientId, '#event-types'] as const,
   },
   webhooks: {
     endpoints: (clientId: string) => ['webhooks', clientId] as const,

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
-import type { ImportCounts as JobCounts, ImportKind } from '@rewards/contract/console-imports';
+import type { ImportCounts as JobCounts, ImportEventsPreview, ImportKind } from '@rewards/contract/console-imports';
 import type { Db } from '../db/database.ts';
 import { ApiError } from '../http/api-error.ts';
 import { findJobById, findLease, slotHolder } from '../modules/jobs/service.ts';
@@ -59,6 +59,8 @@ export interface ImportCommandReport extends JobCounts {
   dryRun: boolean;
   /** In line order, at most REJECTS_KEPT (all of them in --rejects). */
   rejects: RejectedLine[];
+  /** Events: the preview's first lines with their points and each rule's totals (decision 099). */
+  eventsPreview?: ImportEventsPreview;
   /** The job finished first: one left running by a process that died (its own file, its own counts). */
   finishedFirst?: { job: string; file: string; lines: number };
 }
@@ -140,6 +142,7 @@ export async function runImportCommand(db: Db, options: ImportCommandOptions): P
         job: staged.id,
         dryRun: true,
         ...ready.preview!,
+        ...(ready.eventsPreview ? { eventsPreview: ready.eventsPreview } : {}),
         rejects: rejects.kept,
         ...(finishedFirst ? { finishedFirst } : {}),
       };

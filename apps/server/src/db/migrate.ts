@@ -38,6 +38,8 @@ import * as webhooks from './migrations/039-webhooks.ts';
 import * as programApi from './migrations/040-program-api.ts';
 import * as earningRules from './migrations/041-earning-rules.ts';
 import * as events from './migrations/042-events.ts';
+import * as pendingAndReturns from './migrations/043-pending-and-returns.ts';
+import * as eventTypes from './migrations/044-event-types.ts';
 import * as importLinesAltKeyPresent from './migrations/046-import-lines-alt-key-present.ts';
 import type { Db } from './database.ts';
 
@@ -82,6 +84,8 @@ const migrations: Record<string, Migration> = {
   '040-program-api': programApi,
   '041-earning-rules': earningRules,
   '042-events': events,
+  '043-pending-and-returns': pendingAndReturns,
+  '044-event-types': eventTypes,
   '046-import-lines-alt-key-present': importLinesAltKeyPresent,
 };
 

@@ -36,7 +36,7 @@ import type {
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../modules/webhooks/tables.ts';
 import type { ProgramApiPostingsTable } from '../modules/program-api/tables.ts';
 import type { EarningRuleCountersTable, EarningRulesTable, EarningRuleVersionsTable } from '../modules/earning-rules/tables.ts';
-import type { ParticipantEventLinesTable, ParticipantEventsTable } from '../modules/events/tables.ts';
+import type { ClientEventTypesTable, ParticipantEventLinesTable, ParticipantEventsTable } from '../modules/events/tables.ts';
 
 export interface Database {
   // clients, i18n
@@ -113,4 +113,6 @@ export interface Database {
   // events in (decision 097)
   participant_events: ParticipantEventsTable;
   participant_event_lines: ParticipantEventLinesTable;
+  // declared event types (decision 100)
+  client_event_types: ClientEventTypesTable;
 }

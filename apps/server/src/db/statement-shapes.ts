@@ -1,6 +1,9 @@
+import { LRUCache } from 'lru-cache';
+
 /*
- * Bulk statements cut into few distinct shapes, shared by the ledger's bulk path and the lots'
- * (modules/ledger/bulk.ts, modules/expiry/lot-store.ts).
+ * Bulk statements cut into few distinct shapes, their texts written by hand and kept once per
+ * shape: the ledger's bulk path (modules/ledger/bulk.ts), the participants' balances it moves
+ * (participants/balance-store.ts), the lots (expiry/lot-store.ts), the imports' staging.
  */
 
 /**
@@ -32,4 +35,28 @@ export function padded<T>(values: T[]): T[] {
   const out = values.slice();
   while (out.length < size) out.push(values[values.length - 1]!);
   return out;
+}
+
+/**
+ * A bulk statement's text, made once per shape (and engine: ? or $n placeholders). Written by hand
+ * rather than with Kysely's builder: a million rows would otherwise build a million expression
+ * trees only to print the same text again, and kept because an import asks for the same few
+ * shapes thousands of times (a 100-row INSERT is 1,100 placeholders of text). The keys are shapes,
+ * never values: pieces() and padded() keep them few, so the bound is never reached; it keeps the
+ * memo small (least recently used out first) should a statement ever take its size from its input.
+ */
+const texts = new LRUCache<string, string, () => string>({
+  max: 256,
+  memoMethod: (_key, _stale, { context: make }) => make(),
+});
+
+/** The text of the statement of this shape, `make` called the first time only; `key` names the module, the shape and the engine. */
+export function statementText(key: string, make: () => string): string {
+  return texts.memo(key, { context: make });
+}
+
+/** The next placeholder of a statement's text: `?` on SQLite, `$1`, `$2`… on PostgreSQL. */
+export function placeholders(postgres: boolean): () => string {
+  let n = 0;
+  return () => (postgres ? `$${++n}` : '?');
 }

@@ -66,6 +66,7 @@ export function makeUser(overrides: Partial<UserData> = {}): UserData {
     privacyNotice: { hasAcknowledged: false, version: 1 },
     participantRules: ['Sales Incentive 2026', 'Service Awards'],
     ssoAuthenticated: false,
+    pendingPoints: { points: 0, releases: [] },
     ...overrides,
   };
 }

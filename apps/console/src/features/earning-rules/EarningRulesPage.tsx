@@ -17,6 +17,7 @@ import { getRule, getRules } from './api.ts';
 import { useSetRuleState } from './mutations.ts';
 import { RuleEditor, NEW_RULE } from './RuleEditor.tsx';
 import { TryIt } from './TryIt.tsx';
+import { EventTypes } from './EventTypes.tsx';
 import { budgetText, capText, conditionText, earnText, validityText } from './words.ts';
 import './earning-rules.css';
 import { ClientPicker } from '../../ui/ClientPicker.tsx';
@@ -158,6 +159,7 @@ function ClientRules({ client, canChange }: { client: ConsoleClient; canChange: 
           )}
         </QueryView>
       </section>
+      <EventTypes client={client} canChange={canChange} />
       <TryIt client={client} events={[...new Set(rules.data?.rules.map((r) => r.event) ?? [])]} />
     </>
   );

@@ -1,10 +1,13 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import type { ConsoleEarningRuleChangeReply } from '@rewards/contract/console-earning-rules';
 import { EARNING_CAP_PERIODS, EARNING_ROUNDINGS, EarningCondition, EarningRule } from '@rewards/contract/earning-rules';
+import { queryKeys } from '../../api/query-keys.ts';
 import { t } from '../../i18n/t.ts';
 import { Field } from '../../ui/Form.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
+import { getEventTypes } from './event-types-api.ts';
 import { useCreateRule, useUpdateRule } from './mutations.ts';
 import { conditionText } from './words.ts';
 
@@ -110,6 +113,12 @@ export function RuleEditor({
   const update = useUpdateRule(client.id, ruleId ?? '');
   const problems = useMemo(() => problemsOf(draft), [draft]);
   const valid = problems.size === 0 && jsonError === '';
+  // The client's event types in use, offered in the event field (decision 100); a rule may still name a new one.
+  const types = useQuery({ queryKey: queryKeys.earningRules.eventTypes(client.id), queryFn: () => getEventTypes(client.id) });
+  const eventTypes = useMemo(
+    () => (types.data?.types ?? []).filter((type) => type.retired === null && type.name !== 'return').map((type) => type.name),
+    [types.data],
+  );
 
   const showJson = () => {
     setJson(JSON.stringify(draft, null, 2));
@@ -148,7 +157,7 @@ export function RuleEditor({
         </button>
       </div>
       {mode === 'form' ? (
-        <RuleForm draft={draft} set={set} problems={problems} fixedEvent={ruleId !== undefined} />
+        <RuleForm draft={draft} set={set} problems={problems} fixedEvent={ruleId !== undefined} eventTypes={eventTypes} />
       ) : (
         <div className="stack">
           <Field label={t('rules.json.label')} hint={t('rules.json.hint')}>
@@ -248,14 +257,18 @@ function RuleForm({
   set,
   problems,
   fixedEvent,
+  eventTypes,
 }: {
   draft: Draft;
   set: (path: readonly string[], value: unknown) => void;
   problems: Map<string, string[]>;
   fixedEvent: boolean;
+  /** The client's event types, offered in the event field. */
+  eventTypes: readonly string[];
 }) {
   const kind = earnKindOf(draft);
   const kindName = useId();
+  const typeListId = useId();
   const has = (path: string) => [...problems.keys()].some((w) => w === path || w.startsWith(`${path}.`));
   const cap = getAt(draft, ['caps', 'participant']);
   const conditions = Array.isArray(draft.conditions) ? draft.conditions : [];
@@ -265,7 +278,7 @@ function RuleForm({
   const input = (
     label: string,
     path: readonly string[],
-    options: { hint?: string; number?: boolean; type?: string; disabled?: boolean } = {},
+    options: { hint?: string; number?: boolean; type?: string; disabled?: boolean; list?: string } = {},
   ) => (
     <FieldWithProblems problems={problems} at={[path.join('.')]}>
       <Field label={label} {...(options.hint === undefined ? {} : { hint: options.hint })}>
@@ -276,6 +289,7 @@ function RuleForm({
             type={options.type ?? 'text'}
             inputMode={options.number ? 'numeric' : undefined}
             disabled={options.disabled}
+            list={options.list}
             aria-invalid={has(path.join('.'))}
             value={textOf(getAt(draft, path))}
             onChange={(e) =>
@@ -297,7 +311,13 @@ function RuleForm({
         {input(t('rules.f.event'), ['event'], {
           hint: fixedEvent ? t('rules.f.eventFixed') : t('rules.f.eventHint'),
           disabled: fixedEvent,
+          list: typeListId,
         })}
+        <datalist id={typeListId}>
+          {eventTypes.map((type) => (
+            <option key={type} value={type} />
+          ))}
+        </datalist>
       </div>
       <fieldset>
         <legend>{t('rules.f.earn')}</legend>

@@ -1,10 +1,13 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
 import { EarningEvent, earningRuleProblems, type EarningLine, type SimulationResult } from '@rewards/contract/earning-rules';
 import { ConsoleApiError } from '../../api/client.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 import { formatDateTime, formatNumber, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { ErrorMessage, Field } from '../../ui/Form.tsx';
+import { getEventTypes } from './event-types-api.ts';
 import { useSimulate } from './mutations.ts';
 
 /** "category=shoes" lines into the event's attributes (a number stays text: the rules compare text). */
@@ -29,6 +32,17 @@ export function TryIt({ client, events }: { client: ConsoleClient; events: reado
   const headingId = useId();
   const listId = useId();
   const simulate = useSimulate(client.id);
+  // The rules' types first, then the client's other types in use (decision 100); a return earns nothing.
+  const types = useQuery({ queryKey: queryKeys.earningRules.eventTypes(client.id), queryFn: () => getEventTypes(client.id) });
+  const offered = useMemo(
+    () => [
+      ...new Set([
+        ...events,
+        ...(types.data?.types ?? []).filter((type) => type.retired === null && type.name !== 'return').map((type) => type.name),
+      ]),
+    ],
+    [events, types.data],
+  );
   const [type, setType] = useState(events[0] ?? 'purchase');
   const [username, setUsername] = useState('');
   const [amount, setAmount] = useState('');
@@ -67,7 +81,7 @@ export function TryIt({ client, events }: { client: ConsoleClient; events: reado
               <>
                 <input id={id} list={listId} value={type} onChange={(e) => setType(e.target.value)} required />
                 <datalist id={listId}>
-                  {events.map((ev) => (
+                  {offered.map((ev) => (
                     <option key={ev} value={ev} />
                   ))}
                 </datalist>

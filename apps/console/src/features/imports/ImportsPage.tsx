@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'reac
 import { useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConsoleClient } from '@rewards/contract/console';
-import type { ImportCounts, ImportJob, ImportKind, ImportStatus } from '@rewards/contract/console-imports';
+import type { ImportCounts, ImportEventsPreview, ImportJob, ImportKind, ImportStatus } from '@rewards/contract/console-imports';
 import { useClients } from '../../api/clients.ts';
 import { useSession } from '../../app/session.tsx';
 import { formatDateTime, formatNumber, t } from '../../i18n/t.ts';
@@ -31,7 +31,7 @@ const POLL_MS = 1_000;
 const MOVING: ReadonlySet<ImportStatus> = new Set(['previewing', 'running']);
 
 /**
- * Imports (issue 20 §2, decision 064): upload a participants or points CSV (with the upload's
+ * Imports (issue 20 §2, decision 064): upload a participants, points or events CSV (with the upload's
  * progress), wait for its preview (prepared on the server as a phase of the job, polled), read it,
  * confirm with a reason, watch the job's progress (polled), download the rejects. The client and
  * the job are in the address, so a reload finds the job again, whether its preview is ready or not.
@@ -114,10 +114,11 @@ function UploadSection({ client, onUploaded }: { client: ConsoleClient; onUpload
             <select id={id} value={kind} onChange={(e) => setKind(e.target.value as ImportKind)}>
               <option value="points">{t('imports.kind.points')}</option>
               <option value="participants">{t('imports.kind.participants')}</option>
+              <option value="events">{t('imports.kind.events')}</option>
             </select>
           )}
         </Field>
-        <Field label={t('imports.file')} hint={t(kind === 'points' ? 'imports.fileHint.points' : 'imports.fileHint.participants')}>
+        <Field label={t('imports.file')} hint={t(`imports.fileHint.${kind}`)}>
           {(id, hint) => (
             <input
               id={id}
@@ -195,6 +196,7 @@ function JobSection({
       </p>
       {/* Before the confirmation what it would do; after, what it did (so far, while it runs). */}
       {j.preview && j.status === 'staged' ? <Counts title={t('imports.preview')} counts={j.preview} kind={j.kind} /> : null}
+      {j.eventsPreview && j.status === 'staged' ? <EventsPreview preview={j.eventsPreview} /> : null}
       {j.status === 'staged' ? (
         canChange ? (
           <div className="settings-row">
@@ -321,6 +323,13 @@ function Counts({ title, counts, kind }: { title: string; counts: ImportCounts; 
           [t('imports.pointsOut'), formatNumber(counts.pointsOut)],
         ] as Array<[string, ReactNode]>)
       : []),
+    ...(kind === 'events'
+      ? ([
+          [t('imports.unknownUsernames'), formatNumber(counts.unknownUsernames)],
+          [t('imports.pointsCredited'), formatNumber(counts.pointsIn)],
+          [t('imports.pendingPoints'), formatNumber(counts.pendingPoints ?? 0)],
+        ] as Array<[string, ReactNode]>)
+      : []),
   ];
   return (
     <>
@@ -333,6 +342,90 @@ function Counts({ title, counts, kind }: { title: string; counts: ImportCounts; 
           </div>
         ))}
       </dl>
+    </>
+  );
+}
+
+/** An events file's preview (decision 099): each rule's points, then the file's first lines with what each earns. */
+function EventsPreview({ preview }: { preview: ImportEventsPreview }) {
+  return (
+    <>
+      {preview.budgetRanOut.length > 0 ? (
+        <p className="notice" role="status">
+          {t('imports.budgetRanOut', { rules: preview.budgetRanOut.join(', ') })}
+        </p>
+      ) : null}
+      {preview.rules.length > 0 ? (
+        <>
+          <h3>{t('imports.byRule')}</h3>
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="visually-hidden">{t('imports.byRule')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('imports.rule')}</th>
+                  <th scope="col" className="num">
+                    {t('imports.points')}
+                  </th>
+                  <th scope="col" className="num">
+                    {t('imports.pending')}
+                  </th>
+                  <th scope="col" className="num">
+                    {t('imports.ruleEvents')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rules.map((rule) => (
+                  <tr key={rule.ruleId}>
+                    <td>{rule.name}</td>
+                    <td className="num">{formatNumber(rule.points)}</td>
+                    <td className="num">{formatNumber(rule.pendingPoints)}</td>
+                    <td className="num">{formatNumber(rule.events)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
+      <h3>{t('imports.eventLines')}</h3>
+      <p className="muted">{t('imports.eventLinesNote', { count: formatNumber(preview.lines.length) })}</p>
+      <div className="table-wrap">
+        <table className="table">
+          <caption className="visually-hidden">{t('imports.eventLines')}</caption>
+          <thead>
+            <tr>
+              <th scope="col" className="num">
+                {t('imports.line')}
+              </th>
+              <th scope="col">{t('imports.eventId')}</th>
+              <th scope="col">{t('imports.username')}</th>
+              <th scope="col">{t('imports.outcome')}</th>
+              <th scope="col" className="num">
+                {t('imports.points')}
+              </th>
+              <th scope="col" className="num">
+                {t('imports.pending')}
+              </th>
+              <th scope="col">{t('imports.detail')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.lines.map((line) => (
+              <tr key={line.line}>
+                <td className="num">{line.line}</td>
+                <td>{line.id ?? ''}</td>
+                <td>{line.username ?? ''}</td>
+                <td>{t(`imports.outcome.${line.outcome}`)}</td>
+                <td className="num">{formatNumber(line.points)}</td>
+                <td className="num">{formatNumber(line.pendingPoints)}</td>
+                <td>{line.detail}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

@@ -7,7 +7,25 @@ import { useEvents } from './queries.ts';
 
 const ec = columnHelper<ProgramEvent>();
 
-/** What a client's system sent about the participant and what each rule made of it (decision 097), newest first. */
+/** A line's state (decision 098): pending until its day, released, taken back by returns; a return's line, from pending or the balance, and what it could not take back. */
+function lineState(line: ProgramEventLine): string[] {
+  if (line.kind === 'return')
+    return [
+      line.pending ? t('events.fromPending') : t('events.fromBalance'),
+      ...(line.debtPoints > 0 ? [t('events.lineDebt', { points: formatNumber(line.debtPoints) })] : []),
+    ];
+  const state: string[] = [];
+  if (line.pending && line.releasedAt) state.push(t('events.releasedOn', { date: formatDate(line.releasedAt) }));
+  else if (line.pending && line.availableAt) state.push(t('events.pendingUntil', { date: formatDate(line.availableAt) }));
+  if (line.reversedPoints > 0) state.push(t('events.reversed', { points: formatNumber(line.reversedPoints) }));
+  return state;
+}
+
+/**
+ * What a client's system sent about the participant and what each rule made of it (decision 097),
+ * newest first: each line pending until its day or released, what returns took back, and a
+ * return's lines with what it could not take back, a debt the program manager sees (decision 098).
+ */
 export function EventsSection({ clientId, participantId }: { clientId: string; participantId: string }) {
   const events = useEvents(clientId, participantId);
   const columns = useMemo<Columns<ProgramEvent>>(
@@ -18,6 +36,12 @@ export function EventsSection({ clientId, participantId }: { clientId: string; p
         cell: (i) => (
           <>
             <code>{i.getValue()}</code> <span className="muted">{i.row.original.id}</span>
+            {i.row.original.references.originalEventId !== undefined && i.getValue() === 'return' ? (
+              <div className="muted">{t('events.returnOf', { id: i.row.original.references.originalEventId })}</div>
+            ) : null}
+            {i.row.original.returnedAmount !== null ? (
+              <div className="muted">{t('events.returned', { amount: i.row.original.returnedAmount })}</div>
+            ) : null}
           </>
         ),
       }),
@@ -35,7 +59,7 @@ export function EventsSection({ clientId, participantId }: { clientId: string; p
               {i.getValue().map((line: ProgramEventLine) => (
                 <li key={`${line.ruleId}-${line.version}`}>
                   {t('events.line', { name: line.name, version: line.version, points: formatNumber(line.points) })}
-                  {line.pending && line.availableAt ? ` · ${t('events.pendingUntil', { date: formatDate(line.availableAt) })}` : ''}
+                  {lineState(line).map((state) => ` · ${state}`)}
                 </li>
               ))}
             </ul>
@@ -43,6 +67,10 @@ export function EventsSection({ clientId, participantId }: { clientId: string; p
       }),
       ec.accessor('points', { header: t('events.points'), cell: (i) => formatNumber(i.getValue()) }),
       ec.accessor('pendingPoints', { header: t('events.pending'), cell: (i) => (i.getValue() === 0 ? '' : formatNumber(i.getValue())) }),
+      ec.accessor('debtPoints', {
+        header: t('events.debt'),
+        cell: (i) => (i.getValue() === 0 ? '' : <strong>{formatNumber(i.getValue())}</strong>),
+      }),
     ],
     [],
   );
@@ -55,7 +83,7 @@ export function EventsSection({ clientId, participantId }: { clientId: string; p
         columns={columns}
         rows={rows}
         caption={t('participant.events')}
-        numeric={['points', 'pendingPoints']}
+        numeric={['points', 'pendingPoints', 'debtPoints']}
         empty={t('events.none')}
       />
       {events.hasNextPage ? (

@@ -38,6 +38,7 @@ import {
   rulesOfClient,
   takeNextVersion,
   versionsBefore,
+  versionsByRef,
   versionsOfClient,
   type CounterKey,
   type VersionRow,
@@ -560,4 +561,87 @@ export async function earnAndTakeCaps(trx: Kysely<Database>, posting: EarningPos
     at,
   );
   return result;
+}
+
+/** A rule version named by an event's line. */
+export interface RuleVersionRef {
+  ruleId: string;
+  version: number;
+}
+
+const refText = (ref: RuleVersionRef) => `${ref.ruleId}@${ref.version}`;
+
+/**
+ * The texts of the rule versions named (locale → words), keyed `ruleId@version`: the words an
+ * entry for a line of theirs says ("2 points per euro in store"), as the event was computed with them.
+ */
+export async function ruleVersionTexts(
+  db: Kysely<Database>,
+  clientId: string,
+  refs: readonly RuleVersionRef[],
+): Promise<Map<string, Readonly<Record<string, string>>>> {
+  const rows = await versionsByRef(db, clientId, refs);
+  return new Map(rows.map((row) => [refText({ ruleId: row.rule_id, version: Number(row.version) }), parseDefinition(row).text]));
+}
+
+export const ruleVersionKey = refText;
+
+export interface CapsOfEvent {
+  clientId: string;
+  participantId: string;
+  /** The original event's occurredAt: its cap periods are the ones given back to. */
+  occurredAt: string;
+  timeZone: string;
+  /** The rule versions of the event's lines. */
+  lines: readonly RuleVersionRef[];
+  now?: Date;
+}
+
+/** The counters of an event's lines, locked: give back to them what a return took back of each line. */
+export interface LockedCaps {
+  giveBack(taken: ReadonlyArray<RuleVersionRef & { points: number }>): Promise<void>;
+}
+
+/**
+ * Locks the caps and budgets an event's lines counted in (a rule's participant cap in the event's
+ * own period, its budget), in the order the postings lock them, for a return to give back what it
+ * took back (issue 32 §3, decision 098): a returned purchase frees the participant's monthly cap
+ * and the rule's budget, as if it had not earned that much. Called before the return locks the
+ * participant's row, as a posting does (counters, then the balance): no deadlock between them.
+ * Never below zero.
+ */
+export async function lockCapsOfEvent(trx: Kysely<Database>, event: CapsOfEvent): Promise<LockedCaps> {
+  const at = (event.now ?? new Date()).toISOString();
+  const versions = new Map(
+    (await versionsByRef(trx, event.clientId, event.lines)).map((row) => [
+      refText({ ruleId: row.rule_id, version: Number(row.version) }),
+      parseDefinition(row),
+    ]),
+  );
+  const day = localDayOf(event.occurredAt, event.timeZone).day;
+  const keysOf = (line: RuleVersionRef): CounterKey[] => {
+    const rule = versions.get(refText(line));
+    if (!rule) return [];
+    const period = capPeriodOf(rule, day);
+    return [
+      ...(period !== null ? [{ ruleId: line.ruleId, participantId: event.participantId, period }] : []),
+      ...(rule.caps.budget ? [{ ruleId: line.ruleId, participantId: '', period: 'budget' }] : []),
+    ];
+  };
+  const keys = event.lines.flatMap(keysOf);
+  const held = keys.length === 0 ? new Map<string, number>() : await lockCounters(trx, event.clientId, keys, at);
+  return {
+    async giveBack(taken) {
+      const takes = taken
+        .filter((line) => line.points > 0)
+        .flatMap((line) =>
+          keysOf(line).map((key) => {
+            const points = Math.min(line.points, held.get(counterKeyText(key)) ?? 0);
+            held.set(counterKeyText(key), (held.get(counterKeyText(key)) ?? 0) - points);
+            return { ...key, points: -points };
+          }),
+        );
+      if (takes.length > 0) await addToCounters(trx, event.clientId, takes, at);
+    },
+  };
 }

@@ -92,9 +92,9 @@ export interface CounterKey {
   period: string;
 }
 
-const keyText = (k: CounterKey) => `${k.ruleId}\u0000${k.participantId}\u0000${k.period}`;
+export const keyText = (k: CounterKey) => `${k.ruleId}\u0000${k.participantId}\u0000${k.period}`;
 /** Counters in one order (rule, participant, period), so two postings lock them alike and never deadlock. */
-const inLockOrder = (keys: readonly CounterKey[]) =>
+export const inLockOrder = (keys: readonly CounterKey[]) =>
   [...new Map(keys.map((k) => [keyText(k), k])).values()].sort((a, b) => (keyText(a) < keyText(b) ? -1 : keyText(a) > keyText(b) ? 1 : 0));
 
 /** What the counters hold now (absent: 0), without locking: for a simulation. */
@@ -117,38 +117,35 @@ export async function readCounters(db: Tx, clientId: string, keys: readonly Coun
 }
 
 /**
- * Locks the counters in the posting's transaction and answers what they hold: each row is made
- * if missing (0), then touched by an UPDATE … RETURNING, which holds its lock until the
- * transaction ends on PostgreSQL (SQLite has one writer at a time anyway). Whatever the posting
+ * Locks the counters in the posting's transaction and answers what they hold: one upsert makes
+ * each missing row (0) and touches the others (ON CONFLICT DO UPDATE … RETURNING), in the
+ * VALUES' fixed order, each lock held until the transaction ends on PostgreSQL (SQLite has one
+ * writer at a time anyway); two statements a counter before. Whatever the posting
  * computes from these values stays true until it adds to them and commits: a hundred postings at
  * once against a monthly cap give exactly the cap. Portable, where SELECT … FOR UPDATE is not.
  */
 export async function lockCounters(trx: Tx, clientId: string, keys: readonly CounterKey[], now: string): Promise<Map<string, number>> {
   const held = new Map<string, number>();
-  for (const key of inLockOrder(keys)) {
-    await trx
-      .insertInto('earning_rule_counters')
-      .values({
+  const ordered = inLockOrder(keys);
+  if (ordered.length === 0) return held;
+  // One upsert for all: each row made if missing, else touched (its lock taken, in the VALUES' fixed order), its points returned.
+  const rows = await trx
+    .insertInto('earning_rule_counters')
+    .values(
+      ordered.map((key) => ({
         client_id: clientId,
         rule_id: key.ruleId,
         participant_id: key.participantId,
         period: key.period,
         points: 0,
         updated_at: now,
-      })
-      .onConflict((oc) => oc.columns(['client_id', 'rule_id', 'participant_id', 'period']).doNothing())
-      .execute();
-    const row = await trx
-      .updateTable('earning_rule_counters')
-      .set({ updated_at: now })
-      .where('client_id', '=', clientId)
-      .where('rule_id', '=', key.ruleId)
-      .where('participant_id', '=', key.participantId)
-      .where('period', '=', key.period)
-      .returning('points')
-      .executeTakeFirstOrThrow();
-    held.set(keyText(key), Number(row.points));
-  }
+      })),
+    )
+    .onConflict((oc) => oc.columns(['client_id', 'rule_id', 'participant_id', 'period']).doUpdateSet({ updated_at: now }))
+    .returning(['rule_id', 'participant_id', 'period', 'points'])
+    .execute();
+  for (const row of rows)
+    held.set(keyText({ ruleId: row.rule_id, participantId: row.participant_id, period: row.period }), Number(row.points));
   return held;
 }
 
@@ -185,3 +182,21 @@ export async function budgetsSpent(db: Db, clientId: string): Promise<Map<string
 }
 
 export { keyText as counterKeyText };
+
+/** The versions named (rule id and version) of the client's rules. */
+export async function versionsByRef(
+  db: Tx,
+  clientId: string,
+  refs: ReadonlyArray<{ ruleId: string; version: number }>,
+): Promise<VersionRow[]> {
+  if (refs.length === 0) return [];
+  const wanted = new Set(refs.map((r) => `${r.ruleId}\u0000${r.version}`));
+  const rows = await db
+    .selectFrom('earning_rule_versions')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('rule_id', 'in', [...new Set(refs.map((r) => r.ruleId))])
+    .where('version', 'in', [...new Set(refs.map((r) => r.version))])
+    .execute();
+  return rows.filter((row) => wanted.has(`${row.rule_id}\u0000${Number(row.version)}`));
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ErrorCode } from '@rewards/contract';
 import { earningRuleProblems, type EarningLine } from '@rewards/contract/earning-rules';
 import {
@@ -9,7 +10,6 @@ import {
   type ProgramEvent,
   type ProgramEventBatchReply,
   type ProgramEventBatchResult,
-  type ProgramEventLine,
   type ProgramEventReply,
 } from '@rewards/contract/events';
 import type { Transaction } from 'kysely';
@@ -17,15 +17,18 @@ import { isPostgres, type Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
-import { requestHash } from '../../http/request-hash.ts';
 import type { ApiCaller } from '../api-keys/guard.ts';
 import { readClient } from '../clients/service.ts';
-import { earnAndTakeCaps, listRules } from '../earning-rules/service.ts';
+import { earnAndTakeCaps } from '../earning-rules/service.ts';
 import { appendLedgerEntry, writeToLedger } from '../ledger/service.ts';
-import { findParticipant, findParticipantByUsername, listProgramNames } from '../participants/service.ts';
+import { addPendingPoints, findParticipant, findParticipantByUsername, listProgramNames } from '../participants/service.ts';
 import { tellWebhooksMany } from '../webhooks/service.ts';
+import { releaseDayOf } from './pending.ts';
+import { checkReturn, postReturn } from './returns.ts';
+import { entryText, eventView, ruleWords } from './views.ts';
 import { findEvent, insertEvent, insertLines, linesOfEvent, linesOfEvents, listParticipantEvents } from './store.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
+import { isClientEventType } from './types.ts';
 
 /**
  * Events in (issue 32 §1, docs/decisions/097): a client's system sends what a participant did;
@@ -56,15 +59,16 @@ export const eventErrors = {
       'program.error.externalIdReused',
       `The event "${clip(id)}" was sent already with another body; nothing was kept`,
     ),
+  /** A return in a file of events (the imports): POST events takes returns (decision 098), a file not yet. */
   returnNotYet: () =>
     errors.validation(
-      'Returns are not taken yet: a return will take back what its original event earned (issue 32 §3). Nothing was kept; send it again once returns are taken, or reverse the points by hand',
+      'A return is not taken from a file of events yet: send it to POST events, which takes back what its original event earned (decision 098); nothing was kept',
     ),
   inTheFuture: (occurredAt: string) =>
     errors.validation(`occurredAt ${clip(occurredAt)} is more than a day ahead: an event is sent once it happened; nothing was kept`),
   unknownType: (type: string) =>
     errors.validation(
-      `The event type "${clip(type)}" is not one of this program's: purchase, return, or the type of one of its earning rules; nothing was kept`,
+      `The event type "${clip(type)}" is not one of this program's: purchase, return, a type its program manager declared (and did not retire), or the type of one of its earning rules; nothing was kept`,
     ),
 };
 
@@ -76,50 +80,22 @@ export function parseEvent(input: unknown): ProgramEventRequest {
 }
 
 /** What makes two events under one id the same (as parsed: trimmed, the username's case and the time's offset do not count). */
-function hashOf(event: ProgramEventRequest, occurredAt: string): string {
-  const fields = {
-    type: event.type,
-    username: event.username.toLowerCase(),
-    occurredAt,
-    amount: event.amount ?? null,
-    currency: event.currency ?? null,
-    attributes: event.attributes ?? null,
-    references: event.references ?? null,
-  };
-  return requestHash(fields);
-}
-
-const parseMap = (json: string | null): Record<string, string> => (json === null ? {} : (JSON.parse(json) as Record<string, string>));
-
-function lineView(row: ParticipantEventLinesTable): ProgramEventLine {
-  return {
-    ruleId: row.rule_id,
-    version: Number(row.rule_version),
-    name: row.name,
-    kind: row.kind === 'promotion' ? 'promotion' : 'earn',
-    points: Number(row.points),
-    pending: Number(row.pending) === 1,
-    availableAt: row.available_at,
-    calculation: row.calculation,
-    trims: JSON.parse(row.trims) as ProgramEventLine['trims'],
-  };
-}
-
-function eventView(row: ParticipantEventsTable, lines: readonly ParticipantEventLinesTable[]): ProgramEvent {
-  return {
-    id: row.id,
-    type: row.type,
-    username: row.username,
-    occurredAt: row.occurred_at,
-    receivedAt: row.received_at,
-    amount: row.amount,
-    currency: row.currency,
-    attributes: parseMap(row.attributes),
-    references: parseMap(row.refs),
-    points: Number(row.points),
-    pendingPoints: Number(row.pending_points),
-    lines: lines.map(lineView),
-  };
+export function eventHash(event: ProgramEventRequest, occurredAt: string): string {
+  // http/request-hash.ts's canonical text (keys sorted, values as JSON) written for this one
+  // shape: a file hashes a million events, and the generic walk was a tenth of the preview's CPU.
+  // imports/events.test.ts holds the two equal.
+  const j = JSON.stringify;
+  const map = (m: Readonly<Record<string, string>> | undefined) =>
+    m === undefined
+      ? 'null'
+      : `{${Object.keys(m)
+          .sort()
+          .map((k) => `${j(k)}:${j(m[k])}`)
+          .join(',')}}`;
+  const text =
+    `{"amount":${j(event.amount ?? null)},"attributes":${map(event.attributes)},"currency":${j(event.currency ?? null)},` +
+    `"occurredAt":${j(occurredAt)},"references":${map(event.references)},"type":${j(event.type)},"username":${j(event.username.toLowerCase())}}`;
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** GET events/{id}: the kept event and its lines, or 404 (another client's event is nobody's). */
@@ -171,33 +147,21 @@ async function replayOf(db: Db, clientId: string, id: string, hash: string): Pro
 }
 
 /** What the client's other events of a batch need once: its time zone and the language of its entries' texts. */
-interface ClientFacts {
+export interface ClientFacts {
   timeZone: string;
   locale: string;
 }
 
-async function clientFactsOf(db: Db, clientId: string): Promise<ClientFacts> {
+export async function clientFactsOf(db: Db, clientId: string): Promise<ClientFacts> {
   const client = await readClient(db, clientId);
   if (!client) throw errors.notFound();
   return { timeZone: client.time_zone, locale: client.default_locale };
 }
 
-/** A rule's words in the client's language: its name and text ("Store purchases: 2 points per euro in store"). */
-function ruleText(line: EarningLine, locale: string): string {
-  const words = line.text[locale] ?? Object.values(line.text)[0];
-  return words === undefined || words === line.name ? line.name : `${line.name}: ${words}`;
-}
-
-/** The ledger entry's text: the credited rules' words, joined; a long list is cut with "…". */
-function entryTextOf(lines: readonly EarningLine[], locale: string): string {
-  const text = lines.map((line) => ruleText(line, locale)).join(' + ');
-  return text.length > 500 ? `${text.slice(0, 499)}…` : text;
-}
-
-/** The type is the client's: a built-in one, or the type of one of its earning rules (of any version). */
+/** The type is the client's: a built-in one, one declared and not retired, or the type of one of its earning rules (decision 100). */
 async function isClientType(trx: Transaction<Database>, clientId: string, type: string): Promise<boolean> {
   if ((BUILT_IN_EVENT_TYPES as readonly string[]).includes(type)) return true;
-  return (await listRules(trx, clientId)).some((rule) => rule.event === type);
+  return isClientEventType(trx, clientId, type);
 }
 
 export interface RecordResult {
@@ -225,18 +189,48 @@ type Prepared = { done: RecordResult } | { post: () => Promise<RecordResult> };
 /** Everything before the posting (reads only); the posting is started by calling `post`, which queues it on the ledger writer at once. */
 async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date, client?: ClientFacts): Promise<Prepared> {
   const event = parseEvent(input);
-  if (event.type === 'return') throw eventErrors.returnNotYet();
   const clientId = caller.clientId;
   const occurredAt = new Date(event.occurredAt).toISOString();
   if (Date.parse(occurredAt) > now.getTime() + FUTURE_SLACK_MS) throw eventErrors.inTheFuture(event.occurredAt);
-  const hash = hashOf(event, occurredAt);
+  const hash = eventHash(event, occurredAt);
   const earlier = await replayOf(db, clientId, event.id, hash);
   if (earlier) return { done: { reply: earlier, replayed: true } };
   const facts = client ?? (await clientFactsOf(db, clientId));
   const participant = await findParticipantByUsername(db, clientId, event.username);
   if (!participant) throw eventErrors.participantNotFound(event.username);
-  const programs = await listProgramNames(db, clientId, participant.id);
   const receivedAt = now.toISOString();
+  /** A twin kept meanwhile answers for this one too, or refuses it (409): read once this posting's group has committed (the writer answers after it). */
+  const orTwin = async (error: unknown): Promise<RecordResult> => {
+    const twin = await replayOf(db, clientId, event.id, hash);
+    if (twin) return { reply: twin, replayed: true };
+    throw error;
+  };
+  if (event.type === 'return') {
+    // Checked before the posting with words for each refusal; the posting locks the original and reads it again.
+    const originalId = await checkReturn(db, clientId, event, participant.id, occurredAt);
+    const posting = {
+      clientId,
+      event,
+      participant: { id: participant.id, username: participant.username },
+      originalId,
+      occurredAt,
+      receivedAt,
+      hash,
+      keyId: caller.keyId,
+      postedBy: `api-key:${caller.keyName}`,
+      timeZone: facts.timeZone,
+      locale: facts.locale,
+      now,
+    };
+    return {
+      post: () =>
+        writeToLedger(db, async (trx): Promise<RecordResult> => {
+          const { row, lines } = await postReturn(trx, posting);
+          return { reply: { ...eventView(row, lines), replayed: false }, replayed: false };
+        }).catch(orTwin),
+    };
+  }
+  const programs = await listProgramNames(db, clientId, participant.id);
   const post = (): Promise<RecordResult> =>
     writeToLedger(db, async (trx): Promise<RecordResult> => {
       // A twin kept meanwhile (in this commit group, or by another process) fails this posting on
@@ -272,7 +266,7 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
                 clientId,
                 participantId: participant.id,
                 occurredAt,
-                description: entryTextOf(creditedLines, facts.locale),
+                description: entryText(creditedLines.map((line) => ruleWords(line.name, line.text, facts.locale))),
                 amount: credited,
                 kind: 'award',
                 // Unique in the client: an event is credited once, whatever happens around it.
@@ -295,6 +289,10 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
         entry_id: !isPending(line) && line.points > 0 ? entryId : null,
         calculation: line.calculation,
         trims: JSON.stringify(line.trims),
+        participant_id: participant.id,
+        released_at: null,
+        reversed_points: 0,
+        debt_points: 0,
       }));
       const row: ParticipantEventsTable = {
         client_id: clientId,
@@ -312,9 +310,14 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
         points: credited,
         pending_points: pending,
         key_id: caller.keyId,
+        returned_amount: null,
+        reversed_points: 0,
+        debt_points: 0,
       };
       await insertEvent(trx, row);
       await insertLines(trx, lines);
+      // The participant's pending total moves with the lines, in this transaction (decision 098).
+      const pendingAfter = pending > 0 ? (await addPendingPoints(trx, clientId, participant.id, pending))?.pendingPoints : undefined;
       const reply: ProgramEventReply = { ...eventView(row, lines), replayed: false };
       if (credited > 0)
         await tellWebhooksMany(
@@ -339,14 +342,36 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
           ],
           now,
         );
+      if (pendingAfter !== undefined)
+        await tellWebhooksMany(
+          trx,
+          clientId,
+          'points.pending',
+          async () => [
+            {
+              username: participant.username,
+              data: {
+                eventId: event.id,
+                eventType: event.type,
+                occurredAt,
+                points: pending,
+                pendingAfter,
+                lines: lines
+                  .filter((l) => l.pending === 1)
+                  .map((l) => ({
+                    ruleId: l.rule_id,
+                    version: l.rule_version,
+                    points: l.points,
+                    availableAt: l.available_at,
+                    availableOn: l.available_at === null ? null : releaseDayOf(l.available_at, facts.timeZone),
+                  })),
+              },
+            },
+          ],
+          now,
+        );
       return { reply, replayed: false };
-    }).catch(async (error: unknown) => {
-      // Read once this posting's group has committed (the writer answers after it): a twin kept
-      // first answers for this one too, or refuses it (409).
-      const twin = await replayOf(db, clientId, event.id, hash);
-      if (twin) return { reply: twin, replayed: true };
-      throw error;
-    });
+    }).catch(orTwin);
   return { post };
 }
 

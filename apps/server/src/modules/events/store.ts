@@ -1,4 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.ts';
+import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
 
@@ -62,5 +64,163 @@ export async function linesOfEvents(db: Q, clientId: string, eventIds: readonly 
     .where('event_id', 'in', [...eventIds])
     .orderBy('event_id')
     .orderBy('line')
+    .execute();
+}
+
+/** A pending line not yet released, as the participant's user data and the release run read it. */
+export interface OpenPendingLine {
+  event_id: string;
+  line: number;
+  participant_id: string | null;
+  points: number;
+  reversed_points: number;
+  available_at: string | null;
+}
+
+// Read by GET user whenever the participant has points pending: compiled to SQL once, and on
+// PostgreSQL parsed and planned once per connection (decisions 014, 034), as the user's own read is.
+const selectOpenPendingLines = compiledOnce(
+  (db: Db, clientId: string, participantId: string, limit: number) =>
+    db
+      .selectFrom('participant_event_lines')
+      .select(['event_id', 'line', 'participant_id', 'points', 'reversed_points', 'available_at'])
+      .where('client_id', '=', clientId)
+      .where('participant_id', '=', participantId)
+      .where('pending', '=', 1)
+      .where('released_at', 'is', null)
+      .orderBy('available_at')
+      .limit(limit),
+  { prepared: true },
+);
+
+/** The participant's pending lines not yet released, soonest first (the partial index participant_event_lines_open_idx). */
+export async function openPendingLines(db: Db, clientId: string, participantId: string, limit: number): Promise<OpenPendingLine[]> {
+  return (await selectOpenPendingLines(db, clientId, participantId, limit)).rows;
+}
+
+/**
+ * Locks an event's row until the commit (PostgreSQL; SQLite has one writer) and answers it as it
+ * is then: a return and the release run take it first, so they take each of its lines' points once.
+ */
+export async function lockEvent(trx: Transaction<Database>, clientId: string, id: string): Promise<ParticipantEventsTable | undefined> {
+  return trx
+    .updateTable('participant_events')
+    .set((eb) => ({ reversed_points: eb.ref('reversed_points') }))
+    .where('client_id', '=', clientId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** A pending line due for release, with its event's participant. */
+export interface DueLine {
+  event_id: string;
+  line: number;
+  participant_id: string;
+  username: string;
+  available_at: string;
+}
+
+/**
+ * The client's pending lines not yet released whose available_at has come, after a page's last
+ * (available_at, event_id, line), in that order (the partial index participant_event_lines_due_idx).
+ */
+export async function dueLines(
+  db: Q,
+  clientId: string,
+  now: string,
+  after: { availableAt: string; eventId: string; line: number } | undefined,
+  limit: number,
+): Promise<DueLine[]> {
+  let query = db
+    .selectFrom('participant_event_lines as l')
+    .innerJoin('participant_events as e', (join) => join.onRef('e.client_id', '=', 'l.client_id').onRef('e.id', '=', 'l.event_id'))
+    .select(['l.event_id', 'l.line', 'e.participant_id', 'e.username', 'l.available_at'])
+    .where('l.client_id', '=', clientId)
+    .where('l.pending', '=', 1)
+    .where('l.released_at', 'is', null)
+    .where('l.available_at', '<=', now);
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('l.available_at', '>', after.availableAt),
+        eb.and([eb('l.available_at', '=', after.availableAt), eb('l.event_id', '>', after.eventId)]),
+        eb.and([eb('l.available_at', '=', after.availableAt), eb('l.event_id', '=', after.eventId), eb('l.line', '>', after.line)]),
+      ]),
+    );
+  const rows = await query.orderBy('l.available_at').orderBy('l.event_id').orderBy('l.line').limit(limit).execute();
+  return rows.map((row) => ({ ...row, line: Number(row.line), available_at: row.available_at ?? '' }));
+}
+
+/**
+ * Marks a pending line released, if it still is not (the line's own guard: a line is released
+ * once, however many runs meet it), and answers it; undefined when it was released already.
+ */
+export async function releaseLine(
+  trx: Transaction<Database>,
+  clientId: string,
+  eventId: string,
+  line: number,
+  at: string,
+): Promise<ParticipantEventLinesTable | undefined> {
+  return trx
+    .updateTable('participant_event_lines')
+    .set({ released_at: at })
+    .where('client_id', '=', clientId)
+    .where('event_id', '=', eventId)
+    .where('line', '=', line)
+    .where('pending', '=', 1)
+    .where('released_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The ledger entry that credited (or released) a line. */
+export async function setLineEntry(
+  trx: Transaction<Database>,
+  clientId: string,
+  eventId: string,
+  line: number,
+  entryId: string,
+): Promise<void> {
+  await trx
+    .updateTable('participant_event_lines')
+    .set({ entry_id: entryId })
+    .where('client_id', '=', clientId)
+    .where('event_id', '=', eventId)
+    .where('line', '=', line)
+    .execute();
+}
+
+/** Adds what a return reversed of a line of its original event. */
+export async function addLineReversed(
+  trx: Transaction<Database>,
+  clientId: string,
+  eventId: string,
+  line: number,
+  points: number,
+): Promise<void> {
+  await trx
+    .updateTable('participant_event_lines')
+    .set((eb) => ({ reversed_points: eb('reversed_points', '+', points) }))
+    .where('client_id', '=', clientId)
+    .where('event_id', '=', eventId)
+    .where('line', '=', line)
+    .execute();
+}
+
+/** An original event's returned amount so far and the points reversed, after a return (its row locked by lockEvent). */
+export async function setEventReturned(
+  trx: Transaction<Database>,
+  clientId: string,
+  eventId: string,
+  returnedAmount: string | null,
+  reversedPoints: number,
+): Promise<void> {
+  await trx
+    .updateTable('participant_events')
+    .set({ returned_amount: returnedAmount, reversed_points: reversedPoints })
+    .where('client_id', '=', clientId)
+    .where('id', '=', eventId)
     .execute();
 }

@@ -25,15 +25,26 @@ export interface DailyExpiryOptions {
   now?: () => Date;
   /** How often to look for a new day; default an hour. */
   checkEveryMs?: number;
+  /** Work that goes before the day's expiry, with the same clock: the release of pending points (decision 098), so released points count before anything expires. */
+  beforeSteps?: readonly AfterExpiryStep[];
   afterSteps?: readonly AfterExpiryStep[];
 }
 
 /** The expiry as of today in each client's zone, then the steps after it. */
 export async function runDailyExpiry(
   db: Db,
-  options: { now?: () => Date; afterSteps?: readonly AfterExpiryStep[]; stopping?: () => boolean } = {},
+  options: {
+    now?: () => Date;
+    beforeSteps?: readonly AfterExpiryStep[];
+    afterSteps?: readonly AfterExpiryStep[];
+    stopping?: () => boolean;
+  } = {},
 ): Promise<ExpiryRunResult> {
   const now = options.now ?? (() => new Date());
+  for (const step of options.beforeSteps ?? []) {
+    if (options.stopping?.()) throw new ExpiryStoppedError('The steps before the expiry run were left to the next run');
+    await step(db, now());
+  }
   const result = await expirePoints(db, { now, stopping: options.stopping });
   for (const step of options.afterSteps ?? []) {
     // Shutting down: the steps are the next run's (a process runs at start).
@@ -81,7 +92,12 @@ export function startDailyExpiry(options: DailyExpiryOptions): DailyExpiry {
         // An installation without clients has no day to wait for: each check is a run over none, so
         // that its metrics show the expiry done rather than missed (decision 079).
         if (days === lastDays && days !== '') return;
-        const result = await runDailyExpiry(db, { now, afterSteps: options.afterSteps ?? [], stopping: () => stopped });
+        const result = await runDailyExpiry(db, {
+          now,
+          beforeSteps: options.beforeSteps ?? [],
+          afterSteps: options.afterSteps ?? [],
+          stopping: () => stopped,
+        });
         // Busy: another process runs it; this one looks again at the next check.
         if (result.status === 'busy') {
           lastRuns.busy = { at: now(), points: 0, participants: 0 };

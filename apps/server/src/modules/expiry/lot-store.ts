@@ -1,8 +1,7 @@
 import { CompiledQuery, type Transaction } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/schema.ts';
 import { isPostgres } from '../../db/database.ts';
-import { padded, pieces } from '../../db/statement-shapes.ts';
+import { padded, pieces, placeholders, statementText } from '../../db/statement-shapes.ts';
 import type { Consumption, Lot } from './lot-book.ts';
 
 /**
@@ -14,29 +13,6 @@ const LOT_ROWS = 100;
 const CONSUMPTION_ROWS = 250;
 const UPDATE_ROWS = 256;
 const SELECT_ROWS = 512;
-
-/**
- * The statements' text, made once per shape and engine (? or $n placeholders): a debit, an import
- * chunk, an expiry run would otherwise build the same long string again each time. The keys are
- * shapes, never values: pieces() and padded() allow about log2 of each row limit per statement,
- * 74 keys in all today, so the bound below is never reached; it is there so that the memo stays
- * small (least recently used out first) should a statement ever take its size from its input.
- */
-const STATEMENT_TEXTS_MAX = 256;
-
-const texts = new LRUCache<string, string, () => string>({
-  max: STATEMENT_TEXTS_MAX,
-  memoMethod: (_key, _stale, { context: make }) => make(),
-});
-
-function once(key: string, make: () => string): string {
-  return texts.memo(key, { context: make });
-}
-
-function placeholders(postgres: boolean): () => string {
-  let n = 0;
-  return () => (postgres ? `$${++n}` : '?');
-}
 
 interface LotRow {
   id: string;
@@ -65,7 +41,7 @@ const SPENDING_ORDER = 'case when expires_on is null then 1 else 0 end, expires_
  */
 export async function lotsCovering(trx: Transaction<Database>, clientId: string, participantId: string, amount: number): Promise<Lot[]> {
   const postgres = isPostgres(trx);
-  const text = once(`covering:${postgres}`, () => {
+  const text = statementText(`lots.covering:${postgres}`, () => {
     const p = placeholders(postgres);
     const participant = p();
     const client = p();
@@ -81,7 +57,7 @@ export async function openLotsOf(trx: Transaction<Database>, clientId: string, p
   const lots: Lot[] = [];
   for (let from = 0; from < participantIds.length; from += SELECT_ROWS) {
     const chunk = padded(participantIds.slice(from, from + SELECT_ROWS));
-    const text = once(`open:${chunk.length}:${postgres}`, () => {
+    const text = statementText(`lots.open:${chunk.length}:${postgres}`, () => {
       const p = placeholders(postgres);
       const list = Array.from({ length: chunk.length }, p).join(', ');
       // +client_id on SQLite: else it may walk the client's every open lot (the due index) rather than look up each participant's.
@@ -101,7 +77,7 @@ export interface NewLot extends Lot {
 export async function insertLots(trx: Transaction<Database>, clientId: string, lots: readonly NewLot[], createdAt: string): Promise<void> {
   const postgres = isPostgres(trx);
   for (const [from, to] of pieces(lots.length, LOT_ROWS)) {
-    const text = once(`lots:${to - from}:${postgres}`, () => {
+    const text = statementText(`lots.lots:${to - from}:${postgres}`, () => {
       const p = placeholders(postgres);
       const values = Array.from({ length: to - from }, () => `(${Array.from({ length: 9 }, p).join(', ')})`).join(', ');
       // OR FAIL on SQLite: no statement journal (see bulk.ts); the transaction rolls back on an error anyway.
@@ -119,7 +95,7 @@ export async function insertLots(trx: Transaction<Database>, clientId: string, l
 export async function insertConsumptions(trx: Transaction<Database>, consumptions: readonly Consumption[]): Promise<void> {
   const postgres = isPostgres(trx);
   for (const [from, to] of pieces(consumptions.length, CONSUMPTION_ROWS)) {
-    const text = once(`consumptions:${to - from}:${postgres}`, () => {
+    const text = statementText(`lots.consumptions:${to - from}:${postgres}`, () => {
       const p = placeholders(postgres);
       const values = Array.from({ length: to - from }, () => `(${p()}, ${p()}, ${p()})`).join(', ');
       return `insert${postgres ? '' : ' or fail'} into lot_consumptions (entry_id, lot_id, amount) values ${values}`;
@@ -144,7 +120,7 @@ export async function setRemaining(
 ): Promise<void> {
   const postgres = isPostgres(trx);
   for (const [from, to] of pieces(updates.length, UPDATE_ROWS)) {
-    const text = once(`remaining:${to - from}:${postgres}`, () => {
+    const text = statementText(`lots.remaining:${to - from}:${postgres}`, () => {
       const p = placeholders(postgres);
       const values = Array.from({ length: to - from }, () => `(${p()}, cast(${p()} as integer), cast(${p()} as integer))`).join(', ');
       // The unary plus keeps SQLite from scanning the whole table to match remaining first: the

@@ -1,7 +1,8 @@
-import { SqliteAdapter, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { appendLedgerEntries, padded } from '../ledger/bulk.ts';
-import { usernameKey } from '../participants/service.ts';
+import { appendLedgerEntries } from '../ledger/bulk.ts';
+import { entriesByReference } from '../ledger/service.ts';
+import { balancesByUsernameKey, usernameKey } from '../participants/service.ts';
 import type { LineProblem, PointsLine } from './points-lines.ts';
 
 /**
@@ -71,17 +72,9 @@ async function sortBatch(
   // appendLedgerEntries needs no second read of the same rows.
   const ids = new Map<string, string>();
   const balances = new Map<string, number | null>();
-  const forUpdate = lock && !(trx.getExecutor().adapter instanceof SqliteAdapter);
   const keys = [...new Set(candidates.map((c) => usernameKey(c.username)))];
   for (let from = 0; from < keys.length; from += IN_CHUNK) {
-    const rows = await trx
-      .selectFrom('participants')
-      .select(['id', 'username_key', 'balance'])
-      .where('client_id', '=', clientId)
-      .where('username_key', 'in', padded(keys.slice(from, from + IN_CHUNK)))
-      .$if(forUpdate, (qb) => qb.forUpdate())
-      .execute();
-    for (const row of rows) {
+    for (const row of await balancesByUsernameKey(trx, clientId, keys.slice(from, from + IN_CHUNK), lock)) {
       ids.set(row.username_key, row.id);
       balances.set(row.id, row.balance === null ? null : Number(row.balance));
     }
@@ -89,13 +82,8 @@ async function sortBatch(
   const existing = new Map<string, Existing>();
   const references = candidates.map((c) => c.reference);
   for (let from = 0; from < references.length; from += IN_CHUNK) {
-    const rows = await trx
-      .selectFrom('ledger_entries')
-      .select(['reference', 'participant_id', 'amount', 'occurred_at', 'description', 'created_at'])
-      .where('client_id', '=', clientId)
-      .where('reference', 'in', padded(references.slice(from, from + IN_CHUNK)))
-      .execute();
-    for (const row of rows) existing.set(row.reference!, { ...row, reference: row.reference!, amount: Number(row.amount) });
+    for (const row of await entriesByReference(trx, clientId, references.slice(from, from + IN_CHUNK)))
+      existing.set(row.reference!, { ...row, reference: row.reference!, amount: Number(row.amount) });
   }
 
   const sorted: Sorted = { toPost: [], participantIds: [], unchanged: 0, unknownUsernames: 0, problems, balances };

@@ -14,6 +14,7 @@ import {
 import { deleteRejects, deleteStaged, insertRejects } from './store.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
 import { previewBatch } from './work.ts';
+import { eventsPreviewOf } from './events.ts';
 
 /**
  * The import job's first phase (docs/decisions/064, amended): an upload answers once its lines are
@@ -97,7 +98,8 @@ async function previewLeased(db: Db, jobId: string, lease: JobLease, options: Pr
   const ready = await db.transaction().execute(async (trx) => {
     const staged = await updateJobIf(trx, jobId, 'previewing', {
       status: 'staged',
-      preview: JSON.stringify(counts),
+      // An events file's preview also keeps its first lines with their points and the rules' totals (decision 099).
+      preview: JSON.stringify(state.events ? { ...counts, events: eventsPreviewOf(state.events) } : counts),
       done: 0,
       updated_at: now().toISOString(),
     });

@@ -1,7 +1,7 @@
 import type { ImportKind } from '@rewards/contract/console-imports';
 import type { Db } from '../../db/database.ts';
 import { recordAudit } from '../audit/service.ts';
-import { findJobById, finishJob, jobIdsIn, takeLease, type JobLease, type LeaseOptions } from '../jobs/service.ts';
+import { findJobById, finishJob, jobIdsIn, takeLease, updateRunningJobAt, type JobLease, type LeaseOptions } from '../jobs/service.ts';
 import { unusablePasswordHash } from '../participants/fields.ts';
 import {
   addCounts,
@@ -19,6 +19,7 @@ import { participantOrder } from './run-order.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
 import { runBatch } from './work.ts';
 import { columnsOf } from './points-lines.ts';
+import { eventColumnsOf } from './events.ts';
 import { tellWebhooks } from '../webhooks/service.ts';
 
 /**
@@ -102,11 +103,12 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
   const runAt = new Date(job.started_at ?? job.created_at);
   const passwordHash = kind === 'participants' ? await unusablePasswordHash() : '';
   const counts: RunCounts = job.result === null ? emptyImportCounts() : (JSON.parse(job.result) as RunCounts);
-  // A points job confirmed since decision 091's amendment runs by participant (run-order.ts); its
-  // cursor is then a position in that order, otherwise the last line done.
+  // A points job confirmed since decision 091's amendment runs by participant (run-order.ts), and an
+  // events job whose file runs no budget out (decision 099); its cursor is then a position in that
+  // order, otherwise the last line done.
   const order =
-    kind === 'points' && params.order === 'participant'
-      ? await participantOrder(db, jobId, (columnsOf(params.header) as Record<'username', number>).username, Number(job.total))
+    (kind === 'points' || kind === 'events') && params.order === 'participant'
+      ? await participantOrder(db, jobId, usernameColumnOf(kind, params.header), Number(job.total))
       : undefined;
   let cursor = Number(job.cursor);
   let done = Number(job.done);
@@ -121,17 +123,11 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
     const next = { ...counts };
     try {
       await db.transaction().execute(async (trx) => {
-        const outcome = await runBatch(trx, job.client_id, kind, batch.items, runAt, passwordHash);
+        const outcome = await runBatch(trx, job.client_id, kind, batch.items, runAt, passwordHash, jobId);
         addCounts(next, outcome);
         await insertRejects(trx, jobId, 'run', outcome.problems);
-        const moved = await trx
-          .updateTable('jobs')
-          .set({ cursor: batch.last, done: done + batch.count, result: JSON.stringify(next), updated_at: now().toISOString() })
-          .where('id', '=', jobId)
-          .where('status', '=', 'running')
-          .where('cursor', '=', cursor)
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) throw new CursorMoved();
+        const progress = { cursor: batch.last, done: done + batch.count, result: JSON.stringify(next), updated_at: now().toISOString() };
+        if (!(await updateRunningJobAt(trx, jobId, cursor, progress))) throw new CursorMoved();
       });
     } catch (error) {
       if (error instanceof CursorMoved) return 'lost';
@@ -170,7 +166,7 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
         clientId: job.client_id,
         actor: job.confirmed_by ?? job.created_by,
         actorKind: params.runBy?.kind ?? 'staff',
-        action: kind === 'points' ? 'points.import' : 'participants.import',
+        action: kind === 'points' ? 'points.import' : kind === 'events' ? 'events.import' : 'participants.import',
         subject: job.file_name,
         details: { job: jobId, lines: done, ...counts },
         origin: params.runBy ? params.runBy.origin : 'console',
@@ -184,6 +180,12 @@ async function runLeased(db: Db, jobId: string, lease: JobLease, options: RunOpt
   await deleteStagedLines(db, jobId);
   await lease.end();
   return 'done';
+}
+
+/** The username's column of a file run by participant (run-order.ts); the header was checked as it was staged. */
+function usernameColumnOf(kind: ImportKind, header: readonly string[]): number {
+  if (kind === 'events') return (eventColumnsOf(header) as { fields: { username: number } }).fields.username;
+  return (columnsOf(header) as Record<'username', number>).username;
 }
 
 export interface ImportRunner {

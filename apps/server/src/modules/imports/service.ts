@@ -6,6 +6,7 @@ import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_LINES,
   type ImportCounts,
+  type ImportEventsPreview,
   type ImportJob,
   type ImportKind,
   type ImportReject,
@@ -21,6 +22,7 @@ import { usernameKey } from '../participants/service.ts';
 import { IMPORT_MAX_LINE_BYTES, LineTooLong, importCsvParser } from './csv-input.ts';
 import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from './participants.ts';
 import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn } from './points-lines.ts';
+import { eventColumnsOf, parseEventLine, type EventColumns, type EventsPreviewState } from './events.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
 import {
   deleteStaged,
@@ -124,6 +126,8 @@ export interface LineReader {
   kind: ImportKind;
   /** A staged line as the batch functions take it, with its keys (for repeats within the file). */
   read(line: number, fields: readonly string[]): { item: unknown; key: string | null; altKey: string | null };
+  /** The keys alone, when they cost less than the whole read (staging needs only them). */
+  keys?(fields: readonly string[]): { key: string | null; altKey: string | null };
 }
 
 export async function lineReader(db: Db, clientId: string, kind: ImportKind, header: readonly string[]): Promise<LineReader | string> {
@@ -131,6 +135,11 @@ export async function lineReader(db: Db, clientId: string, kind: ImportKind, hea
     const columns = columnsOf(header);
     if (typeof columns === 'string') return columns;
     return pointsReader(columns, header.length);
+  }
+  if (kind === 'events') {
+    const columns = eventColumnsOf(header);
+    if (typeof columns === 'string') return columns;
+    return eventsReader(columns);
   }
   const columns = participantColumnsOf(header);
   if (typeof columns === 'string') return columns;
@@ -151,6 +160,18 @@ function pointsReader(columns: Record<PointsColumn, number>, width: number): Lin
       const item = parsePointsLine(fields, columns, width, line);
       return { item, key: 'reference' in item ? keyOf(item.externalId) : null, altKey: null };
     },
+  };
+}
+
+function eventsReader(columns: EventColumns): LineReader {
+  return {
+    kind: 'events',
+    read(line, fields) {
+      const item = parseEventLine(fields, columns, line);
+      // The id as the file has it is the key: a repeat within the file is found by the staging index.
+      return { item, key: keyOf((fields[columns.fields.id] ?? '').trim()), altKey: null };
+    },
+    keys: (fields) => ({ key: keyOf((fields[columns.fields.id] ?? '').trim()), altKey: null }),
   };
 }
 
@@ -230,7 +251,11 @@ async function checkedLines(db: Db, jobId: string, reader: LineReader, rows: rea
     const first = r.key === null ? undefined : firstByKey.get(r.key);
     if (first !== undefined && first < item.line) {
       const what =
-        reader.kind === 'points' ? `external_id ${r.key}` : `username "${(r.item as { fields: { username: string } }).fields.username}"`;
+        reader.kind === 'points'
+          ? `external_id ${r.key}`
+          : reader.kind === 'events'
+            ? `id ${r.key}`
+            : `username "${(r.item as { fields: { username: string } }).fields.username}"`;
       return { line: item.line, reason: `${what} repeats line ${first}` } satisfies LineProblem;
     }
     const firstAlt = r.altKey === null ? undefined : firstByAlt.get(r.altKey);
@@ -375,7 +400,7 @@ async function stageBody(
           reason: 'tooManyLines',
           max: maxLines,
         });
-      const { key, altKey } = reader!.read(info.lines, record);
+      const { key, altKey } = reader!.keys ? reader!.keys(record) : reader!.read(info.lines, record);
       pending.push({ job_id: jobId, line: info.lines, fields: JSON.stringify(record), problem: null, key, alt_key: altKey });
       if (pending.length >= STAGE_CHUNK) await flush();
     }
@@ -408,6 +433,8 @@ export interface BatchCounts {
   unknownUsernames?: number;
   pointsIn?: number;
   pointsOut?: number;
+  /** Events: of the points earned, those held pending. */
+  pendingPoints?: number;
   /** Participants: the sessions ended (of those set inactive), for the run's audit. */
   sessionsEnded?: number;
 }
@@ -423,6 +450,7 @@ export function addCounts(counts: RunCounts, outcome: BatchCounts): void {
   counts.unknownUsernames += outcome.unknownUsernames ?? 0;
   counts.pointsIn += outcome.pointsIn ?? 0;
   counts.pointsOut += outcome.pointsOut ?? 0;
+  if (outcome.pendingPoints !== undefined) counts.pendingPoints = (counts.pendingPoints ?? 0) + outcome.pendingPoints;
   if (outcome.sessionsEnded !== undefined) counts.sessionsEnded = (counts.sessionsEnded ?? 0) + outcome.sessionsEnded;
 }
 
@@ -431,6 +459,8 @@ export interface PreviewState {
   clientId: string;
   balances: Map<string, number>;
   runAt: Date;
+  /** Events: the counters as the file's earlier lines would leave them, the sample, the rules' totals (events.ts). */
+  events?: EventsPreviewState;
 }
 export const previewState = (clientId: string): PreviewState => ({ clientId, balances: new Map(), runAt: new Date(0) });
 
@@ -454,7 +484,7 @@ export async function confirmImport(
     const params: ImportParams = {
       ...(JSON.parse(job.params) as ImportParams),
       runBy: { kind: actor.kind, origin: actor.origin },
-      ...(job.kind === 'points' ? { order: 'participant' as const } : {}),
+      ...(job.kind === 'points' || (job.kind === 'events' && !budgetRunsOut(job)) ? { order: 'participant' as const } : {}),
     };
     const start = await startJob(
       trx,
@@ -577,7 +607,7 @@ export async function discardStaleImports(db: Db, now = new Date()): Promise<num
     const stale = await jobsIdleSince(db, ['staged', 'staging', 'previewing'], before, STALE_PAGE);
     const discardedBefore = discarded;
     for (const job of stale) {
-      if (job.kind !== 'points' && job.kind !== 'participants') continue;
+      if (job.kind !== 'points' && job.kind !== 'participants' && job.kind !== 'events') continue;
       try {
         await discardImport(db, SYSTEM_ACTOR, job.client_id, job.id, reason, { now, abandoned: true });
         discarded += 1;
@@ -590,7 +620,18 @@ export async function discardStaleImports(db: Db, now = new Date()): Promise<num
   }
 }
 
+/**
+ * An events file whose preview ran a rule's budget out: its run keeps the file's order, so the
+ * budget's last points go to the lines the preview said (decision 099); otherwise by participant.
+ */
+function budgetRunsOut(job: Job): boolean {
+  const preview = job.preview === null ? null : (JSON.parse(job.preview) as { events?: ImportEventsPreview });
+  return (preview?.events?.budgetRanOut.length ?? 0) > 0;
+}
+
 function view(job: Job, rejects: ImportReject[]): ImportJob {
+  const { events: eventsPreview, ...preview } =
+    job.preview === null ? { events: undefined } : (JSON.parse(job.preview) as ImportCounts & { events?: ImportEventsPreview });
   return {
     id: job.id,
     clientId: job.client_id,
@@ -604,7 +645,8 @@ function view(job: Job, rejects: ImportReject[]): ImportJob {
     finishedAt: job.finished_at,
     lines: Number(job.total),
     done: Number(job.done),
-    preview: job.preview === null ? null : (JSON.parse(job.preview) as ImportCounts),
+    preview: job.preview === null ? null : (preview as ImportCounts),
+    ...(job.kind === 'events' ? { eventsPreview: eventsPreview ?? null } : {}),
     result: job.result === null ? null : (JSON.parse(job.result) as ImportCounts),
     rejects,
     error: job.error,
@@ -633,9 +675,9 @@ export async function readImport(db: Db, clientId: string, jobId: string): Promi
 
 export async function listImports(db: Db, clientId: string): Promise<Array<Omit<ImportJob, 'rejects'>>> {
   return (await listJobs(db, clientId, 100))
-    .filter((job) => job.kind === 'points' || job.kind === 'participants')
+    .filter((job) => job.kind === 'points' || job.kind === 'participants' || job.kind === 'events')
     .map((job) => {
-      const { rejects: _rejects, ...rest } = view(job, []);
+      const { rejects: _rejects, eventsPreview: _events, ...rest } = view(job, []);
       return rest;
     });
 }

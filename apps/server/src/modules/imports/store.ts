@@ -1,7 +1,6 @@
 import { CompiledQuery, PostgresAdapter, sql, type Insertable } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
-import { padded, pieces } from '../../db/statement-shapes.ts';
+import { padded, pieces, placeholders, statementText } from '../../db/statement-shapes.ts';
 import type { ImportLinesTable } from './tables.ts';
 
 /** The staged lines' and rejects' SQL (service.ts says what they are for). */
@@ -36,24 +35,13 @@ export async function insertStaged(db: Db, rows: ReadonlyArray<Insertable<Import
   });
 }
 
-/**
- * The staging INSERT's text per shape (rows, engine): a million-line upload asks for the same
- * 500-row text 2,000 times. pieces() allows 10 sizes, 20 keys with both engines; the bound only
- * keeps the memo small should the shapes ever vary with the input.
- */
-const stagedTexts = new LRUCache<string, string>({
-  max: 64,
-  memoMethod: (key) => {
-    const [rows, engine] = key.split(':');
-    let n = 0;
-    const p = () => (engine === 'postgres' ? `$${++n}` : '?');
-    const values = Array.from({ length: Number(rows) }, () => `(${Array.from({ length: 6 }, p).join(', ')})`).join(', ');
-    return `insert into import_lines (job_id, line, fields, problem, "key", alt_key) values ${values} on conflict (job_id, line) do nothing`;
-  },
-});
-
+/** The staging INSERT's text per shape (rows, engine): a million-line upload asks for the same 500-row text 2,000 times. */
 function insertStagedText(rows: number, postgres: boolean): string {
-  return stagedTexts.memo(`${rows}:${postgres ? 'postgres' : 'sqlite'}`);
+  return statementText(`imports.staged:${rows}:${postgres}`, () => {
+    const p = placeholders(postgres);
+    const values = Array.from({ length: rows }, () => `(${Array.from({ length: 6 }, p).join(', ')})`).join(', ');
+    return `insert into import_lines (job_id, line, fields, problem, "key", alt_key) values ${values} on conflict (job_id, line) do nothing`;
+  });
 }
 
 export async function stagedAfter(db: Db, jobId: string, after: number, limit: number): Promise<StagedLine[]> {

@@ -6,6 +6,7 @@ import { applyParticipantBatch, type ImportLine } from '../participants/enrolmen
 import { postPointsBatch, previewPointsBatch } from './points.ts';
 import type { LineProblem, PointsLine } from './points-lines.ts';
 import type { BatchCounts, PreviewState } from './service.ts';
+import { eventsPreviewState, previewEventsLines, runEventsLines } from './events.ts';
 
 /**
  * One batch of staged lines through the kind's rules: written (the run, in the caller's
@@ -17,6 +18,7 @@ type Item = PointsLine | ImportLine | LineProblem;
 const isProblem = (item: Item): item is LineProblem => 'reason' in item;
 
 export async function previewBatch(db: Db, kind: ImportKind, items: unknown[], state: PreviewState): Promise<BatchCounts> {
+  if (kind === 'events') return previewEventsLines(db, state.clientId, items, (state.events ??= eventsPreviewState()));
   if (kind === 'points') {
     // Reads only; typed as a transaction for the batch function's sake.
     return previewPointsBatch(
@@ -37,7 +39,9 @@ export async function runBatch(
   items: unknown[],
   runAt: Date,
   passwordHash: string,
+  jobId = '',
 ): Promise<BatchCounts> {
+  if (kind === 'events') return runEventsLines(trx, clientId, items, runAt, jobId);
   if (kind === 'points') return postPointsBatch(trx, clientId, items as Array<PointsLine | LineProblem>, runAt);
   return participantsBatch(trx, clientId, items as Item[], passwordHash, runAt, true);
 }

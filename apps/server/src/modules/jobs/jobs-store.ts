@@ -58,6 +58,18 @@ export async function updateJobIf(db: Db, id: string, status: string | readonly 
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Moves a running job whose cursor is still `cursor` (the batch it ran was read from there); false if it moved meanwhile. */
+export async function updateRunningJobAt(db: Db, id: string, cursor: number, change: Updateable<JobsTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set(change)
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where('cursor', '=', cursor)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export async function deleteJob(db: Db, id: string): Promise<void> {
   await db.deleteFrom('jobs').where('id', '=', id).execute();
 }

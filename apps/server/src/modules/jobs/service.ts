@@ -23,6 +23,7 @@ export {
   listJobs,
   slotHolder,
   updateJobIf,
+  updateRunningJobAt,
   type Job,
 } from './jobs-store.ts';
 export { takeLease, leaseHolder, type JobLease, type LeaseOptions } from './lease.ts';

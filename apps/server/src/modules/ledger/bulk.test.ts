@@ -3,7 +3,8 @@ import { seedDemo } from '../../db/seed/demo.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.ts';
 import { expectLedgerMatchesBalances } from '../../../test/ledger-invariant.ts';
 import { addGeneratedParticipants } from '../../../test/points-files.ts';
-import { appendLedgerEntries, padded, pieces } from './bulk.ts';
+import { padded, pieces } from '../../db/statement-shapes.ts';
+import { appendLedgerEntries } from './bulk.ts';
 import type { LedgerMovement } from './store.ts';
 
 describe('statement shapes', () => {

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { CompiledQuery, PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { LedgerMovement } from './store.ts';
 import { applyToLots } from '../expiry/lots.ts';
-import { padded, pieces } from '../../db/statement-shapes.ts';
-
-export { padded, pieces };
+import { pieces, placeholders, statementText } from '../../db/statement-shapes.ts';
+import { bulkBalances, moveBulkBalances } from '../participants/service.ts';
 
 /**
  * Many movements of one client in one statement set: the bulk twin of appendLedgerEntry, for
@@ -25,9 +23,6 @@ export { padded, pieces };
  * statement overhead small.
  */
 const INSERT_ROWS = 100;
-const UPDATE_ROWS = 256;
-/** Participants per balance read; a power of two, see padded(). */
-const SELECT_ROWS = 512;
 
 export interface BulkAppendOptions {
   /** Leave out the debits that would take a balance below zero (see appendLedgerEntries). */
@@ -80,13 +75,7 @@ export async function appendLedgerEntries(
       if (balance !== undefined) balances.set(id, Number(balance ?? 0));
     }
   } else {
-    for (let from = 0; from < ids.length; from += SELECT_ROWS) {
-      const chunk = padded(ids.slice(from, from + SELECT_ROWS));
-      const { rows } = await trx.executeQuery<{ id: string; balance: number | null }>(
-        CompiledQuery.raw(selectBalances(chunk.length, postgres), [clientId, ...chunk]),
-      );
-      for (const row of rows) balances.set(row.id, Number(row.balance ?? 0));
-    }
+    for (const [id, balance] of await bulkBalances(trx, clientId, ids)) balances.set(id, Number(balance ?? 0));
   }
   if (balances.size !== ids.length) throw new Error('No such participant');
 
@@ -127,17 +116,12 @@ export async function appendLedgerEntries(
   // Every participant with an appended entry: a first entry turns a null balance into a number
   // even when the movements cancel out.
   const touched = [...new Set(byParticipant.map((index) => movements[index]!.participantId))];
-  const guard = options.requireCovered === true;
-  for (const [from, to] of pieces(touched.length, UPDATE_ROWS)) {
-    const parameters: unknown[] = [];
-    for (let i = from; i < to; i += 1) {
-      const id = touched[i]!;
-      parameters.push(id, balances.get(id)! - opening.get(id)!);
-    }
-    parameters.push(clientId);
-    const moved = await trx.executeQuery(CompiledQuery.raw(updateBalances(to - from, postgres, guard), parameters));
-    if (Number(moved.numAffectedRows) !== to - from) throw new Error('A balance moved while the entries were appended');
-  }
+  await moveBulkBalances(
+    trx,
+    clientId,
+    touched.map((id) => [id, balances.get(id)! - opening.get(id)!] as const),
+    options.requireCovered === true,
+  );
   await applyToLots(
     trx,
     clientId,
@@ -198,58 +182,12 @@ const INSERT_ENTRIES_JSON =
   'insert or fail into ledger_entries (id, client_id, participant_id, occurred_at, description, description_key, description_params, amount, kind, reference, created_at) ' +
   'select value ->> 0, ?1, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, ?2 from json_each(?3) order by key';
 
-/**
- * The statements' text, made once per shape (and engine: ? or $n placeholders). Written by hand
- * rather than with Kysely's builder: a million rows would otherwise build a million expression
- * trees only to print the same text again, and kept because an import asks for the same few
- * shapes thousands of times (a 100-row INSERT is 1,100 placeholders of text). The keys are shapes,
- * never values: pieces() and padded() allow 64 of them (10 balance reads and 18 balance UPDATEs per
- * engine, PostgreSQL's 8 INSERTs), so the bound is never reached; it keeps the memo small (least
- * recently used out first) should a statement ever take its size from its input.
- */
-const texts = new LRUCache<string, string, () => string>({
-  max: 128,
-  memoMethod: (_key, _stale, { context: make }) => make(),
-});
-
-function once(key: string, make: () => string): string {
-  return texts.memo(key, { context: make });
-}
-
-function placeholders(postgres: boolean): () => string {
-  let n = 0;
-  return () => (postgres ? `$${++n}` : '?');
-}
-
-function selectBalances(rows: number, postgres: boolean): string {
-  return once(`select:${rows}:${postgres}`, () => {
-    const p = placeholders(postgres);
-    const client = p();
-    const list = Array.from({ length: rows }, p).join(', ');
-    // Without statistics SQLite would rather walk the client's whole (client_id, …) index than
-    // look the ids up one by one: the unary plus keeps it off that index. PostgreSQL plans well.
-    return postgres
-      ? `select id, balance from participants where client_id = ${client} and id in (${list}) for update`
-      : `select id, balance from participants where +client_id = ${client} and id in (${list})`;
-  });
-}
-
 /** PostgreSQL's INSERT of a piece of the entries (SQLite's is insertEntriesAtOnce). */
 function insertEntries(rows: number, postgres: boolean): string {
-  return once(`insert:${rows}:${postgres}`, () => {
+  return statementText(`ledger.insert:${rows}:${postgres}`, () => {
     const p = placeholders(postgres);
     const values = Array.from({ length: rows }, () => `(${Array.from({ length: 11 }, p).join(', ')})`).join(', ');
     return `insert into ledger_entries (id, client_id, participant_id, occurred_at, description, description_key, description_params, amount, kind, reference, created_at) values ${values}`;
-  });
-}
-
-/** VALUES names its columns column1, column2 on both engines; the cast types the parameter on PostgreSQL. */
-function updateBalances(rows: number, postgres: boolean, guard: boolean): string {
-  return once(`update:${rows}:${postgres}:${guard}`, () => {
-    const p = placeholders(postgres);
-    const values = Array.from({ length: rows }, () => `(${p()}, cast(${p()} as integer))`).join(', ');
-    const covered = guard ? ' and (d.column2 >= 0 or coalesce(participants.balance, 0) + d.column2 >= 0)' : '';
-    return `update participants set balance = coalesce(participants.balance, 0) + d.column2 from (values ${values}) as d where participants.client_id = ${p()} and participants.id = d.column1${covered}`;
   });
 }
 

@@ -254,6 +254,20 @@ export async function pageParticipantsLastActiveBetween(
   return rows.map((row) => row.participant_id);
 }
 
+/**
+ * The entries already posted under these references, with what a points import compares a line
+ * with (decision 022: the same content is unchanged, other content is refused). One statement;
+ * the caller keeps `references` to an IN list both engines take.
+ */
+export async function entriesByReference(db: Q, clientId: string, references: readonly string[]) {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['reference', 'participant_id', 'amount', 'occurred_at', 'description', 'created_at'])
+    .where('client_id', '=', clientId)
+    .where('reference', 'in', padded([...references]))
+    .execute();
+}
+
 /** Which of these references are already posted (in the caller's transaction). */
 export async function postedReferences(db: Q, clientId: string, references: readonly string[]): Promise<Set<string>> {
   const posted = new Set<string>();

@@ -15,11 +15,12 @@ export {
 } from './store.ts';
 // The ledger's reads that other modules' pages and runs are made of (issue 30 §3): the portal's
 // statement, the console's participant page, the reports' month sums, the expiry's activity
-// dates; a subquery where the other module's store reads its row and the ledger's figure as one
-// state.
+// dates, a points import's posted references; a subquery where the other module's store reads
+// its row and the ledger's figure as one state.
 export {
   consoleStatementRows,
   countStatementEntries,
+  entriesByReference,
   entryCountOf,
   lastActivityAt,
   lastActivityOf,

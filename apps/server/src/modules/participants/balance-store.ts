@@ -2,7 +2,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { isPostgres } from '../../db/database.ts';
-import { padded } from '../../db/statement-shapes.ts';
+import { CompiledQuery } from 'kysely';
+import { padded, pieces, placeholders, statementText } from '../../db/statement-shapes.ts';
 import { entryCountOf } from '../ledger/service.ts';
 
 /**
@@ -65,6 +66,22 @@ export async function findStatementVersion(db: Kysely<Database>, clientId: strin
     .executeTakeFirst();
 }
 
+/**
+ * The participants of the client with these username keys, with their balances, locked to the
+ * commit on PostgreSQL when `lock` (a points import's batch, decision 022: the balances come with
+ * the ids, so the ledger's bulk path reads the same rows no second time). One statement; the
+ * caller keeps `keys` to an IN list both engines take.
+ */
+export async function balancesByUsernameKey(trx: Transaction<Database>, clientId: string, keys: readonly string[], lock: boolean) {
+  return trx
+    .selectFrom('participants')
+    .select(['id', 'username_key', 'balance'])
+    .where('client_id', '=', clientId)
+    .where('username_key', 'in', padded([...keys]))
+    .$if(lock && isPostgres(trx), (qb) => qb.forUpdate())
+    .execute();
+}
+
 // ——— The expiry run's reads of balances (docs/decisions/057) ———
 
 /** The next participants (by id) of the client with something to lose: a balance above zero. */
@@ -102,6 +119,68 @@ export async function lockBalances(
     .$if(isPostgres(trx), (qb) => qb.forUpdate())
     .execute();
   return new Map(rows.map((row) => [row.id, row.balance === null ? null : Number(row.balance)]));
+}
+
+/** Participants per balance read of the bulk path; a power of two, see padded(). */
+const BULK_SELECT_ROWS = 512;
+/** Balances per UPDATE of the bulk path. */
+const BULK_UPDATE_ROWS = 256;
+
+/**
+ * The bulk ledger's read (modules/ledger/bulk.ts): these participants' balances (null: no entry
+ * yet), locked FOR UPDATE on PostgreSQL; a participant missing from the map does not exist. Text
+ * by hand, one shape per size: see statementText().
+ */
+export async function bulkBalances(
+  trx: Transaction<Database>,
+  clientId: string,
+  participantIds: readonly string[],
+): Promise<Map<string, number | null>> {
+  const postgres = isPostgres(trx);
+  const balances = new Map<string, number | null>();
+  for (let from = 0; from < participantIds.length; from += BULK_SELECT_ROWS) {
+    const chunk = padded(participantIds.slice(from, from + BULK_SELECT_ROWS));
+    const text = statementText(`participants.select:${chunk.length}:${postgres}`, () => {
+      const p = placeholders(postgres);
+      const client = p();
+      const list = Array.from({ length: chunk.length }, p).join(', ');
+      // Without statistics SQLite would rather walk the client's whole (client_id, …) index than
+      // look the ids up one by one: the unary plus keeps it off that index. PostgreSQL plans well.
+      return postgres
+        ? `select id, balance from participants where client_id = ${client} and id in (${list}) for update`
+        : `select id, balance from participants where +client_id = ${client} and id in (${list})`;
+    });
+    const { rows } = await trx.executeQuery<{ id: string; balance: number | null }>(CompiledQuery.raw(text, [clientId, ...chunk]));
+    for (const row of rows) balances.set(row.id, row.balance === null ? null : Number(row.balance));
+  }
+  return balances;
+}
+
+/**
+ * The bulk ledger's move: each participant's balance by its delta (a null balance becomes a
+ * number), in statements of BULK_UPDATE_ROWS. With `guard`, a debit never takes a balance below
+ * zero, as a last guard. Throws if a row did not move (the caller's transaction then rolls back).
+ */
+export async function moveBulkBalances(
+  trx: Transaction<Database>,
+  clientId: string,
+  deltas: ReadonlyArray<readonly [participantId: string, delta: number]>,
+  guard: boolean,
+): Promise<void> {
+  const postgres = isPostgres(trx);
+  for (const [from, to] of pieces(deltas.length, BULK_UPDATE_ROWS)) {
+    const text = statementText(`participants.update:${to - from}:${postgres}:${guard}`, () => {
+      const p = placeholders(postgres);
+      // VALUES names its columns column1, column2 on both engines; the cast types the parameter on PostgreSQL.
+      const values = Array.from({ length: to - from }, () => `(${p()}, cast(${p()} as integer))`).join(', ');
+      const covered = guard ? ' and (d.column2 >= 0 or coalesce(participants.balance, 0) + d.column2 >= 0)' : '';
+      return `update participants set balance = coalesce(participants.balance, 0) + d.column2 from (values ${values}) as d where participants.client_id = ${p()} and participants.id = d.column1${covered}`;
+    });
+    const parameters: unknown[] = deltas.slice(from, to).flat();
+    parameters.push(clientId);
+    const moved = await trx.executeQuery(CompiledQuery.raw(text, parameters));
+    if (Number(moved.numAffectedRows) !== to - from) throw new Error('A balance moved while the entries were appended');
+  }
 }
 
 /** The usernames of these participants (what the webhooks of a balance movement name them by, decision 084). */

@@ -77,6 +77,7 @@ describe.each(dialects)('signed-in participant endpoints on %s', (dialect) => {
         'locale',
         'participantFeatures',
         'participantRules',
+        'pendingPoints',
         'privacyNotice',
         'rewardsOffering',
         'rewardsOfferingUnavailable',
@@ -87,6 +88,7 @@ describe.each(dialects)('signed-in participant endpoints on %s', (dialect) => {
       ].sort(),
     );
     expect(user.sessionId).toBe(sessionId);
+    expect(user.pendingPoints).toEqual({ points: 0, releases: [] });
   });
 
   it('tells the balance variants apart: null for never earned, 0 for all spent', async () => {

@@ -6,6 +6,7 @@ import type { Session } from '../sessions/tables.ts';
 import { errors } from '../../http/api-error.ts';
 import { rewardsOfferingUnavailable } from '../catalog/service.ts';
 import { clientLocales, findClient } from '../clients/service.ts';
+import { pendingReleases } from '../events/pending.ts';
 import {
   findUserParticipant,
   listProgramNames,
@@ -17,6 +18,7 @@ import {
 // What other modules may use of this module's store, named here: they call the service, never
 // the store (decision 053).
 export {
+  addPendingPoints,
   findParticipant,
   findParticipantByUsername,
   listClientPrograms,
@@ -40,9 +42,18 @@ export {
   usernameTakenByOther,
 } from './accounts-store.ts';
 // The cached balance: the ledger moves it in its posting's transaction; the portal's statement
-// reads it with the ledger's entry count as one state; the expiry run pages through the balances
-// and locks them (issue 30 §3).
-export { findStatementVersion, lockBalances, moveBalance, participantsWithPoints, usernamesOf } from './balance-store.ts';
+// reads it with the ledger's entry count as one state; the expiry run and a points import's
+// batch read and lock them (issue 30 §3).
+export {
+  balancesByUsernameKey,
+  bulkBalances,
+  findStatementVersion,
+  lockBalances,
+  moveBalance,
+  moveBulkBalances,
+  participantsWithPoints,
+  usernamesOf,
+} from './balance-store.ts';
 
 /** The participant's language if the client still offers it, else the client's default. */
 function resolveLocale(offered: Locale[], wanted: string, clientDefault: string): Locale {
@@ -67,6 +78,9 @@ export async function buildUserData(
   ]);
   if (!client) throw errors.unknownClient();
   const version = client.privacy_notice_version;
+  // Nothing pending (nearly everyone) costs no statement: the total rides on the participant's row.
+  const pendingTotal = Number(participant.pending_points ?? 0);
+  const releases = pendingTotal > 0 ? await pendingReleases(db, participant.client_id, participant.id, client.time_zone) : [];
   return {
     authenticated: true,
     sessionId,
@@ -89,6 +103,7 @@ export async function buildUserData(
     privacyNotice: { hasAcknowledged: version > 0 && participant.privacy_ack_version >= version, version },
     participantRules: programs,
     ssoAuthenticated: false,
+    pendingPoints: { points: pendingTotal, releases },
   };
 }
 

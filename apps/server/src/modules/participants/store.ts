@@ -38,6 +38,7 @@ export type UserParticipant = Pick<
   | 'ots_enabled'
   | 'privacy_ack_version'
   | 'balance'
+  | 'pending_points'
 >;
 
 const USER_COLUMNS = [
@@ -54,6 +55,7 @@ const USER_COLUMNS = [
   'ots_enabled',
   'privacy_ack_version',
   'balance',
+  'pending_points',
 ] as const satisfies ReadonlyArray<keyof UserParticipant>;
 
 /**
@@ -122,6 +124,28 @@ export async function findParticipant(
 export async function listProgramNames(db: Db, clientId: string, participantId: string): Promise<string[]> {
   const { rows } = await selectProgramNames(db, clientId, participantId);
   return rows.map((row) => row.program_name);
+}
+
+/**
+ * Moves the participant's pending total (issue 32 §3, decision 098) in the posting's transaction
+ * that keeps, releases or takes back the pending lines, so the total and the lines never differ.
+ * Answers the new total and the balance, the row locked until the commit (PostgreSQL; SQLite has
+ * one writer): a return reads the balance it may take from so. Undefined when the participant is gone.
+ */
+export async function addPendingPoints(
+  trx: Transaction<Database>,
+  clientId: string,
+  participantId: string,
+  delta: number,
+): Promise<{ pendingPoints: number; balance: number } | undefined> {
+  const row = await trx
+    .updateTable('participants')
+    .set((eb) => ({ pending_points: eb('pending_points', '+', delta) }))
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .returning(['pending_points', 'balance'])
+    .executeTakeFirst();
+  return row === undefined ? undefined : { pendingPoints: Number(row.pending_points), balance: Number(row.balance ?? 0) };
 }
 
 export async function updateParticipantLocale(db: Db, clientId: string, participantId: string, locale: string) {

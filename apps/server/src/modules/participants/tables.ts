@@ -24,6 +24,11 @@ export interface ParticipantsTable {
   email_changed_by_staff_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** Cache of the ledger's sum, updated in the same transaction; null until the first entry. */
   balance: number | null;
+  /**
+   * Points earned from events and not yet spendable (issue 32 §3, migration 043, decision 098),
+   * moved in the same transactions as the events' pending lines (posting, release, return).
+   */
+  pending_points: ColumnType<number, number | undefined, number>;
   created_at: string;
   /**
    * When what the program API shows of the participant last changed: profile, status, offerings,

@@ -20,8 +20,10 @@ import { sendNewPrintRun } from '../ots/console-routes.ts';
 import type { Actor } from '../participants/operator-service.ts';
 import { withScope, withScopeOf } from './scopes.ts';
 
-const IMPORT_SCOPES = ['points:write', 'participants:write'] as const satisfies readonly ApiScope[];
-const scopeOfKind = (kind: unknown): ApiScope => (kind === 'participants' ? 'participants:write' : 'points:write');
+const IMPORT_SCOPES = ['points:write', 'participants:write', 'events:write'] as const satisfies readonly ApiScope[];
+// An events file earns as POST events does: it takes that route's scope (decision 099).
+const scopeOfKind = (kind: unknown): ApiScope =>
+  kind === 'participants' ? 'participants:write' : kind === 'events' ? 'events:write' : 'points:write';
 const JOB_ID = /^[0-9a-f-]{36}$/;
 
 /**
@@ -49,7 +51,7 @@ export function programBulkRoutes(api: FastifyInstance, deps: ModuleDeps): void 
   typed.post(
     '/imports',
     withScopeOf(db, IMPORT_SCOPES, (request) => scopeOfKind((request.query as { kind?: unknown }).kind), {
-      summary: 'Upload a participants or points CSV (text/csv, the file the console takes): answered with the job, "previewing"',
+      summary: 'Upload a participants, points or events CSV (text/csv, the file the console takes): answered with the job, "previewing"',
       description:
         'The same job as the console\'s: staged as it streams (256 MB, 1,000,000 lines, 16 kB a line), previewed in the background with the import\'s rules, written only once confirmed (POST imports/{id}/confirm). Poll GET imports/{id} until it is "staged". One import runs per client at a time.',
       querystring: ProgramImportQuery,

@@ -481,6 +481,9 @@ describe.each(dialects)('the program API on %s', (dialect) => {
       const pointsOnly = await makeKey(t.database.db, DEMO_CLIENT_ID, ['points:write']);
       const csv = `username,first_name,last_name,email,locale,account_number,merchandise,experiences,ots,programs,status\nimp.${tag()},A,B,a.${tag()}@example.com,,IMP-${tag()},true,false,false,,\n`;
       expect((await upload('participants', csv, pointsOnly.key)).statusCode).toBe(403);
+      // An events file earns as POST events does: it takes events:write, not points:write (decision 099).
+      const events = `id,type,username,occurredAt\nimp-${tag()},purchase,demo,2026-06-01T10:00:00Z\n`;
+      expect((await upload('events', events, pointsOnly.key)).statusCode).toBe(403);
       const staged = await upload('participants', csv);
       const id = staged.json<ProgramImportJob>().id;
       await jobWhen(id, ['staged']);

@@ -126,7 +126,7 @@ const expected: Row[] = [
   // Bulk (decisions 063, 064): the console's imports and code batches; an import needs the write scope of its kind.
   {
     route: route('POST', '/imports'),
-    scope: ['points:write', 'participants:write'],
+    scope: ['points:write', 'participants:write', 'events:write'],
     call: () => ({ method: 'POST', path: `${paths.imports}?kind=participants`, csv: PARTICIPANTS_CSV(`imp.${tag()}`) }),
     ...refused,
     // Its own import.
@@ -135,7 +135,7 @@ const expected: Row[] = [
   },
   {
     route: route('GET', '/imports/:importId'),
-    scope: ['points:write', 'participants:write'],
+    scope: ['points:write', 'participants:write', 'events:write'],
     call: (c) => ({ method: 'GET', path: paths.importJob(c.importId) }),
     ...refused,
     otherClient: 404,
@@ -143,7 +143,7 @@ const expected: Row[] = [
   },
   {
     route: route('POST', '/imports/:importId/confirm'),
-    scope: ['points:write', 'participants:write'],
+    scope: ['points:write', 'participants:write', 'events:write'],
     call: (c) => ({ method: 'POST', path: paths.confirmImport(c.importId), body: { reason: 'Route table' } }),
     ...refused,
     otherClient: 404,

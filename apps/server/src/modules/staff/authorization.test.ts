@@ -23,6 +23,8 @@ import { createEndpoint } from '../webhooks/manage.ts';
 import { tellWebhooks } from '../webhooks/service.ts';
 import { consoleEarningRulesPaths } from '@rewards/contract/console-earning-rules';
 import { createRule } from '../earning-rules/service.ts';
+import { consoleEventTypesPaths } from '@rewards/contract/console-event-types';
+import { declareEventType } from '../events/types.ts';
 import { previewImportJob } from '../imports/preview.ts';
 import { stageImport } from '../imports/service.ts';
 import { consoleGate, requireRole } from './guard.ts';
@@ -178,6 +180,17 @@ const expected: Row[] = [
     ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
   },
   { route: route('POST', '/clients/:clientId/earning-rules-simulation'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  // Issue 32 §1, declared event types (decision 100): every role of the client reads; program managers and owners declare
+  // and retire; another client's only an owner.
+  { route: route('GET', '/clients/:clientId/event-types'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
+  {
+    route: route('POST', '/clients/:clientId/event-types'),
+    ...signedIn({ ...all(201), support_agent: 403, auditor: 403 }, { ...all(403), owner: 201 }),
+  },
+  {
+    route: route('POST', '/clients/:clientId/event-types/:name/retire'),
+    ...signedIn({ ...all(200), support_agent: 403, auditor: 403 }, { ...all(403), owner: 200 }),
+  },
   // Part C, client settings (issue 20 §3, decision 065): every role of the client reads; program managers and owners change.
   { route: route('GET', '/clients/:clientId/settings/branding'), ...signedIn(all(200), { ...all(403), owner: 200 }) },
   {
@@ -708,6 +721,18 @@ describe.each(dialects)('the console role table on %s', (dialect) => {
         });
       case route('POST', '/clients/:clientId/earning-rules-simulation'):
         return send('POST', consoleEarningRulesPaths.simulate(clientId), { body: { type: 'purchase', amount: '10.00' } });
+      // Issue 32 §1, declared event types: a type of its own per cell to declare, and another (declared by the operator) to retire.
+      case route('GET', '/clients/:clientId/event-types'):
+        return send('GET', consoleEventTypesPaths.types(clientId));
+      case route('POST', '/clients/:clientId/event-types'):
+        return send('POST', consoleEventTypesPaths.types(clientId), {
+          body: { name: `role.table.${column.replace(':', '.')}`, description: 'role table' },
+        });
+      case route('POST', '/clients/:clientId/event-types/:name/retire'): {
+        const name = `role.retire.${column.replace(':', '.')}`;
+        await declareEventType(t.database.db, { kind: 'operator', name: 'role-table', origin: 'test' }, clientId, { name });
+        return send('POST', consoleEventTypesPaths.retire(clientId, name), { body: { reason: 'role table' } });
+      }
       // F staff OIDC sign-in
       case route('GET', consolePaths.signInMethods):
         return send('GET', consolePaths.signInMethods);

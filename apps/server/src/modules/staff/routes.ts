@@ -54,6 +54,7 @@ import { consoleWebhookRoutes } from '../webhooks/console-routes.ts';
 import { consoleApiKeyRoutes } from '../api-keys/console-routes.ts';
 import { consoleEarningRuleRoutes } from '../earning-rules/console-routes.ts';
 import { consoleEventRoutes } from '../events/console-routes.ts';
+import { consoleEventTypeRoutes } from '../events/types-console-routes.ts';
 import { consoleReadRoutes } from '../participants/console-routes.ts';
 import { staffManagementRoutes } from './staff-routes.ts';
 import { staffOidcRoutes } from './oidc-routes.ts';
@@ -369,6 +370,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: ModuleDeps): Pro
       consoleApiKeyRoutes(api, db, origin, documented); // issue 29 §1: API keys
       consoleEarningRuleRoutes(api, db, origin, documented); // issue 32 §2: earning rules (decision 096)
       consoleEventRoutes(api, db, origin, documented); // issue 32 §1: a participant's events (decision 097)
+      consoleEventTypeRoutes(api, db, origin, documented); // issue 32 §1: declared event types (decision 100)
       await consoleReadRoutes(api, deps, origin);
       await staffManagementRoutes(api, ctx, origin);
       staffOidcRoutes(api, ctx, origin, config.staffSignIn, documented);

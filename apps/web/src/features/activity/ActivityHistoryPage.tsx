@@ -7,6 +7,7 @@ import { DateFilter } from './DateFilter.tsx';
 import { ExpirySchedule } from './ExpirySchedule.tsx';
 import { saveTextFile } from './download.ts';
 import { Pager } from './Pager.tsx';
+import { PendingReleases } from './PendingReleases.tsx';
 import {
   createOrders,
   DEFAULT_SORT,
@@ -39,6 +40,7 @@ export default function ActivityHistoryPage() {
       <h1 tabIndex={-1} className="activity__heading">
         {t('activityHistory.heading')}
       </h1>
+      <PendingReleases />
       <ExpirySchedule />
       {state.status === 'loading' ? (
         <ReadStatus status="loading" />

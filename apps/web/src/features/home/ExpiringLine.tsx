@@ -2,18 +2,10 @@ import { calendarDay, localDayFromToday, useExpirySchedule } from '../../api/exp
 import { useI18n } from '../../i18n/I18nContext.tsx';
 import { paths } from '../../routing/paths.ts';
 import { AppLink } from '../../ui/AppLink.tsx';
+import { pluralOf } from './plural.ts';
 
 /** How far ahead home looks: points expiring later are in the history's schedule only. */
 export const HOME_EXPIRY_DAYS = 90;
-
-/** The plural category of an amount in a locale; an unknown tag counts as English. */
-function pluralOf(locale: string, count: number): Intl.LDMLPluralRule {
-  try {
-    return new Intl.PluralRules(locale).select(count);
-  } catch {
-    return new Intl.PluralRules('en-US').select(count);
-  }
-}
 
 /**
  * Under the balance (issue 19, decision 061): the soonest points to expire within 90 days, with

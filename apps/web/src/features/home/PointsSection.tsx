@@ -3,6 +3,7 @@ import { Trans, useI18n } from '../../i18n/I18nContext.tsx';
 import { paths } from '../../routing/paths.ts';
 import { AppLink } from '../../ui/AppLink.tsx';
 import { ExpiringLine } from './ExpiringLine.tsx';
+import { PendingLine, pendingOf } from './PendingLine.tsx';
 import './home.css';
 
 /** The welcome message, one of four variants (spec section 2, Home screen). */
@@ -58,6 +59,8 @@ export function PointsSection({ user }: { user: UserData | null }) {
         {t('home.points.heading', { mediaLabel: mediaLabel() })}
       </h2>
       <WelcomeMessage user={user} />
+      {/* Pending points show whatever the balance is: a newcomer's first points may all be pending. */}
+      {user.accountBalanceUnavailable ? null : <PendingLine pending={pendingOf(user)} />}
       {!user.accountBalanceUnavailable && user.accountBalance !== null && user.accountBalance > 0 ? (
         <ExpiringLine balance={user.accountBalance} />
       ) : null}
