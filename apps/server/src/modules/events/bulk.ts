@@ -18,7 +18,7 @@ import { appendLedgerEntries } from '../ledger/bulk.ts';
 import type { LedgerMovement } from '../ledger/service.ts';
 import { addPendingPointsMany, participantsByUsernameKeys, type BatchParticipant } from '../participants/batch.ts';
 import { usernameKey } from '../participants/service.ts';
-import { clientFactsOf, eventErrors, eventHash, parseEvent } from './service.ts';
+import { clientFactsOf, eventErrors, eventHash, FUTURE_SLACK_MS, isPending, lineRow, parseEvent } from './service.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
 import { entryText, ruleWords } from './views.ts';
 import { isClientEventType } from './types.ts';
@@ -39,9 +39,6 @@ import { isClientEventType } from './types.ts';
  * whole file.
  */
 
-const DAY_MS = 86_400_000;
-/** How far ahead an event may be dated (service.ts FUTURE_SLACK_MS). */
-const FUTURE_SLACK_MS = DAY_MS;
 /** Ids per read of the events kept: a power of two (padded()). */
 const IDS_PER_READ = 512;
 
@@ -252,7 +249,6 @@ async function keptHashes(db: Kysely<Database>, clientId: string, ids: readonly 
 }
 
 /** Pending as the single posting has it (events/service.ts): a line of a rule with pendingDays that earned points. */
-const isPending = (line: { pendingDays: number; points: number }) => line.pendingDays > 0 && line.points > 0;
 
 /**
  * What is kept of a line that met its conditions until the batch is written: the engine's line
@@ -468,28 +464,11 @@ export async function postEventsBatch(
       debt_points: 0,
     });
     const entryId = entryOf.get(event.id) ?? null;
-    c.matched.forEach((line, i) => {
-      const pending = isPending(line);
-      lines.push({
-        client_id: clientId,
-        event_id: event.id,
-        line: i + 1,
-        rule_id: line.ruleId,
-        rule_version: line.version,
-        name: line.name,
-        kind: line.kind,
-        points: line.points,
-        pending: pending ? 1 : 0,
-        available_at: pending ? new Date(Date.parse(c.item.occurredAt) + line.pendingDays * DAY_MS).toISOString() : null,
-        entry_id: !pending && line.points > 0 ? entryId : null,
-        calculation: line.calculation,
-        trims: line.trims,
-        participant_id: c.participant.id,
-        released_at: null,
-        reversed_points: 0,
-        debt_points: 0,
-      });
-    });
+    c.matched.forEach((line, i) =>
+      lines.push(
+        lineRow({ clientId, id: event.id, participantId: c.participant.id, occurredAt: c.item.occurredAt }, line, i, line.trims, entryId),
+      ),
+    );
     if (c.pending > 0) pendingBy.set(c.participant.id, (pendingBy.get(c.participant.id) ?? 0) + c.pending);
   }
   // In their primary key's order: the batch's ids are all over that index (the batch goes by

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode } from '@rewards/contract';
-import { earningRuleProblems, type EarningLine } from '@rewards/contract/earning-rules';
+import { earningRuleProblems } from '@rewards/contract/earning-rules';
 import {
   BUILT_IN_EVENT_TYPES,
   PROGRAM_EVENT_MAX_ID,
@@ -39,9 +39,42 @@ import { isClientEventType } from './types.ts';
  * client is always the key's.
  */
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** How far ahead of this server's clock an event may be dated: a shop's clock a little off, not a typo of a year. */
-const FUTURE_SLACK_MS = DAY_MS;
+export const FUTURE_SLACK_MS = DAY_MS;
+
+/** A line of a rule with pendingDays that earned points: held, not credited (decision 098 releases it). */
+export const isPending = (line: { pendingDays: number; points: number }) => line.pendingDays > 0 && line.points > 0;
+
+/** An engine's line as kept (decision 097): a pending one with its date, a credited one naming the event's entry. */
+export function lineRow(
+  event: { clientId: string; id: string; participantId: string; occurredAt: string },
+  line: { ruleId: string; version: number; name: string; kind: string; points: number; pendingDays: number; calculation: string },
+  index: number,
+  trims: string,
+  entryId: string | null,
+): ParticipantEventLinesTable {
+  const pending = isPending(line);
+  return {
+    client_id: event.clientId,
+    event_id: event.id,
+    line: index + 1,
+    rule_id: line.ruleId,
+    rule_version: line.version,
+    name: line.name,
+    kind: line.kind,
+    points: line.points,
+    pending: pending ? 1 : 0,
+    available_at: pending ? new Date(Date.parse(event.occurredAt) + line.pendingDays * DAY_MS).toISOString() : null,
+    entry_id: !pending && line.points > 0 ? entryId : null,
+    calculation: line.calculation,
+    trims,
+    participant_id: event.participantId,
+    released_at: null,
+    reversed_points: 0,
+    debt_points: 0,
+  };
+}
 
 /** A caller's text echoed in a message: short, so a message stays a line. */
 const clip = (value: string) => (value.length > 60 ? `${value.slice(0, 60)}…` : value);
@@ -251,7 +284,6 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
       });
       if (earned.lines.length === 0 && !(await isClientType(trx, clientId, event.type))) throw eventErrors.unknownType(event.type);
       const matched = earned.lines.filter((line) => line.matched);
-      const isPending = (line: EarningLine) => line.pendingDays > 0 && line.points > 0;
       const creditedLines = matched.filter((line) => !isPending(line) && line.points > 0);
       const credited = creditedLines.reduce((sum, line) => sum + line.points, 0);
       const pending = matched.filter(isPending).reduce((sum, line) => sum + line.points, 0);
@@ -275,25 +307,9 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
               },
               now,
             );
-      const lines = matched.map((line, i): ParticipantEventLinesTable => ({
-        client_id: clientId,
-        event_id: event.id,
-        line: i + 1,
-        rule_id: line.ruleId,
-        rule_version: line.version,
-        name: line.name,
-        kind: line.kind,
-        points: line.points,
-        pending: isPending(line) ? 1 : 0,
-        available_at: isPending(line) ? new Date(Date.parse(occurredAt) + line.pendingDays * DAY_MS).toISOString() : null,
-        entry_id: !isPending(line) && line.points > 0 ? entryId : null,
-        calculation: line.calculation,
-        trims: JSON.stringify(line.trims),
-        participant_id: participant.id,
-        released_at: null,
-        reversed_points: 0,
-        debt_points: 0,
-      }));
+      const lines = matched.map((line, i) =>
+        lineRow({ clientId, id: event.id, participantId: participant.id, occurredAt }, line, i, JSON.stringify(line.trims), entryId),
+      );
       const row: ParticipantEventsTable = {
         client_id: clientId,
         id: event.id,
