@@ -14,6 +14,8 @@ import type { Database } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { recordAudit, type AuditActorKind } from '../audit/service.ts';
 import { readClient } from '../clients/service.ts';
+// A module cycle (events/types.ts lists the rules): both sides only call functions at run time.
+import { isRetiredEventType } from '../events/types.ts';
 import { findParticipantByUsername, listProgramNames } from '../participants/service.ts';
 import { roleIn } from '../staff/roles.ts';
 import {
@@ -77,6 +79,10 @@ const ruleErrors = {
     errors.validation(`The event is not valid: ${problems.join('; ')}`, { problems: problems.join('; ') }),
   notFound: (ruleId: string) =>
     new ApiError(404, ErrorCode.notFound, 'error.notFound', `No earning rule "${ruleId}" in this client`, { ruleId }),
+  retiredType: (type: string) =>
+    errors.validation(`The rule is not valid: event: ${type} is retired; declare it again first (Programs → Earning rules → Event types)`, {
+      problems: `event: ${type} is retired; declare it again first`,
+    }),
   participantNotFound: (username: string) =>
     new ApiError(404, ErrorCode.notFound, 'error.notFound', `No participant "${username}" in this client`, { username }),
 };
@@ -220,6 +226,7 @@ export async function createRule(
   const why = reasonOf(reason);
   const { id: given, rule } = parseRuleInput(input);
   await requireClientOf(db, clientId);
+  if (await isRetiredEventType(db, clientId, rule.event)) throw ruleErrors.retiredType(rule.event);
   await checkPromotionTargets(db, clientId, given, rule);
   const now = options.now ?? new Date();
   const effectiveFrom = effectiveFromOf(options, now, undefined);
@@ -365,6 +372,11 @@ export async function setRuleEnabled(
 ): Promise<RuleChange> {
   await authorize(db, editor, clientId);
   const why = reasonOf(reason);
+  if (enabled) {
+    const existing = await ruleOfClient(db, clientId, ruleId);
+    if (!existing) throw ruleErrors.notFound(ruleId);
+    if (await isRetiredEventType(db, clientId, existing.event_type)) throw ruleErrors.retiredType(existing.event_type);
+  }
   return newVersion(
     db,
     editor,

@@ -131,6 +131,24 @@ describe.each(dialects)('declared event types on %s', (dialect) => {
     // No rule in force any more: the check reads the retirement, and the event is refused.
     const refused = await refusal(recordEvent(database.db, caller, event('store.visit')));
     expect(refused.message).toContain('"store.visit" is not one of this program\'s');
+
+    // Nor can a rule bring a retired type back: enabling the rule, or a new one, is refused until it is declared again.
+    const enabling = await refusal(setRuleEnabled(database.db, ruleEditor, clientId, 'visits', true, 'Stores reopen'));
+    expect(enabling.message).toContain('event: store.visit is retired; declare it again first');
+    const creating = await refusal(
+      createRule(
+        database.db,
+        ruleEditor,
+        clientId,
+        { id: 'visits-2', name: 'Visits again', event: 'store.visit', earn: { points: 5 } },
+        'again',
+      ),
+    );
+    expect(creating.statusCode).toBe(400);
+    expect(creating.message).toContain('event: store.visit is retired');
+    expect((await refusal(recordEvent(database.db, caller, event('store.visit')))).statusCode).toBe(400);
+    await declareEventType(database.db, operator, clientId, { name: 'store.visit' });
+    await setRuleEnabled(database.db, ruleEditor, clientId, 'visits', true, 'Stores reopen');
   });
 
   it('refuses bad names, built-in types and unknown ones, each with the problem, writing nothing', async () => {

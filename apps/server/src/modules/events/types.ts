@@ -215,6 +215,11 @@ export async function retireEventType(
   return { type: await getEventType(db, clientId, name), auditId };
 }
 
+/** Retired and not declared again: no rule is made or enabled on it (decision 100). */
+export async function isRetiredEventType(db: Kysely<Database>, clientId: string, type: string): Promise<boolean> {
+  return (await findEventType(db, clientId, type))?.retired_at != null;
+}
+
 /**
  * The events' check (decision 097, read only when no rule of the type is in force at the event's
  * time): built in; declared and not retired; or, never declared nor retired, the type of one of
