@@ -19,7 +19,7 @@ import { createRule } from '../../apps/server/src/modules/earning-rules/service.
 import type { LoadTiming } from './api.ts';
 import { CLIENT_ID, openDatabase, seedDemo } from './fixtures.ts';
 import { startPortal } from './portal.ts';
-import { PROGRAM_API_CONNECTIONS } from './program-api.ts';
+import { enrolBenchParticipants, percentile, PROGRAM_API_CONNECTIONS, run } from './program-api.ts';
 
 /** Participants the requests go round: enough that no one participant's counters are the measure. */
 const PARTICIPANTS = 200;
@@ -107,29 +107,6 @@ export interface EventsApiResults {
   kept: { events: number; acknowledged: number; linesPerEvent: number; credited: number };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
-}
-
-function load(spec: { url: string; headers: Record<string, string>; nextBody: () => string }, seconds: number) {
-  return new Promise<{ result: autocannon.Result; latencies: number[] }>((resolve, reject) => {
-    const latencies: number[] = [];
-    const tracker = autocannon(
-      {
-        url: spec.url,
-        method: 'POST',
-        headers: spec.headers,
-        requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: spec.nextBody() }) }],
-        connections: PROGRAM_API_CONNECTIONS,
-        duration: seconds,
-      },
-      (error, result) => (error ? reject(error) : resolve({ result, latencies })),
-    );
-    tracker.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
-  });
-}
-
 function rateOf(rounds: ReadonlyArray<{ result: autocannon.Result; latencies: number[] }>, seconds: number): RateResult {
   const latencies = rounds.flatMap((r) => r.latencies).sort((a, b) => a - b);
   const sum = (pick: (r: autocannon.Result) => number) => rounds.reduce((total, r) => total + pick(r.result), 0);
@@ -179,22 +156,7 @@ export async function runEventsApi(parent: string, timing: LoadTiming, log: (lin
     try {
       const base = `${portal.baseUrl}${PROGRAM_API_BASE}`;
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-      const usernames = Array.from({ length: PARTICIPANTS }, (_, i) => `bench.events.${i}`);
-      for (const [i, username] of usernames.entries()) {
-        const reply = await fetch(`${base}/participants/${username}`, {
-          method: 'PUT',
-          headers,
-          body: JSON.stringify({
-            firstName: 'Bench',
-            lastName: `Participant ${i}`,
-            email: `${username}@example.com`,
-            accountNumber: `BENCH-EV-${i}`,
-            offerings: { merchandise: true, experiences: true, ots: true },
-            programs: [],
-          }),
-        });
-        if (reply.status !== 201) throw new Error(`PUT participants/${username}: ${reply.status} ${await reply.text()}`);
-      }
+      const usernames = await enrolBenchParticipants(base, headers, 'events', PARTICIPANTS);
       let nextPoints = 0;
       const points = {
         url: `${base}/points`,
@@ -233,13 +195,13 @@ export async function runEventsApi(parent: string, timing: LoadTiming, log: (lin
       );
       let warmEvents = 0;
       if (timing.warmupSeconds > 0) {
-        await load(points, timing.warmupSeconds);
-        warmEvents = (await load(events, timing.warmupSeconds)).result['2xx'];
+        await run(points, timing.warmupSeconds);
+        warmEvents = (await run(events, timing.warmupSeconds)).result['2xx'];
       }
-      const p1 = await load(points, half);
-      const e1 = await load(events, half);
-      const e2 = await load(events, half);
-      const p2 = await load(points, half);
+      const p1 = await run(points, half);
+      const e1 = await run(events, half);
+      const e2 = await run(events, half);
+      const p2 = await run(points, half);
       const eventRate = rateOf([e1, e2], timing.seconds);
       const pointRate = rateOf([p1, p2], timing.seconds);
       const check = openDatabase(databaseUrl);

@@ -12,7 +12,6 @@
  *
  * Alone: node scripts/bench/events-import.ts [--lines 1000000] [--participants 100000] [--paths events,points]
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,9 +29,9 @@ import { runImportJob } from '../../apps/server/src/modules/imports/run.ts';
 import { confirmImport, readImport, stageImport } from '../../apps/server/src/modules/imports/service.ts';
 import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { generatedUsername, writePointsFile } from '../../apps/server/test/points-files.ts';
+import { phaseTimer, runChild } from './measured-child.ts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const ROOT = resolve(HERE, '..', '..');
 const CLIENT = 'bench-events';
 /** The budget of issue 32 §4: a million-line events file through the imports, seconds. */
 export const EVENTS_IMPORT_BUDGET_SECONDS = 120;
@@ -209,7 +208,7 @@ export async function runEventsImport(
       files[path],
     ];
     const started = performance.now();
-    const out = await run(argv, { ...process.env, IMPORT_STATS_FILE: stats });
+    const out = await runChild(argv, { ...process.env, IMPORT_STATS_FILE: stats }, 'events-import child');
     const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
     const cost = JSON.parse(readFileSync(stats, 'utf8')) as {
       writeBytes: number;
@@ -243,40 +242,11 @@ export function eventsImportSeconds(results: EventsImportResults): number | unde
   return events ? Math.round(((events.phases.stage ?? 0) + (events.phases.preview ?? 0) + (events.phases.run ?? 0)) * 10) / 10 : undefined;
 }
 
-function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) =>
-      code === 0 ? done(out) : fail(new Error(`events-import child exited ${code}: ${err.trim().split('\n').at(-1)}`)),
-    );
-  });
-}
-
-function writtenBytes(): number {
-  try {
-    return Number(/^write_bytes: (\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? -1);
-  } catch {
-    return -1;
-  }
-}
-
 /** The measured process: one file staged, previewed, confirmed and run as the console's job, the phases timed. */
 async function child(kind: EventsImportPath, path: string, file: string): Promise<void> {
   const db = createDatabase({ dialect: 'sqlite', path });
   const phases: Record<string, number> = {};
-  const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
-    const written = writtenBytes();
-    const result = await work();
-    phases[name] = Math.round(performance.now() - started) / 1000;
-    if (written >= 0) phases[`${name}MB`] = Math.round((writtenBytes() - written) / 1_048_576);
-    return result;
-  };
+  const phase = phaseTimer(phases);
   try {
     const actor = { name: 'bench', kind: 'operator' as const, origin: null };
     const staged = await phase('stage', () =>

@@ -11,7 +11,7 @@
  *   (8 MB cache, a checkpoint per 65,536 WAL pages, foreign keys off);
  * - job: the console's path: staged, previewed, confirmed and run (modules/imports).
  */
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SqliteAdapter, sql } from 'kysely';
 import { createDatabase, type Db } from '../../apps/server/src/db/database.ts';
@@ -21,6 +21,7 @@ import { columnsOf, parsePointsLine, type LineProblem, type PointsLine } from '.
 import { previewImportJob } from '../../apps/server/src/modules/imports/preview.ts';
 import { runImportJob } from '../../apps/server/src/modules/imports/run.ts';
 import { confirmImport, readImport, stageImport } from '../../apps/server/src/modules/imports/service.ts';
+import { phaseTimer, writtenBytes } from './measured-child.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,22 +35,7 @@ const { path, file, client } = values as Record<string, string>;
 const db = createDatabase({ dialect: 'sqlite', path: values.db! });
 /** Per phase: wall seconds, and MB written (/proc/self/io write_bytes; -1 where unknown). */
 const phases: Record<string, number> = {};
-async function phase<T>(name: string, work: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  const written = writtenBytes();
-  const result = await work();
-  phases[name] = Math.round(performance.now() - started) / 1000;
-  if (written >= 0) phases[`${name}MB`] = Math.round((writtenBytes() - written) / 1_048_576);
-  return result;
-}
-
-function writtenBytes(): number {
-  try {
-    return Number(/^write_bytes: (\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? -1);
-  } catch {
-    return -1;
-  }
-}
+const phase = phaseTimer(phases);
 
 try {
   if (path === 'baseline') {

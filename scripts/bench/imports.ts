@@ -16,7 +16,6 @@
  *
  * Alone: node scripts/bench/imports.ts [--lines 1000000] [--participants 100000] [--paths baseline,command,job]
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,6 +26,7 @@ import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { addExpiryClient } from '../../apps/server/src/modules/expiry/test-support.ts';
 import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { writePointsFile } from '../../apps/server/test/points-files.ts';
+import { runChild } from './measured-child.ts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -118,11 +118,15 @@ export async function runImports(
             CLIENT,
           ];
     const started = performance.now();
-    const out = await run(argv, {
-      ...process.env,
-      IMPORT_STATS_FILE: stats,
-      DATABASE_URL: `file:${database}`,
-    });
+    const out = await runChild(
+      argv,
+      {
+        ...process.env,
+        IMPORT_STATS_FILE: stats,
+        DATABASE_URL: `file:${database}`,
+      },
+      argv.at(-1) ?? 'import child',
+    );
     const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
     const cost = JSON.parse(readFileSync(stats, 'utf8')) as {
       writeBytes: number;
@@ -166,20 +170,6 @@ function parseOutcome(out: string): { phases?: Record<string, number>; outcome: 
   } catch {
     return { outcome: text.split('\n').at(0) };
   }
-}
-
-function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) =>
-      code === 0 ? done(out) : fail(new Error(`${argv.at(-1)} exited ${code}: ${err.trim().split('\n').at(-1)}`)),
-    );
-  });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -96,14 +96,35 @@ async function startReceiver() {
   };
 }
 
+/** `count` participants enrolled through the program API's PUT (bench.<tag>.<n>), their usernames. */
+export async function enrolBenchParticipants(base: string, headers: Record<string, string>, tag: string, count: number): Promise<string[]> {
+  const usernames = Array.from({ length: count }, (_, i) => `bench.${tag}.${i}`);
+  for (const [i, username] of usernames.entries()) {
+    const reply = await fetch(`${base}/participants/${username}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({
+        firstName: 'Bench',
+        lastName: `Participant ${i}`,
+        email: `${username}@example.com`,
+        accountNumber: `BENCH-${tag.toUpperCase()}-${i}`,
+        offerings: { merchandise: true, experiences: true, ots: true },
+        programs: [],
+      }),
+    });
+    if (reply.status !== 201) throw new Error(`PUT participants/${username}: ${reply.status} ${await reply.text()}`);
+  }
+  return usernames;
+}
+
 /** The p-th percentile of sorted latencies, in ms to a tenth. */
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
 }
 
-/** One autocannon run; every response's latency kept. */
-function run(spec: { url: string; headers: Record<string, string>; nextBody: () => string }, seconds: number) {
+/** One autocannon run of POSTs, each with the next body; every response's latency kept. */
+export function run(spec: { url: string; headers: Record<string, string>; nextBody: () => string }, seconds: number) {
   return new Promise<{ result: autocannon.Result; latencies: number[] }>((resolve, reject) => {
     const latencies: number[] = [];
     const tracker = autocannon(
@@ -170,22 +191,7 @@ export async function runProgramApi(
         });
         if (reply.status !== 201) throw new Error(`POST webhooks: ${reply.status} ${await reply.text()}`);
       }
-      const usernames = Array.from({ length: PARTICIPANTS }, (_, i) => `bench.api.${i}`);
-      for (const [i, username] of usernames.entries()) {
-        const reply = await fetch(`${base}/participants/${username}`, {
-          method: 'PUT',
-          headers,
-          body: JSON.stringify({
-            firstName: 'Bench',
-            lastName: `Participant ${i}`,
-            email: `${username}@example.com`,
-            accountNumber: `BENCH-API-${i}`,
-            offerings: { merchandise: true, experiences: true, ots: true },
-            programs: [],
-          }),
-        });
-        if (reply.status !== 201) throw new Error(`PUT participants/${username}: ${reply.status} ${await reply.text()}`);
-      }
+      const usernames = await enrolBenchParticipants(base, headers, 'api', PARTICIPANTS);
       let next = 0;
       const nextBody = () => {
         const n = next++;

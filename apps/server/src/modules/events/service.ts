@@ -20,7 +20,7 @@ import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import type { ApiCaller } from '../api-keys/guard.ts';
 import { readClient } from '../clients/service.ts';
 import { earnAndTakeCaps } from '../earning-rules/service.ts';
-import { appendLedgerEntry, writeToLedger } from '../ledger/service.ts';
+import { appendLedgerEntryWithBalance, writeToLedger } from '../ledger/service.ts';
 import { addPendingPoints, findParticipant, findParticipantByUsername, listProgramNames } from '../participants/service.ts';
 import { tellWebhooksMany } from '../webhooks/service.ts';
 import { releaseDayOf } from './pending.ts';
@@ -289,10 +289,10 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
       const pending = matched.filter(isPending).reduce((sum, line) => sum + line.points, 0);
       // One ledger entry for what the event credited, naming its rules: a participant's history
       // reads one line per purchase, and the writer's cost stays one entry per event (decision 097).
-      const entryId =
+      const entry =
         credited === 0
-          ? null
-          : await appendLedgerEntry(
+          ? undefined
+          : await appendLedgerEntryWithBalance(
               trx,
               {
                 clientId,
@@ -307,6 +307,7 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
               },
               now,
             );
+      const entryId = entry?.entryId ?? null;
       const lines = matched.map((line, i) =>
         lineRow({ clientId, id: event.id, participantId: participant.id, occurredAt }, line, i, JSON.stringify(line.trims), entryId),
       );
@@ -335,7 +336,7 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
       // The participant's pending total moves with the lines, in this transaction (decision 098).
       const pendingAfter = pending > 0 ? (await addPendingPoints(trx, clientId, participant.id, pending))?.pendingPoints : undefined;
       const reply: ProgramEventReply = { ...eventView(row, lines), replayed: false };
-      if (credited > 0)
+      if (entry)
         await tellWebhooksMany(
           trx,
           clientId,
@@ -349,7 +350,7 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
                 occurredAt,
                 points: credited,
                 pendingPoints: pending,
-                balanceAfter: Number((await findParticipant(trx, clientId, participant.id))?.balance ?? 0),
+                balanceAfter: entry.balance,
                 lines: reply.lines
                   .filter((l) => l.points > 0)
                   .map((l) => ({ ruleId: l.ruleId, version: l.version, points: l.points, pending: l.pending })),
