@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { ProgramEvent, ProgramEventLine } from '@rewards/contract/events';
 import { formatDate, formatDateTime, formatNumber, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
-import { ErrorMessage } from '../../ui/Form.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { useEvents } from './queries.ts';
 
 const ec = columnHelper<ProgramEvent>();
@@ -75,22 +75,24 @@ export function EventsSection({ clientId, participantId }: { clientId: string; p
     [],
   );
   const rows = useMemo(() => events.data?.pages.flatMap((page) => page.events) ?? [], [events.data]);
-  if (events.isPending) return <p className="loading">{t('common.loading')}</p>;
-  if (events.isError) return <ErrorMessage error={events.error} />;
   return (
-    <>
-      <DataTable
-        columns={columns}
-        rows={rows}
-        caption={t('participant.events')}
-        numeric={['points', 'pendingPoints', 'debtPoints']}
-        empty={t('events.none')}
-      />
-      {events.hasNextPage ? (
-        <button type="button" className="button" onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
-          {events.isFetchingNextPage ? t('common.loading') : t('common.loadMore')}
-        </button>
-      ) : null}
-    </>
+    <QueryView query={events}>
+      {() => (
+        <>
+          <DataTable
+            columns={columns}
+            rows={rows}
+            caption={t('participant.events')}
+            numeric={['points', 'pendingPoints', 'debtPoints']}
+            empty={t('events.none')}
+          />
+          {events.hasNextPage ? (
+            <button type="button" className="button" onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
+              {events.isFetchingNextPage ? t('common.loading') : t('common.loadMore')}
+            </button>
+          ) : null}
+        </>
+      )}
+    </QueryView>
   );
 }

@@ -15,8 +15,8 @@ export interface ExpiryLog {
   warn(message: string): void;
 }
 
-/** Work that follows the day's expiry (e.g. the expiry reminders), with the same clock. */
-export type AfterExpiryStep = (db: Db, now: Date) => Promise<void>;
+/** Work that goes before or after the day's expiry (the release of pending points, the expiry reminders), with the same clock. */
+export type DailyStep = (db: Db, now: Date) => Promise<void>;
 
 export interface DailyExpiryOptions {
   db: Db;
@@ -26,8 +26,8 @@ export interface DailyExpiryOptions {
   /** How often to look for a new day; default an hour. */
   checkEveryMs?: number;
   /** Work that goes before the day's expiry, with the same clock: the release of pending points (decision 098), so released points count before anything expires. */
-  beforeSteps?: readonly AfterExpiryStep[];
-  afterSteps?: readonly AfterExpiryStep[];
+  beforeSteps?: readonly DailyStep[];
+  afterSteps?: readonly DailyStep[];
 }
 
 /** The expiry as of today in each client's zone, then the steps after it. */
@@ -35,8 +35,8 @@ export async function runDailyExpiry(
   db: Db,
   options: {
     now?: () => Date;
-    beforeSteps?: readonly AfterExpiryStep[];
-    afterSteps?: readonly AfterExpiryStep[];
+    beforeSteps?: readonly DailyStep[];
+    afterSteps?: readonly DailyStep[];
     stopping?: () => boolean;
   } = {},
 ): Promise<ExpiryRunResult> {
