@@ -36,14 +36,21 @@ async function addRule(rule: Record<string, unknown>): Promise<void> {
   }
 }
 
-async function postEvent(key: string, body: Record<string, unknown>): Promise<{ id: string; points: number; pendingPoints: number }> {
+interface PostedEvent {
+  id: string;
+  points: number;
+  pendingPoints: number;
+  lines: Array<{ pending: boolean; availableOn: string | null }>;
+}
+
+async function postEvent(key: string, body: Record<string, unknown>): Promise<PostedEvent> {
   const reply = await fetch(`${inject('baseUrl')}/api/program/v1/events`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   expect(reply.status, await reply.clone().text()).toBe(201);
-  return (await reply.json()) as { id: string; points: number; pendingPoints: number };
+  return (await reply.json()) as PostedEvent;
 }
 
 async function eventsSection(page: Page) {
@@ -122,7 +129,10 @@ test('a support agent sees pending and released lines, the returns and what is o
     await openParticipant(page, person.username, 'Eve Events');
     const section = await eventsSection(page);
     const row = (id: string) => section.getByRole('row').filter({ hasText: id });
-    await expectVisible(row(first.id).getByText(/pending until/));
+    // The release day the participant is told (the program's calendar day), not the instant the window ends.
+    const releaseDay = first.lines.find((line) => line.pending)?.availableOn ?? '';
+    const shown = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${releaseDay}T00:00:00Z`));
+    await expectVisible(row(first.id).getByText(`pending, available on ${shown}`));
     await expectVisible(row(first.id).getByText(/50 taken back by returns/));
     await expectVisible(row(first.id).getByText('returned so far: 25.00'));
     await expectVisible(row(third.id).getByText(/released /));

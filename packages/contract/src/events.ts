@@ -90,6 +90,8 @@ export const ProgramEventLine = z.object({
   /** Pending points are held (not spendable) until the release run credits them, on the client's first day at or after availableAt; on a return's line: taken back from pending points. */
   pending: z.boolean(),
   availableAt: z.string().nullable(),
+  /** The program's calendar day (YYYY-MM-DD, its time zone) the release run credits a pending line on, as the participant is told; null: not pending. */
+  availableOn: z.string().nullable(),
   /** When the release run credited this pending line; null: not (yet) released. */
   releasedAt: z.string().nullable(),
   /** Of an earning line: the points returns took back of it so far (debt included). */

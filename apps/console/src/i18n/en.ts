@@ -327,7 +327,7 @@ export const en = {
   'events.rules': 'Rules',
   'events.noRule': 'no rule matched',
   'events.line': '{name} (version {version}): {points}',
-  'events.pendingUntil': 'pending until {date}',
+  'events.pendingAvailableOn': 'pending, available on {date}',
   'events.points': 'Points credited',
   'events.pending': 'Pending',
   'events.none': "No events from the client's systems yet.",

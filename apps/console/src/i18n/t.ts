@@ -21,6 +21,8 @@ export function hasMessage(key: string): key is MessageKey {
 const numberFormat = new Intl.NumberFormat('en-GB');
 const dateTimeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
+// A calendar day (YYYY-MM-DD) is midnight UTC as a Date: shown in UTC, so no browser shifts it a day.
+const dayFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
 
 export function formatNumber(n: number): string {
   return numberFormat.format(n);
@@ -41,4 +43,11 @@ export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+}
+
+/** A calendar day (YYYY-MM-DD), the same day wherever the browser is. */
+export function formatDay(day: string | null | undefined): string {
+  if (!day) return '—';
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : dayFormat.format(date);
 }

@@ -41,6 +41,7 @@ import * as events from './migrations/042-events.ts';
 import * as pendingAndReturns from './migrations/043-pending-and-returns.ts';
 import * as eventTypes from './migrations/044-event-types.ts';
 import * as importLinesAltKeyPresent from './migrations/046-import-lines-alt-key-present.ts';
+import * as eventLinesPendingIndexDropped from './migrations/047-event-lines-pending-index-dropped.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '043-pending-and-returns': pendingAndReturns,
   '044-event-types': eventTypes,
   '046-import-lines-alt-key-present': importLinesAltKeyPresent,
+  '047-event-lines-pending-index-dropped': eventLinesPendingIndexDropped,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
 import type { ProgramEvent, ProgramEventLine } from '@rewards/contract/events';
-import { formatDate, formatDateTime, formatNumber, t } from '../../i18n/t.ts';
+import { formatDate, formatDateTime, formatDay, formatNumber, t } from '../../i18n/t.ts';
 import { columnHelper, DataTable, type Columns } from '../../ui/DataTable.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { useEvents } from './queries.ts';
 
 const ec = columnHelper<ProgramEvent>();
 
-/** A line's state (decision 098): pending until its day, released, taken back by returns; a return's line, from pending or the balance, and what it could not take back. */
+/** A line's state (decision 098): pending until its release day (the one the participant is told), released, taken back by returns; a return's line, from pending or the balance, and what it could not take back. */
 function lineState(line: ProgramEventLine): string[] {
   if (line.kind === 'return')
     return [
@@ -16,7 +16,7 @@ function lineState(line: ProgramEventLine): string[] {
     ];
   const state: string[] = [];
   if (line.pending && line.releasedAt) state.push(t('events.releasedOn', { date: formatDate(line.releasedAt) }));
-  else if (line.pending && line.availableAt) state.push(t('events.pendingUntil', { date: formatDate(line.availableAt) }));
+  else if (line.pending && line.availableOn) state.push(t('events.pendingAvailableOn', { date: formatDay(line.availableOn) }));
   if (line.reversedPoints > 0) state.push(t('events.reversed', { points: formatNumber(line.reversedPoints) }));
   return state;
 }

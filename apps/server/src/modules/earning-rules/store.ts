@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
+import { isPostgres, type Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { EarningRulesTable, EarningRuleVersionsTable } from './tables.ts';
 
@@ -70,7 +71,12 @@ export async function versionsOfClient(db: Tx, clientId: string, ruleId?: string
  * first per rule: the first of each rule is the one in force (the service picks it).
  */
 export async function versionsBefore(db: Tx, clientId: string, eventType: string, at: string): Promise<VersionRow[]> {
-  return db
+  return (await selectVersionsBefore(db, clientId, eventType, at)).rows;
+}
+
+// Every event's posting reads it: compiled to SQL once (decisions 014, 101).
+const selectVersionsBefore = compiledOnce((db: Tx, clientId: string, eventType: string, at: string) =>
+  db
     .selectFrom('earning_rule_versions')
     .selectAll()
     .where('client_id', '=', clientId)
@@ -78,9 +84,8 @@ export async function versionsBefore(db: Tx, clientId: string, eventType: string
     .where('effective_from', '<=', at)
     .orderBy('rule_id')
     .orderBy('effective_from', 'desc')
-    .orderBy('version', 'desc')
-    .execute();
-}
+    .orderBy('version', 'desc'),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Counters
@@ -125,6 +130,9 @@ export async function readCounters(db: Tx, clientId: string, keys: readonly Coun
  * once against a monthly cap give exactly the cap. Portable, where SELECT … FOR UPDATE is not.
  */
 export async function lockCounters(trx: Tx, clientId: string, keys: readonly CounterKey[], now: string): Promise<Map<string, number>> {
+  // SQLite has one writer, held by the posting's transaction to its commit: a read is as good as a
+  // lock there, and addToCounters' upsert makes the rows missing (decision 101).
+  if (!isPostgres(trx)) return readCounters(trx, clientId, keys);
   const held = new Map<string, number>();
   const ordered = inLockOrder(keys);
   if (ordered.length === 0) return held;
@@ -156,17 +164,29 @@ export async function addToCounters(
   takes: ReadonlyArray<CounterKey & { points: number }>,
   now: string,
 ): Promise<void> {
-  for (const take of takes) {
-    if (take.points === 0) continue;
-    await trx
-      .updateTable('earning_rule_counters')
-      .set({ points: sql<number>`points + ${take.points}`, updated_at: now })
-      .where('client_id', '=', clientId)
-      .where('rule_id', '=', take.ruleId)
-      .where('participant_id', '=', take.participantId)
-      .where('period', '=', take.period)
-      .execute();
-  }
+  const sums = new Map<string, number>();
+  for (const take of takes) if (take.points !== 0) sums.set(keyText(take), (sums.get(keyText(take)) ?? 0) + take.points);
+  const given = inLockOrder(takes.filter((take) => sums.has(keyText(take))));
+  if (given.length === 0) return;
+  // One statement for all: each row made with what was given, or added to (on PostgreSQL lockCounters made them all).
+  await trx
+    .insertInto('earning_rule_counters')
+    .values(
+      given.map((take) => ({
+        client_id: clientId,
+        rule_id: take.ruleId,
+        participant_id: take.participantId,
+        period: take.period,
+        points: sums.get(keyText(take)) ?? 0,
+        updated_at: now,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['client_id', 'rule_id', 'participant_id', 'period'])
+        .doUpdateSet({ points: sql<number>`earning_rule_counters.points + excluded.points`, updated_at: now }),
+    )
+    .execute();
 }
 
 /** Each rule's budget spent, for the list. */

@@ -18,12 +18,11 @@ import type { Database } from '../../db/schema.ts';
 import { ApiError, errors } from '../../http/api-error.ts';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.ts';
 import type { ApiCaller } from '../api-keys/guard.ts';
-import { readClient } from '../clients/service.ts';
+import { findClient } from '../clients/service.ts';
 import { earnAndTakeCaps } from '../earning-rules/service.ts';
 import { appendLedgerEntryWithBalance, writeToLedger } from '../ledger/service.ts';
-import { addPendingPoints, findParticipant, findParticipantByUsername, listProgramNames } from '../participants/service.ts';
-import { tellWebhooksMany } from '../webhooks/service.ts';
-import { releaseDayOf } from './pending.ts';
+import { addPendingPoints, findParticipant, findParticipantWithPrograms } from '../participants/service.ts';
+import { tellWebhooksKinds } from '../webhooks/service.ts';
 import { checkReturn, postReturn } from './returns.ts';
 import { entryText, eventView, ruleWords } from './views.ts';
 import { findEvent, insertEvent, insertLines, linesOfEvent, linesOfEvents, listParticipantEvents } from './store.ts';
@@ -135,7 +134,8 @@ export function eventHash(event: ProgramEventRequest, occurredAt: string): strin
 export async function getEvent(db: Db, caller: ApiCaller, id: string): Promise<ProgramEvent> {
   const row = await findEvent(db, caller.clientId, id);
   if (!row) throw eventErrors.eventNotFound(id);
-  return eventView(row, await linesOfEvent(db, caller.clientId, id));
+  const { timeZone } = await clientFactsOf(db, caller.clientId);
+  return eventView(row, await linesOfEvent(db, caller.clientId, id), timeZone);
 }
 
 /** Events a page of the console's participant page shows when the caller names no limit. */
@@ -152,6 +152,7 @@ export async function participantEvents(
   query: ConsoleParticipantEventsQuery,
 ): Promise<ConsoleParticipantEventsPage> {
   if (!(await findParticipant(db, clientId, participantId))) throw errors.notFound();
+  const { timeZone } = await clientFactsOf(db, clientId);
   const limit = query.limit ?? EVENTS_PAGE;
   const after = query.after ? decodePageCursor(query.after, ['string', 'string'], PROGRAM_EVENT_MAX_ID) : undefined;
   const rows = await listParticipantEvents(db, clientId, participantId, after && { occurredAt: after[0], id: after[1] }, limit + 1);
@@ -166,17 +167,17 @@ export async function participantEvents(
   );
   const last = page.at(-1);
   return {
-    events: page.map((row) => eventView(row, lines.get(row.id) ?? [])),
+    events: page.map((row) => eventView(row, lines.get(row.id) ?? [], timeZone)),
     next: rows.length > limit && last ? encodePageCursor([last.occurred_at, last.id]) : null,
   };
 }
 
 /** The event kept under this id, answered again; 409 if it was another body; undefined if none. */
-async function replayOf(db: Db, clientId: string, id: string, hash: string): Promise<ProgramEventReply | undefined> {
+async function replayOf(db: Db, clientId: string, id: string, hash: string, timeZone: string): Promise<ProgramEventReply | undefined> {
   const row = await findEvent(db, clientId, id);
   if (!row) return undefined;
   if (row.body_hash !== hash) throw eventErrors.idReused(id);
-  return { ...eventView(row, await linesOfEvent(db, clientId, id)), replayed: true };
+  return { ...eventView(row, await linesOfEvent(db, clientId, id), timeZone), replayed: true };
 }
 
 /** What the client's other events of a batch need once: its time zone and the language of its entries' texts. */
@@ -185,8 +186,13 @@ export interface ClientFacts {
   locale: string;
 }
 
+/**
+ * From the configuration read cache (decision 014): a client's time zone or language changed by an
+ * operator counts for events within CLIENT_CACHE_SECONDS, as for every other request; each event
+ * spares a read of the client's whole row.
+ */
 export async function clientFactsOf(db: Db, clientId: string): Promise<ClientFacts> {
-  const client = await readClient(db, clientId);
+  const client = await findClient(db, clientId);
   if (!client) throw errors.notFound();
   return { timeZone: client.time_zone, locale: client.default_locale };
 }
@@ -226,15 +232,15 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
   const occurredAt = new Date(event.occurredAt).toISOString();
   if (Date.parse(occurredAt) > now.getTime() + FUTURE_SLACK_MS) throw eventErrors.inTheFuture(event.occurredAt);
   const hash = eventHash(event, occurredAt);
-  const earlier = await replayOf(db, clientId, event.id, hash);
-  if (earlier) return { done: { reply: earlier, replayed: true } };
   const facts = client ?? (await clientFactsOf(db, clientId));
-  const participant = await findParticipantByUsername(db, clientId, event.username);
+  const earlier = await replayOf(db, clientId, event.id, hash, facts.timeZone);
+  if (earlier) return { done: { reply: earlier, replayed: true } };
+  const participant = await findParticipantWithPrograms(db, clientId, event.username);
   if (!participant) throw eventErrors.participantNotFound(event.username);
   const receivedAt = now.toISOString();
   /** A twin kept meanwhile answers for this one too, or refuses it (409): read once this posting's group has committed (the writer answers after it). */
   const orTwin = async (error: unknown): Promise<RecordResult> => {
-    const twin = await replayOf(db, clientId, event.id, hash);
+    const twin = await replayOf(db, clientId, event.id, hash, facts.timeZone);
     if (twin) return { reply: twin, replayed: true };
     throw error;
   };
@@ -259,11 +265,11 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
       post: () =>
         writeToLedger(db, async (trx): Promise<RecordResult> => {
           const { row, lines } = await postReturn(trx, posting);
-          return { reply: { ...eventView(row, lines), replayed: false }, replayed: false };
+          return { reply: { ...eventView(row, lines, facts.timeZone), replayed: false }, replayed: false };
         }).catch(orTwin),
     };
   }
-  const programs = await listProgramNames(db, clientId, participant.id);
+  const programs = participant.programs;
   const post = (): Promise<RecordResult> =>
     writeToLedger(db, async (trx): Promise<RecordResult> => {
       // A twin kept meanwhile (in this commit group, or by another process) fails this posting on
@@ -306,6 +312,7 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
                 postedBy: `api-key:${caller.keyName}`,
               },
               now,
+              { pendingPoints: pending },
             );
       const entryId = entry?.entryId ?? null;
       const lines = matched.map((line, i) =>
@@ -333,60 +340,74 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
       };
       await insertEvent(trx, row);
       await insertLines(trx, lines);
-      // The participant's pending total moves with the lines, in this transaction (decision 098).
-      const pendingAfter = pending > 0 ? (await addPendingPoints(trx, clientId, participant.id, pending))?.pendingPoints : undefined;
-      const reply: ProgramEventReply = { ...eventView(row, lines), replayed: false };
-      if (entry)
-        await tellWebhooksMany(
-          trx,
-          clientId,
-          'points.credited',
-          async () => [
-            {
-              username: participant.username,
-              data: {
-                eventId: event.id,
-                eventType: event.type,
-                occurredAt,
-                points: credited,
-                pendingPoints: pending,
-                balanceAfter: entry.balance,
-                lines: reply.lines
-                  .filter((l) => l.points > 0)
-                  .map((l) => ({ ruleId: l.ruleId, version: l.version, points: l.points, pending: l.pending })),
-              },
-            },
-          ],
-          now,
-        );
-      if (pendingAfter !== undefined)
-        await tellWebhooksMany(
-          trx,
-          clientId,
-          'points.pending',
-          async () => [
-            {
-              username: participant.username,
-              data: {
-                eventId: event.id,
-                eventType: event.type,
-                occurredAt,
-                points: pending,
-                pendingAfter,
-                lines: lines
-                  .filter((l) => l.pending === 1)
-                  .map((l) => ({
-                    ruleId: l.rule_id,
-                    version: l.rule_version,
-                    points: l.points,
-                    availableAt: l.available_at,
-                    availableOn: l.available_at === null ? null : releaseDayOf(l.available_at, facts.timeZone),
-                  })),
-              },
-            },
-          ],
-          now,
-        );
+      // The participant's pending total moves with the lines, in this transaction (decision 098): in
+      // the balance's UPDATE when the event also credited points.
+      const pendingAfter =
+        pending === 0
+          ? undefined
+          : entry
+            ? entry.pendingPoints
+            : (await addPendingPoints(trx, clientId, participant.id, pending))?.pendingPoints;
+      const reply: ProgramEventReply = { ...eventView(row, lines, facts.timeZone), replayed: false };
+      // The credit and the pending points told with one look for the client's endpoints.
+      await tellWebhooksKinds(
+        trx,
+        clientId,
+        [
+          ...(entry
+            ? [
+                {
+                  kind: 'points.credited' as const,
+                  items: async () => [
+                    {
+                      username: participant.username,
+                      data: {
+                        eventId: event.id,
+                        eventType: event.type,
+                        occurredAt,
+                        points: credited,
+                        pendingPoints: pending,
+                        balanceAfter: entry.balance,
+                        lines: reply.lines
+                          .filter((l) => l.points > 0)
+                          .map((l) => ({ ruleId: l.ruleId, version: l.version, points: l.points, pending: l.pending })),
+                      },
+                    },
+                  ],
+                },
+              ]
+            : []),
+          ...(pendingAfter !== undefined
+            ? [
+                {
+                  kind: 'points.pending' as const,
+                  items: async () => [
+                    {
+                      username: participant.username,
+                      data: {
+                        eventId: event.id,
+                        eventType: event.type,
+                        occurredAt,
+                        points: pending,
+                        pendingAfter,
+                        lines: reply.lines
+                          .filter((l) => l.pending)
+                          .map((l) => ({
+                            ruleId: l.ruleId,
+                            version: l.version,
+                            points: l.points,
+                            availableAt: l.availableAt,
+                            availableOn: l.availableOn,
+                          })),
+                      },
+                    },
+                  ],
+                },
+              ]
+            : []),
+        ],
+        now,
+      );
       return { reply, replayed: false };
     }).catch(orTwin);
   return { post };

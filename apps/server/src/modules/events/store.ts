@@ -8,9 +8,76 @@ import type { ParticipantEventLinesTable, ParticipantEventsTable } from './table
 
 type Q = Kysely<Database>;
 
+// An event's posting runs these once each (decision 101): compiled to SQL once (decision 014).
+const selectEvent = compiledOnce((db: Q, clientId: string, id: string) =>
+  db.selectFrom('participant_events').selectAll().where('client_id', '=', clientId).where('id', '=', id),
+);
+
 export async function findEvent(db: Q, clientId: string, id: string): Promise<ParticipantEventsTable | undefined> {
-  return db.selectFrom('participant_events').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
+  return (await selectEvent(db, clientId, id)).rows[0];
 }
+
+const EVENT_COLUMNS = [
+  'client_id',
+  'id',
+  'body_hash',
+  'type',
+  'participant_id',
+  'username',
+  'occurred_at',
+  'received_at',
+  'amount',
+  'currency',
+  'attributes',
+  'refs',
+  'points',
+  'pending_points',
+  'key_id',
+  'returned_amount',
+  'reversed_points',
+  'debt_points',
+] as const satisfies ReadonlyArray<keyof ParticipantEventsTable>;
+
+const LINE_COLUMNS = [
+  'client_id',
+  'event_id',
+  'line',
+  'rule_id',
+  'rule_version',
+  'name',
+  'kind',
+  'points',
+  'pending',
+  'available_at',
+  'entry_id',
+  'calculation',
+  'trims',
+  'participant_id',
+  'released_at',
+  'reversed_points',
+  'debt_points',
+] as const satisfies ReadonlyArray<keyof ParticipantEventLinesTable>;
+
+/** A row's values in its columns' order, for a statement compiled once with them as its arguments. */
+const valuesOf = <R>(row: R, columns: ReadonlyArray<keyof R>) => columns.map((column) => row[column]);
+/** Rows from a compiled statement's arguments (placeholders while it compiles), `columns.length` each. */
+const rowsOf = (args: readonly unknown[], columns: readonly string[]) =>
+  Array.from({ length: args.length / columns.length }, (_, r) =>
+    Object.fromEntries(columns.map((column, c) => [column, args[r * columns.length + c]])),
+  );
+
+const insertEventRow = compiledOnce((db: Q, ...values: unknown[]) =>
+  // Typed as the table's row by its columns above; the values are the arguments of each run.
+  db.insertInto('participant_events').values(rowsOf(values, EVENT_COLUMNS)[0] as unknown as ParticipantEventsTable),
+);
+
+/** An event's lines are one per rule it matched: a statement per count, up to this many, is kept compiled. */
+const COMPILED_LINES = 16;
+const insertLineRows = Array.from({ length: COMPILED_LINES + 1 }, () =>
+  compiledOnce((db: Q, ...values: unknown[]) =>
+    db.insertInto('participant_event_lines').values(rowsOf(values, LINE_COLUMNS) as unknown as ParticipantEventLinesTable[]),
+  ),
+);
 
 export async function linesOfEvent(db: Q, clientId: string, eventId: string): Promise<ParticipantEventLinesTable[]> {
   return db
@@ -27,15 +94,18 @@ export async function linesOfEvent(db: Q, clientId: string, eventId: string): Pr
  * here (on PostgreSQL after waiting for this one's commit) and its transaction is undone.
  */
 export async function insertEvent(trx: Transaction<Database>, row: ParticipantEventsTable): Promise<void> {
-  await trx.insertInto('participant_events').values(row).execute();
+  await insertEventRow(trx, ...valuesOf(row, EVENT_COLUMNS));
 }
 
 export async function insertLines(trx: Transaction<Database>, rows: readonly ParticipantEventLinesTable[]): Promise<void> {
   if (rows.length === 0) return;
-  await trx
-    .insertInto('participant_event_lines')
-    .values([...rows])
-    .execute();
+  const compiled = insertLineRows[rows.length];
+  if (compiled) await compiled(trx, ...rows.flatMap((row) => valuesOf(row, LINE_COLUMNS)));
+  else
+    await trx
+      .insertInto('participant_event_lines')
+      .values([...rows])
+      .execute();
 }
 
 /** A participant's events, newest first, after the (occurredAt, id) of a page's last one (the index participant_events_participant_idx). */

@@ -1,11 +1,13 @@
 import type { ProgramEvent, ProgramEventLine } from '@rewards/contract/events';
+import { releaseDayOf } from './pending.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
 
 /** An event and its lines as the program API and the console show them (decisions 097, 098). */
 
 const parseMap = (json: string | null): Record<string, string> => (json === null ? {} : (JSON.parse(json) as Record<string, string>));
 
-export function lineView(row: ParticipantEventLinesTable): ProgramEventLine {
+/** `timeZone`: the client's, whose calendar day a pending line is released on (decision 098). */
+export function lineView(row: ParticipantEventLinesTable, timeZone: string): ProgramEventLine {
   return {
     ruleId: row.rule_id,
     version: Number(row.rule_version),
@@ -14,6 +16,7 @@ export function lineView(row: ParticipantEventLinesTable): ProgramEventLine {
     points: Number(row.points),
     pending: Number(row.pending) === 1,
     availableAt: row.available_at,
+    availableOn: Number(row.pending) === 1 && row.available_at !== null ? releaseDayOf(row.available_at, timeZone) : null,
     releasedAt: row.released_at,
     reversedPoints: Number(row.reversed_points),
     debtPoints: Number(row.debt_points),
@@ -22,7 +25,7 @@ export function lineView(row: ParticipantEventLinesTable): ProgramEventLine {
   };
 }
 
-export function eventView(row: ParticipantEventsTable, lines: readonly ParticipantEventLinesTable[]): ProgramEvent {
+export function eventView(row: ParticipantEventsTable, lines: readonly ParticipantEventLinesTable[], timeZone: string): ProgramEvent {
   return {
     id: row.id,
     type: row.type,
@@ -38,7 +41,7 @@ export function eventView(row: ParticipantEventsTable, lines: readonly Participa
     returnedAmount: row.returned_amount,
     reversedPoints: Number(row.reversed_points),
     debtPoints: Number(row.debt_points),
-    lines: lines.map(lineView),
+    lines: lines.map((line) => lineView(line, timeZone)),
   };
 }
 

@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { addLot, spendLots } from '../expiry/lots.ts';
-import { moveBalance } from '../participants/service.ts';
+import { moveBalance, moveBalanceAndPending } from '../participants/service.ts';
 
 // Every points movement runs this: compiled to SQL once (docs/decisions/014).
 const insertEntry = compiledOnce(
@@ -98,13 +98,26 @@ export async function appendLedgerEntryWithBalance(
   trx: Transaction<Database>,
   movement: LedgerMovement,
   now = new Date(),
-  options: { requireCovered?: boolean } = {},
-): Promise<{ entryId: string; balance: number }> {
+  options: {
+    requireCovered?: boolean;
+    /** Points the same posting holds (issue 32 §3): the participant's pending total moves in the balance's UPDATE. */
+    pendingPoints?: number;
+  } = {},
+): Promise<{ entryId: string; balance: number; pendingPoints?: number }> {
   if (!Number.isSafeInteger(movement.amount)) throw new Error('Points are whole numbers');
   // The participants' balance moves first (returning the new one: decision 093, no read-back).
-  const balance = await moveBalance(trx, movement.clientId, movement.participantId, movement.amount, {
-    covered: options.requireCovered === true,
-  });
+  let balance: number | undefined;
+  let pendingPoints: number | undefined;
+  if (options.pendingPoints) {
+    // A credit that also holds points; a covered debit never does (nothing calls for both).
+    if (options.requireCovered) throw new Error('A covered debit holds no pending points');
+    const moved = await moveBalanceAndPending(trx, movement.clientId, movement.participantId, movement.amount, options.pendingPoints);
+    balance = moved?.balance;
+    pendingPoints = moved?.pendingPoints;
+  } else
+    balance = await moveBalance(trx, movement.clientId, movement.participantId, movement.amount, {
+      covered: options.requireCovered === true,
+    });
   if (balance === undefined) {
     if (options.requireCovered) throw new InsufficientBalanceError('The balance does not cover this debit');
     throw new Error('No such participant');
@@ -131,7 +144,7 @@ export async function appendLedgerEntryWithBalance(
   if (movement.amount > 0) await addLot(trx, movement.clientId, lotMovement, now);
   else if (movement.amount < 0 && !(await spendLots(trx, movement.clientId, movement.participantId, id, -movement.amount)))
     throw new InsufficientBalanceError('The open lots do not cover this debit');
-  return { entryId: id, balance };
+  return { entryId: id, balance, ...(pendingPoints !== undefined ? { pendingPoints } : {}) };
 }
 
 /** The ledger's own sum, to check the cached balance against. */

@@ -34,6 +34,17 @@ const debitCovered = compiledOnce((db: Kysely<Database>, amount: number, clientI
     .returning('balance'),
 );
 
+/** The balance and the points held (issue 32 §3) moved together: an event that credits some points and holds others. */
+const moveBalanceAndPendingBy = compiledOnce(
+  (db: Kysely<Database>, amount: number, pending: number, clientId: string, participantId: string) =>
+    db
+      .updateTable('participants')
+      .set({ balance: sql<number>`coalesce(balance, 0) + ${amount}`, pending_points: sql<number>`pending_points + ${pending}` })
+      .where('client_id', '=', clientId)
+      .where('id', '=', participantId)
+      .returning(['balance', 'pending_points']),
+);
+
 /**
  * Moves the participant's cached balance by `amount` in the ledger's transaction, which holds the
  * row (PostgreSQL) or the one writer (SQLite) to the commit. The balance after, or undefined when
@@ -49,6 +60,21 @@ export async function moveBalance(
   const moved = await (options.covered ? debitCovered : moveBalanceBy)(trx, amount, clientId, participantId);
   const after = moved.rows[0];
   return moved.rows.length === 1 && after ? Number(after.balance ?? 0) : undefined;
+}
+
+/** moveBalance and the participant's pending points by `pending` in one UPDATE: both after, or undefined for no such participant. */
+export async function moveBalanceAndPending(
+  trx: Transaction<Database>,
+  clientId: string,
+  participantId: string,
+  amount: number,
+  pending: number,
+): Promise<{ balance: number; pendingPoints: number } | undefined> {
+  const moved = await moveBalanceAndPendingBy(trx, amount, pending, clientId, participantId);
+  const after = moved.rows[0];
+  return moved.rows.length === 1 && after
+    ? { balance: Number(after.balance ?? 0), pendingPoints: Number(after.pending_points) }
+    : undefined;
 }
 
 /**

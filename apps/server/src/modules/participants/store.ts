@@ -112,6 +112,44 @@ export async function findParticipantByUsername(db: Db, clientId: string, userna
     .executeTakeFirst();
 }
 
+/**
+ * A participant by username with the names of their programs, in one read (an event's
+ * conditions may name programs, decision 101): the programs as a JSON array, which PostgreSQL's
+ * driver parses and SQLite answers as text.
+ */
+const selectParticipantWithPrograms = compiledOnce(
+  (db: Db, clientId: string, key: string) =>
+    db
+      .selectFrom('participants')
+      .selectAll('participants')
+      .select((eb) =>
+        eb
+          .selectFrom('participant_programs as pp')
+          .select(
+            isPostgres(db)
+              ? sql<string>`coalesce(json_agg(pp.program_name order by pp.position), '[]'::json)`.as('programs')
+              : sql<string>`json_group_array(pp.program_name order by pp.position)`.as('programs'),
+          )
+          .whereRef('pp.client_id', '=', 'participants.client_id')
+          .whereRef('pp.participant_id', '=', 'participants.id')
+          .as('programs'),
+      )
+      .where('participants.client_id', '=', clientId)
+      .where('participants.username_key', '=', key),
+  { prepared: true },
+);
+
+export async function findParticipantWithPrograms(
+  db: Db,
+  clientId: string,
+  username: string,
+): Promise<(Participant & { programs: string[] }) | undefined> {
+  const row = (await selectParticipantWithPrograms(db, clientId, usernameKey(username))).rows[0];
+  if (row === undefined) return undefined;
+  const programs: unknown = typeof row.programs === 'string' ? JSON.parse(row.programs) : row.programs;
+  return { ...row, programs: Array.isArray(programs) ? programs.map(String) : [] };
+}
+
 export async function findParticipant(
   db: Kysely<Database> | Transaction<Database>,
   clientId: string,
@@ -126,6 +164,15 @@ export async function listProgramNames(db: Db, clientId: string, participantId: 
   return rows.map((row) => row.program_name);
 }
 
+const movePendingBy = compiledOnce((db: Db, delta: number, clientId: string, participantId: string) =>
+  db
+    .updateTable('participants')
+    .set((eb) => ({ pending_points: eb('pending_points', '+', delta) }))
+    .where('client_id', '=', clientId)
+    .where('id', '=', participantId)
+    .returning(['pending_points', 'balance']),
+);
+
 /**
  * Moves the participant's pending total (issue 32 §3, decision 098) in the posting's transaction
  * that keeps, releases or takes back the pending lines, so the total and the lines never differ.
@@ -138,13 +185,7 @@ export async function addPendingPoints(
   participantId: string,
   delta: number,
 ): Promise<{ pendingPoints: number; balance: number } | undefined> {
-  const row = await trx
-    .updateTable('participants')
-    .set((eb) => ({ pending_points: eb('pending_points', '+', delta) }))
-    .where('client_id', '=', clientId)
-    .where('id', '=', participantId)
-    .returning(['pending_points', 'balance'])
-    .executeTakeFirst();
+  const row = (await movePendingBy(trx, delta, clientId, participantId)).rows[0];
   return row === undefined ? undefined : { pendingPoints: Number(row.pending_points), balance: Number(row.balance ?? 0) };
 }
 

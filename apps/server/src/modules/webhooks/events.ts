@@ -58,6 +58,12 @@ export async function tellWebhooks(
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound parameters. */
 const ROWS_PER_INSERT = 500;
 
+/** Events of one kind for tellWebhooksKinds: `items` is only called when an endpoint takes the kind. */
+export interface WebhookKindItems {
+  kind: WebhookEventKind;
+  items: () => Promise<ReadonlyArray<{ username?: string | undefined; data: Record<string, unknown> }>>;
+}
+
 /**
  * Many events of one kind in the caller's transaction (a run's, e.g. the expiry's one per
  * participant): one look for the client's endpoints, then the events and their deliveries in a
@@ -68,13 +74,44 @@ export async function tellWebhooksMany(
   trx: Transaction<Database> | Kysely<Database>,
   clientId: string,
   kind: WebhookEventKind,
-  items: () => Promise<ReadonlyArray<{ username?: string | undefined; data: Record<string, unknown> }>>,
+  items: WebhookKindItems['items'],
   now: Date = new Date(),
 ): Promise<void> {
-  const endpoints = (await enabledEndpointKinds(trx, clientId)).filter((e) => takesKind(e.event_kinds, kind));
-  if (endpoints.length === 0) return;
-  const list = await items();
-  if (list.length === 0) return;
+  await tellWebhooksKinds(trx, clientId, [{ kind, items }], now);
+}
+
+/** As tellWebhooksMany, for events of several kinds told by one posting (an event's credit and its pending points): one look for the endpoints. */
+export async function tellWebhooksKinds(
+  trx: Transaction<Database> | Kysely<Database>,
+  clientId: string,
+  told: readonly WebhookKindItems[],
+  now: Date = new Date(),
+): Promise<void> {
+  if (told.length === 0) return;
+  const enabled = await enabledEndpointKinds(trx, clientId);
+  if (enabled.length === 0) return;
+  let written = false;
+  for (const { kind, items } of told) {
+    const endpoints = enabled.filter((e) => takesKind(e.event_kinds, kind));
+    if (endpoints.length === 0) continue;
+    const list = await items();
+    if (list.length === 0) continue;
+    await writeEvents(trx, clientId, kind, list, endpoints, now);
+    written = true;
+  }
+  // Visible once the caller commits, a moment from now: the workers look shortly after, and once
+  // more a second later for a slower transaction; their poll is the last net.
+  if (written) for (const delay of [20, 1_000]) setTimeout(wakeWebhookWorkers, delay).unref();
+}
+
+async function writeEvents(
+  trx: Transaction<Database> | Kysely<Database>,
+  clientId: string,
+  kind: WebhookEventKind,
+  list: ReadonlyArray<{ username?: string | undefined; data: Record<string, unknown> }>,
+  endpoints: ReadonlyArray<{ id: string }>,
+  now: Date,
+): Promise<void> {
   const at = now.toISOString();
   const events = list.map((item) => {
     const username = item.username ?? null;
@@ -102,9 +139,6 @@ export async function tellWebhooksMany(
   );
   for (let from = 0; from < deliveries.length; from += ROWS_PER_INSERT)
     await insertDeliveries(trx, deliveries.slice(from, from + ROWS_PER_INSERT));
-  // Visible once the caller commits, a moment from now: the workers look shortly after, and once
-  // more a second later for a slower transaction; their poll is the last net.
-  for (const delay of [20, 1_000]) setTimeout(wakeWebhookWorkers, delay).unref();
 }
 
 type Trx = Transaction<Database> | Kysely<Database>;

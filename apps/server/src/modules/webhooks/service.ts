@@ -6,8 +6,10 @@ export {
   WEBHOOK_EVENT_KINDS,
   tellPointsMoved,
   tellWebhooks,
+  tellWebhooksKinds,
   tellWebhooksMany,
   type PointsSource,
   type WebhookEvent,
   type WebhookEventKind,
+  type WebhookKindItems,
 } from './events.ts';

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { isPostgres } from '../../db/database.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from './tables.ts';
 
 /** A database or a transaction: the outbox's writes run in the caller's. */
@@ -12,13 +13,13 @@ export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 /** The enabled endpoints of a client, with the kinds each takes (one indexed query, no cache: decision 084). */
 export async function enabledEndpointKinds(q: Q, clientId: string): Promise<Array<{ id: string; event_kinds: string }>> {
-  return q
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'event_kinds'])
-    .where('client_id', '=', clientId)
-    .where('enabled', '=', 1)
-    .execute();
+  return (await selectEnabledEndpointKinds(q, clientId)).rows;
 }
+
+// Every points movement reads it: compiled to SQL once (decision 014); the rows are read each time.
+const selectEnabledEndpointKinds = compiledOnce((q: Q, clientId: string) =>
+  q.selectFrom('webhook_endpoints').select(['id', 'event_kinds']).where('client_id', '=', clientId).where('enabled', '=', 1),
+);
 
 export async function insertEvents(q: Q, events: ReadonlyArray<Insertable<WebhookEventsTable>>): Promise<void> {
   if (events.length > 0)
