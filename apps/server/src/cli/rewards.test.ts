@@ -50,7 +50,8 @@ describe.each(dialects)('the rewards command on %s', (dialect) => {
         details: { points: 50, reason: 'ticket 42' },
         origin: 'cli@desk',
       },
-      new Date('2026-01-01T10:00:00Z'),
+      // After the demo seed's own entries (its earning rules, dated at the seed): these are the newest.
+      new Date(Date.now() + 3_600_000),
     );
     await recordAudit(
       database.db,
@@ -62,10 +63,11 @@ describe.each(dialects)('the rewards command on %s', (dialect) => {
         subject: 'acme',
         details: { fields: ['name'] },
       },
-      new Date('2026-01-02T10:00:00Z'),
+      new Date(Date.now() + 7_200_000),
     );
     const entries = await rewardsJson<Array<{ actor: string; action: string; details: unknown }>>(database, ['audit', '--client', 'acme']);
-    expect(entries.map((e) => e.actor)).toEqual(['ops-ben', 'ops-anna']);
+    // The demo seed's own entries (its earning rules) come after them.
+    expect(entries.slice(0, 2).map((e) => e.actor)).toEqual(['ops-ben', 'ops-anna']);
     expect(entries[1]).toMatchObject({ action: 'points.award', details: { points: 50, reason: 'ticket 42' } });
     const onlyPoints = await rewardsJson<unknown[]>(database, ['audit', '--action', 'points']);
     expect(onlyPoints).toHaveLength(1);

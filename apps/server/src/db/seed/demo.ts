@@ -8,6 +8,7 @@ import { ACME_LOGO_SVG } from './acme-logo.ts';
 import { seedDemoAccount, WAITING } from './demo-account.ts';
 import { BIGSPENDER, seedDemoActivity } from './demo-activity.ts';
 import { demoEntries } from './demo-descriptions.ts';
+import { DEMO_EVENT_BALANCE, seedDemoEvents } from './demo-events.ts';
 import { seedDemoCatalog } from './demo-catalog.ts';
 import { seedDemoContent } from './demo-content.ts';
 import { NEIGHBOUR_CLIENT_ID, NEIGHBOUR_USERNAMES, seedDemoNeighbour } from './demo-neighbour.ts';
@@ -70,8 +71,8 @@ function demoHistory(now: Date): DemoParticipant['history'] {
       history.push({ occurredAt: daysAgo(now, base - 24), ...redemption, amount: -(900 + month * 110) });
     }
   }
-  // The code Dana redeemed earlier (demo-ots.ts) is part of her 12,500 too.
-  const sum = history.reduce((total, entry) => total + entry.amount, 0) + DEMO_OTS_CODES.used.value;
+  // The code Dana redeemed earlier (demo-ots.ts) and her purchases (demo-events.ts) are part of her 12,500 too.
+  const sum = history.reduce((total, entry) => total + entry.amount, 0) + DEMO_OTS_CODES.used.value + DEMO_EVENT_BALANCE.demo;
   history.push({ occurredAt: daysAgo(now, 2), ...demoEntries.yearStart(2026), amount: 12_500 - sum });
   return history.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
 }
@@ -145,7 +146,8 @@ function participants(now: Date): DemoParticipant[] {
       ots: false,
       programs: [],
       history: [
-        { occurredAt: daysAgo(now, 75), ...demoEntries.monthlyTarget(SALES), amount: 2500 },
+        // Her purchases (demo-events.ts) make up the rest of her 3,250.
+        { occurredAt: daysAgo(now, 75), ...demoEntries.monthlyTarget(SALES), amount: 2500 - DEMO_EVENT_BALANCE.merch },
         { occurredAt: daysAgo(now, 40), ...demoEntries.spotBonus(), amount: 750 },
       ],
     },
@@ -284,6 +286,8 @@ export async function seedDemo(db: Db, now = new Date(), options: DemoSeedOption
     // The console's demo staff (docs/decisions/046), in both programs.
     await seedDemoStaff(trx, staff, now);
   });
+  // Earning rules and events (issue 32) through the ledger writer, once the participants are committed.
+  await seedDemoEvents(db, DEMO_CLIENT_ID, now);
 }
 
 /**
