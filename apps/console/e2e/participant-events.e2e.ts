@@ -136,6 +136,9 @@ test('a support agent sees pending and released lines, the returns and what is o
     await expectVisible(row(first.id).getByText(/50 taken back by returns/));
     await expectVisible(row(first.id).getByText('returned so far: 25.00'));
     await expectVisible(row(third.id).getByText(/released /));
+    // Pending is what each event holds now: 100 held less the 50 returns took back; nothing once released.
+    await expectVisible(row(first.id).getByRole('cell', { name: '50', exact: true }));
+    expect(await row(third.id).getByRole('cell', { name: '20', exact: true }).count()).toBe(0);
     await expectVisible(row(`r1-${tag}`).getByText(`return of ${first.id}`));
     await expectVisible(row(`r1-${tag}`).getByText(/taken from pending points/));
     await expectVisible(row(`r2-${tag}`).getByText(/taken from the balance/));

@@ -21,6 +21,14 @@ function lineState(line: ProgramEventLine): string[] {
   return state;
 }
 
+/** What the event holds now: its pending lines not yet released, less what returns took back (a return: what it took from pending points). */
+function stillPending(event: ProgramEvent): number {
+  if (event.type === 'return') return event.pendingPoints;
+  return event.lines
+    .filter((line) => line.pending && line.releasedAt === null)
+    .reduce((sum, line) => sum + Math.max(0, line.points - line.reversedPoints), 0);
+}
+
 /**
  * What a client's system sent about the participant and what each rule made of it (decision 097),
  * newest first: each line pending until its day or released, what returns took back, and a
@@ -66,7 +74,11 @@ export function EventsSection({ clientId, participantId }: { clientId: string; p
           ),
       }),
       ec.accessor('points', { header: t('events.points'), cell: (i) => formatNumber(i.getValue()) }),
-      ec.accessor('pendingPoints', { header: t('events.pending'), cell: (i) => (i.getValue() === 0 ? '' : formatNumber(i.getValue())) }),
+      ec.accessor(stillPending, {
+        id: 'pendingPoints',
+        header: t('events.pending'),
+        cell: (i) => (i.getValue() === 0 ? '' : formatNumber(i.getValue())),
+      }),
       ec.accessor('debtPoints', {
         header: t('events.debt'),
         cell: (i) => (i.getValue() === 0 ? '' : <strong>{formatNumber(i.getValue())}</strong>),
