@@ -82,7 +82,13 @@ test('a participant whose purchase earned pending points sees them beside her ba
   const tag = unique();
   const type = `e2e.visit-${tag}`;
   await createRules([
-    { id: `visit-now-${tag}`, name: 'Store visit', event: type, earn: { points: 60 }, text: { 'en-US': '60 points a visit' } },
+    {
+      id: `visit-now-${tag}`,
+      name: 'Store visit',
+      event: type,
+      earn: { points: 60 },
+      text: { 'en-US': '60 points a visit', ar: '٦٠ نقطة لكل زيارة' },
+    },
     { id: `visit-14-${tag}`, name: 'Visit bonus', event: type, earn: { points: 100 }, pendingDays: 14 },
     { id: `visit-30-${tag}`, name: 'Loyal visit', event: type, earn: { points: 150 }, pendingDays: 30 },
   ]);
@@ -175,9 +181,15 @@ test('a participant whose purchase earned pending points sees them beside her ba
     `تاريخ الإتاحة ${laterDay}${rest} نقطة أكمي`,
   ]);
   expect(await arabicSection.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
-  // The return's entry says "Return of" in Arabic; the rule's words are the client's own.
+  // The return's entry says "Return of" in Arabic, and the rule's words are its Arabic text (the name is the rule's own).
+  const arabicRows = page.getByRole('dialog').locator('tbody tr');
   await expect
-    .poll(async () => (await page.getByRole('dialog').locator('tbody tr').first().locator('td').allTextContents()).slice(1)[0])
-    .toMatch(new RegExp(`^إرجاع visit2-${tag}: .*Store visit`));
+    .poll(async () => Promise.all((await arabicRows.all()).map(async (row) => (await row.locator('td').allTextContents())[1])))
+    .toEqual([
+      expect.stringMatching(new RegExp(`^إرجاع visit2-${tag}: .*Store visit`)),
+      'Store visit: ٦٠ نقطة لكل زيارة',
+      'Store visit: ٦٠ نقطة لكل زيارة',
+      expect.any(String),
+    ]);
   await expectNoSeriousA11yViolations(page);
 });

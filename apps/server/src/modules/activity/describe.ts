@@ -32,6 +32,19 @@ function numberFormat(locale: string): Intl.NumberFormat {
   return format;
 }
 
+/**
+ * A parameter kept in several languages (`{"en-US": "…", "ar": "…"}`, the client's default first:
+ * an event's rules in their own words, decision 101): the reader's language, else one of the same
+ * language, else the first.
+ */
+function inLocale(texts: Record<string, unknown>, locale: string): string {
+  const own = texts[locale];
+  if (typeof own === 'string') return own;
+  const language = locale.split('-')[0];
+  const entries = Object.entries(texts).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return (entries.find(([code]) => code.split('-')[0] === language) ?? entries[0])?.[1] ?? '';
+}
+
 export function createDescriber(properties: Properties, locale: string): (entry: StoredDescription) => string {
   const numbers = numberFormat(locale);
   // Histories repeat the same few descriptions: each distinct one is filled in once.
@@ -51,6 +64,7 @@ export function createDescriber(properties: Properties, locale: string): (entry:
           else if (typeof value === 'string' && name.endsWith(KEY_SUFFIX) && name.length > KEY_SUFFIX.length) {
             values[name.slice(0, -KEY_SUFFIX.length)] = Object.hasOwn(properties, value) ? (properties[value] ?? value) : value;
           } else if (typeof value === 'string') values[name] = value;
+          else if (value && typeof value === 'object' && !Array.isArray(value)) values[name] = inLocale(value as Record<string, unknown>, locale);
         }
       }
     } catch {

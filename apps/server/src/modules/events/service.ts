@@ -24,7 +24,7 @@ import { appendLedgerEntryWithBalance, writeToLedger } from '../ledger/service.t
 import { addPendingPoints, findParticipant, findParticipantWithPrograms } from '../participants/service.ts';
 import { tellWebhooksKinds } from '../webhooks/service.ts';
 import { checkReturn, postReturn } from './returns.ts';
-import { entryText, eventView, ruleWords } from './views.ts';
+import { entryText, entryTextsByLocale, eventView, ruleWords } from './views.ts';
 import { findEvent, insertEvent, insertLines, linesOfEvent, linesOfEvents, listParticipantEvents } from './store.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
 import { isClientEventType } from './types.ts';
@@ -305,6 +305,8 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
                 participantId: participant.id,
                 occurredAt,
                 description: entryText(creditedLines.map((line) => ruleWords(line.name, line.text, facts.locale))),
+                descriptionKey: 'ledger.events.earned',
+                descriptionParams: { rules: entryTextsByLocale(creditedLines, facts.locale) },
                 amount: credited,
                 kind: 'award',
                 // Unique in the client: an event is credited once, whatever happens around it.

@@ -56,3 +56,16 @@ export function entryText(words: readonly string[]): string {
   const text = words.join(' + ');
   return text.length > 500 ? `${text.slice(0, 499)}…` : text;
 }
+
+/**
+ * The rules' words in every language their texts are written in, the client's default first:
+ * an entry's `rules` parameter, so each participant's history reads them in their own language
+ * (activity/describe.ts picks it; decision 101).
+ */
+export function entryTextsByLocale(
+  rules: ReadonlyArray<{ name: string; text: Readonly<Record<string, string>> | undefined }>,
+  defaultLocale: string,
+): Record<string, string> {
+  const locales = new Set([defaultLocale, ...rules.flatMap((rule) => Object.keys(rule.text ?? {}))]);
+  return Object.fromEntries([...locales].map((locale) => [locale, entryText(rules.map((rule) => ruleWords(rule.name, rule.text, locale)))]));
+}

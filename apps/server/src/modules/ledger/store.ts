@@ -53,7 +53,8 @@ export interface LedgerMovement {
   description: string;
   /** Translation key of the description, with its placeholder values. */
   descriptionKey?: string;
-  descriptionParams?: Readonly<Record<string, string | number>>;
+  /** A value may be kept in several languages ({"en-US": …, "ar": …}): the history shows the reader's (activity/describe.ts). */
+  descriptionParams?: Readonly<Record<string, string | number | Readonly<Record<string, string>>>>;
   amount: number;
   kind: LedgerKind;
   /** Idempotency key, unique per client (a catalog order id, an imported line's id). */
