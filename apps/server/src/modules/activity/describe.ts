@@ -64,7 +64,8 @@ export function createDescriber(properties: Properties, locale: string): (entry:
           else if (typeof value === 'string' && name.endsWith(KEY_SUFFIX) && name.length > KEY_SUFFIX.length) {
             values[name.slice(0, -KEY_SUFFIX.length)] = Object.hasOwn(properties, value) ? (properties[value] ?? value) : value;
           } else if (typeof value === 'string') values[name] = value;
-          else if (value && typeof value === 'object' && !Array.isArray(value)) values[name] = inLocale(value as Record<string, unknown>, locale);
+          else if (value && typeof value === 'object' && !Array.isArray(value))
+            values[name] = inLocale(value as Record<string, unknown>, locale);
         }
       }
     } catch {

@@ -67,5 +67,7 @@ export function entryTextsByLocale(
   defaultLocale: string,
 ): Record<string, string> {
   const locales = new Set([defaultLocale, ...rules.flatMap((rule) => Object.keys(rule.text ?? {}))]);
-  return Object.fromEntries([...locales].map((locale) => [locale, entryText(rules.map((rule) => ruleWords(rule.name, rule.text, locale)))]));
+  return Object.fromEntries(
+    [...locales].map((locale) => [locale, entryText(rules.map((rule) => ruleWords(rule.name, rule.text, locale)))]),
+  );
 }
