@@ -42,6 +42,7 @@ import * as pendingAndReturns from './migrations/043-pending-and-returns.ts';
 import * as eventTypes from './migrations/044-event-types.ts';
 import * as importLinesAltKeyPresent from './migrations/046-import-lines-alt-key-present.ts';
 import * as eventLinesPendingIndexDropped from './migrations/047-event-lines-pending-index-dropped.ts';
+import * as ruleVersionsInForceIndex from './migrations/049-rule-versions-in-force-index.ts';
 import type { Db } from './database.ts';
 
 /** Migrations listed in code, so a build or bundle never has to find them on disk. */
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '044-event-types': eventTypes,
   '046-import-lines-alt-key-present': importLinesAltKeyPresent,
   '047-event-lines-pending-index-dropped': eventLinesPendingIndexDropped,
+  '049-rule-versions-in-force-index': ruleVersionsInForceIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

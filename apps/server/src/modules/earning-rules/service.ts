@@ -39,7 +39,7 @@ import {
   ruleOfClient,
   rulesOfClient,
   takeNextVersion,
-  versionsBefore,
+  versionsInForce,
   versionsByRef,
   versionsOfClient,
   type CounterKey,
@@ -485,12 +485,8 @@ export async function listRules(db: Db, clientId: string, now: Date = new Date()
 
 /** The enabled versions in force at `at` of the client's rules of one event type. */
 export async function rulesInForce(db: Kysely<Database>, clientId: string, eventType: string, at: string): Promise<RuleInForce[]> {
-  const rows = await versionsBefore(db, clientId, eventType, new Date(at).toISOString());
-  const picked = new Map<string, VersionRow>();
-  for (const row of rows) if (!picked.has(row.rule_id)) picked.set(row.rule_id, row);
-  return [...picked.values()]
-    .filter((row) => row.enabled === 1)
-    .map((row) => ({ id: row.rule_id, version: row.version, rule: parseDefinition(row) }));
+  const rows = await versionsInForce(db, clientId, eventType, new Date(at).toISOString());
+  return rows.filter((row) => row.enabled === 1).map((row) => ({ id: row.rule_id, version: row.version, rule: parseDefinition(row) }));
 }
 
 /** The counters an event of this participant counts in: each capped rule's period, and each budget. */
