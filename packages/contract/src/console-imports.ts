@@ -56,10 +56,11 @@ export const ImportCounts = z.object({
   rejected: z.number().int(),
   /** Points: lines whose username no participant has (counted in rejected too). */
   unknownUsernames: z.number().int(),
-  /** Points: of the lines added. */
+  /** Points: of the lines added. Events: credited to balances. */
   pointsIn: z.number().int(),
+  /** Points: debited. Events: taken back from balances by returns. */
   pointsOut: z.number().int(),
-  /** Events: of the points earned, those held pending (pointsIn is what is credited). */
+  /** Events: the pending totals' move: what the events held pending, less what returns took from pending points (pointsIn is what is credited). */
   pendingPoints: z.number().int().optional(),
 });
 export type ImportCounts = z.infer<typeof ImportCounts>;
@@ -69,10 +70,15 @@ export const ImportEventLine = z.object({
   line: z.number().int(),
   id: z.string().nullable(),
   username: z.string().nullable(),
-  /** added: kept and earning; unchanged: the id was taken already (a repeat, credited once); rejected: refused, see detail. */
-  outcome: z.enum(['added', 'unchanged', 'rejected']),
-  /** Credited to the balance. */
+  /**
+   * added: kept and earning; returned: a return, kept, taking back what detail says (points and
+   * pendingPoints negative); unchanged: the id was taken already (a repeat, credited once);
+   * rejected: refused, see detail.
+   */
+  outcome: z.enum(['added', 'returned', 'unchanged', 'rejected']),
+  /** Credited to the balance (a return: taken from it, negative). */
   points: z.number().int(),
+  /** Held pending (a return: taken from pending points, negative). */
   pendingPoints: z.number().int(),
   /** The rules and their points ("Store purchases 241 + Double weekend 241"), or the reason of a refusal. */
   detail: z.string(),
@@ -87,6 +93,11 @@ export const ImportEventsPreview = z.object({
   ),
   /** Rules whose budget the file runs out: the run then takes the file in its order (decision 099). */
   budgetRanOut: z.array(z.string()),
+  /**
+   * The run takes the file in its order (decision 099): a budget ran out, or a return gave points
+   * back to a budget, or named an event not found or another participant's. Absent: by participant.
+   */
+  fileOrder: z.boolean().optional(),
 });
 export type ImportEventsPreview = z.infer<typeof ImportEventsPreview>;
 

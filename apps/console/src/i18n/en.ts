@@ -939,7 +939,7 @@ export const en = {
   // The events kind of import (issue 32 §1, decision 099).
   'imports.kind.events': 'Events',
   'imports.fileHint.events':
-    'CSV with the header id,type,username,occurredAt (any order; occurredAt with its offset, 2026-12-05T14:30:00Z), then amount and currency if any; every other column (category, store…) or attr.<name> is an attribute the rules read, ref.<name> a reference. Each event counts once per id. Nothing earns before you confirm.',
+    'CSV with the header id,type,username,occurredAt (any order; occurredAt with its offset, 2026-12-05T14:30:00Z), then amount and currency if any; every other column (category, store…) or attr.<name> is an attribute the rules read, ref.<name> a reference. A return line names its purchase in ref.originalEventId (with an amount if partial) and takes back what it earned. Each event counts once per id. Nothing earns before you confirm.',
   'imports.pointsCredited': 'Points credited',
   'imports.pendingPoints': 'Points pending',
   'imports.eventLines': 'What the first lines earn',
@@ -949,6 +949,9 @@ export const en = {
   'imports.username': 'Username',
   'imports.outcome': 'Outcome',
   'imports.outcome.added': 'Earns',
+  'imports.outcome.returned': 'Takes back',
+  'imports.pointsTakenBack': 'Points taken back',
+  'imports.fileOrder': 'Its returns make the order of the lines matter: the import takes them in the file’s order, as the preview did.',
   'imports.outcome.unchanged': 'Sent already',
   'imports.outcome.rejected': 'Rejected',
   'imports.points': 'Points',

@@ -327,6 +327,7 @@ function Counts({ title, counts, kind }: { title: string; counts: ImportCounts; 
       ? ([
           [t('imports.unknownUsernames'), formatNumber(counts.unknownUsernames)],
           [t('imports.pointsCredited'), formatNumber(counts.pointsIn)],
+          [t('imports.pointsTakenBack'), formatNumber(counts.pointsOut)],
           [t('imports.pendingPoints'), formatNumber(counts.pendingPoints ?? 0)],
         ] as Array<[string, ReactNode]>)
       : []),
@@ -353,6 +354,10 @@ function EventsPreview({ preview }: { preview: ImportEventsPreview }) {
       {preview.budgetRanOut.length > 0 ? (
         <p className="notice" role="status">
           {t('imports.budgetRanOut', { rules: preview.budgetRanOut.join(', ') })}
+        </p>
+      ) : preview.fileOrder ? (
+        <p className="notice" role="status">
+          {t('imports.fileOrder')}
         </p>
       ) : null}
       {preview.rules.length > 0 ? (

@@ -130,6 +130,31 @@ describe.each(dialects)('rewards events import on %s', (dialect) => {
     expect([await balance(alice), await balance(bob)]).toEqual([40, 6]);
   });
 
+  it('takes a return line: the dry run shows what it takes back, the import takes it once', async () => {
+    const file = join(dir, 'returns.csv');
+    writeFileSync(
+      file,
+      [
+        'id,type,username,occurredAt,amount,currency,ref.originalEventId',
+        `t-1,purchase,${bob},2026-07-01T10:00:00Z,20,EUR,`,
+        `t-2,return,${bob},2026-07-02T10:00:00Z,5,EUR,t-1`,
+        `t-3,return,${bob},2026-07-02T10:00:00Z,,,t-9`,
+      ].join('\n'),
+    );
+    const before = await balance(bob);
+    const dry = await run(['events', 'import', '--client', clientId, '--file', file, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('points: 40 credited, 0 pending, 10 taken back by returns');
+    expect(dry.stdout).toContain(`line 3 t-2 ${bob}: returned, -10 points: Return of t-1: Store purchases -10`);
+    expect(dry.stdout).toContain('line 4: No event "t-9" in this program to return: send the original event first');
+    const done = await run(['events', 'import', '--client', clientId, '--file', file, '--yes']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(await balance(bob)).toBe(before + 30);
+    const again = await run(['events', 'import', '--client', clientId, '--file', file, '--yes']);
+    expect(again.stdout).toContain('0 added, 0 updated, 2 unchanged, 1 rejected.');
+    expect(await balance(bob)).toBe(before + 30);
+  });
+
   it('refuses a file whose header is not an events file, importing nothing', async () => {
     const file = join(dir, 'points.csv');
     writeFileSync(file, ['username,points,date,description,external_id', `${alice},5,2026-06-01,x,p-1`].join('\n'));

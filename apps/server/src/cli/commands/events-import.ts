@@ -10,7 +10,8 @@ import { formatImportReport } from '../import-report.ts';
  * as POST events would, run as the console's import job in this process (cli/import-job.ts,
  * decision 091): staged, previewed (`--dry-run` stops there and shows each line's points),
  * confirmed by the operator and run in batches; once per event id, so a re-run (also after a kill)
- * credits nothing twice.
+ * credits nothing twice. A `return` line takes back what its original earned (an event sent
+ * before, or a line above it in the file), as POST events does (decision 098).
  */
 
 /** The `events` command group: made by whichever of its commands registers first (this one, or the release run's). */
@@ -63,7 +64,8 @@ export function registerEventsImport(program: Command): void {
 function describe(what: string, report: ImportCommandReport): string {
   const lines = [
     formatImportReport(what, report) + (report.rejected > report.rejects.length ? `\n  (${report.rejected} rejected lines in all)` : ''),
-    `  points: ${report.pointsIn} credited, ${report.pendingPoints ?? 0} pending`,
+    `  points: ${report.pointsIn} credited, ${report.pendingPoints ?? 0} pending` +
+      (report.pointsOut > 0 ? `, ${report.pointsOut} taken back by returns` : ''),
   ];
   const preview = report.eventsPreview;
   if (preview) {
@@ -71,7 +73,8 @@ function describe(what: string, report: ImportCommandReport): string {
       lines.push(`  rule ${rule.ruleId} (${rule.name}): ${rule.points} points, ${rule.pendingPoints} pending, on ${rule.events} events`);
     if (preview.budgetRanOut.length > 0) lines.push(`  budget spent by this file: ${preview.budgetRanOut.join(', ')}`);
     for (const line of preview.lines.slice(0, LINES_SHOWN)) {
-      const pending = line.pendingPoints > 0 ? ` (+${line.pendingPoints} pending)` : '';
+      const pending =
+        line.pendingPoints > 0 ? ` (+${line.pendingPoints} pending)` : line.pendingPoints < 0 ? ` (${line.pendingPoints} pending)` : '';
       lines.push(
         `  line ${line.line} ${line.id ?? ''} ${line.username ?? ''}: ${line.outcome}, ${line.points} points${pending}: ${line.detail}`,
       );

@@ -45,6 +45,8 @@ interface TimelineVersion {
 export interface RulesTimeline {
   /** The enabled versions in force at `at` (ISO UTC) of the rules of this event type. */
   inForce(type: string, at: string): RuleInForce[];
+  /** One version of a rule (a return gives back to the counters of the versions its original earned by), undefined if the client has none such. */
+  version(ruleId: string, version: number): RuleInForce | undefined;
 }
 
 /** Reads every version of the client's rules (a few dozen rows): one query a batch, so a change made during a long run counts from its start. */
@@ -57,6 +59,7 @@ export async function rulesTimeline(db: Tx, clientId: string): Promise<RulesTime
     .orderBy('version')
     .execute();
   const byType = new Map<string, Map<string, TimelineVersion[]>>();
+  const byVersion = new Map<string, RuleInForce>();
   for (const row of rows) {
     let rule = parsed.get(row.definition);
     if (rule === undefined) {
@@ -67,12 +70,9 @@ export async function rulesTimeline(db: Tx, clientId: string): Promise<RulesTime
     byType.set(row.event_type, rules);
     const versions = rules.get(row.rule_id) ?? [];
     rules.set(row.rule_id, versions);
-    versions.push({
-      effectiveFrom: row.effective_from,
-      version: Number(row.version),
-      enabled: Number(row.enabled) === 1,
-      entry: { id: row.rule_id, version: Number(row.version), rule },
-    });
+    const entry = { id: row.rule_id, version: Number(row.version), rule };
+    versions.push({ effectiveFrom: row.effective_from, version: Number(row.version), enabled: Number(row.enabled) === 1, entry });
+    byVersion.set(`${row.rule_id}\u0000${entry.version}`, entry);
   }
   return {
     inForce(type, at) {
@@ -89,6 +89,7 @@ export async function rulesTimeline(db: Tx, clientId: string): Promise<RulesTime
       }
       return out;
     },
+    version: (ruleId, version) => byVersion.get(`${ruleId}\u0000${version}`),
   };
 }
 

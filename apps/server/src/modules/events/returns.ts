@@ -131,12 +131,156 @@ export interface ReturnPosting {
 }
 
 /** One line of the original's, and what this return reverses of it. */
-interface Reversal {
+export interface Reversal {
   line: ParticipantEventLinesTable;
   points: number;
   fromPending: boolean;
   taken: number;
   debt: number;
+}
+
+/** What a return takes back of its original (planReturn), before the balance is looked at. */
+export interface ReturnPlan {
+  /** The original's lines that earned (points above 0): their rules' counters are the ones given back to. */
+  earning: ParticipantEventLinesTable[];
+  /** The original's returned amount after this return (capped at its own), undefined for an event without an amount. */
+  returnedAfter: Decimal | undefined;
+  /** The original's points taken back in all after this return. */
+  reversedAfter: number;
+  /** Pending lines first (not yet released), then the credited and released ones, each in the event's order. */
+  reversals: Reversal[];
+}
+
+/**
+ * What a return of `original` (checked: checkOriginal) takes back, line by line, in proportion to
+ * the cumulative amount returned (pointsToTakeBack), never more than was earned. Pure: the single
+ * posting (postReturn) and a file's batch (events/bulk.ts) both plan a return with it.
+ */
+export function planReturn(
+  event: ProgramEventRequest,
+  original: ParticipantEventsTable,
+  lines: readonly ParticipantEventLinesTable[],
+): ReturnPlan {
+  const earning = lines.filter((line) => Number(line.points) > 0);
+  const earned = earning.reduce((sum, line) => sum + Number(line.points), 0);
+  const reversedBefore = Number(original.reversed_points);
+  const originalAmount = original.amount === null ? undefined : parseDecimal(original.amount);
+  let returnedAfter: Decimal | undefined;
+  if (event.amount === undefined || originalAmount === undefined) returnedAfter = originalAmount;
+  else {
+    const sum = addDecimals(original.returned_amount === null ? ZERO : parseDecimal(original.returned_amount), parseDecimal(event.amount));
+    returnedAfter = compareDecimals(sum, originalAmount) > 0 ? originalAmount : sum;
+  }
+  const target = Math.min(earned, pointsToTakeBack(earned, returnedAfter, originalAmount));
+  let left = Math.max(0, target - reversedBefore);
+  const isOpen = (line: ParticipantEventLinesTable) => Number(line.pending) === 1 && line.released_at === null;
+  const reversals: Reversal[] = [];
+  for (const line of [...earning.filter(isOpen), ...earning.filter((line) => !isOpen(line))]) {
+    const points = Math.min(left, Number(line.points) - Number(line.reversed_points));
+    if (points <= 0) continue;
+    left -= points;
+    reversals.push({ line, points, fromPending: isOpen(line), taken: 0, debt: 0 });
+  }
+  return { earning, returnedAfter, reversedAfter: reversedBefore + reversals.reduce((sum, r) => sum + r.points, 0), reversals };
+}
+
+export interface ReturnCover {
+  fromPending: number;
+  fromBalance: number;
+  debt: number;
+}
+
+/** What the return takes from pending points and from a balance of `balance`, never below zero; the rest is each line's debt. */
+export function coverReturn(reversals: Reversal[], balance: number): ReturnCover {
+  let cover = balance;
+  for (const r of reversals) {
+    if (r.fromPending) r.taken = r.points;
+    else {
+      r.taken = Math.min(r.points, Math.max(0, cover));
+      cover -= r.taken;
+    }
+    r.debt = r.points - r.taken;
+  }
+  return {
+    fromPending: reversals.filter((r) => r.fromPending).reduce((sum, r) => sum + r.points, 0),
+    fromBalance: reversals.filter((r) => !r.fromPending).reduce((sum, r) => sum + r.taken, 0),
+    debt: reversals.reduce((sum, r) => sum + r.debt, 0),
+  };
+}
+
+/**
+ * The return's ledger entry's words: "Return of <original id>: <the rules' words>", and the rules'
+ * part for the participant's language (descriptionKey 'ledger.events.return').
+ */
+export function returnEntryText(
+  originalId: string,
+  reversals: readonly Reversal[],
+  wordsOf: (line: ParticipantEventLinesTable) => string,
+): { description: string; descriptionKey: string; descriptionParams: { eventId: string; rules: string } } {
+  const rules = reversals
+    .filter((r) => !r.fromPending && r.taken > 0)
+    .map((r) => wordsOf(r.line))
+    .join(' + ');
+  const words = `Return of ${originalId}: ${rules}`;
+  return {
+    description: words.length > 500 ? `${words.slice(0, 499)}…` : words,
+    descriptionKey: 'ledger.events.return',
+    descriptionParams: { eventId: originalId, rules: rules.length > 450 ? `${rules.slice(0, 449)}…` : rules },
+  };
+}
+
+/** What a return is kept as: its event (points and pending negative, its debt) and a line per line of the original it took from. */
+export function returnRows(
+  p: Pick<ReturnPosting, 'clientId' | 'event' | 'participant' | 'originalId' | 'occurredAt' | 'receivedAt' | 'hash' | 'keyId'>,
+  originalAmount: string | null,
+  reversals: readonly Reversal[],
+  covered: ReturnCover,
+  entryId: string | null,
+): { row: ParticipantEventsTable; lines: ParticipantEventLinesTable[] } {
+  const returned = p.event.amount === undefined ? 'in whole' : `${p.event.amount} of ${originalAmount}`;
+  const row: ParticipantEventsTable = {
+    client_id: p.clientId,
+    id: p.event.id,
+    body_hash: p.hash,
+    type: 'return',
+    participant_id: p.participant.id,
+    username: p.participant.username,
+    occurred_at: p.occurredAt,
+    received_at: p.receivedAt,
+    amount: p.event.amount ?? null,
+    currency: p.event.currency ?? null,
+    attributes: p.event.attributes === undefined ? null : JSON.stringify(p.event.attributes),
+    refs: p.event.references === undefined ? null : JSON.stringify(p.event.references),
+    points: -covered.fromBalance,
+    pending_points: -covered.fromPending,
+    key_id: p.keyId,
+    returned_amount: null,
+    reversed_points: 0,
+    debt_points: covered.debt,
+  };
+  const lines = reversals.map((r, i): ParticipantEventLinesTable => ({
+    client_id: p.clientId,
+    event_id: p.event.id,
+    line: i + 1,
+    rule_id: r.line.rule_id,
+    rule_version: Number(r.line.rule_version),
+    name: r.line.name,
+    kind: 'return',
+    points: -r.taken,
+    pending: r.fromPending ? 1 : 0,
+    available_at: null,
+    entry_id: !r.fromPending && r.taken > 0 ? entryId : null,
+    calculation:
+      `${r.points} of the ${Number(r.line.points)} points of ${p.originalId} (${returned}; ${Number(r.line.reversed_points) + r.points} taken back so far)` +
+      (r.fromPending ? ', from pending points' : '') +
+      (r.debt > 0 ? `, ${r.debt} not covered by the balance: owed` : ''),
+    trims: '[]',
+    participant_id: p.participant.id,
+    released_at: null,
+    reversed_points: 0,
+    debt_points: r.debt,
+  }));
+  return { row, lines };
 }
 
 /**
@@ -151,31 +295,11 @@ export async function postReturn(
   const original = await lockEvent(trx, p.clientId, p.originalId);
   if (!original) throw returnErrors.unknownOriginal(p.originalId);
   checkOriginal(p.event, original, p.participant.id, p.occurredAt);
-  const earning = (await linesOfEvent(trx, p.clientId, p.originalId)).filter((line) => Number(line.points) > 0);
-  const earned = earning.reduce((sum, line) => sum + Number(line.points), 0);
-  const reversedBefore = Number(original.reversed_points);
-  const originalAmount = original.amount === null ? undefined : parseDecimal(original.amount);
-  let returnedAfter: Decimal | undefined;
-  if (p.event.amount === undefined || originalAmount === undefined) returnedAfter = originalAmount;
-  else {
-    const sum = addDecimals(
-      original.returned_amount === null ? ZERO : parseDecimal(original.returned_amount),
-      parseDecimal(p.event.amount),
-    );
-    returnedAfter = compareDecimals(sum, originalAmount) > 0 ? originalAmount : sum;
-  }
-  const target = Math.min(earned, pointsToTakeBack(earned, returnedAfter, originalAmount));
-  let left = Math.max(0, target - reversedBefore);
-
-  // Pending lines first (not yet released), then the credited and released ones, each in the event's order.
-  const isOpen = (line: ParticipantEventLinesTable) => Number(line.pending) === 1 && line.released_at === null;
-  const reversals: Reversal[] = [];
-  for (const line of [...earning.filter(isOpen), ...earning.filter((line) => !isOpen(line))]) {
-    const points = Math.min(left, Number(line.points) - Number(line.reversed_points));
-    if (points <= 0) continue;
-    left -= points;
-    reversals.push({ line, points, fromPending: isOpen(line), taken: 0, debt: 0 });
-  }
+  const { earning, returnedAfter, reversedAfter, reversals } = planReturn(
+    p.event,
+    original,
+    await linesOfEvent(trx, p.clientId, p.originalId),
+  );
   const caps = await lockCapsOfEvent(trx, {
     clientId: p.clientId,
     participantId: p.participant.id,
@@ -184,21 +308,12 @@ export async function postReturn(
     lines: earning.map((line) => ({ ruleId: line.rule_id, version: Number(line.rule_version) })),
     now: p.now,
   });
-  const fromPending = reversals.filter((r) => r.fromPending).reduce((sum, r) => sum + r.points, 0);
+  const pendingTaken = reversals.filter((r) => r.fromPending).reduce((sum, r) => sum + r.points, 0);
   // Locks the participant's row and reads the balance the return may take from.
-  const moved = await addPendingPoints(trx, p.clientId, p.participant.id, -fromPending);
+  const moved = await addPendingPoints(trx, p.clientId, p.participant.id, -pendingTaken);
   if (!moved) throw errors.notFound();
-  let cover = moved.balance;
-  for (const r of reversals) {
-    if (r.fromPending) r.taken = r.points;
-    else {
-      r.taken = Math.min(r.points, Math.max(0, cover));
-      cover -= r.taken;
-    }
-    r.debt = r.points - r.taken;
-  }
-  const fromBalance = reversals.filter((r) => !r.fromPending).reduce((sum, r) => sum + r.taken, 0);
-  const debt = reversals.reduce((sum, r) => sum + r.debt, 0);
+  const covered = coverReturn(reversals, moved.balance);
+  const { fromPending, fromBalance, debt } = covered;
 
   const texts = await ruleVersionTexts(
     trx,
@@ -208,22 +323,15 @@ export async function postReturn(
   const wordsOf = (line: ParticipantEventLinesTable) =>
     ruleWords(line.name, texts.get(ruleVersionKey({ ruleId: line.rule_id, version: Number(line.rule_version) })), p.locale);
   let entry: { entryId: string; balance: number } | undefined;
-  if (fromBalance > 0) {
-    const rules = reversals
-      .filter((r) => !r.fromPending && r.taken > 0)
-      .map((r) => wordsOf(r.line))
-      .join(' + ');
-    const words = `Return of ${p.originalId}: ${rules}`;
+  if (fromBalance > 0)
     entry = await appendLedgerEntryWithBalance(
       trx,
       {
         clientId: p.clientId,
         participantId: p.participant.id,
         occurredAt: p.occurredAt,
-        description: words.length > 500 ? `${words.slice(0, 499)}…` : words,
         // "Return of" in the participant's language; the rules' words stay the client's.
-        descriptionKey: 'ledger.events.return',
-        descriptionParams: { eventId: p.originalId, rules: rules.length > 450 ? `${rules.slice(0, 449)}…` : rules },
+        ...returnEntryText(p.originalId, reversals, wordsOf),
         amount: -fromBalance,
         kind: 'return',
         // Unique in the client, as an event's credit is: a return takes back once, whatever happens around it.
@@ -232,55 +340,11 @@ export async function postReturn(
       },
       p.now,
     );
-  }
   for (const r of reversals) await addLineReversed(trx, p.clientId, p.originalId, Number(r.line.line), r.points);
-  const reversedAfter = reversedBefore + reversals.reduce((sum, r) => sum + r.points, 0);
   await setEventReturned(trx, p.clientId, p.originalId, returnedAfter === undefined ? null : formatDecimal(returnedAfter), reversedAfter);
   await caps.giveBack(reversals.map((r) => ({ ruleId: r.line.rule_id, version: Number(r.line.rule_version), points: r.taken })));
 
-  const returned = p.event.amount === undefined ? 'in whole' : `${p.event.amount} of ${original.amount}`;
-  const row: ParticipantEventsTable = {
-    client_id: p.clientId,
-    id: p.event.id,
-    body_hash: p.hash,
-    type: 'return',
-    participant_id: p.participant.id,
-    username: p.participant.username,
-    occurred_at: p.occurredAt,
-    received_at: p.receivedAt,
-    amount: p.event.amount ?? null,
-    currency: p.event.currency ?? null,
-    attributes: p.event.attributes === undefined ? null : JSON.stringify(p.event.attributes),
-    refs: p.event.references === undefined ? null : JSON.stringify(p.event.references),
-    points: -fromBalance,
-    pending_points: -fromPending,
-    key_id: p.keyId,
-    returned_amount: null,
-    reversed_points: 0,
-    debt_points: debt,
-  };
-  const lines = reversals.map((r, i): ParticipantEventLinesTable => ({
-    client_id: p.clientId,
-    event_id: p.event.id,
-    line: i + 1,
-    rule_id: r.line.rule_id,
-    rule_version: Number(r.line.rule_version),
-    name: r.line.name,
-    kind: 'return',
-    points: -r.taken,
-    pending: r.fromPending ? 1 : 0,
-    available_at: null,
-    entry_id: !r.fromPending && r.taken > 0 ? (entry?.entryId ?? null) : null,
-    calculation:
-      `${r.points} of the ${Number(r.line.points)} points of ${p.originalId} (${returned}; ${Number(r.line.reversed_points) + r.points} taken back so far)` +
-      (r.fromPending ? ', from pending points' : '') +
-      (r.debt > 0 ? `, ${r.debt} not covered by the balance: owed` : ''),
-    trims: '[]',
-    participant_id: p.participant.id,
-    released_at: null,
-    reversed_points: 0,
-    debt_points: r.debt,
-  }));
+  const { row, lines } = returnRows(p, original.amount, reversals, covered, entry?.entryId ?? null);
   await insertEvent(trx, row);
   await insertLines(trx, lines);
   if (reversals.length > 0)

@@ -91,11 +91,6 @@ export const eventErrors = {
       'program.error.externalIdReused',
       `The event "${clip(id)}" was sent already with another body; nothing was kept`,
     ),
-  /** A return in a file of events (the imports): POST events takes returns (decision 098), a file not yet. */
-  returnNotYet: () =>
-    errors.validation(
-      'A return is not taken from a file of events yet: send it to POST events, which takes back what its original event earned (decision 098); nothing was kept',
-    ),
   inTheFuture: (occurredAt: string) =>
     errors.validation(`occurredAt ${clip(occurredAt)} is more than a day ahead: an event is sent once it happened; nothing was kept`),
   unknownType: (type: string) =>

@@ -13,7 +13,9 @@ import { makeKey, participantBody, programCall, tag } from '../program-api/test-
 import { previewImportJob } from './preview.ts';
 import { runImportJob } from './run.ts';
 import { requestHash } from '../../http/request-hash.ts';
-import { checkEventLine, hashOf, type EventLine } from '../events/bulk.ts';
+import { checkEventLine, hashOf, reasonOf, type EventLine } from '../events/bulk.ts';
+import { returnErrors } from '../events/returns.ts';
+import { appendLedgerEntry, writeToLedger } from '../ledger/service.ts';
 import { confirmImport, importRejects, readImport, stageImport, type ImportActor } from './service.ts';
 
 /**
@@ -149,6 +151,7 @@ describe.each(dialects)('events through the imports on %s', (dialect) => {
       caps: { participant: { points: 500, per: 'month' } },
     });
     await addRule({ id: 'imp-budget', name: 'First come', event: 'imp.budgeted', earn: { points: 30 }, caps: { budget: { points: 100 } } });
+    await addRule({ id: 'imp-gift', name: 'Gift', event: 'imp.gift', earn: { points: 30 }, caps: { budget: { points: 1000 } } });
   });
   afterAll(async () => {
     await expectLedgerMatchesBalances(t.database.db);
@@ -346,7 +349,7 @@ describe.each(dialects)('events through the imports on %s', (dialect) => {
       [5, expect.stringMatching(/^The event is not valid: amount: /)],
       [6, `No participant "nobody-${prefix}" in this program`],
       [7, expect.stringMatching(/^The event type "imp.unknown" is not one of this program's/)],
-      [8, expect.stringMatching(/^A return is not taken from a file of events yet/)],
+      [8, reasonOf(returnErrors.noOriginal())],
       [9, `id ${prefix}-1 repeats line 2`],
       [10, expect.stringMatching(/is more than a day ahead: an event is sent once it happened$/)],
       [11, `id ${prefix}-api repeats line 3`],
@@ -360,6 +363,242 @@ describe.each(dialects)('events through the imports on %s', (dialect) => {
 
     const conflicting = await preview([HEADER, `${prefix}-api,imp.visit,${username},2026-06-09T10:00:00Z,,,,`]);
     expect(conflicting.rejects).toEqual([{ line: 2, reason: `The event "${prefix}-api" was sent already with another body` }]);
+  });
+
+  /** Points spent outside events (a redemption), so a return finds the balance short. */
+  const spend = async (username: string, points: number) => {
+    const { id } = await t.database.db
+      .selectFrom('participants')
+      .select('id')
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .where('username_key', '=', username.toLowerCase())
+      .executeTakeFirstOrThrow();
+    await writeToLedger(t.database.db, (trx) =>
+      appendLedgerEntry(trx, {
+        clientId: DEMO_CLIENT_ID,
+        participantId: id,
+        occurredAt: '2026-06-04T10:00:00Z',
+        description: 'Spent',
+        amount: -points,
+        kind: 'redemption',
+      }),
+    );
+  };
+  const RETURNS_HEADER = 'id,type,username,occurredAt,amount,currency,category,attr.channel,ref.originalEventId';
+  /** Purchases and returns of one participant: of an event sent before the file (-0) and of lines of the file, whole and partial. */
+  const withReturns = (username: string, prefix: string) => [
+    `${prefix}-1,imp.purchase,${username},2026-06-06T10:00:00Z,120.50,EUR,shoes,web,`,
+    `${prefix}-2,return,${username},2026-06-07T10:00:00Z,50,EUR,,,${prefix}-0`,
+    `${prefix}-3,return,${username},2026-06-08T10:00:00Z,,,,,${prefix}-1`,
+    `${prefix}-4,return,${username},2026-06-08T11:00:00Z,,,,,${prefix}-1`,
+    `${prefix}-5,imp.purchase,${username},2026-06-09T10:00:00Z,10.99,EUR,shoes,,`,
+    `${prefix}-6,return,${username},2026-06-10T10:00:00Z,5.00,EUR,,,${prefix}-5`,
+  ];
+  const returnBody = (line: string) => {
+    const cells = line.split(',');
+    const original = cells[8];
+    return { ...asBody(cells.slice(0, 8).join(',')), ...(original ? { references: { originalEventId: original } } : {}) };
+  };
+  const allLinesOf = (id: string) =>
+    t.database.db
+      .selectFrom('participant_event_lines')
+      .select([
+        'line',
+        'rule_id',
+        'rule_version',
+        'kind',
+        'points',
+        'pending',
+        'available_at',
+        'calculation',
+        'trims',
+        'released_at',
+        'reversed_points',
+        'debt_points',
+        'entry_id',
+      ])
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .where('event_id', '=', id)
+      .orderBy('line')
+      .execute();
+  const fullEntryOf = (id: string) =>
+    t.database.db
+      .selectFrom('ledger_entries')
+      .select(['amount', 'description', 'description_key', 'description_params', 'kind', 'occurred_at'])
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .where('reference', '=', `event:${id}`)
+      .execute();
+
+  it('takes returns from a file as POST events takes them: of earlier events and of lines of the same file, whole and partial', async () => {
+    const viaFile = await newParticipant();
+    const viaApi = await newParticipant();
+    const [pf, pa] = [`rf-${tag()}`, `ra-${tag()}`];
+    // Before the file: a purchase each through the API (shoes 200, web 50 pending, every purchase 40), then 230 spent.
+    for (const [username, prefix] of [
+      [viaFile, pf],
+      [viaApi, pa],
+    ] as const) {
+      const first = await send({ ...asBody(`${prefix}-0,imp.purchase,${username},2026-06-03T10:00:00Z,100,EUR,shoes,web`) });
+      expect([first.points, first.pendingPoints]).toEqual([240, 50]);
+      await spend(username, 230);
+    }
+    const fileLines = withReturns(viaFile, pf);
+    const job = await preview([RETURNS_HEADER, ...fileLines]);
+    const replies: ProgramEventReply[] = [];
+    for (const line of withReturns(viaApi, pa)) replies.push(await send(returnBody(line)));
+    // Something to compare: pending taken first, a debt, a second whole return taking nothing, a cap given back and taken again.
+    // `|| 0`: the API's reply says -0 where a return took nothing (JSON writes it 0).
+    expect(replies.map((r) => [r.points || 0, r.pendingPoints || 0, r.debtPoints])).toEqual([
+      [522, 50, 0],
+      [-95, -50, 0],
+      [-437, -50, 85],
+      [0, 0, 0],
+      [61, 0, 0],
+      [-27, 0, 0],
+    ]);
+
+    expect(job.preview).toMatchObject({ added: 6, unchanged: 0, rejected: 0, pointsIn: 583, pointsOut: 559, pendingPoints: -50 });
+    expect(job.eventsPreview!.fileOrder).toBeUndefined();
+    const sample = job.eventsPreview!.lines;
+    expect(sample.map((l) => [l.line, l.outcome, l.points, l.pendingPoints])).toEqual(
+      replies.map((r, i) => [i + 2, r.type === 'return' ? 'returned' : 'added', r.points || 0, r.pendingPoints || 0]),
+    );
+    expect(sample[1]!.detail).toBe(`Return of ${pf}-0: Web bonus -50 (pending) + Shoes -95`);
+    expect(sample[2]!.detail).toBe(
+      `Return of ${pf}-1: Web bonus -50 (pending) + Shoes -241 + Every purchase -40 + Weekend double -241 (85 not covered by the balance: owed)`,
+    );
+    expect(sample[3]!.detail).toBe(`Return of ${pf}-1: nothing left to take back, kept with 0 points`);
+
+    // Batches of two: a return of a line of an earlier batch (-3 of -1) and of the same batch (-6 of -5).
+    const done = await run(job, 2);
+    expect(done.result).toEqual(job.preview);
+    expect(await balanceOf(viaFile)).toBe(await balanceOf(viaApi));
+    expect(await pendingOf(viaFile)).toBe(await pendingOf(viaApi));
+    expect(await pendingOf(viaFile)).toBe(0);
+    const same = (value: unknown) =>
+      JSON.parse(
+        JSON.stringify(value ?? null)
+          .replaceAll(pf, 'P')
+          .replaceAll(pa, 'P'),
+      ) as unknown;
+    const ids = ['0', ...fileLines.map((_, i) => String(i + 1))];
+    for (const n of ids) {
+      const [fileEvent, apiEvent] = [await eventRow(`${pf}-${n}`), await eventRow(`${pa}-${n}`)];
+      const strip = (row: typeof fileEvent) =>
+        same({ ...row, username: '', participant_id: '', body_hash: '', received_at: '', key_id: '' });
+      expect(strip(fileEvent), `event ${n}`).toEqual(strip(apiEvent));
+      const lines = async (id: string) => (await allLinesOf(id)).map((l) => ({ ...l, entry_id: l.entry_id !== null }));
+      expect(same(await lines(`${pf}-${n}`)), `lines of ${n}`).toEqual(same(await lines(`${pa}-${n}`)));
+      expect(same(await fullEntryOf(`${pf}-${n}`)), `entry of ${n}`).toEqual(same(await fullEntryOf(`${pa}-${n}`)));
+    }
+    expect((await eventRow(`${pf}-3`))!.debt_points).toBe(85);
+    expect((await eventRow(`${pf}-1`))!.key_id).toBe(`import:${job.id}`);
+  });
+
+  it('refuses a bad return line with the words of POST events and posts the rest; a return twice in a file takes back once', async () => {
+    const username = await newParticipant();
+    const other = await newParticipant();
+    const q = `rq-${tag()}`;
+    await send(asBody(`${q}-0,imp.purchase,${other},2026-06-03T10:00:00Z,20,EUR,shoes,`));
+    const job = await preview([
+      RETURNS_HEADER,
+      `${q}-1,imp.purchase,${username},2026-06-10T10:00:00Z,20,EUR,shoes,,`,
+      `${q}-2,return,${username},2026-06-11T10:00:00Z,,,,,`,
+      `${q}-3,return,${username},2026-06-11T10:00:00Z,,,,,nope-${q}`,
+      `${q}-4,return,${username},2026-06-11T10:00:00Z,,,,,${q}-0`,
+      `${q}-5,return,${username},2026-06-11T10:00:00Z,30,EUR,,,${q}-1`,
+      `${q}-6,return,${username},2026-06-11T10:00:00Z,,,,,${q}-1`,
+      `${q}-6,return,${username},2026-06-11T10:00:00Z,,,,,${q}-1`,
+      `${q}-7,return,${username},2026-06-12T10:00:00Z,,,,,${q}-6`,
+      `${q}-8,return,${username},2026-06-09T10:00:00Z,,,,,${q}-1`,
+      `${q}-9,return,${username},2026-06-12T10:00:00Z,,,,,${q}-1`,
+      `${q}-10,return,${username},2026-06-12T10:00:00Z,,,,,${q}-11`,
+      `${q}-11,imp.purchase,${username},2026-06-12T10:00:00Z,5,EUR,,,`,
+    ]);
+    expect(job.rejects.map((r) => [r.line, r.reason])).toEqual([
+      [3, reasonOf(returnErrors.noOriginal())],
+      [4, reasonOf(returnErrors.unknownOriginal(`nope-${q}`))],
+      [5, reasonOf(returnErrors.othersEvent(`${q}-0`))],
+      [6, reasonOf(returnErrors.amountAboveOriginal('30', '20'))],
+      [8, `id ${q}-6 repeats line 7`],
+      [9, reasonOf(returnErrors.returnOfReturn(`${q}-6`))],
+      [10, reasonOf(returnErrors.beforeOriginal(`${q}-1`))],
+      [12, reasonOf(returnErrors.unknownOriginal(`${q}-11`))],
+    ]);
+    // The words are POST events' own: the same return sent to it is refused with them.
+    await expect(send(returnBody(`${q}-api,return,${username},2026-06-11T10:00:00Z,,,,,${q}-0`))).rejects.toThrow(
+      returnErrors.othersEvent(`${q}-0`).message,
+    );
+    const sample = job.eventsPreview!.lines;
+    expect(sample.find((l) => l.line === 5)).toMatchObject({ outcome: 'rejected', detail: reasonOf(returnErrors.othersEvent(`${q}-0`)) });
+    // Shoes 40 and every purchase 40 taken back once by -6; -9 finds nothing left.
+    expect(sample.filter((l) => l.outcome === 'returned').map((l) => [l.line, l.points])).toEqual([
+      [7, -80],
+      [11, 0],
+    ]);
+    // -1 earns 80 (shoes 40, every purchase 40), -11 40 (the monthly cap given back by -6).
+    expect(job.preview).toMatchObject({ added: 4, rejected: 8, pointsIn: 120, pointsOut: 80 });
+    // A return naming another participant's event or one not found: the run keeps the file's order, as the preview took it.
+    expect(job.eventsPreview!.fileOrder).toBe(true);
+    const done = await run(job, 3);
+    expect(done.result).toEqual(job.preview);
+    expect(await importRejects(t.database.db, job.id, 'run', 0, 100)).toEqual(job.rejects);
+    expect(await balanceOf(username)).toBe(40);
+    expect(await eventRow(`${q}-2`)).toBeUndefined();
+    expect((await eventRow(`${q}-1`))!).toMatchObject({ reversed_points: 80, returned_amount: '20' });
+    expect(await fullEntryOf(`${q}-9`)).toEqual([]);
+  });
+
+  it("runs a file with returns by participant, each participant's return after its purchase, across batches", async () => {
+    const [a, z] = [`zz.${tag()}`, `aa.${tag()}`];
+    for (const username of [a, z]) {
+      const made = await programCall(t.app, 'PUT', programApiPaths.participant(username), { key, body: participantBody() });
+      expect(made.statusCode).toBe(201);
+    }
+    const p = `rp-${tag()}`;
+    // By participant (aa… first) the batches of two are [z's purchase, z's return], [a's purchase, a's return].
+    const job = await preview([
+      RETURNS_HEADER,
+      `${p}-1,imp.visit,${a},2026-06-03T10:00:00Z,,,,,`,
+      `${p}-2,imp.visit,${z},2026-06-03T10:00:00Z,,,,,`,
+      `${p}-3,imp.visit,${a},2026-06-04T10:00:00Z,,,,,`,
+      `${p}-4,return,${a},2026-06-05T10:00:00Z,,,,,${p}-1`,
+      `${p}-5,return,${z},2026-06-05T10:00:00Z,,,,,${p}-2`,
+    ]);
+    expect(job.eventsPreview!.lines.map((l) => [l.outcome, l.points])).toEqual([
+      ['added', 7],
+      ['added', 7],
+      ['added', 7],
+      ['returned', -7],
+      ['returned', -7],
+    ]);
+    expect(job.eventsPreview!.fileOrder).toBeUndefined();
+    const done = await run(job, 2);
+    expect(done.result).toEqual(job.preview);
+    expect(done.result).toMatchObject({ added: 5, rejected: 0, pointsIn: 21, pointsOut: 14 });
+    expect([await balanceOf(a), await balanceOf(z)]).toEqual([7, 0]);
+  });
+
+  it("keeps the file's order for a file whose return gives points back to a budget", async () => {
+    const username = await newParticipant();
+    const p = `rg-${tag()}`;
+    const job = await preview([
+      RETURNS_HEADER,
+      `${p}-1,imp.gift,${username},2026-06-03T10:00:00Z,,,,,`,
+      `${p}-2,return,${username},2026-06-04T10:00:00Z,,,,,${p}-1`,
+    ]);
+    expect(job.eventsPreview!.fileOrder).toBe(true);
+    expect(job.eventsPreview!.budgetRanOut).toEqual([]);
+    const done = await run(job);
+    expect(done.result).toMatchObject({ added: 2, pointsIn: 30, pointsOut: 30 });
+    const budget = await t.database.db
+      .selectFrom('earning_rule_counters')
+      .select('points')
+      .where('client_id', '=', DEMO_CLIENT_ID)
+      .where('rule_id', '=', 'imp-gift')
+      .where('period', '=', 'budget')
+      .executeTakeFirstOrThrow();
+    expect(Number(budget.points)).toBe(0);
   });
 
   it('hashes an event as the API does (the repeat check), whatever its attributes, references and text', () => {

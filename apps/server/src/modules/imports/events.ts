@@ -1,5 +1,5 @@
 import type { ImportEventLine, ImportEventsPreview } from '@rewards/contract/console-imports';
-import { PROGRAM_EVENT_MAX_ATTRIBUTES, PROGRAM_EVENT_MAX_REFERENCES } from '@rewards/contract/events';
+import { PROGRAM_EVENT_MAX_ATTRIBUTES, PROGRAM_EVENT_MAX_REFERENCES, RETURN_ORIGINAL_REFERENCE } from '@rewards/contract/events';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
@@ -12,6 +12,7 @@ import {
   type EventProblem,
   type EventsBatchOutcome,
 } from '../events/bulk.ts';
+import { anyAltKey, firstLinesOf } from './store.ts';
 
 /**
  * The events kind of import (decision 099): a CSV of what participants did, one event a line,
@@ -27,6 +28,8 @@ import {
  * - Any other column is an attribute named as the column is (`category`, `store`, `sku`,
  *   `channel`: what a shop's export has), the name as written, since the rules' conditions name
  *   attributes exactly. An empty cell is no attribute.
+ * - A line of type `return` names its original event in `ref.originalEventId` (the reference POST
+ *   events' returns take), with an amount for a partial return.
  */
 
 type Field = 'id' | 'type' | 'username' | 'occurredAt' | 'amount' | 'currency';
@@ -89,6 +92,25 @@ export function eventColumnsOf(header: readonly string[]): EventColumns | string
   return { fields: fields as EventColumns['fields'], attributes, references, width: header.length };
 }
 
+/** Longest key the staging table keeps (imports/service.ts MAX_KEY). */
+const MAX_STAGED_KEY = 255;
+
+/**
+ * A line's staged keys: the event's id (repeats within the file are found by it) and, for a
+ * return, the id of the event it returns as the alternate key, so a preview finds which events
+ * of the file a later return names (eventsPreviewReturns) without holding every event it computed.
+ * The run's repeat check reads the alternate key of participants' files only (read() leaves it
+ * out for events: two partial returns of one purchase are no repeat).
+ */
+export function eventKeysOf(fields: readonly string[], columns: EventColumns): { key: string | null; altKey: string | null } {
+  const id = (fields[columns.fields.id] ?? '').trim();
+  const key = id.length > 0 && id.length <= MAX_STAGED_KEY ? id : null;
+  if ((fields[columns.fields.type] ?? '').trim() !== 'return') return { key, altKey: null };
+  const reference = columns.references.find((r) => r.name === RETURN_ORIGINAL_REFERENCE);
+  const original = reference === undefined ? '' : (fields[reference.index] ?? '').trim();
+  return { key, altKey: original.length > 0 && original.length <= MAX_STAGED_KEY ? original : null };
+}
+
 /** One record as the body POST events would have had, checked with the API's words (events/bulk.ts checkEventLine). */
 export function parseEventLine(fields: readonly string[], columns: EventColumns, line: number): EventLine | EventProblem {
   if (fields.length !== columns.width) return { line, reason: `${fields.length} fields where the header has ${columns.width}` };
@@ -127,14 +149,30 @@ export const PREVIEW_SAMPLE_LINES = 200;
 /** What an events preview carries from batch to batch: events/bulk.ts's counters and totals, and the sample. */
 export interface EventsPreviewState extends EventsPreviewCarry {
   sample: ImportEventLine[];
+  /** Whether the file was looked at for returns (eventsPreviewReturns) yet. */
+  looked?: boolean;
 }
 
 export const eventsPreviewState = (): EventsPreviewState => ({
   counters: new Map(),
   rules: new Map(),
   budgetRanOut: new Set(),
+  fileOrder: false,
+  originals: new Map(),
+  balances: new Map(),
+  balanceMoves: new Map(),
   sample: [],
 });
+
+/**
+ * Whether the staged file has returns (their originals are the lines' alternate keys, eventKeysOf),
+ * and if so how the preview asks which of a batch's events a return of the file names: the
+ * staging index, one read a batch. A file without returns costs one read in all.
+ */
+async function eventsPreviewReturns(db: Db, jobId: string): Promise<EventsPreviewState['returns']> {
+  if (!(await anyAltKey(db, jobId))) return undefined;
+  return { referenced: async (ids) => new Set((await firstLinesOf(db, jobId, 'alt_key', [...ids])).keys()) };
+}
 
 /** The preview's own part for an events file: the sample of lines, each rule's totals, the budgets the file runs out. */
 export function eventsPreviewOf(state: EventsPreviewState): ImportEventsPreview {
@@ -142,6 +180,7 @@ export function eventsPreviewOf(state: EventsPreviewState): ImportEventsPreview 
     lines: state.sample,
     rules: [...state.rules.values()].sort((a, b) => b.points + b.pendingPoints - (a.points + a.pendingPoints)),
     budgetRanOut: [...state.budgetRanOut].sort(),
+    ...(state.fileOrder || state.budgetRanOut.size > 0 ? { fileOrder: true } : {}),
   };
 }
 
@@ -151,10 +190,15 @@ const countsOf = (outcome: EventsBatchOutcome) => ({
   problems: outcome.problems,
   unknownUsernames: outcome.unknownUsernames,
   pointsIn: outcome.pointsIn,
+  pointsOut: outcome.pointsOut,
   pendingPoints: outcome.pendingPoints,
 });
 
-export async function previewEventsLines(db: Db, clientId: string, items: unknown[], state: EventsPreviewState) {
+export async function previewEventsLines(db: Db, clientId: string, jobId: string, items: unknown[], state: EventsPreviewState) {
+  if (!state.looked) {
+    state.returns = await eventsPreviewReturns(db, jobId);
+    state.looked = true;
+  }
   const wanted = PREVIEW_SAMPLE_LINES - state.sample.length;
   const outcome = await previewEventsBatch(db, clientId, items as Array<EventLine | EventProblem>, state, wanted);
   state.sample.push(...outcome.outcomes.slice(0, Math.max(0, wanted)));

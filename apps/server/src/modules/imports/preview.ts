@@ -74,7 +74,7 @@ async function previewLeased(db: Db, jobId: string, lease: JobLease, options: Pr
   // From the first line each time: what a holder that died wrote is replaced, not added to.
   await deleteRejects(db, jobId, 'preview');
   const counts = emptyImportCounts();
-  const state = previewState(job.client_id);
+  const state = { ...previewState(job.client_id), jobId };
   let after = 0;
   let done = 0;
   for (;;) {

@@ -22,9 +22,10 @@ import { usernameKey } from '../participants/service.ts';
 import { IMPORT_MAX_LINE_BYTES, LineTooLong, importCsvParser } from './csv-input.ts';
 import { participantColumnsOf, parseParticipantLine, type HeaderColumn } from './participants.ts';
 import { columnsOf, parsePointsLine, type LineProblem, type PointsColumn } from './points-lines.ts';
-import { eventColumnsOf, parseEventLine, type EventColumns, type EventsPreviewState } from './events.ts';
+import { eventColumnsOf, eventKeysOf, parseEventLine, type EventColumns, type EventsPreviewState } from './events.ts';
 import { withJobTuning } from './sqlite-tuning.ts';
 import {
+  anyKeyRepeats,
   deleteStaged,
   firstLinesOf,
   insertStaged,
@@ -128,6 +129,11 @@ export interface LineReader {
   read(line: number, fields: readonly string[]): { item: unknown; key: string | null; altKey: string | null };
   /** The keys alone, when they cost less than the whole read (staging needs only them). */
   keys?(fields: readonly string[]): { key: string | null; altKey: string | null };
+  /**
+   * Whether the staged file repeats a key or an alternate key at all, asked once per phase (the
+   * staged lines do not change): a file that repeats none skips the look-ups of checkedLines.
+   */
+  repeats?: Promise<{ key: boolean; altKey: boolean }>;
 }
 
 export async function lineReader(db: Db, clientId: string, kind: ImportKind, header: readonly string[]): Promise<LineReader | string> {
@@ -171,7 +177,8 @@ function eventsReader(columns: EventColumns): LineReader {
       // The id as the file has it is the key: a repeat within the file is found by the staging index.
       return { item, key: keyOf((fields[columns.fields.id] ?? '').trim()), altKey: null };
     },
-    keys: (fields) => ({ key: keyOf((fields[columns.fields.id] ?? '').trim()), altKey: null }),
+    // Staged with a return's original as the alternate key (events.ts eventKeysOf); read() leaves it out of the repeat check.
+    keys: (fields) => eventKeysOf(fields, columns),
   };
 }
 
@@ -234,18 +241,27 @@ async function checkedLines(db: Db, jobId: string, reader: LineReader, rows: rea
       ? { item: { line: row.line, reason: row.problem ?? 'not readable as CSV' } as LineProblem, key: null, altKey: null }
       : { ...reader.read(row.line, JSON.parse(row.fields) as string[]), line: row.line },
   );
-  const firstByKey = await firstLinesOf(
-    db,
-    jobId,
-    'key',
-    read.map((r) => r.key).filter((k): k is string => k !== null),
-  );
-  const firstByAlt = await firstLinesOf(
-    db,
-    jobId,
-    'alt_key',
-    read.map((r) => r.altKey).filter((k): k is string => k !== null),
-  );
+  reader.repeats ??= (async () => ({
+    key: await anyKeyRepeats(db, jobId, 'key'),
+    altKey: await anyKeyRepeats(db, jobId, 'alt_key'),
+  }))();
+  const repeats = await reader.repeats;
+  const firstByKey = repeats.key
+    ? await firstLinesOf(
+        db,
+        jobId,
+        'key',
+        read.map((r) => r.key).filter((k): k is string => k !== null),
+      )
+    : new Map<string, number>();
+  const firstByAlt = repeats.altKey
+    ? await firstLinesOf(
+        db,
+        jobId,
+        'alt_key',
+        read.map((r) => r.altKey).filter((k): k is string => k !== null),
+      )
+    : new Map<string, number>();
   const items = read.map((r) => {
     const item = r.item as { line: number };
     const first = r.key === null ? undefined : firstByKey.get(r.key);
@@ -457,6 +473,8 @@ export function addCounts(counts: RunCounts, outcome: BatchCounts): void {
 /** What a preview carries from batch to batch: the balances its earlier lines would have left, and the run's time. */
 export interface PreviewState {
   clientId: string;
+  /** The job previewed (an events file's preview reads its staged returns). */
+  jobId?: string;
   balances: Map<string, number>;
   runAt: Date;
   /** Events: the counters as the file's earlier lines would leave them, the sample, the rules' totals (events.ts). */
@@ -621,12 +639,14 @@ export async function discardStaleImports(db: Db, now = new Date()): Promise<num
 }
 
 /**
- * An events file whose preview ran a rule's budget out: its run keeps the file's order, so the
- * budget's last points go to the lines the preview said (decision 099); otherwise by participant.
+ * An events file whose preview ran a rule's budget out, or whose returns make the order matter
+ * (fileOrder: one gave back to a budget, or named an event not found or another participant's):
+ * its run keeps the file's order, so it does what the preview said (decision 099); otherwise by
+ * participant.
  */
 function budgetRunsOut(job: Job): boolean {
   const preview = job.preview === null ? null : (JSON.parse(job.preview) as { events?: ImportEventsPreview });
-  return (preview?.events?.budgetRanOut.length ?? 0) > 0;
+  return (preview?.events?.budgetRanOut.length ?? 0) > 0 || preview?.events?.fileOrder === true;
 }
 
 function view(job: Job, rejects: ImportReject[]): ImportJob {

@@ -18,7 +18,7 @@ type Item = PointsLine | ImportLine | LineProblem;
 const isProblem = (item: Item): item is LineProblem => 'reason' in item;
 
 export async function previewBatch(db: Db, kind: ImportKind, items: unknown[], state: PreviewState): Promise<BatchCounts> {
-  if (kind === 'events') return previewEventsLines(db, state.clientId, items, (state.events ??= eventsPreviewState()));
+  if (kind === 'events') return previewEventsLines(db, state.clientId, state.jobId ?? '', items, (state.events ??= eventsPreviewState()));
   if (kind === 'points') {
     // Reads only; typed as a transaction for the batch function's sake.
     return previewPointsBatch(
