@@ -30,7 +30,7 @@ import {
   type Reversal,
   type ReturnCover,
 } from './returns.ts';
-import { addLineReversed, setEventReturned } from './store.ts';
+import { addLineReversed, EVENT_COLUMNS, LINE_COLUMNS, setEventReturned } from './store.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
 import { entryText, entryTextsByLocale, ruleWords } from './views.ts';
 import { isClientEventType } from './types.ts';
@@ -598,15 +598,23 @@ function computeReturn(pass: Pass, post: ToPost, originalId: string): Computed |
       }
     }
   }
-  const wordsOf = (line: ParticipantEventLinesTable) =>
-    ruleWords(line.name, pass.timeline.version(line.rule_id, Number(line.rule_version))?.rule.text, pass.facts.locale);
+  const ruleOf = (line: ParticipantEventLinesTable) => ({
+    name: line.name,
+    text: pass.timeline.version(line.rule_id, Number(line.rule_version))?.rule.text,
+  });
   const c: Computed = {
     item,
     participant,
     matched: [],
     credited: 0,
     pending: -covered.fromPending,
-    returned: { originalId, original, reversals: plan.reversals, covered, text: returnEntryText(originalId, plan.reversals, wordsOf) },
+    returned: {
+      originalId,
+      original,
+      reversals: plan.reversals,
+      covered,
+      text: returnEntryText(originalId, plan.reversals, ruleOf, pass.facts.locale),
+    },
   };
   // Made before the original's lines move: a return line says how much was taken back so far, this one included.
   c.rows = returnRows(
@@ -918,41 +926,6 @@ async function writeReturned(trx: Transaction<Database>, clientId: string, compu
 }
 
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-const EVENT_COLUMNS = [
-  'client_id',
-  'id',
-  'body_hash',
-  'type',
-  'participant_id',
-  'username',
-  'occurred_at',
-  'received_at',
-  'amount',
-  'currency',
-  'attributes',
-  'refs',
-  'points',
-  'pending_points',
-  'key_id',
-] as const satisfies ReadonlyArray<keyof ParticipantEventsTable>;
-
-const LINE_COLUMNS = [
-  'client_id',
-  'event_id',
-  'line',
-  'rule_id',
-  'rule_version',
-  'name',
-  'kind',
-  'points',
-  'pending',
-  'available_at',
-  'entry_id',
-  'calculation',
-  'trims',
-  'participant_id',
-] as const satisfies ReadonlyArray<keyof ParticipantEventLinesTable>;
 
 /** A return's rows also keep its debt (the columns an event's rows leave at their default). */
 const RETURN_EVENT_COLUMNS = [...EVENT_COLUMNS, 'debt_points'] as const satisfies ReadonlyArray<keyof ParticipantEventsTable>;

@@ -8,7 +8,7 @@ import { compareDecimals, formatDecimal, parseDecimal, type Decimal } from '../e
 import { appendLedgerEntryWithBalance } from '../ledger/service.ts';
 import { addPendingPoints } from '../participants/service.ts';
 import { tellWebhooksMany } from '../webhooks/service.ts';
-import { ruleWords } from './views.ts';
+import { entryTextsByLocale } from './views.ts';
 import { addLineReversed, findEvent, insertEvent, insertLines, linesOfEvent, lockEvent, setEventReturned } from './store.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
 
@@ -215,17 +215,19 @@ export function coverReturn(reversals: Reversal[], balance: number): ReturnCover
 export function returnEntryText(
   originalId: string,
   reversals: readonly Reversal[],
-  wordsOf: (line: ParticipantEventLinesTable) => string,
-): { description: string; descriptionKey: string; descriptionParams: { eventId: string; rules: string } } {
-  const rules = reversals
-    .filter((r) => !r.fromPending && r.taken > 0)
-    .map((r) => wordsOf(r.line))
-    .join(' + ');
-  const words = `Return of ${originalId}: ${rules}`;
+  ruleOf: (line: ParticipantEventLinesTable) => { name: string; text: Readonly<Record<string, string>> | undefined },
+  defaultLocale: string,
+): { description: string; descriptionKey: string; descriptionParams: { eventId: string; rules: Record<string, string> } } {
+  // The rules' words in each language they are written in, as an event's credit keeps them (decision 101).
+  const rules = entryTextsByLocale(
+    reversals.filter((r) => !r.fromPending && r.taken > 0).map((r) => ruleOf(r.line)),
+    defaultLocale,
+  );
+  const words = `Return of ${originalId}: ${rules[defaultLocale] ?? ''}`;
   return {
     description: words.length > 500 ? `${words.slice(0, 499)}…` : words,
     descriptionKey: 'ledger.events.return',
-    descriptionParams: { eventId: originalId, rules: rules.length > 450 ? `${rules.slice(0, 449)}…` : rules },
+    descriptionParams: { eventId: originalId, rules },
   };
 }
 
@@ -320,8 +322,10 @@ export async function postReturn(
     p.clientId,
     reversals.map((r) => ({ ruleId: r.line.rule_id, version: Number(r.line.rule_version) })),
   );
-  const wordsOf = (line: ParticipantEventLinesTable) =>
-    ruleWords(line.name, texts.get(ruleVersionKey({ ruleId: line.rule_id, version: Number(line.rule_version) })), p.locale);
+  const ruleOf = (line: ParticipantEventLinesTable) => ({
+    name: line.name,
+    text: texts.get(ruleVersionKey({ ruleId: line.rule_id, version: Number(line.rule_version) })),
+  });
   let entry: { entryId: string; balance: number } | undefined;
   if (fromBalance > 0)
     entry = await appendLedgerEntryWithBalance(
@@ -330,8 +334,8 @@ export async function postReturn(
         clientId: p.clientId,
         participantId: p.participant.id,
         occurredAt: p.occurredAt,
-        // "Return of" in the participant's language; the rules' words stay the client's.
-        ...returnEntryText(p.originalId, reversals, wordsOf),
+        // "Return of" and the rules' words in the participant's language.
+        ...returnEntryText(p.originalId, reversals, ruleOf, p.locale),
         amount: -fromBalance,
         kind: 'return',
         // Unique in the client, as an event's credit is: a return takes back once, whatever happens around it.

@@ -17,7 +17,8 @@ export async function findEvent(db: Q, clientId: string, id: string): Promise<Pa
   return (await selectEvent(db, clientId, id)).rows[0];
 }
 
-const EVENT_COLUMNS = [
+/** An event's columns as it is kept (the others, what returns do to it later, start at their defaults); the bulk path writes these too. */
+export const EVENT_COLUMNS = [
   'client_id',
   'id',
   'body_hash',
@@ -33,12 +34,10 @@ const EVENT_COLUMNS = [
   'points',
   'pending_points',
   'key_id',
-  'returned_amount',
-  'reversed_points',
-  'debt_points',
 ] as const satisfies ReadonlyArray<keyof ParticipantEventsTable>;
 
-const LINE_COLUMNS = [
+/** A line's columns as it is kept (released, reversed and debt start at their defaults); the bulk path writes these too. */
+export const LINE_COLUMNS = [
   'client_id',
   'event_id',
   'line',
@@ -53,10 +52,11 @@ const LINE_COLUMNS = [
   'calculation',
   'trims',
   'participant_id',
-  'released_at',
-  'reversed_points',
-  'debt_points',
 ] as const satisfies ReadonlyArray<keyof ParticipantEventLinesTable>;
+
+/** Every column: a return's rows set some of the others. */
+const ALL_EVENT_COLUMNS = [...EVENT_COLUMNS, 'returned_amount', 'reversed_points', 'debt_points'] as const;
+const ALL_LINE_COLUMNS = [...LINE_COLUMNS, 'released_at', 'reversed_points', 'debt_points'] as const;
 
 /** A row's values in its columns' order, for a statement compiled once with them as its arguments. */
 const valuesOf = <R>(row: R, columns: ReadonlyArray<keyof R>) => columns.map((column) => row[column]);
@@ -68,14 +68,14 @@ const rowsOf = (args: readonly unknown[], columns: readonly string[]) =>
 
 const insertEventRow = compiledOnce((db: Q, ...values: unknown[]) =>
   // Typed as the table's row by its columns above; the values are the arguments of each run.
-  db.insertInto('participant_events').values(rowsOf(values, EVENT_COLUMNS)[0] as unknown as ParticipantEventsTable),
+  db.insertInto('participant_events').values(rowsOf(values, ALL_EVENT_COLUMNS)[0] as unknown as ParticipantEventsTable),
 );
 
 /** An event's lines are one per rule it matched: a statement per count, up to this many, is kept compiled. */
 const COMPILED_LINES = 16;
 const insertLineRows = Array.from({ length: COMPILED_LINES + 1 }, () =>
   compiledOnce((db: Q, ...values: unknown[]) =>
-    db.insertInto('participant_event_lines').values(rowsOf(values, LINE_COLUMNS) as unknown as ParticipantEventLinesTable[]),
+    db.insertInto('participant_event_lines').values(rowsOf(values, ALL_LINE_COLUMNS) as unknown as ParticipantEventLinesTable[]),
   ),
 );
 
@@ -94,13 +94,13 @@ export async function linesOfEvent(db: Q, clientId: string, eventId: string): Pr
  * here (on PostgreSQL after waiting for this one's commit) and its transaction is undone.
  */
 export async function insertEvent(trx: Transaction<Database>, row: ParticipantEventsTable): Promise<void> {
-  await insertEventRow(trx, ...valuesOf(row, EVENT_COLUMNS));
+  await insertEventRow(trx, ...valuesOf(row, ALL_EVENT_COLUMNS));
 }
 
 export async function insertLines(trx: Transaction<Database>, rows: readonly ParticipantEventLinesTable[]): Promise<void> {
   if (rows.length === 0) return;
   const compiled = insertLineRows[rows.length];
-  if (compiled) await compiled(trx, ...rows.flatMap((row) => valuesOf(row, LINE_COLUMNS)));
+  if (compiled) await compiled(trx, ...rows.flatMap((row) => valuesOf(row, ALL_LINE_COLUMNS)));
   else
     await trx
       .insertInto('participant_event_lines')
