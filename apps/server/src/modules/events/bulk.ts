@@ -32,7 +32,7 @@ import {
 } from './returns.ts';
 import { addLineReversed, EVENT_COLUMNS, LINE_COLUMNS, setEventReturned } from './store.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
-import { entryText, entryTextsByLocale, ruleWords } from './views.ts';
+import { creditEntryTexts } from './views.ts';
 import { isClientEventType } from './types.ts';
 
 /**
@@ -393,8 +393,6 @@ interface KeptLine {
   /** JSON of the trims, as the lines' table keeps them. */
   trims: string;
   budgetTrimmed: boolean;
-  /** The rule's words in the client's language (the ledger entry's text). */
-  words: string;
   /** The rule version's texts by language (the entry's words in the participant's language, views.ts entryTextsByLocale). */
   text: Readonly<Record<string, string>> | undefined;
 }
@@ -528,7 +526,6 @@ function computeEvent(pass: Pass, { item, participant, rules, keys }: ToPost): C
         calculation: line.calculation,
         trims: JSON.stringify(line.trims),
         budgetTrimmed: line.trims.some((t) => t.by === 'budget'),
-        words: ruleWords(line.name, line.text, facts.locale),
         text: line.text,
       });
   const credited = matched.filter((line) => !isPending(line) && line.points > 0).reduce((sum, line) => sum + line.points, 0);
@@ -863,9 +860,7 @@ export async function postEventsBatch(
           participantId: c.participant.id,
           occurredAt: c.item.occurredAt,
           // As POST events writes it (service.ts): the client's words, and the rules' in each language for the participant's.
-          description: entryText(credited(c).map((line) => line.words)),
-          descriptionKey: 'ledger.events.earned',
-          descriptionParams: { rules: entryTextsByLocale(credited(c), facts.locale) },
+          ...creditEntryTexts(credited(c), facts.locale),
           amount: c.credited,
           kind: 'award',
           reference: `event:${c.item.event.id}`,

@@ -8,7 +8,7 @@ import { addPendingPoints } from '../participants/service.ts';
 import { tellWebhooksMany } from '../webhooks/service.ts';
 import { releaseDayOf } from './pending.ts';
 import { dueLines, lockEvent, releaseLine, setLineEntry, type DueLine } from './store.ts';
-import { entryTextsByLocale, ruleWords } from './views.ts';
+import { creditEntryTexts } from './views.ts';
 
 /**
  * The release run (issue 32 §3, docs/decisions/098): pending points become spendable. Per client,
@@ -170,16 +170,13 @@ async function releaseForParticipant(
       const left = Number(row.points) - Number(row.reversed_points);
       if (left <= 0) continue;
       const rule = { name: row.name, text: texts.get(ruleVersionKey({ ruleId: row.rule_id, version: Number(row.rule_version) })) };
-      const words = ruleWords(rule.name, rule.text, client.default_locale);
       const { entryId, balance } = await appendLedgerEntryWithBalance(
         trx,
         {
           clientId: client.id,
           participantId,
           occurredAt: atIso,
-          description: words.length > 500 ? `${words.slice(0, 499)}…` : words,
-          descriptionKey: 'ledger.events.earned',
-          descriptionParams: { rules: entryTextsByLocale([rule], client.default_locale) },
+          ...creditEntryTexts([rule], client.default_locale),
           amount: left,
           kind: 'award',
           // Unique in the client: a line is released once, whatever runs meet it.

@@ -24,7 +24,7 @@ import { appendLedgerEntryWithBalance, writeToLedger } from '../ledger/service.t
 import { addPendingPoints, findParticipant, findParticipantWithPrograms } from '../participants/service.ts';
 import { tellWebhooksKinds } from '../webhooks/service.ts';
 import { checkReturn, postReturn } from './returns.ts';
-import { entryText, entryTextsByLocale, eventView, ruleWords } from './views.ts';
+import { creditEntryTexts, eventView } from './views.ts';
 import { findEvent, insertEvent, insertLines, linesOfEvent, linesOfEvents, listParticipantEvents } from './store.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
 import { isClientEventType } from './types.ts';
@@ -299,9 +299,8 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
                 clientId,
                 participantId: participant.id,
                 occurredAt,
-                description: entryText(creditedLines.map((line) => ruleWords(line.name, line.text, facts.locale))),
-                descriptionKey: 'ledger.events.earned',
-                descriptionParams: { rules: entryTextsByLocale(creditedLines, facts.locale) },
+                // The rules' words in the client's language; the history shows the reader's (decision 101).
+                ...creditEntryTexts(creditedLines, facts.locale),
                 amount: credited,
                 kind: 'award',
                 // Unique in the client: an event is credited once, whatever happens around it.

@@ -71,3 +71,12 @@ export function entryTextsByLocale(
     [...locales].map((locale) => [locale, entryText(rules.map((rule) => ruleWords(rule.name, rule.text, locale)))]),
   );
 }
+
+/** A credit's ledger entry texts (an event's, a release's): the client's words as its description, every language's as its `rules`. */
+export function creditEntryTexts(
+  rules: ReadonlyArray<{ name: string; text: Readonly<Record<string, string>> | undefined }>,
+  locale: string,
+) {
+  const words = entryTextsByLocale(rules, locale);
+  return { description: words[locale] ?? '', descriptionKey: 'ledger.events.earned', descriptionParams: { rules: words } };
+}
