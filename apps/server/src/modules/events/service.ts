@@ -22,7 +22,7 @@ import { findClient } from '../clients/service.ts';
 import { earnAndTakeCaps } from '../earning-rules/service.ts';
 import { appendLedgerEntryWithBalance, writeToLedger } from '../ledger/service.ts';
 import { addPendingPoints, findParticipant, findParticipantWithPrograms } from '../participants/service.ts';
-import { tellWebhooksKinds } from '../webhooks/service.ts';
+import { tellWebhooksKinds, type WebhookKindItems } from '../webhooks/service.ts';
 import { checkReturn, postReturn } from './returns.ts';
 import { creditEntryTexts, eventView } from './views.ts';
 import { findEvent, insertEvent, insertLines, linesOfEvent, linesOfEvents, listParticipantEvents } from './store.ts';
@@ -346,64 +346,50 @@ async function prepareEvent(db: Db, caller: ApiCaller, input: unknown, now: Date
             : (await addPendingPoints(trx, clientId, participant.id, pending))?.pendingPoints;
       const reply: ProgramEventReply = { ...eventView(row, lines, facts.timeZone), replayed: false };
       // The credit and the pending points told with one look for the client's endpoints.
-      await tellWebhooksKinds(
-        trx,
-        clientId,
-        [
-          ...(entry
-            ? [
-                {
-                  kind: 'points.credited' as const,
-                  items: async () => [
-                    {
-                      username: participant.username,
-                      data: {
-                        eventId: event.id,
-                        eventType: event.type,
-                        occurredAt,
-                        points: credited,
-                        pendingPoints: pending,
-                        balanceAfter: entry.balance,
-                        lines: reply.lines
-                          .filter((l) => l.points > 0)
-                          .map((l) => ({ ruleId: l.ruleId, version: l.version, points: l.points, pending: l.pending })),
-                      },
-                    },
-                  ],
-                },
-              ]
-            : []),
-          ...(pendingAfter !== undefined
-            ? [
-                {
-                  kind: 'points.pending' as const,
-                  items: async () => [
-                    {
-                      username: participant.username,
-                      data: {
-                        eventId: event.id,
-                        eventType: event.type,
-                        occurredAt,
-                        points: pending,
-                        pendingAfter,
-                        lines: reply.lines
-                          .filter((l) => l.pending)
-                          .map((l) => ({
-                            ruleId: l.ruleId,
-                            version: l.version,
-                            points: l.points,
-                            availableAt: l.availableAt,
-                            availableOn: l.availableOn,
-                          })),
-                      },
-                    },
-                  ],
-                },
-              ]
-            : []),
-        ],
-        now,
-      );
+      const about = { eventId: event.id, eventType: event.type, occurredAt };
+      const told: WebhookKindItems[] = [];
+      if (entry)
+        told.push({
+          kind: 'points.credited',
+          items: async () => [
+            {
+              username: participant.username,
+              data: {
+                ...about,
+                points: credited,
+                pendingPoints: pending,
+                balanceAfter: entry.balance,
+                lines: reply.lines
+                  .filter((l) => l.points > 0)
+                  .map((l) => ({ ruleId: l.ruleId, version: l.version, points: l.points, pending: l.pending })),
+              },
+            },
+          ],
+        });
+      if (pendingAfter !== undefined)
+        told.push({
+          kind: 'points.pending',
+          items: async () => [
+            {
+              username: participant.username,
+              data: {
+                ...about,
+                points: pending,
+                pendingAfter,
+                lines: reply.lines
+                  .filter((l) => l.pending)
+                  .map((l) => ({
+                    ruleId: l.ruleId,
+                    version: l.version,
+                    points: l.points,
+                    availableAt: l.availableAt,
+                    availableOn: l.availableOn,
+                  })),
+              },
+            },
+          ],
+        });
+      await tellWebhooksKinds(trx, clientId, told, now);
       return { reply, replayed: false };
     }).catch(orTwin);
   return { post };
