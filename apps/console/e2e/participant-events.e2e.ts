@@ -144,6 +144,8 @@ test('a support agent sees pending and released lines, the returns and what is o
     await expectVisible(row(`r2-${tag}`).getByText(/taken from the balance/));
     await expectVisible(row(`r2-${tag}`).getByText(/90 not covered by the balance \(owed\)/));
     await expectVisible(section.getByRole('columnheader', { name: 'Owed' }));
+    // Above the table, what the participant owes over all their events.
+    await expectVisible(section.getByText('Owes 90 points that returns could not take back (the balance was short).'));
     await expectVisible(row(`r2-${tag}`).getByRole('cell', { name: '90', exact: true }));
     await checkScreen(page, '01-participant-events', SHOTS);
   } finally {

@@ -190,6 +190,8 @@ export type ConsoleParticipantEventsQuery = z.infer<typeof ConsoleParticipantEve
 
 export const ConsoleParticipantEventsPage = z.object({
   events: z.array(ProgramEvent),
+  /** What the participant's returns could not take back (the balance was short), over all their events, not only this page. */
+  owedPoints: z.number().int(),
   /** The cursor of the next page; null: no more. */
   next: z.string().nullable(),
 });

@@ -339,6 +339,7 @@ export const en = {
   'events.returnOf': 'return of {id}',
   'events.returned': 'returned so far: {amount}',
   'events.debt': 'Owed',
+  'events.owedTotal': 'Owes {points} points that returns could not take back (the balance was short).',
   'program.error.externalIdReused': 'This id was used already for another request. Nothing changed.',
   'limits.name': 'Limit',
   'limits.taken': 'Taken',

@@ -87,10 +87,13 @@ export function EventsSection({ clientId, participantId }: { clientId: string; p
     [],
   );
   const rows = useMemo(() => events.data?.pages.flatMap((page) => page.events) ?? [], [events.data]);
+  // Over all the participant's events: each page carries it, the latest read is the one shown.
+  const owed = events.data?.pages.at(-1)?.owedPoints ?? 0;
   return (
     <QueryView query={events}>
       {() => (
         <>
+          {owed > 0 ? <p className="notice">{t('events.owedTotal', { points: formatNumber(owed) })}</p> : null}
           <DataTable
             columns={columns}
             rows={rows}

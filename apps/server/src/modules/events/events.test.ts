@@ -442,6 +442,7 @@ describe.each(dialects)('events in on %s', (dialect) => {
       ['web-bonus', 50, true],
     ]);
     expect(first.next).not.toBeNull();
+    expect(first.owedPoints).toBe(0);
     const second = await participantEvents(t.database.db, DEMO_CLIENT_ID, participantId, { limit: 2, after: first.next! });
     expect(second.events.map((e) => e.id)).toEqual([ids[0]]);
     expect(second.next).toBeNull();

@@ -428,6 +428,9 @@ describe.each(dialects)('pending points and returns on %s', (dialect) => {
     expect((await sent(returnOf({ id: original.id, username }))).points).toBe(0);
     const page = await participantEvents(t.database.db, clientId, (await row(username)).id, {});
     expect(page.events.find((e) => e.id === returned.id)).toMatchObject({ debtPoints: 80, type: 'return' });
+    // The page's total of what is owed, over all the participant's events, whatever page is read.
+    expect(page.owedPoints).toBe(80);
+    expect((await participantEvents(t.database.db, clientId, (await row(username)).id, { limit: 1 })).owedPoints).toBe(80);
     // A fixed-points event without an amount is returned in whole.
     const visit = await sent({ id: `v-${tag()}`, type: 'visit', username, occurredAt: '2026-06-05T10:00:00Z' });
     expect(visit.points).toBe(40);

@@ -25,7 +25,7 @@ import { addPendingPoints, findParticipant, findParticipantWithPrograms } from '
 import { tellWebhooksKinds, type WebhookKindItems } from '../webhooks/service.ts';
 import { checkReturn, postReturn } from './returns.ts';
 import { creditEntryTexts, eventView } from './views.ts';
-import { findEvent, insertEvent, insertLines, linesOfEvent, linesOfEvents, listParticipantEvents } from './store.ts';
+import { findEvent, insertEvent, insertLines, linesOfEvent, linesOfEvents, listParticipantEvents, owedPointsOf } from './store.ts';
 import type { ParticipantEventLinesTable, ParticipantEventsTable } from './tables.ts';
 import { isClientEventType } from './types.ts';
 
@@ -138,7 +138,8 @@ const EVENTS_PAGE = 20;
 
 /**
  * The console's participant page: the participant's events newest first, each with what it
- * earned rule by rule; 404 for a participant the client does not have.
+ * earned rule by rule, and what their returns could not take back in all; 404 for a participant
+ * the client does not have.
  */
 export async function participantEvents(
   db: Db,
@@ -164,6 +165,7 @@ export async function participantEvents(
   return {
     events: page.map((row) => eventView(row, lines.get(row.id) ?? [], timeZone)),
     next: rows.length > limit && last ? encodePageCursor([last.occurred_at, last.id]) : null,
+    owedPoints: await owedPointsOf(db, clientId, participantId),
   };
 }
 

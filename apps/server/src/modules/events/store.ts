@@ -124,6 +124,17 @@ export async function listParticipantEvents(
   return query.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/** What the participant's returns could not take back, in all (participant_events_participant_idx). */
+export async function owedPointsOf(db: Q, clientId: string, participantId: string): Promise<number> {
+  const row = await db
+    .selectFrom('participant_events')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('debt_points'), eb.lit(0)).as('owed'))
+    .where('client_id', '=', clientId)
+    .where('participant_id', '=', participantId)
+    .executeTakeFirst();
+  return Number(row?.owed ?? 0);
+}
+
 /** The lines of several events of one client, in each event's order. */
 export async function linesOfEvents(db: Q, clientId: string, eventIds: readonly string[]): Promise<ParticipantEventLinesTable[]> {
   if (eventIds.length === 0) return [];
