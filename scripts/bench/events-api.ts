@@ -14,13 +14,12 @@ import autocannon from 'autocannon';
 import './autocannon-bodies.ts';
 import { PROGRAM_API_BASE } from '../../packages/contract/src/program-api.ts';
 import type { EarningRuleInput } from '../../packages/contract/src/earning-rules.ts';
-import { createApiKey } from '../../apps/server/src/modules/api-keys/service.ts';
 import type { Db } from '../../apps/server/src/db/database.ts';
 import { createRule, listRules, setRuleEnabled, type RuleEditor } from '../../apps/server/src/modules/earning-rules/service.ts';
 import type { LoadTiming } from './api.ts';
 import { CLIENT_ID, openDatabase, seedDemo } from './fixtures.ts';
 import { startPortal } from './portal.ts';
-import { enrolBenchParticipants, percentile, PROGRAM_API_CONNECTIONS, run } from './program-api.ts';
+import { createBenchKey, enrolBenchParticipants, percentile, PROGRAM_API_CONNECTIONS, run } from './program-api.ts';
 
 /** Participants the requests go round: enough that no one participant's counters are the measure. */
 const PARTICIPANTS = 200;
@@ -144,19 +143,7 @@ export async function runEventsApi(parent: string, timing: LoadTiming, log: (lin
     const db = openDatabase(databaseUrl);
     let key: string;
     try {
-      // Limits far above the load: the key's rate is a limit of its own (decision 083), not what is measured.
-      key = (
-        await createApiKey(db, {
-          clientId: CLIENT_ID,
-          name: 'bench',
-          scopes: ['participants:write', 'points:write', 'events:write'],
-          ratePerSecond: 10_000,
-          burst: 100_000,
-          createdBy: 'bench',
-          actorKind: 'operator',
-          reason: 'npm run bench',
-        })
-      ).key;
+      key = await createBenchKey(db, ['participants:write', 'points:write', 'events:write']);
       const operator = { kind: 'operator' as const, name: 'bench', origin: 'bench' };
       await disableDemoRules(db, operator);
       for (const rule of BENCH_RULES) await createRule(db, operator, CLIENT_ID, rule, 'npm run bench');

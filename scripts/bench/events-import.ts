@@ -13,7 +13,7 @@
  * Alone: node scripts/bench/events-import.ts [--lines 1000000] [--participants 100000] [--paths events,points]
  */
 import { once } from 'node:events';
-import { copyFileSync, createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -29,7 +29,7 @@ import { runImportJob } from '../../apps/server/src/modules/imports/run.ts';
 import { confirmImport, readImport, stageImport } from '../../apps/server/src/modules/imports/service.ts';
 import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { generatedUsername, writePointsFile } from '../../apps/server/test/points-files.ts';
-import { phaseTimer, runChild } from './measured-child.ts';
+import { measureChild, phaseTimer } from './measured-child.ts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const CLIENT = 'bench-events';
@@ -56,8 +56,6 @@ export interface EventsImportResults {
   participants: number;
   paths: EventsImportPathResult[];
 }
-
-const mb = (bytes: number) => Math.round(bytes / 1_048_576);
 
 /** The ten rules, in force from 2026-01-01 (the file's events are in October and November 2026). */
 export const BENCH_RULES: Array<EarningRuleInput & { id: string }> = [
@@ -207,26 +205,9 @@ export async function runEventsImport(
       '--file',
       files[path],
     ];
-    const started = performance.now();
-    const out = await runChild(argv, { ...process.env, IMPORT_STATS_FILE: stats }, 'events-import child');
-    const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
-    const cost = JSON.parse(readFileSync(stats, 'utf8')) as {
-      writeBytes: number;
-      cancelledWriteBytes: number;
-      peakRssBytes: number;
-      cpuSeconds: number;
-    };
+    const { out, cost } = await measureChild(argv, process.env, stats, 'events-import child');
     const { phases, ...outcome } = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { phases: Record<string, number> };
-    const result: EventsImportPathResult = {
-      path,
-      wallSeconds,
-      cpuSeconds: Math.round(cost.cpuSeconds * 10) / 10,
-      writtenMb: mb(cost.writeBytes),
-      cancelledMb: mb(cost.cancelledWriteBytes),
-      peakRssMb: mb(cost.peakRssBytes),
-      phases,
-      outcome,
-    };
+    const result: EventsImportPathResult = { path, ...cost, phases, outcome };
     results.paths.push(result);
     log(
       `events-import ${path}: ${result.wallSeconds} s wall, ${result.cpuSeconds} s CPU, ${result.writtenMb} MB written (${result.cancelledMb} MB cancelled), peak RSS ${result.peakRssMb} MB ${JSON.stringify(phases)} ${JSON.stringify(outcome)}`,

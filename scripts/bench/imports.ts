@@ -26,7 +26,7 @@ import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { addExpiryClient } from '../../apps/server/src/modules/expiry/test-support.ts';
 import { SERVER_NODE_FLAGS } from '../../apps/server/src/process-settings.ts';
 import { writePointsFile } from '../../apps/server/test/points-files.ts';
-import { runChild } from './measured-child.ts';
+import { measureChild } from './measured-child.ts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -63,8 +63,6 @@ export interface ImportsResults {
   /** The job's wall time over the baseline's, of this run (budget: 1.25). */
   jobOverBaseline?: number;
 }
-
-const mb = (bytes: number) => Math.round(bytes / 1_048_576);
 
 export async function runImports(
   dir: string,
@@ -117,31 +115,16 @@ export async function runImports(
             '--client',
             CLIENT,
           ];
-    const started = performance.now();
-    const out = await runChild(
+    const { out, cost } = await measureChild(
       argv,
-      {
-        ...process.env,
-        IMPORT_STATS_FILE: stats,
-        DATABASE_URL: `file:${database}`,
-      },
+      { ...process.env, DATABASE_URL: `file:${database}` },
+      stats,
       argv.at(-1) ?? 'import child',
     );
-    const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
-    const cost = JSON.parse(readFileSync(stats, 'utf8')) as {
-      writeBytes: number;
-      cancelledWriteBytes: number;
-      peakRssBytes: number;
-      cpuSeconds: number;
-    };
     const parsed = parseOutcome(out);
     const result: ImportPathResult = {
       path,
-      wallSeconds,
-      cpuSeconds: Math.round(cost.cpuSeconds * 10) / 10,
-      writtenMb: mb(cost.writeBytes),
-      cancelledMb: mb(cost.cancelledWriteBytes),
-      peakRssMb: mb(cost.peakRssBytes),
+      ...cost,
       ...(parsed.phases ? { phases: parsed.phases } : {}),
       outcome: parsed.outcome,
     };

@@ -23,6 +23,48 @@ export function runChild(argv: string[], env: NodeJS.ProcessEnv, what: string): 
   });
 }
 
+const mb = (bytes: number) => Math.round(bytes / 1_048_576);
+
+/** What a measured child cost: its wall and CPU seconds, what it wrote (and had cancelled), its peak resident memory. */
+export interface ChildCost {
+  wallSeconds: number;
+  cpuSeconds: number;
+  writtenMb: number;
+  cancelledMb: number;
+  peakRssMb: number;
+}
+
+/**
+ * runChild with the import-stats.js preload's figures: `statsFile` is where the child writes them
+ * (IMPORT_STATS_FILE, which this sets); its standard output beside them.
+ */
+export async function measureChild(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  statsFile: string,
+  what: string,
+): Promise<{ out: string; cost: ChildCost }> {
+  const started = performance.now();
+  const out = await runChild(argv, { ...env, IMPORT_STATS_FILE: statsFile }, what);
+  const wallSeconds = Math.round((performance.now() - started) / 100) / 10;
+  const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as {
+    writeBytes: number;
+    cancelledWriteBytes: number;
+    peakRssBytes: number;
+    cpuSeconds: number;
+  };
+  return {
+    out,
+    cost: {
+      wallSeconds,
+      cpuSeconds: Math.round(stats.cpuSeconds * 10) / 10,
+      writtenMb: mb(stats.writeBytes),
+      cancelledMb: mb(stats.cancelledWriteBytes),
+      peakRssMb: mb(stats.peakRssBytes),
+    },
+  };
+}
+
 /** Bytes this process has written to storage so far; -1 where /proc/self/io cannot be read. */
 export function writtenBytes(): number {
   try {

@@ -22,6 +22,8 @@ import './autocannon-bodies.ts';
 import { PROGRAM_API_BASE } from '../../packages/contract/src/program-api.ts';
 import { programWebhooksPaths } from '../../packages/contract/src/console-webhooks.ts';
 import { createApiKey } from '../../apps/server/src/modules/api-keys/service.ts';
+import type { ApiScope } from '../../packages/contract/src/console-api-keys.ts';
+import type { Db } from '../../apps/server/src/db/database.ts';
 import { CLIENT_ID, openDatabase, seedDemo } from './fixtures.ts';
 import type { LoadTiming } from './api.ts';
 import { startPortal } from './portal.ts';
@@ -143,6 +145,21 @@ export function run(spec: { url: string; headers: Record<string, string>; nextBo
 }
 
 /** `parent`: the bench's temporary directory; the database and the raw commits go in a folder of it (the same disk). */
+/** The demo client's key of the program API benches, printed once: limits far above the load (the key's rate is a limit of its own, decision 083, not what is measured). */
+export async function createBenchKey(db: Db, scopes: ApiScope[]): Promise<string> {
+  const made = await createApiKey(db, {
+    clientId: CLIENT_ID,
+    name: 'bench',
+    scopes,
+    ratePerSecond: 10_000,
+    burst: 100_000,
+    createdBy: 'bench',
+    actorKind: 'operator',
+    reason: 'npm run bench',
+  });
+  return made.key;
+}
+
 export async function runProgramApi(
   parent: string,
   timing: LoadTiming,
@@ -158,19 +175,7 @@ export async function runProgramApi(
     const db = openDatabase(databaseUrl);
     let key: string;
     try {
-      // Limits far above the load: the key's rate is a limit of its own (decision 083), not what is measured.
-      key = (
-        await createApiKey(db, {
-          clientId: CLIENT_ID,
-          name: 'bench',
-          scopes: ['participants:write', 'points:write', ...(receiver ? (['webhooks:manage'] as const) : [])],
-          ratePerSecond: 10_000,
-          burst: 100_000,
-          createdBy: 'bench',
-          actorKind: 'operator',
-          reason: 'npm run bench',
-        })
-      ).key;
+      key = await createBenchKey(db, ['participants:write', 'points:write', ...(receiver ? (['webhooks:manage'] as const) : [])]);
     } finally {
       await db.destroy();
     }
